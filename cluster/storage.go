@@ -1,0 +1,112 @@
+package cluster
+
+import "math/rand/v2"
+
+// NoWriter marks a file written from outside the cluster, so HDFS places its
+// first replica on a random node rather than the writer's.
+const NoWriter NodeID = -1
+
+// Placer puts HDFS block replicas on nodes with Hadoop's default rack-aware
+// policy (BlockPlacementPolicyDefault): the first replica on the writer's
+// node (a random node when the writer is outside the cluster), the second on
+// a random node of another rack, the third on another node of the second's
+// rack, and any further ones on random nodes not yet used. With one rack the
+// second replica goes to another node of the same rack; with one node per
+// rack the third goes to a third rack. A Placer is seeded and deterministic.
+type Placer struct {
+	topo *Topology
+	rng  *rand.Rand
+	used []NodeID
+}
+
+// NewPlacer returns a placer drawing from its own seeded stream.
+func NewPlacer(t *Topology, seed uint64) *Placer {
+	return &Placer{topo: t, rng: rand.New(rand.NewPCG(seed, 0x68646673))}
+}
+
+// Replication is the number of replicas each block gets.
+func (p *Placer) Replication() int { return p.topo.cfg.Replication }
+
+// PlaceBlock appends one block's replicas to dst and returns it.
+func (p *Placer) PlaceBlock(dst []NodeID, writer NodeID) []NodeID {
+	t := p.topo
+	repl := t.cfg.Replication
+	p.used = p.used[:0]
+	first := writer
+	if first < 0 || int(first) >= t.nodes {
+		first = NodeID(p.rng.IntN(t.nodes))
+	}
+	p.used = append(p.used, first)
+	if repl >= 2 {
+		p.used = append(p.used, p.pick(func(n NodeID) bool {
+			return t.racks == 1 || t.Rack(n) != t.Rack(first)
+		}))
+	}
+	if repl >= 3 {
+		second := p.used[1]
+		p.used = append(p.used, p.pick(func(n NodeID) bool {
+			if t.cfg.NodesPerRack == 1 {
+				return true
+			}
+			return t.Rack(n) == t.Rack(second)
+		}))
+	}
+	for len(p.used) < repl {
+		p.used = append(p.used, p.pick(func(NodeID) bool { return true }))
+	}
+	return append(dst, p.used...)
+}
+
+// pick draws a random unused node satisfying ok, falling back to any unused
+// node when none does (Validate guarantees enough nodes exist).
+func (p *Placer) pick(ok func(NodeID) bool) NodeID {
+	t := p.topo
+	// Rejection sampling is fast when the constraint admits a good share of
+	// the cluster, which it does for every rule above on real topologies.
+	for range 64 {
+		n := NodeID(p.rng.IntN(t.nodes))
+		if ok(n) && !p.isUsed(n) {
+			return n
+		}
+	}
+	start := p.rng.IntN(t.nodes)
+	for pass := 0; pass < 2; pass++ {
+		for i := 0; i < t.nodes; i++ {
+			n := NodeID((start + i) % t.nodes)
+			if !p.isUsed(n) && (pass == 1 || ok(n)) {
+				return n
+			}
+		}
+	}
+	return NodeID(start) // unreachable when replication <= nodes
+}
+
+func (p *Placer) isUsed(n NodeID) bool {
+	for _, u := range p.used {
+		if u == n {
+			return true
+		}
+	}
+	return false
+}
+
+// File is a stored file: its blocks' replicas, Replication entries a block,
+// block i's replicas at Replicas[i*r : (i+1)*r].
+type File struct {
+	Blocks   int
+	Replicas []NodeID
+	r        int
+}
+
+// PlaceFile places a file of n blocks written by writer.
+func (p *Placer) PlaceFile(n int, writer NodeID) File {
+	r := p.topo.cfg.Replication
+	f := File{Blocks: n, Replicas: make([]NodeID, 0, n*r), r: r}
+	for i := 0; i < n; i++ {
+		f.Replicas = p.PlaceBlock(f.Replicas, writer)
+	}
+	return f
+}
+
+// BlockReplicas returns block i's replicas; the caller must not modify them.
+func (f *File) BlockReplicas(i int) []NodeID { return f.Replicas[i*f.r : (i+1)*f.r] }

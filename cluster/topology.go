@@ -1,0 +1,149 @@
+package cluster
+
+import (
+	"fmt"
+
+	"mrsched/network"
+)
+
+// NodeID names a node; nodes are numbered rack by rack, so node i sits in
+// rack i / NodesPerRack.
+type NodeID int32
+
+// RackID names a rack.
+type RackID int32
+
+// Topology is a validated cluster: its nodes, racks and links. It is
+// immutable once built and safe to share between the engine and policies.
+type Topology struct {
+	cfg   Config
+	nodes int
+	racks int
+	caps  []float64
+}
+
+// Link layout: each node owns three links (disk, NIC up, NIC down), then each
+// rack owns two (uplink up to the core, downlink from the core).
+const linksPerNode = 3
+
+// New builds a topology from cfg after filling defaults and validating it.
+func New(cfg Config) (*Topology, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	t := &Topology{cfg: cfg, nodes: cfg.Racks * cfg.NodesPerRack, racks: cfg.Racks}
+	const mbit = 1e6 / 8
+	t.caps = make([]float64, t.nodes*linksPerNode+t.racks*2)
+	for n := 0; n < t.nodes; n++ {
+		t.caps[n*linksPerNode] = cfg.DiskMBps * 1e6
+		t.caps[n*linksPerNode+1] = cfg.NICMbps * mbit
+		t.caps[n*linksPerNode+2] = cfg.NICMbps * mbit
+	}
+	for r := 0; r < t.racks; r++ {
+		t.caps[t.nodes*linksPerNode+2*r] = cfg.RackUplinkMbps * mbit
+		t.caps[t.nodes*linksPerNode+2*r+1] = cfg.RackUplinkMbps * mbit
+	}
+	return t, nil
+}
+
+// Config returns the configuration the topology was built from, defaults filled.
+func (t *Topology) Config() Config { return t.cfg }
+
+// NumNodes is the number of nodes.
+func (t *Topology) NumNodes() int { return t.nodes }
+
+// NumRacks is the number of racks.
+func (t *Topology) NumRacks() int { return t.racks }
+
+// Rack returns the rack a node sits in.
+func (t *Topology) Rack(n NodeID) RackID { return RackID(int(n) / t.cfg.NodesPerRack) }
+
+// RackNodes returns the first node of rack r and the number of nodes in it.
+func (t *Topology) RackNodes(r RackID) (first NodeID, count int) {
+	return NodeID(int(r) * t.cfg.NodesPerRack), t.cfg.NodesPerRack
+}
+
+// ContainerModel reports whether nodes run containers (any task kind) rather
+// than separate map and reduce slots.
+func (t *Topology) ContainerModel() bool { return t.cfg.Containers > 0 }
+
+// LinkCapacities returns every link's capacity in bytes per second, indexed
+// by network.LinkID. The caller must not modify it.
+func (t *Topology) LinkCapacities() []float64 { return t.caps }
+
+// DiskLink is node n's disk.
+func (t *Topology) DiskLink(n NodeID) network.LinkID {
+	return network.LinkID(int(n) * linksPerNode)
+}
+
+// NICUp is node n's transmit side.
+func (t *Topology) NICUp(n NodeID) network.LinkID { return network.LinkID(int(n)*linksPerNode + 1) }
+
+// NICDown is node n's receive side.
+func (t *Topology) NICDown(n NodeID) network.LinkID { return network.LinkID(int(n)*linksPerNode + 2) }
+
+// UplinkUp is rack r's link from its top-of-rack switch to the core.
+func (t *Topology) UplinkUp(r RackID) network.LinkID {
+	return network.LinkID(t.nodes*linksPerNode + 2*int(r))
+}
+
+// UplinkDown is rack r's link from the core to its top-of-rack switch.
+func (t *Topology) UplinkDown(r RackID) network.LinkID {
+	return network.LinkID(t.nodes*linksPerNode + 2*int(r) + 1)
+}
+
+// Reach classifies how far a transfer travels.
+type Reach uint8
+
+// The reaches a transfer or a map's input read can have, nearest first.
+const (
+	NodeLocal Reach = iota
+	RackLocal
+	OffRack
+)
+
+func (r Reach) String() string {
+	switch r {
+	case NodeLocal:
+		return "node"
+	case RackLocal:
+		return "rack"
+	case OffRack:
+		return "off"
+	}
+	return fmt.Sprintf("Reach(%d)", uint8(r))
+}
+
+// ReachOf tells how far a transfer from src to dst travels.
+func (t *Topology) ReachOf(src, dst NodeID) Reach {
+	switch {
+	case src == dst:
+		return NodeLocal
+	case t.Rack(src) == t.Rack(dst):
+		return RackLocal
+	}
+	return OffRack
+}
+
+// Path appends to buf the links a transfer from src to dst crosses and
+// returns it. readDisk adds src's disk (data read from storage), writeDisk
+// adds dst's disk (data written to storage). A node-local transfer crosses
+// only the disks; a rack-local one adds both NICs; an off-rack one also
+// crosses src's rack uplink and dst's rack downlink.
+func (t *Topology) Path(buf []network.LinkID, src, dst NodeID, readDisk, writeDisk bool) []network.LinkID {
+	if readDisk {
+		buf = append(buf, t.DiskLink(src))
+	}
+	if src != dst {
+		buf = append(buf, t.NICUp(src))
+		if rs, rd := t.Rack(src), t.Rack(dst); rs != rd {
+			buf = append(buf, t.UplinkUp(rs), t.UplinkDown(rd))
+		}
+		buf = append(buf, t.NICDown(dst))
+	}
+	if writeDisk && (!readDisk || src != dst) {
+		buf = append(buf, t.DiskLink(dst))
+	}
+	return buf
+}

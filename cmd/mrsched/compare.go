@@ -1,0 +1,180 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"mrsched/metrics"
+	"mrsched/report"
+	"mrsched/scenario"
+	"mrsched/sched"
+)
+
+func cmdCompare(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
+	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010 or a SWIM TSV file")
+	pols := fs.String("policies", "", "comma-separated policies (default: every registered policy)")
+	seed := fs.Uint64("seed", 0, "override the scenario's seed")
+	csvPath := fs.String("csv", "", "also write the table as CSV to this file")
+	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "policies simulated at once")
+	quiet := fs.Bool("q", false, "no progress line")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	base := scenario.Default()
+	if *cfgPath != "" {
+		c, err := scenario.Load(*cfgPath)
+		if err != nil {
+			return err
+		}
+		base = c
+	}
+	if *trace != "" {
+		base.Workload.Trace, base.Workload.Generator = *trace, ""
+		if _, err := os.Stat(*trace); err == nil {
+			abs, _ := filepath.Abs(*trace)
+			base.Workload.Trace = abs
+		}
+	}
+	if *seed != 0 {
+		base.Seed = *seed
+	}
+	names := sched.PolicyNames()
+	if *pols != "" {
+		names = strings.Split(*pols, ",")
+	}
+	if *parallel < 1 {
+		*parallel = 1
+	}
+	prog := newProgress(stderr, names, *quiet)
+	results := make([]*scenario.Result, len(names))
+	errs := make([]error, len(names))
+	sem := make(chan struct{}, *parallel)
+	var wg sync.WaitGroup
+	for i, name := range names {
+		c := base.WithPolicy(strings.TrimSpace(name))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], errs[i] = c.Run(func(now float64, done, total int) { prog.update(i, done, total) })
+		}()
+	}
+	wg.Wait()
+	prog.finish()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	t := compareTable(base, results)
+	if err := t.WriteText(stdout); err != nil {
+		return err
+	}
+	if *csvPath != "" {
+		f, err := os.Create(*csvPath)
+		if err != nil {
+			return err
+		}
+		if err := t.WriteCSV(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}
+
+func compareTable(c *scenario.Config, results []*scenario.Result) *report.Table {
+	var ref *metrics.Summary
+	for _, r := range results {
+		if r.Summary.Policy == "fair" {
+			ref = &r.Summary
+		}
+	}
+	cl := c.Cluster.WithDefaults()
+	w := c.Workload.Trace
+	if w == "" {
+		w = c.Workload.Generator
+	}
+	t := &report.Table{
+		Title: fmt.Sprintf("%s on %d racks x %d nodes (seed %d)", w, cl.Racks, cl.NodesPerRack, c.Seed),
+		Headers: []string{"policy", "jobs", "throughput (jobs/h)", "vs fair", "mean turnaround (s)", "vs fair",
+			"p95 turnaround (s)", "node-local maps", "cross-rack GB", "vs fair"},
+	}
+	norm := func(v, r float64) string {
+		if ref == nil || r == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2fx", v/r)
+	}
+	for _, r := range results {
+		s := r.Summary
+		var rt, rm, rx float64
+		if ref != nil {
+			rt, rm, rx = ref.ThroughputJobsPerHour, ref.Turnaround.Mean, ref.Bytes.CrossRackTotal
+		}
+		t.AddRow(s.Policy, fmt.Sprintf("%d/%d", s.JobsCompleted, s.JobsSubmitted),
+			fmt.Sprintf("%.1f", s.ThroughputJobsPerHour), norm(s.ThroughputJobsPerHour, rt),
+			fmt.Sprintf("%.1f", s.Turnaround.Mean), norm(s.Turnaround.Mean, rm),
+			fmt.Sprintf("%.1f", s.Turnaround.P95),
+			fmt.Sprintf("%.1f%%", 100*s.Locality.Node),
+			fmt.Sprintf("%.1f", s.Bytes.CrossRackTotal/1e9), norm(s.Bytes.CrossRackTotal, rx))
+	}
+	t.Notes = []string{
+		"throughput: completed jobs / (last finish - first submit); turnaround: finish - submit;",
+		"cross-rack GB: shuffle + remote map reads + reduce output that crossed a rack uplink (1 GB = 1e9 bytes).",
+	}
+	return t
+}
+
+// progress prints one status line on stderr, rewritten in place, while
+// policies run.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	names []string
+	pct   []int
+	quiet bool
+}
+
+func newProgress(w io.Writer, names []string, quiet bool) *progress {
+	return &progress{w: w, names: names, pct: make([]int, len(names)), quiet: quiet}
+}
+
+func (p *progress) update(i, done, total int) {
+	if p.quiet || total == 0 {
+		return
+	}
+	pct := 100 * done / total
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pct == p.pct[i] && done != total {
+		return
+	}
+	p.pct[i] = pct
+	var b strings.Builder
+	b.WriteString("\rsimulating:")
+	for k, n := range p.names {
+		fmt.Fprintf(&b, " %s %3d%%", n, p.pct[k])
+	}
+	fmt.Fprint(p.w, b.String())
+}
+
+func (p *progress) finish() {
+	if !p.quiet {
+		fmt.Fprintln(p.w)
+	}
+}

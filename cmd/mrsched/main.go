@@ -1,0 +1,83 @@
+// Command mrsched simulates multi-tenant MapReduce clusters under the
+// scheduling policies of the ShuffleWatcher, NAS, Fair Scheduler and TD
+// papers and compares them.
+//
+// Usage:
+//
+//	mrsched                          compare every policy on the embedded FB-2009 trace
+//	mrsched compare [flags]          the same, with flags
+//	mrsched simulate -config F -out D  one run from a YAML scenario
+//	mrsched netsim FILE.json         the network model alone
+//	mrsched trace stats FILE|NAME    a trace's jobs, bytes and classes
+//	mrsched policies                 the registered policies
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// errUsage marks an error whose message is already a usage text.
+var errUsage = errors.New("usage")
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "compare"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "compare":
+		err = cmdCompare(args, stdout, stderr)
+	case "simulate":
+		err = cmdSimulate(args, stdout, stderr)
+	case "netsim":
+		err = cmdNetsim(args, stdout, stderr)
+	case "trace":
+		err = cmdTrace(args, stdout, stderr)
+	case "policies":
+		err = cmdPolicies(stdout)
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "mrsched: unknown command %q\n\n", cmd)
+		usage(stderr)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	}
+	fmt.Fprintf(stderr, "mrsched %s: %v\n", cmd, err)
+	return 1
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `mrsched: which scheduling policy should a shared MapReduce cluster run?
+
+Commands:
+  mrsched                            compare every policy on the embedded FB-2009 trace
+  mrsched compare [-trace NAME|FILE] [-config FILE] [-policies a,b] [-seed N]
+  mrsched simulate -config FILE -out DIR
+                                     one run from a YAML scenario; writes summary.json,
+                                     jobs.csv and timeseries.csv to DIR
+  mrsched netsim FILE.json           the flow-level network model alone
+  mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
+                                     jobs, bytes, shuffle classes, arrival span
+  mrsched policies                   the registered policies
+
+Run 'mrsched COMMAND -h' for a command's flags.
+`)
+}

@@ -1,0 +1,180 @@
+// Package metrics collects what a run did (per-job records, bytes moved by
+// cause and reach, network samples, scheduling decisions) and summarises it
+// with the definitions the papers use. Each summary field says which
+// definition it uses.
+package metrics
+
+import (
+	"mrsched/cluster"
+	"mrsched/workload"
+)
+
+// Cause is why bytes crossed the network.
+type Cause uint8
+
+// The causes of traffic: a map's input read, the shuffle, a reduce's output
+// written to HDFS.
+const (
+	RemoteMap Cause = iota
+	Shuffle
+	Output
+	numCauses
+)
+
+func (c Cause) String() string {
+	switch c {
+	case RemoteMap:
+		return "remote_map"
+	case Shuffle:
+		return "shuffle"
+	}
+	return "output"
+}
+
+// Options configure what a collector derives.
+type Options struct {
+	// CongestionThreshold is the uplink utilisation at or above which a
+	// monitor sample counts as a congestion occurrence (NAS and
+	// ShuffleWatcher use 80%).
+	CongestionThreshold float64
+	// MonitorPeriodS is the network monitor's sampling period.
+	MonitorPeriodS float64
+	// SteadyStartS and SteadyEndS bound the steady-state window for the
+	// second throughput definition; zero picks the submission span.
+	SteadyStartS, SteadyEndS float64
+}
+
+// JobRecord is one job's outcome, a row of jobs.csv.
+type JobRecord struct {
+	ID           int
+	Name         string
+	Kind         string
+	User         int
+	Pool         string
+	Submit       float64
+	FirstLaunch  float64 // -1 until a task launches
+	Finish       float64 // -1 while unfinished
+	Maps         int
+	Reduces      int
+	InputBytes   int64
+	ShuffleBytes int64
+	OutputBytes  int64
+	Class        workload.ShuffleClass
+	Locality     [3]int // map launches by cluster.Reach
+	// MapProgressAtFirstReduce is the fraction of the job's maps finished
+	// when its first reduce launched (NAS Fig. 3d); -1 if none launched.
+	MapProgressAtFirstReduce float64
+}
+
+// Turnaround is finish minus submit, or -1 for an unfinished job.
+func (r *JobRecord) Turnaround() float64 {
+	if r.Finish < 0 {
+		return -1
+	}
+	return r.Finish - r.Submit
+}
+
+// TimeseriesRow is one sampling period's aggregate state, a row of
+// timeseries.csv. Byte rates are averages over the period ending at T.
+type TimeseriesRow struct {
+	T                   float64
+	CrossRackBps        [numCauses]float64 // by Cause
+	RunningMaps         int
+	RunningReduces      int
+	PendingMaps         int
+	ActiveJobs          int
+	CongestedUplinks    int     // uplink directions at or above the threshold in the last monitor sample
+	MaxUplinkUtil       float64 // highest uplink utilisation in the last monitor sample
+	CrossRackTotalBytes float64 // cumulative, all causes
+}
+
+// Collector accumulates a run's metrics. The engine calls it; it never
+// reads the engine.
+type Collector struct {
+	opts      Options
+	jobs      []JobRecord
+	bytes     [numCauses][2]float64 // [cause][crossRack]
+	decisions map[string]int64      // counted only; sorted before output
+	decTotal  int64
+	congested int64
+	samples   int64
+	series    []TimeseriesRow
+	kills     int64
+}
+
+// New returns an empty collector.
+func New(opts Options) *Collector {
+	return &Collector{opts: opts, decisions: map[string]int64{}}
+}
+
+// JobSubmitted opens a job's record. Job IDs must be dense from 0 in the
+// order they are submitted.
+func (c *Collector) JobSubmitted(j *workload.Job) {
+	for len(c.jobs) <= j.ID {
+		c.jobs = append(c.jobs, JobRecord{FirstLaunch: -1, Finish: -1, MapProgressAtFirstReduce: -1})
+	}
+	c.jobs[j.ID] = JobRecord{
+		ID: j.ID, Name: j.Name, Kind: j.Kind, User: j.User, Pool: j.Pool, Submit: j.Submit,
+		FirstLaunch: -1, Finish: -1, Maps: j.NumMaps, Reduces: j.NumReduces,
+		InputBytes: j.InputBytes, ShuffleBytes: j.ShuffleBytes, OutputBytes: j.OutputBytes,
+		Class: workload.ClassOf(j.ShuffleBytes), MapProgressAtFirstReduce: -1,
+	}
+}
+
+// TaskLaunched records a launch; reach is where a map's input came from
+// (ignored for reduces).
+func (c *Collector) TaskLaunched(job int, t float64, isMap bool, reach cluster.Reach, mapProgress float64) {
+	r := &c.jobs[job]
+	if r.FirstLaunch < 0 {
+		r.FirstLaunch = t
+	}
+	if isMap {
+		r.Locality[reach]++
+	} else if r.MapProgressAtFirstReduce < 0 {
+		r.MapProgressAtFirstReduce = mapProgress
+	}
+}
+
+// JobFinished closes a job's record.
+func (c *Collector) JobFinished(job int, t float64) { c.jobs[job].Finish = t }
+
+// Transfer records bytes moved for a cause; crossRack says whether they
+// crossed a rack uplink. Node-local reads are not transfers and are not
+// recorded.
+func (c *Collector) Transfer(cause Cause, crossRack bool, bytes float64) {
+	k := 0
+	if crossRack {
+		k = 1
+	}
+	c.bytes[cause][k] += bytes
+}
+
+// Decision counts a scheduling decision by the rule that fired.
+func (c *Collector) Decision(rule string) {
+	c.decisions[rule]++
+	c.decTotal++
+}
+
+// MonitorSample records one network monitor sample: how many uplink
+// directions were at or above the congestion threshold.
+func (c *Collector) MonitorSample(congestedUplinks int) {
+	c.samples++
+	c.congested += int64(congestedUplinks)
+}
+
+// TaskKilled counts a killed task attempt.
+func (c *Collector) TaskKilled() { c.kills++ }
+
+// AddTimeseries appends a row to the time series.
+func (c *Collector) AddTimeseries(row TimeseriesRow) { c.series = append(c.series, row) }
+
+// Jobs returns the per-job records, by job ID. The caller must not modify them.
+func (c *Collector) Jobs() []JobRecord { return c.jobs }
+
+// Timeseries returns the time series rows.
+func (c *Collector) Timeseries() []TimeseriesRow { return c.series }
+
+// SetSteadyWindow sets the steady-state window (zeros: the submission span).
+func (c *Collector) SetSteadyWindow(start, end float64) {
+	c.opts.SteadyStartS, c.opts.SteadyEndS = start, end
+}

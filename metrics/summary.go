@@ -1,0 +1,198 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+
+	"mrsched/workload"
+)
+
+// Summary is a run's result, the content of summary.json. Each field's
+// comment gives its definition.
+type Summary struct {
+	Policy        string `json:"policy"`
+	JobsSubmitted int    `json:"jobs_submitted"`
+	JobsCompleted int    `json:"jobs_completed"`
+	// MakespanS is the last finish minus the first submit.
+	MakespanS float64 `json:"makespan_s"`
+	// ThroughputJobsPerHour is completed jobs / makespan, per hour.
+	ThroughputJobsPerHour float64 `json:"throughput_jobs_per_hour"`
+	// SteadyState is the second definition: jobs completed inside a
+	// window, per hour (ShuffleWatcher ignores ramp-up and ramp-down).
+	SteadyState SteadyState `json:"steady_state"`
+	// Turnaround is finish minus submit over completed jobs.
+	Turnaround        Distribution            `json:"turnaround_s"`
+	TurnaroundByClass map[string]Distribution `json:"turnaround_by_class_s"`
+	Locality          Locality                `json:"locality"`
+	Bytes             Bytes                   `json:"bytes"`
+	// CongestionOccurrences counts (monitor sample, uplink direction)
+	// pairs at or above the congestion threshold.
+	CongestionOccurrences int64             `json:"congestion_occurrences"`
+	Congestion            CongestionDef     `json:"congestion"`
+	Decisions             Decisions         `json:"decisions"`
+	TasksKilled           int64             `json:"tasks_killed"`
+	Extra                 map[string]any    `json:"extra,omitempty"`
+	Definitions           map[string]string `json:"definitions"`
+}
+
+// SteadyState is throughput over a window.
+type SteadyState struct {
+	StartS        float64 `json:"start_s"`
+	EndS          float64 `json:"end_s"`
+	JobsCompleted int     `json:"jobs_completed"`
+	JobsPerHour   float64 `json:"jobs_per_hour"`
+}
+
+// Distribution summarises a sample of durations.
+type Distribution struct {
+	Count  int     `json:"count"`
+	Mean   float64 `json:"mean"`
+	Median float64 `json:"median"`
+	P95    float64 `json:"p95"`
+	Max    float64 `json:"max"`
+}
+
+// Locality is the fraction of map launches by input reach.
+type Locality struct {
+	Node float64 `json:"node"`
+	Rack float64 `json:"rack"`
+	Off  float64 `json:"off"`
+}
+
+// Bytes moved, by cause and reach. Totals count bytes that crossed the
+// network (a node-local read crosses none); cross-rack ones crossed a rack
+// uplink.
+type Bytes struct {
+	ShuffleTotal       float64 `json:"shuffle_total"`
+	ShuffleCrossRack   float64 `json:"shuffle_cross_rack"`
+	RemoteMapTotal     float64 `json:"remote_map_total"`
+	RemoteMapCrossRack float64 `json:"remote_map_cross_rack"`
+	OutputTotal        float64 `json:"output_total"`
+	OutputCrossRack    float64 `json:"output_cross_rack"`
+	CrossRackTotal     float64 `json:"cross_rack_total"`
+}
+
+// CongestionDef records how congestion occurrences were counted.
+type CongestionDef struct {
+	Threshold float64 `json:"threshold"`
+	PeriodS   float64 `json:"period_s"`
+	Samples   int64   `json:"samples"`
+}
+
+// Decisions counts scheduling decisions by the rule that fired.
+type Decisions struct {
+	Total  int64       `json:"total"`
+	ByRule []RuleCount `json:"by_rule"`
+}
+
+// RuleCount is one rule's count.
+type RuleCount struct {
+	Rule  string `json:"rule"`
+	Count int64  `json:"count"`
+}
+
+// Summarize derives the summary.
+func (c *Collector) Summarize(policy string) Summary {
+	s := Summary{Policy: policy, JobsSubmitted: len(c.jobs), TurnaroundByClass: map[string]Distribution{}}
+	first, last := math.Inf(1), math.Inf(-1)
+	lastSubmit := math.Inf(-1)
+	var ta []float64
+	byClass := map[workload.ShuffleClass][]float64{}
+	var loc [3]int
+	for i := range c.jobs {
+		r := &c.jobs[i]
+		first = math.Min(first, r.Submit)
+		lastSubmit = math.Max(lastSubmit, r.Submit)
+		for k := range loc {
+			loc[k] += r.Locality[k]
+		}
+		if r.Finish < 0 {
+			continue
+		}
+		s.JobsCompleted++
+		last = math.Max(last, r.Finish)
+		ta = append(ta, r.Turnaround())
+		byClass[r.Class] = append(byClass[r.Class], r.Turnaround())
+	}
+	if s.JobsCompleted > 0 {
+		s.MakespanS = last - first
+		if s.MakespanS > 0 {
+			s.ThroughputJobsPerHour = float64(s.JobsCompleted) / s.MakespanS * 3600
+		}
+	}
+	s.Turnaround = Distribute(ta)
+	for cl, v := range byClass {
+		s.TurnaroundByClass[cl.String()] = Distribute(v)
+	}
+	if n := loc[0] + loc[1] + loc[2]; n > 0 {
+		s.Locality = Locality{float64(loc[0]) / float64(n), float64(loc[1]) / float64(n), float64(loc[2]) / float64(n)}
+	}
+	b := &s.Bytes
+	b.ShuffleTotal = c.bytes[Shuffle][0] + c.bytes[Shuffle][1]
+	b.ShuffleCrossRack = c.bytes[Shuffle][1]
+	b.RemoteMapTotal = c.bytes[RemoteMap][0] + c.bytes[RemoteMap][1]
+	b.RemoteMapCrossRack = c.bytes[RemoteMap][1]
+	b.OutputTotal = c.bytes[Output][0] + c.bytes[Output][1]
+	b.OutputCrossRack = c.bytes[Output][1]
+	b.CrossRackTotal = b.ShuffleCrossRack + b.RemoteMapCrossRack + b.OutputCrossRack
+
+	ws, we := c.opts.SteadyStartS, c.opts.SteadyEndS
+	if ws == 0 && we == 0 && len(c.jobs) > 0 {
+		ws, we = first, lastSubmit
+	}
+	s.SteadyState = SteadyState{StartS: ws, EndS: we}
+	for i := range c.jobs {
+		if f := c.jobs[i].Finish; f >= ws && f <= we && f >= 0 {
+			s.SteadyState.JobsCompleted++
+		}
+	}
+	if we > ws {
+		s.SteadyState.JobsPerHour = float64(s.SteadyState.JobsCompleted) / (we - ws) * 3600
+	}
+	s.CongestionOccurrences = c.congested
+	s.Congestion = CongestionDef{Threshold: c.opts.CongestionThreshold, PeriodS: c.opts.MonitorPeriodS, Samples: c.samples}
+	s.Decisions.Total = c.decTotal
+	rules := make([]string, 0, len(c.decisions))
+	for r := range c.decisions {
+		rules = append(rules, r)
+	}
+	slices.Sort(rules)
+	for _, r := range rules {
+		s.Decisions.ByRule = append(s.Decisions.ByRule, RuleCount{r, c.decisions[r]})
+	}
+	s.TasksKilled = c.kills
+	s.Definitions = Definitions()
+	return s
+}
+
+// Definitions says in words how each summary number is computed; it is
+// written into every summary so a reader never has to guess.
+func Definitions() map[string]string {
+	return map[string]string{
+		"throughput_jobs_per_hour": "completed jobs / (last finish - first submit), per hour",
+		"steady_state":             "jobs finishing inside [start_s, end_s] / window length, per hour; default window is first to last submit",
+		"turnaround_s":             "finish - submit over completed jobs; median is the mean of the middle two, p95 the nearest-rank 95th percentile",
+		"locality":                 "fraction of map launches whose input was on the node, in the rack, or off-rack",
+		"bytes":                    "bytes carried by the network per cause; *_cross_rack crossed a rack uplink; node-local reads are not counted",
+		"congestion_occurrences":   "monitor samples x uplink directions whose utilisation over the period was at or above the threshold",
+	}
+}
+
+// Distribute summarises a sample; it sorts v in place.
+func Distribute(v []float64) Distribution {
+	if len(v) == 0 {
+		return Distribution{}
+	}
+	slices.Sort(v)
+	sum := 0.0
+	for _, x := range v {
+		sum += x
+	}
+	n := len(v)
+	med := v[n/2]
+	if n%2 == 0 {
+		med = (v[n/2-1] + v[n/2]) / 2
+	}
+	rank := int(math.Ceil(0.95*float64(n))) - 1
+	return Distribution{Count: n, Mean: sum / float64(n), Median: med, P95: v[max(rank, 0)], Max: v[n-1]}
+}

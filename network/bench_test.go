@@ -1,0 +1,93 @@
+package network
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// clusterTopology returns link capacities (bytes/s) for nodes in racks and
+// a path builder. Per node: disk, NIC-up, NIC-down; per rack: uplink-up,
+// uplink-down, sized 4:1 over-subscribed against the rack's NICs.
+func clusterTopology(nodes, racks int) ([]float64, func(src, dst int) []LinkID) {
+	const disk, nic = 150e6, 125e6
+	perRack := nodes / racks
+	caps := make([]float64, 0, 3*nodes+2*racks)
+	for range nodes {
+		caps = append(caps, disk, nic, nic)
+	}
+	for range racks {
+		caps = append(caps, float64(perRack)*nic/4, float64(perRack)*nic/4)
+	}
+	path := func(src, dst int) []LinkID {
+		p := []LinkID{LinkID(3 * src)}
+		if src == dst {
+			return p // local read: disk only
+		}
+		p = append(p, LinkID(3*src+1))
+		if rs, rd := src/perRack, dst/perRack; rs != rd {
+			p = append(p, LinkID(3*nodes+2*rs), LinkID(3*nodes+2*rd+1))
+		}
+		return append(p, LinkID(3*dst+2))
+	}
+	return caps, path
+}
+
+func randomFlow(rng *rand.Rand, nodes int, path func(int, int) []LinkID) ([]LinkID, float64, float64) {
+	src, dst := rng.IntN(nodes), rng.IntN(nodes)
+	c := 0.0
+	if rng.IntN(10) == 0 {
+		c = 20e6 // some rate-limited transfers
+	}
+	return path(src, dst), 64e6 + 64e6*rng.Float64(), c
+}
+
+// BenchmarkSolve10kFlows600Nodes measures one re-solve of 10,000 concurrent
+// flows on a 600-node, 30-rack cluster (1,860 links) after a flow is added.
+func BenchmarkSolve10kFlows600Nodes(b *testing.B) {
+	const nodes, racks, flows = 600, 30, 10000
+	caps, path := clusterTopology(nodes, racks)
+	rng := rand.New(rand.NewPCG(1, 2))
+	n, err := New(caps)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range flows {
+		p, bytes, c := randomFlow(rng, nodes, path)
+		if _, err := n.AddFlow(0, p, bytes, c, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	n.NextCompletion()
+	p, bytes, c := randomFlow(rng, nodes, path)
+	b.ReportAllocs()
+	for b.Loop() {
+		id, _ := n.AddFlow(0, p, bytes, c, nil)
+		n.NextCompletion() // forces the solve
+		n.Remove(0, id)    // dirty again; folded into the next iteration's solve
+	}
+}
+
+// BenchmarkChurn measures one event of a steady-state event loop with about
+// 10,000 active flows: jump to the next completion, pop it, start as many
+// new flows as completed.
+func BenchmarkChurn(b *testing.B) {
+	const nodes, racks, flows = 600, 30, 10000
+	caps, path := clusterTopology(nodes, racks)
+	rng := rand.New(rand.NewPCG(3, 4))
+	n, err := New(caps)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range flows {
+		p, bytes, c := randomFlow(rng, nodes, path)
+		n.AddFlow(0, p, bytes, c, nil)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		t, _ := n.NextCompletion()
+		for range n.PopCompleted(t) {
+			p, bytes, c := randomFlow(rng, nodes, path)
+			n.AddFlow(t, p, bytes, c, nil)
+		}
+	}
+}

@@ -1,0 +1,330 @@
+// Package network is a flow-level bandwidth model: flows cross paths of
+// full-duplex links and share link capacity with exact max-min fairness,
+// subject to per-flow rate caps.
+//
+// Rates are piecewise constant. They are re-solved (progressive filling,
+// see solver.go) exactly when the set of active flows changes: on AddFlow,
+// Remove, and whenever a flow completes. Solves are lazy, so any number of
+// changes at one instant cost a single solve before the next query.
+//
+// Time is virtual (seconds as float64) and starts at 0. It only moves
+// forward: a call with a time earlier than the network's current time is
+// clamped to the current time (treated as "now"), never a panic, so that a
+// caller's rounding noise cannot crash a long simulation.
+//
+// Completion tolerance: a flow is complete at time t when its computed
+// completion time is <= t, or when its remaining bytes at t are at most
+// CompletionTolerance times its size. The second rule absorbs float error, so
+// that PopCompleted(t) with t taken from NextCompletion (or recomputed by the
+// caller with slightly different rounding) always returns the flow.
+//
+// Determinism: flows are kept and iterated in FlowID order and links in
+// index order; maps are used only for ID lookup, so identical call sequences
+// give bit-identical results.
+package network
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// CompletionTolerance is the fraction of a flow's size that may remain when
+// it is declared complete; it absorbs float rounding in rate*time products.
+const CompletionTolerance = 1e-9
+
+// LinkID indexes a link in the capacities slice given to New.
+type LinkID int32
+
+// FlowID identifies a flow within one Network. IDs start at 1 and are never
+// reused, so the zero value can mean "no flow".
+type FlowID int64
+
+// Completed describes a finished flow, as returned by PopCompleted.
+type Completed struct {
+	ID    FlowID
+	Data  any     // the value passed to AddFlow, for the caller's bookkeeping
+	Bytes float64 // the flow's size
+	Start float64 // time the flow was added
+	// Finish is the exact completion time computed by the model; it may be
+	// earlier than the time passed to PopCompleted.
+	Finish float64
+}
+
+type flowState uint8
+
+const (
+	stateActive   flowState = iota // transferring, takes part in solves
+	stateFinished                  // complete, waiting in the done queue
+	stateGone                      // popped or removed; awaiting compaction
+)
+
+// flow is one transfer. Its progress is stored lazily as (rem0 at t0) plus a
+// constant rate, so advancing time costs nothing per flow.
+type flow struct {
+	id     FlowID
+	path   []LinkID
+	bytes  float64
+	cap    float64 // +Inf when uncapped
+	data   any
+	start  float64
+	state  flowState
+	rate   float64
+	rem0   float64 // remaining bytes at time t0
+	t0     float64 // time of the last solve that set rate
+	finish float64 // t0 + rem0/rate; exact completion time once finished
+}
+
+// remaining returns the bytes left at time t (t >= f.t0) at the current rate.
+func (f *flow) remaining(t float64) float64 {
+	r := f.rem0 - f.rate*(t-f.t0)
+	if r < 0 {
+		return 0
+	}
+	return r
+}
+
+// Network holds links and active flows. It is not safe for concurrent use.
+type Network struct {
+	caps      []float64
+	load      []float64 // sum of flow rates per link, valid when !dirty
+	linkBytes []float64 // cumulative bytes carried per link
+	now       float64
+	lastID    FlowID
+	flows     []*flow // FlowID order; may hold non-active entries until the next solve compacts them
+	byID      map[FlowID]*flow
+	done      []*flow // finished but not yet popped
+	nActive   int
+	dirty     bool
+	nextDone  float64 // earliest finish among active flows, valid when !dirty
+	solves    int     // number of solves run, for tests of laziness
+	sv        solver
+}
+
+// New creates a network whose link i has capacity capacities[i] in
+// bytes/second. Every capacity must be positive and finite.
+func New(capacities []float64) (*Network, error) {
+	for i, c := range capacities {
+		if !(c > 0) || math.IsInf(c, 0) {
+			return nil, fmt.Errorf("network: link %d has capacity %v; want a positive finite bytes/second", i, c)
+		}
+	}
+	return &Network{
+		caps:      slices.Clone(capacities),
+		load:      make([]float64, len(capacities)),
+		linkBytes: make([]float64, len(capacities)),
+		byID:      make(map[FlowID]*flow),
+		nextDone:  math.Inf(1),
+	}, nil
+}
+
+// Now returns the network's current virtual time.
+func (n *Network) Now() float64 { return n.now }
+
+// AddFlow starts a transfer of bytes over path at time now and returns its ID.
+//
+// rateCap <= 0 or +Inf means uncapped. A flow with an empty path (e.g. one
+// limited only by an application rate) must have a finite positive cap.
+// A 0-byte flow completes immediately and is returned by the next
+// PopCompleted with Finish == now. A link listed k times in a path carries k
+// times the flow's rate (paths are not expected to repeat links).
+// Invalid input returns an error and changes nothing.
+func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap float64, data any) (FlowID, error) {
+	if math.IsNaN(bytes) || math.IsInf(bytes, 0) || bytes < 0 {
+		return 0, fmt.Errorf("network: flow size %v bytes; want a finite value >= 0", bytes)
+	}
+	if math.IsNaN(rateCap) {
+		return 0, fmt.Errorf("network: rate cap is NaN; use 0 or +Inf for uncapped")
+	}
+	if rateCap <= 0 {
+		rateCap = math.Inf(1)
+	}
+	if len(path) == 0 && math.IsInf(rateCap, 1) {
+		return 0, fmt.Errorf("network: flow with an empty path needs a finite positive rate cap, else its rate is unbounded")
+	}
+	for i, l := range path {
+		if l < 0 || int(l) >= len(n.caps) {
+			return 0, fmt.Errorf("network: path[%d] is link %d; want a link in [0,%d)", i, l, len(n.caps))
+		}
+	}
+	n.advanceTo(now)
+	n.lastID++
+	f := &flow{
+		id: n.lastID, path: slices.Clone(path), bytes: bytes, cap: rateCap,
+		data: data, start: n.now, rem0: bytes, t0: n.now, finish: math.Inf(1),
+	}
+	n.byID[f.id] = f
+	if bytes == 0 {
+		f.state, f.finish = stateFinished, n.now
+		n.done = append(n.done, f)
+		return f.id, nil
+	}
+	n.flows = append(n.flows, f)
+	n.nActive++
+	n.dirty = true
+	return f.id, nil
+}
+
+// Remove cancels a flow (e.g. its task was killed) at time now and returns
+// the bytes it had transferred. A flow that already completed but was not
+// yet popped is dropped from the pending completions and reports its full
+// size. ok is false for an unknown or already popped/removed flow.
+func (n *Network) Remove(now float64, id FlowID) (transferred float64, ok bool) {
+	n.advanceTo(now)
+	f, ok := n.byID[id]
+	if !ok {
+		return 0, false
+	}
+	delete(n.byID, id)
+	if f.state == stateFinished {
+		n.done = slices.DeleteFunc(n.done, func(g *flow) bool { return g == f })
+		f.state = stateGone
+		return f.bytes, true
+	}
+	transferred = f.bytes - f.remaining(n.now)
+	f.state = stateGone
+	n.nActive--
+	n.dirty = true
+	return transferred, true
+}
+
+// NextCompletion returns the earliest completion time among active flows at
+// the current rates. If completions are already pending (a flow finished
+// during an earlier Advance and was not popped), it returns the current time
+// so that the caller pops them promptly; their exact times are in
+// Completed.Finish. ok is false when nothing is active or pending.
+func (n *Network) NextCompletion() (t float64, ok bool) {
+	if len(n.done) > 0 {
+		return n.now, true
+	}
+	n.ensureSolved()
+	if n.nActive == 0 {
+		return 0, false
+	}
+	return n.nextDone, true
+}
+
+// PopCompleted advances to now and removes and returns every flow finished
+// by now, ordered by (Finish, ID). Flows that finish before now release
+// their bandwidth at their exact finish time, so the result does not depend
+// on how finely the caller steps time.
+func (n *Network) PopCompleted(now float64) []Completed {
+	n.advanceTo(now)
+	// No solve needed here: the last solved rates held up to n.now, and
+	// flows added since have rate 0, so collect sees exact progress.
+	n.collect(n.now)
+	if len(n.done) == 0 {
+		return nil
+	}
+	slices.SortFunc(n.done, func(a, b *flow) int {
+		if a.finish != b.finish {
+			if a.finish < b.finish {
+				return -1
+			}
+			return 1
+		}
+		return int(a.id - b.id)
+	})
+	out := make([]Completed, len(n.done))
+	for i, f := range n.done {
+		out[i] = Completed{ID: f.id, Data: f.data, Bytes: f.bytes, Start: f.start, Finish: f.finish}
+		f.state = stateGone
+		delete(n.byID, f.id)
+		n.done[i] = nil
+	}
+	n.done = n.done[:0]
+	return out
+}
+
+// Advance progresses all flows up to now. Flows finishing on the way are
+// completed at their exact times (their bandwidth is re-shared from then on)
+// and queued for PopCompleted. A now earlier than the current time (or NaN)
+// is clamped: nothing happens. Advance(+Inf) runs every flow to completion
+// and leaves the clock at the last completion time.
+func (n *Network) Advance(now float64) { n.advanceTo(now) }
+
+// Rate returns the current rate of an active flow in bytes/second, or 0 for
+// a flow that is unknown, finished or removed.
+func (n *Network) Rate(id FlowID) float64 {
+	n.ensureSolved()
+	if f, ok := n.byID[id]; ok && f.state == stateActive {
+		return f.rate
+	}
+	return 0
+}
+
+// LinkLoad returns the current sum of flow rates on link l (0 for an
+// out-of-range l).
+func (n *Network) LinkLoad(l LinkID) float64 {
+	n.ensureSolved()
+	if l < 0 || int(l) >= len(n.load) {
+		return 0
+	}
+	return n.load[l]
+}
+
+// LinkBytes returns the cumulative bytes carried by link l up to the current
+// time (0 for an out-of-range l).
+func (n *Network) LinkBytes(l LinkID) float64 {
+	if l < 0 || int(l) >= len(n.linkBytes) {
+		return 0
+	}
+	return n.linkBytes[l]
+}
+
+// ActiveFlows returns the number of flows still transferring.
+func (n *Network) ActiveFlows() int { return n.nActive }
+
+// advanceTo moves time to t, completing flows at their exact finish times on
+// the way. Each completion re-solves before time moves further.
+func (n *Network) advanceTo(t float64) {
+	for t > n.now { // false for NaN and for t <= now: the clamp
+		n.ensureSolved()
+		if math.IsInf(t, 1) && math.IsInf(n.nextDone, 1) {
+			return // drained: keep a finite clock rather than jump to +Inf
+		}
+		step := min(max(n.nextDone, n.now), t)
+		n.progress(step)
+		if n.nextDone > t {
+			return
+		}
+		n.collect(step)
+	}
+}
+
+// progress moves the clock to t at the current (solved) rates.
+func (n *Network) progress(t float64) {
+	if dt := t - n.now; dt > 0 {
+		for l, r := range n.load {
+			n.linkBytes[l] += r * dt
+		}
+	}
+	n.now = t
+}
+
+// collect moves every active flow that is complete at time t (see the
+// package doc for the tolerance) to the done queue.
+func (n *Network) collect(t float64) {
+	for _, f := range n.flows {
+		if f.state != stateActive {
+			continue
+		}
+		if f.finish <= t || f.remaining(t) <= CompletionTolerance*f.bytes {
+			f.finish = min(f.finish, t)
+			f.state = stateFinished
+			f.rate = 0
+			n.done = append(n.done, f)
+			n.nActive--
+			n.dirty = true
+		}
+	}
+}
+
+// ensureSolved re-solves rates if the flow set changed since the last solve.
+func (n *Network) ensureSolved() {
+	if n.dirty {
+		n.solve()
+		n.solves++
+		n.dirty = false
+	}
+}

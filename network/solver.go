@@ -1,0 +1,231 @@
+package network
+
+import (
+	"math"
+	"slices"
+)
+
+// solver holds buffers reused across solves so that a solve allocates
+// nothing once the network has reached its peak size.
+type solver struct {
+	start   []int32   // CSR offsets: link l's flows are members[start[l]:start[l+1]]
+	members []int32   // flow indices, one entry per path occurrence
+	rem     []float64 // capacity not yet given to frozen flows
+	cnt     []int32   // unfrozen path occurrences per link
+	key     []float64 // fair share rem/cnt when last sifted: a lower bound, see minShare
+	heap    []int32   // min-heap of links by (key, index)
+	fill    []int32   // CSR fill cursor
+	capped  []int32   // indices of capped flows, sorted by (cap, index)
+	frozen  []bool
+}
+
+// solve computes exact max-min fair rates by progressive filling.
+//
+// All unfrozen flows rise together; the next constraint to bind is either
+// the link with the smallest fair share rem/cnt (found with a heap) or the
+// smallest cap among unfrozen flows (found by walking flows sorted by cap).
+// Binding flows are frozen and their rate is subtracted from every link on
+// their path, which only raises those links' shares. Each path occurrence
+// is touched a constant number of times; heap keys are refreshed lazily
+// (see minShare), at most once per share increase, so a solve costs
+// O(L + P log L + C log C) for P path entries and C capped flows, and in
+// practice far fewer than P heap operations.
+func (n *Network) solve() {
+	n.compact()
+	s := &n.sv
+	flows := n.flows
+	L := len(n.caps)
+
+	// Per-link membership in CSR form, flows in FlowID order.
+	s.cnt = resize(s.cnt, L)
+	clear(s.cnt)
+	for _, f := range flows {
+		for _, l := range f.path {
+			s.cnt[l]++
+		}
+	}
+	s.start = resize(s.start, L+1)
+	s.start[0] = 0
+	for l := range L {
+		s.start[l+1] = s.start[l] + s.cnt[l]
+	}
+	s.members = resize(s.members, int(s.start[L]))
+	s.fill = resize(s.fill, L)
+	copy(s.fill, s.start[:L])
+	for i, f := range flows {
+		for _, l := range f.path {
+			s.members[s.fill[l]] = int32(i)
+			s.fill[l]++
+		}
+	}
+
+	// Heap of links that carry flows, keyed by fair share.
+	s.rem = resize(s.rem, L)
+	copy(s.rem, n.caps)
+	s.key = resize(s.key, L)
+	s.heap = s.heap[:0]
+	for l := range L {
+		if s.cnt[l] > 0 {
+			s.key[l] = s.rem[l] / float64(s.cnt[l])
+			s.heap = append(s.heap, int32(l))
+		}
+	}
+	for i := len(s.heap)/2 - 1; i >= 0; i-- {
+		s.down(i)
+	}
+
+	// Capped flows in increasing cap order.
+	s.capped = s.capped[:0]
+	for i, f := range flows {
+		if !math.IsInf(f.cap, 1) {
+			s.capped = append(s.capped, int32(i))
+		}
+	}
+	slices.SortFunc(s.capped, func(a, b int32) int {
+		ca, cb := flows[a].cap, flows[b].cap
+		switch {
+		case ca < cb:
+			return -1
+		case ca > cb:
+			return 1
+		}
+		return int(a - b)
+	})
+	s.frozen = resize(s.frozen, len(flows))
+	clear(s.frozen)
+
+	// Progressive filling. level is the water level reached by links; it is
+	// non-decreasing in exact arithmetic and is kept so in floats, so that
+	// flows frozen together at tied links get bit-identical rates.
+	level := 0.0
+	ci := 0
+	unfrozen := len(flows)
+	for unfrozen > 0 {
+		for ci < len(s.capped) && s.frozen[s.capped[ci]] {
+			ci++
+		}
+		share := s.minShare()
+		if ci < len(s.capped) && flows[s.capped[ci]].cap < share {
+			s.freeze(flows, s.capped[ci], flows[s.capped[ci]].cap)
+			unfrozen--
+			ci++
+			continue
+		}
+		if len(s.heap) == 0 {
+			break // unreachable: uncapped flows always have a link
+		}
+		l := s.heap[0]
+		s.pop()
+		level = max(level, share)
+		for _, fi := range s.members[s.start[l]:s.start[l+1]] {
+			if !s.frozen[fi] {
+				s.freeze(flows, fi, level)
+				unfrozen--
+			}
+		}
+	}
+
+	// Publish loads and completion times.
+	clear(n.load)
+	n.nextDone = math.Inf(1)
+	for _, f := range flows {
+		for _, l := range f.path {
+			n.load[l] += f.rate
+		}
+		f.finish = math.Inf(1)
+		if f.rate > 0 {
+			f.finish = f.t0 + f.rem0/f.rate
+		}
+		n.nextDone = min(n.nextDone, f.finish)
+	}
+}
+
+// compact drops non-active flows from n.flows (keeping FlowID order) and
+// re-bases each active flow's progress at the current time, since the solve
+// is about to change its rate.
+func (n *Network) compact() {
+	live := n.flows[:0]
+	for _, f := range n.flows {
+		if f.state == stateActive {
+			f.rem0 = f.remaining(n.now)
+			f.t0 = n.now
+			live = append(live, f)
+		}
+	}
+	clear(n.flows[len(live):])
+	n.flows = live
+}
+
+// freeze fixes flow fi at rate r and charges r to every link on its path.
+// Heap keys are not touched: a link's share only grows as flows freeze, so
+// its stored key stays a lower bound until minShare refreshes it.
+func (s *solver) freeze(flows []*flow, fi int32, r float64) {
+	s.frozen[fi] = true
+	f := flows[fi]
+	f.rate = r
+	for _, l := range f.path {
+		s.rem[l] = max(s.rem[l]-r, 0)
+		s.cnt[l]--
+	}
+}
+
+// minShare returns the smallest current fair share among links that still
+// carry unfrozen flows (+Inf if none), leaving that link at the heap top.
+// Stored keys are lower bounds of the true shares, so the top is the true
+// minimum once its own key is refreshed and it stays on top. Each link is
+// re-sifted at most once per refresh, far fewer times than path entries.
+func (s *solver) minShare() float64 {
+	for len(s.heap) > 0 {
+		l := s.heap[0]
+		if s.cnt[l] == 0 {
+			s.pop() // all its flows froze elsewhere
+			continue
+		}
+		k := s.rem[l] / float64(s.cnt[l])
+		if k > s.key[l] {
+			s.key[l] = k
+			s.down(0)
+			continue
+		}
+		return k
+	}
+	return math.Inf(1)
+}
+
+func (s *solver) less(i, j int) bool {
+	a, b := s.heap[i], s.heap[j]
+	return s.key[a] < s.key[b] || (s.key[a] == s.key[b] && a < b)
+}
+
+func (s *solver) down(i int) {
+	h := s.heap
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if r := c + 1; r < len(h) && s.less(r, c) {
+			c = r
+		}
+		if !s.less(c, i) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// pop removes the heap top.
+func (s *solver) pop() {
+	last := len(s.heap) - 1
+	s.heap[0] = s.heap[last]
+	s.heap = s.heap[:last]
+	s.down(0)
+}
+
+// resize returns a slice of length n, reusing b's storage when it fits and
+// growing it geometrically otherwise, so slowly growing flow counts do not
+// reallocate on every solve. Contents are unspecified.
+func resize[T any](b []T, n int) []T {
+	return slices.Grow(b[:0], n)[:n]
+}

@@ -1,0 +1,129 @@
+// Package scenario describes one simulation run as a YAML document (cluster,
+// workload, policy and its parameters, engine settings, seed), builds it and
+// runs it. It is what `mrsched simulate` reads.
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"mrsched/cluster"
+	"mrsched/sim"
+)
+
+// Config is a scenario file.
+type Config struct {
+	// Seed drives every random choice of the run: block placement, user
+	// assignment, generated arrivals. Default 1.
+	Seed     uint64         `yaml:"seed"`
+	Cluster  cluster.Config `yaml:"cluster"`
+	Workload Workload       `yaml:"workload"`
+	Policy   PolicySpec     `yaml:"policy"`
+	Engine   sim.Params     `yaml:"engine"`
+	Metrics  MetricsSpec    `yaml:"metrics"`
+
+	dir string // directory of the file, for relative trace paths
+}
+
+// Workload selects the jobs: a SWIM trace (embedded by name, or a file) or
+// the ShuffleWatcher generator.
+type Workload struct {
+	// Trace is "FB-2009" or "FB-2010" for an embedded trace, or a path to a
+	// SWIM TSV file (relative to the scenario file).
+	Trace string `yaml:"trace"`
+	// SourceNodes is the traced cluster's size; embedded traces know theirs.
+	SourceNodes int `yaml:"source_nodes"`
+	// Scale overrides the SWIM byte scale (default nodes / source_nodes).
+	Scale float64 `yaml:"scale"`
+	// BytesPerReduce is SWIM's reduce-count rule (default SWIM's).
+	BytesPerReduce int64 `yaml:"bytes_per_reduce"`
+	// Users is how many users jobs are spread over (default 30).
+	Users int `yaml:"users"`
+	// MaxJobs keeps only the first jobs (default all).
+	MaxJobs int `yaml:"max_jobs"`
+	// StartS and EndS take a slice of the trace by submit time.
+	StartS float64 `yaml:"start_s"`
+	EndS   float64 `yaml:"end_s"`
+	// MapMBps and ReduceMBps override the per-task CPU processing rates of
+	// trace jobs (default 8 MiB/s each).
+	MapMBps    float64 `yaml:"map_mbps"`
+	ReduceMBps float64 `yaml:"reduce_mbps"`
+
+	// Generator "shufflewatcher" generates the ShuffleWatcher paper's mix
+	// (Tables 1 and 2) instead of reading a trace.
+	Generator         string  `yaml:"generator"`
+	MeanInterarrivalS float64 `yaml:"mean_interarrival_s"`
+	DurationS         float64 `yaml:"duration_s"`
+}
+
+// PolicySpec names a policy and its parameters.
+type PolicySpec struct {
+	Name   string    `yaml:"name"`
+	Params yaml.Node `yaml:"params"`
+}
+
+// MetricsSpec tunes derived metrics.
+type MetricsSpec struct {
+	// SteadyStartS and SteadyEndS bound the steady-state throughput
+	// window (default: first to last submit).
+	SteadyStartS float64 `yaml:"steady_start_s"`
+	SteadyEndS   float64 `yaml:"steady_end_s"`
+}
+
+// Load reads a scenario file, rejecting unknown fields with their line.
+func Load(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Parse(bytes.NewReader(b), path)
+	if err != nil {
+		return nil, err
+	}
+	c.dir = filepath.Dir(path)
+	return c, nil
+}
+
+// Parse reads a scenario from r; name is used in errors.
+func Parse(r io.Reader, name string) (*Config, error) {
+	dec := yaml.NewDecoder(r)
+	dec.KnownFields(true)
+	var c Config
+	if err := dec.Decode(&c); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty scenario", name)
+		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if c.Policy.Name == "" {
+		return nil, fmt.Errorf("%s: policy.name: required (one of the registered policies)", name)
+	}
+	return &c, nil
+}
+
+// decodeParams decodes the policy's params node strictly, so that a
+// misspelt parameter is an error naming its line, not a silent default.
+func decodeParams(n *yaml.Node, name string) func(any) error {
+	return func(into any) error {
+		if n.Kind == 0 {
+			return nil
+		}
+		b, err := yaml.Marshal(n)
+		if err != nil {
+			return err
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(into); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s: policy.params (starting line %d): %s", name, n.Line, strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		return nil
+	}
+}

@@ -1,0 +1,149 @@
+package scenario
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mrsched/cluster"
+	"mrsched/metrics"
+	"mrsched/sched"
+	"mrsched/sim"
+	"mrsched/traces"
+	"mrsched/workload"
+)
+
+// DefaultUsers is how many users trace jobs are spread over when a
+// scenario does not say (the ShuffleWatcher set-up's 30).
+const DefaultUsers = 30
+
+// Result is a finished run.
+type Result struct {
+	Summary   metrics.Summary
+	Collector *metrics.Collector
+}
+
+// Jobs builds the scenario's workload for topology t.
+func (c *Config) Jobs(t *cluster.Topology) ([]workload.Job, error) {
+	w := c.Workload
+	users := w.Users
+	if users == 0 {
+		users = DefaultUsers
+	}
+	if users < 0 {
+		return nil, fmt.Errorf("workload.users: must be positive, got %d", users)
+	}
+	cfg := t.Config()
+	switch strings.ToLower(w.Generator) {
+	case "shufflewatcher":
+		if w.Trace != "" {
+			return nil, fmt.Errorf("workload: set either trace or generator, not both")
+		}
+		mean, dur := w.MeanInterarrivalS, w.DurationS
+		if mean == 0 {
+			mean = 40 // the paper's section 4.3
+		}
+		if dur == 0 {
+			dur = 6 * 3600 // 4 h steady state plus an hour of ramp each side
+		}
+		jobs, err := workload.GenerateShuffleWatcher(workload.SWGenOptions{
+			Users: users, MeanInterarrivalS: mean, DurationS: dur, BlockBytes: cfg.BlockBytes(),
+			Seed: c.seed(), BytesPerReduce: w.BytesPerReduce, TargetNodes: t.NumNodes(),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("workload (shufflewatcher generator): %w", err)
+		}
+		return jobs, nil
+	case "":
+	default:
+		return nil, fmt.Errorf("workload.generator: unknown generator %q (known: shufflewatcher)", w.Generator)
+	}
+	if w.Trace == "" {
+		return nil, fmt.Errorf("workload: set trace (FB-2009, FB-2010 or a SWIM TSV file) or generator")
+	}
+	prof := workload.DefaultProfile()
+	if w.MapMBps < 0 || w.ReduceMBps < 0 {
+		return nil, fmt.Errorf("workload.map_mbps/reduce_mbps: must be positive")
+	}
+	if w.MapMBps > 0 {
+		prof.MapSecPerByte = 1 / (w.MapMBps * (1 << 20))
+	}
+	if w.ReduceMBps > 0 {
+		prof.ReduceSecPerByte = 1 / (w.ReduceMBps * (1 << 20))
+	}
+	opt := workload.SWIMOptions{
+		SourceNodes: w.SourceNodes, TargetNodes: t.NumNodes(), Scale: w.Scale,
+		BlockBytes: cfg.BlockBytes(), BytesPerReduce: w.BytesPerReduce, Users: users,
+		Seed: c.seed(), Profile: prof, MaxJobs: w.MaxJobs, StartS: w.StartS, EndS: w.EndS,
+	}
+	if data, src, ok := traces.Embedded(w.Trace); ok {
+		if opt.SourceNodes == 0 {
+			opt.SourceNodes = src
+		}
+		jobs, err := workload.ParseSWIM(strings.NewReader(string(data)), w.Trace, opt)
+		if err != nil {
+			return nil, fmt.Errorf("workload: %w", err)
+		}
+		return jobs, nil
+	}
+	if opt.SourceNodes == 0 {
+		return nil, fmt.Errorf("workload.source_nodes: required for trace file %s (the traced cluster's node count; SWIM scales bytes by nodes/source_nodes)", w.Trace)
+	}
+	path := w.Trace
+	if !filepath.IsAbs(path) && c.dir != "" {
+		path = filepath.Join(c.dir, path)
+	}
+	jobs, err := workload.LoadSWIMFile(path, opt)
+	if err != nil {
+		return nil, fmt.Errorf("workload: %w", err)
+	}
+	return jobs, nil
+}
+
+func (c *Config) seed() uint64 {
+	if c.Seed == 0 {
+		return 1
+	}
+	return c.Seed
+}
+
+// Build makes the topology, jobs and policy of the scenario.
+func (c *Config) Build() (*cluster.Topology, []workload.Job, sched.Policy, error) {
+	t, err := cluster.New(c.Cluster)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	jobs, err := c.Jobs(t)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pol, err := sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params, "scenario"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return t, jobs, pol, nil
+}
+
+// Run builds and runs the scenario. progress may be nil.
+func (c *Config) Run(progress sim.Progress) (*Result, error) {
+	t, jobs, pol, err := c.Build()
+	if err != nil {
+		return nil, err
+	}
+	return RunJobs(c.Engine, t, jobs, pol, c.seed(), c.Metrics, progress)
+}
+
+// RunJobs runs prepared jobs on t under pol.
+func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64, m MetricsSpec, progress sim.Progress) (*Result, error) {
+	e, err := sim.New(p, t, jobs, pol, seed)
+	if err != nil {
+		return nil, err
+	}
+	e.SetProgress(progress)
+	if err := e.Run(); err != nil {
+		return nil, fmt.Errorf("policy %s: %w", pol.Name(), err)
+	}
+	col := e.Collector()
+	col.SetSteadyWindow(m.SteadyStartS, m.SteadyEndS)
+	return &Result{Summary: col.Summarize(pol.Name()), Collector: col}, nil
+}

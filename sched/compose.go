@@ -1,0 +1,72 @@
+package sched
+
+import (
+	"mrsched/cluster"
+)
+
+// Composed is a policy made of a fairness Order and a Placer, the shape in
+// which the papers build their schedulers (delay scheduling on Fair,
+// ShuffleWatcher on Fair or DRF, NAS on delay scheduling's order). It
+// forwards job and task events to whichever parts observe them.
+type Composed struct {
+	name   string
+	order  Order
+	placer Placer
+}
+
+var (
+	_ Policy       = (*Composed)(nil)
+	_ JobObserver  = (*Composed)(nil)
+	_ TaskObserver = (*Composed)(nil)
+)
+
+// Compose names a policy made of an order and a placer.
+func Compose(name string, o Order, p Placer) *Composed {
+	return &Composed{name: name, order: o, placer: p}
+}
+
+// Name is the policy's registry name.
+func (p *Composed) Name() string { return p.name }
+
+// Assign asks the placer to choose among the order's candidates.
+func (p *Composed) Assign(c Cluster, o Offer) (Decision, bool) {
+	return p.placer.Place(c, o, p.order.Candidates(c, o.Slot))
+}
+
+// JobAdded forwards to the parts that observe jobs.
+func (p *Composed) JobAdded(c Cluster, j *Job) {
+	for _, part := range p.parts() {
+		if ob, ok := part.(JobObserver); ok {
+			ob.JobAdded(c, j)
+		}
+	}
+}
+
+// JobRemoved forwards to the parts that observe jobs.
+func (p *Composed) JobRemoved(c Cluster, j *Job) {
+	for _, part := range p.parts() {
+		if ob, ok := part.(JobObserver); ok {
+			ob.JobRemoved(c, j)
+		}
+	}
+}
+
+// TaskLaunched forwards to the parts that observe tasks.
+func (p *Composed) TaskLaunched(c Cluster, j *Job, k TaskKind, n cluster.NodeID) {
+	for _, part := range p.parts() {
+		if ob, ok := part.(TaskObserver); ok {
+			ob.TaskLaunched(c, j, k, n)
+		}
+	}
+}
+
+// TaskEnded forwards to the parts that observe tasks.
+func (p *Composed) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed bool) {
+	for _, part := range p.parts() {
+		if ob, ok := part.(TaskObserver); ok {
+			ob.TaskEnded(c, j, k, n, killed)
+		}
+	}
+}
+
+func (p *Composed) parts() [2]any { return [2]any{p.order, p.placer} }

@@ -1,0 +1,321 @@
+package sched
+
+import (
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+
+	"mrsched/cluster"
+)
+
+// PoolConfig configures one Fair Scheduler pool (Fair Scheduler paper,
+// section 3: pools with minimum shares and weights; Hadoop's allocation file).
+// Jobs go to the pool their workload names (by default one pool a user).
+type PoolConfig struct {
+	Name string `yaml:"name"`
+	// MinMaps and MinReduces are the pool's minimum shares of map and
+	// reduce slots (slot model); MinShare is its minimum share of
+	// containers (container model). Default 0.
+	MinMaps    int `yaml:"min_maps"`
+	MinReduces int `yaml:"min_reduces"`
+	MinShare   int `yaml:"min_share"`
+	// Weight scales the pool's fair share. Default 1.
+	Weight float64 `yaml:"weight"`
+	// Mode is how the pool shares among its own jobs: "fair" (default) or
+	// "fifo" (the paper's per-pool setting).
+	Mode string `yaml:"mode"`
+}
+
+// FairParams are the `fair` policy's parameters.
+type FairParams struct {
+	// Pools configures named pools; a pool not listed gets weight 1, no
+	// minimum share and fair sharing among its jobs.
+	Pools []PoolConfig `yaml:"pools"`
+}
+
+// Validate reports the first bad pool setting.
+func (p FairParams) Validate() error {
+	seen := map[string]bool{}
+	for i, pc := range p.Pools {
+		where := fmt.Sprintf("pools[%d]", i)
+		if pc.Name == "" {
+			return fmt.Errorf("%s.name: must not be empty", where)
+		}
+		if seen[pc.Name] {
+			return fmt.Errorf("%s.name: pool %q is listed twice", where, pc.Name)
+		}
+		seen[pc.Name] = true
+		if pc.MinMaps < 0 || pc.MinReduces < 0 || pc.MinShare < 0 {
+			return fmt.Errorf("%s (%s): minimum shares must not be negative", where, pc.Name)
+		}
+		if pc.Weight < 0 {
+			return fmt.Errorf("%s.weight (%s): must not be negative, got %v", where, pc.Name, pc.Weight)
+		}
+		switch strings.ToLower(pc.Mode) {
+		case "", "fair", "fifo":
+		default:
+			return fmt.Errorf("%s.mode (%s): want \"fair\" or \"fifo\", got %q", where, pc.Name, pc.Mode)
+		}
+	}
+	return nil
+}
+
+// FairOrder is the Fair Scheduler's job order (Fair Scheduler paper, section
+// 3 and Appendix A): slots are divided among active pools by max-min
+// fairness with minimum guarantees (FairShares), each pool's share among its
+// jobs likewise (or in FIFO order), and a free slot goes to the job farthest
+// below its share.
+//
+// "Farthest below" is read as Hadoop's FairShareComparator reads it: pools
+// running fewer tasks than their minimum share (and demand) come first,
+// ordered by running/minimum share; the rest by running/fair share; ties by
+// pool name and job index. Shares are computed per slot kind (map slots and
+// reduce slots are separate resources in the slot model) and recomputed
+// only when demand changes (Cluster.Epoch).
+type FairOrder struct {
+	cfg    map[string]PoolConfig
+	pools  map[string]*pool // lookup by name only; never iterated
+	active []*pool          // pools with jobs, sorted by name
+	epoch  [3]uint64
+	valid  [3]bool
+	sorted []*pool
+}
+
+type pool struct {
+	name     string
+	cfg      PoolConfig
+	jobs     []*Job // submit order
+	running  [2]int // by TaskKind
+	share    [3]float64
+	jobShare [3][]float64 // parallel to jobs
+	fifo     bool
+}
+
+var (
+	_ Order        = (*FairOrder)(nil)
+	_ JobObserver  = (*FairOrder)(nil)
+	_ TaskObserver = (*FairOrder)(nil)
+)
+
+// NewFairOrder returns a fair order with the given pools.
+func NewFairOrder(p FairParams) (*FairOrder, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	f := &FairOrder{cfg: map[string]PoolConfig{}, pools: map[string]*pool{}}
+	for _, pc := range p.Pools {
+		f.cfg[pc.Name] = pc
+	}
+	return f, nil
+}
+
+// NewFair returns the `fair` policy: the fair order with locality-first
+// placement. Preemption and delay scheduling compose onto it separately.
+func NewFair(p FairParams) (Policy, error) {
+	o, err := NewFairOrder(p)
+	if err != nil {
+		return nil, err
+	}
+	return Compose("fair", o, LocalityFirst{}), nil
+}
+
+// JobAdded puts the job in its pool, creating the pool on first use.
+func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
+	p := f.pools[j.Pool]
+	if p == nil {
+		cfg, ok := f.cfg[j.Pool]
+		if !ok {
+			cfg = PoolConfig{Name: j.Pool}
+		}
+		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo")}
+		f.pools[j.Pool] = p
+	}
+	if len(p.jobs) == 0 {
+		i, _ := slices.BinarySearchFunc(f.active, p.name, func(a *pool, n string) int { return strings.Compare(a.name, n) })
+		f.active = slices.Insert(f.active, i, p)
+	}
+	p.jobs = append(p.jobs, j)
+	f.valid = [3]bool{}
+}
+
+// JobRemoved drops the job, and its pool from the active set when empty.
+func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
+	p := f.pools[j.Pool]
+	if p == nil {
+		return
+	}
+	if i := slices.Index(p.jobs, j); i >= 0 {
+		p.jobs = slices.Delete(p.jobs, i, i+1)
+	}
+	if len(p.jobs) == 0 {
+		if i := slices.Index(f.active, p); i >= 0 {
+			f.active = slices.Delete(f.active, i, i+1)
+		}
+	}
+	f.valid = [3]bool{}
+}
+
+// TaskLaunched counts a running task against its pool.
+func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID) {
+	if p := f.pools[j.Pool]; p != nil {
+		p.running[k]++
+	}
+}
+
+// TaskEnded uncounts a task.
+func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _ bool) {
+	if p := f.pools[j.Pool]; p != nil {
+		p.running[k]--
+	}
+}
+
+func (p *pool) runningFor(s SlotKind) int {
+	switch s {
+	case MapSlot:
+		return p.running[MapTask]
+	case ReduceSlot:
+		return p.running[ReduceTask]
+	}
+	return p.running[MapTask] + p.running[ReduceTask]
+}
+
+func (p *pool) minShare(s SlotKind) float64 {
+	switch s {
+	case MapSlot:
+		return float64(p.cfg.MinMaps)
+	case ReduceSlot:
+		return float64(p.cfg.MinReduces)
+	}
+	return float64(p.cfg.MinShare)
+}
+
+// Shares computes (if demand changed) and returns each active pool's fair
+// share of slots of kind s, in the order of Pools.
+func (f *FairOrder) update(c Cluster, s SlotKind) {
+	if f.valid[s] && f.epoch[s] == c.Epoch() {
+		return
+	}
+	reqs := make([]ShareRequest, len(f.active))
+	for i, p := range f.active {
+		d := 0
+		for _, j := range p.jobs {
+			d += j.Demand(s)
+		}
+		reqs[i] = ShareRequest{Demand: float64(d), MinShare: p.minShare(s), Weight: p.cfg.Weight}
+	}
+	shares := FairShares(float64(c.TotalSlots(s)), reqs)
+	for i, p := range f.active {
+		p.share[s] = shares[i]
+		if p.fifo {
+			continue
+		}
+		jr := make([]ShareRequest, len(p.jobs))
+		for k, j := range p.jobs {
+			w := 1.0
+			if j.Spec != nil && j.Spec.Weight > 0 {
+				w = j.Spec.Weight
+			}
+			jr[k] = ShareRequest{Demand: float64(j.Demand(s)), Weight: w}
+		}
+		p.jobShare[s] = FairShares(shares[i], jr)
+	}
+	f.epoch[s], f.valid[s] = c.Epoch(), true
+}
+
+// PoolShare returns the current fair share of slots of kind s for pool
+// name, for reports and tests.
+func (f *FairOrder) PoolShare(c Cluster, name string, s SlotKind) float64 {
+	f.update(c, s)
+	if p := f.pools[name]; p != nil && len(p.jobs) > 0 {
+		return p.share[s]
+	}
+	return 0
+}
+
+// deficitLess orders by "farthest below share": needy (below minimum
+// share) first by running/min, then by running/share, ties by key.
+func deficitLess(runA, minA, shareA float64, keyA string, runB, minB, shareB float64, keyB string) bool {
+	needA, needB := runA < minA, runB < minB
+	if needA != needB {
+		return needA
+	}
+	var ra, rb float64
+	if needA {
+		ra, rb = runA/minA, runB/minB
+	} else {
+		ra, rb = ratio(runA, shareA), ratio(runB, shareB)
+	}
+	if ra != rb {
+		return ra < rb
+	}
+	return keyA < keyB
+}
+
+func ratio(running, share float64) float64 {
+	if share <= 0 {
+		if running <= 0 {
+			return 0
+		}
+		return float64(1 << 30)
+	}
+	return running / share
+}
+
+// Candidates yields jobs with work for the slot, neediest pool first and
+// within a pool the job farthest below its share (or oldest, in FIFO pools).
+func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
+	return func(yield func(*Job) bool) {
+		f.update(c, s)
+		f.sorted = append(f.sorted[:0], f.active...)
+		slices.SortFunc(f.sorted, func(a, b *pool) int {
+			ma := min(a.minShare(s), a.share[s])
+			mb := min(b.minShare(s), b.share[s])
+			if deficitLess(float64(a.runningFor(s)), ma, a.share[s], a.name,
+				float64(b.runningFor(s)), mb, b.share[s], b.name) {
+				return -1
+			}
+			return 1
+		})
+		for _, p := range f.sorted {
+			if !f.yieldPool(p, s, yield) {
+				return
+			}
+		}
+	}
+}
+
+func (f *FairOrder) yieldPool(p *pool, s SlotKind, yield func(*Job) bool) bool {
+	if p.fifo {
+		for _, j := range p.jobs {
+			if j.Runnable(s) > 0 && !yield(j) {
+				return false
+			}
+		}
+		return true
+	}
+	idx := make([]int, 0, len(p.jobs))
+	for k, j := range p.jobs {
+		if j.Runnable(s) > 0 {
+			idx = append(idx, k)
+		}
+	}
+	shares := p.jobShare[s]
+	slices.SortFunc(idx, func(a, b int) int {
+		ja, jb := p.jobs[a], p.jobs[b]
+		ra, rb := ratio(float64(ja.Running(s)), shares[a]), ratio(float64(jb.Running(s)), shares[b])
+		switch {
+		case ra < rb:
+			return -1
+		case ra > rb:
+			return 1
+		}
+		return ja.Index - jb.Index
+	})
+	for _, k := range idx {
+		if !yield(p.jobs[k]) {
+			return false
+		}
+	}
+	return true
+}

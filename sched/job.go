@@ -1,0 +1,103 @@
+package sched
+
+import (
+	"mrsched/cluster"
+	"mrsched/workload"
+)
+
+// Job is a job's scheduling state: what it asked for and how far it has got.
+// The engine maintains it (the fields are exported so that any engine, the
+// simulator or a live runtime, can); policies only read it.
+type Job struct {
+	Spec *workload.Job
+	// Index is the job's position among all jobs of the run (dense from 0),
+	// for policies that keep per-job arrays.
+	Index      int
+	Pool       string
+	Submit     float64
+	NumMaps    int
+	NumReduces int
+
+	RunningMaps, FinishedMaps       int
+	RunningReduces, FinishedReduces int
+	// ReducesEnabled is set once the slow-start fraction of maps is done
+	// (Hadoop's mapred.reduce.slowstart.completed.maps). Policies may still
+	// hold reduces back (ShuffleWatcher does).
+	ReducesEnabled bool
+
+	// Maps indexes the pending map tasks by where their input lives.
+	Maps *MapIndex
+	// Input is the job's input file: map i reads block i.
+	Input *cluster.File
+	// MapOutputByRack is the map output produced so far on each rack, bytes.
+	MapOutputByRack []float64
+}
+
+// PendingMaps is the number of maps not yet launched (or killed and back).
+func (j *Job) PendingMaps() int { return j.Maps.Pending() }
+
+// PendingReduces is the number of reduces not yet launched.
+func (j *Job) PendingReduces() int {
+	return j.NumReduces - j.RunningReduces - j.FinishedReduces
+}
+
+// Running is the number of running tasks of the kinds a slot can take.
+func (j *Job) Running(s SlotKind) int {
+	switch s {
+	case MapSlot:
+		return j.RunningMaps
+	case ReduceSlot:
+		return j.RunningReduces
+	}
+	return j.RunningMaps + j.RunningReduces
+}
+
+// Runnable is the number of tasks a slot of kind s could start now: pending
+// maps, and pending reduces once they are enabled.
+func (j *Job) Runnable(s SlotKind) int {
+	r := 0
+	if s != ReduceSlot {
+		r += j.PendingMaps()
+	}
+	if s != MapSlot && j.ReducesEnabled {
+		r += j.PendingReduces()
+	}
+	return r
+}
+
+// Demand is running plus runnable tasks for a slot kind: what the Fair
+// Scheduler allocates shares against.
+func (j *Job) Demand(s SlotKind) int { return j.Running(s) + j.Runnable(s) }
+
+// KindFor says which task kind a job should start in a slot of kind s.
+//
+// In the container model a job chooses: it starts a reduce when reduces are
+// enabled and pending and either no map is pending or the fraction of its
+// reduces launched is below the fraction of its maps finished. This ramps
+// reduces up with map progress, as YARN's MapReduce application master does
+// (RMContainerAllocator), instead of letting early reduces take every
+// container while they wait for map output.
+func (j *Job) KindFor(s SlotKind) (TaskKind, bool) {
+	switch s {
+	case MapSlot:
+		return MapTask, j.PendingMaps() > 0
+	case ReduceSlot:
+		return ReduceTask, j.ReducesEnabled && j.PendingReduces() > 0
+	}
+	pm := j.PendingMaps() > 0
+	pr := j.ReducesEnabled && j.PendingReduces() > 0
+	switch {
+	case pr && !pm:
+		return ReduceTask, true
+	case pr && pm:
+		launched := float64(j.RunningReduces+j.FinishedReduces) / float64(j.NumReduces)
+		done := float64(j.FinishedMaps) / float64(j.NumMaps)
+		if launched < done {
+			return ReduceTask, true
+		}
+		return MapTask, true
+	case pm:
+		return MapTask, true
+	}
+	return MapTask, false
+}

@@ -1,0 +1,133 @@
+// Package sched is the scheduler contract of mrsched and the policies that
+// implement it.
+//
+// Scheduling is heartbeat-driven, as in Hadoop: when a node has a free slot,
+// the engine (the simulator, or later a live runtime) offers it to the
+// policy, which answers with a task to run there or declines. A policy reads
+// a read-only view of the cluster (Cluster) and keeps its own state; it never
+// mutates jobs or the cluster, and it never imports the engine.
+//
+// Most policies are composed of two parts, as the papers compose them: an
+// Order (FIFO, Fair with pools, DRF) that decides whose turn it is, and a
+// Placer (locality-first, delay scheduling, ...) that picks the task.
+package sched
+
+import (
+	"iter"
+
+	"mrsched/cluster"
+)
+
+// TaskKind is the kind of a MapReduce task.
+type TaskKind uint8
+
+// The two task kinds.
+const (
+	MapTask TaskKind = iota
+	ReduceTask
+)
+
+func (k TaskKind) String() string {
+	if k == MapTask {
+		return "map"
+	}
+	return "reduce"
+}
+
+// SlotKind is the kind of a free slot offered to a policy. In the slot
+// model a slot runs one task kind; in the container model (YARN) a container
+// runs either.
+type SlotKind uint8
+
+// The slot kinds an offer can carry.
+const (
+	MapSlot SlotKind = iota
+	ReduceSlot
+	AnySlot
+)
+
+func (s SlotKind) String() string {
+	switch s {
+	case MapSlot:
+		return "map"
+	case ReduceSlot:
+		return "reduce"
+	}
+	return "container"
+}
+
+// Offer is a free slot on a node.
+type Offer struct {
+	Node cluster.NodeID
+	Slot SlotKind
+}
+
+// Decision is a policy's answer to an offer: run a task of Job there. For a
+// map, Map is the index of the map task; reduces of a job are
+// interchangeable, so the engine picks which one. Rule names the rule that
+// fired (e.g. "node-local"), so runs can report why tasks went where they did.
+type Decision struct {
+	Job  *Job
+	Kind TaskKind
+	Map  int
+	Rule string
+}
+
+// Cluster is the read-only view a policy decides on. The engine implements
+// it; policies must not modify anything reachable from it.
+type Cluster interface {
+	// Now is the virtual time in seconds.
+	Now() float64
+	// Topology is the cluster's static shape.
+	Topology() *cluster.Topology
+	// Jobs returns the submitted, unfinished jobs in submit order.
+	Jobs() []*Job
+	// FreeSlots is the number of free slots of kind k on node n
+	// (AnySlot in the container model).
+	FreeSlots(n cluster.NodeID, k SlotKind) int
+	// TotalSlots is the cluster's number of slots of kind k.
+	TotalSlots(k SlotKind) int
+	// Epoch changes whenever any job's demand may have changed: a job
+	// arrived or left, a task finished or was killed, reduces were
+	// enabled. Launches do not change demand. Policies cache derived
+	// state (fair shares) keyed on it.
+	Epoch() uint64
+	// UplinkUtilization is rack r's uplink use (up, down) over the
+	// network monitor's last sampling period, as a fraction of capacity.
+	UplinkUtilization(r cluster.RackID) (up, down float64)
+}
+
+// Policy decides what runs on an offered slot.
+type Policy interface {
+	// Name is the policy's registry name.
+	Name() string
+	// Assign answers an offer with a task or declines (ok false).
+	Assign(c Cluster, o Offer) (d Decision, ok bool)
+}
+
+// JobObserver is implemented by policies that track jobs.
+type JobObserver interface {
+	JobAdded(c Cluster, j *Job)
+	JobRemoved(c Cluster, j *Job)
+}
+
+// TaskObserver is implemented by policies that track running tasks.
+type TaskObserver interface {
+	TaskLaunched(c Cluster, j *Job, k TaskKind, n cluster.NodeID)
+	// TaskEnded reports a task that finished, or was killed and returned
+	// to pending (killed true).
+	TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed bool)
+}
+
+// Order decides whose turn it is: it yields the jobs that have work for a
+// slot of the given kind, most deserving first. Consumers stop early, so an
+// Order should produce lazily.
+type Order interface {
+	Candidates(c Cluster, slot SlotKind) iter.Seq[*Job]
+}
+
+// Placer picks, from the jobs an Order yields, the task to run on the
+// offered node, or declines.
+type Placer interface {
+	Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool)
+}

@@ -1,0 +1,345 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"mrsched/cluster"
+	"mrsched/metrics"
+	"mrsched/network"
+	"mrsched/sched"
+	"mrsched/workload"
+)
+
+// Progress is called now and then during a run with the virtual time and
+// the number of jobs finished, for a progress line.
+type Progress func(now float64, finished, total int)
+
+// Engine runs one simulation. Build it with New, run it once with Run.
+type Engine struct {
+	p      Params
+	topo   *cluster.Topology
+	net    *network.Network
+	pol    sched.Policy
+	jobObs sched.JobObserver
+	tskObs sched.TaskObserver
+	placer *cluster.Placer
+	col    *metrics.Collector
+
+	now    float64
+	epoch  uint64
+	events eventQueue
+
+	specs    []workload.Job
+	jobs     []*jobRun
+	active   []*sched.Job
+	finished int
+
+	nodes     []nodeState
+	slotTotal [3]int
+	dirty     []cluster.NodeID
+
+	// acct are accounting links of unbounded capacity that every
+	// cross-rack flow of a cause also crosses, so the network's per-link
+	// byte counters give cross-rack bytes by cause over time.
+	acct          [3]network.LinkID
+	pathBuf       []network.LinkID
+	scratch       []int
+	uplink        [][2]float64 // last monitor sample per rack
+	lastUp        [][2]float64 // link byte counters at the last sample
+	lastAcct      [3]float64
+	lastSer       float64
+	lastCongested int
+
+	running      int // tasks running
+	lastProgress float64
+	progress     Progress
+	err          error
+
+	shuffleProduced, shuffleFetched float64
+}
+
+type nodeState struct {
+	free    [3]int
+	hb      bool // a heartbeat is scheduled
+	isDirty bool
+}
+
+// New prepares a run of jobs (sorted by submit time, IDs dense from 0) on
+// topo under policy pol. seed drives block placement.
+func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64) (*Engine, error) {
+	p = p.WithDefaults()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	for i := range jobs {
+		if jobs[i].ID != i {
+			return nil, fmt.Errorf("job %d (%s): IDs must be dense and in order, got %d", i, jobs[i].Name, jobs[i].ID)
+		}
+		if i > 0 && jobs[i].Submit < jobs[i-1].Submit {
+			return nil, fmt.Errorf("job %d (%s): submit time %v is before the previous job's %v", i, jobs[i].Name, jobs[i].Submit, jobs[i-1].Submit)
+		}
+		if jobs[i].NumMaps < 1 || jobs[i].NumReduces < 1 {
+			return nil, fmt.Errorf("job %d (%s): needs at least one map and one reduce", i, jobs[i].Name)
+		}
+	}
+	caps := append([]float64(nil), topo.LinkCapacities()...)
+	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs,
+		placer: cluster.NewPlacer(topo, seed),
+		col: metrics.New(metrics.Options{
+			CongestionThreshold: p.CongestionThreshold, MonitorPeriodS: p.MonitorPeriodS,
+		}),
+	}
+	for c := range e.acct {
+		e.acct[c] = network.LinkID(len(caps))
+		caps = append(caps, math.MaxFloat64/4)
+	}
+	net, err := network.New(caps)
+	if err != nil {
+		return nil, err
+	}
+	e.net = net
+	e.jobObs, _ = pol.(sched.JobObserver)
+	e.tskObs, _ = pol.(sched.TaskObserver)
+	cfg := topo.Config()
+	e.nodes = make([]nodeState, topo.NumNodes())
+	for i := range e.nodes {
+		e.nodes[i].free = [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}
+	}
+	e.slotTotal = [3]int{cfg.MapSlots * len(e.nodes), cfg.ReduceSlots * len(e.nodes), cfg.Containers * len(e.nodes)}
+	e.uplink = make([][2]float64, topo.NumRacks())
+	e.lastUp = make([][2]float64, topo.NumRacks())
+	e.jobs = make([]*jobRun, len(jobs))
+	return e, nil
+}
+
+// SetProgress installs a progress callback.
+func (e *Engine) SetProgress(f Progress) { e.progress = f }
+
+// Collector returns the run's metrics.
+func (e *Engine) Collector() *metrics.Collector { return e.col }
+
+// Run executes the simulation until every job has finished.
+func (e *Engine) Run() error {
+	for i := range e.specs {
+		e.events.push(event{t: e.specs[i].Submit, kind: evSubmit, a: int32(i)})
+		e.col.JobSubmitted(&e.specs[i])
+	}
+	if len(e.specs) == 0 {
+		return nil
+	}
+	start := e.specs[0].Submit
+	e.now, e.lastProgress, e.lastSer = start, start, start
+	n := len(e.nodes)
+	for i := range e.nodes {
+		e.scheduleHeartbeatAfter(cluster.NodeID(i), start-e.p.HeartbeatS*float64(n-i)/float64(n))
+	}
+	e.events.push(event{t: start + e.p.MonitorPeriodS, kind: evMonitor})
+	e.events.push(event{t: start + e.p.TimeseriesPeriodS, kind: evSeries})
+	nextReport := 0
+	for e.finished < len(e.specs) && e.err == nil {
+		tNet, okNet := e.net.NextCompletion()
+		if e.events.len() == 0 && !okNet {
+			return fmt.Errorf("simulation stalled at t=%.3f s with %d of %d jobs unfinished and nothing scheduled", e.now, len(e.specs)-e.finished, len(e.specs))
+		}
+		next := math.Inf(1)
+		if e.events.len() > 0 {
+			next = e.events.peek().t
+		}
+		if okNet && tNet <= next {
+			next = tNet
+		}
+		if next > e.now {
+			// Everything at the current instant is done: offer the slots it freed.
+			e.flushOffers()
+			if e.err != nil {
+				break
+			}
+			// Offers may have launched zero-length work at this instant.
+			if t, ok := e.net.NextCompletion(); ok && t < next {
+				next, tNet, okNet = t, t, true
+			}
+			if e.events.len() > 0 && e.events.peek().t < next {
+				continue
+			}
+			e.now = math.Max(e.now, next)
+		}
+		if okNet && tNet <= e.now {
+			for _, c := range e.net.PopCompleted(e.now) {
+				e.flowDone(c)
+			}
+			continue
+		}
+		ev := e.events.pop()
+		e.handle(ev)
+		if e.progress != nil && e.finished >= nextReport {
+			e.progress(e.now, e.finished, len(e.specs))
+			nextReport = e.finished + max(1, len(e.specs)/100)
+		}
+	}
+	if e.err != nil {
+		return e.err
+	}
+	if e.progress != nil {
+		e.progress(e.now, e.finished, len(e.specs))
+	}
+	return e.checkEnd()
+}
+
+func (e *Engine) handle(ev event) {
+	switch ev.kind {
+	case evSubmit:
+		e.submit(int(ev.a))
+	case evPhaseDone:
+		e.phaseDone(int(ev.a), int(ev.b), ev.c)
+	case evHeartbeat:
+		e.heartbeat(cluster.NodeID(ev.a))
+	case evMonitor:
+		e.monitor()
+	case evSeries:
+		e.series()
+	}
+}
+
+func (e *Engine) fail(format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf("t=%.3f s: "+format, append([]any{e.now}, args...)...)
+	}
+}
+
+// markDirty queues node n to be offered its free slots at the end of the
+// current instant.
+func (e *Engine) markDirty(n cluster.NodeID) {
+	ns := &e.nodes[n]
+	if !ns.isDirty {
+		ns.isDirty = true
+		e.dirty = append(e.dirty, n)
+	}
+	if !ns.hb {
+		e.scheduleHeartbeatAfter(n, e.now)
+	}
+}
+
+// scheduleHeartbeatAfter schedules node n's next heartbeat on its own phase,
+// strictly after t. Phases are spread evenly over the period so that nodes
+// do not all ask at once.
+func (e *Engine) scheduleHeartbeatAfter(n cluster.NodeID, t float64) {
+	h := e.p.HeartbeatS
+	phase := h * float64(n) / float64(len(e.nodes))
+	k := math.Floor((t-phase)/h) + 1
+	next := phase + k*h
+	if next <= t {
+		next += h
+	}
+	e.nodes[n].hb = true
+	e.events.push(event{t: next, kind: evHeartbeat, a: int32(n)})
+}
+
+func (e *Engine) heartbeat(n cluster.NodeID) {
+	ns := &e.nodes[n]
+	ns.hb = false
+	if ns.free == [3]int{} {
+		return // a full node waits for a task to end
+	}
+	e.offer(n)
+	if e.err == nil && !ns.hb && ns.free != [3]int{} && len(e.active) > 0 {
+		e.scheduleHeartbeatAfter(n, e.now)
+	}
+	e.checkStall()
+}
+
+func (e *Engine) flushOffers() {
+	for len(e.dirty) > 0 && e.err == nil {
+		d := e.dirty
+		e.dirty = nil
+		for _, n := range d {
+			e.nodes[n].isDirty = false
+			e.offer(n)
+		}
+	}
+}
+
+// offer asks the policy to fill node n's free slots, kind by kind, until it
+// declines. Hadoop's schedulers can assign several tasks a heartbeat
+// (mapred.fairscheduler.assignmultiple); mrsched always does.
+func (e *Engine) offer(n cluster.NodeID) {
+	if len(e.active) == 0 {
+		return
+	}
+	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
+		for e.nodes[n].free[k] > 0 && e.err == nil {
+			d, ok := e.pol.Assign(e, sched.Offer{Node: n, Slot: k})
+			if !ok {
+				break
+			}
+			e.apply(n, k, d)
+		}
+	}
+}
+
+// apply checks a decision and launches its task. A decision the engine
+// cannot carry out is a policy bug: the run stops with an error naming it.
+func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
+	if d.Job == nil || d.Job.Index < 0 || d.Job.Index >= len(e.jobs) || e.jobs[d.Job.Index] == nil || e.jobs[d.Job.Index].sj != d.Job || e.jobs[d.Job.Index].done {
+		e.fail("policy %s chose a job that is not active", e.pol.Name())
+		return
+	}
+	jr := e.jobs[d.Job.Index]
+	switch {
+	case d.Kind == sched.MapTask && k == sched.ReduceSlot, d.Kind == sched.ReduceTask && k == sched.MapSlot:
+		e.fail("policy %s put a %s task of job %d in a %s slot", e.pol.Name(), d.Kind, jr.spec.ID, k)
+		return
+	case d.Kind == sched.MapTask && (d.Map < 0 || d.Map >= jr.sj.NumMaps || !jr.sj.Maps.IsPending(d.Map)):
+		e.fail("policy %s chose map %d of job %d, which is not pending", e.pol.Name(), d.Map, jr.spec.ID)
+		return
+	case d.Kind == sched.ReduceTask && (!jr.sj.ReducesEnabled || jr.sj.PendingReduces() == 0):
+		e.fail("policy %s chose a reduce of job %d, which has none runnable", e.pol.Name(), jr.spec.ID)
+		return
+	}
+	e.nodes[n].free[k]--
+	e.running++
+	e.col.Decision(d.Rule)
+	if d.Kind == sched.MapTask {
+		e.launchMap(jr, d.Map, n, k)
+	} else {
+		e.launchReduce(jr, n, k)
+	}
+}
+
+func (e *Engine) checkStall() {
+	if e.running > 0 || e.net.ActiveFlows() > 0 || len(e.active) == 0 {
+		e.lastProgress = e.now
+		return
+	}
+	if e.now-e.lastProgress > e.p.StallS {
+		e.fail("no task has run for %.0f s while %d jobs wait: policy %s declines every offer (engine.stall_s)", e.now-e.lastProgress, len(e.active), e.pol.Name())
+	}
+}
+
+// sched.Cluster, the policies' read-only view.
+
+// Now is the virtual time.
+func (e *Engine) Now() float64 { return e.now }
+
+// Topology is the cluster's shape.
+func (e *Engine) Topology() *cluster.Topology { return e.topo }
+
+// Jobs returns the active jobs in submit order.
+func (e *Engine) Jobs() []*sched.Job { return e.active }
+
+// FreeSlots returns node n's free slots of kind k.
+func (e *Engine) FreeSlots(n cluster.NodeID, k sched.SlotKind) int { return e.nodes[n].free[k] }
+
+// TotalSlots returns the cluster's slots of kind k.
+func (e *Engine) TotalSlots(k sched.SlotKind) int { return e.slotTotal[k] }
+
+// Epoch changes whenever demand may have changed.
+func (e *Engine) Epoch() uint64 { return e.epoch }
+
+// UplinkUtilization is rack r's uplink use over the last monitor period.
+func (e *Engine) UplinkUtilization(r cluster.RackID) (up, down float64) {
+	u := e.uplink[r]
+	return u[0], u[1]
+}
+
+var _ sched.Cluster = (*Engine)(nil)

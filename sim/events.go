@@ -1,0 +1,85 @@
+package sim
+
+// eventKind orders events that share a time: work that frees slots first,
+// then arrivals, then offers, then sampling, so that a heartbeat sees every
+// slot freed and every job submitted at its instant.
+type eventKind uint8
+
+const (
+	evPhaseDone eventKind = iota // a task's startup or reduce compute ended
+	evSubmit
+	evHeartbeat
+	evMonitor
+	evSeries
+)
+
+// event is one entry of the queue. a and b carry the payload: job index and
+// task index for evPhaseDone (with attempt in c), job index for evSubmit,
+// node for evHeartbeat.
+type event struct {
+	t    float64
+	kind eventKind
+	seq  uint64
+	a, b int32
+	c    uint32
+}
+
+func (e *event) before(o *event) bool {
+	if e.t != o.t {
+		return e.t < o.t
+	}
+	if e.kind != o.kind {
+		return e.kind < o.kind
+	}
+	return e.seq < o.seq
+}
+
+// eventQueue is a binary min-heap ordered by (time, kind, sequence): the
+// sequence number makes the order total, so runs are deterministic.
+type eventQueue struct {
+	h   []event
+	seq uint64
+}
+
+func (q *eventQueue) push(e event) {
+	q.seq++
+	e.seq = q.seq
+	q.h = append(q.h, e)
+	i := len(q.h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.h[i].before(&q.h[p]) {
+			break
+		}
+		q.h[i], q.h[p] = q.h[p], q.h[i]
+		i = p
+	}
+}
+
+func (q *eventQueue) len() int { return len(q.h) }
+
+func (q *eventQueue) peek() *event { return &q.h[0] }
+
+func (q *eventQueue) pop() event {
+	top := q.h[0]
+	n := len(q.h) - 1
+	q.h[0] = q.h[n]
+	q.h = q.h[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && q.h[r].before(&q.h[l]) {
+			m = r
+		}
+		if !q.h[m].before(&q.h[i]) {
+			break
+		}
+		q.h[i], q.h[m] = q.h[m], q.h[i]
+		i = m
+	}
+	return top
+}

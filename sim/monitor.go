@@ -1,0 +1,92 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"mrsched/cluster"
+	"mrsched/metrics"
+	"mrsched/network"
+)
+
+// monitor samples every rack uplink's utilisation averaged over the last
+// period, from the network's per-link byte counters. Policies read the last
+// sample (NetSat); the collector counts congestion occurrences.
+func (e *Engine) monitor() {
+	e.net.Advance(e.now)
+	period := e.p.MonitorPeriodS
+	congested := 0
+	for r := range e.uplink {
+		ids := [2]network.LinkID{e.topo.UplinkUp(cluster.RackID(r)), e.topo.UplinkDown(cluster.RackID(r))}
+		for d := 0; d < 2; d++ {
+			b := e.net.LinkBytes(ids[d])
+			util := (b - e.lastUp[r][d]) / (period * e.topo.LinkCapacities()[ids[d]])
+			e.lastUp[r][d] = b
+			e.uplink[r][d] = util
+			if util >= e.p.CongestionThreshold {
+				congested++
+			}
+		}
+	}
+	e.col.MonitorSample(congested)
+	e.lastCongested = congested
+	if e.finished < len(e.specs) {
+		e.events.push(event{t: e.now + period, kind: evMonitor})
+	}
+}
+
+// series appends a timeseries row: cross-rack byte rates by cause over the
+// period, read from the accounting links, and the cluster's load.
+func (e *Engine) series() {
+	e.net.Advance(e.now)
+	dt := e.now - e.lastSer
+	row := metrics.TimeseriesRow{T: e.now, ActiveJobs: len(e.active), CongestedUplinks: e.lastCongested}
+	for c := range e.acct {
+		b := e.net.LinkBytes(e.acct[c])
+		if dt > 0 {
+			row.CrossRackBps[c] = (b - e.lastAcct[c]) / dt
+		}
+		e.lastAcct[c] = b
+		row.CrossRackTotalBytes += b
+	}
+	for _, j := range e.active {
+		row.RunningMaps += j.RunningMaps
+		row.RunningReduces += j.RunningReduces
+		row.PendingMaps += j.PendingMaps()
+	}
+	for r := range e.uplink {
+		row.MaxUplinkUtil = math.Max(row.MaxUplinkUtil, math.Max(e.uplink[r][0], e.uplink[r][1]))
+	}
+	e.col.AddTimeseries(row)
+	e.lastSer = e.now
+	if e.finished < len(e.specs) {
+		e.events.push(event{t: e.now + e.p.TimeseriesPeriodS, kind: evSeries})
+	}
+}
+
+// checkEnd verifies, once every job is done, that nothing is left running
+// and that every shuffle byte produced was fetched exactly once.
+func (e *Engine) checkEnd() error {
+	if e.running != 0 || e.net.ActiveFlows() != 0 {
+		return fmt.Errorf("invariant: all jobs finished but %d tasks and %d flows remain", e.running, e.net.ActiveFlows())
+	}
+	if !e.p.CheckInvariants {
+		return nil
+	}
+	if d := math.Abs(e.shuffleProduced - e.shuffleFetched); d > 1e-6*math.Max(1, e.shuffleProduced) {
+		return fmt.Errorf("invariant: %.0f shuffle bytes produced but %.0f fetched", e.shuffleProduced, e.shuffleFetched)
+	}
+	cfg := e.topo.Config()
+	for n := range e.nodes {
+		if e.nodes[n].free != [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers} {
+			return fmt.Errorf("invariant: node %d ends with free slots %v", n, e.nodes[n].free)
+		}
+	}
+	return nil
+}
+
+// ShuffleBytes returns the shuffle bytes produced by maps and fetched by
+// reduces so far; they are equal at the end of a run.
+func (e *Engine) ShuffleBytes() (produced, fetched float64) {
+	return e.shuffleProduced, e.shuffleFetched
+}

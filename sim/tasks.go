@@ -1,0 +1,406 @@
+package sim
+
+import (
+	"math"
+
+	"mrsched/cluster"
+	"mrsched/metrics"
+	"mrsched/network"
+	"mrsched/sched"
+	"mrsched/workload"
+)
+
+type taskState uint8
+
+const (
+	tsPending taskState = iota
+	tsStarting
+	tsRunning // map: reading; reduce: copying
+	tsComputing
+	tsWriting
+	tsDone
+)
+
+type mapTask struct {
+	state   taskState
+	node    cluster.NodeID
+	src     cluster.NodeID
+	slot    sched.SlotKind
+	attempt uint32
+	flow    network.FlowID
+}
+
+type reduceTask struct {
+	state   taskState
+	node    cluster.NodeID
+	slot    sched.SlotKind
+	attempt uint32
+	cursor  int                        // next entry of the job's map log to absorb
+	avail   map[cluster.NodeID]float64 // bytes ready on a host, not yet fetched
+	host    map[cluster.NodeID]uint8   // 1 queued, 2 fetching
+	queue   []cluster.NodeID           // hosts with bytes ready, in the order they got them
+	fetches int
+	fetched float64
+}
+
+// mapOut is a finished map's output, an entry of the job's map log.
+type mapOut struct {
+	node  cluster.NodeID
+	bytes float64
+}
+
+type jobRun struct {
+	spec    *workload.Job
+	sj      *sched.Job
+	maps    []mapTask
+	reduces []reduceTask
+	mapLog  []mapOut
+	copying []int // reduces in their copy phase
+	next    int   // lowest reduce index that may be pending
+	done    bool
+}
+
+// flowRef tells what a network flow belongs to.
+type flowRef struct {
+	job     int32
+	task    int32
+	attempt uint32
+	kind    uint8 // flowMapRead, flowFetch, flowWrite
+	host    cluster.NodeID
+	cross   bool
+	remote  bool
+}
+
+const (
+	flowMapRead uint8 = iota
+	flowFetch
+	flowWrite
+)
+
+func (e *Engine) submit(i int) {
+	spec := &e.specs[i]
+	f := e.placer.PlaceFile(spec.NumMaps, cluster.NoWriter)
+	sj := &sched.Job{
+		Spec: spec, Index: i, Pool: spec.Pool, Submit: spec.Submit,
+		NumMaps: spec.NumMaps, NumReduces: spec.NumReduces,
+		Input: &f, MapOutputByRack: make([]float64, e.topo.NumRacks()),
+	}
+	sj.Maps = sched.NewMapIndex(e.topo, sj.Input)
+	jr := &jobRun{spec: spec, sj: sj, maps: make([]mapTask, spec.NumMaps), reduces: make([]reduceTask, spec.NumReduces)}
+	e.jobs[i] = jr
+	e.active = append(e.active, sj)
+	e.enableReduces(jr)
+	e.epoch++
+	if e.jobObs != nil {
+		e.jobObs.JobAdded(e, sj)
+	}
+	for n := range e.nodes {
+		if e.nodes[n].free != [3]int{} && !e.nodes[n].hb {
+			e.scheduleHeartbeatAfter(cluster.NodeID(n), e.now)
+		}
+	}
+}
+
+func (e *Engine) enableReduces(jr *jobRun) {
+	sj := jr.sj
+	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= e.p.SlowStart*float64(sj.NumMaps) {
+		sj.ReducesEnabled = true
+		e.epoch++
+	}
+}
+
+func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotKind) {
+	sj := jr.sj
+	sj.Maps.Take(i)
+	sj.RunningMaps++
+	m := &jr.maps[i]
+	m.state, m.node, m.slot = tsStarting, n, slot
+	m.attempt++
+	// Read from the nearest replica; ties go to the first listed.
+	reach := cluster.OffRack
+	m.src = sj.Input.BlockReplicas(i)[0]
+	for _, r := range sj.Input.BlockReplicas(i) {
+		if rr := e.topo.ReachOf(r, n); rr < reach {
+			reach, m.src = rr, r
+		}
+	}
+	e.col.TaskLaunched(jr.spec.ID, e.now, true, reach, 0)
+	if e.tskObs != nil {
+		e.tskObs.TaskLaunched(e, sj, sched.MapTask, n)
+	}
+	e.afterStartup(jr, int32(i), m.attempt)
+}
+
+func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind) {
+	sj := jr.sj
+	for jr.next < len(jr.reduces) && jr.reduces[jr.next].state != tsPending {
+		jr.next++
+	}
+	i := jr.next
+	r := &jr.reduces[i]
+	r.state, r.node, r.slot = tsStarting, n, slot
+	r.attempt++
+	sj.RunningReduces++
+	e.col.TaskLaunched(jr.spec.ID, e.now, false, 0, float64(sj.FinishedMaps)/float64(sj.NumMaps))
+	if e.tskObs != nil {
+		e.tskObs.TaskLaunched(e, sj, sched.ReduceTask, n)
+	}
+	e.afterStartup(jr, int32(-1-i), r.attempt)
+}
+
+// afterStartup starts task t (a map index, or -1-reduce index) now, or
+// after the configured startup cost.
+func (e *Engine) afterStartup(jr *jobRun, t int32, attempt uint32) {
+	if e.p.TaskStartupS > 0 {
+		e.events.push(event{t: e.now + e.p.TaskStartupS, kind: evPhaseDone, a: int32(jr.spec.ID), b: t, c: attempt})
+		return
+	}
+	e.startPhase(jr, t)
+}
+
+func (e *Engine) phaseDone(job, t int, attempt uint32) {
+	jr := e.jobs[job]
+	if t >= 0 {
+		if m := &jr.maps[t]; m.attempt == attempt && m.state == tsStarting {
+			e.startPhase(jr, int32(t))
+		}
+		return
+	}
+	r := &jr.reduces[-1-t]
+	if r.attempt != attempt {
+		return
+	}
+	switch r.state {
+	case tsStarting:
+		e.startPhase(jr, int32(t))
+	case tsComputing:
+		e.startWrite(jr, -1-t)
+	}
+}
+
+func (e *Engine) startPhase(jr *jobRun, t int32) {
+	if t >= 0 {
+		e.startMapRead(jr, int(t))
+		return
+	}
+	i := int(-1 - t)
+	r := &jr.reduces[i]
+	r.state = tsRunning
+	r.avail = map[cluster.NodeID]float64{}
+	r.host = map[cluster.NodeID]uint8{}
+	jr.copying = append(jr.copying, i)
+	e.pump(jr, i)
+}
+
+// addFlow starts a flow; crossing a rack uplink it also crosses its cause's
+// accounting link.
+func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref *flowRef, cause metrics.Cause) network.FlowID {
+	if ref.cross {
+		path = append(path, e.acct[cause])
+	}
+	id, err := e.net.AddFlow(e.now, path, bytes, rateCap, ref)
+	if err != nil {
+		e.fail("network: %v", err)
+	}
+	return id
+}
+
+func (e *Engine) startMapRead(jr *jobRun, i int) {
+	m := &jr.maps[i]
+	m.state = tsRunning
+	bytes := float64(jr.spec.MapInputBytes(i, e.topo.Config().BlockBytes()))
+	rateCap := math.Inf(1)
+	if c := jr.spec.Profile.MapSecPerByte; c > 0 {
+		rateCap = 1 / c
+	}
+	path := e.topo.Path(e.pathBuf[:0], m.src, m.node, true, false)
+	ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapRead,
+		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node}
+	m.flow = e.addFlow(path, bytes, rateCap, ref, metrics.RemoteMap)
+	e.pathBuf = path[:0]
+}
+
+func (e *Engine) flowDone(c network.Completed) {
+	ref := c.Data.(*flowRef)
+	jr := e.jobs[ref.job]
+	switch ref.kind {
+	case flowMapRead:
+		if ref.remote {
+			e.col.Transfer(metrics.RemoteMap, ref.cross, c.Bytes)
+		}
+		e.mapDone(jr, int(ref.task))
+	case flowFetch:
+		e.col.Transfer(metrics.Shuffle, ref.cross, c.Bytes)
+		e.fetchDone(jr, int(ref.task), ref.host, c.Bytes)
+	case flowWrite:
+		e.col.Transfer(metrics.Output, ref.cross, c.Bytes)
+		e.reduceDone(jr, int(ref.task))
+	}
+}
+
+func (e *Engine) freeSlot(n cluster.NodeID, k sched.SlotKind) {
+	e.nodes[n].free[k]++
+	e.running--
+	if e.p.CheckInvariants {
+		cfg := e.topo.Config()
+		if e.nodes[n].free[k] > [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}[k] {
+			e.fail("invariant: node %d has more free %s slots than it owns", n, k)
+		}
+	}
+	e.markDirty(n)
+}
+
+func (e *Engine) mapDone(jr *jobRun, i int) {
+	m := &jr.maps[i]
+	if m.state != tsRunning {
+		e.fail("invariant: map %d of job %d finished in state %d", i, jr.spec.ID, m.state)
+		return
+	}
+	m.state = tsDone
+	sj := jr.sj
+	sj.RunningMaps--
+	sj.FinishedMaps++
+	out := jr.spec.MapOutputBytes(i, e.topo.Config().BlockBytes())
+	e.shuffleProduced += out
+	jr.mapLog = append(jr.mapLog, mapOut{node: m.node, bytes: out})
+	sj.MapOutputByRack[e.topo.Rack(m.node)] += out
+	e.epoch++
+	e.freeSlot(m.node, m.slot)
+	if e.tskObs != nil {
+		e.tskObs.TaskEnded(e, sj, sched.MapTask, m.node, false)
+	}
+	e.enableReduces(jr)
+	// pump may move a reduce to compute, which edits jr.copying: walk a copy.
+	e.scratch = append(e.scratch[:0], jr.copying...)
+	for _, r := range e.scratch {
+		if jr.reduces[r].state == tsRunning && (jr.reduces[r].fetches < e.p.ParallelCopies || sj.FinishedMaps == sj.NumMaps) {
+			e.pump(jr, r)
+		}
+	}
+}
+
+// pump absorbs newly finished map output into reduce i's host queue, starts
+// fetches up to the parallel-copy limit, and moves the reduce to compute
+// once every map is done and every byte is fetched. A fetch takes all the
+// bytes a host has ready for the reduce, as Hadoop 2's Fetcher copies every
+// available map output of one host over one connection.
+func (e *Engine) pump(jr *jobRun, i int) {
+	r := &jr.reduces[i]
+	R := float64(jr.sj.NumReduces)
+	for ; r.cursor < len(jr.mapLog); r.cursor++ {
+		mo := jr.mapLog[r.cursor]
+		if mo.bytes <= 0 {
+			continue
+		}
+		r.avail[mo.node] += mo.bytes / R
+		if r.host[mo.node] == 0 {
+			r.host[mo.node] = 1
+			r.queue = append(r.queue, mo.node)
+		}
+	}
+	for r.fetches < e.p.ParallelCopies && len(r.queue) > 0 {
+		h := r.queue[0]
+		r.queue = r.queue[1:]
+		bytes := r.avail[h]
+		delete(r.avail, h)
+		r.host[h] = 2
+		r.fetches++
+		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
+		ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
+			host: h, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
+		e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
+		e.pathBuf = path[:0]
+	}
+	if r.fetches == 0 && len(r.queue) == 0 && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning {
+		e.startCompute(jr, i)
+	}
+}
+
+func (e *Engine) fetchDone(jr *jobRun, i int, h cluster.NodeID, bytes float64) {
+	r := &jr.reduces[i]
+	r.fetches--
+	r.fetched += bytes
+	e.shuffleFetched += bytes
+	if r.avail[h] > 0 {
+		r.host[h] = 1
+		r.queue = append(r.queue, h)
+	} else {
+		delete(r.host, h)
+	}
+	e.pump(jr, i)
+}
+
+func (e *Engine) startCompute(jr *jobRun, i int) {
+	r := &jr.reduces[i]
+	r.state = tsComputing
+	for k, c := range jr.copying {
+		if c == i {
+			jr.copying = append(jr.copying[:k], jr.copying[k+1:]...)
+			break
+		}
+	}
+	r.avail, r.host, r.queue = nil, nil, nil
+	dur := r.fetched * jr.spec.Profile.ReduceSecPerByte
+	e.events.push(event{t: e.now + dur, kind: evPhaseDone, a: int32(jr.spec.ID), b: int32(-1 - i), c: r.attempt})
+}
+
+// startWrite writes reduce i's output to HDFS as one replication pipeline:
+// a single flow over the union of the pipeline's links (writer's disk, the
+// hop to the off-rack second replica, the hop to the third), which moves
+// at the rate of its slowest hop as a pipeline does.
+func (e *Engine) startWrite(jr *jobRun, i int) {
+	r := &jr.reduces[i]
+	r.state = tsWriting
+	bytes := float64(jr.spec.OutputBytes) / float64(jr.sj.NumReduces)
+	reps := e.placer.PlaceBlock(nil, r.node)
+	path := append(e.pathBuf[:0], e.topo.DiskLink(r.node))
+	cross := false
+	for k := 1; k < len(reps); k++ {
+		path = e.topo.Path(path, reps[k-1], reps[k], false, true)
+		if e.topo.Rack(reps[k-1]) != e.topo.Rack(reps[k]) {
+			cross = true
+		}
+	}
+	ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowWrite,
+		host: r.node, cross: cross, remote: len(reps) > 1}
+	e.addFlow(path, bytes, 0, ref, metrics.Output)
+	e.pathBuf = path[:0]
+}
+
+func (e *Engine) reduceDone(jr *jobRun, i int) {
+	r := &jr.reduces[i]
+	if r.state != tsWriting {
+		e.fail("invariant: reduce %d of job %d finished in state %d", i, jr.spec.ID, r.state)
+		return
+	}
+	r.state = tsDone
+	sj := jr.sj
+	sj.RunningReduces--
+	sj.FinishedReduces++
+	e.epoch++
+	e.freeSlot(r.node, r.slot)
+	if e.tskObs != nil {
+		e.tskObs.TaskEnded(e, sj, sched.ReduceTask, r.node, false)
+	}
+	if sj.FinishedReduces == sj.NumReduces && sj.FinishedMaps == sj.NumMaps {
+		e.jobDone(jr)
+	}
+}
+
+func (e *Engine) jobDone(jr *jobRun) {
+	jr.done = true
+	e.finished++
+	e.col.JobFinished(jr.spec.ID, e.now)
+	for k, a := range e.active {
+		if a == jr.sj {
+			e.active = append(e.active[:k], e.active[k+1:]...)
+			break
+		}
+	}
+	e.epoch++
+	if e.jobObs != nil {
+		e.jobObs.JobRemoved(e, jr.sj)
+	}
+	// Free what only a running job needs.
+	jr.maps, jr.reduces, jr.mapLog = nil, nil, nil
+}

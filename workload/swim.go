@@ -1,0 +1,370 @@
+package workload
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// SWIMColumns are the names of a SWIM trace's six tab-separated columns, as
+// SWIM's workload suite README names them. Parse errors name the column.
+var SWIMColumns = [6]string{
+	"new_unique_job_id",            // job name: job0, job1, ...
+	"submit_time_seconds",          // seconds from the workload start
+	"inter_job_submit_gap_seconds", // seconds since the previous submission
+	"map_input_bytes",
+	"shuffle_bytes",
+	"reduce_output_bytes",
+}
+
+// MaxSWIMLineBytes bounds one trace line; SWIM lines are under 100 bytes, so a
+// longer one is not a trace line (a binary file, a missing newline).
+const MaxSWIMLineBytes = 1 << 20
+
+// gapTolerance is how far a line's gap column may differ from the difference
+// of consecutive submit times, in seconds: the SWIM traces agree exactly, and
+// a trace with fractional times should agree to well under a millisecond.
+const gapTolerance = 1e-3
+
+// swimUserStream is the PCG stream of ParseSWIM's user assignment, so that a
+// seed shared with other components does not give correlated draws.
+const swimUserStream = 0x5357494d // "SWIM"
+
+// SWIMOptions say how ParseSWIM turns a trace into jobs: how bytes scale to the
+// simulated cluster, and how it fills what the trace lacks (users, task
+// counts, CPU costs).
+type SWIMOptions struct {
+	SourceNodes    int     // nodes of the traced cluster (600 for FB-2009, 3000 for FB-2010); must be > 0
+	TargetNodes    int     // nodes of the simulated cluster; bytes scale by TargetNodes/SourceNodes; must be > 0 (it also caps reduce counts)
+	Scale          float64 // if > 0, overrides TargetNodes/SourceNodes as the byte scale factor
+	BlockBytes     int64   // HDFS block size, determines NumMaps; must be > 0
+	BytesPerReduce int64   // SWIM's reduce-count rule (SWIMReduceCount); 0 = DefaultBytesPerReduce
+	Users          int     // jobs assigned to users uniformly at random, seeded; must be > 0
+	Seed           uint64  // seeds the user assignment
+	Profile        Profile // zero value -> DefaultProfile()
+	MaxJobs        int     // 0 = all; else the first MaxJobs jobs (of the window)
+	StartS, EndS   float64 // optional submit-time window [StartS, EndS) (EndS 0 = no end); submit times are kept as in the trace minus StartS
+}
+
+// Validate reports the first option that ParseSWIM cannot use, naming it.
+func (o SWIMOptions) Validate() error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case o.SourceNodes <= 0:
+		return fmt.Errorf("SourceNodes %d: must be positive (600 for FB-2009, 3000 for FB-2010)", o.SourceNodes)
+	case o.TargetNodes <= 0:
+		return fmt.Errorf("TargetNodes %d: must be positive (the simulated cluster's node count)", o.TargetNodes)
+	case !finite(o.Scale) || o.Scale < 0:
+		return fmt.Errorf("Scale %v: must be finite and non-negative (0 = TargetNodes/SourceNodes)", o.Scale)
+	case o.BlockBytes <= 0:
+		return fmt.Errorf("BlockBytes %d: must be positive (e.g. 64 or 128 MiB)", o.BlockBytes)
+	case o.BytesPerReduce < 0:
+		return fmt.Errorf("BytesPerReduce %d: must be non-negative (0 = %d)", o.BytesPerReduce, DefaultBytesPerReduce)
+	case o.Users <= 0:
+		return fmt.Errorf("Users %d: must be positive", o.Users)
+	case o.MaxJobs < 0:
+		return fmt.Errorf("MaxJobs %d: must be non-negative (0 = all)", o.MaxJobs)
+	case !finite(o.StartS) || o.StartS < 0:
+		return fmt.Errorf("StartS %v: must be finite and non-negative", o.StartS)
+	case !finite(o.EndS) || o.EndS < 0:
+		return fmt.Errorf("EndS %v: must be finite and non-negative (0 = no end)", o.EndS)
+	case o.EndS != 0 && o.EndS <= o.StartS:
+		return fmt.Errorf("window [StartS %v, EndS %v) is empty", o.StartS, o.EndS)
+	}
+	if !o.Profile.IsZero() {
+		if err := o.Profile.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ParseError is a malformed or unusable trace line: File and the 1-based Line,
+// the column (Field, empty when the line as a whole is wrong) and why. Line is
+// 0 for errors about the trace as a whole (it has no job).
+type ParseError struct {
+	File  string
+	Line  int
+	Field string
+	Err   error
+}
+
+// Error reads like a compiler's: `FB-2010.tsv:17: field "shuffle_bytes": "abc"
+// is not a non-negative integer`.
+func (e *ParseError) Error() string {
+	switch {
+	case e.Line > 0 && e.Field != "":
+		return fmt.Sprintf("%s:%d: field %q: %v", e.File, e.Line, e.Field, e.Err)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+// Unwrap gives the cause, so errors.Is(err, ErrNoJobs) works.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// swimRecord is one parsed trace line, before scaling.
+type swimRecord struct {
+	name                   string
+	submit, gap            float64
+	input, shuffle, output int64
+}
+
+// ParseSWIM reads a SWIM trace (see SWIMColumns and traces/README.md) and
+// returns its jobs in submit order, IDs 0..n-1. name is the file name used in
+// errors. What the trace lacks is filled as follows:
+//
+//   - Bytes scale by TargetNodes/SourceNodes (or Scale), truncated to whole
+//     bytes, as SWIM's replay does; SWIM's minimum sizes (64 MiB input, 1 KiB
+//     shuffle and output), which exist only to keep real Hadoop jobs non-empty,
+//     are not applied, so the trace's many tiny jobs stay tiny.
+//   - NumMaps = MapCount(scaled input, BlockBytes); NumReduces by
+//     SWIMReduceCount on the scaled bytes.
+//   - Users are drawn uniformly from 0..Users-1 by a PCG seeded with Seed, one
+//     draw per trace line in file order, so a job keeps its user whatever
+//     window or MaxJobs selects it. Pool is PoolOf(User); Weight is 1.
+//   - Profile is opt.Profile, or DefaultProfile() if that is zero.
+//
+// Every line is checked, also outside the window: six tab-separated fields
+// (spaces around a field and a trailing CR are ignored; blank lines are
+// skipped), a non-empty name, non-negative finite times, non-negative integer
+// bytes, submit times that never decrease (the SWIM traces are sorted; an
+// unsorted trace is rejected rather than silently reordered), and a gap column
+// that agrees with consecutive submit times (from the second line on: the first
+// line's gap is from a trace start a trace excerpt may not include). Any
+// violation is a *ParseError naming the file, line and column. A trace, or a
+// window of one, without jobs is an error wrapping ErrNoJobs.
+func ParseSWIM(r io.Reader, name string, opt SWIMOptions) ([]Job, error) {
+	if name == "" {
+		name = "<input>"
+	}
+	if err := opt.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: SWIM options: %w", name, err)
+	}
+	profile := opt.Profile
+	if profile.IsZero() {
+		profile = DefaultProfile()
+	}
+	scale := newScaler(opt)
+	rng := rand.New(rand.NewPCG(opt.Seed, swimUserStream))
+
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxSWIMLineBytes)
+	var (
+		jobs            []Job
+		lineNo, records int
+		prevSubmit      float64
+		prevLine        int
+	)
+	for sc.Scan() {
+		lineNo++
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		perr := func(field string, format string, args ...any) error {
+			return &ParseError{File: name, Line: lineNo, Field: field, Err: fmt.Errorf(format, args...)}
+		}
+		rec, err := parseSWIMLine(line)
+		if err != nil {
+			var fe *fieldError
+			if errors.As(err, &fe) {
+				return nil, perr(fe.field, "%s", fe.msg)
+			}
+			return nil, perr("", "%v", err)
+		}
+		if records > 0 {
+			if rec.submit < prevSubmit {
+				return nil, perr(SWIMColumns[1], "%s is earlier than the previous job's %s (line %d); a SWIM trace must be sorted by submit time",
+					fmtSec(rec.submit), fmtSec(prevSubmit), prevLine)
+			}
+			if d := rec.submit - prevSubmit; math.Abs(rec.gap-d) > gapTolerance {
+				return nil, perr(SWIMColumns[2], "%s disagrees with the submit times, %s - %s = %s (previous job on line %d)",
+					fmtSec(rec.gap), fmtSec(rec.submit), fmtSec(prevSubmit), fmtSec(d), prevLine)
+			}
+		}
+		records++
+		prevSubmit, prevLine = rec.submit, lineNo
+		user := rng.IntN(opt.Users)
+
+		if rec.submit < opt.StartS || (opt.EndS > 0 && rec.submit >= opt.EndS) {
+			continue
+		}
+		if opt.MaxJobs > 0 && len(jobs) >= opt.MaxJobs {
+			continue // keep checking the rest of the file
+		}
+		j := Job{
+			ID:      len(jobs),
+			Name:    rec.name,
+			Kind:    KindSWIM,
+			User:    user,
+			Pool:    PoolOf(user),
+			Submit:  rec.submit - opt.StartS,
+			Profile: profile,
+			Weight:  DefaultWeight,
+		}
+		for _, f := range []struct {
+			col int
+			in  int64
+			out *int64
+		}{{3, rec.input, &j.InputBytes}, {4, rec.shuffle, &j.ShuffleBytes}, {5, rec.output, &j.OutputBytes}} {
+			v, ok := scale.apply(f.in)
+			if !ok {
+				return nil, perr(SWIMColumns[f.col], "%d scaled by %s overflows a 64-bit byte count", f.in, scale)
+			}
+			*f.out = v
+		}
+		if q := (j.InputBytes-1)/opt.BlockBytes + 1; j.InputBytes > 0 && q > MaxMapsPerJob {
+			return nil, perr(SWIMColumns[3], "%d bytes (scaled) need %d maps of %d-byte blocks, more than the %d a job may have; raise BlockBytes or lower the scale",
+				j.InputBytes, q, opt.BlockBytes, MaxMapsPerJob)
+		}
+		j.NumMaps = MapCount(j.InputBytes, opt.BlockBytes)
+		j.NumReduces = SWIMReduceCount(j.ShuffleBytes, j.OutputBytes, opt.BytesPerReduce, opt.TargetNodes)
+		jobs = append(jobs, j)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &ParseError{File: name, Line: lineNo + 1, Err: fmt.Errorf("line longer than %d bytes; not a SWIM trace line", MaxSWIMLineBytes)}
+		}
+		return nil, &ParseError{File: name, Line: lineNo + 1, Err: fmt.Errorf("read: %w", err)}
+	}
+	if records == 0 {
+		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: the trace has no job lines", ErrNoJobs)}
+	}
+	if len(jobs) == 0 {
+		end := "end"
+		if opt.EndS > 0 {
+			end = fmtSec(opt.EndS)
+		}
+		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: none of the trace's %d jobs submits in the window [%s, %s)", ErrNoJobs, records, fmtSec(opt.StartS), end)}
+	}
+	return jobs, nil
+}
+
+// LoadSWIMFile opens path and parses it with ParseSWIM; errors name path.
+func LoadSWIMFile(path string, opt SWIMOptions) ([]Job, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseSWIM(f, path, opt)
+}
+
+// fieldError is a bad value in one column of a line.
+type fieldError struct{ field, msg string }
+
+func (e *fieldError) Error() string { return fmt.Sprintf("field %q: %s", e.field, e.msg) }
+
+// parseSWIMLine splits and checks one non-blank line.
+func parseSWIMLine(line string) (swimRecord, error) {
+	var rec swimRecord
+	fields := strings.Split(line, "\t")
+	if len(fields) != len(SWIMColumns) {
+		return rec, fmt.Errorf("has %d tab-separated fields, want %d (%s)", len(fields), len(SWIMColumns), strings.Join(SWIMColumns[:], ", "))
+	}
+	for i := range fields {
+		fields[i] = strings.TrimSpace(fields[i])
+	}
+	rec.name = fields[0]
+	switch {
+	case rec.name == "":
+		return rec, &fieldError{SWIMColumns[0], "empty job name"}
+	case !utf8.ValidString(rec.name):
+		return rec, &fieldError{SWIMColumns[0], fmt.Sprintf("%q is not valid UTF-8", rec.name)}
+	}
+	var err error
+	if rec.submit, err = parseSeconds(SWIMColumns[1], fields[1]); err != nil {
+		return rec, err
+	}
+	if rec.gap, err = parseSeconds(SWIMColumns[2], fields[2]); err != nil {
+		return rec, err
+	}
+	for i, dst := range []*int64{&rec.input, &rec.shuffle, &rec.output} {
+		if *dst, err = parseBytes(SWIMColumns[3+i], fields[3+i]); err != nil {
+			return rec, err
+		}
+	}
+	return rec, nil
+}
+
+func parseSeconds(field, s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, &fieldError{field, fmt.Sprintf("%q is not a non-negative finite number of seconds", s)}
+	}
+	return v, nil
+}
+
+func parseBytes(field, s string) (int64, error) {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-") {
+		return 0, &fieldError{field, fmt.Sprintf("%q is out of range (at most %d bytes)", s, int64(math.MaxInt64))}
+	}
+	if err != nil || v < 0 {
+		return 0, &fieldError{field, fmt.Sprintf("%q is not a non-negative integer", s)}
+	}
+	return v, nil
+}
+
+// fmtSec prints seconds without float noise: "49", "12.5".
+func fmtSec(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// scaler multiplies byte counts by the byte scale factor: exactly by the
+// integer ratio TargetNodes/SourceNodes, truncating as SWIM's integer
+// arithmetic does, or by the float Scale, truncated too.
+type scaler struct {
+	num, den uint64  // integer ratio, when factor == 0
+	factor   float64 // Scale, when > 0
+}
+
+// newScaler takes validated options (positive node counts).
+func newScaler(o SWIMOptions) scaler {
+	if o.Scale > 0 {
+		return scaler{factor: o.Scale}
+	}
+	return scaler{num: uint64(o.TargetNodes), den: uint64(o.SourceNodes)}
+}
+
+// apply scales b; ok is false on overflow.
+func (s scaler) apply(b int64) (int64, bool) {
+	if b == 0 {
+		return 0, true
+	}
+	if s.factor > 0 {
+		if s.factor == 1 {
+			return b, true
+		}
+		v := math.Floor(float64(b) * s.factor)
+		if v >= math.MaxInt64 { // float64(MaxInt64) is 2^63, itself out of range
+			return 0, false
+		}
+		return int64(v), true
+	}
+	hi, lo := bits.Mul64(uint64(b), s.num)
+	if hi >= s.den {
+		return 0, false
+	}
+	q, _ := bits.Div64(hi, lo, s.den)
+	if q > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(q), true
+}
+
+// String prints the factor for error messages.
+func (s scaler) String() string {
+	if s.factor > 0 {
+		return fmtSec(s.factor)
+	}
+	return fmt.Sprintf("%d/%d", s.num, s.den)
+}
