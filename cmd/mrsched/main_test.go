@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// TestNetsimExample: two cross-rack flows share rack 0's 1 Gbps uplink
+// (62.5 MB/s each); flow c shares node 0's NIC with flow a and gets the
+// other 62.5 MB/s. So c (62.5 MB) ends at 1 s and a, b (125 MB) at 2 s.
+func TestNetsimExample(t *testing.T) {
+	code, out, errOut := runCLI(t, "netsim", "../../examples/netsim-two-racks.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Flows []struct {
+			ID      string  `json:"id"`
+			FinishS float64 `json:"finish_s"`
+		} `json:"flows"`
+		MakespanS float64 `json:"makespan_s"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	want := map[string]float64{"a": 2, "b": 2, "c": 1}
+	for _, f := range got.Flows {
+		if w := want[f.ID]; abs(f.FinishS-w) > 1e-9*w {
+			t.Errorf("flow %s finished at %v s, want %v s", f.ID, f.FinishS, w)
+		}
+	}
+	if got.MakespanS != 2 {
+		t.Errorf("makespan %v, want 2", got.MakespanS)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestNetsimRejectsBadInput(t *testing.T) {
+	cases := []struct {
+		name, json, want string
+	}{
+		{"syntax", "{\n \"racks\": 2,\n \"nodes_per_rack\": }", "line 3"},
+		{"unknown field", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flowz":[]}`, "flowz"},
+		{"src out of range", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":5,"dst":0,"bytes":1}]}`, `flows[0] (f): field "src"`},
+		{"missing bytes", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":1,"dst":0}]}`, `field "bytes"`},
+		{"same node", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":1,"dst":1,"bytes":1}]}`, `field "dst"`},
+		{"no racks", `{"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1}`, `field "racks"`},
+		{"duplicate id", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":1,"dst":0,"bytes":1},{"id":"f","src":0,"dst":1,"bytes":1}]}`, "used twice"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "in.json")
+			if err := os.WriteFile(p, []byte(c.json), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errOut := runCLI(t, "netsim", p)
+			if code == 0 {
+				t.Fatal("exit 0 for bad input")
+			}
+			if !strings.Contains(errOut, c.want) || !strings.Contains(errOut, p) {
+				t.Errorf("stderr %q should name the file and %q", errOut, c.want)
+			}
+		})
+	}
+}
+
+func TestTraceStats(t *testing.T) {
+	code, out, errOut := runCLI(t, "trace", "stats", "FB-2010")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{"24442", "68.6", "12.6", "18.8"} {
+		if !strings.Contains(strings.ReplaceAll(out, ",", ""), w) {
+			t.Errorf("trace stats FB-2010 output lacks %q (job count and the 68.6/12.6/18.8 class split):\n%s", w, out)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.tsv")
+	if err := os.WriteFile(bad, []byte("job0\t0\t0\t10\t10\t10\njob1\t1\t1\tx\t1\t1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "trace", "stats", bad)
+	if code == 0 || !strings.Contains(errOut, "bad.tsv:2") {
+		t.Errorf("exit %d, stderr %q: a malformed line must fail naming file:line", code, errOut)
+	}
+}
+
+func TestSimulateWritesOutputs(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "s.yaml")
+	sc := "seed: 2\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 60}\npolicy: {name: fifo}\n"
+	if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "60/60 jobs") {
+		t.Errorf("stdout %q does not report 60/60 jobs", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"policy", "jobs_submitted", "jobs_completed", "makespan_s", "throughput_jobs_per_hour",
+		"turnaround_s", "locality", "bytes", "congestion_occurrences"} {
+		if _, ok := s[k]; !ok {
+			t.Errorf("summary.json lacks %q", k)
+		}
+	}
+	for _, k := range []string{"shuffle_total", "shuffle_cross_rack", "remote_map_cross_rack", "output_cross_rack", "cross_rack_total"} {
+		if _, ok := s["bytes"].(map[string]any)[k]; !ok {
+			t.Errorf("summary.json bytes lacks %q", k)
+		}
+	}
+	for _, f := range []string{"jobs.csv", "timeseries.csv"} {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil || bytes.Count(b, []byte("\n")) < 2 {
+			t.Errorf("%s: missing or empty (%v)", f, err)
+		}
+	}
+	if code, _, _ := runCLI(t, "simulate", "-config", cfg); code != 2 {
+		t.Errorf("simulate without -out exited %d, want 2 (usage)", code)
+	}
+}
+
+func TestCompareSmall(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "s.yaml")
+	sc := "cluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n"
+	if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "compare", "-q", "-config", cfg)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, p := range []string{"fifo", "fair", "1.00x", "80/80"} {
+		if !strings.Contains(out, p) {
+			t.Errorf("compare output lacks %q:\n%s", p, out)
+		}
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	if code, _, errOut := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
