@@ -112,8 +112,13 @@ func (c Config) Validate() error {
 			return fmt.Errorf("cluster.%s: must be a positive finite number, got %v", p.name, p.v)
 		}
 	}
-	if c.MapSlots < 0 || c.ReduceSlots < 0 || c.Containers < 0 {
-		return fmt.Errorf("cluster: slot and container counts must not be negative")
+	for _, p := range []struct {
+		name string
+		v    int
+	}{{"map_slots", c.MapSlots}, {"reduce_slots", c.ReduceSlots}, {"containers", c.Containers}} {
+		if p.v < 0 {
+			return fmt.Errorf("cluster.%s: must not be negative, got %d", p.name, p.v)
+		}
 	}
 	switch {
 	case c.Containers > 0 && (c.MapSlots > 0 || c.ReduceSlots > 0):

@@ -90,18 +90,17 @@ func (p *Placer) isUsed(n NodeID) bool {
 	return false
 }
 
-// File is a stored file: its blocks' replicas, Replication entries a block,
-// block i's replicas at Replicas[i*r : (i+1)*r].
+// File is a stored file: its blocks' replicas, the same number a block,
+// block i's replicas at Replicas[i*r : (i+1)*r] with r = len(Replicas)/Blocks.
 type File struct {
 	Blocks   int
 	Replicas []NodeID
-	r        int
 }
 
 // PlaceFile places a file of n blocks written by writer.
 func (p *Placer) PlaceFile(n int, writer NodeID) File {
 	r := p.topo.cfg.Replication
-	f := File{Blocks: n, Replicas: make([]NodeID, 0, n*r), r: r}
+	f := File{Blocks: n, Replicas: make([]NodeID, 0, n*r)}
 	for i := 0; i < n; i++ {
 		f.Replicas = p.PlaceBlock(f.Replicas, writer)
 	}
@@ -109,4 +108,9 @@ func (p *Placer) PlaceFile(n int, writer NodeID) File {
 }
 
 // BlockReplicas returns block i's replicas; the caller must not modify them.
-func (f *File) BlockReplicas(i int) []NodeID { return f.Replicas[i*f.r : (i+1)*f.r] }
+// The slice's capacity ends with the block, so an append cannot overwrite
+// the next block's replicas.
+func (f *File) BlockReplicas(i int) []NodeID {
+	r := len(f.Replicas) / f.Blocks
+	return f.Replicas[i*r : (i+1)*r : (i+1)*r]
+}

@@ -79,7 +79,6 @@ type FairOrder struct {
 	active []*pool          // pools with jobs, sorted by name
 	epoch  [3]uint64
 	valid  [3]bool
-	sorted []*pool
 }
 
 type pool struct {
@@ -88,6 +87,7 @@ type pool struct {
 	jobs     []*Job // submit order
 	running  [2]int // by TaskKind
 	share    [3]float64
+	demand   [3]float64
 	jobShare [3][]float64 // parallel to jobs
 	fifo     bool
 }
@@ -190,8 +190,8 @@ func (p *pool) minShare(s SlotKind) float64 {
 	return float64(p.cfg.MinShare)
 }
 
-// Shares computes (if demand changed) and returns each active pool's fair
-// share of slots of kind s, in the order of Pools.
+// update recomputes every active pool's and job's fair share of slots of
+// kind s when demand has changed since the last computation.
 func (f *FairOrder) update(c Cluster, s SlotKind) {
 	if f.valid[s] && f.epoch[s] == c.Epoch() {
 		return
@@ -206,7 +206,7 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 	}
 	shares := FairShares(float64(c.TotalSlots(s)), reqs)
 	for i, p := range f.active {
-		p.share[s] = shares[i]
+		p.share[s], p.demand[s] = shares[i], reqs[i].Demand
 		if p.fifo {
 			continue
 		}
@@ -267,17 +267,21 @@ func ratio(running, share float64) float64 {
 func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 	return func(yield func(*Job) bool) {
 		f.update(c, s)
-		f.sorted = append(f.sorted[:0], f.active...)
-		slices.SortFunc(f.sorted, func(a, b *pool) int {
-			ma := min(a.minShare(s), a.share[s])
-			mb := min(b.minShare(s), b.share[s])
+		// A fresh slice a call: a consumer may ask for candidates of
+		// another kind while it still iterates these.
+		sorted := slices.Clone(f.active)
+		slices.SortFunc(sorted, func(a, b *pool) int {
+			// Needy means below min(minimum share, demand), as Hadoop's
+			// FairShareComparator has it.
+			ma := min(a.minShare(s), a.demand[s])
+			mb := min(b.minShare(s), b.demand[s])
 			if deficitLess(float64(a.runningFor(s)), ma, a.share[s], a.name,
 				float64(b.runningFor(s)), mb, b.share[s], b.name) {
 				return -1
 			}
 			return 1
 		})
-		for _, p := range f.sorted {
+		for _, p := range sorted {
 			if !f.yieldPool(p, s, yield) {
 				return
 			}

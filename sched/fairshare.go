@@ -3,6 +3,7 @@ package sched
 import (
 	"math"
 	"slices"
+	"sort"
 )
 
 // ShareRequest is one pool's (or job's) claim on slots: what it could use,
@@ -63,21 +64,20 @@ func FairShares(capacity float64, reqs []ShareRequest) []float64 {
 	slices.Sort(bps)
 	lambda := bps[len(bps)-1]
 	if alloc(lambda) > capacity {
-		// Find the segment [lo, hi] of breakpoints that brackets capacity;
-		// alloc is linear inside it.
+		// alloc is non-decreasing and linear between breakpoints: find by
+		// binary search the first breakpoint where it reaches capacity,
+		// then interpolate inside the segment before it.
+		k := sort.Search(len(bps), func(k int) bool { return alloc(bps[k]) >= capacity })
+		hi := bps[k]
 		lo := 0.0
-		for _, hi := range bps {
-			if alloc(hi) < capacity {
-				lo = hi
-				continue
-			}
-			a, b := alloc(lo), alloc(hi)
-			if b == a {
-				lambda = hi
-			} else {
-				lambda = lo + (hi-lo)*(capacity-a)/(b-a)
-			}
-			break
+		if k > 0 {
+			lo = bps[k-1]
+		}
+		a, b := alloc(lo), alloc(hi)
+		if b == a {
+			lambda = hi
+		} else {
+			lambda = lo + (hi-lo)*(capacity-a)/(b-a)
 		}
 	}
 	for i, r := range reqs {

@@ -6,7 +6,9 @@ import "mrsched/cluster"
 // amortised constant time: Hadoop keeps the same per-node and per-rack
 // caches (JobInProgress.nonRunningMapCache). Lists hold candidates; the
 // pending flag is the truth, and stale heads are dropped as they are met.
-// Within a list, maps come in index order, so choices are deterministic.
+// Within a list, maps come in index order, except that a map returned after
+// its attempt was killed goes to the front, as Hadoop's failMap does, so it
+// is retried first. Choices are deterministic.
 type MapIndex struct {
 	pending []bool
 	count   int
@@ -32,15 +34,21 @@ func NewMapIndex(t *cluster.Topology, f *cluster.File) *MapIndex {
 	for i := 0; i < f.Blocks; i++ {
 		x.pending[i] = true
 		x.all[i] = int32(i)
-		x.add(i)
+		x.add(i, false)
 	}
 	return x
 }
 
-func (x *MapIndex) add(i int) {
+func (x *MapIndex) add(i int, front bool) {
+	put := func(l []int32) []int32 {
+		if front {
+			return append([]int32{int32(i)}, l...)
+		}
+		return append(l, int32(i))
+	}
 	reps := x.file.BlockReplicas(i)
 	for k, n := range reps {
-		x.byNode[n] = append(x.byNode[n], int32(i))
+		x.byNode[n] = put(x.byNode[n])
 		r := x.topo.Rack(n)
 		dup := false
 		for _, m := range reps[:k] {
@@ -50,7 +58,7 @@ func (x *MapIndex) add(i int) {
 			}
 		}
 		if !dup {
-			x.byRack[r] = append(x.byRack[r], int32(i))
+			x.byRack[r] = put(x.byRack[r])
 		}
 	}
 }
@@ -92,7 +100,7 @@ func (x *MapIndex) NodeLocal(n cluster.NodeID) (int, bool) {
 // RackLocal returns a pending map with a replica in rack r.
 func (x *MapIndex) RackLocal(r cluster.RackID) (int, bool) { return x.first(&x.byRack[r]) }
 
-// Any returns the lowest-indexed pending map.
+// Any returns the first pending map: a returned one, else the lowest-indexed.
 func (x *MapIndex) Any() (int, bool) { return x.first(&x.all) }
 
 // Closest returns the pending map whose input is nearest to node n (node,
@@ -135,6 +143,6 @@ func (x *MapIndex) Return(i int) {
 	}
 	x.pending[i] = true
 	x.count++
-	x.all = append(x.all, int32(i))
-	x.add(i)
+	x.all = append([]int32{int32(i)}, x.all...)
+	x.add(i, true)
 }

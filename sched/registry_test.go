@@ -1,0 +1,126 @@
+package sched_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"mrsched/sched"
+)
+
+// yamlDecode is a Decode over a YAML document, strict about unknown fields
+// as the scenario loader is.
+func yamlDecode(doc string) sched.Decode {
+	return func(into any) error {
+		dec := yaml.NewDecoder(strings.NewReader(doc))
+		dec.KnownFields(true)
+		return dec.Decode(into)
+	}
+}
+
+func TestNewPolicy(t *testing.T) {
+	errBoom := errors.New("boom")
+	tests := []struct {
+		name     string
+		policy   string
+		decode   sched.Decode
+		wantName string
+		wantErr  []string // substrings; nil means success
+		wantIs   error
+	}{
+		{name: "fifo without parameters", policy: "fifo", wantName: "fifo"},
+		{name: "fair without parameters", policy: "fair", wantName: "fair"},
+		{name: "fifo ignores its decoder", policy: "fifo", decode: func(any) error { return errBoom }, wantName: "fifo"},
+		{
+			name: "fair with pools from YAML", policy: "fair", wantName: "fair",
+			decode: yamlDecode("pools:\n  - name: prod\n    min_maps: 10\n    min_reduces: 2\n    weight: 2\n  - name: adhoc\n    mode: fifo\n"),
+		},
+		{name: "unknown policy lists the known ones", policy: "lottery", wantErr: []string{`unknown policy "lottery"`, "fifo, fair"}},
+		{name: "names are case-sensitive", policy: "FIFO", wantErr: []string{`unknown policy "FIFO"`}},
+		{
+			name: "decode error propagates", policy: "fair",
+			decode: func(any) error { return errBoom }, wantErr: []string{"policy fair", "boom"}, wantIs: errBoom,
+		},
+		{
+			name: "unknown parameter is an error", policy: "fair",
+			decode: yamlDecode("pool:\n  - name: x\n"), wantErr: []string{"policy fair", "pool"},
+		},
+		{
+			name: "invalid parameters are an error", policy: "fair",
+			decode: yamlDecode("pools:\n  - name: x\n    mode: lifo\n"), wantErr: []string{"policy fair", "pools[0].mode"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := sched.NewPolicy(tc.policy, tc.decode)
+			if tc.wantErr == nil {
+				if err != nil {
+					t.Fatalf("NewPolicy(%q) = %v, want a policy", tc.policy, err)
+				}
+				if p.Name() != tc.wantName {
+					t.Errorf("NewPolicy(%q).Name() = %q, want %q", tc.policy, p.Name(), tc.wantName)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("NewPolicy(%q) succeeded, want an error containing %q", tc.policy, tc.wantErr)
+			}
+			for _, s := range tc.wantErr {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("NewPolicy(%q) error %q does not contain %q", tc.policy, err, s)
+				}
+			}
+			if tc.wantIs != nil && !errors.Is(err, tc.wantIs) {
+				t.Errorf("NewPolicy(%q) error %q does not wrap the decoder's error", tc.policy, err)
+			}
+		})
+	}
+}
+
+func TestNewPolicyFairUsesDecodedPools(t *testing.T) {
+	// Pool "a" has a min share of 4 map slots; with it, a runs 3 and is
+	// needy, so it goes before pool b although b runs less.
+	p, err := sched.NewPolicy("fair", yamlDecode("pools:\n  - name: a\n    min_maps: 4\n"))
+	if err != nil {
+		t.Fatalf("NewPolicy: %v", err)
+	}
+	topo := smallTopo(t)
+	c := &fakeCluster{topo: topo, total: map[sched.SlotKind]int{sched.MapSlot: 10}}
+	ja := newJob(t, topo, 0, "a", 10, 1)
+	jb := newJob(t, topo, 1, "b", 10, 1)
+	c.jobs = []*sched.Job{ja, jb}
+	jo := p.(sched.JobObserver)
+	to := p.(sched.TaskObserver)
+	jo.JobAdded(c, ja)
+	jo.JobAdded(c, jb)
+	c.epoch++
+	startMaps(t, ja, 3)
+	startMaps(t, jb, 1)
+	for range 3 {
+		to.TaskLaunched(c, ja, sched.MapTask, 0)
+	}
+	to.TaskLaunched(c, jb, sched.MapTask, 0)
+	d, ok := p.Assign(c, sched.Offer{Node: 0, Slot: sched.MapSlot})
+	if !ok || d.Job != ja {
+		t.Errorf("Assign = (job %v, %v), want job 0: pool a is below its decoded min_maps 4", jobIndex(d.Job), ok)
+	}
+}
+
+func TestPolicyListing(t *testing.T) {
+	if got, want := sched.PolicyNames(), []string{"fifo", "fair"}; !slices.Equal(got, want) {
+		t.Errorf("PolicyNames() = %v, want %v in registry order", got, want)
+	}
+	entries := sched.Policies()
+	for i, e := range entries {
+		if e.Summary == "" || e.New == nil {
+			t.Errorf("entry %d (%s) lacks a summary or a factory", i, e.Name)
+		}
+	}
+	entries[0].Name = "mutated"
+	if sched.PolicyNames()[0] != "fifo" {
+		t.Errorf("mutating the slice Policies() returned changed the registry: it must return a copy")
+	}
+}
