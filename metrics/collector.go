@@ -100,6 +100,7 @@ type Collector struct {
 	samples   int64
 	series    []TimeseriesRow
 	kills     int64
+	wasted    float64
 }
 
 // New returns an empty collector.
@@ -162,8 +163,11 @@ func (c *Collector) MonitorSample(congestedUplinks int) {
 	c.congested += int64(congestedUplinks)
 }
 
-// TaskKilled counts a killed task attempt.
-func (c *Collector) TaskKilled() { c.kills++ }
+// TaskKilled counts a killed task attempt and the task-seconds it wasted.
+func (c *Collector) TaskKilled(wastedS float64) {
+	c.kills++
+	c.wasted += wastedS
+}
 
 // AddTimeseries appends a row to the time series.
 func (c *Collector) AddTimeseries(row TimeseriesRow) { c.series = append(c.series, row) }

@@ -27,12 +27,14 @@ type Summary struct {
 	Bytes             Bytes                   `json:"bytes"`
 	// CongestionOccurrences counts (monitor sample, uplink direction)
 	// pairs at or above the congestion threshold.
-	CongestionOccurrences int64             `json:"congestion_occurrences"`
-	Congestion            CongestionDef     `json:"congestion"`
-	Decisions             Decisions         `json:"decisions"`
-	TasksKilled           int64             `json:"tasks_killed"`
-	Extra                 map[string]any    `json:"extra,omitempty"`
-	Definitions           map[string]string `json:"definitions"`
+	CongestionOccurrences int64         `json:"congestion_occurrences"`
+	Congestion            CongestionDef `json:"congestion"`
+	Decisions             Decisions     `json:"decisions"`
+	TasksKilled           int64         `json:"tasks_killed"`
+	// WastedTaskS is the task-seconds of killed attempts' lost work.
+	WastedTaskS float64           `json:"wasted_task_s"`
+	Extra       map[string]any    `json:"extra,omitempty"`
+	Definitions map[string]string `json:"definitions"`
 }
 
 // SteadyState is throughput over a window.
@@ -161,6 +163,7 @@ func (c *Collector) Summarize(policy string) Summary {
 		s.Decisions.ByRule = append(s.Decisions.ByRule, RuleCount{r, c.decisions[r]})
 	}
 	s.TasksKilled = c.kills
+	s.WastedTaskS = c.wasted
 	s.Definitions = Definitions()
 	return s
 }

@@ -20,10 +20,28 @@ var (
 	_ TaskObserver = (*Composed)(nil)
 )
 
-// Compose names a policy made of an order and a placer.
-func Compose(name string, o Order, p Placer) *Composed {
-	return &Composed{name: name, order: o, placer: p}
+// Compose names a policy made of an order and a placer. When the order
+// kills tasks (it implements Preempter and, if it says, has preemption
+// enabled), the policy does too; otherwise it does not implement Preempter,
+// so the engine never asks it.
+func Compose(name string, o Order, p Placer) Policy {
+	c := &Composed{name: name, order: o, placer: p}
+	if pr, ok := o.(Preempter); ok {
+		if en, ok := o.(interface{ PreemptionEnabled() bool }); !ok || en.PreemptionEnabled() {
+			return &preemptive{Composed: c, p: pr}
+		}
+	}
+	return c
 }
+
+// preemptive is a composed policy whose order kills tasks.
+type preemptive struct {
+	*Composed
+	p Preempter
+}
+
+// Preempt asks the order for victims.
+func (p *preemptive) Preempt(c Cluster) []TaskRef { return p.p.Preempt(c) }
 
 // Name is the policy's registry name.
 func (p *Composed) Name() string { return p.name }

@@ -32,10 +32,15 @@ type FairParams struct {
 	// Pools configures named pools; a pool not listed gets weight 1, no
 	// minimum share and fair sharing among its jobs.
 	Pools []PoolConfig `yaml:"pools"`
+	// Preemption configures task killing (section 3.2); off by default.
+	Preemption PreemptionParams `yaml:"preemption"`
 }
 
 // Validate reports the first bad pool setting.
 func (p FairParams) Validate() error {
+	if err := p.Preemption.validate(); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for i, pc := range p.Pools {
 		where := fmt.Sprintf("pools[%d]", i)
@@ -74,11 +79,12 @@ func (p FairParams) Validate() error {
 // reduce slots are separate resources in the slot model) and recomputed
 // only when demand changes (Cluster.Epoch).
 type FairOrder struct {
-	cfg    map[string]PoolConfig
-	pools  map[string]*pool // lookup by name only; never iterated
-	active []*pool          // pools with jobs, sorted by name
-	epoch  [3]uint64
-	valid  [3]bool
+	preempt PreemptionParams
+	cfg     map[string]PoolConfig
+	pools   map[string]*pool // lookup by name only; never iterated
+	active  []*pool          // pools with jobs, sorted by name
+	epoch   [3]uint64
+	valid   [3]bool
 }
 
 type pool struct {
@@ -90,12 +96,14 @@ type pool struct {
 	demand   [3]float64
 	jobShare [3][]float64 // parallel to jobs
 	fifo     bool
+	starve   *starvation
 }
 
 var (
 	_ Order        = (*FairOrder)(nil)
 	_ JobObserver  = (*FairOrder)(nil)
 	_ TaskObserver = (*FairOrder)(nil)
+	_ Preempter    = (*FairOrder)(nil)
 )
 
 // NewFairOrder returns a fair order with the given pools.
@@ -103,7 +111,7 @@ func NewFairOrder(p FairParams) (*FairOrder, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	f := &FairOrder{cfg: map[string]PoolConfig{}, pools: map[string]*pool{}}
+	f := &FairOrder{preempt: p.Preemption.withDefaults(), cfg: map[string]PoolConfig{}, pools: map[string]*pool{}}
 	for _, pc := range p.Pools {
 		f.cfg[pc.Name] = pc
 	}
@@ -111,7 +119,8 @@ func NewFairOrder(p FairParams) (*FairOrder, error) {
 }
 
 // NewFair returns the `fair` policy: the fair order with locality-first
-// placement. Preemption and delay scheduling compose onto it separately.
+// placement, killing tasks when p.Preemption is enabled. Delay scheduling
+// composes onto the same order as the `delay` policy.
 func NewFair(p FairParams) (Policy, error) {
 	o, err := NewFairOrder(p)
 	if err != nil {

@@ -95,6 +95,32 @@ type Cluster interface {
 	// UplinkUtilization is rack r's uplink use (up, down) over the
 	// network monitor's last sampling period, as a fraction of capacity.
 	UplinkUtilization(r cluster.RackID) (up, down float64)
+	// FreeResources is node n's CPU cores and memory (GB) not held by
+	// running tasks. The engine accounts tasks' demands
+	// (workload.Profile.TaskDemand) but does not enforce them: policies
+	// that care (DRF) check that a task fits.
+	FreeResources(n cluster.NodeID) (cpu, memGB float64)
+	// RunningTasks returns job j's running task attempts, oldest launch
+	// first (ties by kind, then index). It allocates: for policies that
+	// need it rarely (preemption), not on every offer.
+	RunningTasks(j *Job) []TaskRef
+}
+
+// TaskRef names a running task attempt.
+type TaskRef struct {
+	Job   *Job
+	Kind  TaskKind
+	Index int
+	Node  cluster.NodeID
+	Start float64 // launch time
+}
+
+// Preempter is implemented by policies that kill running tasks to restore
+// shares (the Fair Scheduler paper, section 3.2). The engine calls Preempt
+// periodically; killed attempts lose their work and their tasks return to
+// pending.
+type Preempter interface {
+	Preempt(c Cluster) []TaskRef
 }
 
 // Policy decides what runs on an offered slot.

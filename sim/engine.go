@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"mrsched/cluster"
 	"mrsched/metrics"
@@ -63,6 +65,8 @@ type nodeState struct {
 	free    [3]int
 	hb      bool // a heartbeat is scheduled
 	isDirty bool
+	usedCPU float64
+	usedMem float64
 }
 
 // New prepares a run of jobs (sorted by submit time, IDs dense from 0) on
@@ -136,6 +140,9 @@ func (e *Engine) Run() error {
 	}
 	e.events.push(event{t: start + e.p.MonitorPeriodS, kind: evMonitor})
 	e.events.push(event{t: start + e.p.TimeseriesPeriodS, kind: evSeries})
+	if _, ok := e.pol.(sched.Preempter); ok {
+		e.events.push(event{t: start + e.p.PreemptionIntervalS, kind: evPreempt})
+	}
 	nextReport := 0
 	for e.finished < len(e.specs) && e.err == nil {
 		tNet, okNet := e.net.NextCompletion()
@@ -194,6 +201,8 @@ func (e *Engine) handle(ev event) {
 		e.phaseDone(int(ev.a), int(ev.b), ev.c)
 	case evHeartbeat:
 		e.heartbeat(cluster.NodeID(ev.a))
+	case evPreempt:
+		e.preempt(e.pol.(sched.Preempter))
 	case evMonitor:
 		e.monitor()
 	case evSeries:
@@ -340,6 +349,33 @@ func (e *Engine) Epoch() uint64 { return e.epoch }
 func (e *Engine) UplinkUtilization(r cluster.RackID) (up, down float64) {
 	u := e.uplink[r]
 	return u[0], u[1]
+}
+
+// FreeResources is node n's CPU and memory not held by running tasks.
+func (e *Engine) FreeResources(n cluster.NodeID) (cpu, memGB float64) {
+	cfg := e.topo.Config()
+	return cfg.CPUCores - e.nodes[n].usedCPU, cfg.MemoryGB - e.nodes[n].usedMem
+}
+
+// RunningTasks lists job j's running attempts, oldest first.
+func (e *Engine) RunningTasks(j *sched.Job) []sched.TaskRef {
+	if j == nil || j.Index < 0 || j.Index >= len(e.jobs) || e.jobs[j.Index] == nil {
+		return nil
+	}
+	jr := e.jobs[j.Index]
+	var out []sched.TaskRef
+	for i := range jr.maps {
+		if m := &jr.maps[i]; m.state != tsPending && m.state != tsDone {
+			out = append(out, sched.TaskRef{Job: j, Kind: sched.MapTask, Index: i, Node: m.node, Start: m.start})
+		}
+	}
+	for i := range jr.reduces {
+		if r := &jr.reduces[i]; r.state != tsPending && r.state != tsDone {
+			out = append(out, sched.TaskRef{Job: j, Kind: sched.ReduceTask, Index: i, Node: r.node, Start: r.start})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b sched.TaskRef) int { return cmp.Compare(a.Start, b.Start) })
+	return out
 }
 
 var _ sched.Cluster = (*Engine)(nil)

@@ -8,6 +8,7 @@ type eventKind uint8
 const (
 	evPhaseDone eventKind = iota // a task's startup or reduce compute ended
 	evSubmit
+	evPreempt
 	evHeartbeat
 	evMonitor
 	evSeries

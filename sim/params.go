@@ -32,6 +32,9 @@ type Params struct {
 	CongestionThreshold float64 `yaml:"congestion_threshold"`
 	// TimeseriesPeriodS is the period of timeseries.csv rows (default 60).
 	TimeseriesPeriodS float64 `yaml:"timeseries_period_s"`
+	// PreemptionIntervalS is how often a preempting policy is asked for
+	// victims: the Fair Scheduler's update interval, 0.5 s.
+	PreemptionIntervalS float64 `yaml:"preemption_interval_s"`
 	// StallS ends a run with an error when no task has run and nothing has
 	// changed for this long while jobs wait (default one simulated day):
 	// a policy that declines forever must not hang the tool.
@@ -57,6 +60,7 @@ func (p Params) WithDefaults() Params {
 	set(&p.CongestionThreshold, 0.8)
 	set(&p.TimeseriesPeriodS, 60)
 	set(&p.StallS, 86400)
+	set(&p.PreemptionIntervalS, 0.5)
 	return p
 }
 
@@ -74,6 +78,7 @@ func (p Params) Validate() error {
 		{"congestion_threshold", p.CongestionThreshold, p.CongestionThreshold > 0},
 		{"timeseries_period_s", p.TimeseriesPeriodS, p.TimeseriesPeriodS > 0},
 		{"stall_s", p.StallS, p.StallS > 0},
+		{"preemption_interval_s", p.PreemptionIntervalS, p.PreemptionIntervalS > 0},
 	}
 	for _, c := range check {
 		if !c.ok || math.IsNaN(c.v) || math.IsInf(c.v, 0) {

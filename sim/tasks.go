@@ -22,6 +22,7 @@ const (
 )
 
 type mapTask struct {
+	start   float64
 	state   taskState
 	node    cluster.NodeID
 	src     cluster.NodeID
@@ -31,6 +32,9 @@ type mapTask struct {
 }
 
 type reduceTask struct {
+	start   float64
+	flows   map[cluster.NodeID]network.FlowID // fetches in flight, by host
+	write   network.FlowID
 	state   taskState
 	node    cluster.NodeID
 	slot    sched.SlotKind
@@ -114,8 +118,9 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	sj.Maps.Take(i)
 	sj.RunningMaps++
 	m := &jr.maps[i]
-	m.state, m.node, m.slot = tsStarting, n, slot
+	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
 	m.attempt++
+	e.hold(n, jr.spec, true, 1)
 	// Read from the nearest replica; ties go to the first listed.
 	reach := cluster.OffRack
 	m.src = sj.Input.BlockReplicas(i)[0]
@@ -138,8 +143,9 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	}
 	i := jr.next
 	r := &jr.reduces[i]
-	r.state, r.node, r.slot = tsStarting, n, slot
+	r.state, r.node, r.slot, r.start = tsStarting, n, slot, e.now
 	r.attempt++
+	e.hold(n, jr.spec, false, 1)
 	sj.RunningReduces++
 	e.col.TaskLaunched(jr.spec.ID, e.now, false, 0, float64(sj.FinishedMaps)/float64(sj.NumMaps))
 	if e.tskObs != nil {
@@ -188,6 +194,7 @@ func (e *Engine) startPhase(jr *jobRun, t int32) {
 	r.state = tsRunning
 	r.avail = map[cluster.NodeID]float64{}
 	r.host = map[cluster.NodeID]uint8{}
+	r.flows = map[cluster.NodeID]network.FlowID{}
 	jr.copying = append(jr.copying, i)
 	e.pump(jr, i)
 }
@@ -223,6 +230,9 @@ func (e *Engine) startMapRead(jr *jobRun, i int) {
 func (e *Engine) flowDone(c network.Completed) {
 	ref := c.Data.(*flowRef)
 	jr := e.jobs[ref.job]
+	if jr.done || !e.current(jr, ref) {
+		return // the attempt was killed; its flow was removed
+	}
 	switch ref.kind {
 	case flowMapRead:
 		if ref.remote {
@@ -257,6 +267,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		return
 	}
 	m.state = tsDone
+	e.hold(m.node, jr.spec, true, -1)
 	sj := jr.sj
 	sj.RunningMaps--
 	sj.FinishedMaps++
@@ -308,7 +319,7 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
 		ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
 			host: h, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
-		e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
+		r.flows[h] = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
 		e.pathBuf = path[:0]
 	}
 	if r.fetches == 0 && len(r.queue) == 0 && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning {
@@ -320,6 +331,7 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h cluster.NodeID, bytes float64) {
 	r := &jr.reduces[i]
 	r.fetches--
 	r.fetched += bytes
+	delete(r.flows, h)
 	e.shuffleFetched += bytes
 	if r.avail[h] > 0 {
 		r.host[h] = 1
@@ -339,7 +351,7 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 			break
 		}
 	}
-	r.avail, r.host, r.queue = nil, nil, nil
+	r.avail, r.host, r.queue, r.flows = nil, nil, nil, nil
 	dur := r.fetched * jr.spec.Profile.ReduceSecPerByte
 	e.events.push(event{t: e.now + dur, kind: evPhaseDone, a: int32(jr.spec.ID), b: int32(-1 - i), c: r.attempt})
 }
@@ -363,7 +375,7 @@ func (e *Engine) startWrite(jr *jobRun, i int) {
 	}
 	ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowWrite,
 		host: r.node, cross: cross, remote: len(reps) > 1}
-	e.addFlow(path, bytes, 0, ref, metrics.Output)
+	r.write = e.addFlow(path, bytes, 0, ref, metrics.Output)
 	e.pathBuf = path[:0]
 }
 
@@ -374,6 +386,7 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 		return
 	}
 	r.state = tsDone
+	e.hold(r.node, jr.spec, false, -1)
 	sj := jr.sj
 	sj.RunningReduces--
 	sj.FinishedReduces++
@@ -403,4 +416,19 @@ func (e *Engine) jobDone(jr *jobRun) {
 	}
 	// Free what only a running job needs.
 	jr.maps, jr.reduces, jr.mapLog = nil, nil, nil
+}
+
+// current reports whether a flow belongs to its task's live attempt.
+func (e *Engine) current(jr *jobRun, ref *flowRef) bool {
+	if ref.kind == flowMapRead {
+		return jr.maps[ref.task].attempt == ref.attempt
+	}
+	return jr.reduces[ref.task].attempt == ref.attempt
+}
+
+// hold adds (sign 1) or releases (sign -1) a task's resource demand on n.
+func (e *Engine) hold(n cluster.NodeID, spec *workload.Job, isMap bool, sign float64) {
+	cpu, mem := spec.Profile.TaskDemand(isMap)
+	e.nodes[n].usedCPU += sign * cpu
+	e.nodes[n].usedMem += sign * mem
 }

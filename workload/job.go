@@ -43,6 +43,34 @@ func PoolOf(user int) string { return fmt.Sprintf("user%d", user) }
 type Profile struct {
 	MapSecPerByte    float64 // CPU seconds per input byte of a map (the map's processing rate is 1/this)
 	ReduceSecPerByte float64 // CPU seconds per shuffle byte of a reduce
+
+	// Per-task resource demands, read by resource-aware policies (DRF).
+	// Zero means the default: DefaultTaskCPU cores and DefaultTaskMemGB.
+	MapCPU, MapMemGB       float64
+	ReduceCPU, ReduceMemGB float64
+}
+
+// Default per-task demands: Hadoop 2's defaults, mapreduce.{map,reduce}.cpu.vcores
+// = 1 and mapreduce.{map,reduce}.memory.mb = 1024.
+const (
+	DefaultTaskCPU   = 1.0
+	DefaultTaskMemGB = 1.0
+)
+
+// TaskDemand is the CPU cores and memory (GB) a map (isMap) or reduce task
+// of this profile holds while it runs.
+func (p Profile) TaskDemand(isMap bool) (cpu, memGB float64) {
+	cpu, memGB = p.ReduceCPU, p.ReduceMemGB
+	if isMap {
+		cpu, memGB = p.MapCPU, p.MapMemGB
+	}
+	if cpu <= 0 {
+		cpu = DefaultTaskCPU
+	}
+	if memGB <= 0 {
+		memGB = DefaultTaskMemGB
+	}
+	return cpu, memGB
 }
 
 // DefaultMapBytesPerSec is the map processing rate given to jobs whose source

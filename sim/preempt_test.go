@@ -1,0 +1,160 @@
+package sim
+
+import (
+	"testing"
+
+	"mrsched/cluster"
+	"mrsched/sched"
+	"mrsched/workload"
+)
+
+// recorder wraps a policy and records launches and kills as they happen.
+type recorder struct {
+	sched.Policy
+	launches []event3
+	kills    []event3
+	running  map[string]int // pool -> running maps; lookup only
+	// firstAt is when each pool first ran at least goal maps.
+	goal    int
+	firstAt map[string]float64
+}
+
+type event3 struct {
+	t    float64
+	job  int
+	pool string
+}
+
+func (r *recorder) JobAdded(c sched.Cluster, j *sched.Job) {
+	r.Policy.(sched.JobObserver).JobAdded(c, j)
+}
+
+func (r *recorder) JobRemoved(c sched.Cluster, j *sched.Job) {
+	r.Policy.(sched.JobObserver).JobRemoved(c, j)
+}
+
+func (r *recorder) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
+	r.Policy.(sched.TaskObserver).TaskLaunched(c, j, k, n)
+	if k != sched.MapTask {
+		return
+	}
+	r.launches = append(r.launches, event3{c.Now(), j.Index, j.Pool})
+	r.running[j.Pool]++
+	if _, ok := r.firstAt[j.Pool]; !ok && r.running[j.Pool] >= r.goal {
+		r.firstAt[j.Pool] = c.Now()
+	}
+}
+
+func (r *recorder) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
+	r.Policy.(sched.TaskObserver).TaskEnded(c, j, k, n, killed)
+	if k != sched.MapTask {
+		return
+	}
+	r.running[j.Pool]--
+	if killed {
+		r.kills = append(r.kills, event3{c.Now(), j.Index, j.Pool})
+	}
+}
+
+func (r *recorder) Preempt(c sched.Cluster) []sched.TaskRef {
+	return r.Policy.(sched.Preempter).Preempt(c)
+}
+
+// TestMinSharePreemption: pool "a" fills all 8 map slots with long maps
+// (job 0 at t=0, job 1 at t=5); pool "b" (min share 4 map slots) submits at
+// t=10. After Tmin = 30 s the Fair Scheduler kills a's most recently
+// launched tasks (job 1's) so that b gets its minimum share; b must run 4
+// maps by 10 + Tmin + one heartbeat (+ the 0.5 s preemption interval), a is
+// never taken below its fair share (4 of 8), and exactly 4 tasks die.
+func TestMinSharePreemption(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
+	block := topo.Config().BlockBytes()
+	mk := func(id int, submit float64, pool string, maps int) workload.Job {
+		j := newJob(id, submit).maps(maps, block, 1000).reduces(1, 1, 1).build()
+		j.Pool = pool
+		return j
+	}
+	jobs := []workload.Job{mk(0, 0, "a", 4), mk(1, 5, "a", 4), mk(2, 10, "b", 8)}
+	inner, err := sched.NewFair(sched.FairParams{
+		Pools:      []sched.PoolConfig{{Name: "b", MinMaps: 4}},
+		Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 30, FairShareTimeoutS: 600},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{Policy: inner, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+	p := Params{}.WithDefaults()
+	e := runJobs(t, topo, jobs, rec, p)
+	if got := e.Collector().Summarize("fair").JobsCompleted; got != 3 {
+		t.Fatalf("%d jobs completed, want 3", got)
+	}
+	deadline := 10 + 30 + p.HeartbeatS + p.PreemptionIntervalS
+	if at, ok := rec.firstAt["b"]; !ok || at > deadline {
+		t.Errorf("pool b first ran 4 maps at %v (ok=%v), want by %.1f s: submit 10 + Tmin 30 + one heartbeat + the preemption interval", at, ok, deadline)
+	}
+	if len(rec.kills) != 4 {
+		t.Errorf("%d tasks killed, want 4: b's deficit below its minimum share", len(rec.kills))
+	}
+	for _, k := range rec.kills {
+		if k.job != 1 {
+			t.Errorf("killed a task of job %d at %.1f s, want job 1's: the most recently launched tasks go first", k.job, k.t)
+		}
+		if k.t < 40 {
+			t.Errorf("killed at %.1f s, before b had waited Tmin = 30 s since t=10", k.t)
+		}
+	}
+	if s := e.Collector().Summarize("fair"); s.TasksKilled != 4 || s.WastedTaskS <= 0 {
+		t.Errorf("summary counts %d kills and %.0f wasted task-seconds, want 4 and > 0", s.TasksKilled, s.WastedTaskS)
+	}
+}
+
+// TestNoPreemptionByDefault: the same workload without preemption kills
+// nothing and b waits for a's tasks to end.
+func TestNoPreemptionByDefault(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
+	block := topo.Config().BlockBytes()
+	jobs := []workload.Job{
+		newJob(0, 0).maps(8, block, 100).reduces(1, 1, 1).build(),
+		newJob(1, 10).maps(8, block, 100).reduces(1, 1, 1).build(),
+	}
+	pol, err := sched.NewFair(sched.FairParams{Pools: []sched.PoolConfig{{Name: "user1", MinMaps: 4}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := pol.(sched.Preempter); ok {
+		t.Error("fair without preemption enabled implements Preempter: the engine would poll it for nothing")
+	}
+	e := runJobs(t, topo, jobs, pol, Params{})
+	if k := e.Collector().Summarize("fair").TasksKilled; k != 0 {
+		t.Errorf("%d tasks killed with preemption off, want 0", k)
+	}
+}
+
+// TestKilledReduceRefetches: killing reduces mid-shuffle loses their copied
+// bytes, and the shuffle ledger still balances at the end: every byte a
+// map produced is fetched exactly once by a surviving attempt.
+func TestKilledReduceRefetches(t *testing.T) {
+	// Three reduce slots: job 0's three long reduces hold them all when
+	// job 1, whose pool is guaranteed all three, arrives.
+	topo := mustTopo(t, cluster.Config{Racks: 3, NodesPerRack: 1, MapSlots: 4, ReduceSlots: 1})
+	block := topo.Config().BlockBytes()
+	jobs := []workload.Job{
+		newJob(0, 0).maps(12, block, 5).reduces(3, 50<<20, 200).output(30 << 20).build(),
+		newJob(1, 20).maps(12, block, 5).reduces(3, 50<<20, 20).build(),
+	}
+	inner, err := sched.NewFair(sched.FairParams{
+		Pools:      []sched.PoolConfig{{Name: "user1", MinReduces: 3, MinMaps: 6}},
+		Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 1, FairShareTimeoutS: 2},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := runJobs(t, topo, jobs, inner, Params{}) // invariants on: the ledger is checked
+	s := e.Collector().Summarize("fair")
+	if s.JobsCompleted != 2 {
+		t.Fatalf("%d jobs completed, want 2", s.JobsCompleted)
+	}
+	if s.TasksKilled == 0 {
+		t.Error("no task was killed: the test no longer exercises killing")
+	}
+}
