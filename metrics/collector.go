@@ -101,7 +101,12 @@ type Collector struct {
 	series    []TimeseriesRow
 	kills     int64
 	wasted    float64
+	hoard     float64
 }
+
+// ReduceHoarding adds reduce slot-seconds a job's reducers held while its
+// maps were still running (slot hoarding, Fair Scheduler paper section 5.1).
+func (c *Collector) ReduceHoarding(slotS float64) { c.hoard += slotS }
 
 // New returns an empty collector.
 func New(opts Options) *Collector {

@@ -32,9 +32,12 @@ type Summary struct {
 	Decisions             Decisions     `json:"decisions"`
 	TasksKilled           int64         `json:"tasks_killed"`
 	// WastedTaskS is the task-seconds of killed attempts' lost work.
-	WastedTaskS float64           `json:"wasted_task_s"`
-	Extra       map[string]any    `json:"extra,omitempty"`
-	Definitions map[string]string `json:"definitions"`
+	WastedTaskS float64 `json:"wasted_task_s"`
+	// ReduceHoardingSlotS is reduce slot-seconds held by reducers while
+	// their job's maps still ran: slot hoarding (section 5.1).
+	ReduceHoardingSlotS float64           `json:"reduce_hoarding_slot_s"`
+	Extra               map[string]any    `json:"extra,omitempty"`
+	Definitions         map[string]string `json:"definitions"`
 }
 
 // SteadyState is throughput over a window.
@@ -164,6 +167,7 @@ func (c *Collector) Summarize(policy string) Summary {
 	}
 	s.TasksKilled = c.kills
 	s.WastedTaskS = c.wasted
+	s.ReduceHoardingSlotS = c.hoard
 	s.Definitions = Definitions()
 	return s
 }

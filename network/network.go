@@ -62,6 +62,7 @@ const (
 // flow is one transfer. Its progress is stored lazily as (rem0 at t0) plus a
 // constant rate, so advancing time costs nothing per flow.
 type flow struct {
+	ver    uint32 // bumped whenever finish changes, to retire heap entries
 	id     FlowID
 	path   []LinkID
 	bytes  float64
@@ -88,16 +89,27 @@ func (f *flow) remaining(t float64) float64 {
 type Network struct {
 	caps      []float64
 	load      []float64 // sum of flow rates per link, valid when !dirty
-	linkBytes []float64 // cumulative bytes carried per link
+	linkBytes []float64 // bytes carried per link up to linkT
+	linkT     []float64 // when linkBytes was last brought up to date
 	now       float64
+	// finishQ orders active flows by completion time, so that the next
+	// completion and the flows done by a time are found without a scan.
+	finishQ finishHeap
+	// gone counts dropped entries still in flows, compacted when they
+	// outnumber live ones.
+	gone int
+	// fullOnly disables the incremental fast path (for tests that compare
+	// it against full solves).
+	fullOnly  bool
 	lastID    FlowID
 	flows     []*flow // FlowID order; may hold non-active entries until the next solve compacts them
 	byID      map[FlowID]*flow
 	done      []*flow // finished but not yet popped
 	nActive   int
 	dirty     bool
-	nextDone  float64 // earliest finish among active flows, valid when !dirty
-	solves    int     // number of solves run, for tests of laziness
+	solves    int // number of solves run, for tests of laziness
+	fastAdds  int // flows added without a solve
+	fastDrops int // flows dropped without a solve
 	sv        solver
 }
 
@@ -113,8 +125,8 @@ func New(capacities []float64) (*Network, error) {
 		caps:      slices.Clone(capacities),
 		load:      make([]float64, len(capacities)),
 		linkBytes: make([]float64, len(capacities)),
+		linkT:     make([]float64, len(capacities)),
 		byID:      make(map[FlowID]*flow),
-		nextDone:  math.Inf(1),
 	}, nil
 }
 
@@ -161,8 +173,97 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 	}
 	n.flows = append(n.flows, f)
 	n.nActive++
+	if !n.dirty && !n.fullOnly && n.fitsUnsaturated(f) {
+		// Every link keeps slack with the flow at its cap: no saturated
+		// link changes, so every other rate stays max-min fair and the
+		// new flow's own bottleneck is its cap. The solution stays exact.
+		f.rate = f.cap
+		f.finish = f.t0 + f.rem0/f.rate
+		for _, l := range f.path {
+			n.setLoad(l, n.load[l]+f.rate)
+		}
+		n.finishQ.push(f)
+		n.fastAdds++
+		return f.id, nil
+	}
 	n.dirty = true
 	return f.id, nil
+}
+
+// saturationSlack is the relative headroom below which a link counts as
+// saturated: max-min fairness treats a link at capacity as a bottleneck,
+// and float sums of rates land a few ulps either side of it.
+const saturationSlack = 1e-9
+
+// fitsUnsaturated reports whether capped flow f can run at its cap with
+// every link on its path still below capacity.
+func (n *Network) fitsUnsaturated(f *flow) bool {
+	if math.IsInf(f.cap, 1) {
+		return false
+	}
+	for _, l := range f.path {
+		if n.load[l]+f.cap > n.caps[l]*(1-saturationSlack) {
+			return false
+		}
+	}
+	return true
+}
+
+// crossesSaturated reports whether any link on f's path is at capacity.
+func (n *Network) crossesSaturated(f *flow) bool {
+	if math.IsInf(f.cap, 1) || f.rate < f.cap {
+		return true // an uncapped flow, or one below its cap, has a bottleneck link
+	}
+	for _, l := range f.path {
+		if n.load[l] > n.caps[l]*(1-saturationSlack) {
+			return true
+		}
+	}
+	return false
+}
+
+// drop takes active flow f out of the solution: without a re-solve when it
+// ran at its cap on unsaturated links only (nobody else was limited by
+// those links, so no other rate changes), else by marking the solution
+// dirty.
+func (n *Network) drop(f *flow) {
+	n.nActive--
+	if n.dirty || n.fullOnly || n.crossesSaturated(f) {
+		n.dirty = true
+		return
+	}
+	for _, l := range f.path {
+		n.setLoad(l, max(n.load[l]-f.rate, 0))
+	}
+	f.rate = 0
+	n.fastDrops++
+	if n.gone++; n.gone > 64 && n.gone > len(n.flows)/2 {
+		n.sweep()
+	}
+}
+
+// sweep drops finished and removed flows from n.flows without touching
+// active ones, so a long run of fast-path changes keeps the list short.
+func (n *Network) sweep() {
+	live := n.flows[:0]
+	for _, f := range n.flows {
+		if f.state == stateActive {
+			live = append(live, f)
+		}
+	}
+	clear(n.flows[len(live):])
+	n.flows = live
+	n.gone = 0
+}
+
+// setLoad changes link l's load, first banking the bytes it carried at the
+// old load.
+func (n *Network) setLoad(l LinkID, v float64) {
+	if dt := n.now - n.linkT[l]; dt > 0 {
+		n.linkBytes[l] += n.load[l] * dt
+	}
+	n.linkT[l] = n.now
+	n.load[l] = v
 }
 
 // Remove cancels a flow (e.g. its task was killed) at time now and returns
@@ -183,8 +284,8 @@ func (n *Network) Remove(now float64, id FlowID) (transferred float64, ok bool) 
 	}
 	transferred = f.bytes - f.remaining(n.now)
 	f.state = stateGone
-	n.nActive--
-	n.dirty = true
+	f.ver++
+	n.drop(f)
 	return transferred, true
 }
 
@@ -201,7 +302,16 @@ func (n *Network) NextCompletion() (t float64, ok bool) {
 	if n.nActive == 0 {
 		return 0, false
 	}
-	return n.nextDone, true
+	return n.nextFinish(), true
+}
+
+// nextFinish is the earliest completion among active flows, from the
+// finish queue (stale entries dropped on the way).
+func (n *Network) nextFinish() float64 {
+	if f := n.finishQ.top(); f != nil {
+		return f.finish
+	}
+	return math.Inf(1)
 }
 
 // PopCompleted advances to now and removes and returns every flow finished
@@ -269,7 +379,8 @@ func (n *Network) LinkBytes(l LinkID) float64 {
 	if l < 0 || int(l) >= len(n.linkBytes) {
 		return 0
 	}
-	return n.linkBytes[l]
+	n.ensureSolved()
+	return n.linkBytes[l] + n.load[l]*(n.now-n.linkT[l])
 }
 
 // ActiveFlows returns the number of flows still transferring.
@@ -280,43 +391,37 @@ func (n *Network) ActiveFlows() int { return n.nActive }
 func (n *Network) advanceTo(t float64) {
 	for t > n.now { // false for NaN and for t <= now: the clamp
 		n.ensureSolved()
-		if math.IsInf(t, 1) && math.IsInf(n.nextDone, 1) {
+		next := n.nextFinish()
+		if math.IsInf(t, 1) && math.IsInf(next, 1) {
 			return // drained: keep a finite clock rather than jump to +Inf
 		}
-		step := min(max(n.nextDone, n.now), t)
+		step := min(max(next, n.now), t)
 		n.progress(step)
-		if n.nextDone > t {
+		if next > t {
 			return
 		}
 		n.collect(step)
 	}
 }
 
-// progress moves the clock to t at the current (solved) rates.
-func (n *Network) progress(t float64) {
-	if dt := t - n.now; dt > 0 {
-		for l, r := range n.load {
-			n.linkBytes[l] += r * dt
-		}
-	}
-	n.now = t
-}
+// progress moves the clock to t at the current (solved) rates. Link byte
+// counters catch up lazily (LinkBytes, setLoad).
+func (n *Network) progress(t float64) { n.now = max(n.now, t) }
 
 // collect moves every active flow that is complete at time t (see the
-// package doc for the tolerance) to the done queue.
+// package doc for the tolerance) to the done queue, taking them from the
+// front of the finish queue.
 func (n *Network) collect(t float64) {
-	for _, f := range n.flows {
-		if f.state != stateActive {
-			continue
+	for {
+		f := n.finishQ.top()
+		if f == nil || !(f.finish <= t || f.remaining(t) <= CompletionTolerance*f.bytes) {
+			return
 		}
-		if f.finish <= t || f.remaining(t) <= CompletionTolerance*f.bytes {
-			f.finish = min(f.finish, t)
-			f.state = stateFinished
-			f.rate = 0
-			n.done = append(n.done, f)
-			n.nActive--
-			n.dirty = true
-		}
+		n.finishQ.pop()
+		f.finish = min(f.finish, t)
+		f.state = stateFinished
+		n.done = append(n.done, f)
+		n.drop(f)
 	}
 }
 

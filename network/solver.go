@@ -125,9 +125,12 @@ func (n *Network) solve() {
 		}
 	}
 
-	// Publish loads and completion times.
-	clear(n.load)
-	n.nextDone = math.Inf(1)
+	// Publish loads and completion times. Link byte counters are banked at
+	// the old loads first.
+	for l := range n.load {
+		n.setLoad(LinkID(l), 0)
+	}
+	n.finishQ.reset()
 	for _, f := range flows {
 		for _, l := range f.path {
 			n.load[l] += f.rate
@@ -136,8 +139,10 @@ func (n *Network) solve() {
 		if f.rate > 0 {
 			f.finish = f.t0 + f.rem0/f.rate
 		}
-		n.nextDone = min(n.nextDone, f.finish)
+		f.ver++
+		n.finishQ.add(f)
 	}
+	n.finishQ.heapify()
 }
 
 // compact drops non-active flows from n.flows (keeping FlowID order) and
@@ -154,6 +159,7 @@ func (n *Network) compact() {
 	}
 	clear(n.flows[len(live):])
 	n.flows = live
+	n.gone = 0
 }
 
 // freeze fixes flow fi at rate r and charges r to every link on its path.

@@ -25,7 +25,8 @@ type Engine struct {
 	pol    sched.Policy
 	jobObs sched.JobObserver
 	tskObs sched.TaskObserver
-	placer *cluster.Placer
+	placer *cluster.Placer // reduce output replicas
+	seed   uint64
 	col    *metrics.Collector
 
 	now    float64
@@ -39,6 +40,7 @@ type Engine struct {
 
 	nodes     []nodeState
 	slotTotal [3]int
+	capacity  [3]int // slots a node has, by kind
 	dirty     []cluster.NodeID
 
 	// acct are accounting links of unbounded capacity that every
@@ -62,11 +64,15 @@ type Engine struct {
 }
 
 type nodeState struct {
-	free    [3]int
-	hb      bool // a heartbeat is scheduled
-	isDirty bool
-	usedCPU float64
-	usedMem float64
+	free [3]int
+	// computing and computeWait implement copy-compute splitting: reducers
+	// computing now, and those waiting to (job index, reduce index).
+	computing   int
+	computeWait [][2]int32
+	hb          bool // a heartbeat is scheduled
+	isDirty     bool
+	usedCPU     float64
+	usedMem     float64
 }
 
 // New prepares a run of jobs (sorted by submit time, IDs dense from 0) on
@@ -88,7 +94,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		}
 	}
 	caps := append([]float64(nil), topo.LinkCapacities()...)
-	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs,
+	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs, seed: seed,
 		placer: cluster.NewPlacer(topo, seed),
 		col: metrics.New(metrics.Options{
 			CongestionThreshold: p.CongestionThreshold, MonitorPeriodS: p.MonitorPeriodS,
@@ -106,11 +112,31 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	e.jobObs, _ = pol.(sched.JobObserver)
 	e.tskObs, _ = pol.(sched.TaskObserver)
 	cfg := topo.Config()
+	if cc := &e.p.CopyCompute; cc.Enabled {
+		if topo.ContainerModel() {
+			return nil, fmt.Errorf("engine.copy_compute: copy-compute splitting needs the slot model (map_slots, reduce_slots)")
+		}
+		if cc.MaxComputing == 0 {
+			cc.MaxComputing = cfg.ReduceSlots
+		}
+		if cc.MaxReducers == 0 {
+			cc.MaxReducers = 3 * cc.MaxComputing
+		}
+		if cc.MaxComputing < 1 || cc.MaxReducers < cc.MaxComputing {
+			return nil, fmt.Errorf("engine.copy_compute: want 1 <= max_computing <= max_reducers, got %d and %d", cc.MaxComputing, cc.MaxReducers)
+		}
+	}
+	e.capacity = [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}
+	if e.p.CopyCompute.Enabled {
+		e.capacity[sched.ReduceSlot] = e.p.CopyCompute.MaxReducers
+	}
 	e.nodes = make([]nodeState, topo.NumNodes())
 	for i := range e.nodes {
-		e.nodes[i].free = [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}
+		e.nodes[i].free = e.capacity
 	}
-	e.slotTotal = [3]int{cfg.MapSlots * len(e.nodes), cfg.ReduceSlots * len(e.nodes), cfg.Containers * len(e.nodes)}
+	for k := range e.slotTotal {
+		e.slotTotal[k] = e.capacity[k] * len(e.nodes)
+	}
 	e.uplink = make([][2]float64, topo.NumRacks())
 	e.lastUp = make([][2]float64, topo.NumRacks())
 	e.jobs = make([]*jobRun, len(jobs))
@@ -304,6 +330,9 @@ func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	case d.Kind == sched.ReduceTask && (!jr.sj.ReducesEnabled || jr.sj.PendingReduces() == 0):
 		e.fail("policy %s chose a reduce of job %d, which has none runnable", e.pol.Name(), jr.spec.ID)
 		return
+	case d.Kind == sched.ReduceTask && !e.ReduceAdmissible(jr.sj, n):
+		e.fail("policy %s launched a reduce of job %d on node %d past copy-compute splitting's per-job copy limit", e.pol.Name(), jr.spec.ID, n)
+		return
 	}
 	e.nodes[n].free[k]--
 	e.running++
@@ -349,6 +378,17 @@ func (e *Engine) Epoch() uint64 { return e.epoch }
 func (e *Engine) UplinkUtilization(r cluster.RackID) (up, down float64) {
 	u := e.uplink[r]
 	return u[0], u[1]
+}
+
+// ReduceAdmissible reports whether a reduce of job j may launch on node n:
+// always, unless copy-compute splitting limits the job's copying reducers
+// there.
+func (e *Engine) ReduceAdmissible(j *sched.Job, n cluster.NodeID) bool {
+	if !e.p.CopyCompute.Enabled {
+		return true
+	}
+	jr := e.jobs[j.Index]
+	return jr.copyingOn[n] < e.p.CopyCompute.MaxComputing
 }
 
 // FreeResources is node n's CPU and memory not held by running tasks.

@@ -70,6 +70,17 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 	if r.state == tsWriting {
 		e.net.Remove(e.now, r.write)
 	}
+	if r.state == tsStarting || r.state == tsRunning {
+		if jr.copyingOn != nil {
+			jr.copyingOn[r.node]--
+		}
+		if jr.sj.FinishedMaps < jr.sj.NumMaps {
+			jr.hoardS += e.now - r.start
+		}
+	}
+	if r.state == tsComputing && jr.copyingOn != nil {
+		e.releaseCompute(r.node)
+	}
 	if r.state == tsRunning {
 		for k, c := range jr.copying {
 			if c == t.Index {

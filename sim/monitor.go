@@ -76,9 +76,8 @@ func (e *Engine) checkEnd() error {
 	if d := math.Abs(e.shuffleProduced - e.shuffleFetched); d > 1e-6*math.Max(1, e.shuffleProduced) {
 		return fmt.Errorf("invariant: %.0f shuffle bytes produced but %.0f fetched", e.shuffleProduced, e.shuffleFetched)
 	}
-	cfg := e.topo.Config()
 	for n := range e.nodes {
-		if e.nodes[n].free != [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers} {
+		if e.nodes[n].free != e.capacity || e.nodes[n].computing != 0 {
 			return fmt.Errorf("invariant: node %d ends with free slots %v", n, e.nodes[n].free)
 		}
 	}

@@ -39,6 +39,9 @@ type Params struct {
 	// changed for this long while jobs wait (default one simulated day):
 	// a policy that declines forever must not hang the tool.
 	StallS float64 `yaml:"stall_s"`
+	// CopyCompute is the Fair Scheduler paper's copy-compute splitting
+	// (section 5.2, Compute Phase Admission Control); off by default.
+	CopyCompute CopyCompute `yaml:"copy_compute"`
 	// CheckInvariants verifies slot accounting and byte conservation as
 	// the run goes, at some cost; tests turn it on.
 	CheckInvariants bool `yaml:"check_invariants"`
@@ -89,4 +92,19 @@ func (p Params) Validate() error {
 		return fmt.Errorf("engine.parallel_copies: must be at least 1, got %d", p.ParallelCopies)
 	}
 	return nil
+}
+
+// CopyCompute configures copy-compute splitting (Fair Scheduler paper,
+// section 5.2): a node runs up to MaxReducers reducers but lets only
+// MaxComputing of them compute at once; a reducer that has copied its input
+// waits for a compute slot. A job may have at most MaxComputing reducers
+// copying on a node, so one large job cannot fill a node's reducers while
+// its maps run. The paper sets MaxComputing to the node's reduce slots in
+// unmodified Hadoop and MaxReducers "several times higher" (its example:
+// 2 and 6); those are the defaults (MaxReducers = 3 x MaxComputing). Slot
+// model only.
+type CopyCompute struct {
+	Enabled      bool `yaml:"enabled"`
+	MaxReducers  int  `yaml:"max_reducers"`
+	MaxComputing int  `yaml:"max_computing"`
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"hash/fnv"
 	"math"
 
 	"mrsched/cluster"
@@ -15,7 +16,8 @@ type taskState uint8
 const (
 	tsPending taskState = iota
 	tsStarting
-	tsRunning // map: reading; reduce: copying
+	tsRunning     // map: reading; reduce: copying
+	tsWaitCompute // copied, waiting for a compute slot (copy-compute splitting)
 	tsComputing
 	tsWriting
 	tsDone
@@ -60,8 +62,13 @@ type jobRun struct {
 	reduces []reduceTask
 	mapLog  []mapOut
 	copying []int // reduces in their copy phase
-	next    int   // lowest reduce index that may be pending
-	done    bool
+	// copyingOn counts the job's reduces in their copy phase per node,
+	// for copy-compute splitting's per-job limit; nil when it is off.
+	copyingOn map[cluster.NodeID]int
+	// hoardS is reduce slot-seconds held while the job's maps ran.
+	hoardS float64
+	next   int // lowest reduce index that may be pending
+	done   bool
 }
 
 // flowRef tells what a network flow belongs to.
@@ -83,7 +90,12 @@ const (
 
 func (e *Engine) submit(i int) {
 	spec := &e.specs[i]
-	f := e.placer.PlaceFile(spec.NumMaps, cluster.NoWriter)
+	// Each job's input is placed from its own stream, keyed by its name,
+	// so a job's blocks sit in the same places whatever else runs: a job
+	// replayed alone (for its slowdown) reads the same replicas.
+	h := fnv.New64a()
+	h.Write([]byte(spec.Name))
+	f := cluster.NewPlacer(e.topo, e.seed^h.Sum64()).PlaceFile(spec.NumMaps, cluster.NoWriter)
 	sj := &sched.Job{
 		Spec: spec, Index: i, Pool: spec.Pool, Submit: spec.Submit,
 		NumMaps: spec.NumMaps, NumReduces: spec.NumReduces,
@@ -91,6 +103,9 @@ func (e *Engine) submit(i int) {
 	}
 	sj.Maps = sched.NewMapIndex(e.topo, sj.Input)
 	jr := &jobRun{spec: spec, sj: sj, maps: make([]mapTask, spec.NumMaps), reduces: make([]reduceTask, spec.NumReduces)}
+	if e.p.CopyCompute.Enabled {
+		jr.copyingOn = map[cluster.NodeID]int{}
+	}
 	e.jobs[i] = jr
 	e.active = append(e.active, sj)
 	e.enableReduces(jr)
@@ -145,6 +160,9 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	r := &jr.reduces[i]
 	r.state, r.node, r.slot, r.start = tsStarting, n, slot, e.now
 	r.attempt++
+	if jr.copyingOn != nil {
+		jr.copyingOn[n]++
+	}
 	e.hold(n, jr.spec, false, 1)
 	sj.RunningReduces++
 	e.col.TaskLaunched(jr.spec.ID, e.now, false, 0, float64(sj.FinishedMaps)/float64(sj.NumMaps))
@@ -252,8 +270,7 @@ func (e *Engine) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 	e.nodes[n].free[k]++
 	e.running--
 	if e.p.CheckInvariants {
-		cfg := e.topo.Config()
-		if e.nodes[n].free[k] > [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}[k] {
+		if e.nodes[n].free[k] > e.capacity[k] {
 			e.fail("invariant: node %d has more free %s slots than it owns", n, k)
 		}
 	}
@@ -281,6 +298,13 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		e.tskObs.TaskEnded(e, sj, sched.MapTask, m.node, false)
 	}
 	e.enableReduces(jr)
+	if sj.FinishedMaps == sj.NumMaps {
+		for k := range jr.reduces {
+			if r := &jr.reduces[k]; r.state == tsStarting || r.state == tsRunning {
+				jr.hoardS += e.now - r.start
+			}
+		}
+	}
 	// pump may move a reduce to compute, which edits jr.copying: walk a copy.
 	e.scratch = append(e.scratch[:0], jr.copying...)
 	for _, r := range e.scratch {
@@ -344,7 +368,6 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h cluster.NodeID, bytes float64) {
 
 func (e *Engine) startCompute(jr *jobRun, i int) {
 	r := &jr.reduces[i]
-	r.state = tsComputing
 	for k, c := range jr.copying {
 		if c == i {
 			jr.copying = append(jr.copying[:k], jr.copying[k+1:]...)
@@ -352,8 +375,44 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 		}
 	}
 	r.avail, r.host, r.queue, r.flows = nil, nil, nil, nil
+	if jr.copyingOn != nil {
+		jr.copyingOn[r.node]--
+		ns := &e.nodes[r.node]
+		if ns.computing >= e.p.CopyCompute.MaxComputing {
+			r.state = tsWaitCompute
+			ns.computeWait = append(ns.computeWait, [2]int32{int32(jr.spec.ID), int32(i)})
+			e.markDirty(r.node) // the job may launch another copying reducer here
+			return
+		}
+		ns.computing++
+		e.markDirty(r.node)
+	}
+	e.compute(jr, i)
+}
+
+func (e *Engine) compute(jr *jobRun, i int) {
+	r := &jr.reduces[i]
+	r.state = tsComputing
 	dur := r.fetched * jr.spec.Profile.ReduceSecPerByte
 	e.events.push(event{t: e.now + dur, kind: evPhaseDone, a: int32(jr.spec.ID), b: int32(-1 - i), c: r.attempt})
+}
+
+// releaseCompute frees a compute slot on n and admits the oldest waiting
+// reducer, under copy-compute splitting.
+func (e *Engine) releaseCompute(n cluster.NodeID) {
+	ns := &e.nodes[n]
+	ns.computing--
+	for len(ns.computeWait) > 0 {
+		w := ns.computeWait[0]
+		ns.computeWait = ns.computeWait[1:]
+		jr := e.jobs[w[0]]
+		if jr.done || jr.reduces[w[1]].state != tsWaitCompute {
+			continue // killed while waiting
+		}
+		ns.computing++
+		e.compute(jr, int(w[1]))
+		return
+	}
 }
 
 // startWrite writes reduce i's output to HDFS as one replication pipeline:
@@ -363,6 +422,9 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 func (e *Engine) startWrite(jr *jobRun, i int) {
 	r := &jr.reduces[i]
 	r.state = tsWriting
+	if jr.copyingOn != nil {
+		e.releaseCompute(r.node)
+	}
 	bytes := float64(jr.spec.OutputBytes) / float64(jr.sj.NumReduces)
 	reps := e.placer.PlaceBlock(nil, r.node)
 	path := append(e.pathBuf[:0], e.topo.DiskLink(r.node))
@@ -404,6 +466,7 @@ func (e *Engine) jobDone(jr *jobRun) {
 	jr.done = true
 	e.finished++
 	e.col.JobFinished(jr.spec.ID, e.now)
+	e.col.ReduceHoarding(jr.hoardS)
 	for k, a := range e.active {
 		if a == jr.sj {
 			e.active = append(e.active[:k], e.active[k+1:]...)

@@ -1,0 +1,83 @@
+package network
+
+// finishEntry is a flow's completion time as of one of its versions; an
+// entry whose version no longer matches the flow's is stale and skipped.
+type finishEntry struct {
+	finish float64
+	id     FlowID
+	ver    uint32
+	f      *flow
+}
+
+// finishHeap is a min-heap of active flows by (finish, FlowID) with lazy
+// deletion: a flow whose rate changes gets a new entry and a new version.
+type finishHeap struct{ h []finishEntry }
+
+func (q *finishHeap) reset() { clear(q.h); q.h = q.h[:0] }
+
+func (q *finishHeap) less(i, j int) bool {
+	a, b := &q.h[i], &q.h[j]
+	return a.finish < b.finish || (a.finish == b.finish && a.id < b.id)
+}
+
+// add appends f without restoring heap order; call heapify after a batch.
+func (q *finishHeap) add(f *flow) { q.h = append(q.h, finishEntry{f.finish, f.id, f.ver, f}) }
+
+// heapify restores heap order in O(n) after a batch of adds.
+func (q *finishHeap) heapify() {
+	for i := len(q.h)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
+}
+
+func (q *finishHeap) push(f *flow) {
+	q.h = append(q.h, finishEntry{f.finish, f.id, f.ver, f})
+	i := len(q.h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		q.h[i], q.h[p] = q.h[p], q.h[i]
+		i = p
+	}
+}
+
+// top returns the active flow that finishes first, dropping stale entries.
+func (q *finishHeap) top() *flow {
+	for len(q.h) > 0 {
+		e := &q.h[0]
+		if e.f.state == stateActive && e.ver == e.f.ver {
+			return e.f
+		}
+		q.pop()
+	}
+	return nil
+}
+
+func (q *finishHeap) pop() {
+	n := len(q.h) - 1
+	q.h[0] = q.h[n]
+	q.h[n] = finishEntry{}
+	q.h = q.h[:n]
+	q.down(0)
+}
+
+func (q *finishHeap) down(i int) {
+	n := len(q.h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && q.less(r, l) {
+			m = r
+		}
+		if !q.less(m, i) {
+			return
+		}
+		q.h[i], q.h[m] = q.h[m], q.h[i]
+		i = m
+	}
+}
