@@ -30,6 +30,27 @@ var registry = []Entry{
 		}
 		return NewFair(p)
 	}},
+	{Name: "delay", Summary: "Fair Scheduler with delay scheduling: a job waits up to t1_s for a node-local slot, t2_s more for a rack-local one", New: func(d Decode) (Policy, error) {
+		var p FairDelayParams
+		if err := d(&p); err != nil {
+			return nil, err
+		}
+		return NewFairDelay(p)
+	}},
+	{Name: "fifo-delay", Summary: "FIFO order with delay scheduling", New: func(d Decode) (Policy, error) {
+		var p DelayParams
+		if err := d(&p); err != nil {
+			return nil, err
+		}
+		return NewFIFODelay(p)
+	}},
+	{Name: "drf", Summary: "Dominant Resource Fairness between pools; closest map first among tasks that fit the node", New: func(d Decode) (Policy, error) {
+		var p DRFParams
+		if err := d(&p); err != nil {
+			return nil, err
+		}
+		return NewDRF(p)
+	}},
 }
 
 // Policies lists the registered policies in registry order (the order

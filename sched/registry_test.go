@@ -110,7 +110,7 @@ func TestNewPolicyFairUsesDecodedPools(t *testing.T) {
 }
 
 func TestPolicyListing(t *testing.T) {
-	if got, want := sched.PolicyNames(), []string{"fifo", "fair"}; !slices.Equal(got, want) {
+	if got, want := sched.PolicyNames(), []string{"fifo", "fair", "delay", "fifo-delay", "drf"}; !slices.Equal(got, want) {
 		t.Errorf("PolicyNames() = %v, want %v in registry order", got, want)
 	}
 	entries := sched.Policies()
