@@ -102,11 +102,16 @@ type Collector struct {
 	kills     int64
 	wasted    float64
 	hoard     float64
+	waitS     float64
 }
 
-// ReduceHoarding adds reduce slot-seconds a job's reducers held while its
-// maps were still running (slot hoarding, Fair Scheduler paper section 5.1).
-func (c *Collector) ReduceHoarding(slotS float64) { c.hoard += slotS }
+// ReduceWaiting adds the reducer-seconds a job's reducers spent waiting
+// for its maps, and the part of them that held compute-capable reduce slots
+// (slot hoarding, Fair Scheduler paper section 5.1).
+func (c *Collector) ReduceWaiting(waitS, hoardS float64) {
+	c.waitS += waitS
+	c.hoard += hoardS
+}
 
 // New returns an empty collector.
 func New(opts Options) *Collector {

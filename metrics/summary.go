@@ -33,8 +33,11 @@ type Summary struct {
 	TasksKilled           int64         `json:"tasks_killed"`
 	// WastedTaskS is the task-seconds of killed attempts' lost work.
 	WastedTaskS float64 `json:"wasted_task_s"`
-	// ReduceHoardingSlotS is reduce slot-seconds held by reducers while
-	// their job's maps still ran: slot hoarding (section 5.1).
+	// ReduceWaitS is reducer-seconds spent waiting for their job's maps.
+	ReduceWaitS float64 `json:"reduce_wait_s"`
+	// ReduceHoardingSlotS is the part of ReduceWaitS that held a
+	// compute-capable reduce slot: slot hoarding (section 5.1). Under
+	// copy-compute splitting a copying reducer holds none.
 	ReduceHoardingSlotS float64           `json:"reduce_hoarding_slot_s"`
 	Extra               map[string]any    `json:"extra,omitempty"`
 	Definitions         map[string]string `json:"definitions"`
@@ -168,6 +171,7 @@ func (c *Collector) Summarize(policy string) Summary {
 	s.TasksKilled = c.kills
 	s.WastedTaskS = c.wasted
 	s.ReduceHoardingSlotS = c.hoard
+	s.ReduceWaitS = c.waitS
 	s.Definitions = Definitions()
 	return s
 }

@@ -130,8 +130,7 @@ func NewDelayPlacer(p DelayParams) (*DelayPlacer, error) {
 // Place launches the first candidate's task that its locality level allows,
 // skipping the jobs that must wait.
 func (p *DelayPlacer) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
-	p.call = placeCall{c: c, o: o, now: c.Now(), topo: c.Topology(),
-		lastContainer: o.Slot == AnySlot && c.FreeSlots(o.Node, AnySlot) < 2}
+	p.call = placeCall{c: c, o: o, now: c.Now(), topo: c.Topology()}
 	p.skipped = p.skipped[:0]
 	// visit is a method value made once: ranging over jobs with a closure
 	// would allocate on every call.
@@ -156,23 +155,18 @@ type placeCall struct {
 	topo *cluster.Topology
 	d    Decision
 	ok   bool
-	// lastContainer: the offer is a node's last free container.
-	lastContainer bool
 }
 
 // visitJob decides for one candidate; it returns false to stop at a launch.
 func (p *DelayPlacer) visitJob(j *Job) bool {
 	pc := &p.call
-	kind, ok := j.KindFor(pc.o.Slot)
+	kind, ok := j.KindAt(pc.c, pc.o)
 	if !ok {
 		return true
 	}
 	if kind == ReduceTask {
-		if !pc.lastContainer || j.PendingMaps() == 0 {
-			pc.d, pc.ok = Decision{Job: j, Kind: ReduceTask, Rule: RuleReduce}, true
-			return false
-		}
-		// The node's last container stays for a map (see DelayPlacer).
+		pc.d, pc.ok = Decision{Job: j, Kind: ReduceTask, Rule: RuleReduce}, true
+		return false
 	}
 	s := p.state(j)
 	if i, reach, ok := pickMap(pc.topo, j, pc.o.Node, p.allowed(s, j, pc.now)); ok {

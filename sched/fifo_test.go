@@ -79,6 +79,7 @@ func TestLocalityFirstPlace(t *testing.T) {
 		name  string
 		jobs  func() []*sched.Job
 		offer sched.Offer
+		free  map[cluster.NodeID]int
 		want  *want // nil: decline
 		why   string
 	}{
@@ -144,8 +145,23 @@ func TestLocalityFirstPlace(t *testing.T) {
 				return []*sched.Job{j}
 			},
 			offer: sched.Offer{Node: 0, Slot: sched.AnySlot},
+			free:  map[cluster.NodeID]int{0: 2},
 			want:  &want{0, sched.ReduceTask, 0, sched.RuleReduce},
 			why:   "0/1 reduces launched < 1/2 maps finished, even though a node-local map is pending",
+		},
+		{
+			name: "a node's last container goes to a map while maps are pending",
+			jobs: func() []*sched.Job {
+				j := mapJob(0, []cluster.NodeID{0, 1}, []cluster.NodeID{0, 1})
+				j.Maps.Take(0)
+				j.FinishedMaps = 1
+				j.ReducesEnabled = true
+				return []*sched.Job{j}
+			},
+			offer: sched.Offer{Node: 0, Slot: sched.AnySlot},
+			free:  map[cluster.NodeID]int{0: 1},
+			want:  &want{0, sched.MapTask, 1, sched.RuleNodeLocal},
+			why:   "the ramp says reduce, but a reduce in the last container could wait forever for maps with nowhere to run",
 		},
 		{
 			name: "declines when no candidate has work",
@@ -167,7 +183,7 @@ func TestLocalityFirstPlace(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			jobs := tc.jobs()
-			c := &fakeCluster{topo: topo, jobs: jobs}
+			c := &fakeCluster{topo: topo, jobs: jobs, free: tc.free}
 			d, ok := sched.LocalityFirst{}.Place(c, tc.offer, seq(jobs...))
 			if tc.want == nil {
 				if ok {

@@ -22,12 +22,14 @@ type fakeCluster struct {
 
 var _ sched.Cluster = (*fakeCluster)(nil)
 
-func (c *fakeCluster) Now() float64                                      { return c.now }
-func (c *fakeCluster) Topology() *cluster.Topology                       { return c.topo }
-func (c *fakeCluster) Jobs() []*sched.Job                                { return c.jobs }
-func (c *fakeCluster) TotalSlots(k sched.SlotKind) int                   { return c.total[k] }
-func (c *fakeCluster) Epoch() uint64                                     { return c.epoch }
-func (c *fakeCluster) FreeSlots(n cluster.NodeID, _ sched.SlotKind) int  { return c.free[n] }
+func (c *fakeCluster) Now() float64                                     { return c.now }
+func (c *fakeCluster) Topology() *cluster.Topology                      { return c.topo }
+func (c *fakeCluster) Jobs() []*sched.Job                               { return c.jobs }
+func (c *fakeCluster) TotalSlots(k sched.SlotKind) int                  { return c.total[k] }
+func (c *fakeCluster) Epoch() uint64                                    { return c.epoch }
+func (c *fakeCluster) FreeSlots(n cluster.NodeID, _ sched.SlotKind) int { return c.free[n] }
+func (c *fakeCluster) ReduceAdmissible(*sched.Job, cluster.NodeID) bool { return true }
+
 func (c *fakeCluster) FreeResources(cluster.NodeID) (cpu, memGB float64) { return 4, 16 }
 func (c *fakeCluster) RunningTasks(*sched.Job) []sched.TaskRef           { return nil }
 func (c *fakeCluster) UplinkUtilization(cluster.RackID) (up, down float64) {

@@ -101,3 +101,28 @@ func (j *Job) KindFor(s SlotKind) (TaskKind, bool) {
 	}
 	return MapTask, false
 }
+
+// KindAt is KindFor for a concrete offer: it also keeps the rules that
+// depend on the node. A reduce is not started where copy-compute splitting
+// forbids it (Cluster.ReduceAdmissible). In the container model a reduce
+// whose job still has pending maps never takes a node's last free
+// container: the job runs a map there instead. Without that rule every
+// container can end up holding a reduce that waits for maps which have
+// nowhere to run (YARN's application master avoids the same deadlock by
+// preempting reduces).
+func (j *Job) KindAt(c Cluster, o Offer) (TaskKind, bool) {
+	kind, ok := j.KindFor(o.Slot)
+	if !ok || kind != ReduceTask {
+		return kind, ok
+	}
+	if !c.ReduceAdmissible(j, o.Node) {
+		if o.Slot == AnySlot && j.PendingMaps() > 0 {
+			return MapTask, true
+		}
+		return ReduceTask, false
+	}
+	if o.Slot == AnySlot && j.PendingMaps() > 0 && c.FreeSlots(o.Node, AnySlot) < 2 {
+		return MapTask, true
+	}
+	return ReduceTask, true
+}

@@ -27,7 +27,7 @@ var _ Placer = LocalityFirst{}
 // Place gives the slot to the first candidate.
 func (LocalityFirst) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
 	for j := range jobs {
-		if d, ok := PlaceInJob(j, o); ok {
+		if d, ok := PlaceInJob(c, j, o); ok {
 			return d, true
 		}
 	}
@@ -35,9 +35,9 @@ func (LocalityFirst) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, b
 }
 
 // PlaceInJob picks job j's task for the offer without waiting: the closest
-// map, or a reduce, as j.KindFor decides.
-func PlaceInJob(j *Job, o Offer) (Decision, bool) {
-	kind, ok := j.KindFor(o.Slot)
+// map, or a reduce, as j.KindAt decides.
+func PlaceInJob(c Cluster, j *Job, o Offer) (Decision, bool) {
+	kind, ok := j.KindAt(c, o)
 	if !ok {
 		return Decision{}, false
 	}

@@ -82,6 +82,8 @@ func (s *miniSim) TotalSlots(k sched.SlotKind) int {
 	}
 	return s.slots * s.topo.NumNodes()
 }
+func (s *miniSim) ReduceAdmissible(*sched.Job, cluster.NodeID) bool { return true }
+
 func (s *miniSim) FreeResources(n cluster.NodeID) (cpu, memGB float64) {
 	cfg := s.topo.Config()
 	return cfg.CPUCores - s.cpu[n], cfg.MemoryGB - s.mem[n]

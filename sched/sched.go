@@ -100,6 +100,10 @@ type Cluster interface {
 	// (workload.Profile.TaskDemand) but does not enforce them: policies
 	// that care (DRF) check that a task fits.
 	FreeResources(n cluster.NodeID) (cpu, memGB float64)
+	// ReduceAdmissible reports whether a reduce of job j may launch on
+	// node n now; false only when copy-compute splitting's per-job limit
+	// of copying reducers on n is reached (Fair Scheduler paper 5.2).
+	ReduceAdmissible(j *Job, n cluster.NodeID) bool
 	// RunningTasks returns job j's running task attempts, oldest launch
 	// first (ties by kind, then index). It allocates: for policies that
 	// need it rarely (preemption), not on every offer.

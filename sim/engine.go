@@ -56,6 +56,7 @@ type Engine struct {
 	lastCongested int
 
 	running      int // tasks running
+	phasePending int // evPhaseDone events queued: tasks in a timed phase
 	lastProgress float64
 	progress     Progress
 	err          error
@@ -224,6 +225,8 @@ func (e *Engine) handle(ev event) {
 	case evSubmit:
 		e.submit(int(ev.a))
 	case evPhaseDone:
+		e.phasePending--
+		e.lastProgress = e.now
 		e.phaseDone(int(ev.a), int(ev.b), ev.c)
 	case evHeartbeat:
 		e.heartbeat(cluster.NodeID(ev.a))
@@ -336,6 +339,7 @@ func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	}
 	e.nodes[n].free[k]--
 	e.running++
+	e.lastProgress = e.now
 	e.col.Decision(d.Rule)
 	if d.Kind == sched.MapTask {
 		e.launchMap(jr, d.Map, n, k)
@@ -344,13 +348,18 @@ func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	}
 }
 
+// checkStall ends the run when nothing can happen any more: no bytes are
+// moving, no task is in a timed phase, and no task has launched or ended
+// for StallS while jobs wait. That is a policy that declines every offer,
+// or tasks that hold every slot waiting for work that has nowhere to run.
 func (e *Engine) checkStall() {
-	if e.running > 0 || e.net.ActiveFlows() > 0 || len(e.active) == 0 {
+	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.active) == 0 {
 		e.lastProgress = e.now
 		return
 	}
 	if e.now-e.lastProgress > e.p.StallS {
-		e.fail("no task has run for %.0f s while %d jobs wait: policy %s declines every offer (engine.stall_s)", e.now-e.lastProgress, len(e.active), e.pol.Name())
+		e.fail("stalled: no task has launched or ended for %.0f s while %d jobs wait and %d tasks hold slots; policy %s (engine.stall_s)",
+			e.now-e.lastProgress, len(e.active), e.running, e.pol.Name())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"mrsched/cluster"
@@ -280,5 +281,40 @@ func TestNewRejectsBadJobs(t *testing.T) {
 				t.Errorf("New accepted %s", c.name)
 			}
 		})
+	}
+}
+
+// reduceHog fills containers with reduces whenever it can, ignoring the
+// rule that keeps a node's last container for maps: it deadlocks a job
+// whose reduces wait for maps that have nowhere to run.
+type reduceHog struct{}
+
+func (reduceHog) Name() string { return "reduce-hog" }
+func (reduceHog) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
+	for _, j := range c.Jobs() {
+		if j.ReducesEnabled && j.PendingReduces() > 0 {
+			return sched.Decision{Job: j, Kind: sched.ReduceTask}, true
+		}
+		if i, ok := j.Maps.Any(); ok {
+			return sched.Decision{Job: j, Kind: sched.MapTask, Map: i}, true
+		}
+	}
+	return sched.Decision{}, false
+}
+
+// TestDeadlockIsAnError: when every container holds a reduce waiting for
+// maps that cannot launch, the run must end with a stall error rather
+// than loop on monitor events forever.
+func TestDeadlockIsAnError(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 3, Containers: 2})
+	block := topo.Config().BlockBytes()
+	jobs := []workload.Job{newJob(0, 0).maps(20, block, 10).reduces(6, 1<<20, 1).build()}
+	e, err := New(Params{StallS: 600}, topo, jobs, reduceHog{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = e.Run()
+	if err == nil || !strings.Contains(err.Error(), "stalled") {
+		t.Fatalf("Run = %v, want a stall error: 6 containers hold reduces and 19 maps can never launch", err)
 	}
 }

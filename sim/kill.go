@@ -75,7 +75,7 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 			jr.copyingOn[r.node]--
 		}
 		if jr.sj.FinishedMaps < jr.sj.NumMaps {
-			jr.hoardS += e.now - r.start
+			jr.addWait(e.now-r.start, e.p.CopyCompute.Enabled)
 		}
 	}
 	if r.state == tsComputing && jr.copyingOn != nil {

@@ -29,6 +29,7 @@ func (e *Engine) monitor() {
 		}
 	}
 	e.col.MonitorSample(congested)
+	e.checkStall() // heartbeats stop on full nodes; the monitor always runs
 	e.lastCongested = congested
 	if e.finished < len(e.specs) {
 		e.events.push(event{t: e.now + period, kind: evMonitor})

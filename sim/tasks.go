@@ -65,10 +65,13 @@ type jobRun struct {
 	// copyingOn counts the job's reduces in their copy phase per node,
 	// for copy-compute splitting's per-job limit; nil when it is off.
 	copyingOn map[cluster.NodeID]int
-	// hoardS is reduce slot-seconds held while the job's maps ran.
-	hoardS float64
-	next   int // lowest reduce index that may be pending
-	done   bool
+	// waitS is reducer-seconds spent holding a reduce slot (or, under
+	// copy-compute splitting, a reducer place) while the job's maps ran;
+	// hoardS is the part of it that held a compute-capable slot: all of
+	// it without splitting, none with it.
+	waitS, hoardS float64
+	next          int // lowest reduce index that may be pending
+	done          bool
 }
 
 // flowRef tells what a network flow belongs to.
@@ -162,6 +165,9 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	r.attempt++
 	if jr.copyingOn != nil {
 		jr.copyingOn[n]++
+		if e.p.CheckInvariants && jr.copyingOn[n] > e.p.CopyCompute.MaxComputing {
+			e.fail("invariant: job %d has %d reducers copying on node %d, above max_computing %d", jr.spec.ID, jr.copyingOn[n], n, e.p.CopyCompute.MaxComputing)
+		}
 	}
 	e.hold(n, jr.spec, false, 1)
 	sj.RunningReduces++
@@ -176,6 +182,7 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 // after the configured startup cost.
 func (e *Engine) afterStartup(jr *jobRun, t int32, attempt uint32) {
 	if e.p.TaskStartupS > 0 {
+		e.phasePending++
 		e.events.push(event{t: e.now + e.p.TaskStartupS, kind: evPhaseDone, a: int32(jr.spec.ID), b: t, c: attempt})
 		return
 	}
@@ -246,6 +253,7 @@ func (e *Engine) startMapRead(jr *jobRun, i int) {
 }
 
 func (e *Engine) flowDone(c network.Completed) {
+	e.lastProgress = e.now
 	ref := c.Data.(*flowRef)
 	jr := e.jobs[ref.job]
 	if jr.done || !e.current(jr, ref) {
@@ -301,7 +309,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 	if sj.FinishedMaps == sj.NumMaps {
 		for k := range jr.reduces {
 			if r := &jr.reduces[k]; r.state == tsStarting || r.state == tsRunning {
-				jr.hoardS += e.now - r.start
+				jr.addWait(e.now-r.start, e.p.CopyCompute.Enabled)
 			}
 		}
 	}
@@ -392,8 +400,12 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 
 func (e *Engine) compute(jr *jobRun, i int) {
 	r := &jr.reduces[i]
+	if e.p.CheckInvariants && jr.copyingOn != nil && e.nodes[r.node].computing > e.p.CopyCompute.MaxComputing {
+		e.fail("invariant: node %d computes %d reducers, above max_computing %d", r.node, e.nodes[r.node].computing, e.p.CopyCompute.MaxComputing)
+	}
 	r.state = tsComputing
 	dur := r.fetched * jr.spec.Profile.ReduceSecPerByte
+	e.phasePending++
 	e.events.push(event{t: e.now + dur, kind: evPhaseDone, a: int32(jr.spec.ID), b: int32(-1 - i), c: r.attempt})
 }
 
@@ -466,7 +478,7 @@ func (e *Engine) jobDone(jr *jobRun) {
 	jr.done = true
 	e.finished++
 	e.col.JobFinished(jr.spec.ID, e.now)
-	e.col.ReduceHoarding(jr.hoardS)
+	e.col.ReduceWaiting(jr.waitS, jr.hoardS)
 	for k, a := range e.active {
 		if a == jr.sj {
 			e.active = append(e.active[:k], e.active[k+1:]...)
@@ -494,4 +506,12 @@ func (e *Engine) hold(n cluster.NodeID, spec *workload.Job, isMap bool, sign flo
 	cpu, mem := spec.Profile.TaskDemand(isMap)
 	e.nodes[n].usedCPU += sign * cpu
 	e.nodes[n].usedMem += sign * mem
+}
+
+// addWait charges reducer-seconds spent waiting for the job's maps.
+func (jr *jobRun) addWait(s float64, copyCompute bool) {
+	jr.waitS += s
+	if !copyCompute {
+		jr.hoardS += s
+	}
 }
