@@ -41,7 +41,7 @@ func (o SWGenOptions) Validate() error {
 	pos := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 	switch {
 	case o.Users <= 0:
-		return fmt.Errorf("Users %d: must be positive", o.Users)
+		return fmt.Errorf("option Users %d: must be positive", o.Users)
 	case !pos(o.MeanInterarrivalS):
 		return fmt.Errorf("MeanInterarrivalS %v: must be positive and finite", o.MeanInterarrivalS)
 	case !pos(o.DurationS):
@@ -71,20 +71,20 @@ const percentSumTolerance = 1e-6
 
 func validateMix(mix []MixEntry) error {
 	if len(mix) == 0 {
-		return fmt.Errorf("Mix is empty (nil means the paper's Table 1)")
+		return fmt.Errorf("option Mix is empty (nil means the paper's Table 1)")
 	}
 	sum := 0.0
 	for _, e := range mix {
 		if err := e.Benchmark.Validate(); err != nil {
-			return fmt.Errorf("Mix: %w", err)
+			return fmt.Errorf("option Mix: %w", err)
 		}
 		if !(e.Percent >= 0) || math.IsInf(e.Percent, 0) {
-			return fmt.Errorf("Mix: %s has percent %v, want finite and non-negative", e.Benchmark.Name, e.Percent)
+			return fmt.Errorf("option Mix: %s has percent %v, want finite and non-negative", e.Benchmark.Name, e.Percent)
 		}
 		sum += e.Percent
 	}
 	if math.Abs(sum-100) > percentSumTolerance {
-		return fmt.Errorf("Mix percentages add up to %v, want 100", sum)
+		return fmt.Errorf("option Mix: percentages add up to %v, want 100", sum)
 	}
 	return nil
 }

@@ -63,13 +63,13 @@ func (o SWIMOptions) Validate() error {
 	case o.TargetNodes <= 0:
 		return fmt.Errorf("TargetNodes %d: must be positive (the simulated cluster's node count)", o.TargetNodes)
 	case !finite(o.Scale) || o.Scale < 0:
-		return fmt.Errorf("Scale %v: must be finite and non-negative (0 = TargetNodes/SourceNodes)", o.Scale)
+		return fmt.Errorf("option Scale %v: must be finite and non-negative (0 = TargetNodes/SourceNodes)", o.Scale)
 	case o.BlockBytes <= 0:
 		return fmt.Errorf("BlockBytes %d: must be positive (e.g. 64 or 128 MiB)", o.BlockBytes)
 	case o.BytesPerReduce < 0:
 		return fmt.Errorf("BytesPerReduce %d: must be non-negative (0 = %d)", o.BytesPerReduce, DefaultBytesPerReduce)
 	case o.Users <= 0:
-		return fmt.Errorf("Users %d: must be positive", o.Users)
+		return fmt.Errorf("option Users %d: must be positive", o.Users)
 	case o.MaxJobs < 0:
 		return fmt.Errorf("MaxJobs %d: must be non-negative (0 = all)", o.MaxJobs)
 	case !finite(o.StartS) || o.StartS < 0:
