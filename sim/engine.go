@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"mrsched/cluster"
@@ -27,6 +28,7 @@ type Engine struct {
 	tskObs sched.TaskObserver
 	placer *cluster.Placer // reduce output replicas
 	seed   uint64
+	rng    *rand.Rand // replica choice among equally near ones
 	col    *metrics.Collector
 
 	now    float64
@@ -96,6 +98,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	}
 	caps := append([]float64(nil), topo.LinkCapacities()...)
 	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs, seed: seed,
+		rng:    rand.New(rand.NewPCG(seed, 0x72656164)),
 		placer: cluster.NewPlacer(topo, seed),
 		col: metrics.New(metrics.Options{
 			CongestionThreshold: p.CongestionThreshold, MonitorPeriodS: p.MonitorPeriodS,

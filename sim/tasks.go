@@ -139,14 +139,8 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
 	m.attempt++
 	e.hold(n, jr.spec, true, 1)
-	// Read from the nearest replica; ties go to the first listed.
-	reach := cluster.OffRack
-	m.src = sj.Input.BlockReplicas(i)[0]
-	for _, r := range sj.Input.BlockReplicas(i) {
-		if rr := e.topo.ReachOf(r, n); rr < reach {
-			reach, m.src = rr, r
-		}
-	}
+	m.src = e.nearestReplica(sj.Input.BlockReplicas(i), n)
+	reach := e.topo.ReachOf(m.src, n)
 	e.col.TaskLaunched(jr.spec.ID, e.now, true, reach, 0)
 	if e.tskObs != nil {
 		e.tskObs.TaskLaunched(e, sj, sched.MapTask, n)
@@ -514,4 +508,30 @@ func (jr *jobRun) addWait(s float64, copyCompute bool) {
 	if !copyCompute {
 		jr.hoardS += s
 	}
+}
+
+// nearestReplica picks the replica a reader on node n reads from: the
+// nearest, and among equally near ones a random one, as HDFS's client does
+// (NetworkTopology.pseudoSortByDistance shuffles replicas at equal
+// distance). Always taking the first listed would send every remote reader
+// of a block to the same node and make it a hot spot no real cluster has.
+// The draw comes from the engine's seeded stream, so runs stay
+// deterministic.
+func (e *Engine) nearestReplica(reps []cluster.NodeID, n cluster.NodeID) cluster.NodeID {
+	best, ties := cluster.OffRack+1, 0
+	var pick cluster.NodeID
+	for _, r := range reps {
+		switch rr := e.topo.ReachOf(r, n); {
+		case rr < best:
+			best, ties, pick = rr, 1, r
+		case rr == best:
+			// Reservoir sampling: each of the k tied replicas ends up
+			// chosen with probability 1/k.
+			ties++
+			if e.rng.IntN(ties) == 0 {
+				pick = r
+			}
+		}
+	}
+	return pick
 }

@@ -9,6 +9,7 @@
 //	mrsched simulate -config F -out D  one run from a YAML scenario
 //	mrsched netsim FILE.json         the network model alone
 //	mrsched trace stats FILE|NAME    a trace's jobs, bytes and classes
+//	mrsched experiment NAME...       a paper's experiment beside the paper's numbers
 //	mrsched policies                 the registered policies
 package main
 
@@ -42,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdNetsim(args, stdout, stderr)
 	case "trace":
 		err = cmdTrace(args, stdout, stderr)
+	case "experiment":
+		err = cmdExperiment(args, stdout, stderr)
 	case "policies":
 		err = cmdPolicies(stdout)
 	case "help", "-h", "-help", "--help":
@@ -76,6 +79,9 @@ Commands:
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span
+  mrsched experiment [-seeds N] [-out DIR] NAME...
+                                     a paper's experiment, ours beside the paper's numbers
+                                     (-list for the names)
   mrsched policies                   the registered policies
 
 Run 'mrsched COMMAND -h' for a command's flags.

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"mrsched/experiment"
+)
+
+// cmdExperiment runs the papers' experiments by name:
+//
+//	mrsched experiment -list
+//	mrsched experiment [-seeds N] [-seed S] [-out DIR] [-parallel P] [-q] NAME...
+//
+// NAME is a full name (fair-delay/zipf), a short one (zipf) or a paper
+// (fair-delay: all of its experiments). Each experiment prints a table of
+// our numbers beside the paper's on stdout. With -out, each also writes its
+// rows as CSV to DIR/<name>.csv (DIR/fair-delay/zipf.csv); without it
+// nothing is written. Progress and wall time go to stderr unless -q.
+func cmdExperiment(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seeds := fs.Int("seeds", 0, "schedules (seeds) to average over; 0 = the experiment's default (see -list)")
+	seed := fs.Uint64("seed", 1, "first seed; schedules use seed, seed+1, ...")
+	out := fs.String("out", "", "also write each experiment's rows as CSV to DIR/<name>.csv")
+	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "simulations run at once (results do not depend on it)")
+	quiet := fs.Bool("q", false, "no progress or timing on stderr")
+	list := fs.Bool("list", false, "list the experiments and exit")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list")
+		fs.PrintDefaults()
+	}
+	// Flags may come before or after the names.
+	var names []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		names = append(names, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if *list {
+		for _, e := range experiment.All() {
+			fmt.Fprintf(stdout, "%-28s %s (%s; default seeds %d)\n", e.Name, e.Summary, e.Source, e.DefaultSeeds)
+		}
+		return nil
+	}
+	if len(names) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *seeds < 0 {
+		return fmt.Errorf("-seeds: must not be negative, got %d", *seeds)
+	}
+	if *seed == 0 {
+		return fmt.Errorf("-seed: must be positive")
+	}
+	exps, err := experiment.Select(names)
+	if err != nil {
+		return err
+	}
+	for i, e := range exps {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		opts := experiment.Options{Seeds: *seeds, Seed: *seed, Parallel: *parallel}
+		if !*quiet {
+			opts.Progress = func(done, total int) {
+				fmt.Fprintf(stderr, "\r%s: %d/%d simulations", e.Name, done, total)
+			}
+		}
+		start := time.Now()
+		res, err := e.Run(opts)
+		if !*quiet {
+			fmt.Fprintf(stderr, "\r%s: done in %.1f s%s\n", e.Name, time.Since(start).Seconds(), strings.Repeat(" ", 20))
+		}
+		if err != nil {
+			return err
+		}
+		if err := res.Table.WriteText(stdout); err != nil {
+			return err
+		}
+		if *out != "" {
+			path := filepath.Join(*out, filepath.FromSlash(e.Name)+".csv")
+			if err := writeCSV(path, res); err != nil {
+				return err
+			}
+			if !*quiet {
+				fmt.Fprintf(stderr, "wrote %s\n", path)
+			}
+		}
+	}
+	return nil
+}
+
+func writeCSV(path string, res *experiment.Result) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := res.CSV.WriteCSV(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,168 @@
+package experiment
+
+import (
+	"fmt"
+	"slices"
+
+	"mrsched/cluster"
+	"mrsched/sched"
+)
+
+// workerPlan describes closed-loop submitters, as in the Fair Scheduler
+// paper's section 6.2.4: each worker submits a job, waits for it to finish,
+// and submits the next. The engine takes its jobs up front, so every job is
+// submitted to the engine at time 0 and a gate in front of the policy
+// hides it until its worker releases it.
+type workerPlan struct {
+	// owner[i] is the worker of job i; a worker's jobs run in ID order.
+	owner []int
+	// horizonS stops the workers: no job is released at or after it
+	// (0: no horizon, every job runs).
+	horizonS float64
+}
+
+// gateStallS is the engine's stall timeout in closed-loop runs: once the
+// workers stop at their horizon and the last released job finishes, the
+// engine sees jobs that no one schedules and stops after this long.
+const gateStallS = 60
+
+// gate is a policy wrapper that shows the inner policy only the jobs the
+// workers have released. It forwards job and task events for released jobs
+// and presents a view of the cluster whose Jobs are the released, unfinished
+// jobs in release order and whose Epoch also changes at each release.
+// Preemption is not supported (the gate would hide other workers' jobs from
+// it); runs with workers use policies that do not kill.
+type gate struct {
+	inner   sched.Policy
+	jobObs  sched.JobObserver
+	taskObs sched.TaskObserver
+	plan    *workerPlan
+
+	next     []int        // per worker: index into its jobs of the next to release
+	jobsOf   [][]int      // per worker: its job indices, in order
+	added    []*sched.Job // engine jobs by index, once submitted
+	busy     []bool       // per worker: a released job is unfinished
+	visible  []*sched.Job // released, unfinished, in release order
+	released []float64    // release time by job index, -1 if never
+	epoch    uint64
+	stopped  bool // a release was refused at the horizon
+	view     gateView
+}
+
+var (
+	_ sched.Policy       = (*gate)(nil)
+	_ sched.JobObserver  = (*gate)(nil)
+	_ sched.TaskObserver = (*gate)(nil)
+)
+
+func newGate(inner sched.Policy, plan *workerPlan) *gate {
+	workers := 0
+	for _, w := range plan.owner {
+		workers = max(workers, w+1)
+	}
+	g := &gate{inner: inner, plan: plan,
+		next: make([]int, workers), jobsOf: make([][]int, workers), busy: make([]bool, workers),
+		added: make([]*sched.Job, len(plan.owner)), released: make([]float64, len(plan.owner))}
+	for i, w := range plan.owner {
+		g.jobsOf[w] = append(g.jobsOf[w], i)
+		g.released[i] = -1
+	}
+	g.jobObs, _ = inner.(sched.JobObserver)
+	g.taskObs, _ = inner.(sched.TaskObserver)
+	g.view.g = g
+	return g
+}
+
+func checkGateable(p sched.Policy) error {
+	if _, ok := p.(sched.Preempter); ok {
+		return fmt.Errorf("policy %s kills tasks; closed-loop workers do not support preemption", p.Name())
+	}
+	return nil
+}
+
+// gateView is the cluster as the inner policy sees it.
+type gateView struct {
+	sched.Cluster
+	g *gate
+}
+
+// Jobs returns the released, unfinished jobs in release order.
+func (v *gateView) Jobs() []*sched.Job { return v.g.visible }
+
+// Epoch changes when the engine's does and when a job is released.
+func (v *gateView) Epoch() uint64 { return v.Cluster.Epoch() + v.g.epoch }
+
+func (g *gate) on(c sched.Cluster) *gateView {
+	g.view.Cluster = c
+	return &g.view
+}
+
+// Name is the inner policy's.
+func (g *gate) Name() string { return g.inner.Name() }
+
+// Assign asks the inner policy, over the released jobs.
+func (g *gate) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
+	return g.inner.Assign(g.on(c), o)
+}
+
+// JobAdded records a submitted job and releases it if its worker is idle.
+func (g *gate) JobAdded(c sched.Cluster, j *sched.Job) {
+	g.added[j.Index] = j
+	g.release(c, g.plan.owner[j.Index])
+}
+
+// JobRemoved forwards the finish and releases the worker's next job.
+func (g *gate) JobRemoved(c sched.Cluster, j *sched.Job) {
+	if i := slices.Index(g.visible, j); i >= 0 {
+		g.visible = slices.Delete(g.visible, i, i+1)
+	}
+	if g.jobObs != nil {
+		g.jobObs.JobRemoved(g.on(c), j)
+	}
+	w := g.plan.owner[j.Index]
+	g.busy[w] = false
+	g.epoch++
+	g.release(c, w)
+}
+
+// release hands worker w's next job to the inner policy if the worker is
+// idle, the job has been submitted and the horizon has not passed.
+func (g *gate) release(c sched.Cluster, w int) {
+	if g.busy[w] || g.next[w] >= len(g.jobsOf[w]) {
+		return
+	}
+	if g.plan.horizonS > 0 && c.Now() >= g.plan.horizonS {
+		g.stopped = true
+		return
+	}
+	j := g.added[g.jobsOf[w][g.next[w]]]
+	if j == nil {
+		return
+	}
+	g.next[w]++
+	g.busy[w] = true
+	g.released[j.Index] = c.Now()
+	g.visible = append(g.visible, j)
+	g.epoch++
+	if g.jobObs != nil {
+		g.jobObs.JobAdded(g.on(c), j)
+	}
+}
+
+// drained reports whether the workers have stopped at their horizon and
+// every released job has finished: the run is over.
+func (g *gate) drained() bool { return g.stopped && len(g.visible) == 0 }
+
+// TaskLaunched forwards.
+func (g *gate) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
+	if g.taskObs != nil {
+		g.taskObs.TaskLaunched(g.on(c), j, k, n)
+	}
+}
+
+// TaskEnded forwards.
+func (g *gate) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
+	if g.taskObs != nil {
+		g.taskObs.TaskEnded(g.on(c), j, k, n, killed)
+	}
+}

@@ -1,0 +1,186 @@
+package experiment
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"mrsched/cluster"
+	"mrsched/metrics"
+	"mrsched/sched"
+	"mrsched/sim"
+	"mrsched/workload"
+)
+
+// PolicySpec is a scheduler as an experiment runs it: a registered policy
+// with its parameters, and whether the engine splits reduces into copy and
+// compute (copy-compute splitting is an engine setting, not a policy).
+type PolicySpec struct {
+	// Label names the configuration in tables ("fair + CCS").
+	Label string
+	// Name is the policy's registry name ("fair", "delay", ...).
+	Name string
+	// Params are the policy's parameters as a scenario's policy.params
+	// would write them (YAML field names); they are decoded strictly, so
+	// a misspelt name is an error.
+	Params map[string]any
+	// CopyCompute turns on the engine's copy-compute splitting with its
+	// defaults (compute slots = reduce slots, reducers = 3x).
+	CopyCompute bool
+}
+
+// Build makes the policy.
+func (p PolicySpec) Build() (sched.Policy, error) {
+	return sched.NewPolicy(p.Name, decodeMap(p.Params))
+}
+
+// engine returns base with the spec's copy-compute setting.
+func (p PolicySpec) engine(base sim.Params) sim.Params {
+	if p.CopyCompute {
+		base.CopyCompute.Enabled = true
+	}
+	return base
+}
+
+// decodeMap decodes m into a policy's parameter struct through YAML, as a
+// scenario file would, rejecting unknown fields.
+func decodeMap(m map[string]any) sched.Decode {
+	return func(into any) error {
+		if len(m) == 0 {
+			return nil
+		}
+		b, err := yaml.Marshal(m)
+		if err != nil {
+			return err
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(into); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("params %s: %s", strings.TrimSpace(string(b)), strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		return nil
+	}
+}
+
+// Setup is a cluster and engine on which jobs run.
+type Setup struct {
+	Cluster cluster.Config
+	Engine  sim.Params
+	// Seed drives block placement (each job's blocks are placed from a
+	// stream keyed by the seed and the job's name).
+	Seed uint64
+}
+
+// simRun is one simulation.
+type simRun struct {
+	setup  Setup
+	jobs   []workload.Job
+	policy PolicySpec
+	// workers, when set, submits the jobs as closed-loop workers (see gate).
+	workers *workerPlan
+}
+
+// outcome is what an experiment keeps of a simulation.
+type outcome struct {
+	jobs    []metrics.JobRecord
+	summary metrics.Summary
+	// released is when each job was released to the scheduler by its
+	// worker (closed-loop runs only; otherwise the submit times).
+	released []float64
+}
+
+// turnaround is job i's finish minus its release, or -1 if unfinished.
+func (o *outcome) turnaround(i int) float64 {
+	r := &o.jobs[i]
+	if r.Finish < 0 {
+		return -1
+	}
+	return r.Finish - o.released[i]
+}
+
+func (r simRun) exec() (*outcome, error) {
+	topo, err := cluster.New(r.setup.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	pol, err := r.policy.Build()
+	if err != nil {
+		return nil, err
+	}
+	var g *gate
+	if r.workers != nil {
+		if err := checkGateable(pol); err != nil {
+			return nil, err
+		}
+		g = newGate(pol, r.workers)
+		pol = g
+	}
+	p := r.policy.engine(r.setup.Engine)
+	if g != nil {
+		p.StallS = gateStallS
+	}
+	e, err := sim.New(p, topo, r.jobs, pol, r.setup.Seed)
+	if err != nil {
+		return nil, err
+	}
+	err = e.Run()
+	if g != nil && err != nil && g.drained() {
+		err = nil // the workers stopped at their horizon; the idle engine gave up, as it should
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s (%s, seed %d): %w", r.policy.Label, r.policy.Name, r.setup.Seed, err)
+	}
+	col := e.Collector()
+	out := &outcome{jobs: col.Jobs(), summary: col.Summarize(r.policy.Name)}
+	if g != nil {
+		out.released = g.released
+	} else {
+		out.released = make([]float64, len(r.jobs))
+		for i := range r.jobs {
+			out.released[i] = r.jobs[i].Submit
+		}
+	}
+	return out, nil
+}
+
+// runAll executes runs, o.Parallel at a time, and returns their outcomes in
+// order. Runs share nothing, so the results do not depend on the
+// parallelism. The first error (in run order) is returned.
+func runAll(o Options, runs []simRun) ([]*outcome, error) {
+	out := make([]*outcome, len(runs))
+	errs := make([]error, len(runs))
+	par := max(1, o.Parallel)
+	sem := make(chan struct{}, par)
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	for i := range runs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i], errs[i] = runs[i].exec()
+			if o.Progress != nil {
+				mu.Lock()
+				done++
+				o.Progress(done, len(runs))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
