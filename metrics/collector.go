@@ -64,6 +64,9 @@ type JobRecord struct {
 	// MapProgressAtFirstReduce is the fraction of the job's maps finished
 	// when its first reduce launched (NAS Fig. 3d); -1 if none launched.
 	MapProgressAtFirstReduce float64
+	// Slowdown is turnaround over the turnaround the job gets alone on the
+	// same cluster (Fair Scheduler paper, section 5.3); -1 unless asked for.
+	Slowdown float64
 }
 
 // Turnaround is finish minus submit, or -1 for an unfinished job.
@@ -122,13 +125,13 @@ func New(opts Options) *Collector {
 // order they are submitted.
 func (c *Collector) JobSubmitted(j *workload.Job) {
 	for len(c.jobs) <= j.ID {
-		c.jobs = append(c.jobs, JobRecord{FirstLaunch: -1, Finish: -1, MapProgressAtFirstReduce: -1})
+		c.jobs = append(c.jobs, JobRecord{FirstLaunch: -1, Finish: -1, MapProgressAtFirstReduce: -1, Slowdown: -1})
 	}
 	c.jobs[j.ID] = JobRecord{
 		ID: j.ID, Name: j.Name, Kind: j.Kind, User: j.User, Pool: j.Pool, Submit: j.Submit,
 		FirstLaunch: -1, Finish: -1, Maps: j.NumMaps, Reduces: j.NumReduces,
 		InputBytes: j.InputBytes, ShuffleBytes: j.ShuffleBytes, OutputBytes: j.OutputBytes,
-		Class: workload.ClassOf(j.ShuffleBytes), MapProgressAtFirstReduce: -1,
+		Class: workload.ClassOf(j.ShuffleBytes), MapProgressAtFirstReduce: -1, Slowdown: -1,
 	}
 }
 
@@ -145,6 +148,9 @@ func (c *Collector) TaskLaunched(job int, t float64, isMap bool, reach cluster.R
 		r.MapProgressAtFirstReduce = mapProgress
 	}
 }
+
+// SetSlowdown records job's slowdown, computed outside the run.
+func (c *Collector) SetSlowdown(job int, slowdown float64) { c.jobs[job].Slowdown = slowdown }
 
 // JobFinished closes a job's record.
 func (c *Collector) JobFinished(job int, t float64) { c.jobs[job].Finish = t }

@@ -23,8 +23,10 @@ type Summary struct {
 	// Turnaround is finish minus submit over completed jobs.
 	Turnaround        Distribution            `json:"turnaround_s"`
 	TurnaroundByClass map[string]Distribution `json:"turnaround_by_class_s"`
-	Locality          Locality                `json:"locality"`
-	Bytes             Bytes                   `json:"bytes"`
+	// Slowdown is turnaround over turnaround alone, when it was computed.
+	Slowdown *Distribution `json:"slowdown,omitempty"`
+	Locality Locality      `json:"locality"`
+	Bytes    Bytes         `json:"bytes"`
 	// CongestionOccurrences counts (monitor sample, uplink direction)
 	// pairs at or above the congestion threshold.
 	CongestionOccurrences int64         `json:"congestion_occurrences"`
@@ -129,6 +131,16 @@ func (c *Collector) Summarize(policy string) Summary {
 		}
 	}
 	s.Turnaround = Distribute(ta)
+	var sd []float64
+	for i := range c.jobs {
+		if v := c.jobs[i].Slowdown; v >= 0 && c.jobs[i].Finish >= 0 {
+			sd = append(sd, v)
+		}
+	}
+	if len(sd) > 0 {
+		d := Distribute(sd)
+		s.Slowdown = &d
+	}
 	for cl, v := range byClass {
 		s.TurnaroundByClass[cl.String()] = Distribute(v)
 	}
@@ -186,6 +198,7 @@ func Definitions() map[string]string {
 		"locality":                 "fraction of map launches whose input was on the node, in the rack, or off-rack",
 		"bytes":                    "bytes carried by the network per cause; *_cross_rack crossed a rack uplink; node-local reads are not counted",
 		"congestion_occurrences":   "monitor samples x uplink directions whose utilisation over the period was at or above the threshold",
+		"slowdown":                 "turnaround / turnaround of the same job run alone on the same cluster (when metrics.slowdown is set)",
 	}
 }
 

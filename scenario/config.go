@@ -75,6 +75,10 @@ type MetricsSpec struct {
 	// window (default: first to last submit).
 	SteadyStartS float64 `yaml:"steady_start_s"`
 	SteadyEndS   float64 `yaml:"steady_end_s"`
+	// Slowdown also runs every job alone on the same cluster (under fifo,
+	// same engine settings) and reports turnaround / turnaround alone:
+	// one extra small simulation a job.
+	Slowdown bool `yaml:"slowdown"`
 }
 
 // Load reads a scenario file, rejecting unknown fields with their line.

@@ -145,5 +145,37 @@ func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.P
 	}
 	col := e.Collector()
 	col.SetSteadyWindow(m.SteadyStartS, m.SteadyEndS)
+	if m.Slowdown {
+		if err := slowdowns(p, t, jobs, seed, col); err != nil {
+			return nil, err
+		}
+	}
 	return &Result{Summary: col.Summarize(pol.Name()), Collector: col}, nil
+}
+
+// slowdowns runs each finished job alone, submitted at time 0 under fifo
+// (with one job every policy makes the same choices), and records
+// turnaround / turnaround alone. The job keeps its name, so it reads the
+// same replicas as in the full run.
+func slowdowns(p sim.Params, t *cluster.Topology, jobs []workload.Job, seed uint64, col *metrics.Collector) error {
+	recs := col.Jobs()
+	for i := range jobs {
+		if recs[i].Finish < 0 {
+			continue
+		}
+		j := jobs[i]
+		j.ID, j.Submit = 0, 0
+		e, err := sim.New(p, t, []workload.Job{j}, sched.NewFIFO(), seed)
+		if err != nil {
+			return err
+		}
+		if err := e.Run(); err != nil {
+			return fmt.Errorf("job %d (%s) alone: %w", i, j.Name, err)
+		}
+		alone := e.Collector().Jobs()[0].Turnaround()
+		if alone > 0 {
+			col.SetSlowdown(i, recs[i].Turnaround()/alone)
+		}
+	}
+	return nil
 }

@@ -147,3 +147,39 @@ func TestTraceFileRelativeToScenario(t *testing.T) {
 		t.Errorf("completed %d jobs of the 2-line trace, want 2", res.Summary.JobsCompleted)
 	}
 }
+
+// TestSlowdown: two identical jobs submitted together on a one-node
+// cluster whose 4 map slots one job's 4 maps fill. Under fifo the first
+// runs as if alone (slowdown 1); the second's maps wait for the first's,
+// so it takes about twice its time alone.
+func TestSlowdown(t *testing.T) {
+	dir := t.TempDir()
+	const mb64 = 64 << 20
+	tsv := "a\t0\t0\t268435456\t1000\t0\nb\t0\t0\t268435456\t1000\t0\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 1, map_slots: 4, reduce_slots: 1, replication: 1}\n" +
+		"workload: {trace: t.tsv, source_nodes: 1}\nmetrics: {slowdown: true}\n"
+	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(filepath.Join(dir, "s.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := res.Collector.Jobs()
+	if sd := jobs[0].Slowdown; sd < 0.999 || sd > 1.01 {
+		t.Errorf("first job's slowdown = %.3f, want 1: under fifo it runs as if alone", sd)
+	}
+	if sd := jobs[1].Slowdown; sd < 1.8 || sd > 2.2 {
+		t.Errorf("second job's slowdown = %.3f, want about 2: its 4 maps (%d MB each) wait for the first job's", sd, mb64>>20)
+	}
+	if res.Summary.Slowdown == nil || res.Summary.Slowdown.Count != 2 {
+		t.Errorf("summary slowdown = %+v, want a distribution over 2 jobs", res.Summary.Slowdown)
+	}
+}
