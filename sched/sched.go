@@ -71,6 +71,12 @@ type Decision struct {
 	Kind TaskKind
 	Map  int
 	Rule string
+	// Source, when SourceSet, is the replica a map reads its block from
+	// (it must hold one); otherwise the engine reads the nearest replica,
+	// a random one among equally near ones, as HDFS does. TD steers
+	// non-local reads away from hot spots with it.
+	Source    cluster.NodeID
+	SourceSet bool
 }
 
 // Cluster is the read-only view a policy decides on. The engine implements

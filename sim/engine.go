@@ -336,6 +336,9 @@ func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	case d.Kind == sched.ReduceTask && (!jr.sj.ReducesEnabled || jr.sj.PendingReduces() == 0):
 		e.fail("policy %s chose a reduce of job %d, which has none runnable", e.pol.Name(), jr.spec.ID)
 		return
+	case d.Kind == sched.MapTask && d.SourceSet && !slices.Contains(jr.sj.Input.BlockReplicas(d.Map), d.Source):
+		e.fail("policy %s chose node %d as the source of map %d of job %d, which holds no replica of its block", e.pol.Name(), d.Source, d.Map, jr.spec.ID)
+		return
 	case d.Kind == sched.ReduceTask && !e.ReduceAdmissible(jr.sj, n):
 		e.fail("policy %s launched a reduce of job %d on node %d past copy-compute splitting's per-job copy limit", e.pol.Name(), jr.spec.ID, n)
 		return
@@ -345,7 +348,11 @@ func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	e.lastProgress = e.now
 	e.col.Decision(d.Rule)
 	if d.Kind == sched.MapTask {
-		e.launchMap(jr, d.Map, n, k)
+		src := cluster.NodeID(-1)
+		if d.SourceSet {
+			src = d.Source
+		}
+		e.launchMap(jr, d.Map, n, k, src)
 	} else {
 		e.launchReduce(jr, n, k)
 	}

@@ -131,7 +131,9 @@ func (e *Engine) enableReduces(jr *jobRun) {
 	}
 }
 
-func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotKind) {
+// launchMap starts map i of jr on node n, reading from src, or from the
+// nearest replica when src is negative.
+func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotKind, src cluster.NodeID) {
 	sj := jr.sj
 	sj.Maps.Take(i)
 	sj.RunningMaps++
@@ -139,7 +141,10 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
 	m.attempt++
 	e.hold(n, jr.spec, true, 1)
-	m.src = e.nearestReplica(sj.Input.BlockReplicas(i), n)
+	m.src = src
+	if src < 0 {
+		m.src = e.nearestReplica(sj.Input.BlockReplicas(i), n)
+	}
 	reach := e.topo.ReachOf(m.src, n)
 	e.col.TaskLaunched(jr.spec.ID, e.now, true, reach, 0)
 	if e.tskObs != nil {
