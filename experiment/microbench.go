@@ -290,9 +290,9 @@ var hotPolicies = []PolicySpec{
 // we count the jobs completed by each class. The paper reports only the
 // gains of IO-rate biasing, over no delay (8% scans, 10% compute) and over
 // untuned delay (15% scans, 44% compute). The outcome hangs on where the
-// hot file's 16 blocks land (a node holding two blocks' first replicas
-// serves both blocks' remote readers), so the default averages 10
-// placements (seeds); a run is about 0.1 s.
+// hot file's 48 replicas land (a node holding several serves the remote
+// readers of all of them and its NIC saturates), so the default averages
+// 10 placements (seeds); a run is about 0.1 s.
 func runIORateBiasing(o Options) (*Result, error) {
 	cl := ec2Cluster()
 	block := cl.WithDefaults().BlockBytes()
