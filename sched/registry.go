@@ -51,6 +51,15 @@ var registry = []Entry{
 		}
 		return NewDRF(p)
 	}},
+	// ShuffleWatcher (sw_policy.go): the full scheduler on three fairness
+	// set-ups, then the additive ablations of its section 5.3.
+	{Name: "sw-fair", Summary: "ShuffleWatcher on the Fair order: NASS shapes the shuffle by NetSat's per-rack saturation, SAMP and SARP localise maps and reduces", New: swFactory(NewSWFair)},
+	{Name: "sw-drf", Summary: "ShuffleWatcher on DRF, among the tasks that fit the node", New: swFactory(NewSWDRF)},
+	{Name: "sw-relaxed", Summary: "sw-fair with relaxed fairness: a user with no preferred task may be passed over for relaxed_fairness_s (5)", New: swFactory(NewSWRelaxed)},
+	{Name: "sw-delay", Summary: "ShuffleWatcher on the Delay scheduler: the maps NASS picks are bounded by delay scheduling's locality waits", New: swFactory(NewSWDelay)},
+	{Name: "sw-nass", Summary: "ShuffleWatcher's NASS alone on the Fair order (ablation: no SAMP, no SARP)", New: swFactory(NewSWNASS)},
+	{Name: "sw-nass-sarp", Summary: "NASS and SARP on the Fair order (ablation: no SAMP)", New: swFactory(NewSWNASSSARP)},
+	{Name: "td", Summary: "Throughput Driven: co-scheduled job statuses, IO-bound jobs local, CPU-bound jobs non-local from non-hot nodes", New: NewTD},
 }
 
 // Policies lists the registered policies in registry order (the order

@@ -110,7 +110,8 @@ func TestNewPolicyFairUsesDecodedPools(t *testing.T) {
 }
 
 func TestPolicyListing(t *testing.T) {
-	if got, want := sched.PolicyNames(), []string{"fifo", "fair", "delay", "fifo-delay", "drf"}; !slices.Equal(got, want) {
+	if got, want := sched.PolicyNames(), []string{"fifo", "fair", "delay", "fifo-delay", "drf",
+		"sw-fair", "sw-drf", "sw-relaxed", "sw-delay", "sw-nass", "sw-nass-sarp", "td"}; !slices.Equal(got, want) {
 		t.Errorf("PolicyNames() = %v, want %v in registry order", got, want)
 	}
 	entries := sched.Policies()

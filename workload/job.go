@@ -23,6 +23,14 @@ type Job struct {
 	NumReduces   int // >= 1
 	Profile      Profile
 	Weight       float64 // fair-share weight, default 1
+	// Demand is the number of map slots the job expects to occupy, the TD
+	// scheduler's j.demand (TD paper, section III-A: "the slot number that
+	// j expects to occupy", reflecting "both the size and expected
+	// completion time" of the job), a user setting. 0 means unset: the
+	// `td` policy then takes min(NumMaps, ceil(demand_share x map slots)),
+	// demand_share 0.35 by default (sched.TDParams). Other policies
+	// ignore it. Loaders and generators leave it 0.
+	Demand int
 }
 
 // KindSWIM is the Kind of jobs loaded from a SWIM trace.
@@ -212,6 +220,8 @@ func (j *Job) Validate() error {
 		return fmt.Errorf("job %d: %d reduces, need at least 1", j.ID, j.NumReduces)
 	case !(j.Weight > 0) || math.IsInf(j.Weight, 0):
 		return fmt.Errorf("job %d: weight %v must be positive and finite", j.ID, j.Weight)
+	case j.Demand < 0:
+		return fmt.Errorf("job %d: demand %d must not be negative (0 lets the policy choose)", j.ID, j.Demand)
 	}
 	if err := j.Profile.Validate(); err != nil {
 		return fmt.Errorf("job %d: %w", j.ID, err)

@@ -1,0 +1,243 @@
+package sched
+
+import (
+	"math"
+	"testing"
+)
+
+// tdOffer runs Algorithm 1 on a free slot of node 5, which holds no block:
+// its lines 9-18 update the statuses.
+func tdOffer(e *tdEnv) { e.assign(5) }
+
+// tdLaunchOne launches any pending map of j on node 0.
+func tdLaunchOne(e *tdEnv, j *Job) {
+	i, _ := j.Maps.Any()
+	e.launch(0, Decision{Job: j, Kind: MapTask, Map: i})
+}
+
+// TestTDStatusTransitions walks every transition of Fig. 6 on hand-built
+// job sets, with formulas (2) and (3) at their boundaries. T = 100 map
+// slots, L = 0.7, H = 1.3; D is the demands of teenaged and adult jobs,
+// O_sen the maps senile jobs run.
+func TestTDStatusTransitions(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(e *tdEnv) []*Job
+		act   func(e *tdEnv, jobs []*Job)
+		want  []TDStatus // by job, in setup order
+		wantD int
+		wantO int
+		why   string
+	}{
+		{
+			name: "formula 2 admits the first waiting job just below T",
+			setup: func(e *tdEnv) []*Job {
+				a, s := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 40, tdNodes(39, 0)...)
+				w1, w2 := e.job("x", 10, tdNodes(5, 1)...), e.job("x", 10, tdNodes(5, 1)...)
+				e.put(a, TDAdult, 50)
+				e.put(s, TDSenile, 39)
+				return []*Job{a, s, w1, w2}
+			},
+			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			want:  []TDStatus{TDAdult, TDSenile, TDInfantile, TDWaiting},
+			wantD: 60, wantO: 39,
+			why: "O_sen + D = 39 + 60 = 99 < T = 100 and S_inf is empty: the first waiting job, only it, becomes infantile",
+		},
+		{
+			name: "formula 2 keeps waiting at T",
+			setup: func(e *tdEnv) []*Job {
+				a, s, w := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 40, tdNodes(40, 0)...), e.job("x", 10, tdNodes(5, 1)...)
+				e.put(a, TDAdult, 50)
+				e.put(s, TDSenile, 40)
+				return []*Job{a, s, w}
+			},
+			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			want:  []TDStatus{TDAdult, TDSenile, TDWaiting},
+			wantD: 60, wantO: 40,
+			why: "O_sen + D = 40 + 60 = 100 is not < T = 100",
+		},
+		{
+			name: "at most one infantile",
+			setup: func(e *tdEnv) []*Job {
+				a, i, w := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 50, tdNodes(10, 1)...), e.job("x", 1, tdNodes(1, 1)...)
+				e.put(a, TDAdult, 60)
+				e.put(i, TDInfantile, 0)
+				return []*Job{a, i, w}
+			},
+			act:   func(e *tdEnv, _ []*Job) { tdOffer(e); tdOffer(e) },
+			want:  []TDStatus{TDAdult, TDInfantile, TDWaiting},
+			wantD: 60,
+			why:   "formula 3 fails (60 + 50 > 100), so the infantile job stays and S_inf being full keeps the waiting job out although O_sen + D = 60 < 100",
+		},
+		{
+			name: "formula 3 promotes at T, to teenaged below L",
+			setup: func(e *tdEnv) []*Job {
+				a, s, i := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 10, tdNodes(10, 0)...), e.job("x", 30, tdNodes(40, 1)...)
+				e.put(a, TDAdult, 60)
+				e.put(s, TDSenile, 10)
+				e.put(i, TDInfantile, 20)
+				return []*Job{a, s, i}
+			},
+			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			want:  []TDStatus{TDAdult, TDSenile, TDTeenaged},
+			wantD: 90, wantO: 10,
+			why: "O_sen + D + demand = 10 + 60 + 30 = 100 <= T; occupied 20 < L x demand = 21",
+		},
+		{
+			name: "formula 3 promotes straight to adult at L",
+			setup: func(e *tdEnv) []*Job {
+				a, s, i := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 10, tdNodes(10, 0)...), e.job("x", 30, tdNodes(40, 1)...)
+				e.put(a, TDAdult, 60)
+				e.put(s, TDSenile, 10)
+				e.put(i, TDInfantile, 21)
+				return []*Job{a, s, i}
+			},
+			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			want:  []TDStatus{TDAdult, TDSenile, TDAdult},
+			wantD: 90, wantO: 10,
+			why: "occupied 21 = L x demand is not below it: adult directly",
+		},
+		{
+			name: "formula 3 keeps infantile above T",
+			setup: func(e *tdEnv) []*Job {
+				a, s, i := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 10, tdNodes(10, 0)...), e.job("x", 31, tdNodes(40, 1)...)
+				e.put(a, TDAdult, 60)
+				e.put(s, TDSenile, 10)
+				e.put(i, TDInfantile, 25)
+				return []*Job{a, s, i}
+			},
+			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			want:  []TDStatus{TDAdult, TDSenile, TDInfantile},
+			wantD: 60, wantO: 10,
+			why: "10 + 60 + 31 = 101 > T = 100",
+		},
+		{
+			name: "promotion and admission take one offer each",
+			setup: func(e *tdEnv) []*Job {
+				i, w := e.job("x", 30, tdNodes(40, 1)...), e.job("x", 30, tdNodes(40, 1)...)
+				e.put(i, TDInfantile, 0)
+				return []*Job{i, w}
+			},
+			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			want:  []TDStatus{TDTeenaged, TDWaiting},
+			wantD: 30,
+			why:   "Algorithm 1 lines 9-18 either promote the infantile job or admit a waiting one, never both",
+		},
+		{
+			name: "teenaged becomes adult when a launch reaches L",
+			setup: func(e *tdEnv) []*Job {
+				j := e.job("x", 10, tdNodes(20, 0)...)
+				e.put(j, TDTeenaged, 6)
+				return []*Job{j}
+			},
+			act:   func(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) },
+			want:  []TDStatus{TDAdult},
+			wantD: 10,
+			why:   "Algorithm 1 line 25: occupied 7 >= L x demand = 7",
+		},
+		{
+			name: "teenaged stays teenaged below L",
+			setup: func(e *tdEnv) []*Job {
+				j := e.job("x", 10, tdNodes(20, 0)...)
+				e.put(j, TDTeenaged, 5)
+				return []*Job{j}
+			},
+			act:   func(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) },
+			want:  []TDStatus{TDTeenaged},
+			wantD: 10,
+			why:   "occupied 6 < 7",
+		},
+		{
+			name: "adult launching its last untreated map becomes senile",
+			setup: func(e *tdEnv) []*Job {
+				j := e.job("x", 10, tdNodes(1, 0)...)
+				e.put(j, TDAdult, 2)
+				return []*Job{j}
+			},
+			act:   func(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) },
+			want:  []TDStatus{TDSenile},
+			wantO: 3,
+			why:   "Algorithm 1 line 27: remain = 0; its demand leaves D and its 3 running maps join O_sen",
+		},
+		{
+			name: "infantile launching its last map becomes senile",
+			setup: func(e *tdEnv) []*Job {
+				j := e.job("x", 10, tdNodes(1, 0)...)
+				e.put(j, TDInfantile, 0)
+				return []*Job{j}
+			},
+			act:   func(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) },
+			want:  []TDStatus{TDSenile},
+			wantO: 1,
+			why:   "line 27 applies to whatever status the job had",
+		},
+		{
+			name: "senile with maps running stays senile",
+			setup: func(e *tdEnv) []*Job {
+				j := e.job("x", 10, tdNodes(4, 0)...)
+				e.put(j, TDSenile, 2)
+				return []*Job{j}
+			},
+			act:   func(e *tdEnv, j []*Job) { e.end(0, j[0]) },
+			want:  []TDStatus{TDSenile},
+			wantO: 1,
+			why:   "occupied 1 > 0",
+		},
+		{
+			name: "senile whose last map ends is finished",
+			setup: func(e *tdEnv) []*Job {
+				j := e.job("x", 10, tdNodes(4, 0)...)
+				e.put(j, TDSenile, 1)
+				return []*Job{j}
+			},
+			act:  func(e *tdEnv, j []*Job) { e.end(0, j[0]) },
+			want: []TDStatus{TDFinished},
+			why:  "Algorithm 1 lines 7-8: occupied = 0",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newTDEnv(t, 100, TDParams{})
+			jobs := c.setup(e)
+			c.act(e, jobs)
+			for k, j := range jobs {
+				if got := e.status(j); got != c.want[k] {
+					t.Errorf("job %d is %v, want %v: %s", k, got, c.want[k], c.why)
+				}
+			}
+			if e.p.dSum != c.wantD || e.p.oSen != c.wantO {
+				t.Errorf("D = %d, O_sen = %d; want %d and %d: %s", e.p.dSum, e.p.oSen, c.wantD, c.wantO, c.why)
+			}
+		})
+	}
+}
+
+// TestTDStrayFromBounds checks the per-job measure of how far an adult's
+// occupancy strayed from [L, H] x demand: demand 10 gives [7, 13].
+func TestTDStrayFromBounds(t *testing.T) {
+	e := newTDEnv(t, 100, TDParams{})
+	j := e.job("x", 10, tdNodes(40, 0)...)
+	e.put(j, TDAdult, 15) // 2 above H x demand
+	e.now = 10
+	for range 10 { // 5 below L x demand from t = 10
+		e.end(0, j)
+	}
+	e.now = 14
+	tdLaunchOne(e, j)
+	s := e.p.Stats().Jobs[0]
+	want := []struct {
+		name      string
+		got, want float64
+	}{
+		{"AboveHSlotS", s.AboveHSlotS, 2 * 10},
+		{"BelowLSlotS", s.BelowLSlotS, 2 * 4},
+		{"MaxAboveH", s.MaxAboveH, 2},
+		{"MaxBelowL", s.MaxBelowL, 2},
+		{"AdultS", s.AdultS, 14},
+	}
+	for _, w := range want {
+		if math.Abs(w.got-w.want) > 1e-9 {
+			t.Errorf("%s = %v, want %v (15 maps for 10 s, then 5 for 4 s, against [7, 13])", w.name, w.got, w.want)
+		}
+	}
+}
