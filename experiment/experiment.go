@@ -90,7 +90,11 @@ func (e Experiment) Run(o Options) (*Result, error) {
 	return r, nil
 }
 
-var registry = []Experiment{
+// registry lists every experiment, paper by paper.
+var registry = slices.Concat(fairDelayExperiments, swExperiments, tdExperiments)
+
+// fairDelayExperiments are the Fair Scheduler paper's (E3).
+var fairDelayExperiments = []Experiment{
 	{Name: "fair-delay/fifo-vs-fair", Source: "Fair Scheduler paper, section 5.3, Fig. 7", DefaultSeeds: 1,
 		Summary: "two jobs of 100 s maps + 100 s CPU-bound reduces: FIFO finishes the batch at 300 s, fair at 400 s",
 		run:     runFIFOvsFair},

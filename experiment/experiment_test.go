@@ -11,11 +11,14 @@ import (
 	"mrsched/workload"
 )
 
-func TestRegistryListsTheSixExperiments(t *testing.T) {
+func TestRegistryListsEveryExperiment(t *testing.T) {
 	want := []string{"fair-delay/fifo-vs-fair", "fair-delay/zipf", "fair-delay/bm",
 		"fair-delay/small-jobs", "fair-delay/sticky-slots", "fair-delay/io-rate-biasing"}
+	for _, e := range slices.Concat(swExperiments, tdExperiments) {
+		want = append(want, e.Name)
+	}
 	if got := Names(); !slices.Equal(got, want) {
-		t.Errorf("Names() = %v, want %v", got, want)
+		t.Errorf("Names() = %v, want %v: the Fair Scheduler paper's six, then ShuffleWatcher's, then TD's", got, want)
 	}
 	for _, e := range All() {
 		if e.run == nil || e.Summary == "" || e.Source == "" || e.DefaultSeeds < 1 {
@@ -40,9 +43,11 @@ func TestLookup(t *testing.T) {
 			t.Errorf("error %q does not list %s", err, n)
 		}
 	}
-	all, err := Select([]string{"fair-delay"})
-	if err != nil || len(all) != len(Names()) {
-		t.Errorf("Select(fair-delay) = %d experiments, %v; want all %d", len(all), err, len(Names()))
+	for group, n := range map[string]int{"fair-delay": len(fairDelayExperiments), "shufflewatcher": len(swExperiments), "td": len(tdExperiments)} {
+		got, err := Select([]string{group})
+		if err != nil || len(got) != n {
+			t.Errorf("Select(%s) = %d experiments, %v; want the group's %d", group, len(got), err, n)
+		}
 	}
 	if _, err := Select([]string{"zipf", "bogus"}); err == nil {
 		t.Error("Select accepted an unknown name")

@@ -1,0 +1,745 @@
+package experiment
+
+// The TD paper's experiments (Wang, Shen, Yu, Nie, Kou, "A Throughput Driven
+// Task Scheduler for Improving MapReduce Performance in Job-intensive
+// Environments", IEEE BigData Congress 2013; papers/td-throughput-driven.txt,
+// section V): queues of word count, inverted index, grep and sort jobs on 50
+// slaves, run under FIFO, Fair and TD. Every choice the paper leaves open is
+// stated where it is made; none was tuned toward the paper's numbers.
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"mrsched/cluster"
+	"mrsched/report"
+	"mrsched/sched"
+	"mrsched/sim"
+	"mrsched/workload"
+)
+
+var tdExperiments = []Experiment{
+	{Name: "td/queues", Source: "TD paper, section V-A, Fig. 7-8, Table I", DefaultSeeds: 5,
+		Summary: "200 GB queues of small, mix and large jobs on 50 slaves: queue completion, local ratio and hotspots per fifth of the run under FIFO, Fair, TD",
+		run:     runTDQueues},
+	{Name: "td/data-size", Source: "TD paper, section V-A, Fig. 7", DefaultSeeds: 3,
+		Summary: "queue completion time of FIFO, Fair and TD against data size, 100 to 300 GB, for small, mix and large queues",
+		run:     runTDDataSize},
+	{Name: "td/bounds", Source: "TD paper, section V-B, Fig. 9", DefaultSeeds: 3,
+		Summary: "TD's queue completion time against its lower bound L (0.5-0.9) and upper bound H (1.1-1.5) on 200 GB queues",
+		run:     runTDBounds},
+}
+
+// ---------------------------------------------------------------------
+// Cluster and workload
+
+// tdCluster is the paper's cluster: "1 master and 50 slaves. Each node has
+// Core i7 870 CPU, 500G disk, 8G memory. Each slave node has 2 slots for map
+// tasks and 2 for reduce tasks" (section V); splits are 64 MB. The paper
+// gives no network; its Hadoop 0.20.1 without a topology script puts every
+// node in /default-rack, and TD's non-local reads are confined to the rack
+// (IV-A.2), so we model one rack of 50 nodes on 1 Gbit/s Ethernet behind a
+// non-blocking switch. One 500 GB disk a node: 100 MB/s, a 7200 rpm SATA
+// disk's sequential rate. Three replicas (HDFS's default).
+func tdCluster() cluster.Config {
+	return cluster.Config{Racks: 1, NodesPerRack: 50, MapSlots: 2, ReduceSlots: 2,
+		NICMbps: 1000, RackUplinkMbps: 1000, DiskMBps: 100, BlockMB: 64, Replication: 3}
+}
+
+// TDKind is one of the paper's four applications as a job profile. The
+// paper publishes no profile; every number is an ESTIMATE, and the
+// shuffle and output ratios and the grep and sort rates are the project's
+// own estimates for the same Hadoop examples in workload.Benchmarks (the
+// ShuffleWatcher table), which were made for E1, not for this experiment:
+//
+//   - grep: only the matching lines' counts leave the map (shuffle 1e-3);
+//     an IO-bound scan, 24 MiB/s a map (workload.Benchmarks "grep").
+//   - sort: Hadoop's distributed sort example is the identity map and
+//     identity reduce, so shuffle = input and output = shuffle (ratio 1, as
+//     the brief states; terasort's 1.02 is its text framing). The map only
+//     deserialises and partitions: 16 MiB/s, terasort's map rate in
+//     workload.Benchmarks.
+//   - word count: the combiner collapses each split to its distinct words
+//     (shuffle 1e-2, output 0.5, workload.Benchmarks "wordcount"); the map
+//     tokenises every line and updates a hash entry per token, the
+//     CPU-heaviest of the four: 6 MiB/s, three quarters of the project's
+//     default 8 MiB/s (workload.DefaultMapBytesPerSec).
+//   - inverted index: one (word, doc) pair per distinct word of a
+//     document (shuffle 0.3, output 0.8, workload.Benchmarks
+//     "inverted-index"); it tokenises like word count but keeps a
+//     per-document set, not a per-split table: the project's default
+//     8 MiB/s, between sort and word count.
+//
+// Reduces process at the project's default 8 MiB/s of shuffle
+// (workload.DefaultReduceBytesPerSec). With 64 MB splits a map computes
+// for 2.7 s (grep), 4 s (sort), 8 s (inverted index) and 10.7 s (word
+// count).
+type TDKind struct {
+	Name                  string
+	ShuffleRatio          float64 // shuffle / input
+	OutputRatio           float64 // output / shuffle
+	MapMiBps, ReduceMiBps float64 // per-task processing rates
+}
+
+// TDKinds are the four applications, in the order the paper names them.
+var TDKinds = []TDKind{
+	{"wordcount", 1e-2, 0.5, 6, 8},
+	{"inverted-index", 0.3, 0.8, 8, 8},
+	{"grep", 1e-3, 1.0, 24, 8},
+	{"sort", 1.0, 1.0, 16, 8},
+}
+
+// TDQueueType is a job-queue type of section V: the range of its jobs'
+// split counts.
+type TDQueueType struct {
+	Name             string
+	MinMaps, MaxMaps int
+}
+
+// TDQueueTypes are the paper's three types: small "each job size ... is
+// small (<= 100)", large "(>= 250)", mix "[50-300]". The paper gives no
+// lower bound for small jobs nor upper bound for large ones; we take 10
+// (a job of a few splits barely occupies its demand) and 500 (two fifths
+// of the default 200 GB queue, so even a large queue has several jobs).
+var TDQueueTypes = []TDQueueType{
+	{"small", 10, 100},
+	{"mix", 50, 300},
+	{"large", 250, 500},
+}
+
+// TDQueueConfig is one job queue.
+type TDQueueConfig struct {
+	Type       TDQueueType
+	TotalGB    float64 // input of the whole queue; 200 GB by default (paper)
+	BlockBytes int64   // 64 MiB, the paper's split size
+	Seed       uint64
+}
+
+// TDQueueJobs builds a queue: job sizes (in splits) uniform on the type's
+// range, drawn until they add up to TotalGB / split size exactly (the last
+// draws are bounded so that the remainder stays within the range), each
+// job's application uniform among TDKinds. The paper submits a queue and
+// measures from its start, leaving out its "initialization time", so every
+// job is submitted at time 0, in draw order; FIFO runs them in that order.
+// Each job is its own user and pool, so Fair shares slots among jobs, as
+// Hadoop 0.20's Fair Scheduler does among the jobs it runs. Reduces are a
+// tenth of the maps (at least 1): the paper does not say; Hadoop's advice
+// of 0.95 x reduce slots is for a job alone, and a tenth keeps each reduce
+// at 10 splits' worth of shuffle.
+func TDQueueJobs(c TDQueueConfig) ([]workload.Job, error) {
+	t := c.Type
+	if t.MinMaps < 1 || t.MaxMaps < 2*t.MinMaps-1 {
+		return nil, fmt.Errorf("td queue %s: want 1 <= min maps and max maps >= 2 x min - 1, got %d and %d", t.Name, t.MinMaps, t.MaxMaps)
+	}
+	if c.BlockBytes <= 0 || !(c.TotalGB > 0) {
+		return nil, fmt.Errorf("td queue %s: block bytes and total GB must be positive", t.Name)
+	}
+	total := int(math.Round(c.TotalGB * (1 << 30) / float64(c.BlockBytes)))
+	if total < t.MinMaps {
+		return nil, fmt.Errorf("td queue %s: %.0f GB is fewer than %d splits", t.Name, c.TotalGB, t.MinMaps)
+	}
+	r := rng(c.Seed, 0x7464717565756573) // "tdqueues"
+	var jobs []workload.Job
+	for rem := total; rem > 0; {
+		var m int
+		if rem <= t.MaxMaps {
+			m = rem
+		} else {
+			hi := min(t.MaxMaps, rem-t.MinMaps)
+			m = t.MinMaps + r.IntN(hi-t.MinMaps+1)
+		}
+		rem -= m
+		k := TDKinds[r.IntN(len(TDKinds))]
+		id := len(jobs)
+		red := max(1, (m+5)/10)
+		j := newJob(id, fmt.Sprintf("td-%s-s%d-j%d", t.Name, c.Seed, id), id, 0, c.BlockBytes, shape{
+			maps: m, mapS: float64(c.BlockBytes) / (k.MapMiBps * (1 << 20)), reduces: red,
+			shuffleRatio: k.ShuffleRatio, outputRatio: k.OutputRatio,
+		})
+		j.Kind = k.Name
+		j.Profile.ReduceSecPerByte = 1 / (k.ReduceMiBps * (1 << 20))
+		jobs = append(jobs, j)
+	}
+	return jobs, nil
+}
+
+// ---------------------------------------------------------------------
+// Hotspots as one measure for every scheduler
+
+// hotWatch wraps a policy and counts hotspot occurrences with TD's own
+// definition (sched.TDStats): a node's concurrent non-local reads (maps
+// reading their block from it on another node, launch to end) rising
+// above the threshold, sched.DefaultTDConnectionLimit (4, TD's θ).
+//
+// FIFO and Fair leave the replica to the engine, which reads the nearest,
+// a random one among equally near ones (HDFS's rule). The engine does not
+// report its choice, so the wrapper makes it: for a non-local map without
+// a Source it picks the nearest replica, uniformly at random among equally
+// near ones (its own stream, keyed by the run's seed), and sets
+// Decision.Source. That is the engine's rule, so the run is the same in
+// distribution as without the wrapper, and the counted sources are the
+// ones read. TD sets Source itself and is only observed.
+type hotWatch struct {
+	inner   sched.Policy
+	jobObs  sched.JobObserver
+	taskObs sched.TaskObserver
+	thr     int32
+	rnd     *rand.Rand
+
+	reads   []int32
+	running [][]hwRun
+	last    hwRun
+	lastOK  bool
+	lastN   cluster.NodeID
+	times   []float64 // hotspot occurrences
+	buf     []cluster.NodeID
+}
+
+type hwRun struct {
+	job, m int
+	src    cluster.NodeID
+	remote bool
+}
+
+var (
+	_ sched.Policy       = (*hotWatch)(nil)
+	_ sched.JobObserver  = (*hotWatch)(nil)
+	_ sched.TaskObserver = (*hotWatch)(nil)
+)
+
+func newHotWatch(inner sched.Policy, thr int, seed uint64) *hotWatch {
+	h := &hotWatch{inner: inner, thr: int32(thr), rnd: rng(seed, 0x686f74)} // "hot"
+	h.jobObs, _ = inner.(sched.JobObserver)
+	h.taskObs, _ = inner.(sched.TaskObserver)
+	return h
+}
+
+func (h *hotWatch) Name() string { return h.inner.Name() }
+
+func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
+	if h.reads == nil {
+		nn := c.Topology().NumNodes()
+		h.reads = make([]int32, nn)
+		h.running = make([][]hwRun, nn)
+	}
+	h.lastOK = false
+	d, ok := h.inner.Assign(c, o)
+	if !ok || d.Kind != sched.MapTask {
+		return d, ok
+	}
+	reps := d.Job.Input.BlockReplicas(d.Map)
+	if !d.SourceSet {
+		d.Source, d.SourceSet = h.nearest(c.Topology(), reps, o.Node), true
+	}
+	h.last = hwRun{job: d.Job.Index, m: d.Map, src: d.Source, remote: d.Source != o.Node}
+	h.lastOK, h.lastN = true, o.Node
+	return d, true
+}
+
+// nearest is the engine's replica rule: the node itself, else the nearest
+// replicas, one at random.
+func (h *hotWatch) nearest(t *cluster.Topology, reps []cluster.NodeID, n cluster.NodeID) cluster.NodeID {
+	if slices.Contains(reps, n) {
+		return n
+	}
+	best := cluster.Reach(math.MaxInt8)
+	h.buf = h.buf[:0]
+	for _, r := range reps {
+		switch reach := t.ReachOf(r, n); {
+		case reach < best:
+			best = reach
+			h.buf = append(h.buf[:0], r)
+		case reach == best:
+			h.buf = append(h.buf, r)
+		}
+	}
+	return h.buf[h.rnd.IntN(len(h.buf))]
+}
+
+func (h *hotWatch) JobAdded(c sched.Cluster, j *sched.Job) {
+	if h.jobObs != nil {
+		h.jobObs.JobAdded(c, j)
+	}
+}
+
+func (h *hotWatch) JobRemoved(c sched.Cluster, j *sched.Job) {
+	if h.jobObs != nil {
+		h.jobObs.JobRemoved(c, j)
+	}
+}
+
+func (h *hotWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
+	if h.taskObs != nil {
+		h.taskObs.TaskLaunched(c, j, k, n)
+	}
+	if k != sched.MapTask || h.reads == nil {
+		return
+	}
+	r := hwRun{job: j.Index, m: -1, src: n}
+	if h.lastOK && h.last.job == j.Index && h.lastN == n {
+		r = h.last
+	}
+	h.lastOK = false
+	if r.remote {
+		h.reads[r.src]++
+		if h.reads[r.src] == h.thr+1 {
+			h.times = append(h.times, c.Now())
+		}
+	}
+	h.running[n] = append(h.running[n], r)
+}
+
+func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
+	if h.taskObs != nil {
+		h.taskObs.TaskEnded(c, j, k, n, killed)
+	}
+	if k != sched.MapTask || h.reads == nil {
+		return
+	}
+	l := h.running[n]
+	at := -1
+	for i, r := range l {
+		if r.job != j.Index {
+			continue
+		}
+		if at < 0 {
+			at = i
+			continue
+		}
+		if r.src != l[at].src || r.remote != l[at].remote {
+			at = h.ended(c, j, n, l, at)
+			break
+		}
+	}
+	if at < 0 {
+		return
+	}
+	if r := l[at]; r.remote {
+		h.reads[r.src]--
+	}
+	h.running[n] = slices.Delete(l, at, at+1)
+}
+
+// ended finds, among j's runs on n that read differently, one whose map no
+// longer runs (TaskEnded does not name the map); dflt if none can be told.
+func (h *hotWatch) ended(c sched.Cluster, j *sched.Job, n cluster.NodeID, l []hwRun, dflt int) int {
+	live := c.RunningTasks(j)
+	for i, r := range l {
+		if r.job != j.Index || r.m < 0 {
+			continue
+		}
+		if !slices.ContainsFunc(live, func(t sched.TaskRef) bool {
+			return t.Kind == sched.MapTask && t.Node == n && t.Index == r.m
+		}) {
+			return i
+		}
+	}
+	return dflt
+}
+
+// ---------------------------------------------------------------------
+// Runs
+
+var (
+	tdFIFO = PolicySpec{Label: "FIFO", Name: "fifo"}
+	tdFair = PolicySpec{Label: "Fair", Name: "fair"}
+	tdTD   = PolicySpec{Label: "TD", Name: "td"}
+)
+
+// tdPolicies are the schedulers section V compares.
+var tdPolicies = []PolicySpec{tdFIFO, tdFair, tdTD}
+
+// tdSim is one simulation of a queue.
+type tdSim struct {
+	jobs   []workload.Job
+	policy PolicySpec
+	seed   uint64
+}
+
+// tdOutcome is what the TD experiments keep of a simulation.
+type tdOutcome struct {
+	completionS float64 // last finish - first submit
+	finished    int
+	jobs        int
+	localRatio  float64 // node-local map launches / all map launches
+	hot         [5]int  // hotspot occurrences per fifth of [0, completion]
+	td          *sched.TDStats
+}
+
+func (r tdSim) exec() (*tdOutcome, error) {
+	topo, err := cluster.New(tdCluster())
+	if err != nil {
+		return nil, err
+	}
+	pol, err := r.policy.Build()
+	if err != nil {
+		return nil, err
+	}
+	w := newHotWatch(pol, sched.DefaultTDConnectionLimit, r.seed)
+	e, err := sim.New(sim.Params{}, topo, r.jobs, w, r.seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Run(); err != nil {
+		return nil, fmt.Errorf("%s (seed %d): %w", r.policy.Label, r.seed, err)
+	}
+	col := e.Collector()
+	sum := col.Summarize(r.policy.Name)
+	out := &tdOutcome{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs)}
+	var local, all int
+	for _, j := range col.Jobs() {
+		local += j.Locality[cluster.NodeLocal]
+		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
+	}
+	if all > 0 {
+		out.localRatio = float64(local) / float64(all)
+	}
+	for _, t := range w.times {
+		k := 0
+		if out.completionS > 0 {
+			k = min(4, max(0, int(5*t/out.completionS)))
+		}
+		out.hot[k]++
+	}
+	if td, ok := pol.(*sched.TD); ok {
+		s := td.Stats()
+		out.td = &s
+	}
+	return out, nil
+}
+
+// tdRunAll runs the simulations, o.Parallel at a time; results do not
+// depend on the parallelism.
+func tdRunAll(o Options, runs []tdSim) ([]*tdOutcome, error) {
+	out := make([]*tdOutcome, len(runs))
+	errs := make([]error, len(runs))
+	sem := make(chan struct{}, max(1, o.Parallel))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	for i := range runs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i], errs[i] = runs[i].exec()
+			if o.Progress != nil {
+				mu.Lock()
+				done++
+				o.Progress(done, len(runs))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// tdQueue builds the queue of a type, size and seed.
+func tdQueue(t TDQueueType, gb float64, seed uint64) ([]workload.Job, error) {
+	return TDQueueJobs(TDQueueConfig{Type: t, TotalGB: gb, BlockBytes: 64 << 20, Seed: seed})
+}
+
+func checkFinished(o *tdOutcome, label, what string) error {
+	if o.finished != o.jobs {
+		return fmt.Errorf("%s, %s: %d of %d jobs finished", label, what, o.finished, o.jobs)
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------
+// td/queues
+
+// tdPaperHot is Table I: hotspot occurrences per fifth of the run and in
+// total, averaged over 3 runs.
+var tdPaperHot = map[string]map[string][6]string{
+	"Fair": {"small": {"25.3", "19.7", "23", "24.3", "29", "121.3"}, "mix": {"17.7", "15.3", "18.3", "15", "20", "86.3"}, "large": {"3", "6.3", "4", "4.7", "9", "27"}},
+	"FIFO": {"small": {"23", "18.3", "19.7", "22.7", "25", "108.7"}, "mix": {"14", "13.3", "15.7", "16.3", "19.7", "79"}, "large": {"2", "5.7", "3.7", "4", "6.3", "21.7"}},
+	"TD":   {"small": {"0", "0", "0.7", "0", "2", "2.7"}, "mix": {"0", "1", "0", "0", "1.7", "2.7"}, "large": {"0", "0", "0", "0", "0.7", "0.7"}},
+}
+
+// tdPaperLocal is Fig. 8 as the text gives it: "For the large type, Fair
+// and FIFO can maintain high ratio of local assignment (70%), for small
+// type, the ratio is reduced to a very low level (35%). Whereas TD ... a
+// high ratio"; the bars themselves are not in the text.
+var tdPaperLocal = map[string]map[string]string{
+	"Fair": {"small": "~35", "mix": "-", "large": "~70"},
+	"FIFO": {"small": "~35", "mix": "-", "large": "~70"},
+	"TD":   {"small": "high", "mix": "high", "large": "high"},
+}
+
+// runTDQueues is section V-A at the default 200 GB: for each queue type and
+// scheduler, the queue's completion time (Fig. 7 at 200 GB), the ratio of
+// node-local map launches (Fig. 8) and hotspot occurrences per fifth of
+// the run (Table I, hotWatch's definition for all three schedulers), each
+// averaged over Options.Seeds queues (default 5; the paper repeated 3 times).
+func runTDQueues(o Options) (*Result, error) {
+	seeds := o.seeds()
+	var runs []tdSim
+	for _, t := range TDQueueTypes {
+		for _, seed := range seeds {
+			jobs, err := tdQueue(t, 200, seed)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range tdPolicies {
+				runs = append(runs, tdSim{jobs: jobs, policy: p, seed: seed})
+			}
+		}
+	}
+	outs, err := tdRunAll(o, runs)
+	if err != nil {
+		return nil, err
+	}
+	t := &report.Table{
+		Title: fmt.Sprintf("td/queues: 200 GB queues on 50 slaves x (2 map + 2 reduce slots), 64 MB splits, %d queues each (paper section V-A, Fig. 7-8, Table I)", len(seeds)),
+		Headers: []string{"queue", "scheduler", "jobs", "completion (s)", "vs TD", "local %", "paper",
+			"hot 1-20%", "21-40%", "41-60%", "61-80%", "81-100%", "hotspots", "paper (Table I)", "TD's own count"},
+	}
+	c := &report.Table{Headers: row("queue", "scheduler", "queues", "jobs",
+		[]string{"completion_s", "completion_s_min", "completion_s_max"}, "completion_vs_td",
+		[]string{"local_pct", "local_pct_min", "local_pct_max"}, "paper_local_pct",
+		"hot_stage1", "hot_stage2", "hot_stage3", "hot_stage4", "hot_stage5",
+		[]string{"hotspots", "hotspots_min", "hotspots_max"},
+		"paper_hot_stage1", "paper_hot_stage2", "paper_hot_stage3", "paper_hot_stage4", "paper_hot_stage5", "paper_hotspots")}
+	np := len(tdPolicies)
+	for ti, qt := range TDQueueTypes {
+		comp := make([]stat, np)
+		for pi := range tdPolicies {
+			for si := range seeds {
+				comp[pi].add(outs[(ti*len(seeds)+si)*np+pi].completionS)
+			}
+		}
+		for pi, p := range tdPolicies {
+			var loc, hot, jobs stat
+			var stage [5]stat
+			var own stat
+			for si := range seeds {
+				out := outs[(ti*len(seeds)+si)*np+pi]
+				if err := checkFinished(out, p.Label, qt.Name); err != nil {
+					return nil, err
+				}
+				jobs.add(float64(out.jobs))
+				loc.add(out.localRatio)
+				n := 0
+				for k, v := range out.hot {
+					stage[k].add(float64(v))
+					n += v
+				}
+				hot.add(float64(n))
+				if out.td != nil {
+					own.add(float64(out.td.Hotspots))
+				}
+			}
+			ph := tdPaperHot[p.Label][qt.Name]
+			vs := comp[pi].mean() / comp[np-1].mean()
+			cells := []string{qt.Name, p.Label, jobs.text(0), comp[pi].text(0), fmt.Sprintf("%.2f", vs), loc.pct(), tdPaperLocal[p.Label][qt.Name]}
+			csvStages := make([]string, 5)
+			for k := range stage {
+				cells = append(cells, stage[k].text(1))
+				csvStages[k] = num(stage[k].mean(), 2)
+			}
+			cells = append(cells, hot.text(1), ph[5], own.text(1))
+			if own.n == 0 {
+				cells[len(cells)-1] = "-"
+			}
+			t.AddRow(cells...)
+			c.AddRow(row(qt.Name, p.Label, fmt.Sprint(len(seeds)), num(jobs.mean(), 1), comp[pi].csv(1), num(vs, 3),
+				loc.scale(100).csv(1), csvPaper(tdPaperLocal[p.Label][qt.Name]), csvStages, hot.csv(2), ph[:])...)
+		}
+	}
+	t.Notes = []string{
+		"completion: last job's finish - submission of the queue (all jobs at 0). local %: node-local map launches / all.",
+		"hot: hotspot occurrences per fifth of the run: a node's concurrent non-local reads rising above 4 (TD's θ). For",
+		"FIFO and Fair the replica read is the engine's (nearest, random among equal; one rack, so any replica), made",
+		"visible by a wrapper; TD's own count (sched.TDStats) uses the same definition and must agree with ours.",
+		"Mean (min-max) over queues. Paper: TD's completion is \"significantly shorter\", more so for small jobs;",
+		"Fair/FIFO local ratio ~70% (large) and ~35% (small), TD high on all; hotspots Table I (3 runs).",
+	}
+	return &Result{Table: t, CSV: c}, nil
+}
+
+// ---------------------------------------------------------------------
+// td/data-size
+
+// tdSizes are Fig. 7's data sizes, 1 to 3 x 100 GB.
+var tdSizes = []float64{100, 150, 200, 250, 300}
+
+// runTDDataSize is Fig. 7: queue completion time of each scheduler against
+// the queue's input, 100 to 300 GB, for each queue type, averaged over
+// Options.Seeds queues (default 3: 135 simulations). The paper plots
+// completion time in units of 100 s and gives no values in its text; it
+// reports only the direction (TD shortest at every size, Fair and FIFO
+// slower the more small jobs a queue has).
+func runTDDataSize(o Options) (*Result, error) {
+	seeds := o.seeds()
+	var runs []tdSim
+	for _, qt := range TDQueueTypes {
+		for _, gb := range tdSizes {
+			for _, seed := range seeds {
+				jobs, err := tdQueue(qt, gb, seed)
+				if err != nil {
+					return nil, err
+				}
+				for _, p := range tdPolicies {
+					runs = append(runs, tdSim{jobs: jobs, policy: p, seed: seed})
+				}
+			}
+		}
+	}
+	outs, err := tdRunAll(o, runs)
+	if err != nil {
+		return nil, err
+	}
+	t := &report.Table{
+		Title:   fmt.Sprintf("td/data-size: queue completion time (s) against data size on 50 slaves, %d queue(s) per point (paper section V-A, Fig. 7)", len(seeds)),
+		Headers: []string{"queue", "data (GB)", "FIFO", "Fair", "TD", "FIFO / TD", "Fair / TD", "paper"},
+	}
+	c := &report.Table{Headers: row("queue", "data_gb", "queues",
+		[]string{"fifo_s", "fifo_s_min", "fifo_s_max"}, []string{"fair_s", "fair_s_min", "fair_s_max"},
+		[]string{"td_s", "td_s_min", "td_s_max"}, "fifo_vs_td", "fair_vs_td")}
+	np := len(tdPolicies)
+	k := 0
+	for _, qt := range TDQueueTypes {
+		for _, gb := range tdSizes {
+			comp := make([]stat, np)
+			for range seeds {
+				for pi, p := range tdPolicies {
+					if err := checkFinished(outs[k], p.Label, fmt.Sprintf("%s %.0f GB", qt.Name, gb)); err != nil {
+						return nil, err
+					}
+					comp[pi].add(outs[k].completionS)
+					k++
+				}
+			}
+			r0, r1 := comp[0].mean()/comp[2].mean(), comp[1].mean()/comp[2].mean()
+			t.AddRow(qt.Name, num(gb, 0), comp[0].text(0), comp[1].text(0), comp[2].text(0),
+				fmt.Sprintf("%.2f", r0), fmt.Sprintf("%.2f", r1), "TD < FIFO, Fair")
+			c.AddRow(row(qt.Name, num(gb, 0), fmt.Sprint(len(seeds)), comp[0].csv(1), comp[1].csv(1), comp[2].csv(1),
+				num(r0, 3), num(r1, 3))...)
+		}
+	}
+	t.Notes = []string{
+		"completion: last job's finish - queue submission. Paper (Fig. 7, values only plotted, 2-16 x 100 s): TD's",
+		"completion is shorter than FIFO's and Fair's at every size; the more small jobs, the slower Fair and FIFO.",
+	}
+	return &Result{Table: t, CSV: c}, nil
+}
+
+// ---------------------------------------------------------------------
+// td/bounds
+
+// tdLs and tdHs are Fig. 9's sweeps; the other bound stays at its default.
+var (
+	tdLs = []float64{0.5, 0.6, 0.7, 0.8, 0.9}
+	tdHs = []float64{1.1, 1.2, 1.3, 1.4, 1.5}
+)
+
+// runTDBounds is Fig. 9: TD's queue completion time on 200 GB queues
+// against L (H = 1.3) and against H (L = 0.7), for each queue type,
+// averaged over Options.Seeds queues (default 3: 90 simulations,
+// the defaults' point run in both sweeps). It also reports TD's stray above H x
+// demand (slot-seconds, sched.TDJobStats.AboveHSlotS summed over jobs) and
+// formula (1)'s violations, the paper's explanation for H's optimum
+// ("sticky slots"). The paper's queue for the H sweep has every demand
+// <= 35, so H < 1.56; TD's default demand, min(maps, 35), is that.
+func runTDBounds(o Options) (*Result, error) {
+	seeds := o.seeds()
+	type point struct {
+		sweep string
+		l, h  float64
+	}
+	var pts []point
+	for _, l := range tdLs {
+		pts = append(pts, point{"L", l, sched.DefaultTDH})
+	}
+	for _, h := range tdHs {
+		pts = append(pts, point{"H", sched.DefaultTDL, h})
+	}
+	var runs []tdSim
+	for _, qt := range TDQueueTypes {
+		for _, seed := range seeds {
+			jobs, err := tdQueue(qt, 200, seed)
+			if err != nil {
+				return nil, err
+			}
+			for _, pt := range pts {
+				runs = append(runs, tdSim{jobs: jobs, seed: seed, policy: PolicySpec{
+					Label: fmt.Sprintf("TD L=%.1f H=%.1f", pt.l, pt.h), Name: "td",
+					Params: map[string]any{"l": pt.l, "h": pt.h}}})
+			}
+		}
+	}
+	outs, err := tdRunAll(o, runs)
+	if err != nil {
+		return nil, err
+	}
+	t := &report.Table{
+		Title:   fmt.Sprintf("td/bounds: TD's queue completion time (s) against L and H, 200 GB queues, %d queue(s) per point (paper section V-B, Fig. 9)", len(seeds)),
+		Headers: []string{"sweep", "L", "H", "queue", "completion (s)", "vs default", "local %", "above-H slot-s", "formula (1) violations", "paper"},
+	}
+	c := &report.Table{Headers: row("sweep", "l", "h", "queue", "queues",
+		[]string{"completion_s", "completion_s_min", "completion_s_max"}, "vs_default", "local_pct", "above_h_slot_s", "h_violations")}
+	paper := func(pt point) string {
+		switch {
+		case pt.sweep == "L" && pt.l > 0.7:
+			return "slower (\"reduce signally\")"
+		case pt.sweep == "L" && pt.l < 0.7:
+			return "little change"
+		case pt.sweep == "H" && pt.h > 1.3:
+			return "slower (sticky slots)"
+		case pt.sweep == "H" && pt.h < 1.3:
+			return "slower"
+		}
+		return "best"
+	}
+	np := len(pts)
+	def := slices.IndexFunc(pts, func(p point) bool { return p.l == sched.DefaultTDL && p.h == sched.DefaultTDH })
+	for ti, qt := range TDQueueTypes {
+		comp := make([]stat, np)
+		loc := make([]stat, np)
+		above := make([]stat, np)
+		viol := make([]stat, np)
+		for si := range seeds {
+			for pi := range pts {
+				out := outs[(ti*len(seeds)+si)*np+pi]
+				if err := checkFinished(out, runs[pi].policy.Label, qt.Name); err != nil {
+					return nil, err
+				}
+				comp[pi].add(out.completionS)
+				loc[pi].add(out.localRatio)
+				a := 0.0
+				for _, j := range out.td.Jobs {
+					a += j.AboveHSlotS
+				}
+				above[pi].add(a)
+				viol[pi].add(float64(out.td.HViolations))
+			}
+		}
+		for pi, pt := range pts {
+			vs := comp[pi].mean() / comp[def].mean()
+			t.AddRow(pt.sweep, num(pt.l, 1), num(pt.h, 1), qt.Name, comp[pi].text(0), fmt.Sprintf("%.3f", vs),
+				loc[pi].pct(), above[pi].text(0), viol[pi].text(1), paper(pt))
+			c.AddRow(row(pt.sweep, num(pt.l, 2), num(pt.h, 2), qt.Name, fmt.Sprint(len(seeds)), comp[pi].csv(1),
+				num(vs, 4), num(100*loc[pi].mean(), 2), num(above[pi].mean(), 1), num(viol[pi].mean(), 2))...)
+		}
+	}
+	t.Notes = []string{
+		"L sweep at H = 1.3, H sweep at L = 0.7 (the defaults, row marked best). vs default: completion / completion at",
+		"L = 0.7, H = 1.3 on the same queue. above-H slot-s: time-integral of jobs' occupied maps above H x demand while adult.",
+		"Paper (Fig. 9, plotted only, 5-8.5 x 100 s): L > 0.7 costs throughput markedly, L < 0.7 little;",
+		"H = 1.3 best, H > 1.3 slower because of sticky slots.",
+	}
+	return &Result{Table: t, CSV: c}, nil
+}

@@ -1,0 +1,115 @@
+package experiment
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestTDQueueJobsSizes(t *testing.T) {
+	for _, qt := range TDQueueTypes {
+		for _, gb := range []float64{100, 200, 300} {
+			for seed := uint64(1); seed <= 5; seed++ {
+				jobs, err := TDQueueJobs(TDQueueConfig{Type: qt, TotalGB: gb, BlockBytes: 64 << 20, Seed: seed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := int(gb * 16) // 64 MiB splits per GiB
+				total := 0
+				for i, j := range jobs {
+					if j.NumMaps < qt.MinMaps || j.NumMaps > qt.MaxMaps {
+						t.Errorf("%s %.0f GB seed %d job %d: %d splits outside [%d, %d]", qt.Name, gb, seed, i, j.NumMaps, qt.MinMaps, qt.MaxMaps)
+					}
+					if j.ID != i || j.Submit != 0 || j.NumReduces < 1 || j.InputBytes != int64(j.NumMaps)<<26 {
+						t.Errorf("%s job %d: bad job %+v", qt.Name, i, j)
+					}
+					if !slices.ContainsFunc(TDKinds, func(k TDKind) bool { return k.Name == j.Kind }) {
+						t.Errorf("%s job %d: unknown kind %q", qt.Name, i, j.Kind)
+					}
+					if err := j.Validate(); err != nil {
+						t.Errorf("%s job %d: %v", qt.Name, i, err)
+					}
+					total += j.NumMaps
+				}
+				if total != want {
+					t.Errorf("%s %.0f GB seed %d: %d splits, want %d", qt.Name, gb, seed, total, want)
+				}
+			}
+		}
+	}
+}
+
+func TestTDQueueJobsDeterministic(t *testing.T) {
+	c := TDQueueConfig{Type: TDQueueTypes[1], TotalGB: 200, BlockBytes: 64 << 20, Seed: 7}
+	a, _ := TDQueueJobs(c)
+	b, _ := TDQueueJobs(c)
+	if !slices.Equal(a, b) {
+		t.Fatal("same config, different queues")
+	}
+	c.Seed = 8
+	d, _ := TDQueueJobs(c)
+	if slices.Equal(a, d) {
+		t.Fatal("different seeds, same queue")
+	}
+}
+
+func TestTDQueueJobsErrors(t *testing.T) {
+	for _, c := range []TDQueueConfig{
+		{Type: TDQueueType{"bad", 0, 10}, TotalGB: 1, BlockBytes: 64 << 20},
+		{Type: TDQueueType{"narrow", 50, 60}, TotalGB: 10, BlockBytes: 64 << 20},
+		{Type: TDQueueTypes[0], TotalGB: 0, BlockBytes: 64 << 20},
+		{Type: TDQueueTypes[2], TotalGB: 1, BlockBytes: 64 << 20},
+	} {
+		if _, err := TDQueueJobs(c); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
+	}
+}
+
+func TestTDExperimentNames(t *testing.T) {
+	var names []string
+	for _, e := range tdExperiments {
+		names = append(names, e.Name)
+		if e.run == nil || e.DefaultSeeds < 1 || e.Source == "" || e.Summary == "" {
+			t.Errorf("%s: incomplete registration", e.Name)
+		}
+	}
+	if want := []string{"td/queues", "td/data-size", "td/bounds"}; !slices.Equal(names, want) {
+		t.Fatalf("names %v, want %v", names, want)
+	}
+	for _, e := range registry {
+		if slices.Contains(names, e.Name) && !slices.ContainsFunc(tdExperiments, func(x Experiment) bool { return x.Name == e.Name }) {
+			t.Errorf("%s registered twice", e.Name)
+		}
+	}
+}
+
+// TestTDHotWatchAgreesWithTD runs a small queue under TD and checks that the
+// wrapper's hotspot count, the measure used for FIFO and Fair, agrees with
+// TD's own.
+func TestTDHotWatchAgreesWithTD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	jobs, err := tdQueue(TDQueueTypes[0], 20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range tdPolicies {
+		out, err := tdSim{jobs: jobs, policy: p, seed: 1}.exec()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkFinished(out, p.Label, "20 GB"); err != nil {
+			t.Fatal(err)
+		}
+		if out.td != nil {
+			n := 0
+			for _, v := range out.hot {
+				n += v
+			}
+			if n != out.td.Hotspots {
+				t.Errorf("TD: wrapper counts %d hotspots, TD %d", n, out.td.Hotspots)
+			}
+		}
+	}
+}
