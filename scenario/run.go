@@ -21,6 +21,9 @@ const DefaultUsers = 30
 type Result struct {
 	Summary   metrics.Summary
 	Collector *metrics.Collector
+	// Cost is the wall time of the policy's decisions; machine-dependent,
+	// so it is not part of Summary.
+	Cost *metrics.Latency
 }
 
 // Jobs builds the scenario's workload for topology t.
@@ -150,7 +153,7 @@ func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.P
 			return nil, err
 		}
 	}
-	return &Result{Summary: col.Summarize(pol.Name()), Collector: col}, nil
+	return &Result{Summary: col.Summarize(pol.Name()), Collector: col, Cost: e.DecisionCost()}, nil
 }
 
 // slowdowns runs each finished job alone, submitted at time 0 under fifo

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"mrsched/cluster"
 	"mrsched/metrics"
@@ -64,6 +65,7 @@ type Engine struct {
 	err          error
 
 	shuffleProduced, shuffleFetched float64
+	cost                            metrics.Latency
 }
 
 type nodeState struct {
@@ -149,6 +151,13 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 
 // SetProgress installs a progress callback.
 func (e *Engine) SetProgress(f Progress) { e.progress = f }
+
+// DecisionCost is the wall time of the policy's Assign calls (every offer,
+// including those it declined): what Hadoop's Scheduler Load Simulator
+// reports, so a user can see whether a policy keeps up with a real
+// heartbeat stream. It depends on the machine, so it is kept apart from
+// the run's results.
+func (e *Engine) DecisionCost() *metrics.Latency { return &e.cost }
 
 // Collector returns the run's metrics.
 func (e *Engine) Collector() *metrics.Collector { return e.col }
@@ -309,7 +318,11 @@ func (e *Engine) offer(n cluster.NodeID) {
 	}
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
 		for e.nodes[n].free[k] > 0 && e.err == nil {
+			// Wall time is measured to report what a decision costs; it
+			// never reaches a decision or the run's results.
+			t0 := time.Now()
 			d, ok := e.pol.Assign(e, sched.Offer{Node: n, Slot: k})
+			e.cost.Add(time.Since(t0))
 			if !ok {
 				break
 			}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"mrsched/metrics"
 	"mrsched/report"
@@ -59,6 +60,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	prog := newProgress(stderr, names, *quiet)
 	results := make([]*scenario.Result, len(names))
+	walls := make([]time.Duration, len(names))
 	errs := make([]error, len(names))
 	sem := make(chan struct{}, *parallel)
 	var wg sync.WaitGroup
@@ -69,7 +71,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			start := time.Now()
 			results[i], errs[i] = c.Run(func(now float64, done, total int) { prog.update(i, done, total) })
+			walls[i] = time.Since(start)
 		}()
 	}
 	wg.Wait()
@@ -82,6 +86,13 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	t := compareTable(base, results)
 	if err := t.WriteText(stdout); err != nil {
 		return err
+	}
+	if !*quiet {
+		// What each policy's decisions cost on this machine: on stderr,
+		// since it varies from run to run and machine to machine.
+		for i, r := range results {
+			fmt.Fprintln(stderr, perfReport(r.Summary.Policy, r.Cost, walls[i]).line())
+		}
 	}
 	if *csvPath != "" {
 		f, err := os.Create(*csvPath)

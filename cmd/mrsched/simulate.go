@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"mrsched/metrics"
 	"mrsched/scenario"
@@ -38,7 +40,9 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	prog := newProgress(stderr, []string{c.Policy.Name}, *quiet)
+	start := time.Now()
 	res, err := c.Run(func(now float64, done, total int) { prog.update(0, done, total) })
+	wall := time.Since(start)
 	prog.finish()
 	if err != nil {
 		return err
@@ -67,6 +71,15 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := write("timeseries.csv", res.Collector.WriteTimeseriesCSV); err != nil {
 		return err
 	}
+	perf := perfReport(res.Summary.Policy, res.Cost, wall)
+	if err := write("perf.json", func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(perf)
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, perf.line())
 	s := res.Summary
 	fmt.Fprintf(stdout, "%s: %d/%d jobs, makespan %.0f s, throughput %.1f jobs/h, mean turnaround %.1f s, node-local maps %.1f%%, cross-rack %.2f GB\nwrote %s\n",
 		s.Policy, s.JobsCompleted, s.JobsSubmitted, s.MakespanS, s.ThroughputJobsPerHour, s.Turnaround.Mean,

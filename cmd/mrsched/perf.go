@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"mrsched/metrics"
+)
+
+// perf is what a run cost on this machine: wall time and the wall time of
+// the policy's decisions. It is written to perf.json and stderr, never into
+// summary.json, whose bytes depend only on the inputs and seed.
+type perf struct {
+	Policy string  `json:"policy"`
+	WallS  float64 `json:"wall_s"`
+	// AssignCalls counts every offer the policy answered, with a task or
+	// with none; summary.json's decisions count only the launches.
+	AssignCalls    int64   `json:"assign_calls"`
+	DecisionMeanUS float64 `json:"decision_mean_us"`
+	DecisionP99US  float64 `json:"decision_p99_us"`
+}
+
+func perfReport(policy string, cost *metrics.Latency, wall time.Duration) perf {
+	return perf{
+		Policy: policy, WallS: wall.Seconds(), AssignCalls: cost.Count(),
+		DecisionMeanUS: float64(cost.Mean()) / 1e3, DecisionP99US: float64(cost.Quantile(0.99)) / 1e3,
+	}
+}
+
+func (p perf) line() string {
+	return fmt.Sprintf("%s: %d Assign calls, mean %.2f µs, p99 %.2f µs; run %.1f s wall",
+		p.Policy, p.AssignCalls, p.DecisionMeanUS, p.DecisionP99US, p.WallS)
+}
