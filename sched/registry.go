@@ -59,6 +59,13 @@ var registry = []Entry{
 	{Name: "sw-delay", Summary: "ShuffleWatcher on the Delay scheduler: the maps NASS picks are bounded by delay scheduling's locality waits", New: swFactory(NewSWDelay)},
 	{Name: "sw-nass", Summary: "ShuffleWatcher's NASS alone on the Fair order (ablation: no SAMP, no SARP)", New: swFactory(NewSWNASS)},
 	{Name: "sw-nass-sarp", Summary: "NASS and SARP on the Fair order (ablation: no SAMP)", New: swFactory(NewSWNASSSARP)},
+	// NAS (nas_policy.go): the full scheduler on the Fair order, then the
+	// ablations of its section IV.
+	{Name: "nas", Summary: "NAS on the Fair order: MTS caps each node's predicted shuffle by TrafficThreshold, CA-RTS spreads reduces like map output, CR-RTS runs only shuffle-light reduces on congested racks", New: swFactory(NewNASFair)},
+	{Name: "nas-mts", Summary: "NAS's MTS alone on the Fair order (ablation: reduces as under Delay)", New: swFactory(NewNASMTS)},
+	{Name: "nas-mts-carts", Summary: "NAS's MTS and CA-RTS (ablation: no CR-RTS)", New: swFactory(NewNASMTSCARTS)},
+	{Name: "nas-no-tt", Summary: "nas without MTS's TrafficThreshold (ablation \"w/o TT\")", New: swFactory(NewNASNoTT)},
+	{Name: "nas-no-tt-crrts", Summary: "nas without TrafficThreshold and CR-RTS (ablation \"w/o both\")", New: swFactory(NewNASNoTTCRRTS)},
 	{Name: "td", Summary: "Throughput Driven: co-scheduled job statuses, IO-bound jobs local, CPU-bound jobs non-local from non-hot nodes", New: NewTD},
 }
 

@@ -111,7 +111,8 @@ func TestNewPolicyFairUsesDecodedPools(t *testing.T) {
 
 func TestPolicyListing(t *testing.T) {
 	if got, want := sched.PolicyNames(), []string{"fifo", "fair", "delay", "fifo-delay", "drf",
-		"sw-fair", "sw-drf", "sw-relaxed", "sw-delay", "sw-nass", "sw-nass-sarp", "td"}; !slices.Equal(got, want) {
+		"sw-fair", "sw-drf", "sw-relaxed", "sw-delay", "sw-nass", "sw-nass-sarp",
+		"nas", "nas-mts", "nas-mts-carts", "nas-no-tt", "nas-no-tt-crrts", "td"}; !slices.Equal(got, want) {
 		t.Errorf("PolicyNames() = %v, want %v in registry order", got, want)
 	}
 	entries := sched.Policies()

@@ -1,0 +1,482 @@
+package sched
+
+import (
+	"iter"
+	"math"
+
+	"mrsched/cluster"
+)
+
+// NAS is the network-aware scheduler of Lin et al., "NAS: A Network-Aware
+// Scheduler for MapReduce" (section III), as a Placer under a fairness
+// Order; the paper builds it on delay scheduling's user list, so the nas*
+// policies compose it with the Fair order (the `delay` policy's order). It
+// is made of:
+//
+//   - the shuffle-size predictor (section III-A, this file): a job's map
+//     output/input ratio is 1.0 until its first map finishes
+//     ("unpredicted"), then the mean over its finished maps ("predicted");
+//     recurring jobs (NASParams.RecurringShare) know it at submission.
+//     Classes by predicted shuffle: light < light_mb (1 MB), heavy >
+//     heavy_mb (100 MB), medium between; small-input < small_input_mb
+//     (10 MB).
+//   - Algorithm 1 (Place): a map request goes to MTS; a reduce request to
+//     CA-RTS when the offering node's rack is below CongestionThreshold
+//     (0.8; the larger of the rack uplink's up and down utilisation), else
+//     to CR-RTS.
+//   - MTS (section III-C, Algorithm 2, nas_mts.go): per-node
+//     TrafficThreshold and shuffle-qualified, data-local maps, a per-user
+//     skip counter D^m (135), then four input/prediction categories.
+//   - CA-RTS (section III-D, Algorithm 3, nas_rts.go): ReduceNum per rack
+//     and six shuffle-class categories.
+//   - CR-RTS (section III-E, Algorithm 4, nas_rts.go): only shuffle-light
+//     reduces while congested, a per-user skip counter D^r (135), delayed
+//     tags, and medium/heavy maps held back.
+//
+// Which request an offer is (Algorithm 1 line 1). In the slot model a map
+// slot is a map request and a reduce slot a reduce request. In the
+// container model a free container can take either, so each candidate job
+// wants one kind on the offer: job.KindAt's (YARN's ramp: a reduce while
+// the share of its reduces launched is below the share of its maps
+// finished, never a node's last container while maps are pending), except
+// that a reduce of a job below NAS's map completion threshold becomes a map
+// if the job has one pending. The request is what the most deserving
+// candidate (the order's first) wants: the node asks for the task the
+// fairness order would give it. If the algorithm serving that request
+// launches nothing (MTS skipped every user, CR-RTS skipped every user), the
+// other kind's algorithm is asked with the jobs that want the other kind,
+// so a container idles only when neither algorithm will fill it; skip
+// counters advanced by the first algorithm stay advanced. Why: ramp-based
+// wants keep YARN's deadlock guard and map/reduce balance, and the
+// fallback keeps the cluster work-conserving, as Hadoop's heartbeat asks
+// for a map and a reduce on every beat.
+//
+// Users are the order's consecutive candidates of one pool, as in
+// ShuffleWatcher; per-user skip counters are kept by pool. Per-job state
+// lives in slices indexed by Job.Index; Place allocates nothing once its
+// tables have grown. Place is not reentrant: one placer serves one policy.
+type NAS struct {
+	cfg  nasConfig
+	topo *cluster.Topology // from the first event
+
+	jobs    []nasJob
+	users   []nasUser
+	userID  map[string]int32 // pool name to user; lookup only, never iterated
+	running [][]int32        // per node: job index of each running map
+	hold    []bool           // per rack: CR-RTS told MTS to hold back medium/heavy maps
+
+	tt    float64 // TrafficThreshold, bytes
+	ttAt  float64
+	ttSet bool
+
+	call  nasCall
+	visit func(*Job) bool // p.visitJob, bound once
+	// method values bound once, so that Place allocates nothing
+	mapEligibleFn          func(*Job) bool
+	mtsUserFn, crrtsUserFn func(int32, []*Job) bool
+	cands                  []*Job     // this offer's candidates, in the order's sequence
+	wants                  []TaskKind // what each candidate wants on this offer
+	want                   []bool     // whether it wants anything
+	group                  []*Job     // the current user's jobs for the algorithm running
+}
+
+// nasJob is one job's NAS state.
+type nasJob struct {
+	active    bool
+	recurring bool
+	predicted bool
+	user      int32
+	out       float64 // predicted output of one map, bytes
+	launched  []int32 // reduces launched (running or finished) per rack
+	delayed   int     // reduces tagged "delayed" by CR-RTS, not yet launched
+}
+
+// nasUser is one user's skip counters (D_i^m, D_i^r) and, for wait_s,
+// the start of the current skip spells.
+type nasUser struct {
+	mapSkips, redSkips int
+	mapSpell, redSpell bool
+	mapStart, redStart float64
+}
+
+// nasCall is the state of one Place call.
+type nasCall struct {
+	c         Cluster
+	o         Offer
+	now       float64
+	rack      cluster.RackID
+	congested bool
+	avail     float64 // the node's available shuffle space
+	d         Decision
+	ok        bool
+}
+
+var (
+	_ Placer       = (*NAS)(nil)
+	_ JobObserver  = (*NAS)(nil)
+	_ TaskObserver = (*NAS)(nil)
+)
+
+// NewNAS returns a NAS placer with parameters p (see NASParams for the
+// defaults) and the mechanisms o selects.
+func NewNAS(p NASParams, o NASOptions) (*NAS, error) {
+	cfg, err := newNASConfig(p, o)
+	if err != nil {
+		return nil, err
+	}
+	n := &NAS{cfg: cfg, userID: map[string]int32{}}
+	n.visit = n.visitJob
+	n.mapEligibleFn, n.mtsUserFn, n.crrtsUserFn = n.mapEligible, n.mtsUser, n.crrtsUser
+	return n, nil
+}
+
+func (p *NAS) init(c Cluster) {
+	if p.topo != nil {
+		return
+	}
+	p.topo = c.Topology()
+	p.running = make([][]int32, p.topo.NumNodes())
+	p.hold = make([]bool, p.topo.NumRacks())
+}
+
+func (p *NAS) state(j *Job) *nasJob {
+	for j.Index >= len(p.jobs) {
+		p.jobs = append(p.jobs, nasJob{})
+	}
+	return &p.jobs[j.Index]
+}
+
+func (p *NAS) user(pool string) int32 {
+	u, ok := p.userID[pool]
+	if !ok {
+		u = int32(len(p.users))
+		p.userID[pool] = u
+		p.users = append(p.users, nasUser{})
+	}
+	return u
+}
+
+// nasRecurring reports whether job index i is recurring when a share of
+// jobs is: a splitmix64 hash of the index, as a fraction of 2^64, below the
+// share. Deterministic and independent of submit order.
+func nasRecurring(i int, share float64) bool {
+	if share <= 0 {
+		return false
+	}
+	z := uint64(i) + 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float64(z>>11)/float64(1<<53) < share
+}
+
+// meanMapInput is the job's input over its maps.
+func meanMapInput(j *Job) float64 {
+	if j.Spec == nil || j.NumMaps <= 0 {
+		return 0
+	}
+	return float64(j.Spec.InputBytes) / float64(j.NumMaps)
+}
+
+// predict recomputes the job's per-map output prediction (section III-A).
+// Unpredicted: ratio 1, so a map's output is its input. Recurring: the
+// specification's ratio (shuffle / input; shuffle / maps for a job without
+// input). Predicted: the mean output of its finished maps, the sum of
+// Job.MapOutputByRack over FinishedMaps; with equal-sized maps (all but a
+// job's last read a whole block) that is the paper's mean of the finished
+// maps' output/input ratios times the mean input.
+func (p *NAS) predict(j *Job, s *nasJob) {
+	switch {
+	case s.recurring:
+		s.predicted = true
+		if j.Spec != nil && j.NumMaps > 0 {
+			s.out = float64(j.Spec.ShuffleBytes) / float64(j.NumMaps)
+		}
+	case j.FinishedMaps > 0:
+		s.predicted = true
+		sum := 0.0
+		for _, b := range j.MapOutputByRack {
+			sum += b
+		}
+		s.out = sum / float64(j.FinishedMaps)
+	default:
+		s.predicted = false
+		s.out = meanMapInput(j)
+	}
+}
+
+// Ratio is job j's current map output/input ratio (section III-A): 1.0
+// while unpredicted. A predicted job without input has ratio +Inf if it
+// shuffles anything, 0 if not.
+func (p *NAS) Ratio(j *Job) float64 {
+	s := p.state(j)
+	if !s.predicted {
+		return 1
+	}
+	in := meanMapInput(j)
+	switch {
+	case in > 0:
+		return s.out / in
+	case s.out > 0:
+		return math.Inf(1)
+	}
+	return 0
+}
+
+// Predicted reports whether job j's ratio is known (a map finished, or the
+// job is recurring).
+func (p *NAS) Predicted(j *Job) bool { return p.state(j).predicted }
+
+// ShuffleSize is job j's predicted shuffle (S_i in section III-C):
+// predicted map output times its map count, bytes.
+func (p *NAS) ShuffleSize(j *Job) float64 { return p.state(j).out * float64(j.NumMaps) }
+
+// NASClass is a job's shuffle class by its predicted shuffle (section
+// III-A).
+type NASClass uint8
+
+// The shuffle classes.
+const (
+	NASLight NASClass = iota
+	NASMedium
+	NASHeavy
+)
+
+// String names the class ("light", "medium", "heavy").
+func (k NASClass) String() string {
+	switch k {
+	case NASLight:
+		return "light"
+	case NASMedium:
+		return "medium"
+	}
+	return "heavy"
+}
+
+// Class is job j's shuffle class: light below light_mb (1 MB), heavy
+// above heavy_mb (100 MB), medium otherwise.
+func (p *NAS) Class(j *Job) NASClass {
+	s := p.ShuffleSize(j)
+	switch {
+	case s < p.cfg.light:
+		return NASLight
+	case s > p.cfg.heavy:
+		return NASHeavy
+	}
+	return NASMedium
+}
+
+// smallInput reports whether job j is small-input (section III-C).
+func (p *NAS) smallInput(j *Job) bool {
+	return j.Spec != nil && float64(j.Spec.InputBytes) < p.cfg.small
+}
+
+// JobAdded starts the job's state: recurring or not, unpredicted unless
+// recurring.
+func (p *NAS) JobAdded(c Cluster, j *Job) {
+	p.init(c)
+	s := p.state(j)
+	*s = nasJob{active: true, user: p.user(j.Pool), recurring: nasRecurring(j.Index, p.cfg.recurring),
+		launched: make([]int32, p.topo.NumRacks())}
+	p.predict(j, s)
+}
+
+// JobRemoved drops the job's state and any running maps still counted.
+func (p *NAS) JobRemoved(_ Cluster, j *Job) {
+	if j.Index >= len(p.jobs) {
+		return
+	}
+	p.jobs[j.Index] = nasJob{}
+	for n, l := range p.running {
+		k := 0
+		for _, x := range l {
+			if x != int32(j.Index) {
+				l[k] = x
+				k++
+			}
+		}
+		p.running[n] = l[:k]
+	}
+}
+
+// TaskLaunched counts a map on its node (its predicted output takes the
+// node's shuffle space) and a reduce on its rack (for ReduceNum); a
+// launched reduce uses up one "delayed" tag.
+func (p *NAS) TaskLaunched(c Cluster, j *Job, k TaskKind, n cluster.NodeID) {
+	p.init(c)
+	s := p.state(j)
+	if !s.active {
+		return
+	}
+	if k == MapTask {
+		p.running[n] = append(p.running[n], int32(j.Index))
+		return
+	}
+	s.launched[p.topo.Rack(n)]++
+	if s.delayed > 0 {
+		s.delayed--
+	}
+}
+
+// TaskEnded releases a map's shuffle space and, for a finished map,
+// updates the job's prediction; a killed reduce is uncounted.
+func (p *NAS) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed bool) {
+	p.init(c)
+	s := p.state(j)
+	if !s.active {
+		return
+	}
+	if k == ReduceTask {
+		if killed {
+			s.launched[p.topo.Rack(n)]--
+		}
+		return
+	}
+	l := p.running[n]
+	for i, x := range l {
+		if x == int32(j.Index) {
+			l[i] = l[len(l)-1]
+			p.running[n] = l[:len(l)-1]
+			break
+		}
+	}
+	if !killed {
+		p.predict(j, s)
+	}
+}
+
+// Congested reports whether rack r is at or above CongestionThreshold
+// (Algorithm 1 line 4): the larger of its uplink's up and down
+// utilisation.
+func (p *NAS) Congested(c Cluster, r cluster.RackID) bool {
+	up, down := c.UplinkUtilization(r)
+	return max(up, down) >= p.cfg.congestion
+}
+
+// Place serves an offer (Algorithm 1); see NAS for which request an offer
+// is.
+func (p *NAS) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
+	p.init(c)
+	r := p.topo.Rack(o.Node)
+	p.call = nasCall{c: c, o: o, now: c.Now(), rack: r, congested: p.Congested(c, r)}
+	if !p.call.congested {
+		p.hold[r] = false // the congestion cleared: MTS may run medium/heavy maps again
+	}
+	p.cands, p.wants, p.want = p.cands[:0], p.wants[:0], p.want[:0]
+	jobs(p.visit)
+	first, any := MapTask, false
+	for i, w := range p.want {
+		if w {
+			first, any = p.wants[i], true
+			break
+		}
+	}
+	if any {
+		p.serve(first)
+		if !p.call.ok && o.Slot == AnySlot {
+			p.serve(1 - first)
+		}
+	}
+	d, ok := p.call.d, p.call.ok
+	clear(p.cands)
+	clear(p.group)
+	p.group = p.group[:0]
+	p.call = nasCall{}
+	return d, ok
+}
+
+// visitJob records a candidate and what it wants on this offer.
+func (p *NAS) visitJob(j *Job) bool {
+	k := &p.call
+	kind, ok := j.KindAt(k.c, k.o)
+	if ok && kind == ReduceTask && !p.reduceReady(j) {
+		kind, ok = MapTask, k.o.Slot == AnySlot && j.PendingMaps() > 0
+	}
+	p.cands = append(p.cands, j)
+	p.wants = append(p.wants, kind)
+	p.want = append(p.want, ok)
+	return true
+}
+
+// reduceReady reports whether job j is past the map completion threshold.
+func (p *NAS) reduceReady(j *Job) bool {
+	if p.cfg.mapDone <= 0 || j.NumMaps == 0 {
+		return true
+	}
+	return float64(j.FinishedMaps) >= p.cfg.mapDone*float64(j.NumMaps)
+}
+
+// serve runs the algorithm for a request of kind k.
+func (p *NAS) serve(k TaskKind) {
+	if k == MapTask {
+		p.mts()
+		return
+	}
+	switch {
+	case !p.cfg.CARTS:
+		// Ablations without CA-RTS: a reduce runs at once, as under Delay.
+		for i, j := range p.cands {
+			if p.want[i] && p.wants[i] == ReduceTask {
+				p.call.d, p.call.ok = Decision{Job: j, Kind: ReduceTask, Rule: RuleReduce}, true
+				return
+			}
+		}
+	case p.cfg.CRRTS && p.call.congested:
+		p.hold[p.call.rack] = true // Algorithm 4's note to MTS
+		p.crrts()
+	default:
+		p.carts()
+	}
+}
+
+// eachUser calls f with each user's jobs that want kind k and pass keep, in
+// the order's sequence (consecutive candidates of one pool are one user);
+// f returns true to stop.
+func (p *NAS) eachUser(k TaskKind, keep func(*Job) bool, f func(u int32, g []*Job) bool) {
+	p.group = p.group[:0]
+	cur := int32(-1)
+	flush := func() bool {
+		if len(p.group) == 0 {
+			return false
+		}
+		stop := f(cur, p.group)
+		p.group = p.group[:0]
+		return stop
+	}
+	for i, j := range p.cands {
+		if !p.want[i] || p.wants[i] != k {
+			continue
+		}
+		u := p.state(j).user
+		if u != cur {
+			if flush() {
+				return
+			}
+			cur = u
+		}
+		if keep == nil || keep(j) {
+			p.group = append(p.group, j)
+		}
+	}
+	flush()
+}
+
+// relaxed reports whether user u may be served without NAS's preferences:
+// skipped skips times (or, with wait_s, continuously for wait_s seconds
+// since spell began at start).
+func (p *NAS) relaxed(skips, limit int, spell bool, start float64) bool {
+	if p.cfg.waitS > 0 {
+		return spell && p.call.now-start >= p.cfg.waitS
+	}
+	return skips >= limit
+}
+
+// MapSkips is user pool's map skip counter D_i^m (section III-C).
+func (p *NAS) MapSkips(pool string) int { return p.users[p.user(pool)].mapSkips }
+
+// ReduceSkips is user pool's reduce skip counter D_i^r (section III-E).
+func (p *NAS) ReduceSkips(pool string) int { return p.users[p.user(pool)].redSkips }
+
+// Delayed is the number of job j's reduces CR-RTS has tagged "delayed"
+// that have not launched yet (section III-E).
+func (p *NAS) Delayed(j *Job) int { return p.state(j).delayed }
