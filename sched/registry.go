@@ -19,6 +19,9 @@ type Entry struct {
 	Name    string
 	Summary string
 	New     Factory
+	// Ablation marks a paper's breakdown variant (a policy with parts
+	// switched off), which `mrsched compare` runs only when asked.
+	Ablation bool
 }
 
 var registry = []Entry{
@@ -57,21 +60,33 @@ var registry = []Entry{
 	{Name: "sw-drf", Summary: "ShuffleWatcher on DRF, among the tasks that fit the node", New: swFactory(NewSWDRF)},
 	{Name: "sw-relaxed", Summary: "sw-fair with relaxed fairness: a user with no preferred task may be passed over for relaxed_fairness_s (5)", New: swFactory(NewSWRelaxed)},
 	{Name: "sw-delay", Summary: "ShuffleWatcher on the Delay scheduler: the maps NASS picks are bounded by delay scheduling's locality waits", New: swFactory(NewSWDelay)},
-	{Name: "sw-nass", Summary: "ShuffleWatcher's NASS alone on the Fair order (ablation: no SAMP, no SARP)", New: swFactory(NewSWNASS)},
-	{Name: "sw-nass-sarp", Summary: "NASS and SARP on the Fair order (ablation: no SAMP)", New: swFactory(NewSWNASSSARP)},
+	{Name: "sw-nass", Summary: "ShuffleWatcher's NASS alone on the Fair order (ablation: no SAMP, no SARP)", New: swFactory(NewSWNASS), Ablation: true},
+	{Name: "sw-nass-sarp", Summary: "NASS and SARP on the Fair order (ablation: no SAMP)", New: swFactory(NewSWNASSSARP), Ablation: true},
 	// NAS (nas_policy.go): the full scheduler on the Fair order, then the
 	// ablations of its section IV.
 	{Name: "nas", Summary: "NAS on the Fair order: MTS caps each node's predicted shuffle by TrafficThreshold, CA-RTS spreads reduces like map output, CR-RTS runs only shuffle-light reduces on congested racks", New: swFactory(NewNASFair)},
-	{Name: "nas-mts", Summary: "NAS's MTS alone on the Fair order (ablation: reduces as under Delay)", New: swFactory(NewNASMTS)},
-	{Name: "nas-mts-carts", Summary: "NAS's MTS and CA-RTS (ablation: no CR-RTS)", New: swFactory(NewNASMTSCARTS)},
-	{Name: "nas-no-tt", Summary: "nas without MTS's TrafficThreshold (ablation \"w/o TT\")", New: swFactory(NewNASNoTT)},
-	{Name: "nas-no-tt-crrts", Summary: "nas without TrafficThreshold and CR-RTS (ablation \"w/o both\")", New: swFactory(NewNASNoTTCRRTS)},
+	{Name: "nas-mts", Summary: "NAS's MTS alone on the Fair order (ablation: reduces as under Delay)", New: swFactory(NewNASMTS), Ablation: true},
+	{Name: "nas-mts-carts", Summary: "NAS's MTS and CA-RTS (ablation: no CR-RTS)", New: swFactory(NewNASMTSCARTS), Ablation: true},
+	{Name: "nas-no-tt", Summary: "nas without MTS's TrafficThreshold (ablation \"w/o TT\")", New: swFactory(NewNASNoTT), Ablation: true},
+	{Name: "nas-no-tt-crrts", Summary: "nas without TrafficThreshold and CR-RTS (ablation \"w/o both\")", New: swFactory(NewNASNoTTCRRTS), Ablation: true},
 	{Name: "td", Summary: "Throughput Driven: co-scheduled job statuses, IO-bound jobs local, CPU-bound jobs non-local from non-hot nodes", New: NewTD},
 }
 
 // Policies lists the registered policies in registry order (the order
 // `mrsched compare` runs them).
 func Policies() []Entry { return slices.Clone(registry) }
+
+// MainPolicyNames lists the registered policies that are not ablations,
+// in registry order: what `mrsched compare` runs by default.
+func MainPolicyNames() []string {
+	var names []string
+	for _, e := range registry {
+		if !e.Ablation {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
 
 // PolicyNames lists the registered names.
 func PolicyNames() []string {

@@ -22,7 +22,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
 	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010 or a SWIM TSV file")
-	pols := fs.String("policies", "", "comma-separated policies (default: every registered policy)")
+	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")
 	csvPath := fs.String("csv", "", "also write the table as CSV to this file")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "policies simulated at once")
@@ -51,8 +51,12 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if *seed != 0 {
 		base.Seed = *seed
 	}
-	names := sched.PolicyNames()
-	if *pols != "" {
+	names := sched.MainPolicyNames()
+	switch *pols {
+	case "":
+	case "all":
+		names = sched.PolicyNames()
+	default:
 		names = strings.Split(*pols, ",")
 	}
 	if *parallel < 1 {

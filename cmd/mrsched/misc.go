@@ -18,7 +18,7 @@ import (
 
 func cmdPolicies(w io.Writer) error {
 	for _, e := range sched.Policies() {
-		fmt.Fprintf(w, "%-8s %s\n", e.Name, e.Summary)
+		fmt.Fprintf(w, "%-16s %s\n", e.Name, e.Summary)
 	}
 	return nil
 }
