@@ -152,26 +152,32 @@ func (r simRun) exec() (*outcome, error) {
 // order. Runs share nothing, so the results do not depend on the
 // parallelism. The first error (in run order) is returned.
 func runAll(o Options, runs []simRun) ([]*outcome, error) {
-	out := make([]*outcome, len(runs))
-	errs := make([]error, len(runs))
-	par := max(1, o.Parallel)
-	sem := make(chan struct{}, par)
+	return inParallel(o, len(runs), func(i int) (*outcome, error) { return runs[i].exec() })
+}
+
+// inParallel calls exec for 0..n-1, o.Parallel at a time, reporting
+// progress, and returns the results in index order, or the first error in
+// index order.
+func inParallel[T any](o Options, n int, exec func(i int) (T, error)) ([]T, error) {
+	out := make([]T, n)
+	errs := make([]error, n)
+	sem := make(chan struct{}, max(1, o.Parallel))
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
 		done int
 	)
-	for i := range runs {
+	for i := range n {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i], errs[i] = runs[i].exec()
+			out[i], errs[i] = exec(i)
 			if o.Progress != nil {
 				mu.Lock()
 				done++
-				o.Progress(done, len(runs))
+				o.Progress(done, n)
 				mu.Unlock()
 			}
 		}()

@@ -402,44 +402,25 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 // o.Parallel at a time, and returns them in order.
 func swRunMany(o Options, specs []swRunSpec) ([]*swOutcome, error) {
 	out := make([]*swOutcome, len(specs))
-	var todo []int
+	var pending []int
 	swCache.Lock()
 	for i, s := range specs {
 		if c, ok := swCache.m[s.key]; ok {
 			out[i] = c
 		} else {
-			todo = append(todo, i)
+			pending = append(pending, i)
 		}
 	}
 	swCache.Unlock()
-	errs := make([]error, len(specs))
-	sem := make(chan struct{}, max(1, o.Parallel))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for _, i := range todo {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			out[i], errs[i] = swExec(specs[i])
-			mu.Lock()
-			done++
-			if o.Progress != nil {
-				o.Progress(done, len(todo))
-			}
-			mu.Unlock()
-		}()
+	ran, err := inParallel(o, len(pending), func(k int) (*swOutcome, error) { return swExec(specs[pending[k]]) })
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	for k, i := range pending {
+		out[i] = ran[k]
 	}
 	swCache.Lock()
-	for _, i := range todo {
+	for _, i := range pending {
 		swCache.m[specs[i].key] = out[i]
 	}
 	swCache.Unlock()

@@ -12,7 +12,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"mrsched/cluster"
 	"mrsched/report"
@@ -414,36 +413,7 @@ func (r tdSim) exec() (*tdOutcome, error) {
 // tdRunAll runs the simulations, o.Parallel at a time; results do not
 // depend on the parallelism.
 func tdRunAll(o Options, runs []tdSim) ([]*tdOutcome, error) {
-	out := make([]*tdOutcome, len(runs))
-	errs := make([]error, len(runs))
-	sem := make(chan struct{}, max(1, o.Parallel))
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		done int
-	)
-	for i := range runs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			out[i], errs[i] = runs[i].exec()
-			if o.Progress != nil {
-				mu.Lock()
-				done++
-				o.Progress(done, len(runs))
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return inParallel(o, len(runs), func(i int) (*tdOutcome, error) { return runs[i].exec() })
 }
 
 // tdQueue builds the queue of a type, size and seed.
