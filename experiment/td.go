@@ -57,8 +57,8 @@ func tdCluster() cluster.Config {
 //   - grep: only the matching lines' counts leave the map (shuffle 1e-3);
 //     an IO-bound scan, 24 MiB/s a map (workload.Benchmarks "grep").
 //   - sort: Hadoop's distributed sort example is the identity map and
-//     identity reduce, so shuffle = input and output = shuffle (ratio 1, as
-//     the brief states; terasort's 1.02 is its text framing). The map only
+//     identity reduce, so shuffle = input and output = shuffle (ratio 1;
+//     terasort's 1.02 is its text framing). The map only
 //     deserialises and partitions: 16 MiB/s, terasort's map rate in
 //     workload.Benchmarks.
 //   - word count: the combiner collapses each split to its distinct words
