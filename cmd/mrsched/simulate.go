@@ -20,6 +20,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "output directory (required): summary.json, jobs.csv, timeseries.csv")
 	quiet := fs.Bool("q", false, "no progress line")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
+	memProfile := fs.String("memprofile", "", "write a heap profile to this file at the end of the run")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -44,6 +45,11 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	res, err := c.Run(func(now float64, done, total int) { prog.update(0, done, total) })
 	wall := time.Since(start)
 	prog.finish()
+	if *memProfile != "" {
+		if err := writeHeapProfile(*memProfile); err != nil {
+			return err
+		}
+	}
 	if err != nil {
 		return err
 	}
