@@ -85,6 +85,10 @@ type FairOrder struct {
 	active  []*pool          // pools with jobs, sorted by name
 	epoch   [3]uint64
 	valid   [3]bool
+	// bufs are sort buffers, one per nesting depth of Candidates, reused
+	// across calls so that an offer does not allocate a pool list.
+	bufs  [][]*pool
+	depth int
 }
 
 type pool struct {
@@ -276,9 +280,15 @@ func ratio(running, share float64) float64 {
 func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 	return func(yield func(*Job) bool) {
 		f.update(c, s)
-		// A fresh slice a call: a consumer may ask for candidates of
-		// another kind while it still iterates these.
-		sorted := slices.Clone(f.active)
+		// A buffer per nesting depth: a consumer may ask for candidates
+		// of another kind while it still iterates these.
+		if f.depth == len(f.bufs) {
+			f.bufs = append(f.bufs, nil)
+		}
+		sorted := append(f.bufs[f.depth][:0], f.active...)
+		f.bufs[f.depth] = sorted
+		f.depth++
+		defer func() { f.depth-- }()
 		slices.SortFunc(sorted, func(a, b *pool) int {
 			// Needy means below min(minimum share, demand), as Hadoop's
 			// FairShareComparator has it.
