@@ -29,7 +29,8 @@ type Config struct {
 	Engine   sim.Params     `yaml:"engine"`
 	Metrics  MetricsSpec    `yaml:"metrics"`
 
-	dir string // directory of the file, for relative trace paths
+	dir  string // directory of the file, for relative trace paths
+	name string // the file's name, for errors found after parsing
 }
 
 // Workload selects the jobs: a SWIM trace (embedded by name, or a file) or
@@ -61,6 +62,10 @@ type Workload struct {
 	Generator         string  `yaml:"generator"`
 	MeanInterarrivalS float64 `yaml:"mean_interarrival_s"`
 	DurationS         float64 `yaml:"duration_s"`
+
+	// Demand sets jobs' j.demand for the `td` policy (DemandSpec); unset,
+	// td chooses.
+	Demand DemandSpec `yaml:"demand"`
 }
 
 // PolicySpec names a policy and its parameters.
@@ -109,6 +114,7 @@ func Parse(r io.Reader, name string) (*Config, error) {
 	if c.Policy.Name == "" {
 		return nil, fmt.Errorf("%s: policy.name: required (one of the registered policies)", name)
 	}
+	c.name = name
 	return &c, nil
 }
 

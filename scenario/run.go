@@ -26,8 +26,24 @@ type Result struct {
 	Cost *metrics.Latency
 }
 
-// Jobs builds the scenario's workload for topology t.
+// Jobs builds the scenario's workload for topology t, with the demands
+// workload.demand sets.
 func (c *Config) Jobs(t *cluster.Topology) ([]workload.Job, error) {
+	jobs, err := c.loadJobs(t)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Workload.Demand.apply(jobs, t, "workload.demand"); err != nil {
+		if c.name != "" {
+			err = fmt.Errorf("%s: %w", c.name, err)
+		}
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// loadJobs reads the trace or runs the generator.
+func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 	w := c.Workload
 	users := w.Users
 	if users == 0 {

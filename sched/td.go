@@ -47,7 +47,8 @@ import (
 //
 // amt(j) starts at a default per job kind (TDParams) and becomes the mean
 // duration, launch to end, of j's finished maps. j.demand is the job's
-// workload.Job.Demand, or min(maps, ceil(demand_share x T)) when unset.
+// workload.Job.Demand (a scenario's workload.demand), or min(maps,
+// ceil(demand_share x T)) when unset.
 // j.occupied is the job's running maps.
 //
 // Choices where the paper is silent: when Algorithm 3 finds no map for the

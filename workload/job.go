@@ -29,7 +29,8 @@ type Job struct {
 	// completion time" of the job), a user setting. 0 means unset: the
 	// `td` policy then takes min(NumMaps, ceil(demand_share x map slots)),
 	// demand_share 0.35 by default (sched.TDParams). Other policies
-	// ignore it. Loaders and generators leave it 0.
+	// ignore it. Loaders and generators leave it 0; a scenario sets it
+	// with workload.demand (scenario.DemandSpec).
 	Demand int
 }
 
