@@ -30,6 +30,12 @@ var tdExperiments = []Experiment{
 	{Name: "td/bounds", Source: "TD paper, section V-B, Fig. 9", DefaultSeeds: 3,
 		Summary: "TD's queue completion time against its lower bound L (0.5-0.9) and upper bound H (1.1-1.5) on 200 GB queues",
 		run:     runTDBounds},
+	{Name: "td/bounds-costly", Source: "TD paper, section V-B, Fig. 9 (td/diagnose's \"both\" set-up)", DefaultSeeds: 2,
+		Summary: "td/bounds with 1 replica and 100 Mbit/s NICs, where a non-local read costs more than a map's compute",
+		run:     runTDBoundsCostly},
+	{Name: "td/diagnose", Source: "TD paper, section V (why TD ties FIFO here)", DefaultSeeds: 2,
+		Summary: "200 GB queues under FIFO, Fair, TD: map-slot use, idle slots while maps wait, non-local read cost, reduce tail, how often L and H bind; our set-up and costlier non-local reads",
+		run:     runTDDiagnose},
 }
 
 // ---------------------------------------------------------------------
@@ -353,9 +359,19 @@ var tdPolicies = []PolicySpec{tdFIFO, tdFair, tdTD}
 
 // tdSim is one simulation of a queue.
 type tdSim struct {
-	jobs   []workload.Job
-	policy PolicySpec
-	seed   uint64
+	jobs    []workload.Job
+	policy  PolicySpec
+	seed    uint64
+	variant *tdVariant // nil: the E4 cluster as is
+}
+
+// cluster is the run's cluster: E4's, changed by the variant if any.
+func (r tdSim) cluster() cluster.Config {
+	c := tdCluster()
+	if r.variant != nil {
+		r.variant.cluster(&c)
+	}
+	return c
 }
 
 // tdOutcome is what the TD experiments keep of a simulation.
@@ -366,10 +382,11 @@ type tdOutcome struct {
 	localRatio  float64 // node-local map launches / all map launches
 	hot         [5]int  // hotspot occurrences per fifth of [0, completion]
 	td          *sched.TDStats
+	stickyShare float64 // TD: map launches by Algorithm 1 line 2 / all map launches
 }
 
 func (r tdSim) exec() (*tdOutcome, error) {
-	topo, err := cluster.New(tdCluster())
+	topo, err := cluster.New(r.cluster())
 	if err != nil {
 		return nil, err
 	}
@@ -406,6 +423,13 @@ func (r tdSim) exec() (*tdOutcome, error) {
 	if td, ok := pol.(*sched.TD); ok {
 		s := td.Stats()
 		out.td = &s
+		if n := s.LocalMaps + s.NonLocalMaps; n > 0 {
+			for _, rc := range sum.Decisions.ByRule {
+				if rc.Rule == sched.RuleTDStickyLocal || rc.Rule == sched.RuleTDStickyNonLocal {
+					out.stickyShare += float64(rc.Count) / float64(n)
+				}
+			}
+		}
 	}
 	return out, nil
 }
@@ -624,7 +648,13 @@ var (
 // formula (1)'s violations, the paper's explanation for H's optimum
 // ("sticky slots"). The paper's queue for the H sweep has every demand
 // <= 35, so H < 1.56; TD's default demand, min(maps, 35), is that.
-func runTDBounds(o Options) (*Result, error) {
+func runTDBounds(o Options) (*Result, error) { return runTDBoundsOn(o, nil) }
+
+// runTDBoundsCostly is td/bounds on td/diagnose's "both" set-up, where a
+// non-local read costs what the paper says it does.
+func runTDBoundsCostly(o Options) (*Result, error) { return runTDBoundsOn(o, &tdVariants[3]) }
+
+func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 	seeds := o.seeds()
 	type point struct {
 		sweep string
@@ -645,7 +675,7 @@ func runTDBounds(o Options) (*Result, error) {
 				return nil, err
 			}
 			for _, pt := range pts {
-				runs = append(runs, tdSim{jobs: jobs, seed: seed, policy: PolicySpec{
+				runs = append(runs, tdSim{jobs: jobs, seed: seed, variant: v, policy: PolicySpec{
 					Label: fmt.Sprintf("TD L=%.1f H=%.1f", pt.l, pt.h), Name: "td",
 					Params: map[string]any{"l": pt.l, "h": pt.h}}})
 			}
@@ -655,12 +685,18 @@ func runTDBounds(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	name, setup := "td/bounds", ""
+	if v != nil {
+		name, setup = "td/bounds-costly", ", set-up \""+v.name+"\" ("+v.why+")"
+	}
 	t := &report.Table{
-		Title:   fmt.Sprintf("td/bounds: TD's queue completion time (s) against L and H, 200 GB queues, %d queue(s) per point (paper section V-B, Fig. 9)", len(seeds)),
-		Headers: []string{"sweep", "L", "H", "queue", "completion (s)", "vs default", "local %", "above-H slot-s", "formula (1) violations", "paper"},
+		Title: fmt.Sprintf("%s: TD's queue completion time (s) against L and H, 200 GB queues%s, %d queue(s) per point (paper section V-B, Fig. 9)", name, setup, len(seeds)),
+		Headers: []string{"sweep", "L", "H", "queue", "completion (s)", "vs default", "local %", "adult time below L %", "adult time at H %",
+			"sticky %", "TD idle offers", "above-H slot-s", "formula (1) violations", "paper"},
 	}
 	c := &report.Table{Headers: row("sweep", "l", "h", "queue", "queues",
-		[]string{"completion_s", "completion_s_min", "completion_s_max"}, "vs_default", "local_pct", "above_h_slot_s", "h_violations")}
+		[]string{"completion_s", "completion_s_min", "completion_s_max"}, "vs_default", "local_pct", "adult_below_l_pct", "adult_at_h_pct",
+		"sticky_pct", "idle_offers", "above_h_slot_s", "h_violations")}
 	paper := func(pt point) string {
 		switch {
 		case pt.sweep == "L" && pt.l > 0.7:
@@ -681,6 +717,7 @@ func runTDBounds(o Options) (*Result, error) {
 		loc := make([]stat, np)
 		above := make([]stat, np)
 		viol := make([]stat, np)
+		belowL, atH, sticky, idle := make([]stat, np), make([]stat, np), make([]stat, np), make([]stat, np)
 		for si := range seeds {
 			for pi := range pts {
 				out := outs[(ti*len(seeds)+si)*np+pi]
@@ -695,19 +732,34 @@ func runTDBounds(o Options) (*Result, error) {
 				}
 				above[pi].add(a)
 				viol[pi].add(float64(out.td.HViolations))
+				var adult, bl, ah float64
+				for _, j := range out.td.Jobs {
+					adult, bl, ah = adult+j.AdultS, bl+j.BelowLS, ah+j.AtHS
+				}
+				if adult > 0 {
+					belowL[pi].add(bl / adult)
+					atH[pi].add(ah / adult)
+				}
+				sticky[pi].add(out.stickyShare)
+				idle[pi].add(float64(out.td.IdleOffers))
 			}
 		}
 		for pi, pt := range pts {
 			vs := comp[pi].mean() / comp[def].mean()
 			t.AddRow(pt.sweep, num(pt.l, 1), num(pt.h, 1), qt.Name, comp[pi].text(0), fmt.Sprintf("%.3f", vs),
-				loc[pi].pct(), above[pi].text(0), viol[pi].text(1), paper(pt))
+				loc[pi].pct(), num(100*belowL[pi].mean(), 1), num(100*atH[pi].mean(), 0), num(100*sticky[pi].mean(), 1),
+				num(idle[pi].mean(), 0), above[pi].text(0), viol[pi].text(1), paper(pt))
 			c.AddRow(row(pt.sweep, num(pt.l, 2), num(pt.h, 2), qt.Name, fmt.Sprint(len(seeds)), comp[pi].csv(1),
-				num(vs, 4), num(100*loc[pi].mean(), 2), num(above[pi].mean(), 1), num(viol[pi].mean(), 2))...)
+				num(vs, 4), num(100*loc[pi].mean(), 2), num(100*belowL[pi].mean(), 2), num(100*atH[pi].mean(), 2),
+				num(100*sticky[pi].mean(), 2), num(idle[pi].mean(), 1), num(above[pi].mean(), 1), num(viol[pi].mean(), 2))...)
 		}
 	}
 	t.Notes = []string{
 		"L sweep at H = 1.3, H sweep at L = 0.7 (the defaults, row marked best). vs default: completion / completion at",
-		"L = 0.7, H = 1.3 on the same queue. above-H slot-s: time-integral of jobs' occupied maps above H x demand while adult.",
+		"L = 0.7, H = 1.3 on the same queue. adult time below L / at H: share of adult job-time with occupied < L x demand (a",
+		"freed slot comes back, Algorithm 1 line 2) / occupied >= H x demand (Algorithm 2 skips the job): how often each bound",
+		"binds. sticky: map launches by line 2. TD idle offers: map slots TD declined while a co-scheduled job had maps left.",
+		"above-H slot-s: time-integral of jobs' occupied maps above H x demand while adult.",
 		"Paper (Fig. 9, plotted only, 5-8.5 x 100 s): L > 0.7 costs throughput markedly, L < 0.7 little;",
 		"H = 1.3 best, H > 1.3 slower because of sticky slots.",
 	}

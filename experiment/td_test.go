@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -73,7 +74,7 @@ func TestTDExperimentNames(t *testing.T) {
 			t.Errorf("%s: incomplete registration", e.Name)
 		}
 	}
-	if want := []string{"td/queues", "td/data-size", "td/bounds"}; !slices.Equal(names, want) {
+	if want := []string{"td/queues", "td/data-size", "td/bounds", "td/bounds-costly", "td/diagnose"}; !slices.Equal(names, want) {
 		t.Fatalf("names %v, want %v", names, want)
 	}
 	for _, e := range registry {
@@ -109,6 +110,42 @@ func TestTDHotWatchAgreesWithTD(t *testing.T) {
 			}
 			if n != out.td.Hotspots {
 				t.Errorf("TD: wrapper counts %d hotspots, TD %d", n, out.td.Hotspots)
+			}
+		}
+	}
+}
+
+// TestTDProbeAgreesWithEngine runs a small queue under each scheduler with
+// td/diagnose's probe and checks its measures against what must hold: its
+// node-local share is the engine's, no map beats its CPU time, and busy
+// plus idle-while-waiting slot time fits in the map phase.
+func TestTDProbeAgreesWithEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	jobs, err := tdQueue(TDQueueTypes[0], 20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []tdVariant{tdVariants[0], tdVariants[3]} {
+		for _, p := range tdPolicies {
+			out, err := tdSim{jobs: jobs, policy: p, seed: 1}.diagnose(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(out.localRatio-out.engineLocal) > 1e-9 {
+				t.Errorf("%s, %s: probe counts %.4f node-local, the engine %.4f: they watch the same launches", p.Label, v.name, out.localRatio, out.engineLocal)
+			}
+			for k, st := range []float64{out.stretchL, out.stretchR} {
+				if st < 1-1e-9 {
+					t.Errorf("%s, %s: stretch %d = %.4f < 1: a map ran faster than its CPU time", p.Label, v.name, k, st)
+				}
+			}
+			if out.util+out.idleShare > 1+1e-9 || out.util <= 0 {
+				t.Errorf("%s, %s: busy %.4f + idle %.4f of the map phase: want a positive busy share and a sum <= 1", p.Label, v.name, out.util, out.idleShare)
+			}
+			if out.idleLastShare > out.idleShare+1e-12 {
+				t.Errorf("%s, %s: idle after the last start %.4f exceeds all idle %.4f", p.Label, v.name, out.idleLastShare, out.idleShare)
 			}
 		}
 	}

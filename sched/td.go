@@ -225,8 +225,25 @@ func (p *TD) Assign(c Cluster, o Offer) (Decision, bool) {
 	if ok {
 		p.popFreed(o.Node)
 		p.last = tdLast{job: d.Job.Index, node: o.Node, m: d.Map, src: d.Source, set: true}
+	} else if p.untreated() {
+		p.idleOffers++
 	}
 	return d, ok
+}
+
+// untreated reports whether a co-scheduled job has a map to launch.
+func (p *TD) untreated() bool {
+	if p.inf != nil && p.inf.job.PendingMaps() > 0 {
+		return true
+	}
+	for _, l := range [][]*tdJob{p.tee, p.adu} {
+		for _, s := range l {
+			if s.job.PendingMaps() > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // assignReduce gives the slot to the oldest admitted job with a reduce to
@@ -277,14 +294,21 @@ func (p *TD) algorithm2(n cluster.NodeID) (Decision, bool) {
 		p.aduSorted = true
 	}
 	for _, s := range p.adu { // lines 2-5
-		if float64(s.occ) < s.hi && p.hasLocal(s, n) {
-			if d, ok := p.localMap(s, n, RuleTDLocal); ok {
-				return d, true
-			}
+		if !p.hasLocal(s, n) {
+			continue
+		}
+		if float64(s.occ) >= s.hi {
+			p.hSkips++
+			continue
+		}
+		if d, ok := p.localMap(s, n, RuleTDLocal); ok {
+			return d, true
 		}
 	}
-	if s := p.inf; s != nil && float64(s.occ) < s.hi && p.hasLocal(s, n) { // lines 6-8
-		if d, ok := p.localMap(s, n, RuleTDInfantileLocal); ok {
+	if s := p.inf; s != nil && p.hasLocal(s, n) { // lines 6-8
+		if float64(s.occ) >= s.hi {
+			p.hSkips++
+		} else if d, ok := p.localMap(s, n, RuleTDInfantileLocal); ok {
 			return d, true
 		}
 	}

@@ -34,23 +34,29 @@ func TestTDAlgorithm2(t *testing.T) {
 		wantRule string
 		wantSrc  cluster.NodeID
 		why      string
+		// HSkips and IdleOffers the offer must count: adults (or the
+		// infantile job) with a map on the node passed over at H x
+		// demand, and a decline while maps remain.
+		wantHSkips, wantIdle int
 	}{
 		{"local goes to the lowest-amt adult", setup{occ: [3]int{8, 8, 8}}, 0, "io", RuleTDLocal, 0,
-			"lines 1-5: io and cpu have maps on node 0; io comes first in ascending amt"},
+			"lines 1-5: io and cpu have maps on node 0; io comes first in ascending amt", 0, 0},
 		{"local skips an adult at H x demand", setup{occ: [3]int{13, 8, 8}}, 0, "cpu", RuleTDLocal, 0,
-			"line 3: io holds 13 = H x demand slots"},
+			"line 3: io holds 13 = H x demand slots", 1, 0},
 		{"local falls to the infantile job", setup{occ: [3]int{8, 8, 8}}, 4, "inf", RuleTDInfantileLocal, 4,
-			"lines 6-8: no adult has a map on node 4, the infantile job has"},
+			"lines 6-8: no adult has a map on node 4, the infantile job has", 0, 0},
 		{"non-local goes to the highest-amt adult and the node with most work", setup{occ: [3]int{8, 8, 8}}, 5, "cpu", RuleTDNonLocal, 1,
-			"lines 9-13: node 5 holds nothing; cpu is last in amt order; of its nodes, node 1 has the largest R_n (124)"},
+			"lines 9-13: node 5 holds nothing; cpu is last in amt order; of its nodes, node 1 has the largest R_n (124)", 0, 0},
 		{"non-local skips an adult at H x demand", setup{occ: [3]int{8, 8, 13}}, 5, "mid", RuleTDNonLocal, 2,
-			"line 10: cpu is at H x demand, mid is next in reverse amt order; its only node is 2"},
+			"line 10: cpu is at H x demand, mid is next in reverse amt order; its only node is 2", 0, 0},
 		{"non-local avoids a node at the connection limit", setup{occ: [3]int{8, 8, 8}, hot: []cluster.NodeID{1}}, 5, "cpu", RuleTDNonLocal, 3,
-			"GetNonHotspotNode drops node 1 (θ connections); node 3 (R 80) beats node 2 (70) and node 0 (44)"},
+			"GetNonHotspotNode drops node 1 (θ connections); node 3 (R 80) beats node 2 (70) and node 0 (44)", 0, 0},
 		{"non-local falls to the infantile job", setup{occ: [3]int{13, 13, 13}}, 5, "inf", RuleTDInfantileNonLocal, 4,
-			"lines 14-16: every adult is at H x demand"},
+			"lines 14-16: every adult is at H x demand", 0, 0},
 		{"declines when no node can serve", setup{occ: [3]int{13, 13, 13}, hot: []cluster.NodeID{4}}, 5, "", "", 0,
-			"every adult is at H and the infantile job's only node is at the connection limit"},
+			"every adult is at H and the infantile job's only node is at the connection limit", 0, 1},
+		{"H passes over every local adult", setup{occ: [3]int{13, 13, 13}}, 0, "inf", RuleTDInfantileNonLocal, 4,
+			"io and cpu have maps on node 0 but hold H x demand; the infantile job has none there, so it reads from node 4", 2, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,6 +77,9 @@ func TestTDAlgorithm2(t *testing.T) {
 				}
 			}
 			d, ok := e.assign(c.node)
+			if st := e.p.Stats(); st.HSkips != c.wantHSkips || st.IdleOffers != c.wantIdle {
+				t.Errorf("counted %d H skips and %d idle offers, want %d and %d: %s", st.HSkips, st.IdleOffers, c.wantHSkips, c.wantIdle, c.why)
+			}
 			if c.wantJob == "" {
 				if ok {
 					t.Fatalf("TD assigned job %d (%s) on node %d, want a decline: %s", d.Job.Index, d.Rule, c.node, c.why)

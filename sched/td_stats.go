@@ -10,6 +10,7 @@ type tdCounters struct {
 	lastEvent          float64
 	local, nonLocal    int
 	hotTimes           []float64
+	hSkips, idleOffers int
 	hViolations        int
 	hSamples           []TDHViolation
 	minHBound          float64
@@ -37,6 +38,14 @@ type TDStats struct {
 	HotThreshold    int
 	Hotspots        int
 	HotspotsByStage [5]int
+	// HSkips counts the times Algorithm 2 passed over a job (adult, or
+	// the infantile one) that had an untreated map on the offered node
+	// because it held H x demand slots: how often H bound a local choice.
+	// IdleOffers counts map offers TD declined while a co-scheduled job
+	// still had untreated maps (every such job at H x demand, or its maps
+	// only behind the connection limit or in another rack): slots TD left
+	// idle that a work-conserving scheduler would have filled.
+	HSkips, IdleOffers int
 	// HViolations counts the times a job joined the co-scheduled jobs and
 	// left H at or above formula (1)'s bound; HViolationSamples holds the
 	// first few; MinHBound is the tightest bound seen (+Inf if none).
@@ -90,6 +99,11 @@ type TDJobStats struct {
 	// no scheduler could close.
 	BelowLSlotS, AboveHSlotS float64
 	MaxBelowL, MaxAboveH     float64
+	// BelowLS and AtHS are the seconds, while adult, the job held fewer
+	// than L x demand slots (a slot it frees comes back to it, Algorithm
+	// 1 line 2) and at least H x demand (Algorithm 2 skips it): the time
+	// each bound binds.
+	BelowLS, AtHS float64
 }
 
 // Stats returns TD's measures so far; after a run, of the whole run.
@@ -99,6 +113,7 @@ func (p *TD) Stats() TDStats {
 		JobsSeen: p.jobsSeen, JobsFinished: p.jobsDone,
 		LocalMaps: p.local, NonLocalMaps: p.nonLocal,
 		HotThreshold: int(p.cfg.hot), Hotspots: len(p.hotTimes),
+		HSkips: p.hSkips, IdleOffers: p.idleOffers,
 		HViolations: p.hViolations, HViolationSamples: append([]TDHViolation(nil), p.hSamples...),
 		MinHBound: p.minHBound,
 	}

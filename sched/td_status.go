@@ -76,6 +76,12 @@ func (s *tdJob) touch(now float64) {
 	case TDAdult:
 		st.AdultS += dt
 		occ := float64(s.occ)
+		if occ < s.lo {
+			st.BelowLS += dt
+		}
+		if occ >= s.hi {
+			st.AtHS += dt
+		}
 		if d := s.lo - occ; d > 0 {
 			st.BelowLSlotS += d * dt
 			st.MaxBelowL = math.Max(st.MaxBelowL, d)

@@ -241,3 +241,28 @@ func TestTDStrayFromBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestTDTimesTheBounds: AtHS and BelowLS integrate the seconds an adult job
+// holds at least H x demand and fewer than L x demand slots. Demand 10:
+// [L, H] x demand = [7, 13].
+func TestTDTimesTheBounds(t *testing.T) {
+	e := newTDEnv(t, 100, tdAMTs)
+	j := e.job("io", 10, tdNodes(40, 0)...)
+	e.put(j, TDAdult, 13)
+	steps := []struct {
+		at  float64
+		occ int // after the step: maps end one by one on node 0
+	}{{4, 12}, {6, 7}, {7, 6}, {10, 5}}
+	for _, s := range steps {
+		e.now = s.at
+		for j.RunningMaps > s.occ {
+			e.end(0, j)
+		}
+	}
+	js := e.p.Stats().Jobs[j.Index]
+	// occ 13 over [0, 4): at H; 12..7 over [4, 7): inside; 6 over [7, 10): below L.
+	if js.AtHS != 4 || js.BelowLS != 3 || js.AdultS != 10 {
+		t.Errorf("AtHS %v, BelowLS %v, AdultS %v; want 4, 3, 10: 13 slots (= H x 10) for 4 s, then 12-7 (inside [7, 13]) for 3 s, then 6 (< L x 10) for 3 s",
+			js.AtHS, js.BelowLS, js.AdultS)
+	}
+}
