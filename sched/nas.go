@@ -87,6 +87,7 @@ type nasJob struct {
 	predicted bool
 	user      int32
 	out       float64 // predicted output of one map, bytes
+	trueOut   float64 // true output of one map (NASMeter only), bytes
 	launched  []int32 // reduces launched (running or finished) per rack
 	delayed   int     // reduces tagged "delayed" by CR-RTS, not yet launched
 }
