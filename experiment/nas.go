@@ -1,0 +1,629 @@
+package experiment
+
+// NAS's evaluation (Lin et al., "NAS: A Network-Aware Scheduler for
+// MapReduce", papers/nas-network-aware-scheduler.txt, section IV): the
+// FB-2010 trace on 600 nodes under Fair, Delay, SW-delay and NAS with its
+// ablations (Fig. 3 and 5(a)), and the paper's 40-node real cluster (Fig. 4
+// and 5(b)). The set-ups, the trace windows and every difference from the
+// paper are written down in README-nas.md.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"mrsched/cluster"
+	"mrsched/metrics"
+	"mrsched/report"
+	"mrsched/sched"
+	"mrsched/sim"
+	"mrsched/traces"
+	"mrsched/workload"
+)
+
+// The NAS experiments join the registry after the other papers'.
+func init() { registry = append(registry, nasExperiments...) }
+
+var nasExperiments = []Experiment{
+	{Name: "nas/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g)", DefaultSeeds: 2,
+		Summary: "the first " + nasMinutes(nasSlice.EndS) + " min of FB-2010 on 600 nodes, 200 users: throughput, job time, cross-rack traffic, map progress at first reduce, nodes over TrafficThreshold, congestion, for Fair, Delay, SW-delay and NAS's variants",
+		run:     func(o Options) (*Result, error) { return runNASMain(o, nasSlice) }},
+	{Name: "nas/classes", Source: "NAS paper, section IV-B, Fig. 5(a)", DefaultSeeds: 2,
+		Summary: "nas/main's runs by shuffle class (light, medium, heavy): throughput and job time over Fair",
+		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasSlice) }},
+	{Name: "nas/users", Source: "NAS paper, section IV-B, Fig. 3(h)", DefaultSeeds: 2,
+		Summary: "NAS with 25, 50, 100, 200, 400 users over Fair with 200 users, on nas/main's trace window",
+		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasSlice) }},
+	{Name: "nas/cluster40", Source: "NAS paper, section IV-A (real cluster), Fig. 4 and 5(b)", DefaultSeeds: 3,
+		Summary: "200 FB-2010 jobs, exponential arrivals (mean 14 s), on 8 racks of 5 nodes with 16 containers; NAS waits 5 s instead of skip counts",
+		run:     func(o Options) (*Result, error) { return runNASMain(o, nasCluster40) }},
+	{Name: "nas/cluster40-classes", Source: "NAS paper, section IV-B, Fig. 5(b)", DefaultSeeds: 3,
+		Summary: "nas/cluster40's runs by shuffle class: throughput and job time over Fair",
+		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasCluster40) }},
+	// The whole day: a group of its own, so that `experiment nas` does not
+	// start it (README-nas.md, Runtime).
+	{Name: "nas-day/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g) (the whole FB-2010 day)", DefaultSeeds: 1,
+		Summary: "nas/main on the whole FB-2010 day (24,442 jobs); hours a run with the exact network solver",
+		run:     func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
+	{Name: "nas-day/classes", Source: "NAS paper, section IV-B, Fig. 5(a) (the whole day)", DefaultSeeds: 1,
+		Summary: "nas/classes on the whole FB-2010 day",
+		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasDay) }},
+	{Name: "nas-day/users", Source: "NAS paper, section IV-B, Fig. 3(h) (the whole day)", DefaultSeeds: 1,
+		Summary: "nas/users on the whole FB-2010 day",
+		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasDay) }},
+}
+
+// ---------------------------------------------------------------------
+// Set-ups
+
+// nasSetup is a cluster and a workload the schedulers run on.
+type nasSetup struct {
+	// Name keys the run cache.
+	Name string
+	// MainName, ClassesName and UsersName are the experiments that show
+	// the set-up's runs, for table titles.
+	MainName, ClassesName, UsersName string
+	// Describe says what the set-up is, for table titles.
+	Describe string
+	Cluster  cluster.Config
+	// Users is the default number of users (200, section IV-A).
+	Users int
+	// EndS is the FB-2010 window's end (jobs submitted in [0, EndS)); 0 is
+	// the whole day. Trace set-ups only.
+	EndS float64
+	// WaitS, when > 0, replaces NAS's skip counts by a wait (the real
+	// cluster's 5 s).
+	WaitS float64
+	// Paper holds the paper's numbers for this set-up.
+	Paper nasPaper
+	jobs  func(s nasSetup, users int, seed uint64) ([]workload.Job, error)
+}
+
+// nasPaper is what the paper reports for a set-up, normalised to Fair as
+// its figures are. Ratios are derived from the text's "NAS vs X" gains:
+// with NAS/Fair = a and NAS/X = b, X/Fair = a/b. Empty: not reported.
+type nasPaper struct {
+	Throughput, JobTime map[string]string
+	Congestion          map[string]string
+	// Gains are the text's NAS-vs-X sentences, by X.
+	ThroughputGain, JobTimeCut map[string]string
+}
+
+// nasCluster600 is section IV-A's simulated cluster: 600 nodes in 30 racks
+// of 20, 6 containers a node, 128 MB blocks, replication 3, 250 Mbps a node
+// within the rack and 1 Gbps a rack across racks (50 Mbps a node, 5:1).
+// Nodes get 8 cores and 16 GB so that the six 1-core, 1-GB containers are
+// the only limit (examples/fb2010-nas600.yaml).
+func nasCluster600() cluster.Config {
+	return cluster.Config{Racks: 30, NodesPerRack: 20, Containers: 6, CPUCores: 8, MemoryGB: 16,
+		NICMbps: 250, RackUplinkMbps: 1000, BlockMB: 128, Replication: 3}
+}
+
+// nasCluster40Config is the real cluster (section IV-A): 40 nodes in 8
+// racks of 5 on 1 Gbps Ethernet, 1 Gbps between racks (5:1), 16
+// containers a node, replication 3, and, "other settings ... the same as
+// the simulation", 128 MB blocks. Nodes get 16 cores and 32 GB so that the
+// containers are the only limit.
+func nasCluster40Config() cluster.Config {
+	return cluster.Config{Racks: 8, NodesPerRack: 5, Containers: 16, CPUCores: 16, MemoryGB: 32,
+		NICMbps: 1000, RackUplinkMbps: 1000, BlockMB: 128, Replication: 3}
+}
+
+const (
+	nasFB2010Source = 3000 // FB-2010 was traced on 3,000 nodes (SWIM)
+	nasUsers        = 200  // section IV-A
+	// nasCluster40Jobs and nasCluster40MeanGapS are the real cluster's
+	// workload: 200 jobs, exponential inter-arrivals of mean 14 s.
+	nasCluster40N        = 200
+	nasCluster40MeanGapS = 14.0
+	// nasWaitS is the real cluster's wait replacing D^m and D^r.
+	nasWaitS = 5.0
+)
+
+var (
+	// nasSlice is the default FB-2010 window: the trace's first 30
+	// minutes (437 jobs), on which one run of a policy takes a minute or
+	// two with the exact network solver (README-nas.md, Runtime). Every
+	// table says which window its numbers come from.
+	nasSlice = nasSetup{Name: "fb2010-30min", MainName: "nas/main", ClassesName: "nas/classes", UsersName: "nas/users",
+		Describe: "FB-2010 jobs submitted in [0, 30 min) on 600 nodes",
+		Cluster:  nasCluster600(), Users: nasUsers, EndS: 1800, Paper: nasPaperSim, jobs: nasTraceJobs}
+	// nasDay is the whole day, as the paper ran it.
+	nasDay = nasSetup{Name: "fb2010-day", MainName: "nas-day/main", ClassesName: "nas-day/classes", UsersName: "nas-day/users",
+		Describe: "the whole FB-2010 day (24,442 jobs) on 600 nodes",
+		Cluster:  nasCluster600(), Users: nasUsers, Paper: nasPaperSim, jobs: nasTraceJobs}
+	// nasCluster40 is the real cluster's set-up.
+	nasCluster40 = nasSetup{Name: "cluster40", MainName: "nas/cluster40", ClassesName: "nas/cluster40-classes",
+		Describe: "200 FB-2010 jobs, exponential arrivals (mean 14 s), 8 racks of 5 nodes, 16 containers, NAS waits 5 s",
+		Cluster:  nasCluster40Config(), Users: nasUsers, WaitS: nasWaitS, Paper: nasPaperReal, jobs: nasCluster40Jobs}
+)
+
+// The paper's simulation results (section IV-B): NAS over Fair, Delay,
+// SW-delay: throughput +56.9%, +45.8%, +34.8%; job time -44.3%, -33.9%,
+// -25.4%; congestion occurrences NAS 3198, w/o TT 3901, w/o both 4197.
+var nasPaperSim = nasPaper{
+	Throughput:     map[string]string{"Fair": "1.00", "Delay": ratioText(1.569 / 1.458), "SW-delay": ratioText(1.569 / 1.348), "NAS": "1.57"},
+	JobTime:        map[string]string{"Fair": "1.00", "Delay": ratioText(0.557 / 0.661), "SW-delay": ratioText(0.557 / 0.746), "NAS": "0.56"},
+	Congestion:     map[string]string{"NAS": "3198", "w/o TT": "3901", "w/o both": "4197"},
+	ThroughputGain: map[string]string{"Fair": "+56.9%", "Delay": "+45.8%", "SW-delay": "+34.8%"},
+	JobTimeCut:     map[string]string{"Fair": "-44.3%", "Delay": "-33.9%", "SW-delay": "-25.4%"},
+}
+
+// The real cluster's (section IV-B): NAS over Fair and Delay, throughput
+// +62.5%, +52.1%; job time -44.6%, -32.1%.
+var nasPaperReal = nasPaper{
+	Throughput:     map[string]string{"Fair": "1.00", "Delay": ratioText(1.625 / 1.521), "NAS": "1.63"},
+	JobTime:        map[string]string{"Fair": "1.00", "Delay": ratioText(0.554 / 0.679), "NAS": "0.55"},
+	ThroughputGain: map[string]string{"Fair": "+62.5%", "Delay": "+52.1%"},
+	JobTimeCut:     map[string]string{"Fair": "-44.6%", "Delay": "-32.1%"},
+}
+
+func ratioText(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+// nasTraceJobs is FB-2010 as the project replays it (scenario workload
+// `trace: FB-2010`): bytes scaled by 600/3000, jobs to users uniformly at
+// random from the seed, the default CPU profile, submit times as traced;
+// the window [0, EndS) when EndS > 0.
+func nasTraceJobs(s nasSetup, users int, seed uint64) ([]workload.Job, error) {
+	cl := s.Cluster.WithDefaults()
+	return workload.ParseSWIM(strings.NewReader(string(traces.FB2010())), traces.FB2010Name, workload.SWIMOptions{
+		SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, BlockBytes: cl.BlockBytes(),
+		Users: users, Seed: seed, EndS: s.EndS})
+}
+
+// nasCluster40Jobs draws the real cluster's 200 jobs: "generated using
+// the Facebook workload synthesized execution framework [SWIM]" with "the
+// distribution of job types ... the same as shown in Figure 2", which is
+// the FB-2010 trace's own (68.7% shuffle-light below 1 MB, 18.8% heavy
+// above 100 MB): the class bounds are absolute, so the jobs keep the
+// trace's bytes unscaled (any scaling would move jobs into lighter
+// classes). We draw 200 jobs of the day uniformly without replacement,
+// keep their trace order, and give them exponential gaps of mean 14 s,
+// the first at time 0. Users: 200, uniformly at random, as in the
+// simulation ("other settings are the same").
+func nasCluster40Jobs(s nasSetup, users int, seed uint64) ([]workload.Job, error) {
+	cl := s.Cluster.WithDefaults()
+	day, err := workload.ParseSWIM(strings.NewReader(string(traces.FB2010())), traces.FB2010Name, workload.SWIMOptions{
+		SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, Scale: 1,
+		BlockBytes: cl.BlockBytes(), Users: users, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	r := rng(seed, 0x4e4153) // "NAS"
+	pick := r.Perm(len(day))[:nasCluster40N]
+	slices.Sort(pick)
+	jobs := make([]workload.Job, len(pick))
+	t := 0.0
+	for i, k := range pick {
+		j := day[k]
+		j.ID, j.Submit = i, t
+		jobs[i] = j
+		t += r.ExpFloat64() * nasCluster40MeanGapS
+	}
+	return jobs, nil
+}
+
+// The schedulers (section IV-A): Fair, Delay, ShuffleWatcher on Delay, and
+// NAS with its additive ablations and the TrafficThreshold ablations of
+// Fig. 3(g). Every parameter is the paper's default (congestion threshold
+// 0.8, D^m = D^r = 135); on the real cluster NAS's variants wait 5 s.
+var nasPolicies = []PolicySpec{
+	{Label: "Fair", Name: "fair"},
+	{Label: "Delay", Name: "delay"},
+	{Label: "SW-delay", Name: "sw-delay"},
+	{Label: "MTS", Name: "nas-mts"},
+	{Label: "MTS+CA-RTS", Name: "nas-mts-carts"},
+	{Label: "NAS", Name: "nas"},
+	{Label: "w/o TT", Name: "nas-no-tt"},
+	{Label: "w/o both", Name: "nas-no-tt-crrts"},
+}
+
+// policy is spec adapted to the set-up (the wait replacing skip counts).
+func (s nasSetup) policy(p PolicySpec) PolicySpec {
+	if s.WaitS > 0 && strings.HasPrefix(p.Name, "nas") {
+		p.Params = map[string]any{"wait_s": s.WaitS}
+	}
+	return p
+}
+
+// ---------------------------------------------------------------------
+// Runs
+
+// nasOutcome is what the experiments keep of a run.
+type nasOutcome struct {
+	jobs    []metrics.JobRecord
+	summary metrics.Summary
+	load    sched.NASLoadStats
+	wallS   float64
+}
+
+type nasKey struct {
+	Setup, Policy string
+	Users         int
+	Seed          uint64
+}
+
+// nasCache keeps finished runs for the life of the process, so that
+// `mrsched experiment nas` runs each simulation once although several
+// experiments read it. Runs are deterministic, so a cached run is the run.
+var nasCache = struct {
+	sync.Mutex
+	m map[nasKey]*nasOutcome
+}{m: map[nasKey]*nasOutcome{}}
+
+type nasRunSpec struct {
+	key   nasKey
+	setup nasSetup
+	spec  PolicySpec
+}
+
+func nasExec(r nasRunSpec) (*nasOutcome, error) {
+	start := time.Now()
+	jobs, err := r.setup.jobs(r.setup, r.key.Users, r.key.Seed)
+	if err != nil {
+		return nil, err
+	}
+	topo, err := cluster.New(r.setup.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	spec := r.setup.policy(r.spec)
+	pol, err := spec.Build()
+	if err != nil {
+		return nil, err
+	}
+	metered := sched.WithNASMeter(pol, 0)
+	e, err := sim.New(spec.engine(sim.Params{}), topo, jobs, metered, r.key.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Run(); err != nil {
+		return nil, fmt.Errorf("%s (%s, seed %d, %d users): %w", spec.Label, spec.Name, r.key.Seed, r.key.Users, err)
+	}
+	col := e.Collector()
+	return &nasOutcome{jobs: col.Jobs(), summary: col.Summarize(spec.Name),
+		load: metered.(sched.NASLoadReporter).NASLoad(), wallS: time.Since(start).Seconds()}, nil
+}
+
+// nasRunMany runs (or takes from the cache) one simulation per spec,
+// o.Parallel at a time, in order.
+func nasRunMany(o Options, specs []nasRunSpec) ([]*nasOutcome, error) {
+	out := make([]*nasOutcome, len(specs))
+	var pending []int
+	nasCache.Lock()
+	for i, s := range specs {
+		if c, ok := nasCache.m[s.key]; ok {
+			out[i] = c
+		} else {
+			pending = append(pending, i)
+		}
+	}
+	nasCache.Unlock()
+	ran, err := inParallel(o, len(pending), func(k int) (*nasOutcome, error) { return nasExec(specs[pending[k]]) })
+	if err != nil {
+		return nil, err
+	}
+	nasCache.Lock()
+	for k, i := range pending {
+		out[i] = ran[k]
+		nasCache.m[specs[i].key] = ran[k]
+	}
+	nasCache.Unlock()
+	return out, nil
+}
+
+// nasGrid runs every policy on every seed of o with users users; res[p][s].
+func nasGrid(o Options, s nasSetup, users int, pols []PolicySpec) ([][]*nasOutcome, error) {
+	var specs []nasRunSpec
+	for _, p := range pols {
+		for _, seed := range o.seeds() {
+			specs = append(specs, nasRunSpec{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p})
+		}
+	}
+	flat, err := nasRunMany(o, specs)
+	if err != nil {
+		return nil, err
+	}
+	res := make([][]*nasOutcome, len(pols))
+	for i := range pols {
+		res[i] = flat[i*o.Seeds : (i+1)*o.Seeds]
+	}
+	return res, nil
+}
+
+// ---------------------------------------------------------------------
+// Measures of one run
+
+// throughput is the paper's: jobs completed over the time to run them
+// (last finish minus first submit), per hour; keep selects the jobs
+// (nil: all).
+func (r *nasOutcome) throughput(keep func(*metrics.JobRecord) bool) float64 {
+	first, last := math.Inf(1), math.Inf(-1)
+	n := 0
+	for i := range r.jobs {
+		j := &r.jobs[i]
+		if keep != nil && !keep(j) {
+			continue
+		}
+		first = math.Min(first, j.Submit)
+		if j.Finish >= 0 {
+			n++
+			last = math.Max(last, j.Finish)
+		}
+	}
+	if n == 0 || last <= first {
+		return 0
+	}
+	return float64(n) / (last - first) * 3600
+}
+
+// jobTime is the mean turnaround (finish - submit) of the completed jobs
+// keep selects (nil: all).
+func (r *nasOutcome) jobTime(keep func(*metrics.JobRecord) bool) float64 {
+	var v []float64
+	for i := range r.jobs {
+		j := &r.jobs[i]
+		if j.Finish >= 0 && (keep == nil || keep(j)) {
+			v = append(v, j.Turnaround())
+		}
+	}
+	return meanOf(v)
+}
+
+// mapProgress is Fig. 3(d)'s MapProgressRate when a job's first reduce
+// launched, averaged over the jobs that launched one.
+func (r *nasOutcome) mapProgress() float64 {
+	var v []float64
+	for i := range r.jobs {
+		if p := r.jobs[i].MapProgressAtFirstReduce; p >= 0 {
+			v = append(v, p)
+		}
+	}
+	return meanOf(v)
+}
+
+// nasClassOf is a job's shuffle class by the predictor's thresholds
+// (section III-A: light < 1 MB, heavy > 100 MB, in MB of 2^20 bytes as
+// sched.NAS counts them) applied to its true shuffle: the class NAS's
+// predictor converges to once the job's maps have run.
+func nasClassOf(j *metrics.JobRecord) sched.NASClass {
+	const mb = 1 << 20
+	switch s := float64(j.ShuffleBytes); {
+	case s < sched.DefaultNASLightMB*mb:
+		return sched.NASLight
+	case s > sched.DefaultNASHeavyMB*mb:
+		return sched.NASHeavy
+	}
+	return sched.NASMedium
+}
+
+var nasClasses = []sched.NASClass{sched.NASLight, sched.NASMedium, sched.NASHeavy}
+
+func nasOver(rs []*nasOutcome, v func(*nasOutcome) float64) stat {
+	var s stat
+	for _, r := range rs {
+		s.add(v(r))
+	}
+	return s
+}
+
+// nasRatio collects v(a[s]) / v(b[s]) over seeds.
+func nasRatio(a, b []*nasOutcome, v func(*nasOutcome) float64) stat {
+	var s stat
+	for i := range a {
+		if d := v(b[i]); d > 0 && !math.IsNaN(d) {
+			s.add(v(a[i]) / d)
+		}
+	}
+	return s
+}
+
+// gain is a ratio as a signed percent change, mean (min-max).
+func gain(s stat) string {
+	if s.n == 0 {
+		return "-"
+	}
+	f := func(v float64) string { return fmt.Sprintf("%+.1f%%", 100*(v-1)) }
+	if s.n == 1 || s.min == s.max {
+		return f(s.mean())
+	}
+	return fmt.Sprintf("%s (%s to %s)", f(s.mean()), f(s.min), f(s.max))
+}
+
+func (s nasSetup) describe(o Options, users int) string {
+	return fmt.Sprintf("%s, %d users; %d seed(s) from %d", s.Describe, users, o.Seeds, o.Seed)
+}
+
+func nasMinutes(s float64) string { return strconv.FormatFloat(s/60, 'f', -1, 64) }
+
+func nasWallNote(rs ...[][]*nasOutcome) string {
+	var total, most float64
+	n := 0
+	for _, g := range rs {
+		for _, p := range g {
+			for _, r := range p {
+				total += r.wallS
+				most = math.Max(most, r.wallS)
+				n++
+			}
+		}
+	}
+	return fmt.Sprintf("simulations: %d, CPU-seconds %.0f in all, longest %.0f s (cached runs count once per process)", n, total, most)
+}
+
+// ---------------------------------------------------------------------
+// nas/main, nas/cluster40
+
+// runNASMain is Fig. 3(a)-(g) (and, on the real cluster's set-up, Fig.
+// 4(a)-(d)): every scheduler normalised to Fair on the same seed.
+func runNASMain(o Options, s nasSetup) (*Result, error) {
+	pols := nasPolicies
+	res, err := nasGrid(o, s, s.Users, pols)
+	if err != nil {
+		return nil, err
+	}
+	fair := res[0]
+	byLabel := map[string][]*nasOutcome{}
+	for i, p := range pols {
+		byLabel[p.Label] = res[i]
+	}
+	t := &report.Table{
+		Title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
+		Headers: []string{"scheduler", "jobs/h", "x Fair", "paper", "mean job time (s)", "x Fair", "paper",
+			"cross-rack GB", "x Fair", "map progress at 1st reduce", "nodes over TT %", "(as predicted)",
+			"congestion occurrences", "paper"},
+		Notes: []string{
+			"mean (min-max over seeds); x Fair = ratio to Fair on the same seed. jobs/h: jobs / (last finish - first submit), the paper's",
+			"throughput; job time: finish - submit; cross-rack: all bytes that crossed a rack uplink (shuffle, remote map input, output",
+			"replicas). Map progress: share of a job's maps finished when its first reduce launched (Fig. 3d; paper: SW-delay > NAS >",
+			"Delay ~ Fair). Nodes over TT: mean share of nodes whose running maps' output exceeds TrafficThreshold, sampled every 3 s",
+			"with true outputs, and as NAS's predictor sees them (Fig. 3e; paper: NAS very small, SW-delay > Fair, Delay). Congestion:",
+			"(3 s monitor sample, uplink direction) pairs at or above 80%; the paper's counts are for the whole day, period unstated.",
+		},
+	}
+	c := &report.Table{Headers: row("scheduler", "window", "users",
+		[]string{"throughput_jph", "throughput_jph_min", "throughput_jph_max"}, []string{"throughput_x", "throughput_x_min", "throughput_x_max"}, "paper_throughput_x",
+		[]string{"job_time_s", "job_time_s_min", "job_time_s_max"}, []string{"job_time_x", "job_time_x_min", "job_time_x_max"}, "paper_job_time_x",
+		[]string{"cross_rack_gb", "cross_rack_gb_min", "cross_rack_gb_max"}, []string{"cross_rack_x", "cross_rack_x_min", "cross_rack_x_max"},
+		[]string{"map_progress", "map_progress_min", "map_progress_max"},
+		[]string{"nodes_over_tt", "nodes_over_tt_min", "nodes_over_tt_max"},
+		[]string{"nodes_over_tt_predicted", "nodes_over_tt_predicted_min", "nodes_over_tt_predicted_max"},
+		[]string{"congestion", "congestion_min", "congestion_max"}, "paper_congestion",
+		"jobs", "jobs_completed")}
+	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
+	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
+	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e9 }
+	prog := func(r *nasOutcome) float64 { return r.mapProgress() }
+	over := func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue }
+	overP := func(r *nasOutcome) float64 { return 100 * r.load.MeanShare }
+	cong := func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }
+	paperOf := func(m map[string]string, l string) string {
+		if v, ok := m[l]; ok {
+			return v
+		}
+		return "-"
+	}
+	for i, p := range pols {
+		rs := res[i]
+		tx, jx, cx := nasRatio(rs, fair, tput), nasRatio(rs, fair, jt), nasRatio(rs, fair, cross)
+		t.AddRow(p.Label, nasOver(rs, tput).text(1), tx.text(2), paperOf(s.Paper.Throughput, p.Label),
+			nasOver(rs, jt).text(0), jx.text(2), paperOf(s.Paper.JobTime, p.Label),
+			nasOver(rs, cross).text(0), cx.text(2), nasOver(rs, prog).text(2), nasOver(rs, over).text(1), nasOver(rs, overP).text(1),
+			nasOver(rs, cong).text(0), paperOf(s.Paper.Congestion, p.Label))
+		done := nasOver(rs, func(r *nasOutcome) float64 { return float64(r.summary.JobsCompleted) })
+		c.AddRow(row(p.Label, s.Name, strconv.Itoa(s.Users), nasOver(rs, tput).csv(3), tx.csv(4), csvPaper(paperOf(s.Paper.Throughput, p.Label)),
+			nasOver(rs, jt).csv(1), jx.csv(4), csvPaper(paperOf(s.Paper.JobTime, p.Label)),
+			nasOver(rs, cross).csv(2), cx.csv(4), nasOver(rs, prog).csv(4), nasOver(rs, over).csv(2), nasOver(rs, overP).csv(2),
+			nasOver(rs, cong).csv(0), csvPaper(paperOf(s.Paper.Congestion, p.Label)),
+			strconv.Itoa(len(rs[0].jobs)), num(done.mean(), 0))...)
+	}
+	nas := byLabel["NAS"]
+	for _, base := range []string{"Fair", "Delay", "SW-delay"} {
+		b := byLabel[base]
+		t.Notes = append(t.Notes, fmt.Sprintf("NAS vs %s: throughput %s (paper %s), mean job time %s (paper %s)", base,
+			gain(nasRatio(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
+			gain(nasRatio(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
+	}
+	t.Notes = append(t.Notes, nasWallNote(res))
+	return &Result{Table: t, CSV: c}, nil
+}
+
+// ---------------------------------------------------------------------
+// nas/classes
+
+// runNASClasses is Fig. 5: each scheduler's throughput (and job time) per
+// shuffle class over Fair's for the same class and seed.
+func runNASClasses(o Options, s nasSetup) (*Result, error) {
+	pols := nasPolicies
+	res, err := nasGrid(o, s, s.Users, pols)
+	if err != nil {
+		return nil, err
+	}
+	fair := res[0]
+	var count [3]int
+	for i := range fair[0].jobs {
+		count[nasClassOf(&fair[0].jobs[i])]++
+	}
+	t := &report.Table{
+		Title:   s.ClassesName + ": throughput and mean job time per shuffle class over Fair (paper Fig. 5); " + s.describe(o, s.Users),
+		Headers: []string{"scheduler", "light tput x", "medium tput x", "heavy tput x", "light job time x", "medium job time x", "heavy job time x"},
+		Notes: []string{
+			fmt.Sprintf("classes by true shuffle, the predictor's bounds (light < 1 MB, heavy > 100 MB): %d light, %d medium, %d heavy jobs (seed %d).",
+				count[sched.NASLight], count[sched.NASMedium], count[sched.NASHeavy], o.Seed),
+			"class throughput: the class's jobs / (their last finish - their first submit); x = ratio to Fair for the same class and seed,",
+			"mean (min-max over seeds). Paper (Fig. 5, no numbers in the text): every class gains under NAS, light most, then medium, then heavy.",
+		},
+	}
+	c := &report.Table{Headers: row("scheduler", "window", "class", "jobs",
+		[]string{"throughput_x", "throughput_x_min", "throughput_x_max"}, []string{"job_time_x", "job_time_x_min", "job_time_x_max"})}
+	for i, p := range pols {
+		cells := []string{p.Label}
+		var jts []string
+		for _, cl := range nasClasses {
+			keep := func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl }
+			tx := nasRatio(res[i], fair, func(r *nasOutcome) float64 { return r.throughput(keep) })
+			jx := nasRatio(res[i], fair, func(r *nasOutcome) float64 { return r.jobTime(keep) })
+			cells = append(cells, tx.text(2))
+			jts = append(jts, jx.text(2))
+			c.AddRow(row(p.Label, s.Name, cl.String(), strconv.Itoa(count[cl]), tx.csv(4), jx.csv(4))...)
+		}
+		t.AddRow(append(cells, jts...)...)
+	}
+	t.Notes = append(t.Notes, nasWallNote(res))
+	return &Result{Table: t, CSV: c}, nil
+}
+
+// ---------------------------------------------------------------------
+// nas/users
+
+// nasUserCounts are Fig. 3(h)'s.
+var nasUserCounts = []int{25, 50, 100, 200, 400}
+
+// runNASUsers is Fig. 3(h): NAS's throughput with 25-400 users over Fair's
+// with 200 users. Fair runs at every count too, to tell NAS's gain from
+// what fewer users do to any scheduler.
+func runNASUsers(o Options, s nasSetup) (*Result, error) {
+	fair200, err := nasGrid(o, s, nasUsers, nasPolicies[:1])
+	if err != nil {
+		return nil, err
+	}
+	t := &report.Table{
+		Title: s.UsersName + ": NAS's throughput against the number of users, over Fair with 200 users (paper Fig. 3(h)); " +
+			s.describe(o, nasUsers),
+		Headers: []string{"users", "NAS jobs/h", "x Fair(200)", "NAS job time x Fair(200)", "Fair jobs/h", "Fair x Fair(200)", "NAS x Fair (same users)"},
+		Notes: []string{
+			"mean (min-max over seeds); every ratio on the same seed. Jobs are assigned to users uniformly at random (the trace has none).",
+			"Paper (Fig. 3(h), no numbers in the text): NAS's throughput is higher with fewer users (more jobs per user).",
+		},
+	}
+	c := &report.Table{Headers: row("users", "window",
+		[]string{"nas_throughput_jph", "nas_throughput_jph_min", "nas_throughput_jph_max"},
+		[]string{"nas_throughput_x_fair200", "nas_throughput_x_fair200_min", "nas_throughput_x_fair200_max"},
+		[]string{"nas_job_time_x_fair200", "nas_job_time_x_fair200_min", "nas_job_time_x_fair200_max"},
+		[]string{"fair_throughput_jph", "fair_throughput_jph_min", "fair_throughput_jph_max"},
+		[]string{"nas_throughput_x_fair", "nas_throughput_x_fair_min", "nas_throughput_x_fair_max"})}
+	all := [][]*nasOutcome{fair200[0]}
+	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
+	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
+	nasSpec, fairSpec := nasPolicies[5], nasPolicies[0]
+	for _, u := range nasUserCounts {
+		res, err := nasGrid(o, s, u, []PolicySpec{fairSpec, nasSpec})
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, res...)
+		fair, nas := res[0], res[1]
+		tx := nasRatio(nas, fair200[0], tput)
+		jx := nasRatio(nas, fair200[0], jt)
+		fx := nasRatio(fair, fair200[0], tput)
+		same := nasRatio(nas, fair, tput)
+		t.AddRow(strconv.Itoa(u), nasOver(nas, tput).text(1), tx.text(2), jx.text(2), nasOver(fair, tput).text(1), fx.text(2), same.text(2))
+		c.AddRow(row(strconv.Itoa(u), s.Name, nasOver(nas, tput).csv(3), tx.csv(4), jx.csv(4), nasOver(fair, tput).csv(3), same.csv(4))...)
+	}
+	t.Notes = append(t.Notes, nasWallNote(all))
+	return &Result{Table: t, CSV: c}, nil
+}
