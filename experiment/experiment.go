@@ -91,7 +91,7 @@ func (e Experiment) Run(o Options) (*Result, error) {
 }
 
 // registry lists every experiment, paper by paper.
-var registry = slices.Concat(fairDelayExperiments, swExperiments, tdExperiments)
+var registry = slices.Concat(fairDelayExperiments, swExperiments, nasExperiments, tdExperiments)
 
 // fairDelayExperiments are the Fair Scheduler paper's (E3).
 var fairDelayExperiments = []Experiment{

@@ -25,9 +25,6 @@ import (
 	"mrsched/workload"
 )
 
-// The NAS experiments join the registry after the other papers'.
-func init() { registry = append(registry, nasExperiments...) }
-
 var nasExperiments = []Experiment{
 	{Name: "nas/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g)", DefaultSeeds: 2,
 		Summary: "the first " + nasMinutes(nasSlice.EndS) + " min of FB-2010 on 600 nodes, 200 users: throughput, job time, cross-rack traffic, map progress at first reduce, nodes over TrafficThreshold, congestion, for Fair, Delay, SW-delay and NAS's variants",
