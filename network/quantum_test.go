@@ -1,0 +1,194 @@
+package network
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestQuantizedHandExamples pins the quantized mode's rule on one 100 B/s
+// link, where every number can be worked by hand.
+func TestQuantizedHandExamples(t *testing.T) {
+	type start struct {
+		at, bytes float64
+	}
+	cases := []struct {
+		name    string
+		quantum float64
+		flows   []start
+		want    []float64 // finish times, by flow
+		why     string
+	}{{
+		name: "exact mode", quantum: 0,
+		flows: []start{{0, 100}, {0, 1000}},
+		want:  []float64{2, 11},
+		why:   "both share 50 B/s until the small flow ends at 2 s; the large one then has 100 B/s for its last 900 B",
+	}, {
+		name: "departure within the quantum", quantum: 5,
+		flows: []start{{0, 100}, {0, 1000}},
+		want:  []float64{2, 12.5},
+		why:   "the solve at 0 sees both flows and gives 50/50; the bandwidth freed at 2 s idles until the next solve at 5 s (one quantum after 0), so 750 B remain at 100 B/s",
+	}, {
+		name: "departure after the quantum", quantum: 1,
+		flows: []start{{0, 100}, {0, 1000}},
+		want:  []float64{2, 11},
+		why:   "the departure at 2 s is more than a quantum after the last solve, so it is re-solved at once, as in the exact mode",
+	}, {
+		name: "arrival on a full link waits for the solve", quantum: 1,
+		flows: []start{{0, 1000}, {0.5, 1000}},
+		want:  []float64{19, 20},
+		why:   "the second flow finds no residual bandwidth at 0.5 s and starts at the solve at 1 s: 900 B and 1000 B at 50 B/s each until 19 s, then the second flow's last 100 B at 100 B/s",
+	}, {
+		name: "arrival takes freed bandwidth at once", quantum: 5,
+		flows: []start{{0, 100}, {0, 1000}, {3, 100}},
+		want:  []float64{2, 12.5, 5},
+		why:   "the third flow takes the 50 B/s the first freed at 2 s without waiting for the solve at 5 s, and ends then; the second runs at 50 B/s until 5 s, then alone at 100 B/s for its last 750 B",
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := mustNew(t, 100)
+			if err := n.SetQuantum(c.quantum); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float64, len(c.flows))
+			ids := map[FlowID]int{}
+			next := 0
+			for next < len(c.flows) || n.ActiveFlows() > 0 {
+				tc, ok := n.NextCompletion()
+				if next < len(c.flows) && (!ok || c.flows[next].at < tc) {
+					id := mustAdd(t, n, c.flows[next].at, []LinkID{0}, c.flows[next].bytes, 0)
+					ids[id] = next
+					next++
+					continue
+				}
+				for _, done := range n.PopCompleted(tc) {
+					got[ids[done.ID]] = done.Finish
+				}
+			}
+			for i := range got {
+				if !approx(got[i], c.want[i]) {
+					t.Errorf("flow %d finished at %v, want %v: %s", i, got[i], c.want[i], c.why)
+				}
+			}
+		})
+	}
+}
+
+// TestQuantizedKeepsLinksFeasibleAndSolvesExactly drives random churn
+// through quantized networks and checks, at every step, that no link
+// carries more than its capacity and no flow exceeds its cap (provisional
+// rates only use spare bandwidth), that every solve yields the exact
+// max-min rates of the flows then active, that solves are at least one
+// quantum apart, and that every flow completes with all its bytes.
+func TestQuantizedKeepsLinksFeasibleAndSolvesExactly(t *testing.T) {
+	var provisional int
+	for seed := uint64(1); seed <= 40; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		caps, flows := randomScenario(rng)
+		q := []float64{0.05, 0.5, 3}[seed%3]
+		n := mustNew(t, caps...)
+		if err := n.SetQuantum(q); err != nil {
+			t.Fatal(err)
+		}
+		type live struct {
+			f     randFlow
+			bytes float64
+		}
+		active := map[FlowID]live{}
+		lastSolves, lastSolveAt := 0, math.Inf(-1)
+		now := 0.0
+		for step := range 400 {
+			f := flows[rng.IntN(len(flows))]
+			bytes := 1 + 50*rng.Float64()
+			id := mustAdd(t, n, now, f.path, bytes, f.cap)
+			active[id] = live{f, bytes}
+			if tc, ok := n.NextCompletion(); ok && rng.IntN(2) == 0 {
+				now = math.Max(now, tc)
+			} else {
+				now += 0.3 * rng.Float64()
+			}
+			for _, c := range n.PopCompleted(now) {
+				a, ok := active[c.ID]
+				if !ok || c.Bytes != a.bytes {
+					t.Fatalf("seed %d step %d: completion of flow %d (%v B) does not match a started flow", seed, step, c.ID, c.Bytes)
+				}
+				delete(active, c.ID)
+			}
+			load := make([]float64, len(caps))
+			var cur []randFlow
+			var rates []float64
+			for id, a := range active {
+				r := n.Rate(id)
+				if r > a.f.cap*(1+relEps) {
+					t.Fatalf("seed %d step %d: flow %d rate %v above its cap %v", seed, step, id, r, a.f.cap)
+				}
+				for _, l := range a.f.path {
+					load[l] += r
+				}
+				cur, rates = append(cur, a.f), append(rates, r)
+			}
+			for l := range caps {
+				if load[l] > caps[l]*(1+relEps) {
+					t.Fatalf("seed %d step %d: link %d carries %v, above its capacity %v: provisional rates must use spare bandwidth only", seed, step, l, load[l], caps[l])
+				}
+			}
+			if n.solves > lastSolves {
+				if at := n.lastSolve; at != lastSolveAt && at < lastSolveAt+q*(1-relEps) {
+					t.Fatalf("seed %d step %d: solves at %v and %v, closer than the quantum %v (only changes at a solve's own instant may be solved again at once)", seed, step, lastSolveAt, at, q)
+				}
+				lastSolves, lastSolveAt = n.solves, n.lastSolve
+				if !n.dirty {
+					want := referenceRates(caps, cur)
+					for i := range rates {
+						if math.Abs(rates[i]-want[i]) > 1e-9*math.Max(1, want[i]) {
+							t.Fatalf("seed %d step %d: right after a solve a rate is %v, want the max-min rate %v", seed, step, rates[i], want[i])
+						}
+					}
+				}
+			}
+		}
+		n.Advance(math.Inf(1))
+		for _, c := range n.PopCompleted(n.Now()) {
+			delete(active, c.ID)
+		}
+		if len(active) != 0 {
+			t.Fatalf("seed %d: %d flows never completed", seed, len(active))
+		}
+		provisional += n.provisional
+	}
+	if provisional == 0 {
+		t.Fatal("no change was applied between solves: the test does not exercise the quantized rule")
+	}
+}
+
+// TestQuantizedZeroIsExact checks that a zero quantum is the exact mode,
+// bit for bit, on the churn trace the determinism test uses.
+func TestQuantizedZeroIsExact(t *testing.T) {
+	a := churnTrace(5)
+	b := churnTraceWith(5, func(n *Network) {
+		if err := n.SetQuantum(0); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if len(a) != len(b) {
+		t.Fatalf("%d vs %d completions", len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("completion %d at %v with quantum 0, %v in the exact mode; want identical", i, b[i], a[i])
+		}
+	}
+}
+
+func TestSetQuantumErrors(t *testing.T) {
+	for _, q := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if err := mustNew(t, 1).SetQuantum(q); err == nil {
+			t.Errorf("SetQuantum(%v) succeeded; want an error", q)
+		}
+	}
+	n := mustNew(t, 1)
+	mustAdd(t, n, 0, []LinkID{0}, 1, 0)
+	if err := n.SetQuantum(1); err == nil {
+		t.Error("SetQuantum after a flow was added succeeded; want an error (the mode cannot change mid-run)")
+	}
+}
