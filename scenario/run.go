@@ -24,6 +24,8 @@ type Result struct {
 	// Cost is the wall time of the policy's decisions; machine-dependent,
 	// so it is not part of Summary.
 	Cost *metrics.Latency
+	// Engine counts the run's events, flows and network solves.
+	Engine sim.Stats
 }
 
 // Jobs builds the scenario's workload for topology t, with the demands
@@ -169,7 +171,7 @@ func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.P
 			return nil, err
 		}
 	}
-	return &Result{Summary: col.Summarize(pol.Name()), Collector: col, Cost: e.DecisionCost()}, nil
+	return &Result{Summary: col.Summarize(pol.Name()), Collector: col, Cost: e.DecisionCost(), Engine: e.Stats()}, nil
 }
 
 // slowdowns runs each finished job alone, submitted at time 0 under fifo

@@ -58,14 +58,33 @@ type Engine struct {
 	lastSer       float64
 	lastCongested int
 
-	running      int // tasks running
-	phasePending int // evPhaseDone events queued: tasks in a timed phase
-	lastProgress float64
-	progress     Progress
-	err          error
+	running int // tasks running
+	// launchable counts the tasks a policy could launch now, over every
+	// active job: pending maps, and pending reduces of jobs whose reduces
+	// are enabled. An offer with nothing launchable for its slot kind is
+	// not made (see offer).
+	launchableMaps, launchableReduces int
+	phasePending                      int // evPhaseDone events queued: tasks in a timed phase
+	lastProgress                      float64
+	progress                          Progress
+	err                               error
 
 	shuffleProduced, shuffleFetched float64
 	cost                            metrics.Latency
+	handled, flowsDone              int64
+}
+
+// Stats is what a run did, for performance reports: the work a run's cost
+// grows with.
+type Stats struct {
+	Events  int64 // engine events handled (submissions, heartbeats, phases, samples)
+	Flows   int64 // network flows completed
+	Network network.Stats
+}
+
+// Stats returns the run's counters so far.
+func (e *Engine) Stats() Stats {
+	return Stats{Events: e.handled, Flows: e.flowsDone, Network: e.net.Stats()}
 }
 
 type nodeState struct {
@@ -113,6 +132,9 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	net, err := network.New(caps)
 	if err != nil {
 		return nil, err
+	}
+	if err := net.SetQuantum(p.NetworkQuantumS); err != nil {
+		return nil, fmt.Errorf("engine.network_quantum_s: %v", err)
 	}
 	e.net = net
 	e.jobObs, _ = pol.(sched.JobObserver)
@@ -212,11 +234,13 @@ func (e *Engine) Run() error {
 		}
 		if okNet && tNet <= e.now {
 			for _, c := range e.net.PopCompleted(e.now) {
+				e.flowsDone++
 				e.flowDone(c)
 			}
 			continue
 		}
 		ev := e.events.pop()
+		e.handled++
 		e.handle(ev)
 		if e.progress != nil && e.finished >= nextReport {
 			e.progress(e.now, e.finished, len(e.specs))
@@ -288,6 +312,9 @@ func (e *Engine) scheduleHeartbeatAfter(n cluster.NodeID, t float64) {
 func (e *Engine) heartbeat(n cluster.NodeID) {
 	ns := &e.nodes[n]
 	ns.hb = false
+	if e.p.CheckInvariants {
+		e.checkLaunchable()
+	}
 	if ns.free == [3]int{} {
 		return // a full node waits for a task to end
 	}
@@ -312,12 +339,18 @@ func (e *Engine) flushOffers() {
 // offer asks the policy to fill node n's free slots, kind by kind, until it
 // declines. Hadoop's schedulers can assign several tasks a heartbeat
 // (mapred.fairscheduler.assignmultiple); mrsched always does.
+//
+// An offer for a slot kind no pending task could take (no job has a pending
+// map, nor an enabled pending reduce) is not made: every policy would have
+// to decline it, and on a large cluster such offers are most heartbeats.
+// Policies must therefore not rely on Assign being called to keep time;
+// they have JobObserver, TaskObserver and the Cluster's clock for that.
 func (e *Engine) offer(n cluster.NodeID) {
 	if len(e.active) == 0 {
 		return
 	}
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for e.nodes[n].free[k] > 0 && e.err == nil {
+		for e.nodes[n].free[k] > 0 && e.err == nil && e.launchable(k) {
 			// Wall time is measured to report what a decision costs; it
 			// never reaches a decision or the run's results.
 			t0 := time.Now()
@@ -329,6 +362,18 @@ func (e *Engine) offer(n cluster.NodeID) {
 			e.apply(n, k, d)
 		}
 	}
+}
+
+// launchable reports whether some active job has a task a slot of kind k
+// could take.
+func (e *Engine) launchable(k sched.SlotKind) bool {
+	switch k {
+	case sched.MapSlot:
+		return e.launchableMaps > 0
+	case sched.ReduceSlot:
+		return e.launchableReduces > 0
+	}
+	return e.launchableMaps > 0 || e.launchableReduces > 0
 }
 
 // apply checks a decision and launches its task. A decision the engine

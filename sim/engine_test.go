@@ -176,16 +176,18 @@ func TestEveryPolicyCompletesEveryJob(t *testing.T) {
 	models := []struct {
 		name string
 		cfg  cluster.Config
+		p    Params
 	}{
-		{"slots", cluster.Config{Racks: 4, NodesPerRack: 5}},
-		{"containers", cluster.Config{Racks: 4, NodesPerRack: 5, Containers: 6}},
+		{"slots", cluster.Config{Racks: 4, NodesPerRack: 5}, Params{}},
+		{"containers", cluster.Config{Racks: 4, NodesPerRack: 5, Containers: 6}, Params{}},
+		{"containers-quantized", cluster.Config{Racks: 4, NodesPerRack: 5, Containers: 6}, Params{NetworkQuantumS: 0.5}},
 	}
 	for _, m := range models {
 		topo := mustTopo(t, m.cfg)
 		jobs := fb2009Slice(t, 150, topo)
 		for _, name := range sched.PolicyNames() {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
-				e := runJobs(t, topo, jobs, mustPolicy(t, name), Params{})
+				e := runJobs(t, topo, jobs, mustPolicy(t, name), m.p)
 				s := e.Collector().Summarize(name)
 				if s.JobsCompleted != len(jobs) {
 					t.Fatalf("%d of %d jobs completed, want all", s.JobsCompleted, len(jobs))
@@ -316,5 +318,66 @@ func TestDeadlockIsAnError(t *testing.T) {
 	err = e.Run()
 	if err == nil || !strings.Contains(err.Error(), "stalled") {
 		t.Fatalf("Run = %v, want a stall error: 6 containers hold reduces and 19 maps can never launch", err)
+	}
+}
+
+// idleOfferCounter wraps a policy and counts offers made while no active
+// job had a task to launch.
+type idleOfferCounter struct {
+	sched.Policy
+	idle, total int
+}
+
+func (c *idleOfferCounter) JobAdded(cl sched.Cluster, j *sched.Job) {
+	c.Policy.(sched.JobObserver).JobAdded(cl, j)
+}
+
+func (c *idleOfferCounter) JobRemoved(cl sched.Cluster, j *sched.Job) {
+	c.Policy.(sched.JobObserver).JobRemoved(cl, j)
+}
+
+func (c *idleOfferCounter) Assign(cl sched.Cluster, o sched.Offer) (sched.Decision, bool) {
+	c.total++
+	launchable := false
+	for _, j := range cl.Jobs() {
+		if j.PendingMaps() > 0 || j.ReducesEnabled && j.PendingReduces() > 0 {
+			launchable = true
+		}
+	}
+	if !launchable {
+		c.idle++
+	}
+	return c.Policy.Assign(cl, o)
+}
+
+// TestNoOfferWithoutLaunchableTasks checks that the engine does not ask the
+// policy to fill a slot when no pending task could take it (every policy
+// would decline), while still offering every slot that one could.
+func TestNoOfferWithoutLaunchableTasks(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 2, NodesPerRack: 5, Containers: 4})
+	pol := &idleOfferCounter{Policy: mustPolicy(t, "fair")}
+	e := runJobs(t, topo, fb2009Slice(t, 60, topo), pol, Params{})
+	if pol.idle != 0 {
+		t.Errorf("%d of %d offers were made with nothing launchable; want none", pol.idle, pol.total)
+	}
+	if s := e.Collector().Summarize("fair"); s.JobsCompleted != 60 {
+		t.Errorf("%d of 60 jobs completed; skipping idle offers must not lose launches", s.JobsCompleted)
+	}
+}
+
+// TestQuantizedRunIsDeterministic runs the same quantized simulation twice
+// and wants identical per-job results.
+func TestQuantizedRunIsDeterministic(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 3, NodesPerRack: 4, Containers: 4})
+	jobs := fb2009Slice(t, 80, topo)
+	var out [2]bytes.Buffer
+	for i := range out {
+		e := runJobs(t, topo, jobs, mustPolicy(t, "fair"), Params{NetworkQuantumS: 1})
+		if err := e.Collector().WriteJobsCSV(&out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
+		t.Error("two quantized runs with the same inputs and seed differ; want byte-identical jobs.csv")
 	}
 }

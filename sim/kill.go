@@ -53,6 +53,7 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 		m.state = tsPending
 		sj.RunningMaps--
 		sj.Maps.Return(t.Index)
+		e.launchableMaps++
 		e.hold(m.node, jr.spec, true, -1)
 		e.afterKill(jr, sched.MapTask, m.node, m.slot, m.start)
 		return true
@@ -64,8 +65,10 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 	if r.state == tsPending || r.state == tsDone {
 		return false
 	}
-	for _, id := range r.flows {
-		e.net.Remove(e.now, id)
+	for h, id := range r.hflow {
+		if r.hstate[h] == 2 {
+			e.net.Remove(e.now, id)
+		}
 	}
 	if r.state == tsWriting {
 		e.net.Remove(e.now, r.write)
@@ -94,6 +97,7 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 	*r = reduceTask{attempt: r.attempt + 1}
 	jr.next = min(jr.next, t.Index)
 	sj.RunningReduces--
+	e.launchableReduces++ // a launched reduce was enabled, and is again pending
 	e.hold(node, jr.spec, false, -1)
 	e.afterKill(jr, sched.ReduceTask, node, slot, start)
 	return true

@@ -71,6 +71,9 @@ func (e *Engine) checkEnd() error {
 	if e.running != 0 || e.net.ActiveFlows() != 0 {
 		return fmt.Errorf("invariant: all jobs finished but %d tasks and %d flows remain", e.running, e.net.ActiveFlows())
 	}
+	if e.launchableMaps != 0 || e.launchableReduces != 0 {
+		return fmt.Errorf("invariant: all jobs finished but %d maps and %d reduces are counted launchable", e.launchableMaps, e.launchableReduces)
+	}
 	if !e.p.CheckInvariants {
 		return nil
 	}
@@ -83,6 +86,20 @@ func (e *Engine) checkEnd() error {
 		}
 	}
 	return nil
+}
+
+// checkLaunchable recounts the launchable tasks that offer relies on.
+func (e *Engine) checkLaunchable() {
+	maps, reduces := 0, 0
+	for _, j := range e.active {
+		maps += j.PendingMaps()
+		if j.ReducesEnabled {
+			reduces += j.PendingReduces()
+		}
+	}
+	if maps != e.launchableMaps || reduces != e.launchableReduces {
+		e.fail("invariant: %d maps and %d reduces are launchable, but the engine counts %d and %d", maps, reduces, e.launchableMaps, e.launchableReduces)
+	}
 }
 
 // ShuffleBytes returns the shuffle bytes produced by maps and fetched by

@@ -35,23 +35,25 @@ type mapTask struct {
 
 type reduceTask struct {
 	start   float64
-	flows   map[cluster.NodeID]network.FlowID // fetches in flight, by host
 	write   network.FlowID
 	state   taskState
 	node    cluster.NodeID
 	slot    sched.SlotKind
 	attempt uint32
-	cursor  int                        // next entry of the job's map log to absorb
-	avail   map[cluster.NodeID]float64 // bytes ready on a host, not yet fetched
-	host    map[cluster.NodeID]uint8   // 1 queued, 2 fetching
-	queue   []cluster.NodeID           // hosts with bytes ready, in the order they got them
+	cursor  int // next entry of the job's map log to absorb
+	// Fetch state per map-output host, indexed by the job's host index
+	// (jobRun.hosts), so that absorbing map output needs no lookup.
+	avail   []float64        // bytes ready on a host, not yet fetched
+	hstate  []uint8          // 0 idle, 1 queued, 2 fetching
+	hflow   []network.FlowID // the fetch in flight from a host
+	queue   []int32          // hosts with bytes ready, in the order they got them
 	fetches int
 	fetched float64
 }
 
 // mapOut is a finished map's output, an entry of the job's map log.
 type mapOut struct {
-	node  cluster.NodeID
+	host  int32 // index in jobRun.hosts
 	bytes float64
 }
 
@@ -61,7 +63,11 @@ type jobRun struct {
 	maps    []mapTask
 	reduces []reduceTask
 	mapLog  []mapOut
-	copying []int // reduces in their copy phase
+	// hosts are the nodes holding the job's map output, in the order
+	// their first output appeared; hostIndex inverts it.
+	hosts     []cluster.NodeID
+	hostIndex map[cluster.NodeID]int32
+	copying   []int // reduces in their copy phase
 	// copyingOn counts the job's reduces in their copy phase per node,
 	// for copy-compute splitting's per-job limit; nil when it is off.
 	copyingOn map[cluster.NodeID]int
@@ -81,6 +87,7 @@ type flowRef struct {
 	attempt uint32
 	kind    uint8 // flowMapRead, flowFetch, flowWrite
 	host    cluster.NodeID
+	hostIdx int32 // a fetch's index in its job's hosts
 	cross   bool
 	remote  bool
 }
@@ -111,6 +118,7 @@ func (e *Engine) submit(i int) {
 	}
 	e.jobs[i] = jr
 	e.active = append(e.active, sj)
+	e.launchableMaps += sj.NumMaps
 	e.enableReduces(jr)
 	e.epoch++
 	if e.jobObs != nil {
@@ -127,6 +135,7 @@ func (e *Engine) enableReduces(jr *jobRun) {
 	sj := jr.sj
 	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= e.p.SlowStart*float64(sj.NumMaps) {
 		sj.ReducesEnabled = true
+		e.launchableReduces += sj.PendingReduces()
 		e.epoch++
 	}
 }
@@ -137,6 +146,7 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	sj := jr.sj
 	sj.Maps.Take(i)
 	sj.RunningMaps++
+	e.launchableMaps--
 	m := &jr.maps[i]
 	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
 	m.attempt++
@@ -170,6 +180,7 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	}
 	e.hold(n, jr.spec, false, 1)
 	sj.RunningReduces++
+	e.launchableReduces--
 	e.col.TaskLaunched(jr.spec.ID, e.now, false, 0, float64(sj.FinishedMaps)/float64(sj.NumMaps))
 	if e.tskObs != nil {
 		e.tskObs.TaskLaunched(e, sj, sched.ReduceTask, n)
@@ -216,9 +227,6 @@ func (e *Engine) startPhase(jr *jobRun, t int32) {
 	i := int(-1 - t)
 	r := &jr.reduces[i]
 	r.state = tsRunning
-	r.avail = map[cluster.NodeID]float64{}
-	r.host = map[cluster.NodeID]uint8{}
-	r.flows = map[cluster.NodeID]network.FlowID{}
 	jr.copying = append(jr.copying, i)
 	e.pump(jr, i)
 }
@@ -266,7 +274,7 @@ func (e *Engine) flowDone(c network.Completed) {
 		e.mapDone(jr, int(ref.task))
 	case flowFetch:
 		e.col.Transfer(metrics.Shuffle, ref.cross, c.Bytes)
-		e.fetchDone(jr, int(ref.task), ref.host, c.Bytes)
+		e.fetchDone(jr, int(ref.task), ref.hostIdx, c.Bytes)
 	case flowWrite:
 		e.col.Transfer(metrics.Output, ref.cross, c.Bytes)
 		e.reduceDone(jr, int(ref.task))
@@ -297,7 +305,16 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 	sj.FinishedMaps++
 	out := jr.spec.MapOutputBytes(i, e.topo.Config().BlockBytes())
 	e.shuffleProduced += out
-	jr.mapLog = append(jr.mapLog, mapOut{node: m.node, bytes: out})
+	h, ok := jr.hostIndex[m.node]
+	if !ok {
+		if jr.hostIndex == nil {
+			jr.hostIndex = map[cluster.NodeID]int32{}
+		}
+		h = int32(len(jr.hosts))
+		jr.hostIndex[m.node] = h
+		jr.hosts = append(jr.hosts, m.node)
+	}
+	jr.mapLog = append(jr.mapLog, mapOut{host: h, bytes: out})
 	sj.MapOutputByRack[e.topo.Rack(m.node)] += out
 	e.epoch++
 	e.freeSlot(m.node, m.slot)
@@ -329,28 +346,34 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 func (e *Engine) pump(jr *jobRun, i int) {
 	r := &jr.reduces[i]
 	R := float64(jr.sj.NumReduces)
+	if n := len(jr.hosts); len(r.avail) < n {
+		r.avail = append(r.avail, make([]float64, n-len(r.avail))...)
+		r.hstate = append(r.hstate, make([]uint8, n-len(r.hstate))...)
+		r.hflow = append(r.hflow, make([]network.FlowID, n-len(r.hflow))...)
+	}
 	for ; r.cursor < len(jr.mapLog); r.cursor++ {
 		mo := jr.mapLog[r.cursor]
 		if mo.bytes <= 0 {
 			continue
 		}
-		r.avail[mo.node] += mo.bytes / R
-		if r.host[mo.node] == 0 {
-			r.host[mo.node] = 1
-			r.queue = append(r.queue, mo.node)
+		r.avail[mo.host] += mo.bytes / R
+		if r.hstate[mo.host] == 0 {
+			r.hstate[mo.host] = 1
+			r.queue = append(r.queue, mo.host)
 		}
 	}
 	for r.fetches < e.p.ParallelCopies && len(r.queue) > 0 {
-		h := r.queue[0]
+		hi := r.queue[0]
 		r.queue = r.queue[1:]
-		bytes := r.avail[h]
-		delete(r.avail, h)
-		r.host[h] = 2
+		bytes := r.avail[hi]
+		r.avail[hi] = 0
+		r.hstate[hi] = 2
 		r.fetches++
+		h := jr.hosts[hi]
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
 		ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
-			host: h, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
-		r.flows[h] = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
+			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
+		r.hflow[hi] = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
 		e.pathBuf = path[:0]
 	}
 	if r.fetches == 0 && len(r.queue) == 0 && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning {
@@ -358,17 +381,17 @@ func (e *Engine) pump(jr *jobRun, i int) {
 	}
 }
 
-func (e *Engine) fetchDone(jr *jobRun, i int, h cluster.NodeID, bytes float64) {
+func (e *Engine) fetchDone(jr *jobRun, i int, h int32, bytes float64) {
 	r := &jr.reduces[i]
 	r.fetches--
 	r.fetched += bytes
-	delete(r.flows, h)
+	r.hflow[h] = 0
 	e.shuffleFetched += bytes
 	if r.avail[h] > 0 {
-		r.host[h] = 1
+		r.hstate[h] = 1
 		r.queue = append(r.queue, h)
 	} else {
-		delete(r.host, h)
+		r.hstate[h] = 0
 	}
 	e.pump(jr, i)
 }
@@ -381,7 +404,7 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 			break
 		}
 	}
-	r.avail, r.host, r.queue, r.flows = nil, nil, nil, nil
+	r.avail, r.hstate, r.hflow, r.queue = nil, nil, nil, nil
 	if jr.copyingOn != nil {
 		jr.copyingOn[r.node]--
 		ns := &e.nodes[r.node]
@@ -489,7 +512,7 @@ func (e *Engine) jobDone(jr *jobRun) {
 		e.jobObs.JobRemoved(e, jr.sj)
 	}
 	// Free what only a running job needs.
-	jr.maps, jr.reduces, jr.mapLog = nil, nil, nil
+	jr.maps, jr.reduces, jr.mapLog, jr.hosts, jr.hostIndex = nil, nil, nil, nil, nil
 }
 
 // current reports whether a flow belongs to its task's live attempt.

@@ -95,7 +95,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		// What each policy's decisions cost on this machine: on stderr,
 		// since it varies from run to run and machine to machine.
 		for i, r := range results {
-			fmt.Fprintln(stderr, perfReport(r.Summary.Policy, r.Cost, walls[i]).line())
+			fmt.Fprintln(stderr, perfReport(r.Summary.Policy, r.Cost, r.Engine, walls[i]).line())
 		}
 	}
 	if *csvPath != "" {

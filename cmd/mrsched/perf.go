@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"mrsched/metrics"
+	"mrsched/sim"
 )
 
 // perf is what a run cost on this machine: wall time and the wall time of
@@ -18,16 +19,26 @@ type perf struct {
 	AssignCalls    int64   `json:"assign_calls"`
 	DecisionMeanUS float64 `json:"decision_mean_us"`
 	DecisionP99US  float64 `json:"decision_p99_us"`
+	// What the run's cost grows with: engine events, completed flows,
+	// full network solves, flow changes applied between solves in
+	// quantized mode, and the most flows active at once.
+	Events         int64 `json:"events"`
+	Flows          int64 `json:"flows"`
+	NetworkSolves  int   `json:"network_solves"`
+	ProvisionalOps int   `json:"network_provisional_changes"`
+	PeakFlows      int   `json:"peak_concurrent_flows"`
 }
 
-func perfReport(policy string, cost *metrics.Latency, wall time.Duration) perf {
+func perfReport(policy string, cost *metrics.Latency, st sim.Stats, wall time.Duration) perf {
 	return perf{
 		Policy: policy, WallS: wall.Seconds(), AssignCalls: cost.Count(),
 		DecisionMeanUS: float64(cost.Mean()) / 1e3, DecisionP99US: float64(cost.Quantile(0.99)) / 1e3,
+		Events: st.Events, Flows: st.Flows, NetworkSolves: st.Network.Solves,
+		ProvisionalOps: st.Network.Provisional, PeakFlows: st.Network.PeakFlows,
 	}
 }
 
 func (p perf) line() string {
-	return fmt.Sprintf("%s: %d Assign calls, mean %.2f µs, p99 %.2f µs; run %.1f s wall",
-		p.Policy, p.AssignCalls, p.DecisionMeanUS, p.DecisionP99US, p.WallS)
+	return fmt.Sprintf("%s: %d Assign calls, mean %.2f µs, p99 %.2f µs; %d events, %d flows (peak %d at once), %d network solves; run %.1f s wall",
+		p.Policy, p.AssignCalls, p.DecisionMeanUS, p.DecisionP99US, p.Events, p.Flows, p.PeakFlows, p.NetworkSolves, p.WallS)
 }

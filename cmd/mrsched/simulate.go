@@ -77,7 +77,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := write("timeseries.csv", res.Collector.WriteTimeseriesCSV); err != nil {
 		return err
 	}
-	perf := perfReport(res.Summary.Policy, res.Cost, wall)
+	perf := perfReport(res.Summary.Policy, res.Cost, res.Engine, wall)
 	if err := write("perf.json", func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
