@@ -36,6 +36,11 @@ import (
 // it is declared complete; it absorbs float rounding in rate*time products.
 const CompletionTolerance = 1e-9
 
+// Unlimited is a link capacity that never binds: such a link only counts
+// the bytes of the flows that cross it (LinkBytes), for accounting. The
+// solver leaves it out of max-min filling, which cannot change any rate.
+const Unlimited = math.MaxFloat64 / 4
+
 // LinkID indexes a link in the capacities slice given to New.
 type LinkID int32
 
@@ -91,6 +96,7 @@ func (f *flow) remaining(t float64) float64 {
 // Network holds links and active flows. It is not safe for concurrent use.
 type Network struct {
 	caps      []float64
+	counting  []bool // Unlimited links, left out of solves; nil if none
 	load      []float64 // sum of flow rates per link, valid when !dirty
 	linkBytes []float64 // bytes carried per link up to linkT
 	linkT     []float64 // when linkBytes was last brought up to date
@@ -196,14 +202,23 @@ func (n *Network) markDirty() {
 }
 
 // New creates a network whose link i has capacity capacities[i] in
-// bytes/second. Every capacity must be positive and finite.
+// bytes/second. Every capacity must be positive and finite; Unlimited (or
+// more) makes a link that only counts bytes.
 func New(capacities []float64) (*Network, error) {
+	var counting []bool
 	for i, c := range capacities {
 		if !(c > 0) || math.IsInf(c, 0) {
 			return nil, fmt.Errorf("network: link %d has capacity %v; want a positive finite bytes/second", i, c)
 		}
+		if c >= Unlimited {
+			if counting == nil {
+				counting = make([]bool, len(capacities))
+			}
+			counting[i] = true
+		}
 	}
 	return &Network{
+		counting:  counting,
 		caps:      slices.Clone(capacities),
 		load:      make([]float64, len(capacities)),
 		linkBytes: make([]float64, len(capacities)),

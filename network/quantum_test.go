@@ -192,3 +192,18 @@ func TestSetQuantumErrors(t *testing.T) {
 		t.Error("SetQuantum after a flow was added succeeded; want an error (the mode cannot change mid-run)")
 	}
 }
+
+// TestUnlimitedLinkOnlyCounts checks that an Unlimited link carries the
+// bytes of the flows that cross it without limiting them.
+func TestUnlimitedLinkOnlyCounts(t *testing.T) {
+	n := mustNew(t, 10, Unlimited)
+	a := mustAdd(t, n, 0, []LinkID{0, 1}, 10, 0)
+	b := mustAdd(t, n, 0, []LinkID{1}, 30, 3)
+	if ra, rb := n.Rate(a), n.Rate(b); !approx(ra, 10) || !approx(rb, 3) {
+		t.Errorf("rates %v and %v, want 10 (the first link's capacity) and 3 (the cap): the Unlimited link must not bind", ra, rb)
+	}
+	n.Advance(math.Inf(1))
+	if got := n.LinkBytes(1); !approx(got, 40) {
+		t.Errorf("the Unlimited link counted %v bytes, want 40 (both flows cross it)", got)
+	}
+}

@@ -36,12 +36,19 @@ func (n *Network) solve() {
 	flows := n.flows
 	L := len(n.caps)
 
-	// Per-link membership in CSR form, flows in FlowID order.
+	// Per-link membership in CSR form, flows in FlowID order. Counting
+	// links (Unlimited) never bind: their share is beyond any other link's
+	// or cap, so they are left out, which changes no rate.
 	s.cnt = resize(s.cnt, L)
 	clear(s.cnt)
 	for _, f := range flows {
 		for _, l := range f.path {
 			s.cnt[l]++
+		}
+	}
+	for l, c := range n.counting {
+		if c {
+			s.cnt[l] = 0
 		}
 	}
 	s.start = resize(s.start, L+1)
@@ -54,8 +61,10 @@ func (n *Network) solve() {
 	copy(s.fill, s.start[:L])
 	for i, f := range flows {
 		for _, l := range f.path {
-			s.members[s.fill[l]] = int32(i)
-			s.fill[l]++
+			if s.fill[l] < s.start[l+1] {
+				s.members[s.fill[l]] = int32(i)
+				s.fill[l]++
+			}
 		}
 	}
 

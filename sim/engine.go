@@ -127,7 +127,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	}
 	for c := range e.acct {
 		e.acct[c] = network.LinkID(len(caps))
-		caps = append(caps, math.MaxFloat64/4)
+		caps = append(caps, network.Unlimited)
 	}
 	net, err := network.New(caps)
 	if err != nil {
