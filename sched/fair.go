@@ -89,6 +89,10 @@ type FairOrder struct {
 	// across calls so that an offer does not allocate a pool list.
 	bufs  [][]*pool
 	depth int
+	// Buffers for update, which runs whenever demand changes.
+	reqs, jobReqs []ShareRequest
+	shares        []float64
+	scratch       shareScratch
 }
 
 type pool struct {
@@ -209,29 +213,31 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 	if f.valid[s] && f.epoch[s] == c.Epoch() {
 		return
 	}
-	reqs := make([]ShareRequest, len(f.active))
-	for i, p := range f.active {
+	reqs := f.reqs[:0]
+	for _, p := range f.active {
 		d := 0
 		for _, j := range p.jobs {
 			d += j.Demand(s)
 		}
-		reqs[i] = ShareRequest{Demand: float64(d), MinShare: p.minShare(s), Weight: p.cfg.Weight}
+		reqs = append(reqs, ShareRequest{Demand: float64(d), MinShare: p.minShare(s), Weight: p.cfg.Weight})
 	}
-	shares := FairShares(float64(c.TotalSlots(s)), reqs)
+	f.reqs = reqs
+	f.shares = f.scratch.fairShares(f.shares, float64(c.TotalSlots(s)), reqs)
 	for i, p := range f.active {
-		p.share[s], p.demand[s] = shares[i], reqs[i].Demand
+		p.share[s], p.demand[s] = f.shares[i], reqs[i].Demand
 		if p.fifo {
 			continue
 		}
-		jr := make([]ShareRequest, len(p.jobs))
-		for k, j := range p.jobs {
+		jr := f.jobReqs[:0]
+		for _, j := range p.jobs {
 			w := 1.0
 			if j.Spec != nil && j.Spec.Weight > 0 {
 				w = j.Spec.Weight
 			}
-			jr[k] = ShareRequest{Demand: float64(j.Demand(s)), Weight: w}
+			jr = append(jr, ShareRequest{Demand: float64(j.Demand(s)), Weight: w})
 		}
-		p.jobShare[s] = FairShares(shares[i], jr)
+		f.jobReqs = jr
+		p.jobShare[s] = f.scratch.fairShares(p.jobShare[s], f.shares[i], jr)
 	}
 	f.epoch[s], f.valid[s] = c.Epoch(), true
 }
@@ -285,26 +291,84 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 		if f.depth == len(f.bufs) {
 			f.bufs = append(f.bufs, nil)
 		}
-		sorted := append(f.bufs[f.depth][:0], f.active...)
-		f.bufs[f.depth] = sorted
+		// Only pools with a runnable job can yield one. They come out of
+		// a heap rather than a full sort: a consumer usually stops at the
+		// first pool, and with hundreds of users the sort was most of an
+		// offer's cost. The order is total (ties end on the unique pool
+		// name), so the sequence is exactly the sorted one.
+		h := poolHeap{s: s, ps: f.bufs[f.depth][:0]}
+		for _, p := range f.active {
+			if p.runnable(s) {
+				h.ps = append(h.ps, p)
+			}
+		}
+		f.bufs[f.depth] = h.ps
 		f.depth++
 		defer func() { f.depth-- }()
-		slices.SortFunc(sorted, func(a, b *pool) int {
-			// Needy means below min(minimum share, demand), as Hadoop's
-			// FairShareComparator has it.
-			ma := min(a.minShare(s), a.demand[s])
-			mb := min(b.minShare(s), b.demand[s])
-			if deficitLess(float64(a.runningFor(s)), ma, a.share[s], a.name,
-				float64(b.runningFor(s)), mb, b.share[s], b.name) {
-				return -1
-			}
-			return 1
-		})
-		for _, p := range sorted {
-			if !f.yieldPool(p, s, yield) {
+		h.init()
+		for len(h.ps) > 0 {
+			if !f.yieldPool(h.pop(), s, yield) {
 				return
 			}
 		}
+	}
+}
+
+// runnable reports whether some job of the pool has a task for slot kind s.
+func (p *pool) runnable(s SlotKind) bool {
+	for _, j := range p.jobs {
+		if j.Runnable(s) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// before orders pools for slot kind s, neediest first. Needy means below
+// min(minimum share, demand), as Hadoop's FairShareComparator has it.
+func before(a, b *pool, s SlotKind) bool {
+	ma := min(a.minShare(s), a.demand[s])
+	mb := min(b.minShare(s), b.demand[s])
+	return deficitLess(float64(a.runningFor(s)), ma, a.share[s], a.name,
+		float64(b.runningFor(s)), mb, b.share[s], b.name)
+}
+
+// poolHeap is a binary min-heap of pools under before.
+type poolHeap struct {
+	s  SlotKind
+	ps []*pool
+}
+
+func (h *poolHeap) init() {
+	for i := len(h.ps)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *poolHeap) pop() *pool {
+	top := h.ps[0]
+	last := len(h.ps) - 1
+	h.ps[0] = h.ps[last]
+	h.ps[last] = nil
+	h.ps = h.ps[:last]
+	h.down(0)
+	return top
+}
+
+func (h *poolHeap) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h.ps) {
+			return
+		}
+		if r := c + 1; r < len(h.ps) && before(h.ps[r], h.ps[c], h.s) {
+			c = r
+		}
+		if !before(h.ps[c], h.ps[i], h.s) {
+			return
+		}
+		h.ps[i], h.ps[c] = h.ps[c], h.ps[i]
+		i = c
 	}
 }
 

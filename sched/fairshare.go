@@ -31,11 +31,23 @@ type ShareRequest struct {
 // proportion so that they fit. A weight of zero or less counts as 1. Shares
 // are fractional: they are targets, compared against running task counts.
 func FairShares(capacity float64, reqs []ShareRequest) []float64 {
-	out := make([]float64, len(reqs))
+	var sc shareScratch
+	return sc.fairShares(nil, capacity, reqs)
+}
+
+// shareScratch holds FairShares' working buffers, so that a caller that
+// recomputes shares on every change does not allocate each time.
+type shareScratch struct{ mins, bps []float64 }
+
+// fairShares is FairShares writing into out (resized to len(reqs)).
+func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []ShareRequest) []float64 {
+	out = slices.Grow(out[:0], len(reqs))[:len(reqs)]
+	clear(out)
 	if capacity <= 0 || len(reqs) == 0 {
 		return out
 	}
-	mins := make([]float64, len(reqs))
+	mins := slices.Grow(sc.mins[:0], len(reqs))[:len(reqs)]
+	sc.mins = mins
 	sumMin := 0.0
 	for i, r := range reqs {
 		mins[i] = math.Min(math.Max(r.MinShare, 0), math.Max(r.Demand, 0))
@@ -56,7 +68,8 @@ func FairShares(capacity float64, reqs []ShareRequest) []float64 {
 		return s
 	}
 	// Breakpoints: the λ where a request leaves its minimum or reaches its demand.
-	var bps []float64
+	bps := sc.bps[:0]
+	defer func() { sc.bps = bps }()
 	for i, r := range reqs {
 		w := weight(r)
 		bps = append(bps, mins[i]/w, math.Max(r.Demand, mins[i])/w)
