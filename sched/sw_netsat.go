@@ -40,3 +40,9 @@ func (n NetSat) Saturated(c Cluster, r cluster.RackID) bool {
 	up, down := c.UplinkUtilization(r)
 	return max(up, down) > n.Threshold
 }
+
+// NetworkSaturated reports the flag NASS reads for an offer on rack r
+// (see NetSat.Saturated).
+func (p *ShuffleWatcher) NetworkSaturated(c Cluster, r cluster.RackID) bool {
+	return p.netsat.Saturated(c, r)
+}

@@ -98,3 +98,26 @@ func swFactory[P any](build func(P) (Policy, error)) Factory {
 		return build(p)
 	}
 }
+
+// ShuffleWatcherOf returns the ShuffleWatcher placer inside a policy built
+// by one of the sw-* constructors (directly, or under the ResourceFit stage
+// of sw-drf), so that experiments can read its per-job decisions
+// (PreferredMapRacks, PreferredReducesPerRack, NetworkSaturated) while the
+// policy runs. ok is false for any other policy.
+func ShuffleWatcherOf(p Policy) (sw *ShuffleWatcher, ok bool) {
+	var c *Composed
+	switch v := p.(type) {
+	case *Composed:
+		c = v
+	case *preemptive:
+		c = v.Composed
+	default:
+		return nil, false
+	}
+	pl := c.placer
+	if f, isFit := pl.(*ResourceFit); isFit {
+		pl = f.inner
+	}
+	sw, ok = pl.(*ShuffleWatcher)
+	return sw, ok
+}

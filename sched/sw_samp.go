@@ -212,3 +212,13 @@ func int32s(v []int32) []int {
 	}
 	return out
 }
+
+// PrefersMapRack reports whether rack r is in job j's PreferredMapRacks;
+// false without SAMP or for a job ShuffleWatcher does not track.
+func (p *ShuffleWatcher) PrefersMapRack(j *Job, r cluster.RackID) bool {
+	if j.Index >= len(p.jobs) {
+		return false
+	}
+	m := p.jobs[j.Index].mapRacks
+	return int(r) < len(m) && m[r]
+}

@@ -130,3 +130,14 @@ func (p *ShuffleWatcher) PreferredReducesPerRack(j *Job) []int {
 // (see the enabling rule above); the engine's slow-start is a separate,
 // earlier condition.
 func (p *ShuffleWatcher) ReducesEnabled(j *Job) bool { return p.state(j).enabled }
+
+// SARPWants reports whether SARP wants more of job j's reduces on rack r
+// than have been launched there (the condition of Fig. 3, lines 8 and 13);
+// false before the job's reduces are enabled, without SARP, or for a job
+// ShuffleWatcher does not track.
+func (p *ShuffleWatcher) SARPWants(j *Job, r cluster.RackID) bool {
+	if j.Index >= len(p.jobs) || !p.jobs[j.Index].active {
+		return false
+	}
+	return p.jobs[j.Index].sarpWants(r)
+}
