@@ -40,6 +40,18 @@ var swExperiments = []Experiment{
 	{Name: "shufflewatcher/timeseries", Source: "ShuffleWatcher paper, Fig. 1 and 10", DefaultSeeds: 1,
 		Summary: "cross-rack traffic over time under Fair and SW-fair (CSV: one row a minute); the table summarises its balance",
 		run:     func(o Options) (*Result, error) { return runSWTimeseries(o, swDefault) }},
+	{Name: "shufflewatcher/concurrency", Source: "ShuffleWatcher paper, section 5.2, Fig. 9", DefaultSeeds: 3,
+		Summary: "intra-job concurrency (a job's running maps and reduces over its user's running tasks) by third of the job's life, Fair and SW-fair",
+		run:     func(o Options) (*Result, error) { return runSWConcurrency(o, swDefault) }},
+	{Name: "shufflewatcher/users", Source: "ShuffleWatcher paper, section 5.4, Fig. 14(a)", DefaultSeeds: 3,
+		Summary: "SW-fair over Fair at 1 (per-job fairness), 9, 12 (default) and 18 jobs per user, same arrivals",
+		run:     func(o Options) (*Result, error) { return runSWUsers(o, swDefault) }},
+	{Name: "shufflewatcher/placement", Source: "ShuffleWatcher paper, sections 3.2-3.3 and 4.2 (diagnostic)", DefaultSeeds: 3,
+		Summary: "do SAMP's and SARP's preferences take effect: preferred racks, maps and reduces on them, shuffle kept in a rack, NASS's choice",
+		run:     func(o Options) (*Result, error) { return runSWPlacement(o, swDefault) }},
+	{Name: "shufflewatcher/main-table3", Source: "ShuffleWatcher paper, sections 5.1-5.2 (job sizes at Table 3's volume)", DefaultSeeds: 3,
+		Summary: "shufflewatcher/main with job sizes scaled to Table 3's shuffle volume (1344 GB in 4 h) instead of the uplinks' capacity",
+		run:     func(o Options) (*Result, error) { return runSWMain(o, swTable3) }},
 	{Name: "shufflewatcher/main-4h", Source: "ShuffleWatcher paper, sections 4.3 and 5.2 (the paper's 4-hour steady state)", DefaultSeeds: 1,
 		Summary: "shufflewatcher/main with the paper's 4 h steady window (6 h of arrivals); about 2 minutes a seed on 2 cores",
 		run:     func(o Options) (*Result, error) { return runSWMain(o, swPaper4h) }},
@@ -58,6 +70,30 @@ type swConfig struct {
 	Name    string
 	RampS   float64
 	WindowS float64
+	// Volume is how Table 2's sizes are scaled (swScaleOf).
+	Volume swVolume
+}
+
+// swVolume names a calibration of job sizes (README-shufflewatcher.md,
+// "Calibration of job sizes").
+type swVolume int
+
+const (
+	// swVolumeUplinks offers a Delay schedule's cross-rack bytes at the
+	// uplinks' capacity (swCalibrationScale): the cluster "utilize[d]
+	// maximally for the base case" of section 4.3. The default.
+	swVolumeUplinks swVolume = iota
+	// swVolumeTable3 offers the shuffle volume Table 3 measured under Fair
+	// (swTable3Scale): about a quarter of the default's.
+	swVolumeTable3
+)
+
+// scale is the factor on Table 2's sizes for this configuration.
+func (c swConfig) scale() float64 {
+	if c.Volume == swVolumeTable3 {
+		return swTable3Scale(workload.DefaultSWMix())
+	}
+	return swCalibrationScale(swCluster(), workload.DefaultSWMix())
 }
 
 var (
@@ -69,6 +105,9 @@ var (
 	// swPaper4h is the paper's 4-hour steady state, with 1 h of ramp on
 	// each side (6 h of arrivals, about 540 jobs, 360 measured).
 	swPaper4h = swConfig{Name: "4h", RampS: 3600, WindowS: 4 * 3600}
+	// swTable3 is swDefault with job sizes scaled to Table 3's shuffle
+	// volume instead of the uplinks' capacity.
+	swTable3 = swConfig{Name: "1h-table3", RampS: 1800, WindowS: 3600, Volume: swVolumeTable3}
 )
 
 func (c swConfig) arrivalsS() float64 { return 2*c.RampS + c.WindowS }
@@ -129,6 +168,33 @@ func swCalibrationScale(cl cluster.Config, mix []workload.MixEntry) float64 {
 	return capacity / demand
 }
 
+// swTable3Shuffle is Table 3's total shuffle under Fair (1261 + 70 + 13 GB,
+// taken as 10^9 bytes) over the paper's 4-hour steady state.
+const (
+	swTable3ShuffleBytes = 1344e9
+	swTable3S            = 4 * 3600
+)
+
+// swTable3Scale is the factor on Table 2's sizes at which the expected
+// shuffle bytes a second of the workload (mean input x the mix's mean
+// shuffle ratio / mean inter-arrival) equal Table 3's: 1344 GB in 4 hours.
+// The shuffle volume is the one Table 3 quantity that does not depend on
+// the scheduler (shuffle = input x ratio, wherever tasks run), so it fixes
+// the workload alone. Closed form, like swCalibrationScale; about 0.03.
+func swTable3Scale(mix []workload.MixEntry) float64 {
+	var meanIn, ratio, sum float64
+	for _, b := range workload.InputSizeBins() {
+		lo, hi := float64(b.MinBytes), float64(b.MaxBytes)
+		meanIn += b.Percent / 100 * (hi - lo) / math.Log(hi/lo)
+	}
+	for _, e := range mix {
+		sum += e.Percent
+		ratio += e.Percent * e.Benchmark.ShuffleRatio
+	}
+	ratio /= sum
+	return swTable3ShuffleBytes / swTable3S * swMeanInterarrivalS / (meanIn * ratio)
+}
+
 // swSizeBins is Table 2 with every bound multiplied by scale (the
 // percentages are Table 2's).
 func swSizeBins(scale float64) []workload.SizeBin {
@@ -173,14 +239,36 @@ func swMix(light, medium, heavy float64) []workload.MixEntry {
 // The workload's size calibration is fixed by the default mix, so that the
 // mixes of Fig. 14(b) change the mix alone ("the same job arrival rates",
 // and the same sizes).
-func swWorkload(cfg swConfig, mix []workload.MixEntry, seed uint64) ([]workload.Job, error) {
+//
+// users is the number of users jobs are spread over (section 4.3: 30), or
+// swUserPerJob for per-job fairness: every job its own user (Fig. 14(a)'s
+// "one job per user"). The arrivals, benchmarks and sizes do not depend on
+// it (the generator draws users from a stream of their own).
+func swWorkload(cfg swConfig, mix []workload.MixEntry, seed uint64, users int) ([]workload.Job, error) {
 	cl := swCluster().WithDefaults()
-	return workload.GenerateShuffleWatcher(workload.SWGenOptions{
-		Users: swUsers, MeanInterarrivalS: swMeanInterarrivalS, DurationS: cfg.arrivalsS(),
+	n := users
+	if users == swUserPerJob {
+		n = 1
+	}
+	jobs, err := workload.GenerateShuffleWatcher(workload.SWGenOptions{
+		Users: n, MeanInterarrivalS: swMeanInterarrivalS, DurationS: cfg.arrivalsS(),
 		BlockBytes: cl.BlockBytes(), Seed: seed, Mix: mix, TargetNodes: cl.Racks * cl.NodesPerRack,
-		SizeBins: swSizeBins(swCalibrationScale(cl, workload.DefaultSWMix())),
+		SizeBins: swSizeBins(cfg.scale()),
 	})
+	if err != nil {
+		return nil, err
+	}
+	if users == swUserPerJob {
+		for i := range jobs {
+			jobs[i].User = jobs[i].ID
+			jobs[i].Pool = workload.PoolOf(jobs[i].ID)
+		}
+	}
+	return jobs, nil
 }
+
+// swUserPerJob asks swWorkload for one user per job.
+const swUserPerJob = -1
 
 // The schedulers, as the paper names them (paper parameters are the
 // policies' defaults: threshold 0.8, map completion 0.15, relaxed 5 s,
@@ -211,6 +299,7 @@ var (
 // reduce output from the HDFS pipeline (writer, an off-rack second replica,
 // a third beside the second: two network hops, one across racks).
 type swJobTraffic struct {
+	ShuffleProduced                float64 // map output, wherever it is fetched from
 	ShuffleTotal, ShuffleCross     float64
 	RemoteMapTotal, RemoteMapCross float64
 	OutputTotal, OutputCross       float64
@@ -229,6 +318,7 @@ type swTrafficTap struct {
 	mapsOn  map[int][]int32 // job index -> finished maps per node
 	redsOn  map[int][]int32 // job index -> finished reduces per node
 	traffic []swJobTraffic  // by job index
+	probe   *swProbe        // Fig. 9's concurrency and the placement counts
 }
 
 var (
@@ -242,13 +332,18 @@ func newSWTrafficTap(inner sched.Policy, topo *cluster.Topology, jobs int) *swTr
 		traffic: make([]swJobTraffic, jobs)}
 	t.jobObs, _ = inner.(sched.JobObserver)
 	t.taskObs, _ = inner.(sched.TaskObserver)
+	t.probe = newSWProbe(inner, topo, jobs)
 	return t
 }
 
 func (t *swTrafficTap) Name() string { return t.inner.Name() }
 
 func (t *swTrafficTap) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	return t.inner.Assign(c, o)
+	d, ok := t.inner.Assign(c, o)
+	if ok {
+		t.probe.decided(c, o, d)
+	}
+	return d, ok
 }
 
 func (t *swTrafficTap) JobAdded(c sched.Cluster, j *sched.Job) {
@@ -257,10 +352,12 @@ func (t *swTrafficTap) JobAdded(c sched.Cluster, j *sched.Job) {
 	if t.jobObs != nil {
 		t.jobObs.JobAdded(c, j)
 	}
+	t.probe.jobAdded(c, j)
 }
 
 func (t *swTrafficTap) JobRemoved(c sched.Cluster, j *sched.Job) {
 	t.attribute(j)
+	t.probe.jobRemoved(c, j)
 	delete(t.mapsOn, j.Index)
 	delete(t.redsOn, j.Index)
 	if t.jobObs != nil {
@@ -269,12 +366,14 @@ func (t *swTrafficTap) JobRemoved(c sched.Cluster, j *sched.Job) {
 }
 
 func (t *swTrafficTap) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
+	t.probe.launched(c, j, k, n) // before the policy counts the launch
 	if t.taskObs != nil {
 		t.taskObs.TaskLaunched(c, j, k, n)
 	}
 }
 
 func (t *swTrafficTap) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
+	t.probe.ended(c, j, k)
 	if !killed {
 		if k == sched.MapTask {
 			t.mapsOn[j.Index][n]++
@@ -313,6 +412,7 @@ func (t *swTrafficTap) attribute(j *sched.Job) {
 		for k := range mRack {
 			sameRack += mRack[k] * rRack[k]
 		}
+		tr.ShuffleProduced = out
 		tr.ShuffleTotal = out * (1 - sameNode/(m*r))
 		tr.ShuffleCross = out * (1 - sameRack/(m*r))
 	}
@@ -328,6 +428,7 @@ type swKey struct {
 	Mix    string
 	Seed   uint64
 	Cfg    string
+	Users  int // swUsers, another count, or swUserPerJob
 }
 
 // swOutcome is what the experiments keep of a run.
@@ -337,6 +438,7 @@ type swOutcome struct {
 	jobs    []metrics.JobRecord
 	summary metrics.Summary
 	traffic []swJobTraffic
+	probe   *swProbe
 	series  []metrics.TimeseriesRow
 	wallS   float64
 }
@@ -357,9 +459,12 @@ type swRunSpec struct {
 	mix  []workload.MixEntry
 }
 
+// users is the run's number of users (swKey.Users).
+func (r swRunSpec) users() int { return r.key.Users }
+
 func swExec(r swRunSpec) (*swOutcome, error) {
 	start := time.Now()
-	jobs, err := swWorkload(r.cfg, r.mix, r.key.Seed)
+	jobs, err := swWorkload(r.cfg, r.mix, r.key.Seed, r.users())
 	if err != nil {
 		return nil, err
 	}
@@ -372,6 +477,7 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 		return nil, err
 	}
 	tap := newSWTrafficTap(pol, topo, len(jobs))
+	tap.probe.winLo, tap.probe.winHi = r.cfg.RampS, r.cfg.RampS+r.cfg.WindowS
 	e, err := sim.New(r.spec.engine(sim.Params{}), topo, jobs, tap, r.key.Seed)
 	if err != nil {
 		return nil, err
@@ -382,7 +488,7 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 	col := e.Collector()
 	col.SetSteadyWindow(r.cfg.RampS, r.cfg.RampS+r.cfg.WindowS)
 	out := &swOutcome{spec: r.spec, cfg: r.cfg, jobs: col.Jobs(), summary: col.Summarize(r.spec.Name),
-		traffic: tap.traffic, series: col.Timeseries()}
+		traffic: tap.traffic, probe: tap.probe, series: col.Timeseries()}
 	block := float64(topo.Config().BlockBytes())
 	for i := range out.jobs {
 		jr := &out.jobs[i]
@@ -429,10 +535,15 @@ func swRunMany(o Options, specs []swRunSpec) ([]*swOutcome, error) {
 
 // swGrid runs every policy on every seed of o with one mix; res[p][s].
 func swGrid(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, pols []PolicySpec) ([][]*swOutcome, error) {
+	return swGridUsers(o, cfg, mixName, mix, pols, swUsers)
+}
+
+// swGridUsers is swGrid with users users (or swUserPerJob).
+func swGridUsers(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, pols []PolicySpec, users int) ([][]*swOutcome, error) {
 	var specs []swRunSpec
 	for _, p := range pols {
 		for _, seed := range o.seeds() {
-			specs = append(specs, swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name}, spec: p, cfg: cfg, mix: mix})
+			specs = append(specs, swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name, users}, spec: p, cfg: cfg, mix: mix})
 		}
 	}
 	flat, err := swRunMany(o, specs)
@@ -500,6 +611,7 @@ func (r *swOutcome) trafficOf(c workload.ShuffleClass) swJobTraffic {
 			continue
 		}
 		t := r.traffic[i]
+		s.ShuffleProduced += t.ShuffleProduced
 		s.ShuffleTotal += t.ShuffleTotal
 		s.ShuffleCross += t.ShuffleCross
 		s.RemoteMapTotal += t.RemoteMapTotal
@@ -580,7 +692,7 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 	}
 	t := &report.Table{
 		Title: "shufflewatcher/main: 100 nodes in 10 racks, 30 users, Table 1 mix, Table 2 sizes x " +
-			num(swCalibrationScale(swCluster(), workload.DefaultSWMix()), 3) + ", mean inter-arrival 40 s (paper Fig. 8); " + cfg.describe(o),
+			num(cfg.scale(), 3) + ", mean inter-arrival 40 s (paper Fig. 8); " + cfg.describe(o),
 		Headers: []string{"scheduler", "vs", "jobs/h in window", "throughput x", "paper", "mean turnaround (s)", "turnaround x", "paper",
 			"cross-rack GB (shuffle+map)", "cross-rack x", "paper", "x incl. output", "slower than base"},
 		Notes: []string{
@@ -628,7 +740,7 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 		c.AddRow(row(p.Label, swBaseOf[p.Label], swOver(rs, tput).csv(3), tx.csv(4), csvPaper(paper[0]), swOver(rs, ta).csv(1), tax.csv(4), csvPaper(paper[1]),
 			swOver(rs, cross).csv(2), cx.csv(4), csvPaper(paper[2]), cax.csv(4), strconv.Itoa(slower), strconv.Itoa(measured))...)
 	}
-	t.Notes = append(t.Notes, swWallNote(res))
+	t.Notes = append(t.Notes, swShufflePerHour(byLabel[swFair.Label]), swWallNote(res))
 	return &Result{Table: t, CSV: c}, nil
 }
 

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"mrsched/cluster"
 	"mrsched/metrics"
+	"mrsched/sched"
 	"mrsched/workload"
 )
 
@@ -37,7 +39,7 @@ func TestSWCalibrationSizeBins(t *testing.T) {
 	// The generated workload's expected cross-rack demand is the capacity.
 	cl := swCluster().WithDefaults()
 	cfg := swConfig{Name: "t", RampS: 0, WindowS: 200 * 3600}
-	jobs, err := swWorkload(cfg, nil, 7)
+	jobs, err := swWorkload(cfg, nil, 7, swUsers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestSWCalibrationSizeBins(t *testing.T) {
 	if r := demand / capacity; r < 0.8 || r > 1.25 {
 		t.Errorf("generated cross-rack demand %.2f of capacity over 200 h, want about 1", r)
 	}
-	if _, err := swWorkload(swDefault, swMix(20, 20, 60), 1); err != nil {
+	if _, err := swWorkload(swDefault, swMix(20, 20, 60), 1, swUsers); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -133,6 +135,106 @@ func TestSWRegistryNames(t *testing.T) {
 	for _, p := range append(append([]PolicySpec{}, swMainPols...), swNASS, swNASSSARP) {
 		if _, err := p.Build(); err != nil {
 			t.Errorf("%s: %v", p.Label, err)
+		}
+	}
+}
+
+// The Table 3 calibration offers, in expectation, Table 3's shuffle volume
+// (1344 GB in 4 h) at one job every 40 s: checked on 200 h of arrivals.
+func TestSWTable3ScaleMatchesTable3Shuffle(t *testing.T) {
+	s := swTable3Scale(workload.DefaultSWMix())
+	if u := swCalibrationScale(swCluster(), workload.DefaultSWMix()); s >= u {
+		t.Fatalf("Table 3 scale %v not below the uplink calibration %v: Table 3's volume is about a quarter of the uplinks' capacity", s, u)
+	}
+	cfg := swConfig{Name: "t", RampS: 0, WindowS: 200 * 3600, Volume: swVolumeTable3}
+	jobs, err := swWorkload(cfg, nil, 7, swUsers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shuffle float64
+	for _, j := range jobs {
+		shuffle += float64(j.ShuffleBytes)
+	}
+	perHour := shuffle / (cfg.arrivalsS() / 3600)
+	if r := perHour / (swTable3ShuffleBytes / (swTable3S / 3600)); r < 0.8 || r > 1.25 {
+		t.Errorf("generated shuffle %.0f GB/h is %.2f of Table 3's, want about 1", perHour/1e9, r)
+	}
+}
+
+// One job per user (Fig. 14(a)'s per-job fairness) changes users alone:
+// the same arrivals, benchmarks and sizes, every job in a pool of its own.
+func TestSWWorkloadUserPerJob(t *testing.T) {
+	base, err := swWorkload(swDefault, nil, 3, swUsers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per, err := swWorkload(swDefault, nil, 3, swUserPerJob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(per) != len(base) {
+		t.Fatalf("%d jobs with one user per job, %d with 30 users; want the same arrivals", len(per), len(base))
+	}
+	pools := map[string]bool{}
+	for i := range per {
+		if per[i].Submit != base[i].Submit || per[i].InputBytes != base[i].InputBytes || per[i].Kind != base[i].Kind {
+			t.Fatalf("job %d differs beyond its user: %+v vs %+v", i, per[i], base[i])
+		}
+		if pools[per[i].Pool] {
+			t.Fatalf("pool %s holds two jobs, want one job per user", per[i].Pool)
+		}
+		pools[per[i].Pool] = true
+	}
+}
+
+// probeCluster is the clock and topology swProbe reads.
+type probeCluster struct {
+	sched.Cluster
+	now  float64
+	topo *cluster.Topology
+}
+
+func (c *probeCluster) Now() float64                { return c.now }
+func (c *probeCluster) Topology() *cluster.Topology { return c.topo }
+
+// Fig. 9's concurrency is each job's running maps (reduces) over its
+// user's running tasks, time-averaged over thirds of the job's life: a job
+// alone with 3 maps (1.0), then beside its user's other map (3 of 4), then
+// with 1 reduce beside that map (reduce 1 of 2).
+func TestSWProbeConcurrencyThirds(t *testing.T) {
+	topo, err := cluster.New(swCluster())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &probeCluster{topo: topo}
+	p := newSWProbe(nil, topo, 2)
+	a := &sched.Job{Index: 0, Pool: "u", Submit: 0}
+	b := &sched.Job{Index: 1, Pool: "u", Submit: 0}
+	p.jobAdded(c, a)
+	p.jobAdded(c, b)
+	for range 3 {
+		p.launched(c, a, sched.MapTask, 0)
+	}
+	c.now = 10
+	p.launched(c, b, sched.MapTask, 1)
+	c.now = 20
+	for range 3 {
+		p.ended(c, a, sched.MapTask)
+	}
+	p.launched(c, a, sched.ReduceTask, 0)
+	c.now = 30
+	p.ended(c, a, sched.ReduceTask)
+	p.jobRemoved(c, a)
+	want := [2][3]float64{{1, 0.75, 0}, {0, 0, 0.5}}
+	got := p.jobs[0]
+	for k := range 3 {
+		if !got.concOK[k] {
+			t.Fatalf("third %d not measured, want measured: the user ran tasks throughout", k)
+		}
+		for kind := range 2 {
+			if math.Abs(got.conc[kind][k]-want[kind][k]) > 1e-9 {
+				t.Errorf("third %d, %s: concurrency %v, want %v", k, sched.TaskKind(kind), got.conc[kind][k], want[kind][k])
+			}
 		}
 	}
 }
