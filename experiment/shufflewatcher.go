@@ -101,10 +101,10 @@ var (
 	// 30 min of ramp-down arrivals (2 h of arrivals, about 180 jobs, 90
 	// measured), chosen so that shufflewatcher/main with three seeds runs
 	// in about 5 minutes on 2 cores (README-shufflewatcher.md, Runtime).
-	swDefault = swConfig{Name: "1h", RampS: 1800, WindowS: 3600}
+	swDefault = swConfig{Name: "1h", RampS: 1800, WindowS: 3600, Volume: swVolumeUplinks}
 	// swPaper4h is the paper's 4-hour steady state, with 1 h of ramp on
 	// each side (6 h of arrivals, about 540 jobs, 360 measured).
-	swPaper4h = swConfig{Name: "4h", RampS: 3600, WindowS: 4 * 3600}
+	swPaper4h = swConfig{Name: "4h", RampS: 3600, WindowS: 4 * 3600, Volume: swVolumeUplinks}
 	// swTable3 is swDefault with job sizes scaled to Table 3's shuffle
 	// volume instead of the uplinks' capacity.
 	swTable3 = swConfig{Name: "1h-table3", RampS: 1800, WindowS: 3600, Volume: swVolumeTable3}

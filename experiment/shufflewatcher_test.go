@@ -111,7 +111,8 @@ func TestSWSteadyWindow(t *testing.T) {
 
 func TestSWRegistryNames(t *testing.T) {
 	want := []string{"shufflewatcher/main", "shufflewatcher/traffic", "shufflewatcher/breakdown", "shufflewatcher/mix",
-		"shufflewatcher/timeseries", "shufflewatcher/main-4h"}
+		"shufflewatcher/timeseries", "shufflewatcher/concurrency", "shufflewatcher/users", "shufflewatcher/placement",
+		"shufflewatcher/main-table3", "shufflewatcher/main-4h"}
 	if len(swExperiments) != len(want) {
 		t.Fatalf("%d experiments, want %d", len(swExperiments), len(want))
 	}
