@@ -67,12 +67,17 @@ const (
 	stateGone                      // popped or removed; awaiting compaction
 )
 
+// inlinePath is the longest path stored inside its flow; a datacenter
+// path (disk, NIC, two uplinks, NIC, disk, an accounting link) fits.
+const inlinePath = 8
+
 // flow is one transfer. Its progress is stored lazily as (rem0 at t0) plus a
 // constant rate, so advancing time costs nothing per flow.
 type flow struct {
 	ver    uint32 // bumped whenever finish changes, to retire heap entries
 	id     FlowID
 	path   []LinkID
+	inl    [inlinePath]LinkID // storage for short paths, saving an allocation per flow
 	bytes  float64
 	cap    float64 // +Inf when uncapped
 	data   any
@@ -96,7 +101,7 @@ func (f *flow) remaining(t float64) float64 {
 // Network holds links and active flows. It is not safe for concurrent use.
 type Network struct {
 	caps      []float64
-	counting  []bool // Unlimited links, left out of solves; nil if none
+	counting  []bool    // Unlimited links, left out of solves; nil if none
 	load      []float64 // sum of flow rates per link, valid when !dirty
 	linkBytes []float64 // bytes carried per link up to linkT
 	linkT     []float64 // when linkBytes was last brought up to date
@@ -259,8 +264,14 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 	n.advanceTo(now)
 	n.lastID++
 	f := &flow{
-		id: n.lastID, path: slices.Clone(path), bytes: bytes, cap: rateCap,
+		id: n.lastID, bytes: bytes, cap: rateCap,
 		data: data, start: n.now, rem0: bytes, t0: n.now, finish: math.Inf(1),
+	}
+	if len(path) <= inlinePath {
+		f.path = f.inl[:len(path):len(path)]
+		copy(f.path, path)
+	} else {
+		f.path = slices.Clone(path)
 	}
 	n.byID[f.id] = f
 	if bytes == 0 {

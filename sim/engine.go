@@ -72,6 +72,7 @@ type Engine struct {
 	shuffleProduced, shuffleFetched float64
 	cost                            metrics.Latency
 	handled, flowsDone              int64
+	freeRefs                        []*flowRef // recycled flow references
 }
 
 // Stats is what a run did, for performance reports: the work a run's cost

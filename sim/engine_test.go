@@ -51,7 +51,7 @@ func mustTopo(t *testing.T, c cluster.Config) *cluster.Topology {
 	return topo
 }
 
-func mustPolicy(t *testing.T, name string) sched.Policy {
+func mustPolicy(t testing.TB, name string) sched.Policy {
 	t.Helper()
 	p, err := sched.NewPolicy(name, nil)
 	if err != nil {
@@ -156,7 +156,7 @@ func TestMapReadsAtCPURateOrNetwork(t *testing.T) {
 
 // fb2009Slice is a small real workload: the first n jobs of FB-2009 scaled
 // to the default 100-node cluster.
-func fb2009Slice(t *testing.T, n int, topo *cluster.Topology) []workload.Job {
+func fb2009Slice(t testing.TB, n int, topo *cluster.Topology) []workload.Job {
 	t.Helper()
 	jobs, err := workload.ParseSWIM(bytes.NewReader(traces.FB2009()), traces.FB2009Name, workload.SWIMOptions{
 		SourceNodes: traces.FB2009SourceNodes, TargetNodes: topo.NumNodes(),

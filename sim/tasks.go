@@ -253,15 +253,34 @@ func (e *Engine) startMapRead(jr *jobRun, i int) {
 		rateCap = 1 / c
 	}
 	path := e.topo.Path(e.pathBuf[:0], m.src, m.node, true, false)
-	ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapRead,
-		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node}
+	ref := e.newRef(flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapRead,
+		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node})
 	m.flow = e.addFlow(path, bytes, rateCap, ref, metrics.RemoteMap)
 	e.pathBuf = path[:0]
 }
 
+// flowDone handles a completed flow, then recycles its reference: tens of
+// millions of flows make a day, and each would otherwise be garbage.
 func (e *Engine) flowDone(c network.Completed) {
-	e.lastProgress = e.now
 	ref := c.Data.(*flowRef)
+	e.completeFlow(ref, c)
+	*ref = flowRef{}
+	e.freeRefs = append(e.freeRefs, ref)
+}
+
+// newRef returns a flow reference, recycled when one is free.
+func (e *Engine) newRef(r flowRef) *flowRef {
+	if n := len(e.freeRefs); n > 0 {
+		ref := e.freeRefs[n-1]
+		e.freeRefs = e.freeRefs[:n-1]
+		*ref = r
+		return ref
+	}
+	return &r
+}
+
+func (e *Engine) completeFlow(ref *flowRef, c network.Completed) {
+	e.lastProgress = e.now
 	jr := e.jobs[ref.job]
 	if jr.done || !e.current(jr, ref) {
 		return // the attempt was killed; its flow was removed
@@ -371,8 +390,8 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		r.fetches++
 		h := jr.hosts[hi]
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
-		ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
-			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
+		ref := e.newRef(flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
+			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node})
 		r.hflow[hi] = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
 		e.pathBuf = path[:0]
 	}
@@ -469,8 +488,8 @@ func (e *Engine) startWrite(jr *jobRun, i int) {
 			cross = true
 		}
 	}
-	ref := &flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowWrite,
-		host: r.node, cross: cross, remote: len(reps) > 1}
+	ref := e.newRef(flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowWrite,
+		host: r.node, cross: cross, remote: len(reps) > 1})
 	r.write = e.addFlow(path, bytes, 0, ref, metrics.Output)
 	e.pathBuf = path[:0]
 }
