@@ -87,7 +87,7 @@ type FairOrder struct {
 	valid   [3]bool
 	// bufs are sort buffers, one per nesting depth of Candidates, reused
 	// across calls so that an offer does not allocate a pool list.
-	bufs  [][]*pool
+	bufs  [][]poolKey
 	depth int
 	// Buffers for update, which runs whenever demand changes.
 	reqs, jobReqs []ShareRequest
@@ -296,10 +296,10 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 		// first pool, and with hundreds of users the sort was most of an
 		// offer's cost. The order is total (ties end on the unique pool
 		// name), so the sequence is exactly the sorted one.
-		h := poolHeap{s: s, ps: f.bufs[f.depth][:0]}
+		h := poolHeap{ps: f.bufs[f.depth][:0]}
 		for _, p := range f.active {
 			if p.runnable(s) {
-				h.ps = append(h.ps, p)
+				h.ps = append(h.ps, poolKeyOf(p, s))
 			}
 		}
 		f.bufs[f.depth] = h.ps
@@ -324,20 +324,37 @@ func (p *pool) runnable(s SlotKind) bool {
 	return false
 }
 
-// before orders pools for slot kind s, neediest first. Needy means below
-// min(minimum share, demand), as Hadoop's FairShareComparator has it.
-func before(a, b *pool, s SlotKind) bool {
-	ma := min(a.minShare(s), a.demand[s])
-	mb := min(b.minShare(s), b.demand[s])
-	return deficitLess(float64(a.runningFor(s)), ma, a.share[s], a.name,
-		float64(b.runningFor(s)), mb, b.share[s], b.name)
+// poolKey is a pool's place in the order for one slot kind, computed once
+// per Candidates call: deficitLess's terms, so that the heap's comparisons
+// do no division.
+type poolKey struct {
+	p     *pool
+	needy bool    // below min(minimum share, demand), as Hadoop's FairShareComparator has it
+	r     float64 // running/min when needy, else running/share
+}
+
+func poolKeyOf(p *pool, s SlotKind) poolKey {
+	run, m := float64(p.runningFor(s)), min(p.minShare(s), p.demand[s])
+	if run < m {
+		return poolKey{p, true, run / m}
+	}
+	return poolKey{p, false, ratio(run, p.share[s])}
+}
+
+// before is deficitLess on precomputed keys: needy first, then the lower
+// ratio, ties by name.
+func before(a, b poolKey) bool {
+	if a.needy != b.needy {
+		return a.needy
+	}
+	if a.r != b.r {
+		return a.r < b.r
+	}
+	return a.p.name < b.p.name
 }
 
 // poolHeap is a binary min-heap of pools under before.
-type poolHeap struct {
-	s  SlotKind
-	ps []*pool
-}
+type poolHeap struct{ ps []poolKey }
 
 func (h *poolHeap) init() {
 	for i := len(h.ps)/2 - 1; i >= 0; i-- {
@@ -346,10 +363,10 @@ func (h *poolHeap) init() {
 }
 
 func (h *poolHeap) pop() *pool {
-	top := h.ps[0]
+	top := h.ps[0].p
 	last := len(h.ps) - 1
 	h.ps[0] = h.ps[last]
-	h.ps[last] = nil
+	h.ps[last] = poolKey{}
 	h.ps = h.ps[:last]
 	h.down(0)
 	return top
@@ -361,10 +378,10 @@ func (h *poolHeap) down(i int) {
 		if c >= len(h.ps) {
 			return
 		}
-		if r := c + 1; r < len(h.ps) && before(h.ps[r], h.ps[c], h.s) {
+		if r := c + 1; r < len(h.ps) && before(h.ps[r], h.ps[c]) {
 			c = r
 		}
-		if !before(h.ps[c], h.ps[i], h.s) {
+		if !before(h.ps[c], h.ps[i]) {
 			return
 		}
 		h.ps[i], h.ps[c] = h.ps[c], h.ps[i]
