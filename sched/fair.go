@@ -297,9 +297,9 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 		// offer's cost. The order is total (ties end on the unique pool
 		// name), so the sequence is exactly the sorted one.
 		h := poolHeap{ps: f.bufs[f.depth][:0]}
-		for _, p := range f.active {
+		for i, p := range f.active {
 			if p.runnable(s) {
-				h.ps = append(h.ps, poolKeyOf(p, s))
+				h.ps = append(h.ps, poolKeyOf(p, s, i))
 			}
 		}
 		f.bufs[f.depth] = h.ps
@@ -331,14 +331,15 @@ type poolKey struct {
 	p     *pool
 	needy bool    // below min(minimum share, demand), as Hadoop's FairShareComparator has it
 	r     float64 // running/min when needy, else running/share
+	rank  int     // the pool's place in FairOrder.active, which is sorted by name
 }
 
-func poolKeyOf(p *pool, s SlotKind) poolKey {
+func poolKeyOf(p *pool, s SlotKind, rank int) poolKey {
 	run, m := float64(p.runningFor(s)), min(p.minShare(s), p.demand[s])
 	if run < m {
-		return poolKey{p, true, run / m}
+		return poolKey{p, true, run / m, rank}
 	}
-	return poolKey{p, false, ratio(run, p.share[s])}
+	return poolKey{p, false, ratio(run, p.share[s]), rank}
 }
 
 // before is deficitLess on precomputed keys: needy first, then the lower
@@ -350,7 +351,7 @@ func before(a, b poolKey) bool {
 	if a.r != b.r {
 		return a.r < b.r
 	}
-	return a.p.name < b.p.name
+	return a.rank < b.rank // by name, without comparing strings
 }
 
 // poolHeap is a binary min-heap of pools under before.
