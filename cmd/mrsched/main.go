@@ -19,10 +19,28 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 func main() {
+	setGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// gcPercent is the garbage collector's target when GOGC is not set. A run
+// keeps tens to hundreds of MB live (jobs, map indexes, active flows) and
+// allocates many times that in short-lived flows and events; at Go's
+// default of 100 the collector takes about a tenth of a large run's CPU.
+// 400 lets the heap grow to five times the live data between collections,
+// which on the FB-2010 day on 600 nodes trades about 2.5x the peak memory
+// (still far under a GB) for 10-15% less CPU. GOGC in the environment
+// overrides it.
+const gcPercent = 400
+
+func setGC() {
+	if _, ok := os.LookupEnv("GOGC"); !ok {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // errUsage marks an error whose message is already a usage text.
