@@ -4,7 +4,7 @@ package network
 // entry whose version no longer matches the flow's is stale and skipped.
 type finishEntry struct {
 	finish float64
-	id     FlowID
+	seq    int64
 	ver    uint32
 	f      *flow
 }
@@ -17,11 +17,11 @@ func (q *finishHeap) reset() { clear(q.h); q.h = q.h[:0] }
 
 func (q *finishHeap) less(i, j int) bool {
 	a, b := &q.h[i], &q.h[j]
-	return a.finish < b.finish || (a.finish == b.finish && a.id < b.id)
+	return a.finish < b.finish || (a.finish == b.finish && a.seq < b.seq)
 }
 
 // add appends f without restoring heap order; call heapify after a batch.
-func (q *finishHeap) add(f *flow) { q.h = append(q.h, finishEntry{f.finish, f.id, f.ver, f}) }
+func (q *finishHeap) add(f *flow) { q.h = append(q.h, finishEntry{f.finish, f.seq, f.ver, f}) }
 
 // heapify restores heap order in O(n) after a batch of adds.
 func (q *finishHeap) heapify() {
@@ -31,7 +31,7 @@ func (q *finishHeap) heapify() {
 }
 
 func (q *finishHeap) push(f *flow) {
-	q.h = append(q.h, finishEntry{f.finish, f.id, f.ver, f})
+	q.h = append(q.h, finishEntry{f.finish, f.seq, f.ver, f})
 	i := len(q.h) - 1
 	for i > 0 {
 		p := (i - 1) / 2

@@ -18,7 +18,7 @@
 // that PopCompleted(t) with t taken from NextCompletion (or recomputed by the
 // caller with slightly different rounding) always returns the flow.
 //
-// Determinism: flows are kept and iterated in FlowID order and links in
+// Determinism: flows are kept and iterated in the order they were added, and links in
 // index order; maps are used only for ID lookup, so identical call sequences
 // give bit-identical results.
 //
@@ -44,9 +44,13 @@ const Unlimited = math.MaxFloat64 / 4
 // LinkID indexes a link in the capacities slice given to New.
 type LinkID int32
 
-// FlowID identifies a flow within one Network. IDs start at 1 and are never
-// reused, so the zero value can mean "no flow".
+// FlowID identifies a flow within one Network. IDs are never reused and
+// never zero, so the zero value can mean "no flow". An ID is a handle (a
+// slot and its generation), so looking a flow up costs no hashing; it says
+// nothing about the order flows were added in.
 type FlowID int64
+
+func makeID(slot int32, gen uint32) FlowID { return FlowID(uint64(gen)<<32 | uint64(slot+1)) }
 
 // Completed describes a finished flow, as returned by PopCompleted.
 type Completed struct {
@@ -76,6 +80,7 @@ const inlinePath = 8
 type flow struct {
 	ver    uint32 // bumped whenever finish changes, to retire heap entries
 	id     FlowID
+	seq    int64 // the order flows were added in: ties break on it
 	path   []LinkID
 	inl    [inlinePath]LinkID // storage for short paths, saving an allocation per flow
 	bytes  float64
@@ -114,11 +119,17 @@ type Network struct {
 	gone int
 	// fullOnly disables the incremental fast path (for tests that compare
 	// it against full solves).
-	fullOnly    bool
-	lastID      FlowID
-	flows       []*flow // FlowID order; may hold non-active entries until the next solve compacts them
-	byID        map[FlowID]*flow
-	done        []*flow // finished but not yet popped
+	fullOnly bool
+	lastSeq  int64
+	flows    []*flow // in the order added; may hold non-active entries until the next solve compacts them
+	// slots holds the flows not yet popped or removed, by their ID's
+	// slot; gens[i] is slot i's current generation and free its unused
+	// slots, reused last-in first-out.
+	slots       []*flow
+	gens        []uint32
+	free        []int32
+	out         []Completed // PopCompleted's result, reused
+	done        []*flow     // finished but not yet popped
 	nActive     int
 	dirty       bool
 	solves      int // number of solves run, for tests of laziness
@@ -182,7 +193,7 @@ func (n *Network) SetQuantum(q float64) error {
 	if math.IsNaN(q) || math.IsInf(q, 0) || q < 0 {
 		return fmt.Errorf("network: quantum %v s; want a finite value >= 0", q)
 	}
-	if n.lastID != 0 {
+	if n.lastSeq != 0 {
 		return fmt.Errorf("network: the quantum must be set before the first flow")
 	}
 	n.quantum = q
@@ -228,7 +239,6 @@ func New(capacities []float64) (*Network, error) {
 		load:      make([]float64, len(capacities)),
 		linkBytes: make([]float64, len(capacities)),
 		linkT:     make([]float64, len(capacities)),
-		byID:      make(map[FlowID]*flow),
 	}, nil
 }
 
@@ -262,9 +272,9 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 		}
 	}
 	n.advanceTo(now)
-	n.lastID++
+	n.lastSeq++
 	f := &flow{
-		id: n.lastID, bytes: bytes, cap: rateCap,
+		seq: n.lastSeq, bytes: bytes, cap: rateCap,
 		data: data, start: n.now, rem0: bytes, t0: n.now, finish: math.Inf(1),
 	}
 	if len(path) <= inlinePath {
@@ -273,7 +283,7 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 	} else {
 		f.path = slices.Clone(path)
 	}
-	n.byID[f.id] = f
+	n.register(f)
 	if bytes == 0 {
 		f.state, f.finish = stateFinished, n.now
 		n.done = append(n.done, f)
@@ -421,11 +431,11 @@ func (n *Network) setLoad(l LinkID, v float64) {
 // size. ok is false for an unknown or already popped/removed flow.
 func (n *Network) Remove(now float64, id FlowID) (transferred float64, ok bool) {
 	n.advanceTo(now)
-	f, ok := n.byID[id]
-	if !ok {
+	f := n.lookup(id)
+	if f == nil {
 		return 0, false
 	}
-	delete(n.byID, id)
+	n.release(f)
 	if f.state == stateFinished {
 		n.done = slices.DeleteFunc(n.done, func(g *flow) bool { return g == f })
 		f.state = stateGone
@@ -474,9 +484,11 @@ func (n *Network) nextFinish() float64 {
 }
 
 // PopCompleted advances to now and removes and returns every flow finished
-// by now, ordered by (Finish, ID). Flows that finish before now release
-// their bandwidth at their exact finish time, so the result does not depend
-// on how finely the caller steps time.
+// by now, ordered by finish time, then the order the flows were added in.
+// Flows that finish before now release their bandwidth at their exact
+// finish time, so the result does not depend on how finely the caller steps
+// time. The returned slice is reused by the next call: a simulation pops
+// completions millions of times.
 func (n *Network) PopCompleted(now float64) []Completed {
 	n.advanceTo(now)
 	// No solve needed here: the last solved rates held up to n.now, and
@@ -492,16 +504,20 @@ func (n *Network) PopCompleted(now float64) []Completed {
 			}
 			return 1
 		}
-		return int(a.id - b.id)
+		return int(a.seq - b.seq)
 	})
-	out := make([]Completed, len(n.done))
+	out := n.out[:0]
 	for i, f := range n.done {
-		out[i] = Completed{ID: f.id, Data: f.data, Bytes: f.bytes, Start: f.start, Finish: f.finish}
+		out = append(out, Completed{ID: f.id, Data: f.data, Bytes: f.bytes, Start: f.start, Finish: f.finish})
 		f.state = stateGone
-		delete(n.byID, f.id)
+		n.release(f)
 		n.done[i] = nil
 	}
 	n.done = n.done[:0]
+	if old := len(n.out); old > len(out) && cap(out) >= old {
+		clear(out[len(out):old]) // drop the previous results' Data
+	}
+	n.out = out
 	return out
 }
 
@@ -516,7 +532,7 @@ func (n *Network) Advance(now float64) { n.advanceTo(now) }
 // a flow that is unknown, finished or removed.
 func (n *Network) Rate(id FlowID) float64 {
 	n.ensureSolved()
-	if f, ok := n.byID[id]; ok && f.state == stateActive {
+	if f := n.lookup(id); f != nil && f.state == stateActive {
 		return f.rate
 	}
 	return 0
@@ -593,4 +609,40 @@ func (n *Network) ensureSolved() {
 		n.dirty = false
 		n.lastSolve = n.now
 	}
+}
+
+// register gives f an ID, in a free slot if there is one.
+func (n *Network) register(f *flow) {
+	var slot int32
+	if k := len(n.free); k > 0 {
+		slot = n.free[k-1]
+		n.free = n.free[:k-1]
+	} else {
+		slot = int32(len(n.slots))
+		n.slots = append(n.slots, nil)
+		n.gens = append(n.gens, 0)
+	}
+	n.slots[slot] = f
+	f.id = makeID(slot, n.gens[slot])
+}
+
+// lookup returns the flow with ID id, or nil if it was popped, removed or
+// never existed.
+func (n *Network) lookup(id FlowID) *flow {
+	slot := int64(uint32(id)) - 1
+	if id <= 0 || slot < 0 || slot >= int64(len(n.slots)) {
+		return nil
+	}
+	if f := n.slots[slot]; f != nil && n.gens[slot] == uint32(uint64(id)>>32) {
+		return f
+	}
+	return nil
+}
+
+// release frees f's slot; its ID is never valid again.
+func (n *Network) release(f *flow) {
+	slot := int32(uint32(f.id)) - 1
+	n.slots[slot] = nil
+	n.gens[slot]++
+	n.free = append(n.free, slot)
 }

@@ -36,7 +36,7 @@ func (n *Network) solve() {
 	flows := n.flows
 	L := len(n.caps)
 
-	// Per-link membership in CSR form, flows in FlowID order. Counting
+	// Per-link membership in CSR form, flows in the order added. Counting
 	// links (Unlimited) never bind: their share is beyond any other link's
 	// or cap, so they are left out, which changes no rate.
 	s.cnt = resize(s.cnt, L)
@@ -154,7 +154,7 @@ func (n *Network) solve() {
 	n.finishQ.heapify()
 }
 
-// compact drops non-active flows from n.flows (keeping FlowID order) and
+// compact drops non-active flows from n.flows (keeping the order they were added in) and
 // re-bases each active flow's progress at the current time, since the solve
 // is about to change its rate.
 func (n *Network) compact() {
