@@ -252,25 +252,6 @@ func (f *FairOrder) PoolShare(c Cluster, name string, s SlotKind) float64 {
 	return 0
 }
 
-// deficitLess orders by "farthest below share": needy (below minimum
-// share) first by running/min, then by running/share, ties by key.
-func deficitLess(runA, minA, shareA float64, keyA string, runB, minB, shareB float64, keyB string) bool {
-	needA, needB := runA < minA, runB < minB
-	if needA != needB {
-		return needA
-	}
-	var ra, rb float64
-	if needA {
-		ra, rb = runA/minA, runB/minB
-	} else {
-		ra, rb = ratio(runA, shareA), ratio(runB, shareB)
-	}
-	if ra != rb {
-		return ra < rb
-	}
-	return keyA < keyB
-}
-
 func ratio(running, share float64) float64 {
 	if share <= 0 {
 		if running <= 0 {
@@ -325,8 +306,10 @@ func (p *pool) runnable(s SlotKind) bool {
 }
 
 // poolKey is a pool's place in the order for one slot kind, computed once
-// per Candidates call: deficitLess's terms, so that the heap's comparisons
-// do no division.
+// per Candidates call so that the heap's comparisons do no division. The
+// order is "farthest below share" (Hadoop's FairShareComparator): needy
+// pools (below min(minimum share, demand)) first by running/min, then the
+// rest by running/share, ties by pool name.
 type poolKey struct {
 	p     *pool
 	needy bool    // below min(minimum share, demand), as Hadoop's FairShareComparator has it
@@ -342,8 +325,8 @@ func poolKeyOf(p *pool, s SlotKind, rank int) poolKey {
 	return poolKey{p, false, ratio(run, p.share[s]), rank}
 }
 
-// before is deficitLess on precomputed keys: needy first, then the lower
-// ratio, ties by name.
+// before orders pool keys: needy first, then the lower ratio, ties by
+// name.
 func before(a, b poolKey) bool {
 	if a.needy != b.needy {
 		return a.needy
