@@ -68,29 +68,48 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 		return s
 	}
 	// Breakpoints: the λ where a request leaves its minimum or reaches its demand.
+	// Zero breakpoints (no minimum share; no demand) are kept out of the
+	// sort, which is most of the cost with hundreds of pools: the search
+	// below treats "a zero breakpoint reaches capacity" on its own, and
+	// otherwise the segment it finds has the same ends.
 	bps := sc.bps[:0]
 	defer func() { sc.bps = bps }()
+	zeros := false
 	for i, r := range reqs {
 		w := weight(r)
-		bps = append(bps, mins[i]/w, math.Max(r.Demand, mins[i])/w)
+		for _, v := range [2]float64{mins[i] / w, math.Max(r.Demand, mins[i]) / w} {
+			if v > 0 {
+				bps = append(bps, v)
+			} else {
+				zeros = true
+			}
+		}
 	}
 	slices.Sort(bps)
-	lambda := bps[len(bps)-1]
+	lambda := 0.0
+	if len(bps) > 0 {
+		lambda = bps[len(bps)-1]
+	}
 	if alloc(lambda) > capacity {
-		// alloc is non-decreasing and linear between breakpoints: find by
-		// binary search the first breakpoint where it reaches capacity,
-		// then interpolate inside the segment before it.
-		k := sort.Search(len(bps), func(k int) bool { return alloc(bps[k]) >= capacity })
-		hi := bps[k]
-		lo := 0.0
-		if k > 0 {
-			lo = bps[k-1]
-		}
-		a, b := alloc(lo), alloc(hi)
-		if b == a {
-			lambda = hi
+		if zeros && alloc(0) >= capacity {
+			lambda = 0
 		} else {
-			lambda = lo + (hi-lo)*(capacity-a)/(b-a)
+			// alloc is non-decreasing and linear between breakpoints:
+			// find by binary search the first breakpoint where it
+			// reaches capacity, then interpolate inside the segment
+			// before it.
+			k := sort.Search(len(bps), func(k int) bool { return alloc(bps[k]) >= capacity })
+			hi := bps[k]
+			lo := 0.0
+			if k > 0 {
+				lo = bps[k-1]
+			}
+			a, b := alloc(lo), alloc(hi)
+			if b == a {
+				lambda = hi
+			} else {
+				lambda = lo + (hi-lo)*(capacity-a)/(b-a)
+			}
 		}
 	}
 	for i, r := range reqs {

@@ -3,6 +3,7 @@ package sched_test
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"mrsched/sched"
@@ -227,6 +228,91 @@ func TestFairSharesProperties(t *testing.T) {
 					fail("share %d (%v, weight %v) is below share %d (%v, weight %v) though %d wants more and %d is above its minimum",
 						i, got[i], w(reqs[i]), j, got[j], w(reqs[j]), i, j)
 				}
+			}
+		}
+	}
+}
+
+// sortedBreakpointShares is FairShares as first written: every breakpoint,
+// zeros included, sorted and searched. It is the oracle for the faster
+// search, which must give bit-identical shares (runs are compared byte for
+// byte across versions).
+func sortedBreakpointShares(capacity float64, reqs []sched.ShareRequest) []float64 {
+	out := make([]float64, len(reqs))
+	if capacity <= 0 || len(reqs) == 0 {
+		return out
+	}
+	w := func(r sched.ShareRequest) float64 {
+		if r.Weight > 0 {
+			return r.Weight
+		}
+		return 1
+	}
+	clampv := func(v, lo, hi float64) float64 { return math.Min(math.Max(v, lo), hi) }
+	mins := make([]float64, len(reqs))
+	sumMin := 0.0
+	for i, r := range reqs {
+		mins[i] = math.Min(math.Max(r.MinShare, 0), math.Max(r.Demand, 0))
+		sumMin += mins[i]
+	}
+	if sumMin > capacity {
+		f := capacity / sumMin
+		for i := range mins {
+			mins[i] *= f
+		}
+	}
+	alloc := func(l float64) float64 {
+		s := 0.0
+		for i, r := range reqs {
+			s += clampv(l*w(r), mins[i], math.Max(r.Demand, mins[i]))
+		}
+		return s
+	}
+	var bps []float64
+	for i, r := range reqs {
+		bps = append(bps, mins[i]/w(r), math.Max(r.Demand, mins[i])/w(r))
+	}
+	sort.Float64s(bps)
+	lambda := bps[len(bps)-1]
+	if alloc(lambda) > capacity {
+		k := sort.Search(len(bps), func(k int) bool { return alloc(bps[k]) >= capacity })
+		hi, lo := bps[k], 0.0
+		if k > 0 {
+			lo = bps[k-1]
+		}
+		a, b := alloc(lo), alloc(hi)
+		if b == a {
+			lambda = hi
+		} else {
+			lambda = lo + (hi-lo)*(capacity-a)/(b-a)
+		}
+	}
+	for i, r := range reqs {
+		out[i] = clampv(lambda*w(r), mins[i], math.Max(r.Demand, mins[i]))
+	}
+	return out
+}
+
+// TestFairSharesMatchesSortedBreakpoints checks, on random requests with
+// many zero demands and minimum shares (the case the faster search treats
+// apart), that FairShares is bit-identical to the full sorted search.
+func TestFairSharesMatchesSortedBreakpoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	pick := func(vals ...float64) float64 { return vals[rng.IntN(len(vals))] }
+	for trial := range 5000 {
+		reqs := make([]sched.ShareRequest, 1+rng.IntN(40))
+		for i := range reqs {
+			reqs[i] = sched.ShareRequest{
+				Demand:   pick(0, 0, 1, 3, 7.5, 40*rng.Float64(), 1000),
+				MinShare: pick(0, 0, 0, 2, 10*rng.Float64()),
+				Weight:   pick(0, 1, 1, 2, 0.5+rng.Float64()),
+			}
+		}
+		capacity := pick(0, 1, 10, 60, 100*rng.Float64(), 3600)
+		got, want := sched.FairShares(capacity, reqs), sortedBreakpointShares(capacity, reqs)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d: share %d is %v, the full sorted search gives %v; want bit-identical (capacity %v, requests %+v)", trial, i, got[i], want[i], capacity, reqs)
 			}
 		}
 	}
