@@ -112,6 +112,11 @@ func TestExamplesParse(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples found: %v", err)
 	}
+	growth, err := filepath.Glob("../examples/growth/*.yaml")
+	if err != nil || len(growth) == 0 {
+		t.Fatalf("no growth examples found: %v", err)
+	}
+	files = append(files, growth...)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			cfg, err := Load(f)
