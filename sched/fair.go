@@ -382,6 +382,9 @@ func (f *FairOrder) yieldPool(p *pool, s SlotKind, yield func(*Job) bool) bool {
 		}
 		return true
 	}
+	if len(p.jobs) == 1 { // most pools hold one job: nothing to order
+		return p.jobs[0].Runnable(s) == 0 || yield(p.jobs[0])
+	}
 	idx := make([]int, 0, len(p.jobs))
 	for k, j := range p.jobs {
 		if j.Runnable(s) > 0 {
