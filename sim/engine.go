@@ -315,6 +315,7 @@ func (e *Engine) heartbeat(n cluster.NodeID) {
 	ns.hb = false
 	if e.p.CheckInvariants {
 		e.checkLaunchable()
+		e.checkRunning()
 	}
 	if ns.free == [3]int{} {
 		return // a full node waits for a task to end
@@ -481,18 +482,30 @@ func (e *Engine) RunningTasks(j *sched.Job) []sched.TaskRef {
 		return nil
 	}
 	jr := e.jobs[j.Index]
-	var out []sched.TaskRef
-	for i := range jr.maps {
-		if m := &jr.maps[i]; m.state != tsPending && m.state != tsDone {
-			out = append(out, sched.TaskRef{Job: j, Kind: sched.MapTask, Index: i, Node: m.node, Start: m.start})
+	out := make([]sched.TaskRef, 0, len(jr.running))
+	for _, t := range jr.running {
+		if t.kind == sched.MapTask {
+			m := &jr.maps[t.index]
+			out = append(out, sched.TaskRef{Job: j, Kind: sched.MapTask, Index: int(t.index), Node: m.node, Start: m.start})
+		} else {
+			r := &jr.reduces[t.index]
+			out = append(out, sched.TaskRef{Job: j, Kind: sched.ReduceTask, Index: int(t.index), Node: r.node, Start: r.start})
 		}
 	}
-	for i := range jr.reduces {
-		if r := &jr.reduces[i]; r.state != tsPending && r.state != tsDone {
-			out = append(out, sched.TaskRef{Job: j, Kind: sched.ReduceTask, Index: i, Node: r.node, Start: r.start})
+	// Launch order is start order; tasks started at one instant go maps
+	// first, then by index.
+	for lo := 0; lo < len(out); {
+		hi := lo + 1
+		for hi < len(out) && out[hi].Start == out[lo].Start {
+			hi++
 		}
+		if hi-lo > 1 {
+			slices.SortFunc(out[lo:hi], func(a, b sched.TaskRef) int {
+				return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Index, b.Index))
+			})
+		}
+		lo = hi
 	}
-	slices.SortStableFunc(out, func(a, b sched.TaskRef) int { return cmp.Compare(a.Start, b.Start) })
 	return out
 }
 

@@ -51,6 +51,7 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 		}
 		m.attempt++ // invalidates the attempt's pending phase event
 		m.state = tsPending
+		jr.ended(sched.MapTask, t.Index)
 		sj.RunningMaps--
 		sj.Maps.Return(t.Index)
 		e.launchableMaps++
@@ -95,6 +96,7 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 	e.shuffleFetched -= r.fetched
 	node, slot, start := r.node, r.slot, r.start
 	*r = reduceTask{attempt: r.attempt + 1}
+	jr.ended(sched.ReduceTask, t.Index)
 	jr.next = min(jr.next, t.Index)
 	sj.RunningReduces--
 	e.launchableReduces++ // a launched reduce was enabled, and is again pending

@@ -1,12 +1,15 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"mrsched/cluster"
 	"mrsched/metrics"
 	"mrsched/network"
+	"mrsched/sched"
 )
 
 // monitor samples every rack uplink's utilisation averaged over the last
@@ -99,6 +102,30 @@ func (e *Engine) checkLaunchable() {
 	}
 	if maps != e.launchableMaps || reduces != e.launchableReduces {
 		e.fail("invariant: %d maps and %d reduces are launchable, but the engine counts %d and %d", maps, reduces, e.launchableMaps, e.launchableReduces)
+	}
+}
+
+// checkRunning compares RunningTasks, which reads each job's running list,
+// with a scan of all its tasks stably sorted by start time.
+func (e *Engine) checkRunning() {
+	for _, j := range e.active {
+		jr := e.jobs[j.Index]
+		var want []sched.TaskRef
+		for i := range jr.maps {
+			if m := &jr.maps[i]; m.state != tsPending && m.state != tsDone {
+				want = append(want, sched.TaskRef{Job: j, Kind: sched.MapTask, Index: i, Node: m.node, Start: m.start})
+			}
+		}
+		for i := range jr.reduces {
+			if r := &jr.reduces[i]; r.state != tsPending && r.state != tsDone {
+				want = append(want, sched.TaskRef{Job: j, Kind: sched.ReduceTask, Index: i, Node: r.node, Start: r.start})
+			}
+		}
+		slices.SortStableFunc(want, func(a, b sched.TaskRef) int { return cmp.Compare(a.Start, b.Start) })
+		if got := e.RunningTasks(j); !slices.Equal(got, want) {
+			e.fail("invariant: job %d's running tasks are %v, a scan finds %v", j.Index, got, want)
+			return
+		}
 	}
 }
 

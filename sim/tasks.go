@@ -3,6 +3,7 @@ package sim
 import (
 	"hash/fnv"
 	"math"
+	"slices"
 
 	"mrsched/cluster"
 	"mrsched/metrics"
@@ -78,6 +79,25 @@ type jobRun struct {
 	waitS, hoardS float64
 	next          int // lowest reduce index that may be pending
 	done          bool
+	// running lists the tasks launched and not yet ended, in launch order,
+	// which is start-time order: RunningTasks reads it instead of scanning
+	// every task of the job.
+	running []taskKey
+}
+
+type taskKey struct {
+	kind  sched.TaskKind
+	index int32
+}
+
+func (jr *jobRun) started(k sched.TaskKind, i int) {
+	jr.running = append(jr.running, taskKey{k, int32(i)})
+}
+
+func (jr *jobRun) ended(k sched.TaskKind, i int) {
+	if x := slices.Index(jr.running, taskKey{k, int32(i)}); x >= 0 {
+		jr.running = slices.Delete(jr.running, x, x+1)
+	}
 }
 
 // flowRef tells what a network flow belongs to.
@@ -146,6 +166,7 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	sj := jr.sj
 	sj.Maps.Take(i)
 	sj.RunningMaps++
+	jr.started(sched.MapTask, i)
 	e.launchableMaps--
 	m := &jr.maps[i]
 	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
@@ -172,6 +193,7 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	r := &jr.reduces[i]
 	r.state, r.node, r.slot, r.start = tsStarting, n, slot, e.now
 	r.attempt++
+	jr.started(sched.ReduceTask, i)
 	if jr.copyingOn != nil {
 		jr.copyingOn[n]++
 		if e.p.CheckInvariants && jr.copyingOn[n] > e.p.CopyCompute.MaxComputing {
@@ -318,6 +340,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		return
 	}
 	m.state = tsDone
+	jr.ended(sched.MapTask, i)
 	e.hold(m.node, jr.spec, true, -1)
 	sj := jr.sj
 	sj.RunningMaps--
@@ -501,6 +524,7 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 		return
 	}
 	r.state = tsDone
+	jr.ended(sched.ReduceTask, i)
 	e.hold(r.node, jr.spec, false, -1)
 	sj := jr.sj
 	sj.RunningReduces--
