@@ -602,6 +602,7 @@ func runNASUsers(o Options, s nasSetup) (*Result, error) {
 		[]string{"nas_throughput_x_fair200", "nas_throughput_x_fair200_min", "nas_throughput_x_fair200_max"},
 		[]string{"nas_job_time_x_fair200", "nas_job_time_x_fair200_min", "nas_job_time_x_fair200_max"},
 		[]string{"fair_throughput_jph", "fair_throughput_jph_min", "fair_throughput_jph_max"},
+		[]string{"fair_throughput_x_fair200", "fair_throughput_x_fair200_min", "fair_throughput_x_fair200_max"},
 		[]string{"nas_throughput_x_fair", "nas_throughput_x_fair_min", "nas_throughput_x_fair_max"})}
 	all := [][]*nasOutcome{fair200[0]}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
@@ -619,7 +620,7 @@ func runNASUsers(o Options, s nasSetup) (*Result, error) {
 		fx := nasRatio(fair, fair200[0], tput)
 		same := nasRatio(nas, fair, tput)
 		t.AddRow(strconv.Itoa(u), nasOver(nas, tput).text(1), tx.text(2), jx.text(2), nasOver(fair, tput).text(1), fx.text(2), same.text(2))
-		c.AddRow(row(strconv.Itoa(u), s.Name, nasOver(nas, tput).csv(3), tx.csv(4), jx.csv(4), nasOver(fair, tput).csv(3), same.csv(4))...)
+		c.AddRow(row(strconv.Itoa(u), s.Name, nasOver(nas, tput).csv(3), tx.csv(4), jx.csv(4), nasOver(fair, tput).csv(3), fx.csv(4), same.csv(4))...)
 	}
 	t.Notes = append(t.Notes, nasWallNote(all))
 	return &Result{Table: t, CSV: c}, nil
