@@ -219,6 +219,12 @@ var nasPolicies = []PolicySpec{
 	{Label: "w/o both", Name: "nas-no-tt-crrts"},
 }
 
+// nasPolicy is the scheduler labelled label in nasPolicies.
+func nasPolicy(label string) PolicySpec {
+	i := slices.IndexFunc(nasPolicies, func(p PolicySpec) bool { return p.Label == label })
+	return nasPolicies[i]
+}
+
 // policy is spec adapted to the set-up (the wait replacing skip counts).
 func (s nasSetup) policy(p PolicySpec) PolicySpec {
 	if s.WaitS > 0 && strings.HasPrefix(p.Name, "nas") {
@@ -584,7 +590,7 @@ var nasUserCounts = []int{25, 50, 100, 200, 400}
 // with 200 users. Fair runs at every count too, to tell NAS's gain from
 // what fewer users do to any scheduler.
 func runNASUsers(o Options, s nasSetup) (*Result, error) {
-	fair200, err := nasGrid(o, s, nasUsers, nasPolicies[:1])
+	fair200, err := nasGrid(o, s, nasUsers, []PolicySpec{nasPolicy("Fair")})
 	if err != nil {
 		return nil, err
 	}
@@ -607,7 +613,7 @@ func runNASUsers(o Options, s nasSetup) (*Result, error) {
 	all := [][]*nasOutcome{fair200[0]}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	nasSpec, fairSpec := nasPolicies[5], nasPolicies[0]
+	fairSpec, nasSpec := nasPolicy("Fair"), nasPolicy("NAS")
 	for _, u := range nasUserCounts {
 		res, err := nasGrid(o, s, u, []PolicySpec{fairSpec, nasSpec})
 		if err != nil {

@@ -143,3 +143,22 @@ func TestNASMeasures(t *testing.T) {
 		}
 	}
 }
+
+// Every scheduler of the NAS experiments builds, with the real cluster's
+// wait where it applies, and Fair comes first: the tables normalise to it.
+func TestNASPoliciesBuild(t *testing.T) {
+	if nasPolicies[0].Label != "Fair" {
+		t.Fatalf("first scheduler %q, want Fair (runNASMain and runNASClasses take res[0] as the baseline)", nasPolicies[0].Label)
+	}
+	for _, s := range []nasSetup{nasSlice, nasCluster40} {
+		for _, p := range nasPolicies {
+			spec := s.policy(p)
+			if _, err := spec.Build(); err != nil {
+				t.Errorf("%s on %s: %v", p.Label, s.Name, err)
+			}
+			if _, waits := spec.Params["wait_s"]; waits != (s.WaitS > 0 && strings.HasPrefix(p.Name, "nas")) {
+				t.Errorf("%s on %s: wait_s set %v, want it exactly for NAS's variants on the real cluster", p.Label, s.Name, waits)
+			}
+		}
+	}
+}
