@@ -44,7 +44,7 @@ var nasExperiments = []Experiment{
 	// The whole day: a group of its own, so that `experiment nas` does not
 	// start it (README-nas.md, Runtime).
 	{Name: "nas-day/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g) (the whole FB-2010 day)", DefaultSeeds: 1,
-		Summary: "nas/main on the whole FB-2010 day (24,442 jobs), quantized network (2 s); about a minute of CPU a run",
+		Summary: "nas/main on the whole FB-2010 day (24,442 jobs), quantized network (0.5 s); about two minutes of CPU a run",
 		run:     func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
 	{Name: "nas-day/classes", Source: "NAS paper, section IV-B, Fig. 5(a) (the whole day)", DefaultSeeds: 1,
 		Summary: "nas/classes on the whole FB-2010 day",
@@ -134,8 +134,8 @@ var (
 		Cluster:  nasCluster600(), Users: nasUsers, EndS: 1800, Paper: nasPaperSim, jobs: nasTraceJobs}
 	// nasDay is the whole day, as the paper ran it.
 	nasDay = nasSetup{Name: "fb2010-day", MainName: "nas-day/main", ClassesName: "nas-day/classes", UsersName: "nas-day/users",
-		Describe: "the whole FB-2010 day (24,442 jobs) on 600 nodes, network quantum 2 s",
-		Cluster:  nasCluster600(), Users: nasUsers, NetworkQuantumS: 2, Paper: nasPaperSim, jobs: nasTraceJobs}
+		Describe: "the whole FB-2010 day (24,442 jobs) on 600 nodes, network quantum 0.5 s",
+		Cluster:  nasCluster600(), Users: nasUsers, NetworkQuantumS: 0.5, Paper: nasPaperSim, jobs: nasTraceJobs}
 	// nasCluster40 is the real cluster's set-up.
 	nasCluster40 = nasSetup{Name: "cluster40", MainName: "nas/cluster40", ClassesName: "nas/cluster40-classes",
 		Describe: "200 FB-2010 jobs, exponential arrivals (mean 14 s), 8 racks of 5 nodes, 16 containers, NAS waits 5 s",
