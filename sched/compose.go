@@ -88,3 +88,8 @@ func (p *Composed) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, ki
 }
 
 func (p *Composed) parts() [2]any { return [2]any{p.order, p.placer} }
+
+// WantsEveryOffer is true when the order or the placer wants every offer.
+func (p *Composed) WantsEveryOffer() bool {
+	return WantsEveryOffer(p.order) || WantsEveryOffer(p.placer)
+}

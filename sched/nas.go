@@ -346,6 +346,11 @@ func (p *NAS) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed 
 	}
 }
 
+// WantsEveryOffer is true when CR-RTS runs: Place lifts its hold on a
+// rack's maps at the first offer that finds the rack uncongested, so NAS
+// must see offers it will decline too.
+func (p *NAS) WantsEveryOffer() bool { return p.cfg.CRRTS }
+
 // Congested reports whether rack r is at or above CongestionThreshold
 // (Algorithm 1 line 4): the larger of its uplink's up and down
 // utilisation.

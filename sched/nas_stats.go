@@ -231,6 +231,9 @@ func (m *metered) Assign(c Cluster, o Offer) (Decision, bool) { return m.inner.A
 // NASLoad is the meter's statistics.
 func (m *metered) NASLoad() NASLoadStats { return m.meter.NASLoad() }
 
+// WantsEveryOffer forwards the wrapped policy's wish.
+func (m *metered) WantsEveryOffer() bool { return WantsEveryOffer(m.inner) }
+
 // JobAdded shows the job to the meter, then to the policy.
 func (m *metered) JobAdded(c Cluster, j *Job) {
 	m.meter.JobAdded(c, j)

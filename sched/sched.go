@@ -125,6 +125,21 @@ type TaskRef struct {
 	Start float64 // launch time
 }
 
+// EveryOffer is implemented by policies whose state changes on offers they
+// decline. The engine does not offer a slot that no pending task could
+// take, since every policy must decline it, unless the policy says it
+// wants every offer: NAS clears CR-RTS's hold on a rack's maps when an
+// offer finds the rack uncongested, whether or not it launches anything.
+type EveryOffer interface {
+	WantsEveryOffer() bool
+}
+
+// WantsEveryOffer reports whether p implements EveryOffer and wants them.
+func WantsEveryOffer(p any) bool {
+	e, ok := p.(EveryOffer)
+	return ok && e.WantsEveryOffer()
+}
+
 // Preempter is implemented by policies that kill running tasks to restore
 // shares (the Fair Scheduler paper, section 3.2). The engine calls Preempt
 // periodically; killed attempts lose their work and their tasks return to

@@ -64,7 +64,8 @@ type Engine struct {
 	// are enabled. An offer with nothing launchable for its slot kind is
 	// not made (see offer).
 	launchableMaps, launchableReduces int
-	phasePending                      int // evPhaseDone events queued: tasks in a timed phase
+	everyOffer                        bool // the policy wants offers nothing can take (sched.EveryOffer)
+	phasePending                      int  // evPhaseDone events queued: tasks in a timed phase
 	lastProgress                      float64
 	progress                          Progress
 	err                               error
@@ -138,6 +139,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		return nil, fmt.Errorf("engine.network_quantum_s: %v", err)
 	}
 	e.net = net
+	e.everyOffer = sched.WantsEveryOffer(pol)
 	e.jobObs, _ = pol.(sched.JobObserver)
 	e.tskObs, _ = pol.(sched.TaskObserver)
 	cfg := topo.Config()
@@ -345,14 +347,14 @@ func (e *Engine) flushOffers() {
 // An offer for a slot kind no pending task could take (no job has a pending
 // map, nor an enabled pending reduce) is not made: every policy would have
 // to decline it, and on a large cluster such offers are most heartbeats.
-// Policies must therefore not rely on Assign being called to keep time;
-// they have JobObserver, TaskObserver and the Cluster's clock for that.
+// A policy that keeps state on offers it declines says so with
+// sched.EveryOffer and gets every offer.
 func (e *Engine) offer(n cluster.NodeID) {
 	if len(e.active) == 0 {
 		return
 	}
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for e.nodes[n].free[k] > 0 && e.err == nil && e.launchable(k) {
+		for e.nodes[n].free[k] > 0 && e.err == nil && (e.everyOffer || e.launchable(k)) {
 			// Wall time is measured to report what a decision costs; it
 			// never reaches a decision or the run's results.
 			t0 := time.Now()

@@ -381,3 +381,21 @@ func TestQuantizedRunIsDeterministic(t *testing.T) {
 		t.Error("two quantized runs with the same inputs and seed differ; want byte-identical jobs.csv")
 	}
 }
+
+// everyOfferCounter is idleOfferCounter for a policy that asks for every
+// offer (sched.EveryOffer).
+type everyOfferCounter struct{ idleOfferCounter }
+
+func (*everyOfferCounter) WantsEveryOffer() bool { return true }
+
+// TestEveryOfferPolicyGetsIdleOffers checks that a policy implementing
+// sched.EveryOffer is offered free slots even when nothing could take them,
+// as NAS needs to lift its CR-RTS hold when a rack's congestion clears.
+func TestEveryOfferPolicyGetsIdleOffers(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 2, NodesPerRack: 5, Containers: 4})
+	pol := &everyOfferCounter{idleOfferCounter{Policy: mustPolicy(t, "fair")}}
+	runJobs(t, topo, fb2009Slice(t, 60, topo), pol, Params{})
+	if pol.idle == 0 {
+		t.Errorf("no offer was made with nothing launchable (of %d); a policy that wants every offer must get them", pol.total)
+	}
+}
