@@ -18,9 +18,9 @@
 // that PopCompleted(t) with t taken from NextCompletion (or recomputed by the
 // caller with slightly different rounding) always returns the flow.
 //
-// Determinism: flows are kept and iterated in the order they were added, and links in
-// index order; maps are used only for ID lookup, so identical call sequences
-// give bit-identical results.
+// Determinism: flows are kept and iterated in the order they were added, and
+// links in index order; no map is used, so identical call sequences give
+// bit-identical results.
 //
 // Quantized mode (SetQuantum) trades exactness for speed on large, busy
 // networks: see SetQuantum. The default is exact.
@@ -107,7 +107,7 @@ func (f *flow) remaining(t float64) float64 {
 type Network struct {
 	caps      []float64
 	counting  []bool    // Unlimited links, left out of solves; nil if none
-	load      []float64 // sum of flow rates per link, valid when !dirty
+	load      []float64 // sum of flow rates per link: valid when !dirty, always in quantized mode
 	linkBytes []float64 // bytes carried per link up to linkT
 	linkT     []float64 // when linkBytes was last brought up to date
 	now       float64

@@ -16,7 +16,7 @@ import (
 // whose cost grows tenfold with each step scans pending tasks where an
 // index would do; the README lists the figures.
 //
-//	go test ./sched -run '^$' -bench 'Assign/' -benchtime 2000x
+//	go test ./sched -run '^$' -bench 'Assign/' -benchtime 1000x
 func BenchmarkAssign(b *testing.B) {
 	topo, err := cluster.New(cluster.Config{Racks: 30, NodesPerRack: 20, Containers: 6})
 	if err != nil {
