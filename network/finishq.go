@@ -15,17 +15,19 @@ type finishHeap struct{ h []finishEntry }
 
 func (q *finishHeap) reset() { clear(q.h); q.h = q.h[:0] }
 
-func (q *finishHeap) less(i, j int) bool {
-	a, b := &q.h[i], &q.h[j]
-	return a.finish < b.finish || (a.finish == b.finish && a.seq < b.seq)
-}
+func (q *finishHeap) less(i, j int) bool { return q.h[i].before(&q.h[j]) }
 
 // add appends f without restoring heap order; call heapify after a batch.
 func (q *finishHeap) add(f *flow) { q.h = append(q.h, finishEntry{f.finish, f.seq, f.ver, f}) }
 
+// finishArity is the finish heap's fan-out: a 4-ary heap is half as deep
+// as a binary one and its children sit side by side in memory, which
+// matters because every solve rebuilds the heap over all active flows.
+const finishArity = 4
+
 // heapify restores heap order in O(n) after a batch of adds.
 func (q *finishHeap) heapify() {
-	for i := len(q.h)/2 - 1; i >= 0; i-- {
+	for i := (len(q.h) - 2) / finishArity; i >= 0 && len(q.h) > 1; i-- {
 		q.down(i)
 	}
 }
@@ -34,7 +36,7 @@ func (q *finishHeap) push(f *flow) {
 	q.h = append(q.h, finishEntry{f.finish, f.seq, f.ver, f})
 	i := len(q.h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
+		p := (i - 1) / finishArity
 		if !q.less(i, p) {
 			break
 		}
@@ -64,20 +66,33 @@ func (q *finishHeap) pop() {
 }
 
 func (q *finishHeap) down(i int) {
-	n := len(q.h)
+	h := q.h
+	n := len(h)
+	if i >= n {
+		return
+	}
+	x := h[i]
 	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+		c := finishArity*i + 1
+		if c >= n {
+			break
 		}
-		m := l
-		if r := l + 1; r < n && q.less(r, l) {
-			m = r
+		m := c
+		for j := c + 1; j < min(c+finishArity, n); j++ {
+			if h[j].before(&h[m]) {
+				m = j
+			}
 		}
-		if !q.less(m, i) {
-			return
+		if !h[m].before(&x) {
+			break
 		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = x
+}
+
+// before orders entries by (finish, seq).
+func (a *finishEntry) before(b *finishEntry) bool {
+	return a.finish < b.finish || (a.finish == b.finish && a.seq < b.seq)
 }

@@ -108,6 +108,7 @@ type Network struct {
 	caps      []float64
 	counting  []bool    // Unlimited links, left out of solves; nil if none
 	load      []float64 // sum of flow rates per link: valid when !dirty, always in quantized mode
+	onLink    []int32   // active flows' path occurrences per link, kept as flows start and end so a solve need not count them
 	linkBytes []float64 // bytes carried per link up to linkT
 	linkT     []float64 // when linkBytes was last brought up to date
 	now       float64
@@ -237,6 +238,7 @@ func New(capacities []float64) (*Network, error) {
 		counting:  counting,
 		caps:      slices.Clone(capacities),
 		load:      make([]float64, len(capacities)),
+		onLink:    make([]int32, len(capacities)),
 		linkBytes: make([]float64, len(capacities)),
 		linkT:     make([]float64, len(capacities)),
 	}, nil
@@ -291,6 +293,9 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 	}
 	n.flows = append(n.flows, f)
 	n.nActive++
+	for _, l := range f.path {
+		n.onLink[l]++
+	}
 	n.peak = max(n.peak, n.nActive)
 	if n.quantum > 0 && !n.fullOnly {
 		n.addQuantized(f)
@@ -378,6 +383,9 @@ func (n *Network) crossesSaturated(f *flow) bool {
 // dirty.
 func (n *Network) drop(f *flow) {
 	n.nActive--
+	for _, l := range f.path {
+		n.onLink[l]--
+	}
 	quantized := n.quantum > 0 && !n.fullOnly
 	if !quantized && (n.dirty || n.fullOnly || n.crossesSaturated(f)) {
 		n.markDirty()

@@ -12,8 +12,9 @@ type solver struct {
 	members []int32   // flow indices, one entry per path occurrence
 	rem     []float64 // capacity not yet given to frozen flows
 	cnt     []int32   // unfrozen path occurrences per link
-	key     []float64 // fair share rem/cnt when last sifted: a lower bound, see minShare
-	heap    []int32   // min-heap of links by (key, index)
+	key     []float64 // per link: fair share when last refreshed (a lower bound, see minShare), +Inf once out
+	tree    []int32   // winner tree over links by (key, index), see build
+	leaves  int       // the tree's leaf count, a power of two >= links
 	fill    []int32   // CSR fill cursor
 	capped  []int32   // indices of capped flows, sorted by (cap, index)
 	frozen  []bool
@@ -22,14 +23,14 @@ type solver struct {
 // solve computes exact max-min fair rates by progressive filling.
 //
 // All unfrozen flows rise together; the next constraint to bind is either
-// the link with the smallest fair share rem/cnt (found with a heap) or the
-// smallest cap among unfrozen flows (found by walking flows sorted by cap).
-// Binding flows are frozen and their rate is subtracted from every link on
-// their path, which only raises those links' shares. Each path occurrence
-// is touched a constant number of times; heap keys are refreshed lazily
-// (see minShare), at most once per share increase, so a solve costs
+// the link with the smallest fair share rem/cnt (found with a winner tree)
+// or the smallest cap among unfrozen flows (found by walking flows sorted
+// by cap). Binding flows are frozen and their rate is subtracted from every
+// link on their path, which only raises those links' shares. Each path
+// occurrence is touched a constant number of times; tree keys are refreshed
+// lazily (see minShare), at most once per share increase, so a solve costs
 // O(L + P log L + C log C) for P path entries and C capped flows, and in
-// practice far fewer than P heap operations.
+// practice far fewer than P tree updates.
 func (n *Network) solve() {
 	n.compact()
 	s := &n.sv
@@ -40,12 +41,7 @@ func (n *Network) solve() {
 	// links (Unlimited) never bind: their share is beyond any other link's
 	// or cap, so they are left out, which changes no rate.
 	s.cnt = resize(s.cnt, L)
-	clear(s.cnt)
-	for _, f := range flows {
-		for _, l := range f.path {
-			s.cnt[l]++
-		}
-	}
+	copy(s.cnt, n.onLink)
 	for l, c := range n.counting {
 		if c {
 			s.cnt[l] = 0
@@ -71,17 +67,13 @@ func (n *Network) solve() {
 	// Heap of links that carry flows, keyed by fair share.
 	s.rem = resize(s.rem, L)
 	copy(s.rem, n.caps)
-	s.key = resize(s.key, L)
-	s.heap = s.heap[:0]
+	s.size(L)
 	for l := range L {
 		if s.cnt[l] > 0 {
 			s.key[l] = s.rem[l] / float64(s.cnt[l])
-			s.heap = append(s.heap, int32(l))
 		}
 	}
-	for i := len(s.heap)/2 - 1; i >= 0; i-- {
-		s.down(i)
-	}
+	s.build()
 
 	// Capped flows in increasing cap order.
 	s.capped = s.capped[:0]
@@ -120,11 +112,11 @@ func (n *Network) solve() {
 			ci++
 			continue
 		}
-		if len(s.heap) == 0 {
+		if math.IsInf(share, 1) {
 			break // unreachable: uncapped flows always have a link
 		}
-		l := s.heap[0]
-		s.pop()
+		l := s.tree[1]
+		s.retire(l)
 		level = max(level, share)
 		for _, fi := range s.members[s.start[l]:s.start[l+1]] {
 			if !s.frozen[fi] {
@@ -185,57 +177,87 @@ func (s *solver) freeze(flows []*flow, fi int32, r float64) {
 }
 
 // minShare returns the smallest current fair share among links that still
-// carry unfrozen flows (+Inf if none), leaving that link at the heap top.
-// Stored keys are lower bounds of the true shares, so the top is the true
-// minimum once its own key is refreshed and it stays on top. Each link is
-// re-sifted at most once per refresh, far fewer times than path entries.
+// carry unfrozen flows (+Inf if none), leaving that link at the top of the
+// tree. Stored keys are lower bounds of the true shares, so the top is the
+// true minimum once its own key is refreshed and it stays on top.
+//
+// The link found is the least by (true share, index) however the tree was
+// updated: any link ordered before it would have a stored key, hence a true
+// share, no greater. So the queue's mechanics cannot change a rate.
 func (s *solver) minShare() float64 {
-	for len(s.heap) > 0 {
-		l := s.heap[0]
-		if s.cnt[l] == 0 {
-			s.pop() // all its flows froze elsewhere
-			continue
-		}
-		k := s.rem[l] / float64(s.cnt[l])
-		if k > s.key[l] {
-			s.key[l] = k
-			s.down(0)
-			continue
-		}
-		return k
-	}
-	return math.Inf(1)
-}
-
-func (s *solver) less(i, j int) bool {
-	a, b := s.heap[i], s.heap[j]
-	return s.key[a] < s.key[b] || (s.key[a] == s.key[b] && a < b)
-}
-
-func (s *solver) down(i int) {
-	h := s.heap
 	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			return
+		l := s.tree[1]
+		k := s.key[l]
+		if math.IsInf(k, 1) {
+			return k // no link left
 		}
-		if r := c + 1; r < len(h) && s.less(r, c) {
-			c = r
+		if s.cnt[l] == 0 {
+			s.retire(l) // all its flows froze elsewhere
+			continue
 		}
-		if !s.less(c, i) {
-			return
+		share := s.rem[l] / float64(s.cnt[l])
+		if share > k {
+			s.key[l] = share
+			s.fix(l)
+			continue
 		}
-		h[i], h[c] = h[c], h[i]
-		i = c
+		return share
 	}
 }
 
-// pop removes the heap top.
-func (s *solver) pop() {
-	last := len(s.heap) - 1
-	s.heap[0] = s.heap[last]
-	s.heap = s.heap[:last]
-	s.down(0)
+// The solver's link queue is a winner tree over fixed leaves: leaf l (at
+// tree position leaves+l) holds link l, each inner node the lesser of its
+// children by (key, index), so tree[1] is the least link. Refreshing or
+// retiring a link replays its path to the root, one comparison per level.
+// Most of a solve's queue work is retiring links whose flows all froze at
+// other bottlenecks and refreshing stale keys; a heap pays several
+// comparisons per level and moves entries for both, the tree neither.
+
+// size makes room for a tree over L links, every key +Inf.
+func (s *solver) size(L int) {
+	P := 1
+	for P < L {
+		P *= 2
+	}
+	s.leaves = P
+	s.key = resize(s.key, P)
+	for l := range P {
+		s.key[l] = math.Inf(1)
+	}
+	s.tree = resize(s.tree, 2*P)
+}
+
+// build fills the tree from the keys.
+func (s *solver) build() {
+	P := s.leaves
+	for l := range P {
+		s.tree[P+l] = int32(l)
+	}
+	for i := P - 1; i >= 1; i-- {
+		s.tree[i] = s.winner(s.tree[2*i], s.tree[2*i+1])
+	}
+}
+
+// winner returns the lesser of links a and b by (key, index).
+func (s *solver) winner(a, b int32) int32 {
+	ka, kb := s.key[a], s.key[b]
+	if kb < ka || (kb == ka && b < a) {
+		return b
+	}
+	return a
+}
+
+// fix replays link l's path to the root after its key changed.
+func (s *solver) fix(l int32) {
+	for i := (s.leaves + int(l)) / 2; i >= 1; i /= 2 {
+		s.tree[i] = s.winner(s.tree[2*i], s.tree[2*i+1])
+	}
+}
+
+// retire takes link l out of the queue.
+func (s *solver) retire(l int32) {
+	s.key[l] = math.Inf(1)
+	s.fix(l)
 }
 
 // resize returns a slice of length n, reusing b's storage when it fits and
