@@ -26,32 +26,34 @@ import (
 )
 
 var nasExperiments = []Experiment{
-	{Name: "nas/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g)", DefaultSeeds: 2,
-		Summary: "the first " + nasMinutes(nasSlice.EndS) + " min of FB-2010 on 600 nodes, 200 users: throughput, job time, cross-rack traffic, map progress at first reduce, nodes over TrafficThreshold, congestion, for Fair, Delay, SW-delay and NAS's variants",
-		run:     func(o Options) (*Result, error) { return runNASMain(o, nasSlice) }},
-	{Name: "nas/classes", Source: "NAS paper, section IV-B, Fig. 5(a)", DefaultSeeds: 2,
+	// E2 as the paper ran it: the whole FB-2010 day.
+	{Name: "nas/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g)", DefaultSeeds: 3,
+		Summary: "the whole FB-2010 day (24,442 jobs) on 600 nodes, 200 users, quantized network (0.5 s): throughput, job time, cross-rack traffic, map progress at first reduce, nodes over TrafficThreshold, congestion, for Fair, Delay, SW-delay and NAS's variants; about two CPU-minutes a run",
+		run:     func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
+	{Name: "nas/classes", Source: "NAS paper, section IV-B, Fig. 5(a)", DefaultSeeds: 3,
 		Summary: "nas/main's runs by shuffle class (light, medium, heavy): throughput and job time over Fair",
-		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasSlice) }},
-	{Name: "nas/users", Source: "NAS paper, section IV-B, Fig. 3(h)", DefaultSeeds: 2,
-		Summary: "NAS with 25, 50, 100, 200, 400 users over Fair with 200 users, on nas/main's trace window",
-		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasSlice) }},
+		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasDay) }},
+	{Name: "nas/users", Source: "NAS paper, section IV-B, Fig. 3(h)", DefaultSeeds: 3,
+		Summary: "NAS with 25, 50, 100, 200, 400 users over Fair with 200 users, on the whole FB-2010 day",
+		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasDay) }},
 	{Name: "nas/cluster40", Source: "NAS paper, section IV-A (real cluster), Fig. 4 and 5(b)", DefaultSeeds: 3,
 		Summary: "200 FB-2010 jobs, exponential arrivals (mean 14 s), on 8 racks of 5 nodes with 16 containers; NAS waits 5 s instead of skip counts",
 		run:     func(o Options) (*Result, error) { return runNASMain(o, nasCluster40) }},
 	{Name: "nas/cluster40-classes", Source: "NAS paper, section IV-B, Fig. 5(b)", DefaultSeeds: 3,
 		Summary: "nas/cluster40's runs by shuffle class: throughput and job time over Fair",
 		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasCluster40) }},
-	// The whole day: a group of its own, so that `experiment nas` does not
-	// start it (README-nas.md, Runtime).
-	{Name: "nas-day/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g) (the whole FB-2010 day)", DefaultSeeds: 1,
-		Summary: "nas/main on the whole FB-2010 day (24,442 jobs), quantized network (0.5 s); about two minutes of CPU a run",
-		run:     func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
-	{Name: "nas-day/classes", Source: "NAS paper, section IV-B, Fig. 5(a) (the whole day)", DefaultSeeds: 1,
-		Summary: "nas/classes on the whole FB-2010 day",
-		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasDay) }},
-	{Name: "nas-day/users", Source: "NAS paper, section IV-B, Fig. 3(h) (the whole day)", DefaultSeeds: 1,
-		Summary: "nas/users on the whole FB-2010 day",
-		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasDay) }},
+	// The trace's first 30 minutes on the exact network: a group of its
+	// own, for quick looks and for checking the day's quantized runs
+	// against exact ones (README-nas.md, Windows).
+	{Name: "nas-window/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g) (the trace's first 30 min)", DefaultSeeds: 2,
+		Summary: "nas/main on the first " + nasMinutes(nasSlice.EndS) + " min of FB-2010 (437 jobs), exact network",
+		run:     func(o Options) (*Result, error) { return runNASMain(o, nasSlice) }},
+	{Name: "nas-window/classes", Source: "NAS paper, section IV-B, Fig. 5(a) (the trace's first 30 min)", DefaultSeeds: 2,
+		Summary: "nas/classes on nas-window/main's runs",
+		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasSlice) }},
+	{Name: "nas-window/users", Source: "NAS paper, section IV-B, Fig. 3(h) (the trace's first 30 min)", DefaultSeeds: 2,
+		Summary: "nas/users on nas-window/main's trace window",
+		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasSlice) }},
 }
 
 // ---------------------------------------------------------------------
@@ -125,15 +127,15 @@ const (
 )
 
 var (
-	// nasSlice is the default FB-2010 window: the trace's first 30
-	// minutes (437 jobs), on which one run of a policy takes a minute or
-	// two with the exact network solver (README-nas.md, Runtime). Every
-	// table says which window its numbers come from.
-	nasSlice = nasSetup{Name: "fb2010-30min", MainName: "nas/main", ClassesName: "nas/classes", UsersName: "nas/users",
+	// nasSlice is the short FB-2010 window: the trace's first 30 minutes
+	// (437 jobs), on which one run of a policy takes a minute or two with
+	// the exact network solver (README-nas.md, Runtime). Every table says
+	// which window its numbers come from.
+	nasSlice = nasSetup{Name: "fb2010-30min", MainName: "nas-window/main", ClassesName: "nas-window/classes", UsersName: "nas-window/users",
 		Describe: "FB-2010 jobs submitted in [0, 30 min) on 600 nodes",
 		Cluster:  nasCluster600(), Users: nasUsers, EndS: 1800, Paper: nasPaperSim, jobs: nasTraceJobs}
 	// nasDay is the whole day, as the paper ran it.
-	nasDay = nasSetup{Name: "fb2010-day", MainName: "nas-day/main", ClassesName: "nas-day/classes", UsersName: "nas-day/users",
+	nasDay = nasSetup{Name: "fb2010-day", MainName: "nas/main", ClassesName: "nas/classes", UsersName: "nas/users",
 		Describe: "the whole FB-2010 day (24,442 jobs) on 600 nodes, network quantum 0.5 s",
 		Cluster:  nasCluster600(), Users: nasUsers, NetworkQuantumS: 0.5, Paper: nasPaperSim, jobs: nasTraceJobs}
 	// nasCluster40 is the real cluster's set-up.
