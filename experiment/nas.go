@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"mrsched/cluster"
@@ -255,13 +254,8 @@ type nasKey struct {
 	Seed          uint64
 }
 
-// nasCache keeps finished runs for the life of the process, so that
-// `mrsched experiment nas` runs each simulation once although several
-// experiments read it. Runs are deterministic, so a cached run is the run.
-var nasCache = struct {
-	sync.Mutex
-	m map[nasKey]*nasOutcome
-}{m: map[nasKey]*nasOutcome{}}
+// nasCache holds the NAS experiments' runs (see runCache).
+var nasCache runCache[nasKey, *nasOutcome]
 
 type nasRunSpec struct {
 	key   nasKey
@@ -300,28 +294,7 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 // nasRunMany runs (or takes from the cache) one simulation per spec,
 // o.Parallel at a time, in order.
 func nasRunMany(o Options, specs []nasRunSpec) ([]*nasOutcome, error) {
-	out := make([]*nasOutcome, len(specs))
-	var pending []int
-	nasCache.Lock()
-	for i, s := range specs {
-		if c, ok := nasCache.m[s.key]; ok {
-			out[i] = c
-		} else {
-			pending = append(pending, i)
-		}
-	}
-	nasCache.Unlock()
-	ran, err := inParallel(o, len(pending), func(k int) (*nasOutcome, error) { return nasExec(specs[pending[k]]) })
-	if err != nil {
-		return nil, err
-	}
-	nasCache.Lock()
-	for k, i := range pending {
-		out[i] = ran[k]
-		nasCache.m[specs[i].key] = ran[k]
-	}
-	nasCache.Unlock()
-	return out, nil
+	return cachedRuns(o, &nasCache, specs, func(s nasRunSpec) nasKey { return s.key }, nasExec)
 }
 
 // nasGrid runs every policy on every seed of o with users users; res[p][s].

@@ -190,3 +190,42 @@ func inParallel[T any](o Options, n int, exec func(i int) (T, error)) ([]T, erro
 	}
 	return out, nil
 }
+
+// runCache keeps finished runs for the life of the process, so that a
+// group of experiments reading the same simulations (`mrsched experiment
+// nas` runs nas/main, nas/classes and nas/users on shared runs) runs each
+// once. Runs are deterministic, so a cached run is the run.
+type runCache[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+// cachedRuns returns one result per spec in order, taking it from c when
+// its key is there and running the rest with exec, o.Parallel at a time.
+func cachedRuns[K comparable, S, V any](o Options, c *runCache[K, V], specs []S, key func(S) K, exec func(S) (V, error)) ([]V, error) {
+	out := make([]V, len(specs))
+	var pending []int
+	c.mu.Lock()
+	for i, s := range specs {
+		if v, ok := c.m[key(s)]; ok {
+			out[i] = v
+		} else {
+			pending = append(pending, i)
+		}
+	}
+	c.mu.Unlock()
+	ran, err := inParallel(o, len(pending), func(k int) (V, error) { return exec(specs[pending[k]]) })
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[K]V{}
+	}
+	for k, i := range pending {
+		out[i] = ran[k]
+		c.m[key(specs[i])] = ran[k]
+	}
+	c.mu.Unlock()
+	return out, nil
+}

@@ -13,7 +13,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"mrsched/cluster"
@@ -443,14 +442,8 @@ type swOutcome struct {
 	wallS   float64
 }
 
-// swCache keeps finished runs for the life of the process, so that
-// `mrsched experiment shufflewatcher` runs each simulation once although
-// several sub-experiments use it. Runs are deterministic, so a cached run
-// is the run.
-var swCache = struct {
-	sync.Mutex
-	m map[swKey]*swOutcome
-}{m: map[swKey]*swOutcome{}}
+// swCache holds the ShuffleWatcher experiments' runs (see runCache).
+var swCache runCache[swKey, *swOutcome]
 
 type swRunSpec struct {
 	key  swKey
@@ -507,30 +500,7 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 // swRunMany runs (or takes from the cache) one simulation per spec,
 // o.Parallel at a time, and returns them in order.
 func swRunMany(o Options, specs []swRunSpec) ([]*swOutcome, error) {
-	out := make([]*swOutcome, len(specs))
-	var pending []int
-	swCache.Lock()
-	for i, s := range specs {
-		if c, ok := swCache.m[s.key]; ok {
-			out[i] = c
-		} else {
-			pending = append(pending, i)
-		}
-	}
-	swCache.Unlock()
-	ran, err := inParallel(o, len(pending), func(k int) (*swOutcome, error) { return swExec(specs[pending[k]]) })
-	if err != nil {
-		return nil, err
-	}
-	for k, i := range pending {
-		out[i] = ran[k]
-	}
-	swCache.Lock()
-	for _, i := range pending {
-		swCache.m[specs[i].key] = out[i]
-	}
-	swCache.Unlock()
-	return out, nil
+	return cachedRuns(o, &swCache, specs, func(s swRunSpec) swKey { return s.key }, swExec)
 }
 
 // swGrid runs every policy on every seed of o with one mix; res[p][s].

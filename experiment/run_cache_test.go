@@ -1,0 +1,67 @@
+package experiment
+
+import (
+	"errors"
+	"slices"
+	"testing"
+)
+
+// cachedRuns must run each key once per process and return results in the
+// order of the specs asked for, whether cached or fresh: experiments that
+// share runs index the results by position.
+func TestCachedRunsRunsEachKeyOnce(t *testing.T) {
+	var c runCache[string, string]
+	var ran []string
+	exec := func(s string) (string, error) {
+		ran = append(ran, s)
+		return "run-" + s, nil
+	}
+	key := func(s string) string { return s }
+	o := Options{Parallel: 1}
+	tests := []struct {
+		specs   []string
+		want    []string
+		wantRan []string // executions this call adds
+	}{
+		{[]string{"a", "b"}, []string{"run-a", "run-b"}, []string{"a", "b"}},
+		{[]string{"c", "a", "b"}, []string{"run-c", "run-a", "run-b"}, []string{"c"}},
+		{[]string{"b"}, []string{"run-b"}, nil},
+	}
+	for i, tc := range tests {
+		before := len(ran)
+		got, err := cachedRuns(o, &c, tc.specs, key, exec)
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("call %d: results %v, want %v (in the order asked for)", i, got, tc.want)
+		}
+		if added := ran[before:]; !slices.Equal(added, tc.wantRan) {
+			t.Errorf("call %d: ran %v, want %v (cached keys must not run again)", i, added, tc.wantRan)
+		}
+	}
+}
+
+// A failed run is reported and nothing from that call is cached, so a
+// later call runs it again rather than returning a half-made result.
+func TestCachedRunsDoesNotCacheFailures(t *testing.T) {
+	var c runCache[string, int]
+	fail := errors.New("boom")
+	calls := 0
+	exec := func(s string) (int, error) {
+		calls++
+		if s == "bad" && calls == 1 {
+			return 0, fail
+		}
+		return len(s), nil
+	}
+	key := func(s string) string { return s }
+	o := Options{Parallel: 1}
+	if _, err := cachedRuns(o, &c, []string{"bad"}, key, exec); !errors.Is(err, fail) {
+		t.Fatalf("first call: error %v, want %v", err, fail)
+	}
+	got, err := cachedRuns(o, &c, []string{"bad"}, key, exec)
+	if err != nil || got[0] != 3 || calls != 2 {
+		t.Errorf("second call: %v, %v after %d runs; want [3] from a fresh run (2 runs)", got, err, calls)
+	}
+}
