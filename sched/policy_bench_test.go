@@ -67,23 +67,3 @@ func BenchmarkDelayPlace(b *testing.B) {
 		n = (n + 7) % 600
 	}
 }
-
-// BenchmarkDRFAssign offers nodes to the drf policy over the same jobs in
-// 10 pools, without launching.
-func BenchmarkDRFAssign(b *testing.B) {
-	c, _ := placeFixture(b)
-	p, err := sched.NewPolicy("drf", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	jo := p.(sched.JobObserver)
-	for _, j := range c.jobs {
-		jo.JobAdded(c, j)
-	}
-	b.ReportAllocs()
-	n := cluster.NodeID(0)
-	for b.Loop() {
-		p.Assign(c, sched.Offer{Node: n, Slot: sched.MapSlot})
-		n = (n + 7) % 600
-	}
-}

@@ -65,24 +65,3 @@ func BenchmarkSWPlace(b *testing.B) {
 		n = (n + 7) % 600
 	}
 }
-
-// BenchmarkSWFairAssign is the sw-fair policy, fair order included, over
-// the same jobs.
-func BenchmarkSWFairAssign(b *testing.B) {
-	c, _ := placeFixture(b)
-	p, err := sched.NewPolicy("sw-fair", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	jo := p.(sched.JobObserver)
-	for _, j := range c.jobs {
-		j.MapOutputByRack = make([]float64, c.topo.NumRacks())
-		jo.JobAdded(c, j)
-	}
-	b.ReportAllocs()
-	n := cluster.NodeID(0)
-	for b.Loop() {
-		p.Assign(c, sched.Offer{Node: n, Slot: sched.MapSlot})
-		n = (n + 7) % 600
-	}
-}
