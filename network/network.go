@@ -190,6 +190,13 @@ func (n *Network) Stats() Stats {
 // to q at a lower rate than its fair share, and freed bandwidth may idle up
 // to q. Completion times stay exact for the rates in force, and bytes are
 // conserved.
+//
+// Starting flows at their fair share of full links would remove the wait
+// but over-subscribe links between solves; handing freed bandwidth to a few
+// flows of the link removes it within capacity, at the cost of per-link
+// flow lists. Both were measured (README, Network modes and their error);
+// this rule is the one that needs no per-link state and never exceeds a
+// link's capacity.
 func (n *Network) SetQuantum(q float64) error {
 	if math.IsNaN(q) || math.IsInf(q, 0) || q < 0 {
 		return fmt.Errorf("network: quantum %v s; want a finite value >= 0", q)
