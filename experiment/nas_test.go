@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"mrsched/cluster"
 	"mrsched/metrics"
 	"mrsched/sched"
 )
@@ -94,7 +95,7 @@ func TestNASGroups(t *testing.T) {
 		want    []string
 		notWant string
 	}{
-		{"nas", []string{"nas/main", "nas/classes", "nas/users", "nas/cluster40", "nas/cluster40-classes"}, "nas-window/"},
+		{"nas", []string{"nas/main", "nas/classes", "nas/users", "nas/diagnose", "nas/cluster40", "nas/cluster40-classes"}, "nas-window/"},
 		{"nas-window", []string{"nas-window/main", "nas-window/classes", "nas-window/users"}, "nas/"},
 	}
 	for _, tc := range tests {
@@ -160,5 +161,36 @@ func TestNASPoliciesBuild(t *testing.T) {
 				t.Errorf("%s on %s: wait_s set %v, want it exactly for NAS's variants on the real cluster", p.Label, s.Name, waits)
 			}
 		}
+	}
+}
+
+// nas/diagnose runs end to end on a small slice: one row per scheduler,
+// Delay first as the baseline (its ratio to itself is 1), and the two
+// waiting variants really wait rather than count skips.
+func TestNASDiagnoseRuns(t *testing.T) {
+	if nasDiagnosePolicies[0].Label != "Delay" {
+		t.Fatalf("first scheduler %q, want Delay: runNASDiagnose takes res[0] as the baseline", nasDiagnosePolicies[0].Label)
+	}
+	for _, p := range nasDiagnosePolicies[3:] {
+		if p.Params["wait_s"] != nasDiagnoseWaitS {
+			t.Errorf("%s: wait_s %v, want %v (Delay's node-local wait)", p.Label, p.Params["wait_s"], nasDiagnoseWaitS)
+		}
+	}
+	tiny := nasSetup{Name: "diagnose-test", Describe: "FB-2010 [0, 2 min) on 20 nodes",
+		Cluster: cluster.Config{Racks: 4, NodesPerRack: 5, Containers: 4, CPUCores: 8, MemoryGB: 16,
+			NICMbps: 250, RackUplinkMbps: 250, BlockMB: 128, Replication: 3},
+		Users: 10, EndS: 120, Paper: nasPaperSim, jobs: nasTraceJobs}
+	res, err := runNASDiagnose(Options{Seeds: 1, Seed: 1, Parallel: 2}, tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(res.Table.Rows), len(nasDiagnosePolicies); got != want {
+		t.Fatalf("%d table rows, want one per scheduler (%d)", got, want)
+	}
+	if got := res.Table.Rows[0][2]; got != "1.00" {
+		t.Errorf("Delay's job time x Delay = %q, want 1.00", got)
+	}
+	if got, want := len(res.CSV.Rows), len(nasDiagnosePolicies); got != want {
+		t.Errorf("%d CSV rows, want %d", got, want)
 	}
 }
