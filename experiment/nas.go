@@ -608,7 +608,9 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	delay := res[0]
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
-		return func(r *nasOutcome) float64 { return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl }) }
+		return func(r *nasOutcome) float64 {
+			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
+		}
 	}
 	node := func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }
 	off := func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off }
