@@ -457,7 +457,7 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	}
 	t := &report.Table{
 		Title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
-		Headers: []string{"scheduler", "jobs/h", "x Fair", "paper", "mean job time (s)", "x Fair", "paper",
+		Headers: []string{"scheduler", "jobs/h", "x Fair", "paper", "steady jobs/h", "mean job time (s)", "x Fair", "paper",
 			"cross-rack GB", "x Fair", "map progress at 1st reduce", "nodes over TT %", "(as predicted)",
 			"congestion occurrences", "paper"},
 		Notes: []string{
@@ -467,6 +467,8 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 			"Delay ~ Fair). Nodes over TT: mean share of nodes whose running maps' output exceeds TrafficThreshold, sampled every 3 s",
 			"with true outputs, and as NAS's predictor sees them (Fig. 3e; paper: NAS very small, SW-delay > Fair, Delay). Congestion:",
 			"(3 s monitor sample, uplink direction) pairs at or above 80%; the paper's counts are for the whole day, period unstated.",
+			"Steady jobs/h: jobs finished between the first and the last submission per hour of that span (summary.json steady_state),",
+			"which the last job to finish does not set: equal figures mean every scheduler keeps up with the arrivals.",
 		},
 	}
 	c := &report.Table{Headers: row("scheduler", "window", "users",
@@ -477,7 +479,7 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 		[]string{"nodes_over_tt", "nodes_over_tt_min", "nodes_over_tt_max"},
 		[]string{"nodes_over_tt_predicted", "nodes_over_tt_predicted_min", "nodes_over_tt_predicted_max"},
 		[]string{"congestion", "congestion_min", "congestion_max"}, "paper_congestion",
-		"jobs", "jobs_completed")}
+		"jobs", "jobs_completed", []string{"steady_jph", "steady_jph_min", "steady_jph_max"})}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e9 }
@@ -485,6 +487,7 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	over := func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue }
 	overP := func(r *nasOutcome) float64 { return 100 * r.load.MeanShare }
 	cong := func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }
+	steady := func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }
 	paperOf := func(m map[string]string, l string) string {
 		if v, ok := m[l]; ok {
 			return v
@@ -495,7 +498,7 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 		rs := res[i]
 		tx, jx, cx := nasRatio(rs, fair, tput), nasRatio(rs, fair, jt), nasRatio(rs, fair, cross)
 		t.AddRow(p.Label, nasOver(rs, tput).text(1), tx.text(2), paperOf(s.Paper.Throughput, p.Label),
-			nasOver(rs, jt).text(0), jx.text(2), paperOf(s.Paper.JobTime, p.Label),
+			nasOver(rs, steady).text(1), nasOver(rs, jt).text(0), jx.text(2), paperOf(s.Paper.JobTime, p.Label),
 			nasOver(rs, cross).text(0), cx.text(2), nasOver(rs, prog).text(2), nasOver(rs, over).text(1), nasOver(rs, overP).text(1),
 			nasOver(rs, cong).text(0), paperOf(s.Paper.Congestion, p.Label))
 		done := nasOver(rs, func(r *nasOutcome) float64 { return float64(r.summary.JobsCompleted) })
@@ -503,7 +506,7 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 			nasOver(rs, jt).csv(1), jx.csv(4), csvPaper(paperOf(s.Paper.JobTime, p.Label)),
 			nasOver(rs, cross).csv(2), cx.csv(4), nasOver(rs, prog).csv(4), nasOver(rs, over).csv(2), nasOver(rs, overP).csv(2),
 			nasOver(rs, cong).csv(0), csvPaper(paperOf(s.Paper.Congestion, p.Label)),
-			strconv.Itoa(len(rs[0].jobs)), num(done.mean(), 0))...)
+			strconv.Itoa(len(rs[0].jobs)), num(done.mean(), 0), nasOver(rs, steady).csv(3))...)
 	}
 	nas := byLabel["NAS"]
 	for _, base := range []string{"Fair", "Delay", "SW-delay"} {
