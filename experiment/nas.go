@@ -345,6 +345,21 @@ func (r *nasOutcome) throughput(keep func(*metrics.JobRecord) bool) float64 {
 	return float64(n) / (last - first) * 3600
 }
 
+// nonLocalJobShare is the share of jobs with at least one map that read its
+// input from another node (rack-local or off-rack), 0 with no jobs.
+func (r *nasOutcome) nonLocalJobShare() float64 {
+	if len(r.jobs) == 0 {
+		return 0
+	}
+	n := 0
+	for i := range r.jobs {
+		if l := r.jobs[i].Locality; l[cluster.RackLocal]+l[cluster.OffRack] > 0 {
+			n++
+		}
+	}
+	return float64(n) / float64(len(r.jobs))
+}
+
 // jobTime is the mean turnaround (finish - submit) of the completed jobs
 // keep selects (nil: all).
 func (r *nasOutcome) jobTime(keep func(*metrics.JobRecord) bool) float64 {
@@ -617,15 +632,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	}
 	node := func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }
 	off := func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off }
-	nonLocal := func(r *nasOutcome) float64 {
-		n := 0
-		for i := range r.jobs {
-			if l := r.jobs[i].Locality; l[cluster.RackLocal]+l[cluster.OffRack] > 0 {
-				n++
-			}
-		}
-		return 100 * float64(n) / float64(max(len(r.jobs), 1))
-	}
+	nonLocal := func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() }
 	wait := func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }
 	for i, p := range pols {
 		rs := res[i]

@@ -121,9 +121,9 @@ func TestNASGroups(t *testing.T) {
 func TestNASMeasures(t *testing.T) {
 	const mb = 1 << 20
 	r := &nasOutcome{jobs: []metrics.JobRecord{
-		{Submit: 0, Finish: 1800, ShuffleBytes: mb / 2, MapProgressAtFirstReduce: -1},
-		{Submit: 600, Finish: 3600, ShuffleBytes: 50 * mb, MapProgressAtFirstReduce: 0.5},
-		{Submit: 1200, Finish: 2400, ShuffleBytes: 200 * mb, MapProgressAtFirstReduce: 1},
+		{Submit: 0, Finish: 1800, ShuffleBytes: mb / 2, MapProgressAtFirstReduce: -1, Locality: [3]int{4, 0, 0}},
+		{Submit: 600, Finish: 3600, ShuffleBytes: 50 * mb, MapProgressAtFirstReduce: 0.5, Locality: [3]int{9, 0, 1}},
+		{Submit: 1200, Finish: 2400, ShuffleBytes: 200 * mb, MapProgressAtFirstReduce: 1, Locality: [3]int{0, 2, 0}},
 	}}
 	light := func(j *metrics.JobRecord) bool { return nasClassOf(j) == sched.NASLight }
 	tests := []struct {
@@ -135,6 +135,7 @@ func TestNASMeasures(t *testing.T) {
 		{"light throughput", r.throughput(light), 2, "1 light job from 0 s to 1800 s"},
 		{"job time", r.jobTime(nil), (1800.0 + 3000 + 1200) / 3, "mean of finish - submit"},
 		{"map progress", r.mapProgress(), 0.75, "jobs without a reduce launch are left out"},
+		{"jobs with a non-local map", r.nonLocalJobShare(), 2.0 / 3, "one off-rack map or rack-local maps count; all node-local does not"},
 		{"heavy class", float64(nasClassOf(&r.jobs[2])), float64(sched.NASHeavy), "200 MB > 100 MB"},
 		{"medium class", float64(nasClassOf(&r.jobs[1])), float64(sched.NASMedium), "1 MB <= 50 MB <= 100 MB"},
 	}
