@@ -137,6 +137,7 @@ type Network struct {
 	fastAdds    int // flows added without a solve
 	fastDrops   int // flows dropped without a solve
 	provisional int // quantized-mode changes applied between solves
+	handOffs    int // flows raised between solves with bandwidth an ending flow freed
 	peak        int // most flows active at once
 	sv          solver
 
@@ -146,6 +147,13 @@ type Network struct {
 	quantum   float64
 	lastSolve float64
 	due       float64
+	// level is each link's fair share at the last solve (the rate of the
+	// flows it bottlenecked; +Inf if it bottlenecked none), and waiting
+	// the flows that started on it since, while it was full, below that
+	// share: they are first in line for bandwidth freed on the link
+	// (serveWaiting). Both exist in quantized mode only.
+	level   []float64
+	waiting [][]*flow
 }
 
 // Stats counts what a network did, for performance reports.
@@ -154,13 +162,14 @@ type Stats struct {
 	FastAdds    int // flows started without a solve (exact fast path)
 	FastDrops   int // flows ended without a solve (exact fast path)
 	Provisional int // flows started or ended between solves in quantized mode
+	HandOffs    int // flows raised between solves with bandwidth an ending flow freed
 	PeakFlows   int // most flows active at once
 }
 
 // Stats returns the network's counters so far.
 func (n *Network) Stats() Stats {
 	return Stats{Solves: n.solves, FastAdds: n.fastAdds, FastDrops: n.fastDrops,
-		Provisional: n.provisional, PeakFlows: n.peak}
+		Provisional: n.provisional, HandOffs: n.handOffs, PeakFlows: n.peak}
 }
 
 // SetQuantum selects quantized re-solving with period q seconds of virtual
@@ -177,8 +186,12 @@ func (n *Network) Stats() Stats {
 //     unused on its path (its cap if every link has room, else the least
 //     residual capacity of its links, possibly 0), so a start costs
 //     O(path) and links are never over-subscribed;
-//   - a flow that ends between solves leaves its bandwidth unused until a
-//     later start takes it or the next solve re-shares it;
+//   - a flow that starts on a full link below that link's fair share at the
+//     last solve joins the link's waiting line, and bandwidth freed on the
+//     link between solves goes first to that line, first come first
+//     served, each flow up to the link's last fair share and as far as its
+//     cap and other links allow; freed bandwidth nobody waits for idles
+//     until a later start takes it or the next solve re-shares it;
 //   - the next full (exact) solve runs at the first moment at least q after
 //     the previous one (changes at the instant of a solve are solved at
 //     that instant), and every solve yields the exact max-min rates of the
@@ -186,17 +199,18 @@ func (n *Network) Stats() Stats {
 //
 // Changes that the exact mode handles without a solve (a capped flow on
 // links with room for it, see AddFlow) are exact here too. The error is
-// therefore bounded by q per change on saturated links: a flow may wait up
-// to q at a lower rate than its fair share, and freed bandwidth may idle up
-// to q. Completion times stay exact for the rates in force, and bytes are
-// conserved.
+// bounded by q per change on saturated links: a flow may run up to q below
+// its fair share, and freed bandwidth may idle up to q. Completion times
+// stay exact for the rates in force, and bytes are conserved.
 //
-// Starting flows at their fair share of full links would remove the wait
-// but over-subscribe links between solves; handing freed bandwidth to a few
-// flows of the link removes it within capacity, at the cost of per-link
-// flow lists. Both were measured (README, Network modes and their error);
-// this rule is the one that needs no per-link state and never exceeds a
-// link's capacity.
+// The waiting line is what keeps a quantum of seconds accurate on a
+// cluster whose uplinks are full: a reduce fetches from its map hosts in a
+// chain of short flows, and without it each of them would wait for the
+// next solve. Other rules were measured (README, Network modes and their
+// error): starting flows at their fair share of full links removes the
+// wait but over-subscribes links between solves; handing freed bandwidth to
+// a few flows of the link in turn needs per-link flow lists and helps
+// flows that were not short.
 func (n *Network) SetQuantum(q float64) error {
 	if math.IsNaN(q) || math.IsInf(q, 0) || q < 0 {
 		return fmt.Errorf("network: quantum %v s; want a finite value >= 0", q)
@@ -206,6 +220,13 @@ func (n *Network) SetQuantum(q float64) error {
 	}
 	n.quantum = q
 	n.lastSolve = math.Inf(-1)
+	if q > 0 {
+		n.waiting = make([][]*flow, len(n.caps))
+		n.level = make([]float64, len(n.caps))
+		for l := range n.level {
+			n.level[l] = math.Inf(1)
+		}
+	}
 	return nil
 }
 
@@ -340,6 +361,11 @@ func (n *Network) addQuantized(f *flow) {
 		f.rate = r
 		n.provisional++
 		n.markDirty()
+		for _, l := range f.path {
+			if r < n.level[l] && n.load[l]+r > n.caps[l]*(1-saturationSlack) {
+				n.waiting[l] = append(n.waiting[l], f)
+			}
+		}
 	}
 	if f.rate <= 0 {
 		f.rate = 0
@@ -399,8 +425,9 @@ func (n *Network) drop(f *flow) {
 		return
 	}
 	// In quantized mode loads always match the rates: the bandwidth f
-	// frees on a saturated link stays idle until a start takes it or the
-	// next solve re-shares it.
+	// frees goes at once to flows that started on its links while they
+	// were full (serveWaiting), and the rest waits for a start or the next
+	// solve.
 	if quantized && n.crossesSaturated(f) {
 		n.provisional++
 		n.markDirty()
@@ -410,10 +437,63 @@ func (n *Network) drop(f *flow) {
 	for _, l := range f.path {
 		n.setLoad(l, max(n.load[l]-f.rate, 0))
 	}
+	if quantized && f.rate > 0 {
+		for _, l := range f.path {
+			if len(n.waiting[l]) > 0 {
+				n.serveWaiting(l)
+			}
+		}
+	}
 	f.rate = 0
 	if n.gone++; n.gone > 64 && n.gone > len(n.flows)/2 {
 		n.sweep()
 	}
+}
+
+// serveWaiting gives link l's spare bandwidth to the flows that started
+// on it while it was full, first come first served, each up to the link's
+// fair share at the last solve and as far as its cap and its other links
+// allow. A flow left short of that share by a lack of spare on l stays
+// first in line.
+func (n *Network) serveWaiting(l LinkID) {
+	spare := n.caps[l] - n.load[l]
+	q := n.waiting[l]
+	i := 0
+	for ; i < len(q) && spare > 0; i++ {
+		g := q[i]
+		if g.state != stateActive {
+			continue
+		}
+		give := min(spare, n.level[l]-g.rate, g.cap-g.rate)
+		for _, o := range g.path {
+			if o != l {
+				give = min(give, n.caps[o]-n.load[o])
+			}
+		}
+		if give > 0 {
+			n.raise(g, give)
+			spare -= give
+			if spare <= 0 && g.rate < n.level[l] {
+				break
+			}
+		}
+	}
+	clear(q[:i])
+	n.waiting[l] = q[i:]
+}
+
+// raise adds d to active flow g's rate between solves.
+func (n *Network) raise(g *flow, d float64) {
+	g.rem0 = g.remaining(n.now)
+	g.t0 = n.now
+	g.rate += d
+	for _, l := range g.path {
+		n.setLoad(l, n.load[l]+d)
+	}
+	g.finish = g.t0 + g.rem0/g.rate
+	g.ver++
+	n.finishQ.push(g)
+	n.handOffs++
 }
 
 // sweep drops finished and removed flows from n.flows without touching

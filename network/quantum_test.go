@@ -10,7 +10,7 @@ import (
 // link, where every number can be worked by hand.
 func TestQuantizedHandExamples(t *testing.T) {
 	type start struct {
-		at, bytes float64
+		at, bytes, cap float64
 	}
 	cases := []struct {
 		name    string
@@ -20,29 +20,34 @@ func TestQuantizedHandExamples(t *testing.T) {
 		why     string
 	}{{
 		name: "exact mode", quantum: 0,
-		flows: []start{{0, 100}, {0, 1000}},
+		flows: []start{{0, 100, 0}, {0, 1000, 0}},
 		want:  []float64{2, 11},
 		why:   "both share 50 B/s until the small flow ends at 2 s; the large one then has 100 B/s for its last 900 B",
 	}, {
 		name: "departure within the quantum", quantum: 5,
-		flows: []start{{0, 100}, {0, 1000}},
+		flows: []start{{0, 100, 0}, {0, 1000, 0}},
 		want:  []float64{2, 12.5},
-		why:   "the solve at 0 sees both flows and gives 50/50; the bandwidth freed at 2 s idles until the next solve at 5 s (one quantum after 0), so 750 B remain at 100 B/s",
+		why:   "the solve at 0 sees both flows and gives 50/50; the bandwidth freed at 2 s has no flow waiting for it and idles until the next solve at 5 s (one quantum after 0), so 750 B remain at 100 B/s",
 	}, {
 		name: "departure after the quantum", quantum: 1,
-		flows: []start{{0, 100}, {0, 1000}},
+		flows: []start{{0, 100, 0}, {0, 1000, 0}},
 		want:  []float64{2, 11},
 		why:   "the departure at 2 s is more than a quantum after the last solve, so it is re-solved at once, as in the exact mode",
 	}, {
 		name: "arrival on a full link waits for the solve", quantum: 1,
-		flows: []start{{0, 1000}, {0.5, 1000}},
+		flows: []start{{0, 1000, 0}, {0.5, 1000, 0}},
 		want:  []float64{19, 20},
 		why:   "the second flow finds no residual bandwidth at 0.5 s and starts at the solve at 1 s: 900 B and 1000 B at 50 B/s each until 19 s, then the second flow's last 100 B at 100 B/s",
 	}, {
-		name: "arrival takes freed bandwidth at once", quantum: 5,
-		flows: []start{{0, 100}, {0, 1000}, {3, 100}},
-		want:  []float64{2, 12.5, 5},
-		why:   "the third flow takes the 50 B/s the first freed at 2 s without waiting for the solve at 5 s, and ends then; the second runs at 50 B/s until 5 s, then alone at 100 B/s for its last 750 B",
+		name: "arrival on a full link takes bandwidth freed before the solve", quantum: 5,
+		flows: []start{{0, 100, 0}, {0, 1000, 0}, {1, 200, 0}},
+		want:  []float64{2, 15, 6},
+		why:   "the third flow finds the link full at 1 s and waits; the 50 B/s the first frees at 2 s go to it at once (up to the link's fair share at the last solve, 50 B/s), so it ends at 6 s; what it frees then idles until the solve at 10 s, after which the second has its last 500 B at 100 B/s",
+	}, {
+		name: "arrival takes spare bandwidth at once", quantum: 5,
+		flows: []start{{0, 1000, 30}, {0, 10, 0}, {1, 100, 0}},
+		want:  []float64{1000.0 / 30, 10.0 / 70, 1 + 100.0/70},
+		why:   "the solve at 0 gives the capped flow 30 B/s and the small one 70; the 70 B/s it frees cannot go to the capped flow, so the flow starting at 1 s takes them at once, without waiting for the solve at 5 s",
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,7 +61,7 @@ func TestQuantizedHandExamples(t *testing.T) {
 			for next < len(c.flows) || n.ActiveFlows() > 0 {
 				tc, ok := n.NextCompletion()
 				if next < len(c.flows) && (!ok || c.flows[next].at < tc) {
-					id := mustAdd(t, n, c.flows[next].at, []LinkID{0}, c.flows[next].bytes, 0)
+					id := mustAdd(t, n, c.flows[next].at, []LinkID{0}, c.flows[next].bytes, c.flows[next].cap)
 					ids[id] = next
 					next++
 					continue
@@ -81,7 +86,7 @@ func TestQuantizedHandExamples(t *testing.T) {
 // max-min rates of the flows then active, that solves are at least one
 // quantum apart, and that every flow completes with all its bytes.
 func TestQuantizedKeepsLinksFeasibleAndSolvesExactly(t *testing.T) {
-	var provisional int
+	var provisional, handOffs int
 	for seed := uint64(1); seed <= 40; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 11))
 		caps, flows := randomScenario(rng)
@@ -155,9 +160,10 @@ func TestQuantizedKeepsLinksFeasibleAndSolvesExactly(t *testing.T) {
 			t.Fatalf("seed %d: %d flows never completed", seed, len(active))
 		}
 		provisional += n.provisional
+		handOffs += n.handOffs
 	}
-	if provisional == 0 {
-		t.Fatal("no change was applied between solves: the test does not exercise the quantized rule")
+	if provisional == 0 || handOffs == 0 {
+		t.Fatalf("%d changes applied between solves, %d hand-offs: the test must exercise both quantized rules", provisional, handOffs)
 	}
 }
 

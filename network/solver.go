@@ -74,6 +74,13 @@ func (n *Network) solve() {
 		}
 	}
 	s.build()
+	if n.level != nil {
+		for l := range n.level {
+			n.level[l] = math.Inf(1)
+			clear(n.waiting[l])
+			n.waiting[l] = n.waiting[l][:0]
+		}
+	}
 
 	// Capped flows in increasing cap order.
 	s.capped = s.capped[:0]
@@ -118,6 +125,9 @@ func (n *Network) solve() {
 		l := s.tree[1]
 		s.retire(l)
 		level = max(level, share)
+		if n.level != nil {
+			n.level[l] = level
+		}
 		for _, fi := range s.members[s.start[l]:s.start[l+1]] {
 			if !s.frozen[fi] {
 				s.freeze(flows, fi, level)
