@@ -44,6 +44,11 @@ func TestQuantizedHandExamples(t *testing.T) {
 		want:  []float64{2, 15, 6},
 		why:   "the third flow finds the link full at 1 s and waits; the 50 B/s the first frees at 2 s go to it at once (up to the link's fair share at the last solve, 50 B/s), so it ends at 6 s; what it frees then idles until the solve at 10 s, after which the second has its last 500 B at 100 B/s",
 	}, {
+		name: "a waiting flow is raised only to the link's last fair share", quantum: 5,
+		flows: []start{{0, 100, 0}, {0, 100, 0}, {0, 1000, 0}, {1, 1000, 0}},
+		want:  []float64{3, 3, 65.0 / 3, 68.0 / 3},
+		why:   "the solve at 0 gives each of three flows 100/3 B/s; the fourth waits from 1 s; the two small flows end at 3 s and free 200/3 B/s, of which the waiting flow takes the link's fair share, 100/3, while the rest idles until the solve at 5 s; from then on the two large flows share the link and the last one ends alone at 100 B/s",
+	}, {
 		name: "arrival takes spare bandwidth at once", quantum: 5,
 		flows: []start{{0, 1000, 30}, {0, 10, 0}, {1, 100, 0}},
 		want:  []float64{1000.0 / 30, 10.0 / 70, 1 + 100.0/70},
