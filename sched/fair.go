@@ -77,7 +77,9 @@ func (p FairParams) Validate() error {
 // ordered by running/minimum share; the rest by running/fair share; ties by
 // pool name and job index. Shares are computed per slot kind (map slots and
 // reduce slots are separate resources in the slot model) and recomputed
-// only when demand changes (Cluster.Epoch).
+// only when demand changes (Cluster.Epoch), and then only where the inputs
+// of a share computation changed (shareMemo): the results are bit for bit
+// those of recomputing everything.
 type FairOrder struct {
 	preempt PreemptionParams
 	cfg     map[string]PoolConfig
@@ -89,22 +91,26 @@ type FairOrder struct {
 	// across calls so that an offer does not allocate a pool list.
 	bufs  [][]poolKey
 	depth int
+	// poolShares[s] holds the division of slots of kind s among the
+	// active pools, parallel to active as of the last update.
+	poolShares [3]shareMemo
 	// Buffers for update, which runs whenever demand changes.
 	reqs, jobReqs []ShareRequest
-	shares        []float64
 	scratch       shareScratch
 }
 
 type pool struct {
-	name     string
-	cfg      PoolConfig
-	jobs     []*Job // submit order
-	running  [2]int // by TaskKind
-	share    [3]float64
-	demand   [3]float64
-	jobShare [3][]float64 // parallel to jobs
-	fifo     bool
-	starve   *starvation
+	name    string
+	cfg     PoolConfig
+	jobs    []*Job // submit order
+	running [2]int // by TaskKind
+	share   [3]float64
+	demand  [3]float64
+	// jobShares[s].out is the division of share[s] among jobs, parallel
+	// to jobs (unused in FIFO pools).
+	jobShares [3]shareMemo
+	fifo      bool
+	starve    *starvation
 }
 
 var (
@@ -153,6 +159,7 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 		f.active = slices.Insert(f.active, i, p)
 	}
 	p.jobs = append(p.jobs, j)
+	p.forgetJobShares()
 	f.valid = [3]bool{}
 }
 
@@ -165,6 +172,7 @@ func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
 	if i := slices.Index(p.jobs, j); i >= 0 {
 		p.jobs = slices.Delete(p.jobs, i, i+1)
 	}
+	p.forgetJobShares()
 	if len(p.jobs) == 0 {
 		if i := slices.Index(f.active, p); i >= 0 {
 			f.active = slices.Delete(f.active, i, i+1)
@@ -184,6 +192,16 @@ func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID
 func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _ bool) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]--
+	}
+}
+
+// forgetJobShares drops the pool's remembered job shares when its job list
+// changes. The memo would not reuse them anyway unless the new jobs' requests
+// equal the old ones bit for bit, in which case the shares are equal too;
+// forgetting keeps correctness from resting on that argument alone.
+func (p *pool) forgetJobShares() {
+	for s := range p.jobShares {
+		p.jobShares[s].forget()
 	}
 }
 
@@ -207,8 +225,12 @@ func (p *pool) minShare(s SlotKind) float64 {
 	return float64(p.cfg.MinShare)
 }
 
-// update recomputes every active pool's and job's fair share of slots of
-// kind s when demand has changed since the last computation.
+// update brings every active pool's and job's fair share of slots of kind s
+// up to date when demand has changed since the last computation. The
+// requests are rebuilt from the jobs each time, but FairShares runs only
+// for the pools, or the pool's jobs, whose requests (or share to divide)
+// changed: the memos compare inputs bit for bit, so the shares are exactly
+// those a full recomputation gives.
 func (f *FairOrder) update(c Cluster, s SlotKind) {
 	if f.valid[s] && f.epoch[s] == c.Epoch() {
 		return
@@ -221,10 +243,10 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 		}
 		reqs = append(reqs, ShareRequest{Demand: float64(d), MinShare: p.minShare(s), Weight: p.cfg.Weight})
 	}
-	f.reqs = reqs
-	f.shares = f.scratch.fairShares(f.shares, float64(c.TotalSlots(s)), reqs)
+	pm := &f.poolShares[s]
+	f.reqs = pm.shares(&f.scratch, float64(c.TotalSlots(s)), reqs)
 	for i, p := range f.active {
-		p.share[s], p.demand[s] = f.shares[i], reqs[i].Demand
+		p.share[s], p.demand[s] = pm.out[i], pm.reqs[i].Demand
 		if p.fifo {
 			continue
 		}
@@ -236,8 +258,7 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 			}
 			jr = append(jr, ShareRequest{Demand: float64(j.Demand(s)), Weight: w})
 		}
-		f.jobReqs = jr
-		p.jobShare[s] = f.scratch.fairShares(p.jobShare[s], f.shares[i], jr)
+		f.jobReqs = p.jobShares[s].shares(&f.scratch, p.share[s], jr)
 	}
 	f.epoch[s], f.valid[s] = c.Epoch(), true
 }
@@ -248,6 +269,21 @@ func (f *FairOrder) PoolShare(c Cluster, name string, s SlotKind) float64 {
 	f.update(c, s)
 	if p := f.pools[name]; p != nil && len(p.jobs) > 0 {
 		return p.share[s]
+	}
+	return 0
+}
+
+// JobShare returns job j's current fair share of its pool's slots of kind
+// s, for reports and tests: 0 for a job the order does not hold and for the
+// jobs of a FIFO pool, which does not divide its share.
+func (f *FairOrder) JobShare(c Cluster, j *Job, s SlotKind) float64 {
+	f.update(c, s)
+	p := f.pools[j.Pool]
+	if p == nil || p.fifo {
+		return 0
+	}
+	if i := slices.Index(p.jobs, j); i >= 0 {
+		return p.jobShares[s].out[i]
 	}
 	return 0
 }
@@ -391,7 +427,7 @@ func (f *FairOrder) yieldPool(p *pool, s SlotKind, yield func(*Job) bool) bool {
 			idx = append(idx, k)
 		}
 	}
-	shares := p.jobShare[s]
+	shares := p.jobShares[s].out
 	slices.SortFunc(idx, func(a, b int) int {
 		ja, jb := p.jobs[a], p.jobs[b]
 		ra, rb := ratio(float64(ja.Running(s)), shares[a]), ratio(float64(jb.Running(s)), shares[b])

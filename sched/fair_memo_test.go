@@ -1,0 +1,296 @@
+package sched_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"mrsched/sched"
+)
+
+// memoParams mixes the pool settings that reach FairShares: minimum shares
+// for every slot kind, weights, and a FIFO pool (which has no job shares).
+var memoParams = sched.FairParams{Pools: []sched.PoolConfig{
+	{Name: "a", MinMaps: 2, MinReduces: 1, MinShare: 3, Weight: 2},
+	{Name: "b", Mode: "fifo"},
+	{Name: "c", Weight: 0.5},
+	{Name: "d", MinMaps: 5, MinShare: 1},
+}}
+
+var memoPools = []string{"a", "b", "c", "d", "e"}
+
+var allSlots = []sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot}
+
+// launchReduce starts one of j's reduces and tells the order (no epoch
+// bump: a launch does not change demand).
+func (e *fairEnv) launchReduce(j *sched.Job) {
+	j.RunningReduces++
+	e.f.TaskLaunched(e.c, j, sched.ReduceTask, 0)
+}
+
+// finishReduce ends one of j's running reduces.
+func (e *fairEnv) finishReduce(j *sched.Job) {
+	j.RunningReduces--
+	j.FinishedReduces++
+	e.c.epoch++
+	e.f.TaskEnded(e.c, j, sched.ReduceTask, 0, false)
+}
+
+// query asks the order for shares and candidates of every slot kind, as
+// offers do between events, so that the next change meets remembered
+// shares rather than an empty memo.
+func (e *fairEnv) query() {
+	for _, s := range allSlots {
+		collect(e.f.Candidates(e.c, s))
+	}
+}
+
+// checkFresh compares e's order, which has lived through every event,
+// against a FairOrder that sees only the current state (the same jobs
+// added in the same order, the same running tasks) and against FairShares
+// called directly: every pool share and job share must be equal bit for
+// bit, and the candidate orders equal.
+func checkFresh(t *testing.T, e *fairEnv, params sched.FairParams, why string) {
+	t.Helper()
+	fresh, err := sched.NewFairOrder(params)
+	if err != nil {
+		t.Fatalf("NewFairOrder: %v", err)
+	}
+	var pools []string
+	byPool := map[string][]*sched.Job{}
+	for _, j := range e.c.jobs {
+		fresh.JobAdded(e.c, j)
+		for range j.RunningMaps {
+			fresh.TaskLaunched(e.c, j, sched.MapTask, 0)
+		}
+		for range j.RunningReduces {
+			fresh.TaskLaunched(e.c, j, sched.ReduceTask, 0)
+		}
+		if byPool[j.Pool] == nil {
+			pools = append(pools, j.Pool)
+		}
+		byPool[j.Pool] = append(byPool[j.Pool], j)
+	}
+	slices.Sort(pools)
+	cfg := map[string]sched.PoolConfig{}
+	for _, pc := range params.Pools {
+		cfg[pc.Name] = pc
+	}
+	for _, s := range allSlots {
+		// Pool shares straight from FairShares, pools in name order as
+		// the order keeps them.
+		var reqs []sched.ShareRequest
+		for _, name := range pools {
+			d := 0
+			for _, j := range byPool[name] {
+				d += j.Demand(s)
+			}
+			m := map[sched.SlotKind]int{sched.MapSlot: cfg[name].MinMaps, sched.ReduceSlot: cfg[name].MinReduces, sched.AnySlot: cfg[name].MinShare}[s]
+			reqs = append(reqs, sched.ShareRequest{Demand: float64(d), MinShare: float64(m), Weight: cfg[name].Weight})
+		}
+		direct := sched.FairShares(float64(e.c.TotalSlots(s)), reqs)
+		for i, name := range pools {
+			got, scratch := e.f.PoolShare(e.c, name, s), fresh.PoolShare(e.c, name, s)
+			if math.Float64bits(got) != math.Float64bits(scratch) || math.Float64bits(got) != math.Float64bits(direct[i]) {
+				t.Fatalf("%s: PoolShare(%q, %v) = %v (bits %x), want %v from a fresh order and %v from FairShares, bit for bit: remembered shares must equal recomputed ones",
+					why, name, s, got, math.Float64bits(got), scratch, direct[i])
+			}
+			if cfg[name].Mode == "fifo" {
+				continue
+			}
+			var jr []sched.ShareRequest
+			for _, j := range byPool[name] {
+				jr = append(jr, sched.ShareRequest{Demand: float64(j.Demand(s)), Weight: j.Spec.Weight})
+			}
+			jdirect := sched.FairShares(got, jr)
+			for k, j := range byPool[name] {
+				got, scratch := e.f.JobShare(e.c, j, s), fresh.JobShare(e.c, j, s)
+				if math.Float64bits(got) != math.Float64bits(scratch) || math.Float64bits(got) != math.Float64bits(jdirect[k]) {
+					t.Fatalf("%s: JobShare(job %d in %q, %v) = %v, want %v from a fresh order and %v from FairShares, bit for bit: a job share must never be a stale one",
+						why, j.Index, name, s, got, scratch, jdirect[k])
+				}
+			}
+		}
+		if got, want := collect(e.f.Candidates(e.c, s)), collect(fresh.Candidates(e.c, s)); !slices.Equal(got, want) {
+			t.Fatalf("%s: Candidates(%v) = %v, want %v as a fresh order gives: remembering shares must not change the order", why, s, got, want)
+		}
+	}
+}
+
+// TestFairOrderRememberedSharesMatchRecomputed drives orders through seeded
+// random sequences of arrivals, departures, launches, finishes, reduces
+// being enabled and slot counts changing, with offers in between, and
+// checks after every event that the shares the order kept equal a
+// computation from scratch bit for bit.
+func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
+	tests := []struct {
+		name   string
+		seed   uint64
+		pools  int // how many of memoPools jobs go to
+		events int
+	}{
+		{"two pools, many jobs each", 1, 2, 400},
+		{"five pools", 2, 5, 400},
+		{"five pools, another seed", 3, 5, 400},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(tc.seed, 99))
+			e := newFairEnv(t, memoParams, 12, 5, 14)
+			for ev := range tc.events {
+				var what string
+				running := func(k sched.TaskKind) []*sched.Job {
+					var js []*sched.Job
+					for _, j := range e.c.jobs {
+						if (k == sched.MapTask && j.RunningMaps > 0) || (k == sched.ReduceTask && j.RunningReduces > 0) {
+							js = append(js, j)
+						}
+					}
+					return js
+				}
+				switch op := rng.IntN(9); {
+				case op == 0 && len(e.c.jobs) < 14 || len(e.c.jobs) == 0:
+					pool := memoPools[rng.IntN(tc.pools)]
+					j := e.add(pool, rng.IntN(7), rng.IntN(4))
+					j.Spec.Weight = []float64{1, 2, 0.5, 0}[rng.IntN(4)]
+					e.c.epoch++ // the weight is part of the arrival
+					what = fmt.Sprintf("job %d (maps %d, reduces %d, weight %v) added to %q", j.Index, j.NumMaps, j.NumReduces, j.Spec.Weight, pool)
+				case op == 1:
+					// The engine removes a job once its tasks have
+					// ended; the order's running counts assume so.
+					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					if j.RunningMaps+j.RunningReduces > 0 {
+						continue
+					}
+					e.remove(j)
+					what = fmt.Sprintf("job %d removed from %q", j.Index, j.Pool)
+				case op == 2:
+					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					if j.PendingMaps() == 0 {
+						continue
+					}
+					e.launch(j, 1)
+					what = fmt.Sprintf("a map of job %d launched", j.Index)
+				case op == 3:
+					js := running(sched.MapTask)
+					if len(js) == 0 {
+						continue
+					}
+					j := js[rng.IntN(len(js))]
+					killed := rng.IntN(4) == 0
+					e.finish(j, 1, killed)
+					what = fmt.Sprintf("a map of job %d ended (killed %v)", j.Index, killed)
+				case op == 4:
+					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					j.ReducesEnabled = true
+					e.c.epoch++
+					what = fmt.Sprintf("reduces of job %d enabled", j.Index)
+				case op == 5:
+					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					if !j.ReducesEnabled || j.PendingReduces() == 0 {
+						continue
+					}
+					e.launchReduce(j)
+					what = fmt.Sprintf("a reduce of job %d launched", j.Index)
+				case op == 6:
+					js := running(sched.ReduceTask)
+					if len(js) == 0 {
+						continue
+					}
+					j := js[rng.IntN(len(js))]
+					e.finishReduce(j)
+					what = fmt.Sprintf("a reduce of job %d ended", j.Index)
+				case op == 7:
+					s := allSlots[rng.IntN(len(allSlots))]
+					e.c.total[s] = rng.IntN(20)
+					e.c.epoch++
+					what = fmt.Sprintf("%v slots set to %d", s, e.c.total[s])
+				default:
+					e.query()
+					what = "offers of every slot kind"
+				}
+				if rng.IntN(2) == 0 {
+					e.query()
+				}
+				checkFresh(t, e, memoParams, fmt.Sprintf("seed %d, event %d (%s)", tc.seed, ev, what))
+			}
+		})
+	}
+}
+
+// TestFairOrderJobSharesNotStale pins the cases where remembered job shares
+// would be wrong if reused: the pool's job list changed while the pool's
+// share, or its total demand, did not.
+func TestFairOrderJobSharesNotStale(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func(e *fairEnv)
+		why  string
+	}{
+		{"pool emptied and re-created", func(e *fairEnv) {
+			e.add("b2", 10, 0)
+			j := e.add("a", 4, 0)
+			e.query()
+			e.remove(j)
+			e.query()
+			e.add("a", 2, 0)
+			e.add("a", 6, 0)
+		}, "the re-created pool's jobs share its slots afresh; the old job's share (all of it) must not carry over"},
+		{"pool emptied and re-created with an equal demand", func(e *fairEnv) {
+			e.add("b2", 10, 0)
+			j := e.add("a", 3, 0)
+			e.query()
+			e.remove(j)
+			e.query()
+			e.add("a", 1, 0)
+			e.add("a", 2, 0)
+		}, "two jobs with demands 1 and 2 divide the pool's share between them, though the pool's demand is the old job's 3"},
+		{"job removed from a multi-job pool", func(e *fairEnv) {
+			e.add("b2", 10, 0)
+			j := e.add("a", 6, 0)
+			e.add("a", 2, 0)
+			e.add("a", 3, 0)
+			e.query()
+			e.remove(j)
+		}, "the remaining jobs' shares are parallel to the shortened job list, computed from their own demands"},
+		{"job replaced by one of the same demand, pool demand unchanged", func(e *fairEnv) {
+			e.add("b2", 10, 0)
+			j := e.add("a", 3, 0)
+			e.add("a", 1, 0)
+			e.query()
+			e.remove(j)
+			e.add("a", 3, 0)
+		}, "pool a's share is unchanged, but its jobs' demands are now 1 then 3, not 3 then 1"},
+		{"demand moves between jobs of a pool whose share holds", func(e *fairEnv) {
+			e.add("b2", 20, 0)
+			j1 := e.add("a", 5, 0)
+			j2 := e.add("a", 8, 0)
+			e.launch(j1, 4)
+			e.launch(j2, 4)
+			e.query()
+			e.finish(j1, 4, false)
+			e.query()
+		}, "pool a's demand (13, then 9) stays above its share of 4 map slots, which holds, but job 1's demand fell to 1: it gets 1 and job 2 the other 3"},
+		{"map finishes leave reduce shares and reduce finishes leave map shares", func(e *fairEnv) {
+			j1 := e.add("a", 6, 4)
+			j2 := e.add("c", 6, 4)
+			j1.ReducesEnabled, j2.ReducesEnabled = true, true
+			e.c.epoch++
+			e.launch(j1, 3)
+			e.launchReduce(j2)
+			e.query()
+			e.finish(j1, 2, false)
+			e.query()
+			e.finishReduce(j2)
+		}, "each slot kind's shares follow its own demands only"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newFairEnv(t, memoParams, 6, 3, 8)
+			tc.run(e)
+			checkFresh(t, e, memoParams, tc.name+": "+tc.why)
+		})
+	}
+}
