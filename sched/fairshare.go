@@ -37,7 +37,7 @@ func FairShares(capacity float64, reqs []ShareRequest) []float64 {
 
 // shareScratch holds FairShares' working buffers, so that a caller that
 // recomputes shares on every change does not allocate each time.
-type shareScratch struct{ mins, bps []float64 }
+type shareScratch struct{ mins, ws, his, bps []float64 }
 
 // fairShares is FairShares writing into out (resized to len(reqs)).
 func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []ShareRequest) []float64 {
@@ -59,11 +59,19 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 			mins[i] *= f
 		}
 	}
+	// Each request's weight and upper bound, once: alloc runs a dozen
+	// times per call and a fair order calls this on every demand change.
+	ws := slices.Grow(sc.ws[:0], len(reqs))[:len(reqs)]
+	his := slices.Grow(sc.his[:0], len(reqs))[:len(reqs)]
+	sc.ws, sc.his = ws, his
+	for i, r := range reqs {
+		ws[i], his[i] = weight(r), max(r.Demand, mins[i])
+	}
 	// alloc(λ) = sum over i of clamp(λ·w_i, mins_i, demand_i); non-decreasing in λ.
 	alloc := func(l float64) float64 {
 		s := 0.0
-		for i, r := range reqs {
-			s += clampShare(l*weight(r), mins[i], math.Max(r.Demand, mins[i]))
+		for i := range ws {
+			s += clampShare(l*ws[i], mins[i], his[i])
 		}
 		return s
 	}
@@ -75,9 +83,8 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 	bps := sc.bps[:0]
 	defer func() { sc.bps = bps }()
 	zeros := false
-	for i, r := range reqs {
-		w := weight(r)
-		for _, v := range [2]float64{mins[i] / w, math.Max(r.Demand, mins[i]) / w} {
+	for i := range ws {
+		for _, v := range [2]float64{mins[i] / ws[i], his[i] / ws[i]} {
 			if v > 0 {
 				bps = append(bps, v)
 			} else {
@@ -112,8 +119,8 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 			}
 		}
 	}
-	for i, r := range reqs {
-		out[i] = clampShare(lambda*weight(r), mins[i], math.Max(r.Demand, mins[i]))
+	for i := range ws {
+		out[i] = clampShare(lambda*ws[i], mins[i], his[i])
 	}
 	return out
 }
@@ -125,8 +132,10 @@ func weight(r ShareRequest) float64 {
 	return 1
 }
 
+// clampShare is min(max(v, lo), hi). The built-ins treat NaN and signed
+// zeros as math.Min and math.Max do, and are inlined.
 func clampShare(v, lo, hi float64) float64 {
-	return math.Min(math.Max(v, lo), hi)
+	return min(max(v, lo), hi)
 }
 
 // shareMemo remembers one fairShares computation, its inputs and its result,
