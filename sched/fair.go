@@ -97,6 +97,26 @@ type FairOrder struct {
 	// Buffers for update, which runs whenever demand changes.
 	reqs, jobReqs []ShareRequest
 	scratch       shareScratch
+	// version counts the job and task events the order observes; with the
+	// cluster's epoch it identifies the state a candidate sequence was
+	// computed from (see seqMemo).
+	version uint64
+	seqs    [3]seqMemo
+	rec     [][]*Job // per nesting depth: the sequence being yielded
+}
+
+// seqMemo is the whole candidate sequence for one slot kind, kept when a
+// consumer took all of it (NAS reads every candidate on every offer, and
+// most offers change nothing), so that the next full read in the same
+// state replays it. The sequence depends only on pools' running counts
+// and shares and on jobs' running and runnable tasks: running counts move
+// with TaskLaunched and TaskEnded, the rest with the cluster's epoch or a
+// job's arrival or departure.
+type seqMemo struct {
+	ok             bool
+	version, epoch uint64
+	slots          int
+	jobs           []*Job
 }
 
 type pool struct {
@@ -161,6 +181,7 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 	p.jobs = append(p.jobs, j)
 	p.forgetJobShares()
 	f.valid = [3]bool{}
+	f.version++
 }
 
 // JobRemoved drops the job, and its pool from the active set when empty.
@@ -179,6 +200,7 @@ func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
 		}
 	}
 	f.valid = [3]bool{}
+	f.version++
 }
 
 // TaskLaunched counts a running task against its pool.
@@ -186,6 +208,7 @@ func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]++
 	}
+	f.version++
 }
 
 // TaskEnded uncounts a task.
@@ -193,6 +216,7 @@ func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]--
 	}
+	f.version++
 }
 
 // forgetJobShares drops the pool's remembered job shares when its job list
@@ -302,11 +326,27 @@ func ratio(running, share float64) float64 {
 // within a pool the job farthest below its share (or oldest, in FIFO pools).
 func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 	return func(yield func(*Job) bool) {
+		m := &f.seqs[s]
+		if m.ok && m.version == f.version && m.epoch == c.Epoch() && m.slots == c.TotalSlots(s) {
+			for _, j := range m.jobs {
+				if !yield(j) {
+					return
+				}
+			}
+			return
+		}
 		f.update(c, s)
 		// A buffer per nesting depth: a consumer may ask for candidates
 		// of another kind while it still iterates these.
 		if f.depth == len(f.bufs) {
 			f.bufs = append(f.bufs, nil)
+			f.rec = append(f.rec, nil)
+		}
+		depth := f.depth
+		rec := f.rec[depth][:0]
+		record := func(j *Job) bool {
+			rec = append(rec, j)
+			return yield(j)
 		}
 		// Only pools with a runnable job can yield one. They come out of
 		// a heap rather than a full sort: a consumer usually stops at the
@@ -323,11 +363,13 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 		f.depth++
 		defer func() { f.depth-- }()
 		h.init()
+		defer func() { f.rec[depth] = rec[:0] }()
 		for len(h.ps) > 0 {
-			if !f.yieldPool(h.pop(), s, yield) {
+			if !f.yieldPool(h.pop(), s, record) {
 				return
 			}
 		}
+		*m = seqMemo{ok: true, version: f.version, epoch: c.Epoch(), slots: c.TotalSlots(s), jobs: append(m.jobs[:0], rec...)}
 	}
 }
 

@@ -123,7 +123,9 @@ func checkFresh(t *testing.T, e *fairEnv, params sched.FairParams, why string) {
 // random sequences of arrivals, departures, launches, finishes, reduces
 // being enabled and slot counts changing, with offers in between, and
 // checks after every event that the shares the order kept equal a
-// computation from scratch bit for bit.
+// computation from scratch bit for bit, and that its candidate sequence,
+// which it replays while nothing it observes has changed, equals a fresh
+// order's (query reads every sequence in full, so each check meets one).
 func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 	tests := []struct {
 		name   string
