@@ -218,3 +218,59 @@ func TestUnlimitedLinkOnlyCounts(t *testing.T) {
 		t.Errorf("the Unlimited link counted %v bytes, want 40 (both flows cross it)", got)
 	}
 }
+
+// TestRecycledFlowsKeepNoPastLife reuses flow structs through quantized
+// churn and checks that a flow's old ID, its stale completion entries and
+// its place in a waiting line never reach the flow that reuses its struct.
+func TestRecycledFlowsKeepNoPastLife(t *testing.T) {
+	n := mustNew(t, 100)
+	if err := n.SetQuantum(1); err != nil {
+		t.Fatal(err)
+	}
+	var old []FlowID
+	seen := map[*flow]bool{}
+	reused := 0
+	now := 0.0
+	for round := range 50 {
+		a := mustAdd(t, n, now, []LinkID{0}, 10, 0)
+		b := mustAdd(t, n, now+0.1, []LinkID{0}, 1000, 0) // waits on the full link
+		old = append(old, a, b)
+		for _, id := range []FlowID{a, b} {
+			if f := n.lookup(id); seen[f] {
+				reused++
+			} else {
+				seen[f] = true
+			}
+		}
+		if _, ok := n.Remove(now+0.2, b); !ok {
+			t.Fatalf("round %d: removing flow %d failed", round, b)
+		}
+		tc, _ := n.NextCompletion()
+		now = tc
+		for _, c := range n.PopCompleted(now) {
+			if c.ID != a {
+				t.Fatalf("round %d: completion of flow %d, want only flow %d: a recycled struct must not complete under another ID", round, c.ID, a)
+			}
+		}
+		now += 1.5 // past the quantum: the next change solves, compacting gone flows into the spare list
+	}
+	if reused == 0 {
+		t.Fatal("no flow struct was reused: the test does not exercise recycling")
+	}
+	for _, id := range old {
+		if r := n.Rate(id); r != 0 {
+			t.Fatalf("old flow %d reports rate %v: an ID must stay dead after its struct is reused", id, r)
+		}
+		if _, ok := n.Remove(now, id); ok {
+			t.Fatalf("old flow %d was removed again: an ID must stay dead after its struct is reused", id)
+		}
+	}
+	c := mustAdd(t, n, now, []LinkID{0}, 100, 0)
+	tc, ok := n.NextCompletion()
+	if !ok || !approx(tc, now+1) {
+		t.Fatalf("a fresh flow alone on the link completes at %v, want %v: stale state of a recycled struct must not slow it", tc, now+1)
+	}
+	if got := n.PopCompleted(tc); len(got) != 1 || got[0].ID != c {
+		t.Fatalf("popped %v, want exactly the fresh flow %d", got, c)
+	}
+}

@@ -166,6 +166,8 @@ func (n *Network) compact() {
 			f.rem0 = f.remaining(n.now)
 			f.t0 = n.now
 			live = append(live, f)
+		} else {
+			n.recycle(f)
 		}
 	}
 	clear(n.flows[len(live):])
