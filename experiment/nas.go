@@ -27,7 +27,7 @@ import (
 var nasExperiments = []Experiment{
 	// E2 as the paper ran it: the whole FB-2010 day.
 	{Name: "nas/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g)", DefaultSeeds: 3,
-		Summary: "the whole FB-2010 day (24,442 jobs) on 600 nodes, 200 users, quantized network (0.5 s): throughput, job time, cross-rack traffic, map progress at first reduce, nodes over TrafficThreshold, congestion, for Fair, Delay, SW-delay and NAS's variants; about two CPU-minutes a run",
+		Summary: "the whole FB-2010 day (24,442 jobs) on 600 nodes, 200 users, quantized network (2 s): throughput, job time, cross-rack traffic, map progress at first reduce, nodes over TrafficThreshold, congestion, for Fair, Delay, SW-delay and NAS's variants; about a CPU-minute a run",
 		run:     func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
 	{Name: "nas/classes", Source: "NAS paper, section IV-B, Fig. 5(a)", DefaultSeeds: 3,
 		Summary: "nas/main's runs by shuffle class (light, medium, heavy): throughput and job time over Fair",
@@ -138,8 +138,8 @@ var (
 		Cluster:  nasCluster600(), Users: nasUsers, EndS: 1800, Paper: nasPaperSim, jobs: nasTraceJobs}
 	// nasDay is the whole day, as the paper ran it.
 	nasDay = nasSetup{Name: "fb2010-day", MainName: "nas/main", ClassesName: "nas/classes", UsersName: "nas/users",
-		Describe: "the whole FB-2010 day (24,442 jobs) on 600 nodes, network quantum 0.5 s",
-		Cluster:  nasCluster600(), Users: nasUsers, NetworkQuantumS: 0.5, Paper: nasPaperSim, jobs: nasTraceJobs}
+		Describe: "the whole FB-2010 day (24,442 jobs) on 600 nodes, network quantum 2 s",
+		Cluster:  nasCluster600(), Users: nasUsers, NetworkQuantumS: 2, Paper: nasPaperSim, jobs: nasTraceJobs}
 	// nasCluster40 is the real cluster's set-up.
 	nasCluster40 = nasSetup{Name: "cluster40", MainName: "nas/cluster40", ClassesName: "nas/cluster40-classes",
 		Describe: "200 FB-2010 jobs, exponential arrivals (mean 14 s), 8 racks of 5 nodes, 16 containers, NAS waits 5 s",
