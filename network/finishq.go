@@ -11,9 +11,45 @@ type finishEntry struct {
 
 // finishHeap is a min-heap of active flows by (finish, FlowID) with lazy
 // deletion: a flow whose rate changes gets a new entry and a new version.
-type finishHeap struct{ h []finishEntry }
+//
+// Entries may also be set aside (setAside) when they finish after a
+// horizon by which the caller expects to re-time them: in quantized mode a
+// solve re-times every flow, and most flows are still running at the next
+// one. Set-aside entries join the heap, all at once, as soon as the heap's
+// least entry is not before the least of them, so entries leave in
+// exactly the order one heap over all of them would give.
+type finishHeap struct {
+	h        []finishEntry
+	later    []finishEntry
+	laterMin float64 // least finish in later, when later is not empty
+}
 
-func (q *finishHeap) reset() { clear(q.h); q.h = q.h[:0] }
+func (q *finishHeap) reset() {
+	clear(q.h)
+	q.h = q.h[:0]
+	clear(q.later)
+	q.later = q.later[:0]
+}
+
+// setAside keeps f out of the heap until the heap reaches its finish.
+func (q *finishHeap) setAside(f *flow) {
+	if len(q.later) == 0 || f.finish < q.laterMin {
+		q.laterMin = f.finish
+	}
+	q.later = append(q.later, finishEntry{f.finish, f.seq, f.ver, f})
+}
+
+// promote moves the set-aside entries that are still live into the heap.
+func (q *finishHeap) promote() {
+	for _, e := range q.later {
+		if e.f.state == stateActive && e.ver == e.f.ver {
+			q.h = append(q.h, e)
+		}
+	}
+	clear(q.later)
+	q.later = q.later[:0]
+	q.heapify()
+}
 
 func (q *finishHeap) less(i, j int) bool { return q.h[i].before(&q.h[j]) }
 
@@ -47,14 +83,19 @@ func (q *finishHeap) push(f *flow) {
 
 // top returns the active flow that finishes first, dropping stale entries.
 func (q *finishHeap) top() *flow {
-	for len(q.h) > 0 {
+	for {
+		if len(q.later) > 0 && (len(q.h) == 0 || q.laterMin <= q.h[0].finish) {
+			q.promote()
+		}
+		if len(q.h) == 0 {
+			return nil
+		}
 		e := &q.h[0]
 		if e.f.state == stateActive && e.ver == e.f.ver {
 			return e.f
 		}
 		q.pop()
 	}
-	return nil
 }
 
 func (q *finishHeap) pop() {

@@ -142,6 +142,13 @@ func (n *Network) solve() {
 		n.setLoad(LinkID(l), 0)
 	}
 	n.finishQ.reset()
+	// In quantized mode the next solve, a quantum from now at the
+	// earliest, re-times most flows: those finishing after it are set
+	// aside rather than ordered now.
+	horizon := math.Inf(1)
+	if n.quantum > 0 && !n.fullOnly {
+		horizon = n.now + n.quantum
+	}
 	for _, f := range flows {
 		for _, l := range f.path {
 			n.load[l] += f.rate
@@ -151,7 +158,11 @@ func (n *Network) solve() {
 			f.finish = f.t0 + f.rem0/f.rate
 		}
 		f.ver++
-		n.finishQ.add(f)
+		if f.finish <= horizon {
+			n.finishQ.add(f)
+		} else {
+			n.finishQ.setAside(f)
+		}
 	}
 	n.finishQ.heapify()
 }
