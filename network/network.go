@@ -154,6 +154,10 @@ type Network struct {
 	// (serveWaiting). Both exist in quantized mode only.
 	level   []float64
 	waiting [][]waiter
+	// served[l] counts the entries at the head of waiting[l] already
+	// dealt with. They stay in place until the next solve empties the
+	// line, so that its storage is reused rather than re-grown.
+	served []int32
 	// reusable holds flows that ended and left every list, for AddFlow to
 	// reuse: a day on 600 nodes starts tens of millions of flows.
 	reusable []*flow
@@ -246,6 +250,7 @@ func (n *Network) SetQuantum(q float64) error {
 	n.lastSolve = math.Inf(-1)
 	if q > 0 {
 		n.waiting = make([][]waiter, len(n.caps))
+		n.served = make([]int32, len(n.caps))
 		n.level = make([]float64, len(n.caps))
 		for l := range n.level {
 			n.level[l] = math.Inf(1)
@@ -464,7 +469,7 @@ func (n *Network) drop(f *flow) {
 	}
 	if quantized && f.rate > 0 {
 		for _, l := range f.path {
-			if len(n.waiting[l]) > 0 {
+			if int(n.served[l]) < len(n.waiting[l]) {
 				n.serveWaiting(l)
 			}
 		}
@@ -483,7 +488,7 @@ func (n *Network) drop(f *flow) {
 func (n *Network) serveWaiting(l LinkID) {
 	spare := n.caps[l] - n.load[l]
 	q := n.waiting[l]
-	i := 0
+	i := int(n.served[l])
 	for ; i < len(q) && spare > 0; i++ {
 		g := q[i].f
 		if g.state != stateActive || g.seq != q[i].seq {
@@ -503,8 +508,7 @@ func (n *Network) serveWaiting(l LinkID) {
 			}
 		}
 	}
-	clear(q[:i])
-	n.waiting[l] = q[i:]
+	n.served[l] = int32(i)
 }
 
 // raise adds d to active flow g's rate between solves.

@@ -79,6 +79,7 @@ func (n *Network) solve() {
 			n.level[l] = math.Inf(1)
 			clear(n.waiting[l])
 			n.waiting[l] = n.waiting[l][:0]
+			n.served[l] = 0
 		}
 	}
 
