@@ -9,7 +9,7 @@ type finishEntry struct {
 	f      *flow
 }
 
-// finishHeap is a min-heap of active flows by (finish, FlowID) with lazy
+// finishHeap is a min-heap of active flows by (finish, seq) with lazy
 // deletion: a flow whose rate changes gets a new entry and a new version.
 //
 // Entries may also be set aside (setAside) when they finish after a
@@ -58,7 +58,7 @@ func (q *finishHeap) add(f *flow) { q.h = append(q.h, finishEntry{f.finish, f.se
 
 // finishArity is the finish heap's fan-out: a 4-ary heap is half as deep
 // as a binary one and its children sit side by side in memory, which
-// matters because every solve rebuilds the heap over all active flows.
+// matters because every solve rebuilds the heap.
 const finishArity = 4
 
 // heapify restores heap order in O(n) after a batch of adds.
