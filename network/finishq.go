@@ -1,5 +1,10 @@
 package network
 
+import (
+	"math"
+	"math/bits"
+)
+
 // finishEntry is a flow's completion time as of one of its versions; an
 // entry whose version no longer matches the flow's is stale and skipped.
 type finishEntry struct {
@@ -9,71 +14,223 @@ type finishEntry struct {
 	f      *flow
 }
 
-// finishHeap is a min-heap of active flows by (finish, seq) with lazy
-// deletion: a flow whose rate changes gets a new entry and a new version.
-//
-// Entries may also be set aside (setAside) when they finish after a
-// horizon by which the caller expects to re-time them: in quantized mode a
-// solve re-times every flow, and most flows are still running at the next
-// one. Set-aside entries join the heap, all at once, as soon as the heap's
-// least entry is not before the least of them, so entries leave in
-// exactly the order one heap over all of them would give.
-type finishHeap struct {
-	h        []finishEntry
-	later    []finishEntry
-	laterMin float64 // least finish in later, when later is not empty
+// before orders entries by (finish, seq).
+func (a *finishEntry) before(b *finishEntry) bool {
+	return a.finish < b.finish || (a.finish == b.finish && a.seq < b.seq)
 }
 
-func (q *finishHeap) reset() {
+// live reports whether e is its flow's current entry and the flow is still
+// transferring.
+func (e *finishEntry) live() bool { return e.f.state == stateActive && e.ver == e.f.ver }
+
+// finishBuckets is the number of buckets in a finish queue's window.
+const finishBuckets = 256
+
+// finishQueue orders active flows by (finish, seq), with lazy deletion: a
+// flow whose rate changes gets a new entry and a new version, and the old
+// entry is skipped when it comes up.
+//
+// It is a heap in front of a calendar. A window of time starting at base
+// is cut into finishBuckets buckets of equal width; an entry's bucket is
+// floor((finish-base)/width), clamped below to 0, and entries beyond the
+// window wait in later. Every step of that is monotone in finish, so an
+// entry in a lower bucket never finishes after one in a higher, nor one
+// in a bucket after one in later. The heap holds the entries of buckets
+// 0 to cur; the buckets after cur hold theirs unordered until the heap
+// runs dry and the next one is heaped. So the heap's least entry is the
+// least of all, and the queue yields exactly the (finish, seq) order of
+// one heap over every entry: the window's placement and width decide
+// only how much each entry is moved, never the order.
+//
+// The heap stays small (the entries of a bucket or two instead of every
+// flow due before the next solve), and entries beyond the current bucket
+// are only appended: a simulated day pops about sixty million entries,
+// and a pop's cost is the heap's depth in comparisons that mispredict
+// half the time. Every solve re-times every flow, so the network resets
+// the queue at each solve with the window starting then and spanning one
+// quantum in quantized mode; flows the next solve will re-time anyway
+// are appended to later and never ordered. When heap and buckets run dry
+// before a solve, the window is stretched over what later holds.
+type finishQueue struct {
+	// window is the span in seconds of virtual time the buckets cover
+	// from a reset (defaultFinishWindow when 0); base and width place them.
+	window      float64
+	base, width float64
+	h           []finishEntry   // 4-ary min-heap by (finish, seq)
+	cur         int             // buckets 0..cur are in the heap; -1 for none
+	buckets     [][]finishEntry // finishBuckets of them, made on first reset
+	occupied    []uint64        // bit b set when buckets[b] holds entries
+	later       []finishEntry
+	laterMin    float64 // least and greatest finish in later, when it is not empty
+	laterMax    float64
+}
+
+// defaultFinishWindow is the finish queue's window in seconds when the
+// network sets none: in the exact mode solves come every few milliseconds
+// of virtual time and reset the queue.
+const defaultFinishWindow = 1.0
+
+// reset empties the queue and starts its window at base.
+func (q *finishQueue) reset(base float64) {
+	if q.buckets == nil {
+		q.buckets = make([][]finishEntry, finishBuckets)
+		q.occupied = make([]uint64, finishBuckets/64)
+	}
 	clear(q.h)
 	q.h = q.h[:0]
+	for w, word := range q.occupied {
+		for word != 0 {
+			b := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			clear(q.buckets[b])
+			q.buckets[b] = q.buckets[b][:0]
+		}
+		q.occupied[w] = 0
+	}
 	clear(q.later)
 	q.later = q.later[:0]
+	q.place(base, q.span())
 }
 
-// setAside keeps f out of the heap until the heap reaches its finish.
-func (q *finishHeap) setAside(f *flow) {
-	if len(q.later) == 0 || f.finish < q.laterMin {
-		q.laterMin = f.finish
+// span is the window a reset places.
+func (q *finishQueue) span() float64 {
+	if q.window > 0 {
+		return q.window
 	}
-	q.later = append(q.later, finishEntry{f.finish, f.seq, f.ver, f})
+	return defaultFinishWindow
 }
 
-// promote moves the set-aside entries that are still live into the heap.
-func (q *finishHeap) promote() {
-	for _, e := range q.later {
-		if e.f.state == stateActive && e.ver == e.f.ver {
-			q.h = append(q.h, e)
+// place puts the (empty) window at [base, base+span).
+func (q *finishQueue) place(base, span float64) {
+	q.base = base
+	q.width = span / finishBuckets
+	q.cur = -1
+}
+
+// add queues f at its current finish and version. A flow that never
+// finishes at its current rate (finish +Inf) needs no entry: it gets one
+// when its rate changes.
+func (q *finishQueue) add(f *flow) {
+	if math.IsInf(f.finish, 1) {
+		return
+	}
+	if q.buckets == nil {
+		q.reset(f.finish)
+	}
+	q.insert(finishEntry{f.finish, f.seq, f.ver, f})
+}
+
+func (q *finishQueue) insert(e finishEntry) {
+	x := (e.finish - q.base) / q.width
+	switch {
+	case !(x < finishBuckets):
+		if len(q.later) == 0 {
+			q.laterMin, q.laterMax = e.finish, e.finish
+		}
+		q.laterMin = min(q.laterMin, e.finish)
+		q.laterMax = max(q.laterMax, e.finish)
+		q.later = append(q.later, e)
+	case x < float64(q.cur+1):
+		q.push(e)
+	default:
+		b := int(x)
+		q.buckets[b] = append(q.buckets[b], e)
+		q.occupied[b/64] |= 1 << (b % 64)
+	}
+}
+
+// top returns the active flow that finishes first, dropping stale entries.
+func (q *finishQueue) top() *flow {
+	for {
+		if len(q.h) == 0 && !q.refill() {
+			return nil
+		}
+		if e := &q.h[0]; e.live() {
+			return e.f
+		}
+		q.pop()
+	}
+}
+
+// refill brings the next entries into the empty heap: the next occupied
+// bucket's, or, with no bucket left, later's over a window stretched to
+// hold them all. It reports false when the queue is empty.
+func (q *finishQueue) refill() bool {
+	for {
+		if b, ok := q.nextOccupied(); ok {
+			for _, e := range q.buckets[b] {
+				if e.live() {
+					q.h = append(q.h, e)
+				}
+			}
+			clear(q.buckets[b])
+			q.buckets[b] = q.buckets[b][:0]
+			q.occupied[b/64] &^= 1 << (b % 64)
+			q.cur = b
+			if len(q.h) > 0 {
+				q.heapify()
+				return true
+			}
+			continue
+		}
+		if len(q.later) == 0 {
+			return false
+		}
+		// Stretch the window a little beyond the greatest finish so that
+		// every entry lands in a bucket, however far apart they are.
+		span := (q.laterMax - q.laterMin) * (1 + 1.0/finishBuckets)
+		if !(span/finishBuckets > 0) || math.IsInf(span, 1) {
+			span = q.span() // all at one time, or too close to tell apart
+		}
+		pending := q.later
+		q.later = nil
+		q.place(q.laterMin, span)
+		for _, e := range pending {
+			if e.live() {
+				q.insert(e)
+			}
+		}
+		// Keep the larger buffer for later entries to come.
+		if cap(pending) > cap(q.later) {
+			rest := append(pending[:0], q.later...)
+			clear(pending[len(rest):])
+			q.later = rest
 		}
 	}
-	clear(q.later)
-	q.later = q.later[:0]
-	q.heapify()
 }
 
-func (q *finishHeap) less(i, j int) bool { return q.h[i].before(&q.h[j]) }
+// nextOccupied returns the first occupied bucket after cur.
+func (q *finishQueue) nextOccupied() (int, bool) {
+	b := q.cur + 1
+	for w := b / 64; w < len(q.occupied); w++ {
+		word := q.occupied[w]
+		if w == b/64 {
+			word &^= 1<<(b%64) - 1
+		}
+		if word != 0 {
+			return w*64 + bits.TrailingZeros64(word), true
+		}
+	}
+	return 0, false
+}
 
-// add appends f without restoring heap order; call heapify after a batch.
-func (q *finishHeap) add(f *flow) { q.h = append(q.h, finishEntry{f.finish, f.seq, f.ver, f}) }
-
-// finishArity is the finish heap's fan-out: a 4-ary heap is half as deep
-// as a binary one and its children sit side by side in memory, which
-// matters because every solve rebuilds the heap.
+// finishArity is the heap's fan-out: a 4-ary heap is half as deep as a
+// binary one and its children sit side by side in memory.
 const finishArity = 4
 
-// heapify restores heap order in O(n) after a batch of adds.
-func (q *finishHeap) heapify() {
+// heapify restores heap order in O(n) after a batch of appends.
+func (q *finishQueue) heapify() {
 	for i := (len(q.h) - 2) / finishArity; i >= 0 && len(q.h) > 1; i-- {
 		q.down(i)
 	}
 }
 
-func (q *finishHeap) push(f *flow) {
-	q.h = append(q.h, finishEntry{f.finish, f.seq, f.ver, f})
+func (q *finishQueue) push(e finishEntry) {
+	q.h = append(q.h, e)
 	i := len(q.h) - 1
 	for i > 0 {
 		p := (i - 1) / finishArity
-		if !q.less(i, p) {
+		if !q.h[i].before(&q.h[p]) {
 			break
 		}
 		q.h[i], q.h[p] = q.h[p], q.h[i]
@@ -81,24 +238,8 @@ func (q *finishHeap) push(f *flow) {
 	}
 }
 
-// top returns the active flow that finishes first, dropping stale entries.
-func (q *finishHeap) top() *flow {
-	for {
-		if len(q.later) > 0 && (len(q.h) == 0 || q.laterMin <= q.h[0].finish) {
-			q.promote()
-		}
-		if len(q.h) == 0 {
-			return nil
-		}
-		e := &q.h[0]
-		if e.f.state == stateActive && e.ver == e.f.ver {
-			return e.f
-		}
-		q.pop()
-	}
-}
-
-func (q *finishHeap) pop() {
+// pop removes the heap's least entry, the one top last looked at.
+func (q *finishQueue) pop() {
 	n := len(q.h) - 1
 	q.h[0] = q.h[n]
 	q.h[n] = finishEntry{}
@@ -106,7 +247,7 @@ func (q *finishHeap) pop() {
 	q.down(0)
 }
 
-func (q *finishHeap) down(i int) {
+func (q *finishQueue) down(i int) {
 	h := q.h
 	n := len(h)
 	if i >= n {
@@ -131,9 +272,4 @@ func (q *finishHeap) down(i int) {
 		i = m
 	}
 	h[i] = x
-}
-
-// before orders entries by (finish, seq).
-func (a *finishEntry) before(b *finishEntry) bool {
-	return a.finish < b.finish || (a.finish == b.finish && a.seq < b.seq)
 }

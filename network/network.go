@@ -114,7 +114,7 @@ type Network struct {
 	now       float64
 	// finishQ orders active flows by completion time, so that the next
 	// completion and the flows done by a time are found without a scan.
-	finishQ finishHeap
+	finishQ finishQueue
 	// gone counts dropped entries still in flows, compacted when they
 	// outnumber live ones.
 	gone int
@@ -247,6 +247,7 @@ func (n *Network) SetQuantum(q float64) error {
 		return fmt.Errorf("network: the quantum must be set before the first flow")
 	}
 	n.quantum = q
+	n.finishQ.window = q
 	n.lastSolve = math.Inf(-1)
 	if q > 0 {
 		n.waiting = make([][]waiter, len(n.caps))
@@ -368,7 +369,7 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 		for _, l := range f.path {
 			n.setLoad(l, n.load[l]+f.rate)
 		}
-		n.finishQ.push(f)
+		n.finishQ.add(f)
 		n.fastAdds++
 		return f.id, nil
 	}
@@ -405,7 +406,7 @@ func (n *Network) addQuantized(f *flow) {
 	for _, l := range f.path {
 		n.setLoad(l, n.load[l]+f.rate)
 	}
-	n.finishQ.push(f)
+	n.finishQ.add(f)
 }
 
 // saturationSlack is the relative headroom below which a link counts as
@@ -521,7 +522,7 @@ func (n *Network) raise(g *flow, d float64) {
 	}
 	g.finish = g.t0 + g.rem0/g.rate
 	g.ver++
-	n.finishQ.push(g)
+	n.finishQ.add(g)
 	n.handOffs++
 }
 

@@ -142,14 +142,11 @@ func (n *Network) solve() {
 	for l := range n.load {
 		n.setLoad(LinkID(l), 0)
 	}
-	n.finishQ.reset()
-	// In quantized mode the next solve, a quantum from now at the
-	// earliest, re-times most flows: those finishing after it are set
-	// aside rather than ordered now.
-	horizon := math.Inf(1)
-	if n.quantum > 0 && !n.fullOnly {
-		horizon = n.now + n.quantum
-	}
+	// The finish queue's window starts now. In quantized mode it spans
+	// one quantum (SetQuantum): the next solve, a quantum from now at the
+	// earliest, re-times every flow, so those finishing after it are only
+	// set aside, not ordered.
+	n.finishQ.reset(n.now)
 	for _, f := range flows {
 		for _, l := range f.path {
 			n.load[l] += f.rate
@@ -159,13 +156,8 @@ func (n *Network) solve() {
 			f.finish = f.t0 + f.rem0/f.rate
 		}
 		f.ver++
-		if f.finish <= horizon {
-			n.finishQ.add(f)
-		} else {
-			n.finishQ.setAside(f)
-		}
+		n.finishQ.add(f)
 	}
-	n.finishQ.heapify()
 }
 
 // compact drops non-active flows from n.flows (keeping the order they were added in) and
