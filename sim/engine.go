@@ -189,10 +189,12 @@ func (e *Engine) Collector() *metrics.Collector { return e.col }
 
 // Run executes the simulation until every job has finished.
 func (e *Engine) Run() error {
+	submits := make([]float64, len(e.specs))
 	for i := range e.specs {
-		e.events.push(event{t: e.specs[i].Submit, kind: evSubmit, a: int32(i)})
+		submits[i] = e.specs[i].Submit
 		e.col.JobSubmitted(&e.specs[i])
 	}
+	e.events.setArrivals(submits)
 	if len(e.specs) == 0 {
 		return nil
 	}

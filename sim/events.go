@@ -37,14 +37,42 @@ func (e *event) before(o *event) bool {
 
 // eventQueue is a binary min-heap ordered by (time, kind, sequence): the
 // sequence number makes the order total, so runs are deterministic.
+//
+// Job arrivals enter the heap one at a time: a day's tens of thousands
+// of them are known, in order, from the start, and held there at once
+// they would make the heap ten times larger than the heartbeats and
+// phases it orders while the day runs. Each carries the sequence number
+// it would have had pushed first, so the order is the same.
 type eventQueue struct {
-	h   []event
-	seq uint64
+	h        []event
+	seq      uint64
+	arrivals []float64 // job i's submit time, in job order (sorted)
+	seq0     uint64    // the sequence number before job 0's
+}
+
+// setArrivals queues an evSubmit event for job i at times[i], for every
+// i; times must be sorted. Call it before any push.
+func (q *eventQueue) setArrivals(times []float64) {
+	q.arrivals = times
+	q.seq0 = q.seq
+	q.seq += uint64(len(times))
+	q.arrive(0)
+}
+
+// arrive puts job i's arrival, if there is such a job, in the heap.
+func (q *eventQueue) arrive(i int) {
+	if i < len(q.arrivals) {
+		q.insert(event{t: q.arrivals[i], kind: evSubmit, seq: q.seq0 + uint64(i) + 1, a: int32(i)})
+	}
 }
 
 func (q *eventQueue) push(e event) {
 	q.seq++
 	e.seq = q.seq
+	q.insert(e)
+}
+
+func (q *eventQueue) insert(e event) {
 	q.h = append(q.h, e)
 	i := len(q.h) - 1
 	for i > 0 {
@@ -81,6 +109,9 @@ func (q *eventQueue) pop() event {
 		}
 		q.h[i], q.h[m] = q.h[m], q.h[i]
 		i = m
+	}
+	if top.kind == evSubmit {
+		q.arrive(int(top.a) + 1)
 	}
 	return top
 }
