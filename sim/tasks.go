@@ -290,15 +290,19 @@ func (e *Engine) flowDone(c network.Completed) {
 	e.freeRefs = append(e.freeRefs, ref)
 }
 
-// newRef returns a flow reference, recycled when one is free.
+// newRef returns a flow reference, recycled when one is free. It copies r
+// into a new object rather than returning &r: that would move every r to
+// the heap, recycled or not.
 func (e *Engine) newRef(r flowRef) *flowRef {
+	var ref *flowRef
 	if n := len(e.freeRefs); n > 0 {
-		ref := e.freeRefs[n-1]
+		ref = e.freeRefs[n-1]
 		e.freeRefs = e.freeRefs[:n-1]
-		*ref = r
-		return ref
+	} else {
+		ref = new(flowRef)
 	}
-	return &r
+	*ref = r
+	return ref
 }
 
 func (e *Engine) completeFlow(ref *flowRef, c network.Completed) {
