@@ -105,13 +105,8 @@ func (f *flow) remaining(t float64) float64 {
 
 // Network holds links and active flows. It is not safe for concurrent use.
 type Network struct {
-	caps      []float64
-	counting  []bool    // Unlimited links, left out of solves; nil if none
-	load      []float64 // sum of flow rates per link: valid when !dirty, always in quantized mode
-	onLink    []int32   // active flows' path occurrences per link, kept as flows start and end so a solve need not count them
-	linkBytes []float64 // bytes carried per link up to linkT
-	linkT     []float64 // when linkBytes was last brought up to date
-	now       float64
+	links []link
+	now   float64
 	// finishQ orders active flows by completion time, so that the next
 	// completion and the flows done by a time are found without a scan.
 	finishQ finishQueue
@@ -147,20 +142,39 @@ type Network struct {
 	quantum   float64
 	lastSolve float64
 	due       float64
-	// level is each link's fair share at the last solve (the rate of the
-	// flows it bottlenecked; +Inf if it bottlenecked none), and waiting
-	// the flows that started on it since, while it was full, below that
-	// share: they are first in line for bandwidth freed on the link
-	// (serveWaiting). Both exist in quantized mode only.
-	level   []float64
+	// waiting[l] holds the flows that started on link l, while it was
+	// full, below its fair share at the last solve (link.level): they are
+	// first in line for bandwidth freed on the link (serveWaiting).
+	// Quantized mode only. Its first link.served entries have been dealt
+	// with; they stay in place until the next solve empties the line, so
+	// that its storage is reused rather than re-grown.
 	waiting [][]waiter
-	// served[l] counts the entries at the head of waiting[l] already
-	// dealt with. They stay in place until the next solve empties the
-	// line, so that its storage is reused rather than re-grown.
-	served []int32
 	// reusable holds flows that ended and left every list, for AddFlow to
 	// reuse: a day on 600 nodes starts tens of millions of flows.
 	reusable []*flow
+}
+
+// link is one link's state. A flow's start or end reads and writes most
+// of it for every link of its path, so it is kept together, one cache
+// line per link, rather than in a slice per field.
+type link struct {
+	cap   float64
+	load  float64 // sum of flow rates: valid when !dirty, always in quantized mode
+	bytes float64 // bytes carried up to t
+	t     float64 // when bytes was last brought up to date
+	// level is the link's fair share at the last solve in quantized mode:
+	// the rate of the flows it bottlenecked, +Inf if it bottlenecked none.
+	level float64
+	// flows counts active flows' path occurrences, kept as flows start
+	// and end so that a solve need not count them.
+	flows int32
+	// queued and served are len(Network.waiting[l]) and how many of its
+	// entries have been dealt with.
+	queued, served int32
+	// counting marks an Unlimited link, which only counts bytes and is
+	// left out of solves.
+	counting bool
+	_        [11]byte // pads the struct to a 64-byte cache line
 }
 
 // waiter is a flow in a link's waiting line, with its seq to tell it from
@@ -250,12 +264,7 @@ func (n *Network) SetQuantum(q float64) error {
 	n.finishQ.window = q
 	n.lastSolve = math.Inf(-1)
 	if q > 0 {
-		n.waiting = make([][]waiter, len(n.caps))
-		n.served = make([]int32, len(n.caps))
-		n.level = make([]float64, len(n.caps))
-		for l := range n.level {
-			n.level[l] = math.Inf(1)
-		}
+		n.waiting = make([][]waiter, len(n.links))
 	}
 	return nil
 }
@@ -280,26 +289,14 @@ func (n *Network) markDirty() {
 // bytes/second. Every capacity must be positive and finite; Unlimited (or
 // more) makes a link that only counts bytes.
 func New(capacities []float64) (*Network, error) {
-	var counting []bool
+	links := make([]link, len(capacities))
 	for i, c := range capacities {
 		if !(c > 0) || math.IsInf(c, 0) {
 			return nil, fmt.Errorf("network: link %d has capacity %v; want a positive finite bytes/second", i, c)
 		}
-		if c >= Unlimited {
-			if counting == nil {
-				counting = make([]bool, len(capacities))
-			}
-			counting[i] = true
-		}
+		links[i] = link{cap: c, level: math.Inf(1), counting: c >= Unlimited}
 	}
-	return &Network{
-		counting:  counting,
-		caps:      slices.Clone(capacities),
-		load:      make([]float64, len(capacities)),
-		onLink:    make([]int32, len(capacities)),
-		linkBytes: make([]float64, len(capacities)),
-		linkT:     make([]float64, len(capacities)),
-	}, nil
+	return &Network{links: links}, nil
 }
 
 // Now returns the network's current virtual time.
@@ -327,8 +324,8 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 		return 0, fmt.Errorf("network: flow with an empty path needs a finite positive rate cap, else its rate is unbounded")
 	}
 	for i, l := range path {
-		if l < 0 || int(l) >= len(n.caps) {
-			return 0, fmt.Errorf("network: path[%d] is link %d; want a link in [0,%d)", i, l, len(n.caps))
+		if l < 0 || int(l) >= len(n.links) {
+			return 0, fmt.Errorf("network: path[%d] is link %d; want a link in [0,%d)", i, l, len(n.links))
 		}
 	}
 	n.advanceTo(now)
@@ -353,7 +350,7 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 	n.flows = append(n.flows, f)
 	n.nActive++
 	for _, l := range f.path {
-		n.onLink[l]++
+		n.links[l].flows++
 	}
 	n.peak = max(n.peak, n.nActive)
 	if n.quantum > 0 && !n.fullOnly {
@@ -367,7 +364,7 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 		f.rate = f.cap
 		f.finish = f.t0 + f.rem0/f.rate
 		for _, l := range f.path {
-			n.setLoad(l, n.load[l]+f.rate)
+			n.addLoad(l, f.rate)
 		}
 		n.finishQ.add(f)
 		n.fastAdds++
@@ -387,14 +384,16 @@ func (n *Network) addQuantized(f *flow) {
 	} else {
 		r := f.cap
 		for _, l := range f.path {
-			r = min(r, max(n.caps[l]-n.load[l], 0))
+			k := &n.links[l]
+			r = min(r, max(k.cap-k.load, 0))
 		}
 		f.rate = r
 		n.provisional++
 		n.markDirty()
 		for _, l := range f.path {
-			if r < n.level[l] && n.load[l]+r > n.caps[l]*(1-saturationSlack) {
+			if k := &n.links[l]; r < k.level && k.load+r > k.cap*(1-saturationSlack) {
 				n.waiting[l] = append(n.waiting[l], waiter{f, f.seq})
+				k.queued++
 			}
 		}
 	}
@@ -404,7 +403,7 @@ func (n *Network) addQuantized(f *flow) {
 	}
 	f.finish = f.t0 + f.rem0/f.rate
 	for _, l := range f.path {
-		n.setLoad(l, n.load[l]+f.rate)
+		n.addLoad(l, f.rate)
 	}
 	n.finishQ.add(f)
 }
@@ -421,7 +420,7 @@ func (n *Network) fitsUnsaturated(f *flow) bool {
 		return false
 	}
 	for _, l := range f.path {
-		if n.load[l]+f.cap > n.caps[l]*(1-saturationSlack) {
+		if k := &n.links[l]; k.load+f.cap > k.cap*(1-saturationSlack) {
 			return false
 		}
 	}
@@ -434,7 +433,7 @@ func (n *Network) crossesSaturated(f *flow) bool {
 		return true // an uncapped flow, or one below its cap, has a bottleneck link
 	}
 	for _, l := range f.path {
-		if n.load[l] > n.caps[l]*(1-saturationSlack) {
+		if k := &n.links[l]; k.load > k.cap*(1-saturationSlack) {
 			return true
 		}
 	}
@@ -448,7 +447,7 @@ func (n *Network) crossesSaturated(f *flow) bool {
 func (n *Network) drop(f *flow) {
 	n.nActive--
 	for _, l := range f.path {
-		n.onLink[l]--
+		n.links[l].flows--
 	}
 	quantized := n.quantum > 0 && !n.fullOnly
 	if !quantized && (n.dirty || n.fullOnly || n.crossesSaturated(f)) {
@@ -466,11 +465,11 @@ func (n *Network) drop(f *flow) {
 		n.fastDrops++
 	}
 	for _, l := range f.path {
-		n.setLoad(l, max(n.load[l]-f.rate, 0))
+		n.setLoad(l, max(n.links[l].load-f.rate, 0))
 	}
 	if quantized && f.rate > 0 {
 		for _, l := range f.path {
-			if int(n.served[l]) < len(n.waiting[l]) {
+			if k := &n.links[l]; k.served < k.queued {
 				n.serveWaiting(l)
 			}
 		}
@@ -487,29 +486,30 @@ func (n *Network) drop(f *flow) {
 // allow. A flow left short of that share by a lack of spare on l stays
 // first in line.
 func (n *Network) serveWaiting(l LinkID) {
-	spare := n.caps[l] - n.load[l]
+	k := &n.links[l]
+	spare := k.cap - k.load
 	q := n.waiting[l]
-	i := int(n.served[l])
+	i := int(k.served)
 	for ; i < len(q) && spare > 0; i++ {
 		g := q[i].f
 		if g.state != stateActive || g.seq != q[i].seq {
 			continue // ended, and perhaps recycled for a newer flow
 		}
-		give := min(spare, n.level[l]-g.rate, g.cap-g.rate)
+		give := min(spare, k.level-g.rate, g.cap-g.rate)
 		for _, o := range g.path {
 			if o != l {
-				give = min(give, n.caps[o]-n.load[o])
+				give = min(give, n.links[o].cap-n.links[o].load)
 			}
 		}
 		if give > 0 {
 			n.raise(g, give)
 			spare -= give
-			if spare <= 0 && g.rate < n.level[l] {
+			if spare <= 0 && g.rate < k.level {
 				break
 			}
 		}
 	}
-	n.served[l] = int32(i)
+	k.served = int32(i)
 }
 
 // raise adds d to active flow g's rate between solves.
@@ -518,7 +518,7 @@ func (n *Network) raise(g *flow, d float64) {
 	g.t0 = n.now
 	g.rate += d
 	for _, l := range g.path {
-		n.setLoad(l, n.load[l]+d)
+		n.addLoad(l, d)
 	}
 	g.finish = g.t0 + g.rem0/g.rate
 	g.ver++
@@ -545,12 +545,16 @@ func (n *Network) sweep() {
 // setLoad changes link l's load, first banking the bytes it carried at the
 // old load.
 func (n *Network) setLoad(l LinkID, v float64) {
-	if dt := n.now - n.linkT[l]; dt > 0 {
-		n.linkBytes[l] += n.load[l] * dt
+	k := &n.links[l]
+	if dt := n.now - k.t; dt > 0 {
+		k.bytes += k.load * dt
 	}
-	n.linkT[l] = n.now
-	n.load[l] = v
+	k.t = n.now
+	k.load = v
 }
+
+// addLoad adds d to link l's load.
+func (n *Network) addLoad(l LinkID, d float64) { n.setLoad(l, n.links[l].load+d) }
 
 // Remove cancels a flow (e.g. its task was killed) at time now and returns
 // the bytes it had transferred. A flow that already completed but was not
@@ -669,20 +673,21 @@ func (n *Network) Rate(id FlowID) float64 {
 // out-of-range l).
 func (n *Network) LinkLoad(l LinkID) float64 {
 	n.ensureSolved()
-	if l < 0 || int(l) >= len(n.load) {
+	if l < 0 || int(l) >= len(n.links) {
 		return 0
 	}
-	return n.load[l]
+	return n.links[l].load
 }
 
 // LinkBytes returns the cumulative bytes carried by link l up to the current
 // time (0 for an out-of-range l).
 func (n *Network) LinkBytes(l LinkID) float64 {
-	if l < 0 || int(l) >= len(n.linkBytes) {
+	if l < 0 || int(l) >= len(n.links) {
 		return 0
 	}
 	n.ensureSolved()
-	return n.linkBytes[l] + n.load[l]*(n.now-n.linkT[l])
+	k := &n.links[l]
+	return k.bytes + k.load*(n.now-k.t)
 }
 
 // ActiveFlows returns the number of flows still transferring.

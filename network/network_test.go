@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 const relEps = 1e-9
@@ -519,5 +520,14 @@ func TestRepeatedLinkInPath(t *testing.T) {
 	}
 	if r := n.Rate(b); !approx(r, 9) {
 		t.Errorf("rate of b %v, want 9 (link 1's 10 minus a's 1)", r)
+	}
+}
+
+// TestLinkFillsOneCacheLine pins the link struct at 64 bytes: a flow's
+// start or end touches every link of its path, and a link that straddles
+// two cache lines costs two misses instead of one.
+func TestLinkFillsOneCacheLine(t *testing.T) {
+	if got := unsafe.Sizeof(link{}); got != 64 {
+		t.Errorf("link is %d bytes, want 64, one cache line: re-pad it after adding or removing a field", got)
 	}
 }

@@ -35,15 +35,15 @@ func (n *Network) solve() {
 	n.compact()
 	s := &n.sv
 	flows := n.flows
-	L := len(n.caps)
+	L := len(n.links)
 
 	// Per-link membership in CSR form, flows in the order added. Counting
 	// links (Unlimited) never bind: their share is beyond any other link's
 	// or cap, so they are left out, which changes no rate.
 	s.cnt = resize(s.cnt, L)
-	copy(s.cnt, n.onLink)
-	for l, c := range n.counting {
-		if c {
+	for l := range n.links {
+		s.cnt[l] = n.links[l].flows
+		if n.links[l].counting {
 			s.cnt[l] = 0
 		}
 	}
@@ -66,7 +66,9 @@ func (n *Network) solve() {
 
 	// Heap of links that carry flows, keyed by fair share.
 	s.rem = resize(s.rem, L)
-	copy(s.rem, n.caps)
+	for l := range n.links {
+		s.rem[l] = n.links[l].cap
+	}
 	s.size(L)
 	for l := range L {
 		if s.cnt[l] > 0 {
@@ -74,12 +76,13 @@ func (n *Network) solve() {
 		}
 	}
 	s.build()
-	if n.level != nil {
-		for l := range n.level {
-			n.level[l] = math.Inf(1)
-			clear(n.waiting[l])
+	if n.waiting != nil {
+		for l := range n.links {
+			k := &n.links[l]
+			k.level = math.Inf(1)
+			clear(n.waiting[l][:k.queued])
 			n.waiting[l] = n.waiting[l][:0]
-			n.served[l] = 0
+			k.queued, k.served = 0, 0
 		}
 	}
 
@@ -126,8 +129,8 @@ func (n *Network) solve() {
 		l := s.tree[1]
 		s.retire(l)
 		level = max(level, share)
-		if n.level != nil {
-			n.level[l] = level
+		if n.waiting != nil {
+			n.links[l].level = level
 		}
 		for _, fi := range s.members[s.start[l]:s.start[l+1]] {
 			if !s.frozen[fi] {
@@ -139,7 +142,7 @@ func (n *Network) solve() {
 
 	// Publish loads and completion times. Link byte counters are banked at
 	// the old loads first.
-	for l := range n.load {
+	for l := range n.links {
 		n.setLoad(LinkID(l), 0)
 	}
 	// The finish queue's window starts now. In quantized mode it spans
@@ -149,7 +152,7 @@ func (n *Network) solve() {
 	n.finishQ.reset(n.now)
 	for _, f := range flows {
 		for _, l := range f.path {
-			n.load[l] += f.rate
+			n.links[l].load += f.rate
 		}
 		f.finish = math.Inf(1)
 		if f.rate > 0 {
