@@ -21,11 +21,14 @@ type perf struct {
 	DecisionP99US  float64 `json:"decision_p99_us"`
 	// What the run's cost grows with: engine events, completed flows,
 	// full network solves, flow changes applied between solves in
-	// quantized mode, and the most flows active at once.
+	// quantized mode, and the most flows active at once. HandOffs counts
+	// the flows a waiting line raised between solves with bandwidth an
+	// ending flow freed (quantized mode): how much the line does.
 	Events         int64 `json:"events"`
 	Flows          int64 `json:"flows"`
 	NetworkSolves  int   `json:"network_solves"`
 	ProvisionalOps int   `json:"network_provisional_changes"`
+	HandOffs       int   `json:"network_hand_offs"`
 	PeakFlows      int   `json:"peak_concurrent_flows"`
 }
 
@@ -34,7 +37,8 @@ func perfReport(policy string, cost *metrics.Latency, st sim.Stats, wall time.Du
 		Policy: policy, WallS: wall.Seconds(), AssignCalls: cost.Count(),
 		DecisionMeanUS: float64(cost.Mean()) / 1e3, DecisionP99US: float64(cost.Quantile(0.99)) / 1e3,
 		Events: st.Events, Flows: st.Flows, NetworkSolves: st.Network.Solves,
-		ProvisionalOps: st.Network.Provisional, PeakFlows: st.Network.PeakFlows,
+		ProvisionalOps: st.Network.Provisional, HandOffs: st.Network.HandOffs,
+		PeakFlows: st.Network.PeakFlows,
 	}
 }
 
