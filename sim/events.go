@@ -18,22 +18,21 @@ const (
 // task index for evPhaseDone (with attempt in c), job index for evSubmit,
 // node for evHeartbeat.
 type event struct {
-	t    float64
-	kind eventKind
-	seq  uint64
-	a, b int32
-	c    uint32
+	t float64
+	// order is the kind in the top byte and the sequence number below
+	// it, set by the queue: one comparison orders events of one instant.
+	order uint64
+	a, b  int32
+	c     uint32
+	kind  eventKind
 }
 
 func (e *event) before(o *event) bool {
-	if e.t != o.t {
-		return e.t < o.t
-	}
-	if e.kind != o.kind {
-		return e.kind < o.kind
-	}
-	return e.seq < o.seq
+	return e.t < o.t || (e.t == o.t && e.order < o.order)
 }
+
+// orderOf packs kind and seq into an event's order.
+func orderOf(kind eventKind, seq uint64) uint64 { return uint64(kind)<<56 | seq }
 
 // eventQueue is a binary min-heap ordered by (time, kind, sequence): the
 // sequence number makes the order total, so runs are deterministic.
@@ -62,13 +61,13 @@ func (q *eventQueue) setArrivals(times []float64) {
 // arrive puts job i's arrival, if there is such a job, in the heap.
 func (q *eventQueue) arrive(i int) {
 	if i < len(q.arrivals) {
-		q.insert(event{t: q.arrivals[i], kind: evSubmit, seq: q.seq0 + uint64(i) + 1, a: int32(i)})
+		q.insert(event{t: q.arrivals[i], kind: evSubmit, order: orderOf(evSubmit, q.seq0+uint64(i)+1), a: int32(i)})
 	}
 }
 
 func (q *eventQueue) push(e event) {
 	q.seq++
-	e.seq = q.seq
+	e.order = orderOf(e.kind, q.seq)
 	q.insert(e)
 }
 
