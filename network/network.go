@@ -78,7 +78,7 @@ const inlinePath = 8
 // flow is one transfer. Its progress is stored lazily as (rem0 at t0) plus a
 // constant rate, so advancing time costs nothing per flow.
 type flow struct {
-	ver    uint32 // bumped whenever finish changes or the struct is reused, to retire heap entries
+	ver    uint32 // bumped whenever finish changes or the struct is reused, to retire finish-queue entries
 	id     FlowID
 	seq    int64 // the order flows were added in: ties break on it
 	path   []LinkID
