@@ -32,9 +32,7 @@ type solver struct {
 // O(L + P log L + C log C) for P path entries and C capped flows, and in
 // practice far fewer than P tree updates.
 func (n *Network) solve() {
-	n.compact()
 	s := &n.sv
-	flows := n.flows
 	L := len(n.links)
 
 	// Per-link membership in CSR form, flows in the order added. Counting
@@ -55,14 +53,38 @@ func (n *Network) solve() {
 	s.members = resize(s.members, int(s.start[L]))
 	s.fill = resize(s.fill, L)
 	copy(s.fill, s.start[:L])
-	for i, f := range flows {
+
+	// One pass over the flows, each read once: drop the ended ones
+	// (keeping the order the rest were added in), re-base each active
+	// flow's progress at now, since its rate is about to change, and list
+	// it under its links and, if capped, for the cap order. The link
+	// counts above are kept as flows start and end, so the lists can be
+	// laid out before the pass.
+	s.capped = s.capped[:0]
+	live := n.flows[:0]
+	for _, f := range n.flows {
+		if f.state != stateActive {
+			n.recycle(f)
+			continue
+		}
+		f.rem0 = f.remaining(n.now)
+		f.t0 = n.now
+		i := int32(len(live))
+		live = append(live, f)
 		for _, l := range f.path {
 			if s.fill[l] < s.start[l+1] {
-				s.members[s.fill[l]] = int32(i)
+				s.members[s.fill[l]] = i
 				s.fill[l]++
 			}
 		}
+		if !math.IsInf(f.cap, 1) {
+			s.capped = append(s.capped, i)
+		}
 	}
+	clear(n.flows[len(live):])
+	n.flows = live
+	n.gone = 0
+	flows := n.flows
 
 	// Heap of links that carry flows, keyed by fair share.
 	s.rem = resize(s.rem, L)
@@ -87,12 +109,6 @@ func (n *Network) solve() {
 	}
 
 	// Capped flows in increasing cap order.
-	s.capped = s.capped[:0]
-	for i, f := range flows {
-		if !math.IsInf(f.cap, 1) {
-			s.capped = append(s.capped, int32(i))
-		}
-	}
 	slices.SortFunc(s.capped, func(a, b int32) int {
 		ca, cb := flows[a].cap, flows[b].cap
 		switch {
@@ -161,25 +177,6 @@ func (n *Network) solve() {
 		f.ver++
 		n.finishQ.add(f)
 	}
-}
-
-// compact drops non-active flows from n.flows (keeping the order they were added in) and
-// re-bases each active flow's progress at the current time, since the solve
-// is about to change its rate.
-func (n *Network) compact() {
-	live := n.flows[:0]
-	for _, f := range n.flows {
-		if f.state == stateActive {
-			f.rem0 = f.remaining(n.now)
-			f.t0 = n.now
-			live = append(live, f)
-		} else {
-			n.recycle(f)
-		}
-	}
-	clear(n.flows[len(live):])
-	n.flows = live
-	n.gone = 0
 }
 
 // freeze fixes flow fi at rate r and charges r to every link on its path.
