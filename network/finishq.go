@@ -31,13 +31,15 @@ const finishBuckets = 256
 // entry is skipped when it comes up.
 //
 // It is a heap in front of a calendar. A window of time starting at base
-// is cut into finishBuckets buckets of equal width; an entry's bucket is
-// floor((finish-base)/width), clamped below to 0, and entries beyond the
-// window wait in later. Every step of that is monotone in finish, so an
-// entry in a lower bucket never finishes after one in a higher, nor one
-// in a bucket after one in later. The heap holds the entries of buckets
-// 0 to cur; the buckets after cur hold theirs unordered until the heap
-// runs dry and the next one is heaped. So the heap's least entry is the
+// is cut into finishBuckets buckets of equal width; an entry's place is
+// x = (finish-base)/width, bucket floor(x), and entries beyond the window
+// wait in later. Every step of that is monotone in finish, so an entry in
+// a lower bucket never finishes after one in a higher, nor one in a bucket
+// after one in later. The heap holds every entry with x < cur+1: the
+// buckets up to cur, and any entry before the window's start (a window
+// that moved to later's least finish can see a start before it). The
+// buckets after cur hold theirs unordered until the heap runs dry and the
+// next one is heaped. So the heap's least entry is the
 // least of all, and the queue yields exactly the (finish, seq) order of
 // one heap over every entry: the window's placement and width decide
 // only how much each entry is moved, never the order.
