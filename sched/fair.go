@@ -327,7 +327,11 @@ func ratio(running, share float64) float64 {
 func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 	return func(yield func(*Job) bool) {
 		m := &f.seqs[s]
-		if m.ok && m.version == f.version && m.epoch == c.Epoch() && m.slots == c.TotalSlots(s) {
+		// The state the sequence is computed from, taken before any of it
+		// is yielded: a consumer that changes the state mid-read must not
+		// leave a sequence labelled with the state after its change.
+		version, epoch, slots := f.version, c.Epoch(), c.TotalSlots(s)
+		if m.ok && m.version == version && m.epoch == epoch && m.slots == slots {
 			for _, j := range m.jobs {
 				if !yield(j) {
 					return
@@ -369,7 +373,7 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 				return
 			}
 		}
-		*m = seqMemo{ok: true, version: f.version, epoch: c.Epoch(), slots: c.TotalSlots(s), jobs: append(m.jobs[:0], rec...)}
+		*m = seqMemo{ok: true, version: version, epoch: epoch, slots: slots, jobs: append(m.jobs[:0], rec...)}
 	}
 }
 

@@ -296,3 +296,26 @@ func TestFairOrderJobSharesNotStale(t *testing.T) {
 		})
 	}
 }
+
+// TestFairOrderSequenceNotKeptAcrossChangeMidRead pins that a candidate
+// sequence read while the order's state changed under it (a consumer that
+// launches a task before it has read every candidate) is not replayed
+// later: it was computed from the state before the change.
+func TestFairOrderSequenceNotKeptAcrossChangeMidRead(t *testing.T) {
+	e := newFairEnv(t, memoParams, 6, 3, 8)
+	e.add("c", 8, 0)
+	e.add("e", 8, 0) // a change since any read: the next read computes and keeps its sequence
+	launched := false
+	for j := range e.f.Candidates(e.c, sched.MapSlot) {
+		if !launched {
+			// Four maps on the first pool's job put that pool behind the
+			// other, so the sequence read so far is no longer the order.
+			e.launch(j, 4)
+			launched = true
+		}
+	}
+	if !launched {
+		t.Fatal("no candidate was read; the test exercises nothing")
+	}
+	checkFresh(t, e, memoParams, "after a full read during which a job launched four maps")
+}
