@@ -86,7 +86,7 @@ func (n *Network) solve() {
 	n.gone = 0
 	flows := n.flows
 
-	// Heap of links that carry flows, keyed by fair share.
+	// Winner tree of links that carry flows, keyed by fair share.
 	s.rem = resize(s.rem, L)
 	for l := range n.links {
 		s.rem[l] = n.links[l].cap

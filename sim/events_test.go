@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestArrivalsMergeAsIfPushed checks that job arrivals kept outside the
-// heap come out exactly where they would if every one had been pushed
-// first: interleaved by time with heartbeats and phases pushed while the
+// TestArrivalsMergeAsIfPushed checks that job arrivals, which enter the
+// heap one at a time, come out exactly where they would if every one had
+// been pushed first: interleaved by time with heartbeats and phases pushed while the
 // queue drains, after phase ends and before heartbeats at the same
 // instant, and in job order among themselves.
 func TestArrivalsMergeAsIfPushed(t *testing.T) {
