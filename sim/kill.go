@@ -66,9 +66,9 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 	if r.state == tsPending || r.state == tsDone {
 		return false
 	}
-	for h, id := range r.hflow {
-		if r.hstate[h] == 2 {
-			e.net.Remove(e.now, id)
+	for _, hf := range r.from {
+		if hf.state == hostFetching {
+			e.net.Remove(e.now, hf.flow)
 		}
 	}
 	if r.state == tsWriting {

@@ -43,14 +43,31 @@ type reduceTask struct {
 	attempt uint32
 	cursor  int // next entry of the job's map log to absorb
 	// Fetch state per map-output host, indexed by the job's host index
-	// (jobRun.hosts), so that absorbing map output needs no lookup.
-	avail   []float64        // bytes ready on a host, not yet fetched
-	hstate  []uint8          // 0 idle, 1 queued, 2 fetching
-	hflow   []network.FlowID // the fetch in flight from a host
-	queue   []int32          // hosts with bytes ready, in the order they got them
+	// (jobRun.hosts), so that absorbing map output needs no lookup. A
+	// host's state is read and written together, so it is one struct.
+	from []hostFetch
+	// queue[qhead:] are the hosts with bytes ready, in the order they got
+	// them. The consumed prefix is dropped only when the line empties, so
+	// the buffer is reused rather than re-grown as it slides.
+	queue   []int32
+	qhead   int
 	fetches int
 	fetched float64
 }
+
+// hostFetch is a reduce's fetch state for one map-output host.
+type hostFetch struct {
+	avail float64        // bytes ready, not yet fetched
+	flow  network.FlowID // the fetch in flight
+	state uint8          // hostIdle, hostQueued or hostFetching
+}
+
+// Fetch states of a map-output host, for one reduce.
+const (
+	hostIdle uint8 = iota
+	hostQueued
+	hostFetching
+)
 
 // mapOut is a finished map's output, an entry of the job's map log.
 type mapOut struct {
@@ -392,37 +409,39 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 func (e *Engine) pump(jr *jobRun, i int) {
 	r := &jr.reduces[i]
 	R := float64(jr.sj.NumReduces)
-	if n := len(jr.hosts); len(r.avail) < n {
-		r.avail = append(r.avail, make([]float64, n-len(r.avail))...)
-		r.hstate = append(r.hstate, make([]uint8, n-len(r.hstate))...)
-		r.hflow = append(r.hflow, make([]network.FlowID, n-len(r.hflow))...)
+	if n := len(jr.hosts); len(r.from) < n {
+		r.from = append(r.from, make([]hostFetch, n-len(r.from))...)
 	}
 	for ; r.cursor < len(jr.mapLog); r.cursor++ {
 		mo := jr.mapLog[r.cursor]
 		if mo.bytes <= 0 {
 			continue
 		}
-		r.avail[mo.host] += mo.bytes / R
-		if r.hstate[mo.host] == 0 {
-			r.hstate[mo.host] = 1
+		hf := &r.from[mo.host]
+		hf.avail += mo.bytes / R
+		if hf.state == hostIdle {
+			hf.state = hostQueued
 			r.queue = append(r.queue, mo.host)
 		}
 	}
-	for r.fetches < e.p.ParallelCopies && len(r.queue) > 0 {
-		hi := r.queue[0]
-		r.queue = r.queue[1:]
-		bytes := r.avail[hi]
-		r.avail[hi] = 0
-		r.hstate[hi] = 2
+	for r.fetches < e.p.ParallelCopies && r.qhead < len(r.queue) {
+		hi := r.queue[r.qhead]
+		if r.qhead++; r.qhead == len(r.queue) {
+			r.queue, r.qhead = r.queue[:0], 0
+		}
+		hf := &r.from[hi]
+		bytes := hf.avail
+		hf.avail = 0
+		hf.state = hostFetching
 		r.fetches++
 		h := jr.hosts[hi]
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
 		ref := e.newRef(flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
 			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node})
-		r.hflow[hi] = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
+		hf.flow = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
 		e.pathBuf = path[:0]
 	}
-	if r.fetches == 0 && len(r.queue) == 0 && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning {
+	if r.fetches == 0 && r.qhead == len(r.queue) && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning {
 		e.startCompute(jr, i)
 	}
 }
@@ -431,13 +450,14 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h int32, bytes float64) {
 	r := &jr.reduces[i]
 	r.fetches--
 	r.fetched += bytes
-	r.hflow[h] = 0
+	hf := &r.from[h]
+	hf.flow = 0
 	e.shuffleFetched += bytes
-	if r.avail[h] > 0 {
-		r.hstate[h] = 1
+	if hf.avail > 0 {
+		hf.state = hostQueued
 		r.queue = append(r.queue, h)
 	} else {
-		r.hstate[h] = 0
+		hf.state = hostIdle
 	}
 	e.pump(jr, i)
 }
@@ -450,7 +470,7 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 			break
 		}
 	}
-	r.avail, r.hstate, r.hflow, r.queue = nil, nil, nil, nil
+	r.from, r.queue, r.qhead = nil, nil, 0
 	if jr.copyingOn != nil {
 		jr.copyingOn[r.node]--
 		ns := &e.nodes[r.node]
