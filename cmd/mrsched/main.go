@@ -7,6 +7,7 @@
 //	mrsched                          compare every policy on the embedded FB-2009 trace
 //	mrsched compare [flags]          the same, with flags
 //	mrsched simulate -config F -out D  one run from a YAML scenario
+//	mrsched diff BASE RUN...         how runs differ from a base run, in percent
 //	mrsched netsim FILE.json         the network model alone
 //	mrsched trace stats FILE|NAME    a trace's jobs, bytes and classes
 //	mrsched experiment NAME...       a paper's experiment beside the paper's numbers
@@ -60,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdSimulate(args, stdout, stderr)
 	case "netsim":
 		err = cmdNetsim(args, stdout, stderr)
+	case "diff":
+		err = cmdDiff(args, stdout, stderr)
 	case "trace":
 		err = cmdTrace(args, stdout, stderr)
 	case "experiment":
@@ -95,6 +98,8 @@ Commands:
   mrsched simulate -config FILE -out DIR
                                      one run from a YAML scenario; writes summary.json,
                                      jobs.csv and timeseries.csv to DIR
+  mrsched diff BASE_DIR RUN_DIR...   how runs differ from a base run: mean turnaround,
+                                     median job, throughputs, cross-rack bytes (%)
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span

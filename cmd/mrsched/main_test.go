@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,5 +168,51 @@ func TestCompareSmall(t *testing.T) {
 func TestUnknownCommand(t *testing.T) {
 	if code, _, errOut := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestDiffComparesRuns runs one small scenario twice, the second with
+// heartbeats moved by a nanosecond, and checks that diff reads both
+// output directories: a run against itself changes nothing, and the table
+// has a row per run and, for two runs, their mean and standard error.
+func TestDiffComparesRuns(t *testing.T) {
+	dir := t.TempDir()
+	var outs []string
+	for i, hb := range []string{"3", "3.000000001"} {
+		cfg := filepath.Join(dir, fmt.Sprintf("s%d.yaml", i))
+		sc := "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\nengine: {heartbeat_s: " + hb + "}\n"
+		if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+		if code, _, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out); code != 0 {
+			t.Fatalf("simulate exit %d: %s", code, errOut)
+		}
+		outs = append(outs, out)
+	}
+	code, stdout, errOut := runCLI(t, "diff", outs[0], outs[0], outs[1])
+	if code != 0 {
+		t.Fatalf("diff exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(stdout, "\n")
+	var self string
+	for _, l := range lines {
+		if strings.HasPrefix(l, outs[0]+" ") {
+			self = l
+		}
+	}
+	if f := strings.Fields(self); len(f) != 7 || f[1] != "+0.00" || f[2] != "+0.00" || f[3] != "+0.00" || f[4] != "+0.00" || f[5] != "+0.00" {
+		t.Errorf("a run against itself: row %q, want +0.00 in every measure", self)
+	}
+	for _, want := range []string{outs[1], "mean of 2", "standard error", "median job"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("diff output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if code, _, errOut := runCLI(t, "diff", outs[0]); code != 2 || !strings.Contains(errOut, "usage: mrsched diff") {
+		t.Errorf("diff with one directory: exit %d, stderr %q; want usage and exit 2", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "diff", outs[0], filepath.Join(dir, "nope")); code != 1 || !strings.Contains(errOut, "nope") {
+		t.Errorf("diff with a missing run: exit %d, stderr %q; want exit 1 naming it", code, errOut)
 	}
 }

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+
+	"mrsched/metrics"
+	"mrsched/report"
+)
+
+// cmdDiff compares runs written by `mrsched simulate` with a base run, as
+// the README's tables of the network modes' error do: one row a run, and
+// for several runs their mean and its standard error, since one run of a
+// busy cluster moves by percents with the timing of a few jobs.
+func cmdDiff(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	csvOut := fs.Bool("csv", false, "write CSV instead of a text table")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mrsched diff [-csv] BASE_DIR RUN_DIR...")
+		fmt.Fprintln(stderr, "  each RUN_DIR's change from BASE_DIR, in percent (output directories of 'mrsched simulate')")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() < 2 {
+		fs.Usage()
+		return errUsage
+	}
+	base, err := metrics.ReadRun(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	t := &report.Table{
+		Title: fmt.Sprintf("change from %s (%%)", fs.Arg(0)),
+		Headers: []string{"run", "mean turnaround", "median job", "throughput over the run",
+			"steady-state throughput", "cross-rack bytes", "jobs in the median"},
+		Notes: []string{
+			"median job: the median over jobs of each job's change in turnaround, over the jobs that took more than 1 s in both runs",
+			"throughput over the run: completed jobs / (last finish - first submit); steady-state: jobs finished per hour between the first and the last submission",
+		},
+	}
+	var cols [5][]float64
+	for _, dir := range fs.Args()[1:] {
+		r, err := metrics.ReadRun(dir)
+		if err != nil {
+			return err
+		}
+		c, err := metrics.Compare(base, r)
+		if err != nil {
+			return err
+		}
+		v := [5]float64{c.MeanTurnaround, c.MedianJob, c.Throughput, c.SteadyThroughput, c.CrossRackBytes}
+		row := []string{filepath.Clean(dir)}
+		for i, x := range v {
+			cols[i] = append(cols[i], x)
+			row = append(row, fmt.Sprintf("%+.2f", x))
+		}
+		t.AddRow(append(row, fmt.Sprint(c.Jobs))...)
+	}
+	if n := len(cols[0]); n > 1 {
+		mean, se := []string{fmt.Sprintf("mean of %d", n)}, []string{"standard error"}
+		for _, c := range cols {
+			m, s := meanSE(c)
+			mean = append(mean, fmt.Sprintf("%+.2f", m))
+			se = append(se, fmt.Sprintf("%.2f", s))
+		}
+		t.AddRow(append(mean, "")...)
+		t.AddRow(append(se, "")...)
+	}
+	if *csvOut {
+		return t.WriteCSV(stdout)
+	}
+	return t.WriteText(stdout)
+}
+
+// meanSE returns the mean of v and its standard error (sample standard
+// deviation over the square root of the count; v has at least 2 values).
+func meanSE(v []float64) (mean, se float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	var ss float64
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
+}

@@ -1,0 +1,164 @@
+package metrics
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run builds a Run from turnarounds by job ID and summary figures.
+func testRun(dir string, mean, thr, steady, xr float64, jobs map[int]float64) *Run {
+	var s Summary
+	s.Turnaround.Mean, s.ThroughputJobsPerHour, s.SteadyState.JobsPerHour, s.Bytes.CrossRackTotal = mean, thr, steady, xr
+	return &Run{Dir: dir, Summary: s, Turnaround: jobs}
+}
+
+func TestCompareMeasures(t *testing.T) {
+	base := testRun("base", 100, 1000, 900, 5e12, map[int]float64{1: 10, 2: 20, 3: 40, 4: 0.5, 5: 1.2, 6: 8})
+	tests := []struct {
+		name string
+		run  *Run
+		want Change
+	}{
+		{
+			name: "identical runs change nothing",
+			run:  base,
+			want: Change{Jobs: 5},
+		},
+		{
+			name: "summary figures are relative changes in percent",
+			run:  testRun("r", 110, 950, 909, 4.5e12, base.Turnaround),
+			want: Change{MeanTurnaround: 10, Throughput: -5, SteadyThroughput: 1, CrossRackBytes: -10, Jobs: 5},
+		},
+		{
+			// Changes +10%, +5%, -50%, +20%: jobs 4 (0.5 s) and 5 (0.9 s in
+			// the run) are left out, so the median is of four changes.
+			name: "median job counts jobs over 1 s in both runs, mean of the middle two",
+			run:  testRun("r", 100, 1000, 900, 5e12, map[int]float64{1: 11, 2: 21, 3: 20, 4: 5, 5: 0.9, 6: 9.6}),
+			want: Change{MedianJob: 7.5, Jobs: 4},
+		},
+		{
+			name: "jobs missing from the run are left out",
+			run:  testRun("r", 100, 1000, 900, 5e12, map[int]float64{1: 12, 3: 44}),
+			want: Change{MedianJob: 15, Jobs: 2},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Compare(base, tc.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			close := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+			if !close(got.MeanTurnaround, tc.want.MeanTurnaround) || !close(got.Throughput, tc.want.Throughput) ||
+				!close(got.SteadyThroughput, tc.want.SteadyThroughput) || !close(got.CrossRackBytes, tc.want.CrossRackBytes) ||
+				!close(got.MedianJob, tc.want.MedianJob) || got.Jobs != tc.want.Jobs {
+				t.Errorf("Compare = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCompareMedianJobIsTwoSided pins why both runs' turnarounds bound the
+// jobs counted: with the base's alone, a run identical but for jobs that
+// drop from just over 1 s to well under would read as faster per job, and
+// the same pair compared the other way round would not read as slower.
+func TestCompareMedianJobIsTwoSided(t *testing.T) {
+	a := map[int]float64{1: 1.1, 2: 1.1, 3: 1.1, 4: 5, 5: 6}
+	b := map[int]float64{1: 0.2, 2: 0.2, 3: 0.2, 4: 5, 5: 6}
+	ab, err := Compare(testRun("a", 1, 1, 1, 1, a), testRun("b", 1, 1, 1, 1, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ba, err := Compare(testRun("b", 1, 1, 1, 1, b), testRun("a", 1, 1, 1, 1, a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ab.MedianJob != 0 || ba.MedianJob != 0 || ab.Jobs != 2 || ba.Jobs != 2 {
+		t.Errorf("median job a->b %+.1f%% over %d jobs, b->a %+.1f%% over %d: want 0%% over the 2 jobs over 1 s in both, either way",
+			ab.MedianJob, ab.Jobs, ba.MedianJob, ba.Jobs)
+	}
+}
+
+func TestCompareWithoutCommonJobsFails(t *testing.T) {
+	_, err := Compare(testRun("a", 1, 1, 1, 1, map[int]float64{1: 5}), testRun("b", 1, 1, 1, 1, map[int]float64{2: 5}))
+	if err == nil || !strings.Contains(err.Error(), "no job completed in both runs") {
+		t.Errorf("err = %v, want one saying no job is in both runs", err)
+	}
+}
+
+func TestReadJobTurnarounds(t *testing.T) {
+	const head = "id,name,turnaround_s\n"
+	tests := []struct {
+		name, in string
+		want     map[int]float64
+		wantErr  string
+	}{
+		{name: "completed jobs by ID, unfinished ones (-1) left out", in: head + "0,a,3.5\n1,b,-1\n7,c,0\n",
+			want: map[int]float64{0: 3.5, 7: 0}},
+		{name: "empty file", in: "", wantErr: "jobs.csv: empty file"},
+		{name: "header without the columns", in: "id,name\n0,a\n", wantErr: "jobs.csv:1: header lacks"},
+		{name: "bad id names its line", in: head + "0,a,1\nx,b,2\n", wantErr: `jobs.csv:3: id "x"`},
+		{name: "bad turnaround names its line", in: head + "0,a,NaN\n", wantErr: `jobs.csv:2: turnaround_s "NaN"`},
+		{name: "negative turnaround other than -1", in: head + "0,a,-2\n", wantErr: `jobs.csv:2: turnaround_s "-2"`},
+		{name: "duplicate id", in: head + "4,a,1\n4,b,2\n", wantErr: "jobs.csv:3: id 4 appears twice"},
+		{name: "short row", in: head + "4,a\n", wantErr: "jobs.csv:"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ReadJobTurnarounds(strings.NewReader(tc.in), "jobs.csv")
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for id, v := range tc.want {
+				if got[id] != v {
+					t.Errorf("job %d: %v, want %v", id, got[id], v)
+				}
+			}
+		})
+	}
+}
+
+func TestReadRunNamesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "summary.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRun(dir); err == nil || !strings.Contains(err.Error(), "summary.json") {
+		t.Errorf("err = %v, want one naming summary.json", err)
+	}
+	if _, err := ReadRun(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing directory must fail")
+	}
+}
+
+func FuzzReadJobTurnarounds(f *testing.F) {
+	f.Add("id,name,turnaround_s\n0,a,3.5\n1,b,-1\n")
+	f.Add("id,turnaround_s\n\"1\",2e3\n")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := ReadJobTurnarounds(strings.NewReader(in), "jobs.csv")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "jobs.csv") {
+				t.Errorf("error %q does not name the file", err)
+			}
+			return
+		}
+		for id, v := range got {
+			if id < 0 || !(v >= 0) || math.IsInf(v, 0) {
+				t.Errorf("job %d: turnaround %v accepted", id, v)
+			}
+		}
+	})
+}
