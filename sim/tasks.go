@@ -47,12 +47,26 @@ type reduceTask struct {
 	// host's state is read and written together, so it is one struct.
 	from []hostFetch
 	// queue[qhead:] are the hosts with bytes ready, in the order they got
-	// them. The consumed prefix is dropped only when the line empties, so
-	// the buffer is reused rather than re-grown as it slides.
+	// them. The consumed prefix is dropped when the line empties or is
+	// most of the buffer (compactQueue), so the buffer is reused rather
+	// than re-grown as the line slides.
 	queue   []int32
 	qhead   int
 	fetches int
 	fetched float64
+}
+
+// compactQueue drops the consumed prefix of r's host queue once it is
+// most of the buffer, so that a line that rarely empties keeps a buffer
+// about twice its length instead of one entry per fetch ever started.
+func (r *reduceTask) compactQueue() {
+	switch {
+	case r.qhead == len(r.queue):
+		r.queue, r.qhead = r.queue[:0], 0
+	case r.qhead >= 16 && 2*r.qhead >= len(r.queue):
+		n := copy(r.queue, r.queue[r.qhead:])
+		r.queue, r.qhead = r.queue[:n], 0
+	}
 }
 
 // hostFetch is a reduce's fetch state for one map-output host.
@@ -426,9 +440,8 @@ func (e *Engine) pump(jr *jobRun, i int) {
 	}
 	for r.fetches < e.p.ParallelCopies && r.qhead < len(r.queue) {
 		hi := r.queue[r.qhead]
-		if r.qhead++; r.qhead == len(r.queue) {
-			r.queue, r.qhead = r.queue[:0], 0
-		}
+		r.qhead++
+		r.compactQueue()
 		hf := &r.from[hi]
 		bytes := hf.avail
 		hf.avail = 0
