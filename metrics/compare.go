@@ -3,7 +3,6 @@ package metrics
 import (
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -114,7 +113,7 @@ type Change struct {
 }
 
 // errNoJobs reports runs with no job to compare.
-var errNoJobs = errors.New("no job completed in both runs taking over 1 s in each")
+var errNoJobs = fmt.Errorf("no job completed in both runs taking over %g s in each", MedianJobMinS)
 
 // Compare returns how run differs from base. The runs should be of one
 // workload: jobs are matched by ID.
