@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// run builds a Run from turnarounds by job ID and summary figures.
+// testRun builds a Run from turnarounds by job ID and summary figures.
 func testRun(dir string, mean, thr, steady, xr float64, jobs map[int]float64) *Run {
 	var s Summary
 	s.Turnaround.Mean, s.ThroughputJobsPerHour, s.SteadyState.JobsPerHour, s.Bytes.CrossRackTotal = mean, thr, steady, xr
@@ -51,10 +51,10 @@ func TestCompareMeasures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			close := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
-			if !close(got.MeanTurnaround, tc.want.MeanTurnaround) || !close(got.Throughput, tc.want.Throughput) ||
-				!close(got.SteadyThroughput, tc.want.SteadyThroughput) || !close(got.CrossRackBytes, tc.want.CrossRackBytes) ||
-				!close(got.MedianJob, tc.want.MedianJob) || got.Jobs != tc.want.Jobs {
+			near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+			if !near(got.MeanTurnaround, tc.want.MeanTurnaround) || !near(got.Throughput, tc.want.Throughput) ||
+				!near(got.SteadyThroughput, tc.want.SteadyThroughput) || !near(got.CrossRackBytes, tc.want.CrossRackBytes) ||
+				!near(got.MedianJob, tc.want.MedianJob) || got.Jobs != tc.want.Jobs {
 				t.Errorf("Compare = %+v, want %+v", got, tc.want)
 			}
 		})

@@ -47,9 +47,9 @@ type reduceTask struct {
 	// host's state is read and written together, so it is one struct.
 	from []hostFetch
 	// queue[qhead:] are the hosts with bytes ready, in the order they got
-	// them. The consumed prefix is dropped when the line empties or is
-	// most of the buffer (compactQueue), so the buffer is reused rather
-	// than re-grown as the line slides.
+	// them. The consumed prefix is dropped when the line empties or the
+	// prefix is half the buffer (compactQueue), so the buffer is reused
+	// rather than re-grown as the line slides.
 	queue   []int32
 	qhead   int
 	fetches int
@@ -57,7 +57,7 @@ type reduceTask struct {
 }
 
 // compactQueue drops the consumed prefix of r's host queue once it is
-// most of the buffer, so that a line that rarely empties keeps a buffer
+// half the buffer, so that a line that rarely empties keeps a buffer
 // about twice its length instead of one entry per fetch ever started.
 func (r *reduceTask) compactQueue() {
 	switch {
