@@ -89,7 +89,16 @@ func (p *Composed) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, ki
 
 func (p *Composed) parts() [2]any { return [2]any{p.order, p.placer} }
 
-// WantsEveryOffer is true when the order or the placer wants every offer.
-func (p *Composed) WantsEveryOffer() bool {
-	return WantsEveryOffer(p.order) || WantsEveryOffer(p.placer)
+// WantsIdleOffers is true when the order or the placer wants idle offers.
+func (p *Composed) WantsIdleOffers() bool {
+	return IdleOffersOf(p.order) != nil || IdleOffersOf(p.placer) != nil
+}
+
+// OfferIdle forwards to the parts that want idle offers.
+func (p *Composed) OfferIdle(c Cluster, o Offer) {
+	for _, part := range p.parts() {
+		if i := IdleOffersOf(part); i != nil {
+			i.OfferIdle(c, o)
+		}
+	}
 }

@@ -346,10 +346,19 @@ func (p *NAS) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed 
 	}
 }
 
-// WantsEveryOffer is true when CR-RTS runs: Place lifts its hold on a
-// rack's maps at the first offer that finds the rack uncongested, so NAS
-// must see offers it will decline too.
-func (p *NAS) WantsEveryOffer() bool { return p.cfg.CRRTS }
+// WantsIdleOffers is true when CR-RTS runs: its hold on a rack's maps
+// lifts at the first offer that finds the rack uncongested, so NAS must
+// see offers nothing could take too.
+func (p *NAS) WantsIdleOffers() bool { return p.cfg.CRRTS }
+
+// OfferIdle lifts the hold on the offer's rack if the rack is no longer
+// congested, as Place does on every offer.
+func (p *NAS) OfferIdle(c Cluster, o Offer) {
+	p.init(c)
+	if r := p.topo.Rack(o.Node); !p.Congested(c, r) {
+		p.hold[r] = false
+	}
+}
 
 // Congested reports whether rack r is at or above CongestionThreshold
 // (Algorithm 1 line 4): the larger of its uplink's up and down

@@ -231,8 +231,15 @@ func (m *metered) Assign(c Cluster, o Offer) (Decision, bool) { return m.inner.A
 // NASLoad is the meter's statistics.
 func (m *metered) NASLoad() NASLoadStats { return m.meter.NASLoad() }
 
-// WantsEveryOffer forwards the wrapped policy's wish.
-func (m *metered) WantsEveryOffer() bool { return WantsEveryOffer(m.inner) }
+// WantsIdleOffers forwards the wrapped policy's wish.
+func (m *metered) WantsIdleOffers() bool { return IdleOffersOf(m.inner) != nil }
+
+// OfferIdle forwards to the wrapped policy.
+func (m *metered) OfferIdle(c Cluster, o Offer) {
+	if i := IdleOffersOf(m.inner); i != nil {
+		i.OfferIdle(c, o)
+	}
+}
 
 // JobAdded shows the job to the meter, then to the policy.
 func (m *metered) JobAdded(c Cluster, j *Job) {

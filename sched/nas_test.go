@@ -313,6 +313,63 @@ func TestNASCRRTSHoldsMaps(t *testing.T) {
 	}
 }
 
+// TestNASIdleOfferLiftsHold: an offer nothing could take, seen while the
+// rack is uncongested, lifts CR-RTS's hold as Assign would; one seen while
+// it is still congested does not.
+func TestNASIdleOfferLiftsHold(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		idleUtil float64 // the rack's utilisation when the idle offer comes
+		want     int
+		why      string
+	}{
+		{"cleared", 0.1, 0, "the idle offer found rack 0 uncongested and lifted the hold: heavy job 0, first in order, gets the map"},
+		{"still congested", 0.9, 1, "the idle offer found rack 0 congested: heavy job 0's maps stay held, light job 1 gets the map"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			topo := swTopo(t)
+			c := newSWCluster(topo)
+			c.util[0] = 0.9
+			pol, _ := nasPolicy(t, sched.NASParams{RecurringShare: f64(1)}, sched.NASOptions{CARTS: true, CRRTS: true, NoTrafficThreshold: true})
+			idle := sched.IdleOffersOf(pol)
+			if idle == nil {
+				t.Fatal("nas with CR-RTS does not want idle offers; its hold could outlive the congestion")
+			}
+			heavy := swJob(t, topo, 0, "a", heavyRatio, []cluster.NodeID{0, 3})
+			light := swJob(t, topo, 1, "b", lightRatio, []cluster.NodeID{0, 3})
+			red := nasReduceJob(t, topo, 2, "c", heavyRatio, true)
+			addJobs(t, c, c.fakeCluster, pol, heavy, light, red)
+			if _, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.ReduceSlot}); ok {
+				t.Fatalf("a heavy reduce launched on a congested rack before any skip")
+			}
+			c.util[0] = tc.idleUtil
+			idle.OfferIdle(c, sched.Offer{Node: 1, Slot: sched.ReduceSlot})
+			c.util[0] = 0.9
+			if d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.MapSlot}); jobIdx(d, ok) != tc.want {
+				t.Errorf("map went to job %d, want job %d: %s", jobIdx(d, ok), tc.want, tc.why)
+			}
+		})
+	}
+}
+
+// TestNASWantsIdleOffersOnlyWithCRRTS: only CR-RTS keeps state that an
+// offer nothing could take changes.
+func TestNASWantsIdleOffersOnlyWithCRRTS(t *testing.T) {
+	for _, tc := range []struct {
+		opt  sched.NASOptions
+		want bool
+	}{
+		{sched.NASOptions{}, false},
+		{sched.NASOptions{CARTS: true}, false},
+		{sched.NASOptions{CARTS: true, CRRTS: true}, true},
+	} {
+		pol, _ := nasPolicy(t, sched.NASParams{}, tc.opt)
+		if got := sched.IdleOffersOf(pol) != nil; got != tc.want {
+			t.Errorf("%+v: wants idle offers = %v, want %v", tc.opt, got, tc.want)
+		}
+	}
+}
+
 // TestNASDelayedReducesFirst: once congestion clears, CA-RTS prefers a job
 // whose reduces CR-RTS delayed over an earlier job of the same category.
 func TestNASDelayedReducesFirst(t *testing.T) {

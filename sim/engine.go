@@ -64,8 +64,8 @@ type Engine struct {
 	// are enabled. An offer with nothing launchable for its slot kind is
 	// not made (see offer).
 	launchableMaps, launchableReduces int
-	everyOffer                        bool // the policy wants offers nothing can take (sched.EveryOffer)
-	phasePending                      int  // evPhaseDone events queued: tasks in a timed phase
+	idleOffers                        sched.IdleOffers // nil unless the policy wants offers nothing can take
+	phasePending                      int              // evPhaseDone events queued: tasks in a timed phase
 	lastProgress                      float64
 	progress                          Progress
 	err                               error
@@ -140,7 +140,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		return nil, fmt.Errorf("engine.network_quantum_s: %v", err)
 	}
 	e.net = net
-	e.everyOffer = sched.WantsEveryOffer(pol)
+	e.idleOffers = sched.IdleOffersOf(pol)
 	e.jobObs, _ = pol.(sched.JobObserver)
 	e.tskObs, _ = pol.(sched.TaskObserver)
 	cfg := topo.Config()
@@ -350,14 +350,20 @@ func (e *Engine) flushOffers() {
 // An offer for a slot kind no pending task could take (no job has a pending
 // map, nor an enabled pending reduce) is not made: every policy would have
 // to decline it, and on a large cluster such offers are most heartbeats.
-// A policy that keeps state on offers it declines says so with
-// sched.EveryOffer and gets every offer.
+// A policy that keeps state on such offers says so with sched.IdleOffers
+// and is told of them instead.
 func (e *Engine) offer(n cluster.NodeID) {
 	if len(e.active) == 0 {
 		return
 	}
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for e.nodes[n].free[k] > 0 && e.err == nil && (e.everyOffer || e.launchable(k)) {
+		for e.nodes[n].free[k] > 0 && e.err == nil {
+			if !e.launchable(k) {
+				if e.idleOffers != nil {
+					e.idleOffers.OfferIdle(e, sched.Offer{Node: n, Slot: k})
+				}
+				break
+			}
 			// Wall time is measured to report what a decision costs; it
 			// never reaches a decision or the run's results.
 			// Both clock reads are monotonic-only: time.Now would also

@@ -338,16 +338,21 @@ func (c *idleOfferCounter) JobRemoved(cl sched.Cluster, j *sched.Job) {
 
 func (c *idleOfferCounter) Assign(cl sched.Cluster, o sched.Offer) (sched.Decision, bool) {
 	c.total++
-	launchable := false
-	for _, j := range cl.Jobs() {
-		if j.PendingMaps() > 0 || j.ReducesEnabled && j.PendingReduces() > 0 {
-			launchable = true
-		}
-	}
-	if !launchable {
+	if !c.launchable(cl) {
 		c.idle++
 	}
 	return c.Policy.Assign(cl, o)
+}
+
+// launchable reports whether some active job has a pending map or an
+// enabled pending reduce.
+func (c *idleOfferCounter) launchable(cl sched.Cluster) bool {
+	for _, j := range cl.Jobs() {
+		if j.PendingMaps() > 0 || j.ReducesEnabled && j.PendingReduces() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // TestNoOfferWithoutLaunchableTasks checks that the engine does not ask the
@@ -382,20 +387,41 @@ func TestQuantizedRunIsDeterministic(t *testing.T) {
 	}
 }
 
-// everyOfferCounter is idleOfferCounter for a policy that asks for every
-// offer (sched.EveryOffer).
-type everyOfferCounter struct{ idleOfferCounter }
+// idleOfferObserver is idleOfferCounter for a policy that wants idle
+// offers (sched.IdleOffers); it counts those it is told of, and those that
+// had a free slot and nothing launchable.
+type idleOfferObserver struct {
+	idleOfferCounter
+	told, wrong int
+}
 
-func (*everyOfferCounter) WantsEveryOffer() bool { return true }
+func (*idleOfferObserver) WantsIdleOffers() bool { return true }
 
-// TestEveryOfferPolicyGetsIdleOffers checks that a policy implementing
-// sched.EveryOffer is offered free slots even when nothing could take them,
-// as NAS needs to lift its CR-RTS hold when a rack's congestion clears.
-func TestEveryOfferPolicyGetsIdleOffers(t *testing.T) {
+func (c *idleOfferObserver) OfferIdle(cl sched.Cluster, o sched.Offer) {
+	c.told++
+	if c.launchable(cl) || cl.FreeSlots(o.Node, o.Slot) == 0 {
+		c.wrong++
+	}
+}
+
+// TestIdleOffersPolicyIsToldOfIdleOffers checks that a policy implementing
+// sched.IdleOffers is told of free slots nothing could take, never through
+// Assign, as NAS needs to lift its CR-RTS hold when a rack's congestion
+// clears.
+func TestIdleOffersPolicyIsToldOfIdleOffers(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 2, NodesPerRack: 5, Containers: 4})
-	pol := &everyOfferCounter{idleOfferCounter{Policy: mustPolicy(t, "fair")}}
-	runJobs(t, topo, fb2009Slice(t, 60, topo), pol, Params{})
-	if pol.idle == 0 {
-		t.Errorf("no offer was made with nothing launchable (of %d); a policy that wants every offer must get them", pol.total)
+	pol := &idleOfferObserver{idleOfferCounter: idleOfferCounter{Policy: mustPolicy(t, "fair")}}
+	e := runJobs(t, topo, fb2009Slice(t, 60, topo), pol, Params{})
+	if pol.told == 0 {
+		t.Errorf("told of no idle offer (Assign was asked %d times); a policy that wants idle offers must be told of them", pol.total)
+	}
+	if pol.wrong != 0 {
+		t.Errorf("%d of %d idle offers had a launchable task or no free slot; want none", pol.wrong, pol.told)
+	}
+	if pol.idle != 0 {
+		t.Errorf("Assign was asked %d times with nothing launchable; idle offers go to OfferIdle only", pol.idle)
+	}
+	if s := e.Collector().Summarize("fair"); s.JobsCompleted != 60 {
+		t.Errorf("%d of 60 jobs completed; want all", s.JobsCompleted)
 	}
 }
