@@ -98,7 +98,8 @@ func ReadJobTurnarounds(r io.Reader, name string) (map[int]float64, error) {
 const MedianJobMinS = 1.0
 
 // Change is how a run differs from a base run, each field a relative
-// change in percent.
+// change in percent; a summary figure that is 0 in the base run reads 0
+// if it is 0 in the run too, and NaN otherwise.
 type Change struct {
 	// MeanTurnaround, Throughput (over the run), SteadyThroughput and
 	// CrossRackBytes compare the summaries' figures.
@@ -138,9 +139,14 @@ func Compare(base, run *Run) (Change, error) {
 	}, nil
 }
 
-// pct is v's change from base in percent, NaN when base is 0.
+// pct is v's change from base in percent: 0 when both are 0, NaN when
+// only base is (no relative change exists; e.g. cross-rack bytes on one
+// rack against a run on several).
 func pct(v, base float64) float64 {
-	if base == 0 {
+	switch {
+	case base == 0 && v == 0:
+		return 0
+	case base == 0:
 		return math.NaN()
 	}
 	return 100 * (v/base - 1)

@@ -61,6 +61,31 @@ func TestCompareMeasures(t *testing.T) {
 	}
 }
 
+// TestCompareZeroBase: a figure that is 0 in the base run has no relative
+// change unless it is 0 in the run too (one rack carries no cross-rack
+// bytes; nor do two runs of it).
+func TestCompareZeroBase(t *testing.T) {
+	jobs := map[int]float64{1: 10}
+	for _, tc := range []struct {
+		name   string
+		xr     float64
+		wantOK bool // a number, not NaN
+	}{
+		{"zero in both reads no change", 0, true},
+		{"zero in the base only has no relative change", 5e12, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Compare(testRun("base", 100, 1000, 900, 0, jobs), testRun("r", 100, 1000, 900, tc.xr, jobs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok := !math.IsNaN(got.CrossRackBytes); ok != tc.wantOK || ok && got.CrossRackBytes != 0 {
+				t.Errorf("CrossRackBytes = %v, want %s", got.CrossRackBytes, map[bool]string{true: "0", false: "NaN"}[tc.wantOK])
+			}
+		})
+	}
+}
+
 // TestCompareMedianJobIsTwoSided pins why both runs' turnarounds bound the
 // jobs counted: with the base's alone, a run identical but for jobs that
 // drop from just over 1 s to well under would read as faster per job, and

@@ -45,6 +45,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 		},
 	}
 	var cols [5][]float64
+	undefined := false
 	for _, dir := range fs.Args()[1:] {
 		r, err := metrics.ReadRun(dir)
 		if err != nil {
@@ -58,7 +59,8 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 		row := []string{filepath.Clean(dir)}
 		for i, x := range v {
 			cols[i] = append(cols[i], x)
-			row = append(row, fmt.Sprintf("%+.2f", x))
+			row = append(row, pctCell(x, "%+.2f"))
+			undefined = undefined || math.IsNaN(x)
 		}
 		t.AddRow(append(row, fmt.Sprint(c.Jobs))...)
 	}
@@ -66,16 +68,28 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 		mean, se := []string{fmt.Sprintf("mean of %d", n)}, []string{"standard error"}
 		for _, c := range cols {
 			m, s := meanSE(c)
-			mean = append(mean, fmt.Sprintf("%+.2f", m))
-			se = append(se, fmt.Sprintf("%.2f", s))
+			mean = append(mean, pctCell(m, "%+.2f"))
+			se = append(se, pctCell(s, "%.2f"))
 		}
 		t.AddRow(append(mean, "")...)
 		t.AddRow(append(se, "")...)
+	}
+	if undefined {
+		t.Notes = append(t.Notes, "n/a: the base run's figure is 0 and the run's is not, so no relative change exists")
 	}
 	if *csvOut {
 		return t.WriteCSV(stdout)
 	}
 	return t.WriteText(stdout)
+}
+
+// pctCell formats a change, or n/a where none is defined (NaN: a zero
+// base; a mean over such changes is NaN too).
+func pctCell(x float64, format string) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, x)
 }
 
 // meanSE returns the mean of v and its standard error (sample standard

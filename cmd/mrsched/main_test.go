@@ -209,6 +209,23 @@ func TestDiffComparesRuns(t *testing.T) {
 			t.Errorf("diff output lacks %q:\n%s", want, stdout)
 		}
 	}
+	// One rack carries no cross-rack bytes: against two racks there is no
+	// relative change, and the table says so rather than print NaN.
+	oneRack := filepath.Join(dir, "onerack.yaml")
+	if err := os.WriteFile(oneRack, []byte("seed: 3\ncluster: {racks: 1, nodes_per_rack: 10}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one := filepath.Join(dir, "one")
+	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", oneRack, "-out", one); code != 0 {
+		t.Fatalf("simulate exit %d: %s", code, errOut)
+	}
+	code, stdout, errOut = runCLI(t, "diff", one, outs[0], outs[1])
+	if code != 0 {
+		t.Fatalf("diff against one rack: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(stdout, "NaN") || !strings.Contains(stdout, "n/a") || !strings.Contains(stdout, "the base run's figure is 0") {
+		t.Errorf("diff against a one-rack base: want n/a for cross-rack bytes with a note, no NaN:\n%s", stdout)
+	}
 	if code, _, errOut := runCLI(t, "diff", outs[0]); code != 2 || !strings.Contains(errOut, "usage: mrsched diff") {
 		t.Errorf("diff with one directory: exit %d, stderr %q; want usage and exit 2", code, errOut)
 	}
