@@ -53,6 +53,7 @@ var (
 	_ sched.Policy       = (*gate)(nil)
 	_ sched.JobObserver  = (*gate)(nil)
 	_ sched.TaskObserver = (*gate)(nil)
+	_ sched.IdleOffers   = (*gate)(nil)
 )
 
 func newGate(inner sched.Policy, plan *workerPlan) *gate {
@@ -103,6 +104,17 @@ func (g *gate) Name() string { return g.inner.Name() }
 // Assign asks the inner policy, over the released jobs.
 func (g *gate) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
 	return g.inner.Assign(g.on(c), o)
+}
+
+// WantsIdleOffers is the inner policy's wish. An offer idle for the
+// engine is idle for the gate too: released jobs are among the submitted.
+func (g *gate) WantsIdleOffers() bool { return sched.IdleOffersOf(g.inner) != nil }
+
+// OfferIdle forwards, over the released jobs.
+func (g *gate) OfferIdle(c sched.Cluster, o sched.Offer) {
+	if i := sched.IdleOffersOf(g.inner); i != nil {
+		i.OfferIdle(g.on(c), o)
+	}
 }
 
 // JobAdded records a submitted job and releases it if its worker is idle.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"mrsched/sched"
 	"mrsched/workload"
 )
 
@@ -165,6 +166,29 @@ func TestClosedLoopJobsInterleaveWorkers(t *testing.T) {
 	for i, w := range wantOwner {
 		if plan.owner[i] != w || jobs[i].ID != i || jobs[i].User != w {
 			t.Errorf("job %d: owner %d, ID %d, user %d; want owner and user %d", i, plan.owner[i], jobs[i].ID, jobs[i].User, w)
+		}
+	}
+}
+
+// TestGateForwardsIdleOffers: a gated policy that keeps state on offers
+// nothing could take (nas lifts CR-RTS's hold) is told of them through the
+// gate; one that does not want them is not.
+func TestGateForwardsIdleOffers(t *testing.T) {
+	for _, tc := range []struct {
+		policy string
+		want   bool
+	}{
+		{"fair", false},
+		{"nas", true},
+		{"nas-mts", false},
+	} {
+		pol, err := PolicySpec{Name: tc.policy}.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newGate(pol, &workerPlan{owner: []int{0}})
+		if got := sched.IdleOffersOf(g) != nil; got != tc.want {
+			t.Errorf("%s behind the gate: wants idle offers = %v, want %v (as %s alone)", tc.policy, got, tc.want, tc.policy)
 		}
 	}
 }
