@@ -293,6 +293,22 @@ func TestNASCRRTS(t *testing.T) {
 // TestNASCRRTSHoldsMaps: once CR-RTS ran on a congested rack, MTS does not
 // start medium or heavy maps there until the congestion clears.
 func TestNASCRRTSHoldsMaps(t *testing.T) {
+	c, pol := nasHeldRack(t)
+	if d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.MapSlot}); jobIdx(d, ok) != 1 {
+		t.Errorf("congested rack 0: map went to job %d, want light job 1 (heavy job 0's maps are held back)", jobIdx(d, ok))
+	}
+	c.util[0] = 0.1
+	if d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.MapSlot}); jobIdx(d, ok) != 0 {
+		t.Errorf("congestion cleared: map went to job %d, want heavy job 0 (first in order, no longer held)", jobIdx(d, ok))
+	}
+}
+
+// nasHeldRack returns nas (CR-RTS on, no TrafficThreshold) on a cluster
+// whose rack 0 is congested (utilisation 0.9), after a reduce offer there
+// made CR-RTS hold the rack's medium and heavy maps. Job 0 is heavy and
+// job 1 light, both with maps on nodes 0 and 3; job 2 has a heavy reduce.
+func nasHeldRack(t *testing.T) (*swCluster, sched.Policy) {
+	t.Helper()
 	topo := swTopo(t)
 	c := newSWCluster(topo)
 	c.util[0] = 0.9
@@ -304,13 +320,7 @@ func TestNASCRRTSHoldsMaps(t *testing.T) {
 	if _, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.ReduceSlot}); ok {
 		t.Fatalf("a heavy reduce launched on a congested rack before any skip")
 	}
-	if d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.MapSlot}); jobIdx(d, ok) != 1 {
-		t.Errorf("congested rack 0: map went to job %d, want light job 1 (heavy job 0's maps are held back)", jobIdx(d, ok))
-	}
-	c.util[0] = 0.1
-	if d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.MapSlot}); jobIdx(d, ok) != 0 {
-		t.Errorf("congestion cleared: map went to job %d, want heavy job 0 (first in order, no longer held)", jobIdx(d, ok))
-	}
+	return c, pol
 }
 
 // TestNASIdleOfferLiftsHold: an offer nothing could take, seen while the
@@ -327,20 +337,10 @@ func TestNASIdleOfferLiftsHold(t *testing.T) {
 		{"still congested", 0.9, 1, "the idle offer found rack 0 congested: heavy job 0's maps stay held, light job 1 gets the map"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			topo := swTopo(t)
-			c := newSWCluster(topo)
-			c.util[0] = 0.9
-			pol, _ := nasPolicy(t, sched.NASParams{RecurringShare: f64(1)}, sched.NASOptions{CARTS: true, CRRTS: true, NoTrafficThreshold: true})
+			c, pol := nasHeldRack(t)
 			idle := sched.IdleOffersOf(pol)
 			if idle == nil {
 				t.Fatal("nas with CR-RTS does not want idle offers; its hold could outlive the congestion")
-			}
-			heavy := swJob(t, topo, 0, "a", heavyRatio, []cluster.NodeID{0, 3})
-			light := swJob(t, topo, 1, "b", lightRatio, []cluster.NodeID{0, 3})
-			red := nasReduceJob(t, topo, 2, "c", heavyRatio, true)
-			addJobs(t, c, c.fakeCluster, pol, heavy, light, red)
-			if _, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.ReduceSlot}); ok {
-				t.Fatalf("a heavy reduce launched on a congested rack before any skip")
 			}
 			c.util[0] = tc.idleUtil
 			idle.OfferIdle(c, sched.Offer{Node: 1, Slot: sched.ReduceSlot})
