@@ -151,3 +151,78 @@ func pct(v, base float64) float64 {
 	}
 	return 100 * (v/base - 1)
 }
+
+// SizeBands are the bands of the base run's turnaround that CompareBySize
+// uses by default, in seconds: decades, because a model's error on a job
+// is closer to a fixed delay than to a fixed fraction, so it shows in the
+// short jobs first.
+var SizeBands = []float64{0, 1, 10, 100, 1000, math.Inf(1)}
+
+// BandChange is how the jobs that took [Lo, Hi) seconds in the base run
+// moved in another run: Jobs of them completed in both runs, with mean
+// turnarounds BaseMean and RunMean in seconds (both 0 for an empty band).
+type BandChange struct {
+	Lo, Hi            float64
+	Jobs              int
+	BaseMean, RunMean float64
+}
+
+// Delta is the band's change in mean turnaround, in seconds.
+func (b BandChange) Delta() float64 { return b.RunMean - b.BaseMean }
+
+// Pct is the band's change in mean turnaround, in percent (see pct).
+func (b BandChange) Pct() float64 { return pct(b.RunMean, b.BaseMean) }
+
+// CompareBySize returns, for each band between consecutive edges (seconds,
+// increasing), how the jobs that the base run took that long moved in
+// run; jobs are matched by ID and counted if they completed in both.
+//
+// Banding by one run's turnaround favours that run: a job it happened to
+// finish early lands in a short band, and any other run, the same model
+// with another timing included, takes it longer on average. So a band's
+// change means something only beside the same figure for a control run
+// of the base's own model (the README's table of the network modes' error
+// by job size has one).
+func CompareBySize(base, run *Run, edges []float64) ([]BandChange, error) {
+	ok := len(edges) >= 2
+	for i := 1; ok && i < len(edges); i++ {
+		ok = edges[i-1] < edges[i]
+	}
+	if !ok {
+		return nil, fmt.Errorf("size bands %v: want at least two strictly increasing edges", edges)
+	}
+	out := make([]BandChange, len(edges)-1)
+	for i := range out {
+		out[i].Lo, out[i].Hi = edges[i], edges[i+1]
+	}
+	// IDs in order, so the sums do not depend on map order.
+	ids := make([]int, 0, len(base.Turnaround))
+	for id := range base.Turnaround {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b := base.Turnaround[id]
+		o, ok := run.Turnaround[id]
+		if !ok {
+			continue
+		}
+		i, found := slices.BinarySearch(edges, b)
+		if !found {
+			i-- // edges[i] < b < edges[i+1]
+		}
+		if i < 0 || i >= len(out) {
+			continue // outside the bands
+		}
+		out[i].Jobs++
+		out[i].BaseMean += b
+		out[i].RunMean += o
+	}
+	for i := range out {
+		if n := float64(out[i].Jobs); n > 0 {
+			out[i].BaseMean /= n
+			out[i].RunMean /= n
+		}
+	}
+	return out, nil
+}

@@ -107,6 +107,47 @@ func TestCompareMedianJobIsTwoSided(t *testing.T) {
 	}
 }
 
+func TestCompareBySizeBandsByTheBaseRun(t *testing.T) {
+	// Job 6 sits on an edge and belongs to the band above it; job 5 did not
+	// finish in the run and is left out; job 7 is only in the run.
+	base := testRun("base", 1, 1, 1, 1, map[int]float64{1: 0.5, 2: 5, 3: 50, 4: 500, 5: 5000, 6: 10})
+	run := testRun("run", 1, 1, 1, 1, map[int]float64{1: 1.5, 2: 6, 3: 40, 4: 500, 6: 12, 7: 3})
+	got, err := CompareBySize(base, run, SizeBands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []BandChange{
+		{Lo: 0, Hi: 1, Jobs: 1, BaseMean: 0.5, RunMean: 1.5},
+		{Lo: 1, Hi: 10, Jobs: 1, BaseMean: 5, RunMean: 6},
+		{Lo: 10, Hi: 100, Jobs: 2, BaseMean: 30, RunMean: 26},
+		{Lo: 100, Hi: 1000, Jobs: 1, BaseMean: 500, RunMean: 500},
+		{Lo: 1000, Hi: math.Inf(1), Jobs: 0},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d bands, want %d, one per pair of edges in %v", len(got), len(want), SizeBands)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("band %d = %+v, want %+v: jobs go to the band of their base turnaround, edges to the band above, and only jobs done in both runs count", i, got[i], want[i])
+		}
+	}
+	if d, p := got[0].Delta(), got[0].Pct(); d != 1 || p != 200 {
+		t.Errorf("band 0 moved %v s, %v%%; want +1 s, +200%% (0.5 s to 1.5 s)", d, p)
+	}
+	if p := got[4].Pct(); p != 0 {
+		t.Errorf("an empty band reads %v%%, want 0", p)
+	}
+}
+
+func TestCompareBySizeRejectsBadBands(t *testing.T) {
+	r := testRun("a", 1, 1, 1, 1, map[int]float64{1: 5})
+	for _, edges := range [][]float64{nil, {1}, {0, 10, 10}, {10, 1}} {
+		if _, err := CompareBySize(r, r, edges); err == nil || !strings.Contains(err.Error(), "increasing") {
+			t.Errorf("edges %v: err = %v, want one asking for increasing edges", edges, err)
+		}
+	}
+}
+
 func TestCompareWithoutCommonJobsFails(t *testing.T) {
 	_, err := Compare(testRun("a", 1, 1, 1, 1, map[int]float64{1: 5}), testRun("b", 1, 1, 1, 1, map[int]float64{2: 5}))
 	if err == nil || !strings.Contains(err.Error(), "no job completed in both runs") {

@@ -19,8 +19,9 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	csvOut := fs.Bool("csv", false, "write CSV instead of a text table")
+	bySize := fs.Bool("by-size", false, "also the change in mean turnaround of the jobs in each decade of the base run's turnaround (<1 s, 1-10 s, ...)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched diff [-csv] BASE_DIR RUN_DIR...")
+		fmt.Fprintln(stderr, "usage: mrsched diff [-csv] [-by-size] BASE_DIR RUN_DIR...")
 		fmt.Fprintln(stderr, "  each RUN_DIR's change from BASE_DIR, in percent (output directories of 'mrsched simulate')")
 		fs.PrintDefaults()
 	}
@@ -45,6 +46,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 		},
 	}
 	var cols [5][]float64
+	var bands [][]metrics.BandChange
 	undefined := false
 	for _, dir := range fs.Args()[1:] {
 		r, err := metrics.ReadRun(dir)
@@ -54,6 +56,13 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 		c, err := metrics.Compare(base, r)
 		if err != nil {
 			return err
+		}
+		if *bySize {
+			b, err := metrics.CompareBySize(base, r, metrics.SizeBands)
+			if err != nil {
+				return err
+			}
+			bands = append(bands, b)
 		}
 		v := [5]float64{c.MeanTurnaround, c.MedianJob, c.Throughput, c.SteadyThroughput, c.CrossRackBytes}
 		row := []string{filepath.Clean(dir)}
@@ -77,10 +86,69 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	if undefined {
 		t.Notes = append(t.Notes, "n/a: the base run's figure is 0 and the run's is not, so no relative change exists")
 	}
-	if *csvOut {
-		return t.WriteCSV(stdout)
+	tables := []*report.Table{t}
+	if *bySize {
+		tables = append(tables, sizeTable(fs.Arg(0), bands))
 	}
-	return t.WriteText(stdout)
+	for i, t := range tables {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		write := t.WriteText
+		if *csvOut {
+			write = t.WriteCSV
+		}
+		if err := write(stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sizeTable shows how the jobs of each band of the base run's turnaround
+// moved: in seconds, which is how a timing model's error shows (a delay
+// per job), and in percent, each the mean over the runs with its standard
+// error when there are several.
+func sizeTable(base string, runs [][]metrics.BandChange) *report.Table {
+	n := len(runs)
+	t := &report.Table{
+		Title:   fmt.Sprintf("change in mean turnaround by the job's turnaround in %s", base),
+		Headers: []string{"turnaround in the base run", "jobs", "base mean (s)", "change (s)", "change (%)"},
+		Notes: []string{
+			"jobs are banded by their turnaround in the base run, which favours that run: compare with a control run of the base's own model, not with 0",
+		},
+	}
+	if n > 1 {
+		t.Title += fmt.Sprintf(", mean of %d runs", n)
+		t.Headers = append(t.Headers, "SE (s)", "SE (%)")
+	}
+	for i, b := range runs[0] {
+		band := fmt.Sprintf("%g-%g s", b.Lo, b.Hi)
+		if math.IsInf(b.Hi, 1) {
+			band = fmt.Sprintf(">= %g s", b.Lo)
+		}
+		var ds, ps []float64
+		for _, r := range runs {
+			ds = append(ds, r[i].Delta())
+			ps = append(ps, r[i].Pct())
+		}
+		row := []string{band, fmt.Sprint(b.Jobs), fmt.Sprintf("%.3g", b.BaseMean)}
+		if b.Jobs == 0 {
+			for len(row) < len(t.Headers) {
+				row = append(row, "-")
+			}
+			t.AddRow(row...)
+			continue
+		}
+		if n == 1 {
+			t.AddRow(append(row, fmt.Sprintf("%+.3g", ds[0]), pctCell(ps[0], "%+.1f"))...)
+			continue
+		}
+		dm, dse := meanSE(ds)
+		pm, pse := meanSE(ps)
+		t.AddRow(append(row, fmt.Sprintf("%+.3g", dm), pctCell(pm, "%+.1f"), fmt.Sprintf("%.2g", dse), pctCell(pse, "%.1f"))...)
+	}
+	return t
 }
 
 // pctCell formats a change, or n/a where none is defined (NaN: a zero

@@ -99,7 +99,8 @@ Commands:
                                      one run from a YAML scenario; writes summary.json,
                                      jobs.csv and timeseries.csv to DIR
   mrsched diff BASE_DIR RUN_DIR...   how runs differ from a base run: mean turnaround,
-                                     median job, throughputs, cross-rack bytes (%)
+                                     median job, throughputs, cross-rack bytes (%);
+                                     -by-size adds the change by job size
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"mrsched/metrics"
 	"os"
 	"path/filepath"
 	"strings"
@@ -208,6 +209,32 @@ func TestDiffComparesRuns(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("diff output lacks %q:\n%s", want, stdout)
 		}
+	}
+	// By size: a run against itself moves no band, and the band table
+	// follows the summary table.
+	code, stdout, errOut = runCLI(t, "diff", "-by-size", outs[0], outs[0])
+	if code != 0 {
+		t.Fatalf("diff -by-size exit %d: %s", code, errOut)
+	}
+	bands := 0
+	for _, l := range strings.Split(stdout, "\n") {
+		band, rest, ok := strings.Cut(l, " s ")
+		if !ok || !(strings.HasPrefix(band, ">= ") || strings.Count(band, "-") == 1) {
+			continue
+		}
+		bands++
+		f := strings.Fields(rest) // jobs, base mean, change (s), change (%)
+		empty := len(f) == 4 && f[0] == "0" && f[2] == "-" && f[3] == "-"
+		if !empty && (len(f) != 4 || f[2] != "+0" || f[3] != "+0.0") {
+			t.Errorf("a run against itself: band row %q, want a change of +0 s and +0.0%% (or - for a band with no job)", l)
+		}
+	}
+	if bands != len(metrics.SizeBands)-1 || !strings.Contains(stdout, "change in mean turnaround by the job's turnaround") {
+		t.Errorf("diff -by-size: %d band rows, want %d after the title:\n%s", bands, len(metrics.SizeBands)-1, stdout)
+	}
+	code, stdout, _ = runCLI(t, "diff", "-by-size", outs[0], outs[0], outs[1])
+	if code != 0 || !strings.Contains(stdout, "mean of 2 runs") || !strings.Contains(stdout, "SE (s)") {
+		t.Errorf("diff -by-size over two runs: want their mean and standard error by band:\n%s", stdout)
 	}
 	// One rack carries no cross-rack bytes: against two racks there is no
 	// relative change, and the table says so rather than print NaN.
