@@ -122,18 +122,26 @@ func sizeTable(base string, runs [][]metrics.BandChange) *report.Table {
 		t.Title += fmt.Sprintf(", mean of %d runs", n)
 		t.Headers = append(t.Headers, "SE (s)", "SE (%)")
 	}
-	for i, b := range runs[0] {
+	for i := range runs[0] {
+		b := runs[0][i] // the band as the run that matched most of its jobs saw it
+		for _, r := range runs[1:] {
+			if r[i].Jobs > b.Jobs {
+				b = r[i]
+			}
+		}
 		band := fmt.Sprintf("%g-%g s", b.Lo, b.Hi)
 		if math.IsInf(b.Hi, 1) {
 			band = fmt.Sprintf(">= %g s", b.Lo)
 		}
 		var ds, ps []float64
 		for _, r := range runs {
-			ds = append(ds, r[i].Delta())
-			ps = append(ps, r[i].Pct())
+			if r[i].Jobs > 0 { // a run that finished none of the band's jobs says nothing of it
+				ds = append(ds, r[i].Delta())
+				ps = append(ps, r[i].Pct())
+			}
 		}
 		row := []string{band, fmt.Sprint(b.Jobs), fmt.Sprintf("%.3g", b.BaseMean)}
-		if b.Jobs == 0 {
+		if len(ds) == 0 {
 			for len(row) < len(t.Headers) {
 				row = append(row, "-")
 			}
@@ -142,6 +150,10 @@ func sizeTable(base string, runs [][]metrics.BandChange) *report.Table {
 		}
 		if n == 1 {
 			t.AddRow(append(row, fmt.Sprintf("%+.3g", ds[0]), pctCell(ps[0], "%+.1f"))...)
+			continue
+		}
+		if len(ds) == 1 {
+			t.AddRow(append(row, fmt.Sprintf("%+.3g", ds[0]), pctCell(ps[0], "%+.1f"), "-", "-")...)
 			continue
 		}
 		dm, dse := meanSE(ds)

@@ -260,3 +260,35 @@ func TestDiffComparesRuns(t *testing.T) {
 		t.Errorf("diff with a missing run: exit %d, stderr %q; want exit 1 naming it", code, errOut)
 	}
 }
+
+// TestSizeTableSkipsRunsWithoutTheBand pins how diff -by-size averages a
+// band over runs that did not all finish its jobs: a run with none of
+// them says nothing of the band and is left out of its mean.
+func TestSizeTableSkipsRunsWithoutTheBand(t *testing.T) {
+	band := func(jobs int, base, run float64) []metrics.BandChange {
+		return []metrics.BandChange{{Lo: 0, Hi: 1, Jobs: jobs, BaseMean: base, RunMean: run}}
+	}
+	tests := []struct {
+		name string
+		runs [][]metrics.BandChange
+		want []string // the band row's cells after the band's name
+	}{
+		{"every run has the band", [][]metrics.BandChange{band(4, 0.5, 1), band(4, 0.5, 2)}, []string{"4", "0.5", "+1", "+200.0", "0.5", "100.0"}},
+		{"one run has none of it", [][]metrics.BandChange{band(0, 0, 0), band(4, 0.5, 1), band(4, 0.5, 2)}, []string{"4", "0.5", "+1", "+200.0", "0.5", "100.0"}},
+		{"only one run has it", [][]metrics.BandChange{band(0, 0, 0), band(3, 0.5, 1)}, []string{"3", "0.5", "+0.5", "+100.0", "-", "-"}},
+		{"no run has it", [][]metrics.BandChange{band(0, 0, 0), band(0, 0, 0)}, []string{"0", "0", "-", "-", "-", "-"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := sizeTable("base", tc.runs).WriteCSV(&b); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+			got := strings.Split(lines[len(lines)-1], ",")[1:]
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("band row %v, want %v: the mean and standard error over the runs that finished some of the band's jobs", got, tc.want)
+			}
+		})
+	}
+}
