@@ -31,6 +31,7 @@ type Config struct {
 
 	dir  string // directory of the file, for relative trace paths
 	name string // the file's name, for errors found after parsing
+	src  []byte // the file's bytes, when Load read it
 }
 
 // Workload selects the jobs: a SWIM trace (embedded by name, or a file) or
@@ -97,8 +98,13 @@ func Load(path string) (*Config, error) {
 		return nil, err
 	}
 	c.dir = filepath.Dir(path)
+	c.src = b
 	return c, nil
 }
+
+// Source returns the scenario file as Load read it, so that a run's output
+// can carry the scenario that made it; nil for a Config from Parse.
+func (c *Config) Source() []byte { return c.src }
 
 // Parse reads a scenario from r; name is used in errors.
 func Parse(r io.Reader, name string) (*Config, error) {

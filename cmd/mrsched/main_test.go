@@ -143,6 +143,22 @@ func TestSimulateWritesOutputs(t *testing.T) {
 			t.Errorf("%s: missing or empty (%v)", f, err)
 		}
 	}
+	// The output carries the scenario it came from, and it runs again.
+	rec, err := os.ReadFile(filepath.Join(out, "scenario.yaml"))
+	if err != nil || !strings.HasPrefix(string(rec), "# ") || !strings.HasSuffix(string(rec), sc) {
+		t.Errorf("scenario.yaml = %q (%v); want a comment line, then the scenario file as given", rec, err)
+	}
+	again := filepath.Join(dir, "again")
+	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(out, "scenario.yaml"), "-out", again); code != 0 {
+		t.Fatalf("re-running the recorded scenario: exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"summary.json", "jobs.csv", "timeseries.csv"} {
+		a, _ := os.ReadFile(filepath.Join(out, f))
+		b, _ := os.ReadFile(filepath.Join(again, f))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs when the recorded scenario.yaml is run again: same scenario and seed must give the same bytes", f)
+		}
+	}
 	if code, _, _ := runCLI(t, "simulate", "-config", cfg); code != 2 {
 		t.Errorf("simulate without -out exited %d, want 2 (usage)", code)
 	}

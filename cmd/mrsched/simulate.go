@@ -17,7 +17,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML (required; see examples/)")
-	out := fs.String("out", "", "output directory (required): summary.json, jobs.csv, timeseries.csv")
+	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, perf.json")
 	quiet := fs.Bool("q", false, "no progress line")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	memProfile := fs.String("memprofile", "", "write a heap profile to this file at the end of the run")
@@ -67,6 +67,17 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		return fh.Close()
+	}
+	if err := write("scenario.yaml", func(w io.Writer) error {
+		// The run's own record of what it ran: results alone do not say
+		// which network mode, seed or trace made them.
+		if _, err := fmt.Fprintf(w, "# The scenario of this run, as read from %s (paths in it are relative to that file's directory).\n", *cfgPath); err != nil {
+			return err
+		}
+		_, err := w.Write(c.Source())
+		return err
+	}); err != nil {
+		return err
 	}
 	if err := write("summary.json", func(w io.Writer) error { return metrics.WriteSummaryJSON(w, res.Summary) }); err != nil {
 		return err
