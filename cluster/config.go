@@ -86,6 +86,12 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
+// MaxNodes is the most nodes a cluster may have. Node IDs are 32-bit, and
+// the per-node state of a simulation (links, slots, host indexes) is
+// allocated up front, so a mistyped size must be refused rather than
+// allocated; the largest cluster measured in the README has 10,000 nodes.
+const MaxNodes = 1 << 20
+
 // Validate reports the first impossible setting, naming its YAML field.
 func (c Config) Validate() error {
 	pos := []struct {
@@ -99,6 +105,10 @@ func (c Config) Validate() error {
 		if p.v <= 0 {
 			return fmt.Errorf("cluster.%s: must be positive, got %d", p.name, p.v)
 		}
+	}
+	if c.Racks > MaxNodes || c.NodesPerRack > MaxNodes || c.Racks*c.NodesPerRack > MaxNodes {
+		return fmt.Errorf("cluster.racks, cluster.nodes_per_rack: %d racks of %d nodes; at most %d nodes in all are supported",
+			c.Racks, c.NodesPerRack, MaxNodes)
 	}
 	posf := []struct {
 		name string

@@ -128,25 +128,38 @@ func (c *Config) seed() uint64 {
 	return c.Seed
 }
 
-// Build makes the topology, jobs and policy of the scenario.
+// Build makes the topology, jobs and policy of the scenario. Its errors
+// name the scenario file, and the field at fault.
 func (c *Config) Build() (*cluster.Topology, []workload.Job, sched.Policy, error) {
 	t, err := cluster.New(c.Cluster)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, c.fileErr(err)
 	}
 	jobs, err := c.Jobs(t)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, c.fileErr(err)
 	}
 	pol, err := sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params, "scenario"))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, c.fileErr(err)
 	}
 	return t, jobs, pol, nil
 }
 
+// fileErr prefixes err with the scenario file's name, when it came from
+// one and err does not already start with it.
+func (c *Config) fileErr(err error) error {
+	if c.name == "" || strings.HasPrefix(err.Error(), c.name) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", c.name, err)
+}
+
 // Run builds and runs the scenario. progress may be nil.
 func (c *Config) Run(progress sim.Progress) (*Result, error) {
+	if err := c.Engine.WithDefaults().Validate(); err != nil {
+		return nil, c.fileErr(err) // before a large trace is read
+	}
 	t, jobs, pol, err := c.Build()
 	if err != nil {
 		return nil, err

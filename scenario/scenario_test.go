@@ -56,8 +56,8 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 			if err == nil {
 				_, err = cfg.Run(nil)
 			}
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("got error %v, want one mentioning %q", err, c.want)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "s.yaml: ") {
+				t.Errorf("got error %v, want one naming the file s.yaml and mentioning %q", err, c.want)
 			}
 		})
 	}
