@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -196,12 +197,7 @@ func CompareBySize(base, run *Run, edges []float64) ([]BandChange, error) {
 		out[i].Lo, out[i].Hi = edges[i], edges[i+1]
 	}
 	// IDs in order, so the sums do not depend on map order.
-	ids := make([]int, 0, len(base.Turnaround))
-	for id := range base.Turnaround {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(base.Turnaround)) {
 		b := base.Turnaround[id]
 		o, ok := run.Turnaround[id]
 		if !ok {
