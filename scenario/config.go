@@ -32,6 +32,10 @@ type Config struct {
 	dir  string // directory of the file, for relative trace paths
 	name string // the file's name, for errors found after parsing
 	src  []byte // the file's bytes, when Load read it
+	// lines maps each field the file sets, by its path ("cluster.racks"),
+	// to its line, so that a setting refused after parsing is reported
+	// at its line.
+	lines map[string]int
 }
 
 // Workload selects the jobs: a SWIM trace (embedded by name, or a file) or
@@ -108,7 +112,11 @@ func (c *Config) Source() []byte { return c.src }
 
 // Parse reads a scenario from r; name is used in errors.
 func Parse(r io.Reader, name string) (*Config, error) {
-	dec := yaml.NewDecoder(r)
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	var c Config
 	if err := dec.Decode(&c); err != nil {
@@ -121,7 +129,41 @@ func Parse(r io.Reader, name string) (*Config, error) {
 		return nil, fmt.Errorf("%s: policy.name: required (one of the registered policies)", name)
 	}
 	c.name = name
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) == nil && len(doc.Content) == 1 {
+		c.lines = map[string]int{}
+		fieldLines(doc.Content[0], "", c.lines)
+	}
 	return &c, nil
+}
+
+// fieldLines records the line of every mapping key under n by its dotted
+// path from the document's root.
+func fieldLines(n *yaml.Node, prefix string, into map[string]int) {
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		path := prefix + k.Value
+		into[path] = k.Line
+		fieldLines(v, path+".", into)
+	}
+}
+
+// fileErr prefixes err with the scenario file's name, when it came from
+// one and err does not already name it, and with the line of the field
+// err starts with ("cluster.racks: ..."), when the file sets that field.
+func (c *Config) fileErr(err error) error {
+	if c.name == "" || strings.HasPrefix(err.Error(), c.name) {
+		return err
+	}
+	field, _, _ := strings.Cut(err.Error(), ":")
+	field, _, _ = strings.Cut(field, ",")
+	if line, ok := c.lines[field]; ok {
+		return fmt.Errorf("%s: line %d: %w", c.name, line, err)
+	}
+	return fmt.Errorf("%s: %w", c.name, err)
 }
 
 // decodeParams decodes the policy's params node strictly, so that a

@@ -146,15 +146,6 @@ func (c *Config) Build() (*cluster.Topology, []workload.Job, sched.Policy, error
 	return t, jobs, pol, nil
 }
 
-// fileErr prefixes err with the scenario file's name, when it came from
-// one and err does not already start with it.
-func (c *Config) fileErr(err error) error {
-	if c.name == "" || strings.HasPrefix(err.Error(), c.name) {
-		return err
-	}
-	return fmt.Errorf("%s: %w", c.name, err)
-}
-
 // Run builds and runs the scenario. progress may be nil.
 func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	if err := c.Engine.WithDefaults().Validate(); err != nil {

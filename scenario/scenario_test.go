@@ -43,12 +43,13 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"unknown policy", "policy: {name: nope}\nworkload: {trace: FB-2009}\n", `unknown policy "nope"`},
 		{"unknown policy param", "policy: {name: fair, params: {pool: []}}\nworkload: {trace: FB-2009}\n", "pool"},
 		{"bad pool mode", "policy:\n  name: fair\n  params:\n    pools: [{name: a, mode: lifo}]\nworkload: {trace: FB-2009}\n", "mode"},
-		{"impossible cluster", "policy: {name: fair}\ncluster: {racks: -1}\nworkload: {trace: FB-2009}\n", "cluster.racks"},
+		{"impossible cluster", "policy: {name: fair}\ncluster: {racks: -1}\nworkload: {trace: FB-2009}\n", "line 2: cluster.racks"},
+		{"too large a cluster", "policy: {name: fair}\ncluster:\n  racks: 2000\n  nodes_per_rack: 1000\nworkload: {trace: FB-2009}\n", "line 3: cluster.racks, cluster.nodes_per_rack"},
 		{"no workload", "policy: {name: fair}\n", "workload"},
 		{"trace file without source nodes", "policy: {name: fair}\nworkload: {trace: x.tsv}\n", "source_nodes"},
 		{"missing trace file", "policy: {name: fair}\nworkload: {trace: /nonexistent.tsv, source_nodes: 600}\n", "nonexistent"},
 		{"unknown generator", "policy: {name: fair}\nworkload: {generator: zipf}\n", "generator"},
-		{"bad engine param", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nengine: {slow_start: 2}\n", "slow_start"},
+		{"bad engine param", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nengine: {slow_start: 2}\n", "line 3: engine.slow_start"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
