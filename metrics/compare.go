@@ -159,13 +159,28 @@ func pct(v, base float64) float64 {
 // short jobs first.
 var SizeBands = []float64{0, 1, 10, 100, 1000, math.Inf(1)}
 
+// HeldUpS is how much longer than in the base run a job must take to count
+// as held up in BandChange.HeldUp. On a busy cluster a few jobs of every
+// size wait minutes in one run and not in another, the exact model
+// against itself included (a slot frees a heartbeat later, a job ahead
+// grows), and those waits carry a band's mean; a timing model's own delay
+// is a fraction of a second to a few seconds.
+const HeldUpS = 10.0
+
 // BandChange is how the jobs that took [Lo, Hi) seconds in the base run
 // moved in another run: Jobs of them completed in both runs, with mean
 // turnarounds BaseMean and RunMean in seconds (both 0 for an empty band).
+// MedianDelta is the median over those jobs of each one's change in
+// seconds, HeldUp the fraction of them that took more than HeldUpS longer,
+// and RestDelta the mean change of the others: the typical job's change,
+// the tail that moves the mean, and the mean without it.
 type BandChange struct {
 	Lo, Hi            float64
 	Jobs              int
 	BaseMean, RunMean float64
+	MedianDelta       float64
+	HeldUp            float64
+	RestDelta         float64
 }
 
 // Delta is the band's change in mean turnaround, in seconds.
@@ -196,6 +211,7 @@ func CompareBySize(base, run *Run, edges []float64) ([]BandChange, error) {
 	for i := range out {
 		out[i].Lo, out[i].Hi = edges[i], edges[i+1]
 	}
+	deltas := make([][]float64, len(out))
 	// IDs in order, so the sums do not depend on map order.
 	for _, id := range slices.Sorted(maps.Keys(base.Turnaround)) {
 		b := base.Turnaround[id]
@@ -213,12 +229,28 @@ func CompareBySize(base, run *Run, edges []float64) ([]BandChange, error) {
 		out[i].Jobs++
 		out[i].BaseMean += b
 		out[i].RunMean += o
+		deltas[i] = append(deltas[i], o-b)
 	}
 	for i := range out {
-		if n := float64(out[i].Jobs); n > 0 {
-			out[i].BaseMean /= n
-			out[i].RunMean /= n
+		n := float64(out[i].Jobs)
+		if n == 0 {
+			continue
 		}
+		out[i].BaseMean /= n
+		out[i].RunMean /= n
+		held, rest := 0, 0.0
+		for _, d := range deltas[i] {
+			if d > HeldUpS {
+				held++
+			} else {
+				rest += d
+			}
+		}
+		out[i].HeldUp = float64(held) / n
+		if held < out[i].Jobs {
+			out[i].RestDelta = rest / float64(out[i].Jobs-held)
+		}
+		out[i].MedianDelta = Distribute(deltas[i]).Median
 	}
 	return out, nil
 }

@@ -109,17 +109,18 @@ func TestCompareMedianJobIsTwoSided(t *testing.T) {
 
 func TestCompareBySizeBandsByTheBaseRun(t *testing.T) {
 	// Job 6 sits on an edge and belongs to the band above it; job 5 did not
-	// finish in the run and is left out; job 7 is only in the run.
-	base := testRun("base", 1, 1, 1, 1, map[int]float64{1: 0.5, 2: 5, 3: 50, 4: 500, 5: 5000, 6: 10})
-	run := testRun("run", 1, 1, 1, 1, map[int]float64{1: 1.5, 2: 6, 3: 40, 4: 500, 6: 12, 7: 3})
+	// finish in the run and is left out; job 7 is only in the run; job 8
+	// is held up, 20 s longer than in the base run.
+	base := testRun("base", 1, 1, 1, 1, map[int]float64{1: 0.5, 2: 5, 3: 50, 4: 500, 5: 5000, 6: 10, 8: 0.25})
+	run := testRun("run", 1, 1, 1, 1, map[int]float64{1: 1.5, 2: 6, 3: 40, 4: 500, 6: 12, 7: 3, 8: 20.25})
 	got, err := CompareBySize(base, run, SizeBands)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []BandChange{
-		{Lo: 0, Hi: 1, Jobs: 1, BaseMean: 0.5, RunMean: 1.5},
-		{Lo: 1, Hi: 10, Jobs: 1, BaseMean: 5, RunMean: 6},
-		{Lo: 10, Hi: 100, Jobs: 2, BaseMean: 30, RunMean: 26},
+		{Lo: 0, Hi: 1, Jobs: 2, BaseMean: 0.375, RunMean: 10.875, MedianDelta: 10.5, HeldUp: 0.5, RestDelta: 1},
+		{Lo: 1, Hi: 10, Jobs: 1, BaseMean: 5, RunMean: 6, MedianDelta: 1, RestDelta: 1},
+		{Lo: 10, Hi: 100, Jobs: 2, BaseMean: 30, RunMean: 26, MedianDelta: -4, RestDelta: -4},
 		{Lo: 100, Hi: 1000, Jobs: 1, BaseMean: 500, RunMean: 500},
 		{Lo: 1000, Hi: math.Inf(1), Jobs: 0},
 	}
@@ -128,11 +129,11 @@ func TestCompareBySizeBandsByTheBaseRun(t *testing.T) {
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Errorf("band %d = %+v, want %+v: jobs go to the band of their base turnaround, edges to the band above, and only jobs done in both runs count", i, got[i], want[i])
+			t.Errorf("band %d = %+v, want %+v: jobs go to the band of their base turnaround, edges to the band above, and only jobs done in both runs count; the median is over each job's change, held up means over %g s longer, and the rest's mean leaves those out", i, got[i], want[i], HeldUpS)
 		}
 	}
-	if d, p := got[0].Delta(), got[0].Pct(); d != 1 || p != 200 {
-		t.Errorf("band 0 moved %v s, %v%%; want +1 s, +200%% (0.5 s to 1.5 s)", d, p)
+	if d, p := got[1].Delta(), got[1].Pct(); d != 1 || math.Abs(p-20) > 1e-9 {
+		t.Errorf("band 1 moved %v s, %v%%; want +1 s, +20%% (5 s to 6 s)", d, p)
 	}
 	if p := got[4].Pct(); p != 0 {
 		t.Errorf("an empty band reads %v%%, want 0", p)

@@ -106,22 +106,28 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 }
 
 // sizeTable shows how the jobs of each band of the base run's turnaround
-// moved: in seconds, which is how a timing model's error shows (a delay
-// per job), and in percent, each the mean over the runs with its standard
-// error when there are several.
+// moved: the change in the band's mean turnaround in seconds, which is how
+// a timing model's error shows (a delay per job), and in percent, each the
+// mean over the runs with its standard error when there are several; then
+// the median job's change and the share of jobs held up (metrics.HeldUpS),
+// which tell the typical job's delay from the few long waits that carry a
+// band's mean.
 func sizeTable(base string, runs [][]metrics.BandChange) *report.Table {
 	n := len(runs)
+	held := fmt.Sprintf("held up > %g s (%%)", metrics.HeldUpS)
 	t := &report.Table{
 		Title:   fmt.Sprintf("change in mean turnaround by the job's turnaround in %s", base),
 		Headers: []string{"turnaround in the base run", "jobs", "base mean (s)", "change (s)", "change (%)"},
 		Notes: []string{
 			"jobs are banded by their turnaround in the base run, which favours that run: compare with a control run of the base's own model, not with 0",
+			fmt.Sprintf("median change: the median over the band's jobs of each one's change; held up: jobs that took over %g s longer than in the base run; the rest: the mean change of the others", metrics.HeldUpS),
 		},
 	}
 	if n > 1 {
 		t.Title += fmt.Sprintf(", mean of %d runs", n)
 		t.Headers = append(t.Headers, "SE (s)", "SE (%)")
 	}
+	t.Headers = append(t.Headers, "median change (s)", held, "the rest's change (s)")
 	for i := range runs[0] {
 		b := runs[0][i] // the band as the run that matched most of its jobs saw it
 		for _, r := range runs[1:] {
@@ -133,13 +139,23 @@ func sizeTable(base string, runs [][]metrics.BandChange) *report.Table {
 		if math.IsInf(b.Hi, 1) {
 			band = fmt.Sprintf(">= %g s", b.Lo)
 		}
-		var ds, ps []float64
+		var ds, ps, meds, helds, rests []float64
 		for _, r := range runs {
 			if r[i].Jobs > 0 { // a run that finished none of the band's jobs says nothing of it
 				ds = append(ds, r[i].Delta())
 				ps = append(ps, r[i].Pct())
+				meds = append(meds, r[i].MedianDelta)
+				helds = append(helds, 100*r[i].HeldUp)
+				if r[i].HeldUp < 1 {
+					rests = append(rests, r[i].RestDelta)
+				}
 			}
 		}
+		rest := "-" // every job held up
+		if len(rests) > 0 {
+			rest = fmt.Sprintf("%+.3g", mean(rests))
+		}
+		tail := []string{fmt.Sprintf("%+.3g", mean(meds)), fmt.Sprintf("%.1f", mean(helds)), rest}
 		row := []string{band, fmt.Sprint(b.Jobs), fmt.Sprintf("%.3g", b.BaseMean)}
 		if len(ds) == 0 {
 			for len(row) < len(t.Headers) {
@@ -149,16 +165,16 @@ func sizeTable(base string, runs [][]metrics.BandChange) *report.Table {
 			continue
 		}
 		if n == 1 {
-			t.AddRow(append(row, fmt.Sprintf("%+.3g", ds[0]), pctCell(ps[0], "%+.1f"))...)
+			t.AddRow(append(append(row, fmt.Sprintf("%+.3g", ds[0]), pctCell(ps[0], "%+.1f")), tail...)...)
 			continue
 		}
 		if len(ds) == 1 {
-			t.AddRow(append(row, fmt.Sprintf("%+.3g", ds[0]), pctCell(ps[0], "%+.1f"), "-", "-")...)
+			t.AddRow(append(append(row, fmt.Sprintf("%+.3g", ds[0]), pctCell(ps[0], "%+.1f"), "-", "-"), tail...)...)
 			continue
 		}
 		dm, dse := meanSE(ds)
 		pm, pse := meanSE(ps)
-		t.AddRow(append(row, fmt.Sprintf("%+.3g", dm), pctCell(pm, "%+.1f"), fmt.Sprintf("%.2g", dse), pctCell(pse, "%.1f"))...)
+		t.AddRow(append(append(row, fmt.Sprintf("%+.3g", dm), pctCell(pm, "%+.1f"), fmt.Sprintf("%.2g", dse), pctCell(pse, "%.1f")), tail...)...)
 	}
 	return t
 }
@@ -170,6 +186,15 @@ func pctCell(x float64, format string) string {
 		return "n/a"
 	}
 	return fmt.Sprintf(format, x)
+}
+
+// mean returns the mean of v (at least one value).
+func mean(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m += x
+	}
+	return m / float64(len(v))
 }
 
 // meanSE returns the mean of v and its standard error (sample standard

@@ -239,10 +239,10 @@ func TestDiffComparesRuns(t *testing.T) {
 			continue
 		}
 		bands++
-		f := strings.Fields(rest) // jobs, base mean, change (s), change (%)
-		empty := len(f) == 4 && f[0] == "0" && f[2] == "-" && f[3] == "-"
-		if !empty && (len(f) != 4 || f[2] != "+0" || f[3] != "+0.0") {
-			t.Errorf("a run against itself: band row %q, want a change of +0 s and +0.0%% (or - for a band with no job)", l)
+		f := strings.Fields(rest) // jobs, base mean, change (s), change (%), median change (s), held up (%), the rest's change (s)
+		empty := len(f) == 7 && f[0] == "0" && f[2] == "-" && f[6] == "-"
+		if !empty && (len(f) != 7 || f[2] != "+0" || f[3] != "+0.0" || f[4] != "+0" || f[5] != "0.0" || f[6] != "+0") {
+			t.Errorf("a run against itself: band row %q, want changes of +0 s and +0.0%%, a median change of +0 and none held up (or - for a band with no job)", l)
 		}
 	}
 	if bands != len(metrics.SizeBands)-1 || !strings.Contains(stdout, "change in mean turnaround by the job's turnaround") {
@@ -282,17 +282,17 @@ func TestDiffComparesRuns(t *testing.T) {
 // them says nothing of the band and is left out of its mean.
 func TestSizeTableSkipsRunsWithoutTheBand(t *testing.T) {
 	band := func(jobs int, base, run float64) []metrics.BandChange {
-		return []metrics.BandChange{{Lo: 0, Hi: 1, Jobs: jobs, BaseMean: base, RunMean: run}}
+		return []metrics.BandChange{{Lo: 0, Hi: 1, Jobs: jobs, BaseMean: base, RunMean: run, MedianDelta: run - base, HeldUp: run / 100, RestDelta: run}}
 	}
 	tests := []struct {
 		name string
 		runs [][]metrics.BandChange
 		want []string // the band row's cells after the band's name
 	}{
-		{"every run has the band", [][]metrics.BandChange{band(4, 0.5, 1), band(4, 0.5, 2)}, []string{"4", "0.5", "+1", "+200.0", "0.5", "100.0"}},
-		{"one run has none of it", [][]metrics.BandChange{band(0, 0, 0), band(4, 0.5, 1), band(4, 0.5, 2)}, []string{"4", "0.5", "+1", "+200.0", "0.5", "100.0"}},
-		{"only one run has it", [][]metrics.BandChange{band(0, 0, 0), band(3, 0.5, 1)}, []string{"3", "0.5", "+0.5", "+100.0", "-", "-"}},
-		{"no run has it", [][]metrics.BandChange{band(0, 0, 0), band(0, 0, 0)}, []string{"0", "0", "-", "-", "-", "-"}},
+		{"every run has the band", [][]metrics.BandChange{band(4, 0.5, 1), band(4, 0.5, 2)}, []string{"4", "0.5", "+1", "+200.0", "0.5", "100.0", "+1", "1.5", "+1.5"}},
+		{"one run has none of it", [][]metrics.BandChange{band(0, 0, 0), band(4, 0.5, 1), band(4, 0.5, 2)}, []string{"4", "0.5", "+1", "+200.0", "0.5", "100.0", "+1", "1.5", "+1.5"}},
+		{"only one run has it", [][]metrics.BandChange{band(0, 0, 0), band(3, 0.5, 1)}, []string{"3", "0.5", "+0.5", "+100.0", "-", "-", "+0.5", "1.0", "+1"}},
+		{"no run has it", [][]metrics.BandChange{band(0, 0, 0), band(0, 0, 0)}, []string{"0", "0", "-", "-", "-", "-", "-", "-", "-"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -303,7 +303,7 @@ func TestSizeTableSkipsRunsWithoutTheBand(t *testing.T) {
 			lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 			got := strings.Split(lines[len(lines)-1], ",")[1:]
 			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
-				t.Errorf("band row %v, want %v: the mean and standard error over the runs that finished some of the band's jobs", got, tc.want)
+				t.Errorf("band row %v, want %v: the mean and standard error over the runs that finished some of the band's jobs, then the mean median change and share held up", got, tc.want)
 			}
 		})
 	}
