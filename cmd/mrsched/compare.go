@@ -58,6 +58,14 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		names = sched.PolicyNames()
 	default:
 		names = strings.Split(*pols, ",")
+		for i, name := range names {
+			// Every name is checked before any policy runs, so that a
+			// misspelt last one does not cost the runs before it.
+			names[i] = strings.TrimSpace(name)
+			if _, err := sched.NewPolicy(names[i], nil); err != nil {
+				return fmt.Errorf("-policies: %w", err)
+			}
+		}
 	}
 	if *parallel < 1 {
 		*parallel = 1
@@ -69,7 +77,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	sem := make(chan struct{}, *parallel)
 	var wg sync.WaitGroup
 	for i, name := range names {
-		c := base.WithPolicy(strings.TrimSpace(name))
+		c := base.WithPolicy(name)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

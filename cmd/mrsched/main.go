@@ -96,8 +96,9 @@ Commands:
   mrsched                            compare every policy on the embedded FB-2009 trace
   mrsched compare [-trace NAME|FILE] [-config FILE] [-policies a,b] [-seed N]
   mrsched simulate -config FILE -out DIR
-                                     one run from a YAML scenario; writes summary.json,
-                                     jobs.csv and timeseries.csv to DIR
+                                     one run from a YAML scenario; writes scenario.yaml,
+                                     summary.json, jobs.csv, timeseries.csv and perf.json
+                                     to DIR
   mrsched diff BASE_DIR RUN_DIR...   how runs differ from a base run: mean turnaround,
                                      median job, throughputs, cross-rack bytes (%);
                                      -by-size adds the change by job size

@@ -182,6 +182,19 @@ func TestCompareSmall(t *testing.T) {
 	}
 }
 
+// TestCompareChecksPolicyNamesFirst: a misspelt policy in -policies is an
+// error before any policy runs, not after the runs before it have taken
+// their minutes.
+func TestCompareChecksPolicyNamesFirst(t *testing.T) {
+	code, out, errOut := runCLI(t, "compare", "-policies", "fair, nope")
+	if code != 1 || !strings.Contains(errOut, `-policies: unknown policy "nope"`) {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming the flag and the unknown policy", code, errOut)
+	}
+	if out != "" || strings.Contains(errOut, "simulating") {
+		t.Errorf("stdout %q, stderr %q: nothing may run before the names are checked", out, errOut)
+	}
+}
+
 func TestUnknownCommand(t *testing.T) {
 	if code, _, errOut := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
