@@ -68,7 +68,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *parallel < 1 {
-		*parallel = 1
+		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)
 	}
 	prog := newProgress(stderr, names, *quiet)
 	results := make([]*scenario.Result, len(names))

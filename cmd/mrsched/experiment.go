@@ -64,6 +64,9 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	if *seed == 0 {
 		return fmt.Errorf("-seed: must be positive")
 	}
+	if *parallel < 1 {
+		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)
+	}
 	exps, err := experiment.Select(names)
 	if err != nil {
 		return err

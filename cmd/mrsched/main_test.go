@@ -182,6 +182,26 @@ func TestCompareSmall(t *testing.T) {
 	}
 }
 
+// TestFlagsOutOfRangeAreErrors: a flag value no run can use is refused
+// with the flag's name, never silently replaced.
+func TestFlagsOutOfRangeAreErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "-q", "-parallel", "0"}, "-parallel: must be at least 1"},
+		{[]string{"experiment", "-parallel", "-2", "zipf"}, "-parallel: must be at least 1"},
+		{[]string{"experiment", "-seeds", "-1", "zipf"}, "-seeds: must not be negative"},
+		{[]string{"trace", "stats", "FB-2011"}, "neither an embedded trace (FB-2009, FB-2010) nor a file"},
+	}
+	for _, tc := range tests {
+		code, out, errOut := runCLI(t, tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1, nothing on stdout, and %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
+
 // TestCompareChecksPolicyNamesFirst: a misspelt policy in -policies is an
 // error before any policy runs, not after the runs before it have taken
 // their minutes.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"mrsched/cluster"
 	"mrsched/network"
@@ -182,6 +183,9 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 			opt.SourceNodes, opt.TargetNodes = *src, *src
 		}
 		jobs, err = workload.LoadSWIMFile(name, opt)
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s: neither an embedded trace (%s) nor a file: %w", name, strings.Join(traces.Names(), ", "), err)
+		}
 	}
 	if err != nil {
 		return err
