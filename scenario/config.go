@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,6 +90,25 @@ type MetricsSpec struct {
 	// same engine settings) and reports turnaround / turnaround alone:
 	// one extra small simulation a job.
 	Slowdown bool `yaml:"slowdown"`
+}
+
+// Validate reports a steady-state window no run can measure, naming its
+// field: both bounds are needed, the end after the start, or neither for
+// the default.
+func (m MetricsSpec) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"steady_start_s", m.SteadyStartS}, {"steady_end_s", m.SteadyEndS}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("metrics.%s: want a finite time >= 0, got %v", f.name, f.v)
+		}
+	}
+	if (m.SteadyStartS != 0 || m.SteadyEndS != 0) && !(m.SteadyEndS > m.SteadyStartS) {
+		return fmt.Errorf("metrics.steady_end_s: %v is not after metrics.steady_start_s %v (set both, or neither for first to last submit)",
+			m.SteadyEndS, m.SteadyStartS)
+	}
+	return nil
 }
 
 // Load reads a scenario file, rejecting unknown fields with their line.

@@ -151,6 +151,9 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	if err := c.Engine.WithDefaults().Validate(); err != nil {
 		return nil, c.fileErr(err) // before a large trace is read
 	}
+	if err := c.Metrics.Validate(); err != nil {
+		return nil, c.fileErr(err)
+	}
 	t, jobs, pol, err := c.Build()
 	if err != nil {
 		return nil, err

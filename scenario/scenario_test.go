@@ -49,6 +49,9 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"trace file without source nodes", "policy: {name: fair}\nworkload: {trace: x.tsv}\n", "source_nodes"},
 		{"missing trace file", "policy: {name: fair}\nworkload: {trace: /nonexistent.tsv, source_nodes: 600}\n", "nonexistent"},
 		{"unknown generator", "policy: {name: fair}\nworkload: {generator: zipf}\n", "generator"},
+		{"steady window ends before it starts", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nmetrics:\n  steady_start_s: 10\n  steady_end_s: 5\n", "line 5: metrics.steady_end_s: 5 is not after"},
+		{"steady window with a start only", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nmetrics: {steady_start_s: 1000}\n", "metrics.steady_end_s: 0 is not after"},
+		{"negative steady start", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nmetrics: {steady_start_s: -1, steady_end_s: 5}\n", "line 3: metrics.steady_start_s"},
 		{"bad engine param", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nengine: {slow_start: 2}\n", "line 3: engine.slow_start"},
 	}
 	for _, c := range cases {
