@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -81,6 +82,9 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 	}
 	if w.Trace == "" {
 		return nil, fmt.Errorf("workload: set trace (FB-2009, FB-2010 or a SWIM TSV file) or generator")
+	}
+	if err := w.checkTraceOptions(); err != nil {
+		return nil, err
 	}
 	prof := workload.DefaultProfile()
 	if w.MapMBps < 0 || w.ReduceMBps < 0 {
@@ -204,6 +208,30 @@ func slowdowns(p sim.Params, t *cluster.Topology, jobs []workload.Job, seed uint
 		if alone > 0 {
 			col.SetSlowdown(i, recs[i].Turnaround()/alone)
 		}
+	}
+	return nil
+}
+
+// checkTraceOptions reports a trace option no replay can use, by its YAML
+// name, before the trace is read; the SWIM reader checks the same rules
+// again under its own option names.
+func (w Workload) checkTraceOptions() error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case w.SourceNodes < 0:
+		return fmt.Errorf("workload.source_nodes: must be positive, got %d (leave it out for an embedded trace)", w.SourceNodes)
+	case !finite(w.Scale) || w.Scale < 0:
+		return fmt.Errorf("workload.scale: want a finite number >= 0 (0 = nodes / source_nodes), got %v", w.Scale)
+	case w.BytesPerReduce < 0:
+		return fmt.Errorf("workload.bytes_per_reduce: want >= 0 (0 = SWIM's rule), got %d", w.BytesPerReduce)
+	case w.MaxJobs < 0:
+		return fmt.Errorf("workload.max_jobs: want >= 0 (0 = all), got %d", w.MaxJobs)
+	case !finite(w.StartS) || w.StartS < 0:
+		return fmt.Errorf("workload.start_s: want a finite time >= 0, got %v", w.StartS)
+	case !finite(w.EndS) || w.EndS < 0:
+		return fmt.Errorf("workload.end_s: want a finite time >= 0 (0 = no end), got %v", w.EndS)
+	case w.EndS != 0 && w.EndS <= w.StartS:
+		return fmt.Errorf("workload.end_s: %v is not after workload.start_s %v (0 = no end)", w.EndS, w.StartS)
 	}
 	return nil
 }
