@@ -11,6 +11,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -186,9 +188,28 @@ func (c *Config) fileErr(err error) error {
 	return fmt.Errorf("%s: %w", c.name, err)
 }
 
+// policyErr places an error from building the policy: a parameter the
+// policy refused ("policy delay: t1_s: ...") at the parameter's line.
+func (c *Config) policyErr(err error) error {
+	if c.name == "" || strings.HasPrefix(err.Error(), c.name) {
+		return err
+	}
+	_, rest, _ := strings.Cut(err.Error(), ": ")
+	field, _, _ := strings.Cut(rest, ":")
+	if line, ok := c.lines["policy.params."+field]; ok {
+		return fmt.Errorf("%s: line %d: %w", c.name, line, err)
+	}
+	return c.fileErr(err)
+}
+
 // decodeParams decodes the policy's params node strictly, so that a
 // misspelt parameter is an error naming its line, not a silent default.
-func decodeParams(n *yaml.Node, name string) func(any) error {
+//
+// yaml.v3 decodes a node strictly only from text, so the node is written
+// out again and decoded; the lines the decoder reports are then lines of
+// that text, and are put back at the file's lines: an unknown field's at
+// its key in the node, any other at its offset from the node's first line.
+func decodeParams(n *yaml.Node) func(any) error {
 	return func(into any) error {
 		if n.Kind == 0 {
 			return nil
@@ -200,8 +221,48 @@ func decodeParams(n *yaml.Node, name string) func(any) error {
 		dec := yaml.NewDecoder(bytes.NewReader(b))
 		dec.KnownFields(true)
 		if err := dec.Decode(into); err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("%s: policy.params (starting line %d): %s", name, n.Line, strings.TrimPrefix(err.Error(), "yaml: "))
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+			msg = paramLine.ReplaceAllStringFunc(msg, func(m string) string {
+				sub := paramLine.FindStringSubmatch(m)
+				if sub[2] != "" {
+					if line := keyLine(n, sub[2]); line > 0 {
+						return fmt.Sprintf("line %d: field %s not found", line, sub[2])
+					}
+				}
+				rel, _ := strconv.Atoi(sub[1])
+				return fmt.Sprintf("line %d: %s", n.Line+rel-1, strings.TrimPrefix(m, "line "+sub[1]+": "))
+			})
+			msg = strings.TrimSpace(unknownType.ReplaceAllString(msg, ""))
+			return fmt.Errorf("policy.params: %s", msg)
 		}
 		return nil
 	}
+}
+
+var (
+	// paramLine matches a line reference in a yaml.v3 decode error, with
+	// the unknown field's name when that is the error.
+	paramLine = regexp.MustCompile(`line (\d+): (?:field (\S+) not found)?`)
+	// unknownType is the Go type yaml.v3 names after an unknown field,
+	// which means nothing to a scenario's author.
+	unknownType = regexp.MustCompile(` in type [\w.]+`)
+)
+
+// keyLine returns the line of the first mapping key named key in n or
+// below it, 0 if there is none.
+func keyLine(n *yaml.Node, key string) int {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i].Line
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if l := keyLine(c, key); l > 0 {
+			return l
+		}
+	}
+	return 0
 }

@@ -50,6 +50,6 @@ func FuzzParse(f *testing.F) {
 		// not allocated.
 		_ = c.Cluster.WithDefaults().Validate()
 		_ = c.Engine.WithDefaults().Validate()
-		_, _ = sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params, "fuzz.yaml"))
+		_, _ = sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params))
 	})
 }

@@ -62,6 +62,14 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 			return nil, fmt.Errorf("workload: set either trace or generator, not both")
 		}
 		mean, dur := w.MeanInterarrivalS, w.DurationS
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"mean_interarrival_s", mean}, {"duration_s", dur}} {
+			if !(f.v >= 0) || math.IsInf(f.v, 0) {
+				return nil, fmt.Errorf("workload.%s: want a finite number of seconds > 0 (0 = the paper's), got %v", f.name, f.v)
+			}
+		}
 		if mean == 0 {
 			mean = 40 // the paper's section 4.3
 		}
@@ -143,9 +151,9 @@ func (c *Config) Build() (*cluster.Topology, []workload.Job, sched.Policy, error
 	if err != nil {
 		return nil, nil, nil, c.fileErr(err)
 	}
-	pol, err := sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params, "scenario"))
+	pol, err := sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params))
 	if err != nil {
-		return nil, nil, nil, c.fileErr(err)
+		return nil, nil, nil, c.policyErr(err)
 	}
 	return t, jobs, pol, nil
 }
