@@ -208,7 +208,8 @@ func (c *Config) policyErr(err error) error {
 // yaml.v3 decodes a node strictly only from text, so the node is written
 // out again and decoded; the lines the decoder reports are then lines of
 // that text, and are put back at the file's lines: an unknown field's at
-// its key in the node, any other at its offset from the node's first line.
+// its key in the node, any other at its offset from the node's first line
+// (at that line for a flow-style map, whose keys may share it).
 func decodeParams(n *yaml.Node) func(any) error {
 	return func(into any) error {
 		if n.Kind == 0 {
@@ -230,8 +231,12 @@ func decodeParams(n *yaml.Node) func(any) error {
 						return fmt.Sprintf("line %d: field %s not found", line, sub[2])
 					}
 				}
-				rel, _ := strconv.Atoi(sub[1])
-				return fmt.Sprintf("line %d: %s", n.Line+rel-1, strings.TrimPrefix(m, "line "+sub[1]+": "))
+				line, _ := strconv.Atoi(sub[1])
+				line += n.Line - 1
+				if n.Style&yaml.FlowStyle != 0 {
+					line = n.Line // written out again, a flow map spreads over lines of its own
+				}
+				return fmt.Sprintf("line %d: %s", line, strings.TrimPrefix(m, "line "+sub[1]+": "))
 			})
 			msg = strings.TrimSpace(unknownType.ReplaceAllString(msg, ""))
 			return fmt.Errorf("policy.params: %s", msg)

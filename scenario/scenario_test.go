@@ -51,6 +51,7 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"unknown generator", "policy: {name: fair}\nworkload: {generator: zipf}\n", "generator"},
 		{"unknown param, at its own line", "policy:\n  name: nas\n  params:\n    map_skips: 5\n    traffic_threshold: 2\nworkload: {trace: FB-2009}\n", "line 5: field traffic_threshold not found"},
 		{"param of the wrong type, at its line", "policy:\n  name: delay\n  params:\n    t1_s: abc\nworkload: {trace: FB-2009}\n", "line 4: cannot unmarshal"},
+		{"param of the wrong type in a flow map, at the map's line", "policy: {name: delay, params: {t2_s: 3, t1_s: abc}}\nworkload: {trace: FB-2009}\n", "line 1: cannot unmarshal"},
 		{"param the policy refuses, at its line", "policy:\n  name: delay\n  params:\n    t1_s: -3\nworkload: {trace: FB-2009}\n", "line 4: policy delay: t1_s"},
 		{"negative generator interarrival", "policy: {name: fair}\nworkload: {generator: shufflewatcher, mean_interarrival_s: -5}\n", "line 2: workload.mean_interarrival_s"},
 		{"negative max jobs", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  max_jobs: -5\n", "line 4: workload.max_jobs: want >= 0"},
