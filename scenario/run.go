@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -91,9 +92,6 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 	if w.Trace == "" {
 		return nil, fmt.Errorf("workload: set trace (FB-2009, FB-2010 or a SWIM TSV file) or generator")
 	}
-	if err := w.checkTraceOptions(); err != nil {
-		return nil, err
-	}
 	prof := workload.DefaultProfile()
 	if w.MapMBps < 0 || w.ReduceMBps < 0 {
 		return nil, fmt.Errorf("workload.map_mbps/reduce_mbps: must be positive")
@@ -109,18 +107,22 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 		BlockBytes: cfg.BlockBytes(), BytesPerReduce: w.BytesPerReduce, Users: users,
 		Seed: c.seed(), Profile: prof, MaxJobs: w.MaxJobs, StartS: w.StartS, EndS: w.EndS,
 	}
-	if data, src, ok := traces.Embedded(w.Trace); ok {
-		if opt.SourceNodes == 0 {
-			opt.SourceNodes = src
-		}
+	data, src, embedded := traces.Embedded(w.Trace)
+	if embedded && opt.SourceNodes == 0 {
+		opt.SourceNodes = src
+	}
+	if !embedded && opt.SourceNodes == 0 {
+		return nil, fmt.Errorf("workload.source_nodes: required for trace file %s (the traced cluster's node count; SWIM scales bytes by nodes/source_nodes)", w.Trace)
+	}
+	if err := opt.Validate(); err != nil {
+		return nil, traceOptionErr(err)
+	}
+	if embedded {
 		jobs, err := workload.ParseSWIM(strings.NewReader(string(data)), w.Trace, opt)
 		if err != nil {
 			return nil, fmt.Errorf("workload: %w", err)
 		}
 		return jobs, nil
-	}
-	if opt.SourceNodes == 0 {
-		return nil, fmt.Errorf("workload.source_nodes: required for trace file %s (the traced cluster's node count; SWIM scales bytes by nodes/source_nodes)", w.Trace)
 	}
 	path := w.Trace
 	if !filepath.IsAbs(path) && c.dir != "" {
@@ -220,26 +222,21 @@ func slowdowns(p sim.Params, t *cluster.Topology, jobs []workload.Job, seed uint
 	return nil
 }
 
-// checkTraceOptions reports a trace option no replay can use, by its YAML
-// name, before the trace is read; the SWIM reader checks the same rules
-// again under its own option names.
-func (w Workload) checkTraceOptions() error {
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	switch {
-	case w.SourceNodes < 0:
-		return fmt.Errorf("workload.source_nodes: must be positive, got %d (leave it out for an embedded trace)", w.SourceNodes)
-	case !finite(w.Scale) || w.Scale < 0:
-		return fmt.Errorf("workload.scale: want a finite number >= 0 (0 = nodes / source_nodes), got %v", w.Scale)
-	case w.BytesPerReduce < 0:
-		return fmt.Errorf("workload.bytes_per_reduce: want >= 0 (0 = SWIM's rule), got %d", w.BytesPerReduce)
-	case w.MaxJobs < 0:
-		return fmt.Errorf("workload.max_jobs: want >= 0 (0 = all), got %d", w.MaxJobs)
-	case !finite(w.StartS) || w.StartS < 0:
-		return fmt.Errorf("workload.start_s: want a finite time >= 0, got %v", w.StartS)
-	case !finite(w.EndS) || w.EndS < 0:
-		return fmt.Errorf("workload.end_s: want a finite time >= 0 (0 = no end), got %v", w.EndS)
-	case w.EndS != 0 && w.EndS <= w.StartS:
-		return fmt.Errorf("workload.end_s: %v is not after workload.start_s %v (0 = no end)", w.EndS, w.StartS)
+// traceOptionYAML names the SWIM options a scenario sets by their fields
+// under workload.
+var traceOptionYAML = map[string]string{
+	"SourceNodes": "source_nodes", "Scale": "scale", "BytesPerReduce": "bytes_per_reduce",
+	"Users": "users", "MaxJobs": "max_jobs", "StartS": "start_s", "EndS": "end_s",
+}
+
+// traceOptionErr reports a SWIM option the reader refused under the
+// scenario's name for it, so that the error reaches the field's line.
+func traceOptionErr(err error) error {
+	var oe *workload.OptionError
+	if errors.As(err, &oe) {
+		if name, ok := traceOptionYAML[oe.Option]; ok {
+			return fmt.Errorf("workload.%s: %s", name, oe.Msg)
+		}
 	}
-	return nil
+	return fmt.Errorf("workload: %w", err)
 }

@@ -54,30 +54,34 @@ type SWIMOptions struct {
 	StartS, EndS   float64 // optional submit-time window [StartS, EndS) (EndS 0 = no end); submit times are kept as in the trace minus StartS
 }
 
-// Validate reports the first option that ParseSWIM cannot use, naming it.
+// Validate reports the first option that ParseSWIM cannot use, naming it
+// (an *OptionError).
 func (o SWIMOptions) Validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	bad := func(option string, format string, args ...any) error {
+		return &OptionError{Option: option, Msg: fmt.Sprintf(format, args...)}
+	}
 	switch {
 	case o.SourceNodes <= 0:
-		return fmt.Errorf("SourceNodes %d: must be positive (600 for FB-2009, 3000 for FB-2010)", o.SourceNodes)
+		return bad("SourceNodes", "%d: must be positive (600 for FB-2009, 3000 for FB-2010)", o.SourceNodes)
 	case o.TargetNodes <= 0:
-		return fmt.Errorf("TargetNodes %d: must be positive (the simulated cluster's node count)", o.TargetNodes)
+		return bad("TargetNodes", "%d: must be positive (the simulated cluster's node count)", o.TargetNodes)
 	case !finite(o.Scale) || o.Scale < 0:
-		return fmt.Errorf("option Scale %v: must be finite and non-negative (0 = TargetNodes/SourceNodes)", o.Scale)
+		return bad("Scale", "%v: must be finite and non-negative (0 = target nodes / source nodes)", o.Scale)
 	case o.BlockBytes <= 0:
-		return fmt.Errorf("BlockBytes %d: must be positive (e.g. 64 or 128 MiB)", o.BlockBytes)
+		return bad("BlockBytes", "%d: must be positive (e.g. 64 or 128 MiB)", o.BlockBytes)
 	case o.BytesPerReduce < 0:
-		return fmt.Errorf("BytesPerReduce %d: must be non-negative (0 = %d)", o.BytesPerReduce, DefaultBytesPerReduce)
+		return bad("BytesPerReduce", "%d: must be non-negative (0 = %d)", o.BytesPerReduce, DefaultBytesPerReduce)
 	case o.Users <= 0:
-		return fmt.Errorf("option Users %d: must be positive", o.Users)
+		return bad("Users", "%d: must be positive", o.Users)
 	case o.MaxJobs < 0:
-		return fmt.Errorf("MaxJobs %d: must be non-negative (0 = all)", o.MaxJobs)
+		return bad("MaxJobs", "%d: must be non-negative (0 = all)", o.MaxJobs)
 	case !finite(o.StartS) || o.StartS < 0:
-		return fmt.Errorf("StartS %v: must be finite and non-negative", o.StartS)
+		return bad("StartS", "%v: must be finite and non-negative", o.StartS)
 	case !finite(o.EndS) || o.EndS < 0:
-		return fmt.Errorf("EndS %v: must be finite and non-negative (0 = no end)", o.EndS)
+		return bad("EndS", "%v: must be finite and non-negative (0 = no end)", o.EndS)
 	case o.EndS != 0 && o.EndS <= o.StartS:
-		return fmt.Errorf("window [StartS %v, EndS %v) is empty", o.StartS, o.EndS)
+		return bad("EndS", "%v: the window ends before its start %v, so it is empty (0 = no end)", o.EndS, o.StartS)
 	}
 	if !o.Profile.IsZero() {
 		if err := o.Profile.Validate(); err != nil {
@@ -86,6 +90,16 @@ func (o SWIMOptions) Validate() error {
 	}
 	return nil
 }
+
+// OptionError is an option of SWIMOptions that ParseSWIM cannot use.
+// Option is the field's name, so that a caller that takes the option under
+// another name (a scenario file's workload.max_jobs) can report it so.
+type OptionError struct {
+	Option string // the SWIMOptions field
+	Msg    string // its value and the rule it breaks
+}
+
+func (e *OptionError) Error() string { return e.Option + " " + e.Msg }
 
 // ParseError is a malformed or unusable trace line: File and the 1-based Line,
 // the column (Field, empty when the line as a whole is wrong) and why. Line is
