@@ -254,7 +254,9 @@ func (n *Network) Stats() Stats {
 // a few flows of the link in turn needs per-link flow lists and helps
 // flows that were not short; moving a waiter that another full link holds
 // back to that link's line narrows the per-job bias by a third for 6% more
-// CPU.
+// CPU; giving a starting flow the link's last fair share at once, taken
+// from flows the link held to it at the last solve, removes the typical
+// short job's delay but moves cross-rack bytes by 1% for 6-11% more CPU.
 func (n *Network) SetQuantum(q float64) error {
 	if math.IsNaN(q) || math.IsInf(q, 0) || q < 0 {
 		return fmt.Errorf("network: quantum %v s; want a finite value >= 0", q)
