@@ -55,7 +55,7 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"param the policy refuses, at its line", "policy:\n  name: delay\n  params:\n    t1_s: -3\nworkload: {trace: FB-2009}\n", "line 4: policy delay: t1_s"},
 		{"negative generator interarrival", "policy: {name: fair}\nworkload: {generator: shufflewatcher, mean_interarrival_s: -5}\n", "line 2: workload.mean_interarrival_s"},
 		{"negative max jobs", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  max_jobs: -5\n", "line 4: workload.max_jobs: -5: must be non-negative"},
-		{"trace window ends before it starts", "policy: {name: fair}\nworkload: {trace: FB-2009, start_s: 100, end_s: 50}\n", "line 2: workload.end_s: 50: the window ends before its start 100"},
+		{"trace window ends before it starts", "policy: {name: fair}\nworkload: {trace: FB-2009, start_s: 100, end_s: 50}\n", "line 2: workload.end_s: 50: not after the window's start 100"},
 		{"negative scale", "policy: {name: fair}\nworkload: {trace: FB-2009, scale: -1}\n", "line 2: workload.scale"},
 		{"steady window ends before it starts", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nmetrics:\n  steady_start_s: 10\n  steady_end_s: 5\n", "line 5: metrics.steady_end_s: 5 is not after"},
 		{"steady window with a start only", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nmetrics: {steady_start_s: 1000}\n", "metrics.steady_end_s: 0 is not after"},

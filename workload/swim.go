@@ -81,7 +81,7 @@ func (o SWIMOptions) Validate() error {
 	case !finite(o.EndS) || o.EndS < 0:
 		return bad("EndS", "%v: must be finite and non-negative (0 = no end)", o.EndS)
 	case o.EndS != 0 && o.EndS <= o.StartS:
-		return bad("EndS", "%v: the window ends before its start %v, so it is empty (0 = no end)", o.EndS, o.StartS)
+		return bad("EndS", "%v: not after the window's start %v, so the window is empty (0 = no end)", o.EndS, o.StartS)
 	}
 	if !o.Profile.IsZero() {
 		if err := o.Profile.Validate(); err != nil {
@@ -99,6 +99,7 @@ type OptionError struct {
 	Msg    string // its value and the rule it breaks
 }
 
+// Error reads as the option, its value and the rule: "MaxJobs -5: must be ...".
 func (e *OptionError) Error() string { return e.Option + " " + e.Msg }
 
 // ParseError is a malformed or unusable trace line: File and the 1-based Line,

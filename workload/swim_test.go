@@ -364,7 +364,7 @@ func TestSWIMOptionsInvalid(t *testing.T) {
 		{"max jobs", func(o *SWIMOptions) { o.MaxJobs = -1 }, "MaxJobs"},
 		{"start", func(o *SWIMOptions) { o.StartS = -5 }, "StartS"},
 		{"end", func(o *SWIMOptions) { o.EndS = math.Inf(1) }, "EndS"},
-		{"empty window", func(o *SWIMOptions) { o.StartS, o.EndS = 10, 10 }, "EndS 10: the window ends before its start 10"},
+		{"empty window", func(o *SWIMOptions) { o.StartS, o.EndS = 10, 10 }, "EndS 10: not after the window's start 10"},
 		{"half a profile", func(o *SWIMOptions) { o.Profile = Profile{MapSecPerByte: 1} }, "ReduceSecPerByte"},
 	}
 	for _, tc := range tests {

@@ -19,7 +19,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	csvOut := fs.Bool("csv", false, "write CSV instead of a text table")
-	bySize := fs.Bool("by-size", false, "also the change in mean turnaround of the jobs in each decade of the base run's turnaround (<1 s, 1-10 s, ...)")
+	bySize := fs.Bool("by-size", false, "also, for the jobs in each decade of the base run's turnaround (<1 s, 1-10 s, ...), the change in their mean turnaround, the median job's change, the share held up over 10 s and the rest's mean change")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mrsched diff [-csv] [-by-size] BASE_DIR RUN_DIR...")
 		fmt.Fprintln(stderr, "  each RUN_DIR's change from BASE_DIR, in percent (output directories of 'mrsched simulate')")
