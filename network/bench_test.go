@@ -47,7 +47,7 @@ func BenchmarkSolve10kFlows600Nodes(b *testing.B) {
 	const nodes, racks, flows = 600, 30, 10000
 	caps, path := clusterTopology(nodes, racks)
 	rng := rand.New(rand.NewPCG(1, 2))
-	n, err := New(caps)
+	n, err := New[any](caps)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func BenchmarkChurn(b *testing.B) {
 	const nodes, racks, flows = 600, 30, 10000
 	caps, path := clusterTopology(nodes, racks)
 	rng := rand.New(rand.NewPCG(3, 4))
-	n, err := New(caps)
+	n, err := New[any](caps)
 	if err != nil {
 		b.Fatal(err)
 	}

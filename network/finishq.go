@@ -7,21 +7,21 @@ import (
 
 // finishEntry is a flow's completion time as of one of its versions; an
 // entry whose version no longer matches the flow's is stale and skipped.
-type finishEntry struct {
+type finishEntry[T any] struct {
 	finish float64
 	seq    int64
 	ver    uint32
-	f      *flow
+	f      *flow[T]
 }
 
 // before orders entries by (finish, seq).
-func (a *finishEntry) before(b *finishEntry) bool {
+func (a *finishEntry[T]) before(b *finishEntry[T]) bool {
 	return a.finish < b.finish || (a.finish == b.finish && a.seq < b.seq)
 }
 
 // live reports whether e is its flow's current entry and the flow is still
 // transferring.
-func (e *finishEntry) live() bool { return e.f.state == stateActive && e.ver == e.f.ver }
+func (e *finishEntry[T]) live() bool { return e.f.state == stateActive && e.ver == e.f.ver }
 
 // finishBuckets is the number of buckets in a finish queue's window.
 const finishBuckets = 256
@@ -53,16 +53,16 @@ const finishBuckets = 256
 // quantum in quantized mode; flows the next solve will re-time anyway
 // are appended to later and never ordered. When heap and buckets run dry
 // before a solve, the window is stretched over what later holds.
-type finishQueue struct {
+type finishQueue[T any] struct {
 	// window is the span in seconds of virtual time the buckets cover
 	// from a reset (defaultFinishWindow when 0); base and width place them.
 	window      float64
 	base, width float64
-	h           []finishEntry   // 4-ary min-heap by (finish, seq)
-	cur         int             // buckets 0..cur are in the heap; -1 for none
-	buckets     [][]finishEntry // finishBuckets of them, made on first reset
-	occupied    []uint64        // bit b set when buckets[b] holds entries
-	later       []finishEntry
+	h           []finishEntry[T]   // 4-ary min-heap by (finish, seq)
+	cur         int                // buckets 0..cur are in the heap; -1 for none
+	buckets     [][]finishEntry[T] // finishBuckets of them, made on first reset
+	occupied    []uint64           // bit b set when buckets[b] holds entries
+	later       []finishEntry[T]
 	laterMin    float64 // least and greatest finish in later, when it is not empty
 	laterMax    float64
 }
@@ -73,9 +73,9 @@ type finishQueue struct {
 const defaultFinishWindow = 1.0
 
 // reset empties the queue and starts its window at base.
-func (q *finishQueue) reset(base float64) {
+func (q *finishQueue[T]) reset(base float64) {
 	if q.buckets == nil {
-		q.buckets = make([][]finishEntry, finishBuckets)
+		q.buckets = make([][]finishEntry[T], finishBuckets)
 		q.occupied = make([]uint64, finishBuckets/64)
 	}
 	clear(q.h)
@@ -95,7 +95,7 @@ func (q *finishQueue) reset(base float64) {
 }
 
 // span is the window a reset places.
-func (q *finishQueue) span() float64 {
+func (q *finishQueue[T]) span() float64 {
 	if q.window > 0 {
 		return q.window
 	}
@@ -103,7 +103,7 @@ func (q *finishQueue) span() float64 {
 }
 
 // place puts the (empty) window at [base, base+span).
-func (q *finishQueue) place(base, span float64) {
+func (q *finishQueue[T]) place(base, span float64) {
 	q.base = base
 	q.width = span / finishBuckets
 	q.cur = -1
@@ -112,17 +112,17 @@ func (q *finishQueue) place(base, span float64) {
 // add queues f at its current finish and version. A flow that never
 // finishes at its current rate (finish +Inf) needs no entry: it gets one
 // when its rate changes.
-func (q *finishQueue) add(f *flow) {
+func (q *finishQueue[T]) add(f *flow[T]) {
 	if math.IsInf(f.finish, 1) {
 		return
 	}
 	if q.buckets == nil {
 		q.reset(f.finish)
 	}
-	q.insert(finishEntry{f.finish, f.seq, f.ver, f})
+	q.insert(finishEntry[T]{f.finish, f.seq, f.ver, f})
 }
 
-func (q *finishQueue) insert(e finishEntry) {
+func (q *finishQueue[T]) insert(e finishEntry[T]) {
 	x := (e.finish - q.base) / q.width
 	switch {
 	case !(x < finishBuckets):
@@ -142,7 +142,7 @@ func (q *finishQueue) insert(e finishEntry) {
 }
 
 // top returns the active flow that finishes first, dropping stale entries.
-func (q *finishQueue) top() *flow {
+func (q *finishQueue[T]) top() *flow[T] {
 	for {
 		if len(q.h) == 0 && !q.refill() {
 			return nil
@@ -157,7 +157,7 @@ func (q *finishQueue) top() *flow {
 // refill brings the next entries into the empty heap: the next occupied
 // bucket's, or, with no bucket left, later's over a window stretched to
 // hold them all. It reports false when the queue is empty.
-func (q *finishQueue) refill() bool {
+func (q *finishQueue[T]) refill() bool {
 	for {
 		if b, ok := q.nextOccupied(); ok {
 			for _, e := range q.buckets[b] {
@@ -202,7 +202,7 @@ func (q *finishQueue) refill() bool {
 }
 
 // nextOccupied returns the first occupied bucket after cur.
-func (q *finishQueue) nextOccupied() (int, bool) {
+func (q *finishQueue[T]) nextOccupied() (int, bool) {
 	b := q.cur + 1
 	for w := b / 64; w < len(q.occupied); w++ {
 		word := q.occupied[w]
@@ -221,13 +221,13 @@ func (q *finishQueue) nextOccupied() (int, bool) {
 const finishArity = 4
 
 // heapify restores heap order in O(n) after a batch of appends.
-func (q *finishQueue) heapify() {
+func (q *finishQueue[T]) heapify() {
 	for i := (len(q.h) - 2) / finishArity; i >= 0 && len(q.h) > 1; i-- {
 		q.down(i)
 	}
 }
 
-func (q *finishQueue) push(e finishEntry) {
+func (q *finishQueue[T]) push(e finishEntry[T]) {
 	q.h = append(q.h, e)
 	i := len(q.h) - 1
 	for i > 0 {
@@ -241,15 +241,15 @@ func (q *finishQueue) push(e finishEntry) {
 }
 
 // pop removes the heap's least entry, the one top last looked at.
-func (q *finishQueue) pop() {
+func (q *finishQueue[T]) pop() {
 	n := len(q.h) - 1
 	q.h[0] = q.h[n]
-	q.h[n] = finishEntry{}
+	q.h[n] = finishEntry[T]{}
 	q.h = q.h[:n]
 	q.down(0)
 }
 
-func (q *finishQueue) down(i int) {
+func (q *finishQueue[T]) down(i int) {
 	h := q.h
 	n := len(h)
 	if i >= n {

@@ -9,8 +9,8 @@ import (
 // naiveNext is the flow a finish queue must yield next: the active flow
 // least by (finish, seq), by a scan over every flow; nil if none can
 // finish.
-func naiveNext(flows []*flow) *flow {
-	var best *flow
+func naiveNext(flows []*flow[any]) *flow[any] {
+	var best *flow[any]
 	for _, f := range flows {
 		if f.state != stateActive || math.IsInf(f.finish, 1) {
 			continue
@@ -58,12 +58,12 @@ func checkFinishOrder(t *testing.T, seed uint64, window float64) {
 		}
 		return now + float64(rng.IntN(50))/4
 	}
-	flows := make([]*flow, 300)
-	q := finishQueue{window: window}
+	flows := make([]*flow[any], 300)
+	q := finishQueue[any]{window: window}
 	now := float64(rng.IntN(10))
 	q.reset(now)
 	for i := range flows {
-		flows[i] = &flow{seq: int64(i + 1), state: stateActive, finish: finishAt(now)}
+		flows[i] = &flow[any]{seq: int64(i + 1), state: stateActive, finish: finishAt(now)}
 		q.add(flows[i])
 	}
 	popped, moves := 0, 0
@@ -79,7 +79,7 @@ func checkFinishOrder(t *testing.T, seed uint64, window float64) {
 		case 1: // a flow ends elsewhere (removed)
 			flows[rng.IntN(len(flows))].state = stateGone
 		case 2: // a new flow starts now
-			f := &flow{seq: int64(len(flows) + 1), state: stateActive, finish: finishAt(now)}
+			f := &flow[any]{seq: int64(len(flows) + 1), state: stateActive, finish: finishAt(now)}
 			flows = append(flows, f)
 			q.add(f)
 		case 3: // a solve re-times every active flow

@@ -20,8 +20,8 @@ func TestIncrementalMatchesFullSolves(t *testing.T) {
 		for i := range caps {
 			caps[i] *= 1 + 20*rng.Float64()
 		}
-		inc, _ := New(caps)
-		full, _ := New(caps)
+		inc, _ := New[any](caps)
+		full, _ := New[any](caps)
 		full.fullOnly = true
 		var ids []FlowID
 		now := 0.0

@@ -53,9 +53,9 @@ type FlowID int64
 func makeID(slot int32, gen uint32) FlowID { return FlowID(uint64(gen)<<32 | uint64(slot+1)) }
 
 // Completed describes a finished flow, as returned by PopCompleted.
-type Completed struct {
+type Completed[T any] struct {
 	ID    FlowID
-	Data  any     // the value passed to AddFlow, for the caller's bookkeeping
+	Data  T       // the value passed to AddFlow, for the caller's bookkeeping
 	Bytes float64 // the flow's size
 	Start float64 // time the flow was added
 	// Finish is the exact completion time computed by the model; it may be
@@ -77,7 +77,7 @@ const inlinePath = 8
 
 // flow is one transfer. Its progress is stored lazily as (rem0 at t0) plus a
 // constant rate, so advancing time costs nothing per flow.
-type flow struct {
+type flow[T any] struct {
 	ver    uint32 // bumped whenever finish changes or the struct is reused, to retire finish-queue entries
 	id     FlowID
 	seq    int64 // the order flows were added in: ties break on it
@@ -85,17 +85,22 @@ type flow struct {
 	inl    [inlinePath]LinkID // storage for short paths, saving an allocation per flow
 	bytes  float64
 	cap    float64 // +Inf when uncapped
-	data   any
 	start  float64
 	state  flowState
 	rate   float64
 	rem0   float64 // remaining bytes at time t0
 	t0     float64 // time of the last solve that set rate
 	finish float64 // t0 + rem0/rate; exact completion time once finished
+	// data is the caller's value, held in the flow rather than behind an
+	// interface: a simulator starts tens of millions of flows, and a
+	// separate object per flow would cost an allocation or a recycled
+	// object's cache miss at each start and end. It is last so that the
+	// fields the solver reads sit at the same offsets whatever T is.
+	data T
 }
 
 // remaining returns the bytes left at time t (t >= f.t0) at the current rate.
-func (f *flow) remaining(t float64) float64 {
+func (f *flow[T]) remaining(t float64) float64 {
 	r := f.rem0 - f.rate*(t-f.t0)
 	if r < 0 {
 		return 0
@@ -103,13 +108,16 @@ func (f *flow) remaining(t float64) float64 {
 	return r
 }
 
-// Network holds links and active flows. It is not safe for concurrent use.
-type Network struct {
+// Network holds links and active flows. T is the caller's value carried by
+// each flow (AddFlow's data, returned in Completed.Data): what the flow
+// belongs to. It is held inside the flow, so a small value type costs no
+// allocation. It is not safe for concurrent use.
+type Network[T any] struct {
 	links []link
 	now   float64
 	// finishQ orders active flows by completion time, so that the next
 	// completion and the flows done by a time are found without a scan.
-	finishQ finishQueue
+	finishQ finishQueue[T]
 	// gone counts dropped entries still in flows, compacted when they
 	// outnumber live ones.
 	gone int
@@ -117,15 +125,15 @@ type Network struct {
 	// it against full solves).
 	fullOnly bool
 	lastSeq  int64
-	flows    []*flow // in the order added; may hold non-active entries until the next solve compacts them
+	flows    []*flow[T] // in the order added; may hold non-active entries until the next solve compacts them
 	// slots holds the flows not yet popped or removed, by their ID's
 	// slot; gens[i] is slot i's current generation and free its unused
 	// slots, reused last-in first-out.
-	slots       []*flow
+	slots       []*flow[T]
 	gens        []uint32
 	free        []int32
-	out         []Completed // PopCompleted's result, reused
-	done        []*flow     // finished but not yet popped
+	out         []Completed[T] // PopCompleted's result, reused
+	done        []*flow[T]     // finished but not yet popped
 	nActive     int
 	dirty       bool
 	solves      int // number of solves run, for tests of laziness
@@ -148,10 +156,10 @@ type Network struct {
 	// Quantized mode only. Its first link.served entries have been dealt
 	// with; they stay in place until the next solve empties the line, so
 	// that its storage is reused rather than re-grown.
-	waiting [][]waiter
+	waiting [][]waiter[T]
 	// reusable holds flows that ended and left every list, for AddFlow to
 	// reuse: a day on 600 nodes starts tens of millions of flows.
-	reusable []*flow
+	reusable []*flow[T]
 }
 
 // link is one link's state. A flow's start or end reads and writes most
@@ -179,15 +187,15 @@ type link struct {
 
 // waiter is a flow in a link's waiting line, with its seq to tell it from
 // a later flow recycled into the same struct.
-type waiter struct {
-	f   *flow
+type waiter[T any] struct {
+	f   *flow[T]
 	seq int64
 }
 
 // newFlow returns a recycled flow struct, or a new one. A recycled one
 // goes on counting versions from its past life, so that finish-queue
 // entries of that life stay stale.
-func (n *Network) newFlow() *flow {
+func (n *Network[T]) newFlow() *flow[T] {
 	if k := len(n.reusable); k > 0 {
 		f := n.reusable[k-1]
 		n.reusable[k-1] = nil
@@ -195,7 +203,7 @@ func (n *Network) newFlow() *flow {
 		f.ver++
 		return f
 	}
-	return &flow{}
+	return &flow[T]{}
 }
 
 // Stats counts what a network did, for performance reports.
@@ -209,7 +217,7 @@ type Stats struct {
 }
 
 // Stats returns the network's counters so far.
-func (n *Network) Stats() Stats {
+func (n *Network[T]) Stats() Stats {
 	return Stats{Solves: n.solves, FastAdds: n.fastAdds, FastDrops: n.fastDrops,
 		Provisional: n.provisional, HandOffs: n.handOffs, PeakFlows: n.peak}
 }
@@ -257,7 +265,7 @@ func (n *Network) Stats() Stats {
 // CPU; giving a starting flow the link's last fair share at once, taken
 // from flows the link held to it at the last solve, removes the typical
 // short job's delay but moves cross-rack bytes by 1% for 6-11% more CPU.
-func (n *Network) SetQuantum(q float64) error {
+func (n *Network[T]) SetQuantum(q float64) error {
 	if math.IsNaN(q) || math.IsInf(q, 0) || q < 0 {
 		return fmt.Errorf("network: quantum %v s; want a finite value >= 0", q)
 	}
@@ -268,7 +276,7 @@ func (n *Network) SetQuantum(q float64) error {
 	n.finishQ.window = q
 	n.lastSolve = math.Inf(-1)
 	if q > 0 {
-		n.waiting = make([][]waiter, len(n.links))
+		n.waiting = make([][]waiter[T], len(n.links))
 	}
 	return nil
 }
@@ -278,7 +286,7 @@ func (n *Network) SetQuantum(q float64) error {
 // solve in quantized mode. Changes at the very instant of the last solve
 // are due at once, so that a solve sees every change of its instant, as
 // the exact mode's lazy solve does.
-func (n *Network) markDirty() {
+func (n *Network[T]) markDirty() {
 	if n.dirty {
 		return
 	}
@@ -290,9 +298,10 @@ func (n *Network) markDirty() {
 }
 
 // New creates a network whose link i has capacity capacities[i] in
-// bytes/second. Every capacity must be positive and finite; Unlimited (or
-// more) makes a link that only counts bytes.
-func New(capacities []float64) (*Network, error) {
+// bytes/second and whose flows carry values of type T. Every capacity must
+// be positive and finite; Unlimited (or more) makes a link that only counts
+// bytes.
+func New[T any](capacities []float64) (*Network[T], error) {
 	links := make([]link, len(capacities))
 	for i, c := range capacities {
 		if !(c > 0) || math.IsInf(c, 0) {
@@ -300,11 +309,11 @@ func New(capacities []float64) (*Network, error) {
 		}
 		links[i] = link{cap: c, level: math.Inf(1), counting: c >= Unlimited}
 	}
-	return &Network{links: links}, nil
+	return &Network[T]{links: links}, nil
 }
 
 // Now returns the network's current virtual time.
-func (n *Network) Now() float64 { return n.now }
+func (n *Network[T]) Now() float64 { return n.now }
 
 // AddFlow starts a transfer of bytes over path at time now and returns its ID.
 //
@@ -314,7 +323,7 @@ func (n *Network) Now() float64 { return n.now }
 // PopCompleted with Finish == now. A link listed k times in a path carries k
 // times the flow's rate (paths are not expected to repeat links).
 // Invalid input returns an error and changes nothing.
-func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap float64, data any) (FlowID, error) {
+func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap float64, data T) (FlowID, error) {
 	if math.IsNaN(bytes) || math.IsInf(bytes, 0) || bytes < 0 {
 		return 0, fmt.Errorf("network: flow size %v bytes; want a finite value >= 0", bytes)
 	}
@@ -335,7 +344,7 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 	n.advanceTo(now)
 	n.lastSeq++
 	f := n.newFlow()
-	*f = flow{
+	*f = flow[T]{
 		ver: f.ver, seq: n.lastSeq, bytes: bytes, cap: rateCap,
 		data: data, start: n.now, rem0: bytes, t0: n.now, finish: math.Inf(1),
 	}
@@ -381,7 +390,7 @@ func (n *Network) AddFlow(now float64, path []LinkID, bytes float64, rateCap flo
 // addQuantized starts f in quantized mode: at its cap when every link has
 // room for it (exact when the solution was exact), else at the residual
 // capacity of its tightest link until the next solve.
-func (n *Network) addQuantized(f *flow) {
+func (n *Network[T]) addQuantized(f *flow[T]) {
 	if n.fitsUnsaturated(f) {
 		f.rate = f.cap
 		n.fastAdds++
@@ -396,7 +405,7 @@ func (n *Network) addQuantized(f *flow) {
 		n.markDirty()
 		for _, l := range f.path {
 			if k := &n.links[l]; r < k.level && k.load+r > k.cap*(1-saturationSlack) {
-				n.waiting[l] = append(n.waiting[l], waiter{f, f.seq})
+				n.waiting[l] = append(n.waiting[l], waiter[T]{f, f.seq})
 				k.queued++
 			}
 		}
@@ -419,7 +428,7 @@ const saturationSlack = 1e-9
 
 // fitsUnsaturated reports whether capped flow f can run at its cap with
 // every link on its path still below capacity.
-func (n *Network) fitsUnsaturated(f *flow) bool {
+func (n *Network[T]) fitsUnsaturated(f *flow[T]) bool {
 	if math.IsInf(f.cap, 1) {
 		return false
 	}
@@ -432,7 +441,7 @@ func (n *Network) fitsUnsaturated(f *flow) bool {
 }
 
 // crossesSaturated reports whether any link on f's path is at capacity.
-func (n *Network) crossesSaturated(f *flow) bool {
+func (n *Network[T]) crossesSaturated(f *flow[T]) bool {
 	if math.IsInf(f.cap, 1) || f.rate < f.cap {
 		return true // an uncapped flow, or one below its cap, has a bottleneck link
 	}
@@ -448,7 +457,7 @@ func (n *Network) crossesSaturated(f *flow) bool {
 // ran at its cap on unsaturated links only (nobody else was limited by
 // those links, so no other rate changes), else by marking the solution
 // dirty.
-func (n *Network) drop(f *flow) {
+func (n *Network[T]) drop(f *flow[T]) {
 	n.nActive--
 	for _, l := range f.path {
 		n.links[l].flows--
@@ -489,7 +498,7 @@ func (n *Network) drop(f *flow) {
 // fair share at the last solve and as far as its cap and its other links
 // allow. A flow left short of that share by a lack of spare on l stays
 // first in line.
-func (n *Network) serveWaiting(l LinkID) {
+func (n *Network[T]) serveWaiting(l LinkID) {
 	k := &n.links[l]
 	spare := k.cap - k.load
 	q := n.waiting[l]
@@ -517,7 +526,7 @@ func (n *Network) serveWaiting(l LinkID) {
 }
 
 // raise adds d to active flow g's rate between solves.
-func (n *Network) raise(g *flow, d float64) {
+func (n *Network[T]) raise(g *flow[T], d float64) {
 	g.rem0 = g.remaining(n.now)
 	g.t0 = n.now
 	g.rate += d
@@ -532,7 +541,7 @@ func (n *Network) raise(g *flow, d float64) {
 
 // sweep drops finished and removed flows from n.flows without touching
 // active ones, so a long run of fast-path changes keeps the list short.
-func (n *Network) sweep() {
+func (n *Network[T]) sweep() {
 	live := n.flows[:0]
 	for _, f := range n.flows {
 		if f.state == stateActive {
@@ -548,7 +557,7 @@ func (n *Network) sweep() {
 
 // setLoad changes link l's load, first banking the bytes it carried at the
 // old load.
-func (n *Network) setLoad(l LinkID, v float64) {
+func (n *Network[T]) setLoad(l LinkID, v float64) {
 	k := &n.links[l]
 	if dt := n.now - k.t; dt > 0 {
 		k.bytes += k.load * dt
@@ -558,13 +567,13 @@ func (n *Network) setLoad(l LinkID, v float64) {
 }
 
 // addLoad adds d to link l's load.
-func (n *Network) addLoad(l LinkID, d float64) { n.setLoad(l, n.links[l].load+d) }
+func (n *Network[T]) addLoad(l LinkID, d float64) { n.setLoad(l, n.links[l].load+d) }
 
 // Remove cancels a flow (e.g. its task was killed) at time now and returns
 // the bytes it had transferred. A flow that already completed but was not
 // yet popped is dropped from the pending completions and reports its full
 // size. ok is false for an unknown or already popped/removed flow.
-func (n *Network) Remove(now float64, id FlowID) (transferred float64, ok bool) {
+func (n *Network[T]) Remove(now float64, id FlowID) (transferred float64, ok bool) {
 	n.advanceTo(now)
 	f := n.lookup(id)
 	if f == nil {
@@ -572,7 +581,7 @@ func (n *Network) Remove(now float64, id FlowID) (transferred float64, ok bool) 
 	}
 	n.release(f)
 	if f.state == stateFinished {
-		n.done = slices.DeleteFunc(n.done, func(g *flow) bool { return g == f })
+		n.done = slices.DeleteFunc(n.done, func(g *flow[T]) bool { return g == f })
 		f.state = stateGone
 		return f.bytes, true
 	}
@@ -588,7 +597,7 @@ func (n *Network) Remove(now float64, id FlowID) (transferred float64, ok bool) 
 // during an earlier Advance and was not popped), it returns the current time
 // so that the caller pops them promptly; their exact times are in
 // Completed.Finish. ok is false when nothing is active or pending.
-func (n *Network) NextCompletion() (t float64, ok bool) {
+func (n *Network[T]) NextCompletion() (t float64, ok bool) {
 	if len(n.done) > 0 {
 		return n.now, true
 	}
@@ -601,7 +610,7 @@ func (n *Network) NextCompletion() (t float64, ok bool) {
 
 // nextStop is the next moment the flow set changes by itself: the earliest
 // completion or, in quantized mode, a due re-solve.
-func (n *Network) nextStop() float64 {
+func (n *Network[T]) nextStop() float64 {
 	t := n.nextFinish()
 	if n.dirty {
 		t = min(t, n.due)
@@ -611,7 +620,7 @@ func (n *Network) nextStop() float64 {
 
 // nextFinish is the earliest completion among active flows, from the
 // finish queue (stale entries dropped on the way).
-func (n *Network) nextFinish() float64 {
+func (n *Network[T]) nextFinish() float64 {
 	if f := n.finishQ.top(); f != nil {
 		return f.finish
 	}
@@ -624,7 +633,7 @@ func (n *Network) nextFinish() float64 {
 // finish time, so the result does not depend on how finely the caller steps
 // time. The returned slice is reused by the next call: a simulation pops
 // completions millions of times.
-func (n *Network) PopCompleted(now float64) []Completed {
+func (n *Network[T]) PopCompleted(now float64) []Completed[T] {
 	n.advanceTo(now)
 	// No solve needed here: the last solved rates held up to n.now, and
 	// flows added since have rate 0, so collect sees exact progress.
@@ -632,7 +641,7 @@ func (n *Network) PopCompleted(now float64) []Completed {
 	if len(n.done) == 0 {
 		return nil
 	}
-	slices.SortFunc(n.done, func(a, b *flow) int {
+	slices.SortFunc(n.done, func(a, b *flow[T]) int {
 		if a.finish != b.finish {
 			if a.finish < b.finish {
 				return -1
@@ -643,7 +652,7 @@ func (n *Network) PopCompleted(now float64) []Completed {
 	})
 	out := n.out[:0]
 	for i, f := range n.done {
-		out = append(out, Completed{ID: f.id, Data: f.data, Bytes: f.bytes, Start: f.start, Finish: f.finish})
+		out = append(out, Completed[T]{ID: f.id, Data: f.data, Bytes: f.bytes, Start: f.start, Finish: f.finish})
 		f.state = stateGone
 		n.release(f)
 		n.done[i] = nil
@@ -661,11 +670,11 @@ func (n *Network) PopCompleted(now float64) []Completed {
 // and queued for PopCompleted. A now earlier than the current time (or NaN)
 // is clamped: nothing happens. Advance(+Inf) runs every flow to completion
 // and leaves the clock at the last completion time.
-func (n *Network) Advance(now float64) { n.advanceTo(now) }
+func (n *Network[T]) Advance(now float64) { n.advanceTo(now) }
 
 // Rate returns the current rate of an active flow in bytes/second, or 0 for
 // a flow that is unknown, finished or removed.
-func (n *Network) Rate(id FlowID) float64 {
+func (n *Network[T]) Rate(id FlowID) float64 {
 	n.ensureSolved()
 	if f := n.lookup(id); f != nil && f.state == stateActive {
 		return f.rate
@@ -675,7 +684,7 @@ func (n *Network) Rate(id FlowID) float64 {
 
 // LinkLoad returns the current sum of flow rates on link l (0 for an
 // out-of-range l).
-func (n *Network) LinkLoad(l LinkID) float64 {
+func (n *Network[T]) LinkLoad(l LinkID) float64 {
 	n.ensureSolved()
 	if l < 0 || int(l) >= len(n.links) {
 		return 0
@@ -685,7 +694,7 @@ func (n *Network) LinkLoad(l LinkID) float64 {
 
 // LinkBytes returns the cumulative bytes carried by link l up to the current
 // time (0 for an out-of-range l).
-func (n *Network) LinkBytes(l LinkID) float64 {
+func (n *Network[T]) LinkBytes(l LinkID) float64 {
 	if l < 0 || int(l) >= len(n.links) {
 		return 0
 	}
@@ -695,11 +704,11 @@ func (n *Network) LinkBytes(l LinkID) float64 {
 }
 
 // ActiveFlows returns the number of flows still transferring.
-func (n *Network) ActiveFlows() int { return n.nActive }
+func (n *Network[T]) ActiveFlows() int { return n.nActive }
 
 // advanceTo moves time to t, completing flows at their exact finish times on
 // the way. Each completion re-solves before time moves further.
-func (n *Network) advanceTo(t float64) {
+func (n *Network[T]) advanceTo(t float64) {
 	for t > n.now { // false for NaN and for t <= now: the clamp
 		n.ensureSolved()
 		next := n.nextStop()
@@ -717,12 +726,12 @@ func (n *Network) advanceTo(t float64) {
 
 // progress moves the clock to t at the current (solved) rates. Link byte
 // counters catch up lazily (LinkBytes, setLoad).
-func (n *Network) progress(t float64) { n.now = max(n.now, t) }
+func (n *Network[T]) progress(t float64) { n.now = max(n.now, t) }
 
 // collect moves every active flow that is complete at time t (see the
 // package doc for the tolerance) to the done queue, taking them from the
 // front of the finish queue.
-func (n *Network) collect(t float64) {
+func (n *Network[T]) collect(t float64) {
 	for {
 		f := n.finishQ.top()
 		if f == nil || !(f.finish <= t || f.remaining(t) <= CompletionTolerance*f.bytes) {
@@ -738,7 +747,7 @@ func (n *Network) collect(t float64) {
 
 // ensureSolved re-solves rates if the flow set changed since the last solve
 // and the solve is due (always, in the exact mode).
-func (n *Network) ensureSolved() {
+func (n *Network[T]) ensureSolved() {
 	if n.dirty && n.due <= n.now {
 		n.solve()
 		n.solves++
@@ -748,7 +757,7 @@ func (n *Network) ensureSolved() {
 }
 
 // register gives f an ID, in a free slot if there is one.
-func (n *Network) register(f *flow) {
+func (n *Network[T]) register(f *flow[T]) {
 	var slot int32
 	if k := len(n.free); k > 0 {
 		slot = n.free[k-1]
@@ -764,7 +773,7 @@ func (n *Network) register(f *flow) {
 
 // lookup returns the flow with ID id, or nil if it was popped, removed or
 // never existed.
-func (n *Network) lookup(id FlowID) *flow {
+func (n *Network[T]) lookup(id FlowID) *flow[T] {
 	slot := int64(uint32(id)) - 1
 	if id <= 0 || slot < 0 || slot >= int64(len(n.slots)) {
 		return nil
@@ -776,7 +785,7 @@ func (n *Network) lookup(id FlowID) *flow {
 }
 
 // release frees f's slot; its ID is never valid again.
-func (n *Network) release(f *flow) {
+func (n *Network[T]) release(f *flow[T]) {
 	slot := int32(uint32(f.id)) - 1
 	n.slots[slot] = nil
 	n.gens[slot]++
@@ -788,10 +797,11 @@ func (n *Network) release(f *flow) {
 // out of the flow list, so only stale finish-queue entries (told apart by
 // version) and waiting lines (by seq) still point at it. A flow still in
 // the done queue is left to the collector.
-func (n *Network) recycle(f *flow) {
+func (n *Network[T]) recycle(f *flow[T]) {
 	if f.state != stateGone {
 		return
 	}
-	f.data = nil
+	var zero T
+	f.data = zero // drop what it refers to, if anything
 	n.reusable = append(n.reusable, f)
 }

@@ -17,16 +17,16 @@ func approx(got, want float64) bool {
 	return math.Abs(got-want) <= relEps*math.Abs(want)
 }
 
-func mustNew(t *testing.T, caps ...float64) *Network {
+func mustNew(t *testing.T, caps ...float64) *Network[any] {
 	t.Helper()
-	n, err := New(caps)
+	n, err := New[any](caps)
 	if err != nil {
 		t.Fatalf("New(%v): %v", caps, err)
 	}
 	return n
 }
 
-func mustAdd(t *testing.T, n *Network, now float64, path []LinkID, bytes, rateCap float64) FlowID {
+func mustAdd(t *testing.T, n *Network[any], now float64, path []LinkID, bytes, rateCap float64) FlowID {
 	t.Helper()
 	id, err := n.AddFlow(now, path, bytes, rateCap, nil)
 	if err != nil {
@@ -380,7 +380,7 @@ func TestErrors(t *testing.T) {
 		{"Inf", []float64{math.Inf(1)}, "link 0"},
 	} {
 		t.Run("New/"+tc.name, func(t *testing.T) {
-			_, err := New(tc.caps)
+			_, err := New[any](tc.caps)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("New(%v) error %v; want one naming %q", tc.caps, err, tc.want)
 			}

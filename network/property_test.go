@@ -190,13 +190,13 @@ func TestMaxMinProperty(t *testing.T) {
 
 // churnTrace runs a random add/complete/remove workload and records every
 // observable number, to check that runs are bit-for-bit reproducible.
-func churnTrace(seed uint64) []float64 { return churnTraceWith(seed, func(*Network) {}) }
+func churnTrace(seed uint64) []float64 { return churnTraceWith(seed, func(*Network[any]) {}) }
 
 // churnTraceWith is churnTrace with setup applied to the fresh network.
-func churnTraceWith(seed uint64, setup func(*Network)) []float64 {
+func churnTraceWith(seed uint64, setup func(*Network[any])) []float64 {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	caps, flows := randomScenario(rng)
-	n, _ := New(caps)
+	n, _ := New[any](caps)
 	setup(n)
 	var out []float64
 	var ids []FlowID

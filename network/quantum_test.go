@@ -176,7 +176,7 @@ func TestQuantizedKeepsLinksFeasibleAndSolvesExactly(t *testing.T) {
 // bit for bit, on the churn trace the determinism test uses.
 func TestQuantizedZeroIsExact(t *testing.T) {
 	a := churnTrace(5)
-	b := churnTraceWith(5, func(n *Network) {
+	b := churnTraceWith(5, func(n *Network[any]) {
 		if err := n.SetQuantum(0); err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestRecycledFlowsKeepNoPastLife(t *testing.T) {
 		t.Fatal(err)
 	}
 	var old []FlowID
-	seen := map[*flow]bool{}
+	seen := map[*flow[any]]bool{}
 	reused := 0
 	now := 0.0
 	for round := range 50 {

@@ -29,7 +29,7 @@ type FlowResult struct {
 // on its own, away from any scheduler. Flows with equal Start are added in
 // input order; completions at a start time are processed before the starts.
 func Replay(capacities []float64, flows []TimedFlow) ([]FlowResult, float64, error) {
-	n, err := New(capacities)
+	n, err := New[int](capacities)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -46,9 +46,9 @@ func Replay(capacities []float64, flows []TimedFlow) ([]FlowResult, float64, err
 
 	results := make([]FlowResult, len(flows))
 	var makespan float64
-	record := func(cs []Completed) {
+	record := func(cs []Completed[int]) {
 		for _, c := range cs {
-			i := c.Data.(int)
+			i := c.Data
 			results[i] = FlowResult{ID: flows[i].ID, Finish: c.Finish}
 			makespan = max(makespan, c.Finish)
 		}

@@ -31,7 +31,7 @@ type solver struct {
 // lazily (see minShare), at most once per share increase, so a solve costs
 // O(L + P log L + C log C) for P path entries and C capped flows, and in
 // practice far fewer than P tree updates.
-func (n *Network) solve() {
+func (n *Network[T]) solve() {
 	s := &n.sv
 	L := len(n.links)
 
@@ -134,7 +134,7 @@ func (n *Network) solve() {
 		}
 		share := s.minShare()
 		if ci < len(s.capped) && flows[s.capped[ci]].cap < share {
-			s.freeze(flows, s.capped[ci], flows[s.capped[ci]].cap)
+			freeze(s, flows, s.capped[ci], flows[s.capped[ci]].cap)
 			unfrozen--
 			ci++
 			continue
@@ -150,7 +150,7 @@ func (n *Network) solve() {
 		}
 		for _, fi := range s.members[s.start[l]:s.start[l+1]] {
 			if !s.frozen[fi] {
-				s.freeze(flows, fi, level)
+				freeze(s, flows, fi, level)
 				unfrozen--
 			}
 		}
@@ -182,7 +182,7 @@ func (n *Network) solve() {
 // freeze fixes flow fi at rate r and charges r to every link on its path.
 // Heap keys are not touched: a link's share only grows as flows freeze, so
 // its stored key stays a lower bound until minShare refreshes it.
-func (s *solver) freeze(flows []*flow, fi int32, r float64) {
+func freeze[T any](s *solver, flows []*flow[T], fi int32, r float64) {
 	s.frozen[fi] = true
 	f := flows[fi]
 	f.rate = r

@@ -23,7 +23,7 @@ type Progress func(now float64, finished, total int)
 type Engine struct {
 	p      Params
 	topo   *cluster.Topology
-	net    *network.Network
+	net    *network.Network[flowRef]
 	pol    sched.Policy
 	jobObs sched.JobObserver
 	tskObs sched.TaskObserver
@@ -74,7 +74,6 @@ type Engine struct {
 	cost                            metrics.Latency
 	clock                           time.Time // the origin decisions are timed from
 	handled, flowsDone              int64
-	freeRefs                        []*flowRef // recycled flow references
 }
 
 // Stats is what a run did, for performance reports: the work a run's cost
@@ -132,7 +131,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		e.acct[c] = network.LinkID(len(caps))
 		caps = append(caps, network.Unlimited)
 	}
-	net, err := network.New(caps)
+	net, err := network.New[flowRef](caps)
 	if err != nil {
 		return nil, err
 	}
@@ -239,9 +238,10 @@ func (e *Engine) Run() error {
 			e.now = math.Max(e.now, next)
 		}
 		if okNet && tNet <= e.now {
-			for _, c := range e.net.PopCompleted(e.now) {
+			cs := e.net.PopCompleted(e.now)
+			for i := range cs {
 				e.flowsDone++
-				e.flowDone(c)
+				e.completeFlow(&cs[i])
 			}
 			continue
 		}

@@ -131,7 +131,9 @@ func (jr *jobRun) ended(k sched.TaskKind, i int) {
 	}
 }
 
-// flowRef tells what a network flow belongs to.
+// flowRef tells what a network flow belongs to. The network holds it by
+// value inside the flow, so starting and ending a flow cost no object of
+// their own.
 type flowRef struct {
 	job     int32
 	task    int32
@@ -286,7 +288,7 @@ func (e *Engine) startPhase(jr *jobRun, t int32) {
 
 // addFlow starts a flow; crossing a rack uplink it also crosses its cause's
 // accounting link.
-func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref *flowRef, cause metrics.Cause) network.FlowID {
+func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref flowRef, cause metrics.Cause) network.FlowID {
 	if ref.cross {
 		path = append(path, e.acct[cause])
 	}
@@ -306,37 +308,15 @@ func (e *Engine) startMapRead(jr *jobRun, i int) {
 		rateCap = 1 / c
 	}
 	path := e.topo.Path(e.pathBuf[:0], m.src, m.node, true, false)
-	ref := e.newRef(flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapRead,
-		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node})
+	ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapRead,
+		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node}
 	m.flow = e.addFlow(path, bytes, rateCap, ref, metrics.RemoteMap)
 	e.pathBuf = path[:0]
 }
 
-// flowDone handles a completed flow, then recycles its reference: tens of
-// millions of flows make a day, and each would otherwise be garbage.
-func (e *Engine) flowDone(c network.Completed) {
-	ref := c.Data.(*flowRef)
-	e.completeFlow(ref, c)
-	*ref = flowRef{}
-	e.freeRefs = append(e.freeRefs, ref)
-}
-
-// newRef returns a flow reference, recycled when one is free. It copies r
-// into a new object rather than returning &r: that would move every r to
-// the heap, recycled or not.
-func (e *Engine) newRef(r flowRef) *flowRef {
-	var ref *flowRef
-	if n := len(e.freeRefs); n > 0 {
-		ref = e.freeRefs[n-1]
-		e.freeRefs = e.freeRefs[:n-1]
-	} else {
-		ref = new(flowRef)
-	}
-	*ref = r
-	return ref
-}
-
-func (e *Engine) completeFlow(ref *flowRef, c network.Completed) {
+// completeFlow handles a flow the network reports complete.
+func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
+	ref := &c.Data
 	e.lastProgress = e.now
 	jr := e.jobs[ref.job]
 	if jr.done || !e.current(jr, ref) {
@@ -449,8 +429,8 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		r.fetches++
 		h := jr.hosts[hi]
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
-		ref := e.newRef(flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
-			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node})
+		ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
+			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
 		hf.flow = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
 		e.pathBuf = path[:0]
 	}
@@ -548,8 +528,8 @@ func (e *Engine) startWrite(jr *jobRun, i int) {
 			cross = true
 		}
 	}
-	ref := e.newRef(flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowWrite,
-		host: r.node, cross: cross, remote: len(reps) > 1})
+	ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowWrite,
+		host: r.node, cross: cross, remote: len(reps) > 1}
 	r.write = e.addFlow(path, bytes, 0, ref, metrics.Output)
 	e.pathBuf = path[:0]
 }
