@@ -385,7 +385,10 @@ type tdOutcome struct {
 	stickyShare float64 // TD: map launches by Algorithm 1 line 2 / all map launches
 }
 
-func (r tdSim) exec() (*tdOutcome, error) {
+// simulate builds r's cluster and policy, runs r's jobs under the policy
+// as wrap returns it (wrapped in an observer of its decisions), and
+// returns the finished engine. label names the run in an error.
+func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*sim.Engine, error) {
 	topo, err := cluster.New(r.cluster())
 	if err != nil {
 		return nil, err
@@ -394,13 +397,24 @@ func (r tdSim) exec() (*tdOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := newHotWatch(pol, sched.DefaultTDConnectionLimit, r.seed)
-	e, err := sim.New(sim.Params{}, topo, r.jobs, w, r.seed)
+	e, err := sim.New(sim.Params{}, topo, r.jobs, wrap(pol), r.seed)
 	if err != nil {
 		return nil, err
 	}
 	if err := e.Run(); err != nil {
-		return nil, fmt.Errorf("%s (seed %d): %w", r.policy.Label, r.seed, err)
+		return nil, fmt.Errorf("%s (seed %d): %w", label, r.seed, err)
+	}
+	return e, nil
+}
+
+func (r tdSim) exec() (*tdOutcome, error) {
+	var w *hotWatch
+	e, err := r.simulate(r.policy.Label, func(p sched.Policy) sched.Policy {
+		w = newHotWatch(p, sched.DefaultTDConnectionLimit, r.seed)
+		return w
+	})
+	if err != nil {
+		return nil, err
 	}
 	col := e.Collector()
 	sum := col.Summarize(r.policy.Name)
@@ -420,7 +434,7 @@ func (r tdSim) exec() (*tdOutcome, error) {
 		}
 		out.hot[k]++
 	}
-	if td, ok := pol.(*sched.TD); ok {
+	if td, ok := w.inner.(*sched.TD); ok {
 		s := td.Stats()
 		out.td = &s
 		if n := s.LocalMaps + s.NonLocalMaps; n > 0 {

@@ -15,7 +15,6 @@ import (
 	"mrsched/cluster"
 	"mrsched/report"
 	"mrsched/sched"
-	"mrsched/sim"
 )
 
 // tdVariant is a set-up of td/diagnose: the E4 cluster with one change.
@@ -228,21 +227,13 @@ type tdDiagOut struct {
 
 func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 	r.variant = &v
-	topo, err := cluster.New(r.cluster())
+	var pr *tdProbe
+	e, err := r.simulate(r.policy.Label+", "+v.name, func(p sched.Policy) sched.Policy {
+		pr = newTDProbe(p)
+		return pr
+	})
 	if err != nil {
 		return nil, err
-	}
-	pol, err := r.policy.Build()
-	if err != nil {
-		return nil, err
-	}
-	pr := newTDProbe(pol)
-	e, err := sim.New(sim.Params{}, topo, r.jobs, pr, r.seed)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.Run(); err != nil {
-		return nil, fmt.Errorf("%s, %s (seed %d): %w", r.policy.Label, v.name, r.seed, err)
 	}
 	sum := e.Collector().Summarize(r.policy.Name)
 	if sum.JobsCompleted != len(r.jobs) {
@@ -271,7 +262,7 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 		out.remoteShare = float64(pr.stretch[1].n) / float64(maps)
 		out.localRatio = 1 - out.remoteShare
 	}
-	if td, ok := pol.(*sched.TD); ok {
+	if td, ok := pr.inner.(*sched.TD); ok {
 		s := td.Stats()
 		out.localRatio = s.LocalRatio()
 		n := float64(s.LocalMaps + s.NonLocalMaps)
