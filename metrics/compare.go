@@ -254,3 +254,88 @@ func CompareBySize(base, run *Run, edges []float64) ([]BandChange, error) {
 	}
 	return out, nil
 }
+
+// MeanDiff is one summary figure's mean over a set of runs against its
+// mean over a set of base runs.
+type MeanDiff struct {
+	Name              string // the figure and its unit, as a table heads it
+	BaseMean, RunMean float64
+	// Pct is the runs' mean's change from the bases' mean in percent
+	// (see pct). SE is its standard error in percent of the bases' mean,
+	// from both sets' spread: sqrt(var(runs)/n + var(bases)/m) / bases'
+	// mean. It is NaN when either set has a single run, whose spread is
+	// unknown.
+	Pct, SE float64
+}
+
+// MeansChange is how the mean of several runs differs from the mean of
+// several base runs of one workload. One run of a busy cluster is known
+// only to a few percent (the timing of a few long jobs moves it), the
+// base model's own runs included, so a model is judged against another
+// by their means over runs with their standard errors, not run by run.
+type MeansChange struct {
+	Bases, Runs int
+	// Figures are mean turnaround, throughput over the run, steady-state
+	// throughput and cross-rack bytes, in that order.
+	Figures []MeanDiff
+	// MedianJob is Change.MedianJob averaged over every pair of a base
+	// run and a run: the median job's change has no single base to be
+	// taken against.
+	MedianJob float64
+}
+
+// CompareMeans returns how the runs' mean differs from the bases' mean.
+// It needs at least one run on each side and, for the median job's
+// change, jobs that completed in both runs of every pair (see Compare).
+func CompareMeans(bases, runs []*Run) (MeansChange, error) {
+	if len(bases) == 0 || len(runs) == 0 {
+		return MeansChange{}, fmt.Errorf("comparing means needs at least one base run and one run; got %d and %d", len(bases), len(runs))
+	}
+	out := MeansChange{Bases: len(bases), Runs: len(runs)}
+	figures := []struct {
+		name string
+		get  func(*Summary) float64
+	}{
+		{"mean turnaround (s)", func(s *Summary) float64 { return s.Turnaround.Mean }},
+		{"throughput over the run (jobs/h)", func(s *Summary) float64 { return s.ThroughputJobsPerHour }},
+		{"steady-state throughput (jobs/h)", func(s *Summary) float64 { return s.SteadyState.JobsPerHour }},
+		{"cross-rack bytes (GB)", func(s *Summary) float64 { return s.Bytes.CrossRackTotal / 1e9 }},
+	}
+	for _, fig := range figures {
+		bm, bv := meanVar(bases, fig.get)
+		rm, rv := meanVar(runs, fig.get)
+		d := MeanDiff{Name: fig.name, BaseMean: bm, RunMean: rm, Pct: pct(rm, bm), SE: math.NaN()}
+		if len(bases) > 1 && len(runs) > 1 && bm != 0 {
+			d.SE = 100 * math.Sqrt(rv/float64(len(runs))+bv/float64(len(bases))) / math.Abs(bm)
+		}
+		out.Figures = append(out.Figures, d)
+	}
+	for _, b := range bases {
+		for _, r := range runs {
+			c, err := Compare(b, r)
+			if err != nil {
+				return MeansChange{}, err
+			}
+			out.MedianJob += c.MedianJob
+		}
+	}
+	out.MedianJob /= float64(len(bases) * len(runs))
+	return out, nil
+}
+
+// meanVar returns the mean of get over runs and its sample variance (0
+// for a single run).
+func meanVar(runs []*Run, get func(*Summary) float64) (mean, variance float64) {
+	for _, r := range runs {
+		mean += get(&r.Summary)
+	}
+	mean /= float64(len(runs))
+	if len(runs) < 2 {
+		return mean, 0
+	}
+	for _, r := range runs {
+		d := get(&r.Summary) - mean
+		variance += d * d
+	}
+	return mean, variance / float64(len(runs)-1)
+}

@@ -229,3 +229,69 @@ func FuzzReadJobTurnarounds(f *testing.F) {
 		}
 	})
 }
+
+func TestCompareMeansAgainstBaseMeans(t *testing.T) {
+	jobs := map[int]float64{1: 10, 2: 20, 3: 40}
+	slower := map[int]float64{1: 11, 2: 22, 3: 44} // every job +10%
+	near := func(got, want float64) bool { return math.Abs(got-want) < 1e-9*math.Max(1, math.Abs(want)) }
+	tests := []struct {
+		name        string
+		bases, runs []*Run
+		// wantPct and wantSE are for mean turnaround; NaN SE means none.
+		wantPct, wantSE, wantMedian float64
+	}{
+		{
+			// Bases 100 and 110 (mean 105, variance 50), runs 105, 115 and
+			// 110 (mean 110, variance 25): +4.76%, SE sqrt(25/3 + 50/2)/105.
+			name: "change of the means with both sets' spread in its standard error",
+			bases: []*Run{
+				testRun("b1", 100, 1000, 900, 5e12, jobs),
+				testRun("b2", 110, 1000, 900, 5e12, jobs),
+			},
+			runs: []*Run{
+				testRun("r1", 105, 1000, 900, 5e12, slower),
+				testRun("r2", 115, 1000, 900, 5e12, slower),
+				testRun("r3", 110, 1000, 900, 5e12, slower),
+			},
+			wantPct: 100 * (110.0/105 - 1), wantSE: 100 * math.Sqrt(25.0/3+50.0/2) / 105, wantMedian: 10,
+		},
+		{
+			name:    "a single base run has no known spread, so no standard error",
+			bases:   []*Run{testRun("b", 100, 1000, 900, 5e12, jobs)},
+			runs:    []*Run{testRun("r1", 100, 1000, 900, 5e12, jobs), testRun("r2", 120, 1000, 900, 5e12, slower)},
+			wantPct: 10, wantSE: math.NaN(), wantMedian: 5,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := CompareMeans(tc.bases, tc.runs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Bases != len(tc.bases) || c.Runs != len(tc.runs) || len(c.Figures) != 4 {
+				t.Fatalf("got %d bases, %d runs, %d figures; want %d, %d and 4", c.Bases, c.Runs, len(c.Figures), len(tc.bases), len(tc.runs))
+			}
+			mt := c.Figures[0]
+			if !near(mt.Pct, tc.wantPct) || !(near(mt.SE, tc.wantSE) || math.IsNaN(mt.SE) && math.IsNaN(tc.wantSE)) {
+				t.Errorf("mean turnaround %+.4f%% (SE %.4f); want %+.4f%% (SE %.4f): the change of the runs' mean from the bases' mean", mt.Pct, mt.SE, tc.wantPct, tc.wantSE)
+			}
+			for _, d := range c.Figures[1:] {
+				if d.Pct != 0 {
+					t.Errorf("%s: %+.4f%%, want 0: every run has the same figure", d.Name, d.Pct)
+				}
+			}
+			if !near(c.MedianJob, tc.wantMedian) {
+				t.Errorf("median job's change %+.4f%%, want %+.4f%%: the mean over every base-run pair", c.MedianJob, tc.wantMedian)
+			}
+		})
+	}
+}
+
+func TestCompareMeansNeedsRunsOnBothSides(t *testing.T) {
+	r := testRun("r", 100, 1000, 900, 5e12, map[int]float64{1: 10})
+	for _, c := range []struct{ bases, runs []*Run }{{nil, []*Run{r}}, {[]*Run{r}, nil}} {
+		if _, err := CompareMeans(c.bases, c.runs); err == nil {
+			t.Errorf("CompareMeans with %d bases and %d runs: no error, want one asking for a run on each side", len(c.bases), len(c.runs))
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"mrsched/metrics"
 	"mrsched/report"
@@ -14,19 +16,35 @@ import (
 // cmdDiff compares runs written by `mrsched simulate` with a base run, as
 // the README's tables of the network modes' error do: one row a run, and
 // for several runs their mean and its standard error, since one run of a
-// busy cluster moves by percents with the timing of a few jobs.
+// busy cluster moves by percents with the timing of a few jobs. With
+// -bases it compares the runs' mean with the mean of a set of base runs
+// instead, which is how a model is judged against another whose own runs
+// differ among themselves.
 func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	csvOut := fs.Bool("csv", false, "write CSV instead of a text table")
+	bases := fs.String("bases", "", "compare the runs' mean with the mean of these base runs: directories or quoted glob patterns, comma-separated; every argument is then a run")
 	bySize := fs.Bool("by-size", false, "also, for the jobs in each decade of the base run's turnaround (<1 s, 1-10 s, ...), the change in their mean turnaround, the median job's change, the share held up over 10 s and the rest's mean change")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mrsched diff [-csv] [-by-size] BASE_DIR RUN_DIR...")
-		fmt.Fprintln(stderr, "  each RUN_DIR's change from BASE_DIR, in percent (output directories of 'mrsched simulate')")
+		fmt.Fprintln(stderr, "       mrsched diff [-csv] -bases DIR,PATTERN,... RUN_DIR...")
+		fmt.Fprintln(stderr, "  each RUN_DIR's change from BASE_DIR, in percent (output directories of 'mrsched simulate');")
+		fmt.Fprintln(stderr, "  with -bases, the change of the runs' mean from the base runs' mean")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *bases != "" {
+		if *bySize {
+			return fmt.Errorf("diff: -by-size bands jobs by one base run's turnaround; it cannot be used with -bases")
+		}
+		if fs.NArg() < 1 {
+			fs.Usage()
+			return errUsage
+		}
+		return diffMeans(*bases, fs.Args(), *csvOut, stdout)
 	}
 	if fs.NArg() < 2 {
 		fs.Usage()
@@ -209,4 +227,85 @@ func meanSE(v []float64) (mean, se float64) {
 		ss += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
+}
+
+// diffMeans compares the mean of runs with the mean of the base runs that
+// list names (see cmdDiff's -bases).
+func diffMeans(list string, runDirs []string, csvOut bool, stdout io.Writer) error {
+	baseDirs, err := expandRunDirs(list)
+	if err != nil {
+		return err
+	}
+	read := func(dirs []string) ([]*metrics.Run, error) {
+		var out []*metrics.Run
+		for _, d := range dirs {
+			r, err := metrics.ReadRun(d)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+		return out, nil
+	}
+	bs, err := read(baseDirs)
+	if err != nil {
+		return err
+	}
+	rs, err := read(runDirs)
+	if err != nil {
+		return err
+	}
+	c, err := metrics.CompareMeans(bs, rs)
+	if err != nil {
+		return err
+	}
+	t := &report.Table{
+		Title:   fmt.Sprintf("mean of %d runs against the mean of %d base runs", c.Runs, c.Bases),
+		Headers: []string{"figure", "base runs' mean", "runs' mean", "change (%)", "SE (%)"},
+		Notes: []string{
+			"SE: the change's standard error from both sets' spread, sqrt(var(runs)/runs + var(bases)/bases) / the bases' mean; n/a with a single run on either side",
+			"median job's change: the median over jobs of each job's change in turnaround (jobs over 1 s in both runs), averaged over every pair of a base run and a run",
+		},
+	}
+	for _, d := range c.Figures {
+		t.AddRow(d.Name, fmt.Sprintf("%.6g", d.BaseMean), fmt.Sprintf("%.6g", d.RunMean), pctCell(d.Pct, "%+.2f"), pctCell(d.SE, "%.2f"))
+	}
+	t.AddRow("median job's change (%)", "", "", pctCell(c.MedianJob, "%+.2f"), "")
+	if csvOut {
+		return t.WriteCSV(stdout)
+	}
+	return t.WriteText(stdout)
+}
+
+// expandRunDirs splits a comma-separated list of directories and glob
+// patterns into directories, each pattern's matches in lexical order. A
+// pattern's matches that are not directories (a run's log beside it, say)
+// are passed over; a pattern that matches no directory is an error, so a
+// mistyped pattern is not read as an empty set.
+func expandRunDirs(list string) ([]string, error) {
+	var dirs []string
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return nil, fmt.Errorf("diff -bases %q: an empty entry; want directories or patterns separated by commas", list)
+		}
+		if !strings.ContainsAny(item, "*?[") {
+			dirs = append(dirs, item)
+			continue
+		}
+		matches, err := filepath.Glob(item)
+		if err != nil {
+			return nil, fmt.Errorf("diff -bases: pattern %q: %w", item, err)
+		}
+		n := len(dirs)
+		for _, m := range matches {
+			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+				dirs = append(dirs, m)
+			}
+		}
+		if len(dirs) == n {
+			return nil, fmt.Errorf("diff -bases: pattern %q matches no directory", item)
+		}
+	}
+	return dirs, nil
 }

@@ -308,6 +308,45 @@ func TestDiffComparesRuns(t *testing.T) {
 	if code, _, errOut := runCLI(t, "diff", outs[0], filepath.Join(dir, "nope")); code != 1 || !strings.Contains(errOut, "nope") {
 		t.Errorf("diff with a missing run: exit %d, stderr %q; want exit 1 naming it", code, errOut)
 	}
+
+	// Means over sets of runs: the same set on both sides changes nothing,
+	// and a pattern expands to the run directories it matches (the YAML
+	// files beside them are passed over).
+	code, stdout, errOut = runCLI(t, "diff", "-bases", filepath.Join(dir, "out*"), outs[0], outs[1])
+	if code != 0 {
+		t.Fatalf("diff -bases: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "mean of 2 runs against the mean of 2 base runs") {
+		t.Errorf("diff -bases with a pattern matching two runs: want them as the base set:\n%s", stdout)
+	}
+	figures := 0
+	for _, l := range strings.Split(stdout, "\n") {
+		name, rest, ok := strings.Cut(l, ")")
+		if !ok || !strings.Contains(name, "(") || strings.HasPrefix(name, "figure") || strings.Contains(name, "median") || strings.Contains(name, ":") {
+			continue
+		}
+		figures++
+		if f := strings.Fields(rest); len(f) != 4 || f[2] != "+0.00" {
+			t.Errorf("diff -bases of a set against itself: row %q, want a change of +0.00", l)
+		}
+	}
+	if figures != 4 {
+		t.Errorf("diff -bases: %d figure rows, want 4:\n%s", figures, stdout)
+	}
+	if code, stdout, _ = runCLI(t, "diff", "-bases", outs[0], outs[0], outs[1]); code != 0 || !strings.Contains(stdout, "n/a") {
+		t.Errorf("diff -bases with one base run: exit %d, want n/a for the standard error (one run's spread is unknown):\n%s", code, stdout)
+	}
+	for _, bad := range []struct{ name, bases, want string }{
+		{"a pattern matching no run", filepath.Join(dir, "nothing*"), "matches no directory"},
+		{"an empty entry", outs[0] + ",", "empty entry"},
+	} {
+		if code, _, errOut := runCLI(t, "diff", "-bases", bad.bases, outs[0]); code != 1 || !strings.Contains(errOut, bad.want) {
+			t.Errorf("diff -bases with %s: exit %d, stderr %q; want exit 1 and %q", bad.name, code, errOut, bad.want)
+		}
+	}
+	if code, _, errOut := runCLI(t, "diff", "-bases", outs[0], "-by-size", outs[1]); code != 1 || !strings.Contains(errOut, "-by-size") {
+		t.Errorf("diff -bases -by-size: exit %d, stderr %q; want exit 1 saying they do not combine", code, errOut)
+	}
 }
 
 // TestSizeTableSkipsRunsWithoutTheBand pins how diff -by-size averages a
