@@ -160,16 +160,25 @@ func Parse(r io.Reader, name string) (*Config, error) {
 }
 
 // fieldLines records the line of every mapping key under n by its dotted
-// path from the document's root.
+// path from the document's root, and of every list entry by its path and
+// index ("policy.params.pools[1]", "policy.params.pools[1].weight"), the
+// way validation errors name them.
 func fieldLines(n *yaml.Node, prefix string, into map[string]int) {
-	if n.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		path := prefix + k.Value
-		into[path] = k.Line
-		fieldLines(v, path+".", into)
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			path := prefix + k.Value
+			into[path] = k.Line
+			fieldLines(v, path+".", into)
+		}
+	case yaml.SequenceNode:
+		list := strings.TrimSuffix(prefix, ".")
+		for i, v := range n.Content {
+			path := fmt.Sprintf("%s[%d]", list, i)
+			into[path] = v.Line
+			fieldLines(v, path+".", into)
+		}
 	}
 }
 
@@ -196,6 +205,7 @@ func (c *Config) policyErr(err error) error {
 	}
 	_, rest, _ := strings.Cut(err.Error(), ": ")
 	field, _, _ := strings.Cut(rest, ":")
+	field, _, _ = strings.Cut(field, " ") // "pools[0].weight (a)": the entry's name follows
 	if line, ok := c.lines["policy.params."+field]; ok {
 		return fmt.Errorf("%s: line %d: %w", c.name, line, err)
 	}

@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strings"
 
@@ -54,8 +55,8 @@ func (p FairParams) Validate() error {
 		if pc.MinMaps < 0 || pc.MinReduces < 0 || pc.MinShare < 0 {
 			return fmt.Errorf("%s (%s): minimum shares must not be negative", where, pc.Name)
 		}
-		if pc.Weight < 0 {
-			return fmt.Errorf("%s.weight (%s): must not be negative, got %v", where, pc.Name, pc.Weight)
+		if !(pc.Weight >= 0) || math.IsInf(pc.Weight, 0) {
+			return fmt.Errorf("%s.weight (%s): must be a finite number, 0 or more, got %v", where, pc.Name, pc.Weight)
 		}
 		switch strings.ToLower(pc.Mode) {
 		case "", "fair", "fifo":
