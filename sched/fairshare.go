@@ -3,7 +3,6 @@ package sched
 import (
 	"math"
 	"slices"
-	"sort"
 )
 
 // ShareRequest is one pool's (or job's) claim on slots: what it could use,
@@ -23,8 +22,9 @@ type ShareRequest struct {
 // share; (3) what is left is poured into the unfilled requests, the emptiest
 // (by share/weight) first, until demands are met or slots run out. Phase 3
 // is computed in closed form: the level λ at which
-// sum(min(demand, max(minShare, λ·weight))) equals capacity, found over the
-// sorted breakpoints, so it costs O(n log n).
+// sum(min(demand, max(minShare, λ·weight))) equals capacity, found among
+// the breakpoints where a term changes slope (see segment), so it costs
+// O(n log n).
 //
 // Where minimum shares exceed capacity the paper calls the allocation
 // infeasible; as Hadoop does, minimum shares are then scaled down in
@@ -50,7 +50,7 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 	sc.mins = mins
 	sumMin := 0.0
 	for i, r := range reqs {
-		mins[i] = math.Min(math.Max(r.MinShare, 0), math.Max(r.Demand, 0))
+		mins[i] = min(max(r.MinShare, 0), max(r.Demand, 0)) // the built-ins order NaN and signed zeros as math.Min and math.Max do
 		sumMin += mins[i]
 	}
 	if sumMin > capacity {
@@ -64,12 +64,31 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 	ws := slices.Grow(sc.ws[:0], len(reqs))[:len(reqs)]
 	his := slices.Grow(sc.his[:0], len(reqs))[:len(reqs)]
 	sc.ws, sc.his = ws, his
+	finite := true
 	for i, r := range reqs {
 		ws[i], his[i] = weight(r), max(r.Demand, mins[i])
+		finite = finite && isFinite(ws[i]) && isFinite(his[i]) // mins[i] <= his[i]
 	}
 	// alloc(λ) = sum over i of clamp(λ·w_i, mins_i, demand_i); non-decreasing in λ.
 	alloc := func(l float64) float64 {
 		s := 0.0
+		if finite {
+			// Every bound is a finite number >= +0 and so is every λ
+			// asked (see below), so no product is NaN or -0 and a
+			// plain compare clamps exactly as clampShare, which must
+			// also order NaNs and signed zeros, does.
+			for i := range ws {
+				v := l * ws[i]
+				if v < mins[i] {
+					v = mins[i]
+				}
+				if v > his[i] {
+					v = his[i]
+				}
+				s += v
+			}
+			return s
+		}
 		for i := range ws {
 			s += clampShare(l*ws[i], mins[i], his[i])
 		}
@@ -77,40 +96,31 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 	}
 	// Breakpoints: the λ where a request leaves its minimum or reaches its demand.
 	// Zero breakpoints (no minimum share; no demand) are kept out of the
-	// sort, which is most of the cost with hundreds of pools: the search
-	// below treats "a zero breakpoint reaches capacity" on its own, and
-	// otherwise the segment it finds has the same ends.
+	// search, which treats "a zero breakpoint reaches capacity" on its
+	// own; otherwise the segment it finds has the same ends.
 	bps := sc.bps[:0]
 	defer func() { sc.bps = bps }()
 	zeros := false
+	lambda := 0.0
 	for i := range ws {
 		for _, v := range [2]float64{mins[i] / ws[i], his[i] / ws[i]} {
 			if v > 0 {
 				bps = append(bps, v)
+				lambda = max(lambda, v)
+				finite = finite && isFinite(v) // a λ asked is 0, a breakpoint or between two
 			} else {
 				zeros = true
 			}
 		}
-	}
-	slices.Sort(bps)
-	lambda := 0.0
-	if len(bps) > 0 {
-		lambda = bps[len(bps)-1]
 	}
 	if alloc(lambda) > capacity {
 		if zeros && alloc(0) >= capacity {
 			lambda = 0
 		} else {
 			// alloc is non-decreasing and linear between breakpoints:
-			// find by binary search the first breakpoint where it
-			// reaches capacity, then interpolate inside the segment
-			// before it.
-			k := sort.Search(len(bps), func(k int) bool { return alloc(bps[k]) >= capacity })
-			hi := bps[k]
-			lo := 0.0
-			if k > 0 {
-				lo = bps[k-1]
-			}
+			// find the least breakpoint where it reaches capacity and
+			// the greatest one below it, then interpolate between them.
+			lo, hi := segment(bps, capacity, alloc)
 			a, b := alloc(lo), alloc(hi)
 			if b == a {
 				lambda = hi
@@ -123,6 +133,48 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 		out[i] = clampShare(lambda*ws[i], mins[i], his[i])
 	}
 	return out
+}
+
+// segment returns hi, the least of the breakpoints bps at which alloc
+// reaches capacity, and lo, the greatest one below hi (0 if none): the
+// ends a binary search over the sorted breakpoints finds, since alloc is
+// non-decreasing (in floats too: each term is, and rounding a sum is
+// monotone). It selects instead of sorting: each step evaluates alloc at
+// a pivot and keeps only the breakpoints on the side still in question,
+// so a call costs about as many evaluations as the binary search and no
+// sort, which was most of the cost with hundreds of pools. bps is
+// reordered; the caller must ensure alloc(max(bps)) >= capacity.
+func segment(bps []float64, capacity float64, alloc func(float64) float64) (lo, hi float64) {
+	hi = math.Inf(1)
+	for len(bps) > 0 {
+		p := median3(bps[0], bps[len(bps)/2], bps[len(bps)-1])
+		keep := bps[:0]
+		if alloc(p) >= capacity {
+			hi = p
+			for _, v := range bps {
+				if v < p {
+					keep = append(keep, v)
+				}
+			}
+		} else {
+			lo = max(lo, p)
+			for _, v := range bps {
+				if v > p {
+					keep = append(keep, v)
+				}
+			}
+		}
+		bps = keep
+	}
+	return lo, hi
+}
+
+// isFinite reports whether v is neither NaN nor infinite.
+func isFinite(v float64) bool { return v-v == 0 }
+
+// median3 returns the middle of three values.
+func median3(a, b, c float64) float64 {
+	return max(min(a, b), min(max(a, b), c))
 }
 
 func weight(r ShareRequest) float64 {
