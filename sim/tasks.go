@@ -85,8 +85,11 @@ const (
 
 // mapOut is a finished map's output, an entry of the job's map log.
 type mapOut struct {
-	host  int32 // index in jobRun.hosts
-	bytes float64
+	host int32 // index in jobRun.hosts
+	// perReduce is each reduce's part of the output (keys are evenly
+	// partitioned), divided once here rather than by every reduce that
+	// reads the entry.
+	perReduce float64
 }
 
 type jobRun struct {
@@ -371,7 +374,11 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		jr.hostIndex[m.node] = h
 		jr.hosts = append(jr.hosts, m.node)
 	}
-	jr.mapLog = append(jr.mapLog, mapOut{host: h, bytes: out})
+	mo := mapOut{host: h}
+	if sj.NumReduces > 0 {
+		mo.perReduce = out / float64(sj.NumReduces)
+	}
+	jr.mapLog = append(jr.mapLog, mo)
 	sj.MapOutputByRack[e.topo.Rack(m.node)] += out
 	e.epoch++
 	e.freeSlot(m.node, m.slot)
@@ -402,17 +409,16 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 // available map output of one host over one connection.
 func (e *Engine) pump(jr *jobRun, i int) {
 	r := &jr.reduces[i]
-	R := float64(jr.sj.NumReduces)
 	if n := len(jr.hosts); len(r.from) < n {
 		r.from = append(r.from, make([]hostFetch, n-len(r.from))...)
 	}
 	for ; r.cursor < len(jr.mapLog); r.cursor++ {
 		mo := jr.mapLog[r.cursor]
-		if mo.bytes <= 0 {
+		if mo.perReduce <= 0 {
 			continue
 		}
 		hf := &r.from[mo.host]
-		hf.avail += mo.bytes / R
+		hf.avail += mo.perReduce
 		if hf.state == hostIdle {
 			hf.state = hostQueued
 			r.queue = append(r.queue, mo.host)
