@@ -101,7 +101,9 @@ Commands:
                                      to DIR
   mrsched diff BASE_DIR RUN_DIR...   how runs differ from a base run: mean turnaround,
                                      median job, throughputs, cross-rack bytes (%);
-                                     -by-size adds the change by job size
+                                     -by-size adds the change by job size;
+                                     -bases DIR,... compares the runs' mean with
+                                     the mean of a set of base runs
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span
