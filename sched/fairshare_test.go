@@ -300,7 +300,11 @@ func TestFairSharesMatchesSortedBreakpoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
 	pick := func(vals ...float64) float64 { return vals[rng.IntN(len(vals))] }
 	for trial := range 5000 {
-		reqs := make([]sched.ShareRequest, 1+rng.IntN(40))
+		n := 1 + rng.IntN(40)
+		if trial%50 == 0 {
+			n = 100 + rng.IntN(300) // a pool per user, as on the FB-2010 day
+		}
+		reqs := make([]sched.ShareRequest, n)
 		for i := range reqs {
 			reqs[i] = sched.ShareRequest{
 				Demand:   pick(0, 0, 1, 3, 7.5, 40*rng.Float64(), 1000),
