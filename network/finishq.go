@@ -52,7 +52,8 @@ const finishBuckets = 256
 // the queue at each solve with the window starting then and spanning one
 // quantum in quantized mode; flows the next solve will re-time anyway
 // are appended to later and never ordered. When heap and buckets run dry
-// before a solve, the window is stretched over what later holds.
+// before a solve, the window moves to later's least finish and takes in
+// only the entries it then covers (refill).
 type finishQueue[T any] struct {
 	// window is the span in seconds of virtual time the buckets cover
 	// from a reset (defaultFinishWindow when 0); base and width place them.
@@ -65,6 +66,7 @@ type finishQueue[T any] struct {
 	later       []finishEntry[T]
 	laterMin    float64 // least and greatest finish in later, when it is not empty
 	laterMax    float64
+	moves       int // windows moved to later's entries since the last reset
 }
 
 // defaultFinishWindow is the finish queue's window in seconds when the
@@ -91,6 +93,7 @@ func (q *finishQueue[T]) reset(base float64) {
 	}
 	clear(q.later)
 	q.later = q.later[:0]
+	q.moves = 0
 	q.place(base, q.span())
 }
 
@@ -155,8 +158,8 @@ func (q *finishQueue[T]) top() *flow[T] {
 }
 
 // refill brings the next entries into the empty heap: the next occupied
-// bucket's, or, with no bucket left, later's over a window stretched to
-// hold them all. It reports false when the queue is empty.
+// bucket's, or, with no bucket left, those of later's that a window moved
+// to later's least finish covers. It reports false when the queue is empty.
 func (q *finishQueue[T]) refill() bool {
 	for {
 		if b, ok := q.nextOccupied(); ok {
@@ -178,26 +181,37 @@ func (q *finishQueue[T]) refill() bool {
 		if len(q.later) == 0 {
 			return false
 		}
-		// Stretch the window a little beyond the greatest finish so that
-		// every entry lands in a bucket, however far apart they are.
-		span := (q.laterMax - q.laterMin) * (1 + 1.0/finishBuckets)
+		// Move the window to later's least finish. It spans the reset's
+		// window, doubled at each move since the last reset, and a little
+		// beyond the greatest finish at most. Entries beyond it stay in
+		// later: in quantized mode the window runs dry about when the next
+		// solve is due, and that solve re-times every flow, so ordering
+		// all of later here would be wasted. The doubling bounds the moves
+		// between resets by the log of later's spread over the window.
+		whole := (q.laterMax - q.laterMin) * (1 + 1.0/finishBuckets)
+		span := min(whole, math.Ldexp(q.span(), q.moves))
 		if !(span/finishBuckets > 0) || math.IsInf(span, 1) {
 			span = q.span() // all at one time, or too close to tell apart
 		}
-		pending := q.later
-		q.later = nil
+		q.moves++
 		q.place(q.laterMin, span)
-		for _, e := range pending {
-			if e.live() {
-				q.insert(e)
+		// Partition later in place: a stale entry beyond the window is
+		// kept unread (its flow is not touched), the next reset drops it.
+		keep := q.later[:0]
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, e := range q.later {
+			if x := (e.finish - q.base) / q.width; !(x < finishBuckets) {
+				keep = append(keep, e)
+				lo, hi = min(lo, e.finish), max(hi, e.finish)
+			} else if e.live() {
+				b := int(x) // x >= 0: nothing in later precedes the window
+				q.buckets[b] = append(q.buckets[b], e)
+				q.occupied[b/64] |= 1 << (b % 64)
 			}
 		}
-		// Keep the larger buffer for later entries to come.
-		if cap(pending) > cap(q.later) {
-			rest := append(pending[:0], q.later...)
-			clear(pending[len(rest):])
-			q.later = rest
-		}
+		clear(q.later[len(keep):])
+		q.later = keep
+		q.laterMin, q.laterMax = lo, hi
 	}
 }
 
