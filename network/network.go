@@ -77,26 +77,40 @@ const inlinePath = 8
 
 // flow is one transfer. Its progress is stored lazily as (rem0 at t0) plus a
 // constant rate, so advancing time costs nothing per flow.
+//
+// A flow is 128 bytes, two cache lines, and holds only what the network
+// reads while the flow is active; the caller's value and the start time
+// are kept by its ID's slot (slotEntry). A solve visits every active flow
+// three times (listing it, freezing it, publishing its rate) and a day
+// runs ninety thousand solves over thousands of flows, so every line more
+// is a cache miss per visit; and the allocator puts 128-byte objects on
+// 128-byte boundaries, so a flow never straddles a third line.
 type flow[T any] struct {
+	state  flowState
 	ver    uint32 // bumped whenever finish changes or the struct is reused, to retire finish-queue entries
-	id     FlowID
-	seq    int64 // the order flows were added in: ties break on it
 	path   []LinkID
 	inl    [inlinePath]LinkID // storage for short paths, saving an allocation per flow
-	bytes  float64
-	cap    float64 // +Inf when uncapped
-	start  float64
-	state  flowState
 	rate   float64
 	rem0   float64 // remaining bytes at time t0
 	t0     float64 // time of the last solve that set rate
+	cap    float64 // +Inf when uncapped
 	finish float64 // t0 + rem0/rate; exact completion time once finished
-	// data is the caller's value, held in the flow rather than behind an
-	// interface: a simulator starts tens of millions of flows, and a
-	// separate object per flow would cost an allocation or a recycled
-	// object's cache miss at each start and end. It is last so that the
-	// fields the solver reads sit at the same offsets whatever T is.
-	data T
+	seq    int64   // the order flows were added in: ties break on it
+	bytes  float64
+	id     FlowID
+}
+
+// slotEntry is one ID slot: the flow holding it, if any, the slot's
+// generation, and what a completion reports beside the flow's own fields.
+// The caller's value is held here rather than behind an interface: a
+// simulator starts tens of millions of flows, and a separate object per
+// flow would cost an allocation or a recycled object's cache miss at each
+// start and end, while slots are reused last-in first-out and stay warm.
+type slotEntry[T any] struct {
+	f     *flow[T]
+	gen   uint32
+	start float64 // time the flow was added
+	data  T
 }
 
 // remaining returns the bytes left at time t (t >= f.t0) at the current rate.
@@ -127,10 +141,8 @@ type Network[T any] struct {
 	lastSeq  int64
 	flows    []*flow[T] // in the order added; may hold non-active entries until the next solve compacts them
 	// slots holds the flows not yet popped or removed, by their ID's
-	// slot; gens[i] is slot i's current generation and free its unused
-	// slots, reused last-in first-out.
-	slots       []*flow[T]
-	gens        []uint32
+	// slot, and free the unused slots, reused last-in first-out.
+	slots       []slotEntry[T]
 	free        []int32
 	out         []Completed[T] // PopCompleted's result, reused
 	done        []*flow[T]     // finished but not yet popped
@@ -346,7 +358,7 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 	f := n.newFlow()
 	*f = flow[T]{
 		ver: f.ver, seq: n.lastSeq, bytes: bytes, cap: rateCap,
-		data: data, start: n.now, rem0: bytes, t0: n.now, finish: math.Inf(1),
+		rem0: bytes, t0: n.now, finish: math.Inf(1),
 	}
 	if len(path) <= inlinePath {
 		f.path = f.inl[:len(path):len(path)]
@@ -354,7 +366,7 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 	} else {
 		f.path = slices.Clone(path)
 	}
-	n.register(f)
+	n.register(f, data)
 	if bytes == 0 {
 		f.state, f.finish = stateFinished, n.now
 		n.done = append(n.done, f)
@@ -652,7 +664,8 @@ func (n *Network[T]) PopCompleted(now float64) []Completed[T] {
 	})
 	out := n.out[:0]
 	for i, f := range n.done {
-		out = append(out, Completed[T]{ID: f.id, Data: f.data, Bytes: f.bytes, Start: f.start, Finish: f.finish})
+		e := &n.slots[int32(uint32(f.id))-1]
+		out = append(out, Completed[T]{ID: f.id, Data: e.data, Bytes: f.bytes, Start: e.start, Finish: f.finish})
 		f.state = stateGone
 		n.release(f)
 		n.done[i] = nil
@@ -756,19 +769,20 @@ func (n *Network[T]) ensureSolved() {
 	}
 }
 
-// register gives f an ID, in a free slot if there is one.
-func (n *Network[T]) register(f *flow[T]) {
+// register gives f an ID, in a free slot if there is one, and keeps its
+// start time and the caller's value in that slot.
+func (n *Network[T]) register(f *flow[T], data T) {
 	var slot int32
 	if k := len(n.free); k > 0 {
 		slot = n.free[k-1]
 		n.free = n.free[:k-1]
 	} else {
 		slot = int32(len(n.slots))
-		n.slots = append(n.slots, nil)
-		n.gens = append(n.gens, 0)
+		n.slots = append(n.slots, slotEntry[T]{})
 	}
-	n.slots[slot] = f
-	f.id = makeID(slot, n.gens[slot])
+	e := &n.slots[slot]
+	e.f, e.start, e.data = f, n.now, data
+	f.id = makeID(slot, e.gen)
 }
 
 // lookup returns the flow with ID id, or nil if it was popped, removed or
@@ -778,8 +792,8 @@ func (n *Network[T]) lookup(id FlowID) *flow[T] {
 	if id <= 0 || slot < 0 || slot >= int64(len(n.slots)) {
 		return nil
 	}
-	if f := n.slots[slot]; f != nil && n.gens[slot] == uint32(uint64(id)>>32) {
-		return f
+	if e := &n.slots[slot]; e.f != nil && e.gen == uint32(uint64(id)>>32) {
+		return e.f
 	}
 	return nil
 }
@@ -787,8 +801,8 @@ func (n *Network[T]) lookup(id FlowID) *flow[T] {
 // release frees f's slot; its ID is never valid again.
 func (n *Network[T]) release(f *flow[T]) {
 	slot := int32(uint32(f.id)) - 1
-	n.slots[slot] = nil
-	n.gens[slot]++
+	e := &n.slots[slot]
+	*e = slotEntry[T]{gen: e.gen + 1} // drops what the caller's value refers to, if anything
 	n.free = append(n.free, slot)
 }
 
@@ -801,7 +815,5 @@ func (n *Network[T]) recycle(f *flow[T]) {
 	if f.state != stateGone {
 		return
 	}
-	var zero T
-	f.data = zero // drop what it refers to, if anything
 	n.reusable = append(n.reusable, f)
 }

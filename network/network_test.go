@@ -531,3 +531,23 @@ func TestLinkFillsOneCacheLine(t *testing.T) {
 		t.Errorf("link is %d bytes, want 64, one cache line: re-pad it after adding or removing a field", got)
 	}
 }
+
+// TestFlowFillsTwoCacheLines pins the flow struct at 128 bytes, whatever
+// the caller's value type: a solve visits every active flow three times,
+// and only a 128-byte object is laid on a 128-byte boundary by the
+// allocator, so that it spans two cache lines and never three.
+func TestFlowFillsTwoCacheLines(t *testing.T) {
+	type big [48]int64
+	for _, c := range []struct {
+		name string
+		size uintptr
+	}{
+		{"flow[any]", unsafe.Sizeof(flow[any]{})},
+		{"flow[int32]", unsafe.Sizeof(flow[int32]{})},
+		{"flow[384-byte value]", unsafe.Sizeof(flow[big]{})},
+	} {
+		if c.size != 128 {
+			t.Errorf("%s is %d bytes, want 128, two cache lines: keep cold fields in slotEntry", c.name, c.size)
+		}
+	}
+}
