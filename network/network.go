@@ -330,7 +330,8 @@ func (n *Network[T]) Now() float64 { return n.now }
 // AddFlow starts a transfer of bytes over path at time now and returns its ID.
 //
 // rateCap <= 0 or +Inf means uncapped. A flow with an empty path (e.g. one
-// limited only by an application rate) must have a finite positive cap.
+// limited only by an application rate) must have a finite positive cap, as
+// must one whose links are all Unlimited: nothing else bounds its rate.
 // A 0-byte flow completes immediately and is returned by the next
 // PopCompleted with Finish == now. A link listed k times in a path carries k
 // times the flow's rate (paths are not expected to repeat links).
@@ -348,10 +349,15 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 	if len(path) == 0 && math.IsInf(rateCap, 1) {
 		return 0, fmt.Errorf("network: flow with an empty path needs a finite positive rate cap, else its rate is unbounded")
 	}
+	bounded := !math.IsInf(rateCap, 1)
 	for i, l := range path {
 		if l < 0 || int(l) >= len(n.links) {
 			return 0, fmt.Errorf("network: path[%d] is link %d; want a link in [0,%d)", i, l, len(n.links))
 		}
+		bounded = bounded || !n.links[l].counting
+	}
+	if !bounded {
+		return 0, fmt.Errorf("network: flow over Unlimited links only needs a finite positive rate cap, else its rate is unbounded")
 	}
 	n.advanceTo(now)
 	n.lastSeq++

@@ -395,14 +395,16 @@ func TestErrors(t *testing.T) {
 		{"negative bytes", []LinkID{0}, -1, 0},
 		{"NaN bytes", []LinkID{0}, math.NaN(), 0},
 		{"Inf bytes", []LinkID{0}, math.Inf(1), 0},
-		{"unknown link", []LinkID{0, 2}, 1, 0},
+		{"unknown link", []LinkID{0, 3}, 1, 0},
 		{"negative link", []LinkID{-1}, 1, 0},
 		{"empty path uncapped", nil, 1, 0},
 		{"empty path Inf cap", nil, 1, math.Inf(1)},
 		{"NaN cap", []LinkID{0}, 1, math.NaN()},
+		// Link 2 only counts bytes: it cannot bound a rate.
+		{"Unlimited links only, uncapped", []LinkID{2, 2}, 1, 0},
 	} {
 		t.Run("AddFlow/"+tc.name, func(t *testing.T) {
-			n := mustNew(t, 1, 1)
+			n := mustNew(t, 1, 1, Unlimited)
 			if _, err := n.AddFlow(3, tc.path, tc.bytes, tc.cap, nil); err == nil {
 				t.Errorf("AddFlow(path %v, bytes %v, cap %v) succeeded; want an error", tc.path, tc.bytes, tc.cap)
 			}
