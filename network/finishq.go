@@ -75,23 +75,25 @@ type finishQueue[T any] struct {
 const defaultFinishWindow = 1.0
 
 // reset empties the queue and starts its window at base.
+//
+// Dropped entries are not zeroed: they point only at flows, and the
+// network keeps every flow it ever made (active, done, or for reuse), so
+// a stale pointer keeps nothing alive, and zeroing every entry at every
+// solve showed in profiles.
 func (q *finishQueue[T]) reset(base float64) {
 	if q.buckets == nil {
 		q.buckets = make([][]finishEntry[T], finishBuckets)
 		q.occupied = make([]uint64, finishBuckets/64)
 	}
-	clear(q.h)
 	q.h = q.h[:0]
 	for w, word := range q.occupied {
 		for word != 0 {
 			b := w*64 + bits.TrailingZeros64(word)
 			word &= word - 1
-			clear(q.buckets[b])
 			q.buckets[b] = q.buckets[b][:0]
 		}
 		q.occupied[w] = 0
 	}
-	clear(q.later)
 	q.later = q.later[:0]
 	q.moves = 0
 	q.place(base, q.span())
@@ -168,7 +170,6 @@ func (q *finishQueue[T]) refill() bool {
 					q.h = append(q.h, e)
 				}
 			}
-			clear(q.buckets[b])
 			q.buckets[b] = q.buckets[b][:0]
 			q.occupied[b/64] &^= 1 << (b % 64)
 			q.cur = b
@@ -209,7 +210,6 @@ func (q *finishQueue[T]) refill() bool {
 				q.occupied[b/64] |= 1 << (b % 64)
 			}
 		}
-		clear(q.later[len(keep):])
 		q.later = keep
 		q.laterMin, q.laterMax = lo, hi
 	}
@@ -258,7 +258,6 @@ func (q *finishQueue[T]) push(e finishEntry[T]) {
 func (q *finishQueue[T]) pop() {
 	n := len(q.h) - 1
 	q.h[0] = q.h[n]
-	q.h[n] = finishEntry[T]{}
 	q.h = q.h[:n]
 	q.down(0)
 }
