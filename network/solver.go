@@ -13,24 +13,24 @@ type solver struct {
 	rem     []float64 // capacity not yet given to frozen flows
 	cnt     []int32   // unfrozen path occurrences per link
 	key     []float64 // per link: fair share when last refreshed (a lower bound, see minShare), +Inf once out
-	tree    []int32   // winner tree over links by (key, index), see build
-	leaves  int       // the tree's leaf count, a power of two >= links
-	fill    []int32   // CSR fill cursor
-	capped  []int32   // indices of capped flows, sorted by (cap, index)
+	queue   shareQueue
+	top     int32   // the link minShare found
+	fill    []int32 // CSR fill cursor
+	capped  []int32 // indices of capped flows, sorted by (cap, index)
 	frozen  []bool
 }
 
 // solve computes exact max-min fair rates by progressive filling.
 //
 // All unfrozen flows rise together; the next constraint to bind is either
-// the link with the smallest fair share rem/cnt (found with a winner tree)
+// the link with the smallest fair share rem/cnt (found with a shareQueue)
 // or the smallest cap among unfrozen flows (found by walking flows sorted
 // by cap). Binding flows are frozen and their rate is subtracted from every
 // link on their path, which only raises those links' shares. Each path
-// occurrence is touched a constant number of times; tree keys are refreshed
-// lazily (see minShare), at most once per share increase, so a solve costs
-// O(L + P log L + C log C) for P path entries and C capped flows, and in
-// practice far fewer than P tree updates.
+// occurrence is touched a constant number of times; queue keys are
+// refreshed lazily (see minShare), at most once per share increase, so a
+// solve costs O(L + P + C log C) for P path entries and C capped flows,
+// plus the queue's moves, at most 64 per key and in practice a few.
 func (n *Network[T]) solve() {
 	s := &n.sv
 	L := len(n.links)
@@ -86,18 +86,18 @@ func (n *Network[T]) solve() {
 	n.gone = 0
 	flows := n.flows
 
-	// Winner tree of links that carry flows, keyed by fair share.
+	// Queue the links that carry flows by fair share.
 	s.rem = resize(s.rem, L)
+	s.key = resize(s.key, L)
+	s.queue.reset()
 	for l := range n.links {
 		s.rem[l] = n.links[l].cap
-	}
-	s.size(L)
-	for l := range L {
+		s.key[l] = math.Inf(1)
 		if s.cnt[l] > 0 {
 			s.key[l] = s.rem[l] / float64(s.cnt[l])
+			s.queue.push(int32(l), s.key[l])
 		}
 	}
-	s.build()
 	if n.waiting != nil {
 		for l := range n.links {
 			k := &n.links[l]
@@ -142,8 +142,8 @@ func (n *Network[T]) solve() {
 		if math.IsInf(share, 1) {
 			break // unreachable: uncapped flows always have a link
 		}
-		l := s.tree[1]
-		s.retire(l)
+		l := s.top
+		s.key[l] = math.Inf(1) // out of the queue
 		level = max(level, share)
 		if n.waiting != nil {
 			n.links[l].level = level
@@ -180,7 +180,7 @@ func (n *Network[T]) solve() {
 }
 
 // freeze fixes flow fi at rate r and charges r to every link on its path.
-// Heap keys are not touched: a link's share only grows as flows freeze, so
+// Queue keys are not touched: a link's share only grows as flows freeze, so
 // its stored key stays a lower bound until minShare refreshes it.
 func freeze[T any](s *solver, flows []*flow[T], fi int32, r float64) {
 	s.frozen[fi] = true
@@ -193,87 +193,34 @@ func freeze[T any](s *solver, flows []*flow[T], fi int32, r float64) {
 }
 
 // minShare returns the smallest current fair share among links that still
-// carry unfrozen flows (+Inf if none), leaving that link at the top of the
-// tree. Stored keys are lower bounds of the true shares, so the top is the
-// true minimum once its own key is refreshed and it stays on top.
+// carry unfrozen flows (+Inf if none) and leaves that link in s.top, still
+// queued. Stored keys are lower bounds of the true shares, so the least
+// link is the true minimum once its own key is refreshed and it stays
+// least.
 //
-// The link found is the least by (true share, index) however the tree was
-// updated: any link ordered before it would have a stored key, hence a true
-// share, no greater. So the queue's mechanics cannot change a rate.
+// The link found is the least by (true share, index) however the queue
+// was updated: any link ordered before it would have a stored key, hence a
+// true share, no greater. So the queue's mechanics cannot change a rate.
 func (s *solver) minShare() float64 {
 	for {
-		l := s.tree[1]
-		k := s.key[l]
-		if math.IsInf(k, 1) {
-			return k // no link left
+		l := s.queue.least(s.key)
+		if l < 0 {
+			return math.Inf(1) // no link left
 		}
 		if s.cnt[l] == 0 {
-			s.retire(l) // all its flows froze elsewhere
+			s.key[l] = math.Inf(1) // all its flows froze elsewhere
 			continue
 		}
+		k := s.key[l]
 		share := s.rem[l] / float64(s.cnt[l])
 		if share > k {
 			s.key[l] = share
-			s.fix(l)
+			s.queue.push(l, share)
 			continue
 		}
+		s.top = l
 		return share
 	}
-}
-
-// The solver's link queue is a winner tree over fixed leaves: leaf l (at
-// tree position leaves+l) holds link l, each inner node the lesser of its
-// children by (key, index), so tree[1] is the least link. Refreshing or
-// retiring a link replays its path to the root, one comparison per level.
-// Most of a solve's queue work is retiring links whose flows all froze at
-// other bottlenecks and refreshing stale keys; a heap pays several
-// comparisons per level and moves entries for both, the tree neither.
-
-// size makes room for a tree over L links, every key +Inf.
-func (s *solver) size(L int) {
-	P := 1
-	for P < L {
-		P *= 2
-	}
-	s.leaves = P
-	s.key = resize(s.key, P)
-	for l := range P {
-		s.key[l] = math.Inf(1)
-	}
-	s.tree = resize(s.tree, 2*P)
-}
-
-// build fills the tree from the keys.
-func (s *solver) build() {
-	P := s.leaves
-	for l := range P {
-		s.tree[P+l] = int32(l)
-	}
-	for i := P - 1; i >= 1; i-- {
-		s.tree[i] = s.winner(s.tree[2*i], s.tree[2*i+1])
-	}
-}
-
-// winner returns the lesser of links a and b by (key, index).
-func (s *solver) winner(a, b int32) int32 {
-	ka, kb := s.key[a], s.key[b]
-	if kb < ka || (kb == ka && b < a) {
-		return b
-	}
-	return a
-}
-
-// fix replays link l's path to the root after its key changed.
-func (s *solver) fix(l int32) {
-	for i := (s.leaves + int(l)) / 2; i >= 1; i /= 2 {
-		s.tree[i] = s.winner(s.tree[2*i], s.tree[2*i+1])
-	}
-}
-
-// retire takes link l out of the queue.
-func (s *solver) retire(l int32) {
-	s.key[l] = math.Inf(1)
-	s.fix(l)
 }
 
 // resize returns a slice of length n, reusing b's storage when it fits and
