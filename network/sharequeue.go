@@ -30,6 +30,7 @@ import (
 // progressive filling's (share, index) order requires.
 type shareQueue struct {
 	buckets [65][]queued
+	full    uint64 // bit b-1 set when bucket b > 0 may hold entries
 	last    uint64 // bits of the last minimum
 }
 
@@ -41,10 +42,12 @@ type queued struct {
 
 // reset empties the queue.
 func (q *shareQueue) reset() {
-	for b := range q.buckets {
+	q.buckets[0] = q.buckets[0][:0]
+	for m := q.full; m != 0; m &= m - 1 {
+		b := bits.TrailingZeros64(m) + 1
 		q.buckets[b] = q.buckets[b][:0]
 	}
-	q.last = 0
+	q.full, q.last = 0, 0
 }
 
 // push adds link l with key k, finite and >= the last minimum.
@@ -54,11 +57,16 @@ func (q *shareQueue) push(l int32, k float64) {
 	q.buckets[b] = append(q.buckets[b], queued{kb, l})
 	if b == 0 {
 		q.sortTies()
+	} else {
+		q.full |= 1 << (b - 1)
 	}
 }
 
 // sortTies orders bucket 0 by descending link index.
 func (q *shareQueue) sortTies() {
+	if len(q.buckets[0]) < 2 {
+		return
+	}
 	slices.SortFunc(q.buckets[0], func(a, b queued) int { return int(b.link - a.link) })
 }
 
@@ -77,13 +85,10 @@ func (q *shareQueue) least(key []float64) int32 {
 			b0 = b0[:len(b0)-1]
 		}
 		q.buckets[0] = b0
-		b := 1
-		for b < len(q.buckets) && len(q.buckets[b]) == 0 {
-			b++
-		}
-		if b == len(q.buckets) {
+		if q.full == 0 {
 			return -1
 		}
+		b := bits.TrailingZeros64(q.full) + 1
 		// The bucket's least current key is the new minimum; its current
 		// entries all move to lower buckets, as they share every bit above
 		// b-1 with it. Stale entries are dropped on the way.
@@ -100,10 +105,14 @@ func (q *shareQueue) least(key []float64) int32 {
 				if math.Float64bits(key[e.link]) == e.key {
 					nb := bits.Len64(e.key ^ m)
 					q.buckets[nb] = append(q.buckets[nb], e)
+					if nb > 0 {
+						q.full |= 1 << (nb - 1)
+					}
 				}
 			}
 			q.sortTies()
 		}
 		q.buckets[b] = from[:0]
+		q.full &^= 1 << (b - 1)
 	}
 }
