@@ -10,14 +10,21 @@ import (
 type solver struct {
 	start   []int32   // CSR offsets: link l's flows are members[start[l]:start[l+1]]
 	members []int32   // flow indices, one entry per path occurrence
-	rem     []float64 // capacity not yet given to frozen flows
-	cnt     []int32   // unfrozen path occurrences per link
+	fill    []fill    // per link: what the filling has left of it
 	key     []float64 // per link: fair share when last refreshed (a lower bound, see minShare), +Inf once out
 	queue   shareQueue
 	top     int32   // the link minShare found
-	fill    []int32 // CSR fill cursor
+	cursor  []int32 // CSR fill cursor
 	capped  []int32 // indices of capped flows, sorted by (cap, index)
 	frozen  []bool
+}
+
+// fill is one link's state during a filling, kept together because
+// freezing a flow updates both for every link of its path and a share
+// reads both.
+type fill struct {
+	rem float64 // capacity not yet given to frozen flows
+	cnt int32   // unfrozen path occurrences
 }
 
 // solve computes exact max-min fair rates by progressive filling.
@@ -37,22 +44,24 @@ func (n *Network[T]) solve() {
 
 	// Per-link membership in CSR form, flows in the order added. Counting
 	// links (Unlimited) never bind: their share is beyond any other link's
-	// or cap, so they are left out, which changes no rate.
-	s.cnt = resize(s.cnt, L)
+	// or cap, so the filling leaves them out (count 0), which changes no
+	// rate; their flows are listed all the same, which spares the listing
+	// a test per path entry.
+	s.fill = resize(s.fill, L)
 	for l := range n.links {
-		s.cnt[l] = n.links[l].flows
+		s.fill[l] = fill{rem: n.links[l].cap, cnt: n.links[l].flows}
 		if n.links[l].counting {
-			s.cnt[l] = 0
+			s.fill[l].cnt = 0
 		}
 	}
 	s.start = resize(s.start, L+1)
 	s.start[0] = 0
 	for l := range L {
-		s.start[l+1] = s.start[l] + s.cnt[l]
+		s.start[l+1] = s.start[l] + n.links[l].flows
 	}
 	s.members = resize(s.members, int(s.start[L]))
-	s.fill = resize(s.fill, L)
-	copy(s.fill, s.start[:L])
+	s.cursor = resize(s.cursor, L)
+	copy(s.cursor, s.start[:L])
 
 	// One pass over the flows, each read once: drop the ended ones
 	// (keeping the order the rest were added in), re-base each active
@@ -71,11 +80,11 @@ func (n *Network[T]) solve() {
 		f.t0 = n.now
 		i := int32(len(live))
 		live = append(live, f)
+		// Each link's count was kept exact as flows started and ended, so
+		// its cursor stays inside its own range.
 		for _, l := range f.path {
-			if s.fill[l] < s.start[l+1] {
-				s.members[s.fill[l]] = i
-				s.fill[l]++
-			}
+			s.members[s.cursor[l]] = i
+			s.cursor[l]++
 		}
 		if !math.IsInf(f.cap, 1) {
 			s.capped = append(s.capped, i)
@@ -87,14 +96,12 @@ func (n *Network[T]) solve() {
 	flows := n.flows
 
 	// Queue the links that carry flows by fair share.
-	s.rem = resize(s.rem, L)
 	s.key = resize(s.key, L)
 	s.queue.reset()
 	for l := range n.links {
-		s.rem[l] = n.links[l].cap
 		s.key[l] = math.Inf(1)
-		if s.cnt[l] > 0 {
-			s.key[l] = s.rem[l] / float64(s.cnt[l])
+		if k := &s.fill[l]; k.cnt > 0 {
+			s.key[l] = k.rem / float64(k.cnt)
 			s.queue.push(int32(l), s.key[l])
 		}
 	}
@@ -187,8 +194,9 @@ func freeze[T any](s *solver, flows []*flow[T], fi int32, r float64) {
 	f := flows[fi]
 	f.rate = r
 	for _, l := range f.path {
-		s.rem[l] = max(s.rem[l]-r, 0)
-		s.cnt[l]--
+		k := &s.fill[l]
+		k.rem = max(k.rem-r, 0)
+		k.cnt--
 	}
 }
 
@@ -207,13 +215,13 @@ func (s *solver) minShare() float64 {
 		if l < 0 {
 			return math.Inf(1) // no link left
 		}
-		if s.cnt[l] == 0 {
+		k := &s.fill[l]
+		if k.cnt == 0 {
 			s.key[l] = math.Inf(1) // all its flows froze elsewhere
 			continue
 		}
-		k := s.key[l]
-		share := s.rem[l] / float64(s.cnt[l])
-		if share > k {
+		share := k.rem / float64(k.cnt)
+		if share > s.key[l] {
 			s.key[l] = share
 			s.queue.push(l, share)
 			continue
