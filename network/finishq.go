@@ -50,10 +50,16 @@ const finishBuckets = 256
 // and a pop's cost is the heap's depth in comparisons that mispredict
 // half the time. Every solve re-times every flow, so the network resets
 // the queue at each solve with the window starting then and spanning one
-// quantum in quantized mode; flows the next solve will re-time anyway
-// are appended to later and never ordered. When heap and buckets run dry
-// before a solve, the window moves to later's least finish and takes in
-// only the entries it then covers (refill).
+// quantum in quantized mode (a little more, see place). Most flows finish
+// after the next solve, which re-times them anyway, so a flow whose finish
+// is so far beyond the window that it cannot complete within it even by
+// the completion tolerance gets no entry at all (add; unqueued records
+// that some were left out). Flows a little beyond it wait in later,
+// unordered. When heap and buckets run dry, either nothing can complete
+// before the window's end (safe), which is all a caller that has a solve
+// due by then needs to know, or the network queues its flows afresh
+// (Network.first); with none left out, the window moves to later's least
+// finish and takes in only the entries it then covers (refill).
 type finishQueue[T any] struct {
 	// window is the span in seconds of virtual time the buckets cover
 	// from a reset (defaultFinishWindow when 0); base and width place them.
@@ -66,7 +72,13 @@ type finishQueue[T any] struct {
 	later       []finishEntry[T]
 	laterMin    float64 // least and greatest finish in later, when it is not empty
 	laterMax    float64
-	moves       int // windows moved to later's entries since the last reset
+	moves       int // windows moved since the last reset
+	// safe is a time past the window's end: every entry in heap and
+	// buckets finishes before it, and every flow left out finishes, and
+	// completes by the tolerance, after it. unqueued is set when a flow
+	// was left out since the queue was last filled from every flow.
+	safe     float64
+	unqueued bool
 }
 
 // defaultFinishWindow is the finish queue's window in seconds when the
@@ -96,7 +108,19 @@ func (q *finishQueue[T]) reset(base float64) {
 	}
 	q.later = q.later[:0]
 	q.moves = 0
+	q.unqueued = false
 	q.place(base, q.span())
+}
+
+// refillFrom empties the queue and places a window at base, the least
+// finish of the flows the caller is about to add: every active flow, as
+// some had no entry. Successive refills between resets double the window,
+// so that flows far apart cost a few refills, not one each.
+func (q *finishQueue[T]) refillFrom(base float64) {
+	moves := q.moves
+	q.reset(base)
+	q.moves = min(moves+1, 64)
+	q.place(base, math.Ldexp(q.span(), q.moves))
 }
 
 // span is the window a reset places.
@@ -107,22 +131,33 @@ func (q *finishQueue[T]) span() float64 {
 	return defaultFinishWindow
 }
 
-// place puts the (empty) window at [base, base+span).
+// place puts the (empty) window at [base, base+span), and safe a margin
+// past its end that covers the rounding of bucket placement.
 func (q *finishQueue[T]) place(base, span float64) {
 	q.base = base
 	q.width = span / finishBuckets
 	q.cur = -1
+	q.safe = base + span + max(span*1e-9, math.Abs(base)*1e-12)
 }
 
 // add queues f at its current finish and version. A flow that never
 // finishes at its current rate (finish +Inf) needs no entry: it gets one
-// when its rate changes.
+// when its rate changes. Nor does one that cannot complete by safe: it
+// finishes after it by more than the completion tolerance can take off.
+// A flow completes at t when its remaining bytes, rate*(finish-t) up to
+// rounding, are at most CompletionTolerance*bytes; the test below asks
+// for four times that, plus a relative 1e-12 of finish for the rounding
+// of finish itself, both far beyond float error.
 func (q *finishQueue[T]) add(f *flow[T]) {
 	if math.IsInf(f.finish, 1) {
 		return
 	}
 	if q.buckets == nil {
 		q.reset(f.finish)
+	}
+	if f.finish >= q.safe && (f.finish-q.safe)*f.rate > 4*CompletionTolerance*f.bytes+1e-12*math.Abs(f.finish)*f.rate {
+		q.unqueued = true
+		return
 	}
 	q.insert(finishEntry[T]{f.finish, f.seq, f.ver, f})
 }
@@ -179,8 +214,8 @@ func (q *finishQueue[T]) refill() bool {
 			}
 			continue
 		}
-		if len(q.later) == 0 {
-			return false
+		if len(q.later) == 0 || q.unqueued {
+			return false // empty, or the network must queue its flows afresh
 		}
 		// Move the window to later's least finish. It spans the reset's
 		// window, doubled at each move since the last reset, and a little

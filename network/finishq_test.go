@@ -116,3 +116,85 @@ func checkFinishOrder(t *testing.T, seed uint64, window float64) {
 		t.Fatalf("seed %d: a window far narrower than the finishes never moved; the later entries were never brought in", seed)
 	}
 }
+
+// TestCompletionsMatchAScanOfEveryFlow drives a network whose flows'
+// finishes spread over six orders of magnitude, so that the finish queue
+// leaves most flows out of its window and must queue them afresh, and
+// checks each answer against a scan of every active flow: NextCompletion
+// is the least finish (or the due solve, if sooner), and after
+// PopCompleted(t) no active flow is complete at t. A flow the queue left
+// out and then missed would finish late, after another flow or never.
+func TestCompletionsMatchAScanOfEveryFlow(t *testing.T) {
+	for _, quantum := range []float64{0, 0.5, 3} {
+		for seed := uint64(1); seed <= 20; seed++ {
+			rng := rand.New(rand.NewPCG(seed, 13))
+			caps := []float64{1e6, 2e6, 5e5, 1e7}
+			n, err := New[int](caps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := n.SetQuantum(quantum); err != nil {
+				t.Fatal(err)
+			}
+			now, popped := 0.0, 0
+			for step := range 400 {
+				switch rng.IntN(4) {
+				case 0, 1:
+					path := []LinkID{LinkID(rng.IntN(len(caps)))}
+					if rng.IntN(2) == 0 {
+						path = append(path, LinkID(rng.IntN(len(caps))))
+					}
+					bytes := math.Pow(10, 2+6*rng.Float64())
+					rateCap := 0.0
+					if rng.IntN(3) == 0 {
+						rateCap = math.Pow(10, 3+3*rng.Float64())
+					}
+					if _, err := n.AddFlow(now, path, bytes, rateCap, step); err != nil {
+						t.Fatal(err)
+					}
+				case 2:
+					if next, ok := n.NextCompletion(); ok {
+						now = max(now, next)
+					}
+				case 3:
+					now += math.Pow(10, -3+5*rng.Float64())
+				}
+				next, ok := n.NextCompletion()
+				if want, wantOK := scanNext(n); ok != wantOK || (ok && next != want) {
+					t.Fatalf("quantum %v seed %d step %d: NextCompletion = %v, %v; a scan of every flow gives %v, %v",
+						quantum, seed, step, next, ok, want, wantOK)
+				}
+				popped += len(n.PopCompleted(now))
+				for _, f := range n.flows {
+					if f.state == stateActive && (f.finish <= now || f.remaining(now) <= CompletionTolerance*f.bytes) {
+						t.Fatalf("quantum %v seed %d step %d: flow %d (finish %v) is complete at %v but was not popped",
+							quantum, seed, step, f.seq, f.finish, now)
+					}
+				}
+			}
+			if popped == 0 {
+				t.Fatalf("quantum %v seed %d: no flow completed; the test exercises nothing", quantum, seed)
+			}
+		}
+	}
+}
+
+// scanNext is what NextCompletion must return, from every active flow.
+func scanNext(n *Network[int]) (float64, bool) {
+	if len(n.done) > 0 {
+		return n.now, true
+	}
+	if n.nActive == 0 {
+		return 0, false
+	}
+	t := math.Inf(1)
+	for _, f := range n.flows {
+		if f.state == stateActive {
+			t = min(t, f.finish)
+		}
+	}
+	if n.dirty {
+		t = min(t, n.due)
+	}
+	return t, true
+}

@@ -637,12 +637,49 @@ func (n *Network[T]) nextStop() float64 {
 }
 
 // nextFinish is the earliest completion among active flows, from the
-// finish queue (stale entries dropped on the way).
+// finish queue, or +Inf if none. With a solve due, a finish after it is
+// not needed: nextStop is the solve then, and +Inf may stand for it.
 func (n *Network[T]) nextFinish() float64 {
-	if f := n.finishQ.top(); f != nil {
+	by := math.Inf(1)
+	if n.dirty {
+		by = n.due
+	}
+	if f := n.first(by); f != nil {
 		return f.finish
 	}
 	return math.Inf(1)
+}
+
+// first returns the active flow first by (finish, seq), dropping stale
+// queue entries; nil if none finishes, or if none can complete (even by the
+// tolerance) by time by. Flows the queue left out (finishQueue.add) are
+// queued afresh only when one of them could be needed.
+func (n *Network[T]) first(by float64) *flow[T] {
+	q := &n.finishQ
+	for {
+		if f := q.top(); f != nil || !q.unqueued {
+			return f
+		}
+		if len(q.later) == 0 && by <= q.safe {
+			return nil
+		}
+		base := math.Inf(1)
+		for _, f := range n.flows {
+			if f.state == stateActive {
+				base = min(base, f.finish)
+			}
+		}
+		if math.IsInf(base, 1) {
+			q.reset(n.now) // nothing finishes at the current rates
+			return nil
+		}
+		q.refillFrom(base)
+		for _, f := range n.flows {
+			if f.state == stateActive {
+				q.add(f)
+			}
+		}
+	}
 }
 
 // PopCompleted advances to now and removes and returns every flow finished
@@ -752,7 +789,7 @@ func (n *Network[T]) progress(t float64) { n.now = max(n.now, t) }
 // front of the finish queue.
 func (n *Network[T]) collect(t float64) {
 	for {
-		f := n.finishQ.top()
+		f := n.first(t)
 		if f == nil || !(f.finish <= t || f.remaining(t) <= CompletionTolerance*f.bytes) {
 			return
 		}
