@@ -20,10 +20,11 @@ import (
 // key[l], and the entry left behind is dropped when it comes up, as its
 // key no longer matches. When bucket 0 runs dry, the least non-empty
 // bucket's least key becomes the minimum and its entries move to lower
-// buckets. Each entry moves at most 64 times and in practice two or three,
-// where a tournament tree over the links replays log2(links) matches at
-// every refresh and removal: most links a solve takes out are emptied by
-// flows frozen elsewhere, so removals are most of the queue's work.
+// buckets, each move to a lower one, so at most 64 per entry. A tournament
+// tree over the links replays log2(links) matches at every refresh and
+// removal instead: most links a solve takes out are emptied by flows
+// frozen elsewhere, so removals are most of the queue's work, and here a
+// removal only edits a key.
 //
 // Ties: bucket 0 holds every entry equal to the minimum and is kept sorted
 // by descending link index, so the least index comes first, as the

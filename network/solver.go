@@ -37,7 +37,7 @@ type fill struct {
 // occurrence is touched a constant number of times; queue keys are
 // refreshed lazily (see minShare), at most once per share increase, so a
 // solve costs O(L + P + C log C) for P path entries and C capped flows,
-// plus the queue's moves, at most 64 per key and in practice a few.
+// plus the queue's moves, at most 64 per key.
 func (n *Network[T]) solve() {
 	s := &n.sv
 	L := len(n.links)
