@@ -50,16 +50,16 @@ const finishBuckets = 256
 // and a pop's cost is the heap's depth in comparisons that mispredict
 // half the time. Every solve re-times every flow, so the network resets
 // the queue at each solve with the window starting then and spanning one
-// quantum in quantized mode (a little more, see place). Most flows finish
-// after the next solve, which re-times them anyway, so a flow whose finish
-// is so far beyond the window that it cannot complete within it even by
-// the completion tolerance gets no entry at all (add; unqueued records
-// that some were left out). Flows a little beyond it wait in later,
-// unordered. When heap and buckets run dry, either nothing can complete
-// before the window's end (safe), which is all a caller that has a solve
-// due by then needs to know, or the network queues its flows afresh
-// (Network.first); with none left out, the window moves to later's least
-// finish and takes in only the entries it then covers (refill).
+// quantum in quantized mode. Most flows finish after the next solve, which
+// re-times them anyway, so a flow whose finish is so far beyond the window
+// that it cannot complete within it even by the completion tolerance gets
+// no entry at all (add; unqueued records that some were left out). Flows a
+// little beyond it wait in later, unordered. When heap and buckets run
+// dry, either nothing can complete before safe (a margin past the
+// window's end), which is all a caller with a solve due by then needs to
+// know, or the network queues its flows afresh (Network.first); with none
+// left out, the window moves to later's least finish and takes in only the
+// entries it then covers (refill).
 type finishQueue[T any] struct {
 	// window is the span in seconds of virtual time the buckets cover
 	// from a reset (defaultFinishWindow when 0); base and width place them.
