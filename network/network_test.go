@@ -536,8 +536,8 @@ func TestLinkFillsOneCacheLine(t *testing.T) {
 
 // TestFlowFillsTwoCacheLines pins the flow struct at 128 bytes, whatever
 // the caller's value type: a solve visits every active flow three times,
-// and only a 128-byte object is laid on a 128-byte boundary by the
-// allocator, so that it spans two cache lines and never three.
+// and the allocator lays 128-byte objects on 128-byte boundaries, so such
+// a flow spans two cache lines and never three.
 func TestFlowFillsTwoCacheLines(t *testing.T) {
 	type big [48]int64
 	for _, c := range []struct {
