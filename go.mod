@@ -1,4 +1,4 @@
-module mrsched
+module github.com/mrsched/mrsched
 
 go 1.26.8
 

@@ -3,7 +3,7 @@ package cluster
 import (
 	"fmt"
 
-	"mrsched/network"
+	"github.com/mrsched/mrsched/network"
 )
 
 // NodeID names a node; nodes are numbered rack by rack, so node i sits in

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"mrsched/network"
+	"github.com/mrsched/mrsched/network"
 )
 
 func mustTopology(t *testing.T, cfg Config) *Topology {

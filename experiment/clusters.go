@@ -1,7 +1,7 @@
 package experiment
 
 import (
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // The Fair Scheduler paper's environments (section 6, Table 1) as mrsched

@@ -17,7 +17,7 @@ import (
 	"slices"
 	"strings"
 
-	"mrsched/report"
+	"github.com/mrsched/mrsched/report"
 )
 
 // Options control one experiment run. Zero values take the experiment's

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sim"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/workload"
 )
 
 func TestRegistryListsEveryExperiment(t *testing.T) {

@@ -8,9 +8,9 @@ package experiment
 import (
 	"fmt"
 
-	"mrsched/report"
-	"mrsched/sim"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // The schedulers, as the paper names them.

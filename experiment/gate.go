@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // workerPlan describes closed-loop submitters, as in the Fair Scheduler

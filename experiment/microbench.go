@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"math"
 
-	"mrsched/report"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // ---------------------------------------------------------------------

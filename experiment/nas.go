@@ -15,13 +15,13 @@ import (
 	"strings"
 	"time"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/report"
-	"mrsched/sched"
-	"mrsched/sim"
-	"mrsched/traces"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/traces"
+	"github.com/mrsched/mrsched/workload"
 )
 
 var nasExperiments = []Experiment{

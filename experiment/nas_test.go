@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // The real cluster's workload: 200 jobs drawn from the FB-2010 day with the

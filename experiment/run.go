@@ -10,11 +10,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/sched"
-	"mrsched/sim"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // PolicySpec is a scheduler as an experiment runs it: a registered policy

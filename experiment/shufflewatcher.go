@@ -15,12 +15,12 @@ import (
 	"strconv"
 	"time"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/report"
-	"mrsched/sched"
-	"mrsched/sim"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/workload"
 )
 
 var swExperiments = []Experiment{

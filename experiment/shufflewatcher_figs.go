@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"mrsched/report"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 var swThirds = [3]string{"0-33%", "33-66%", "66-100%"}

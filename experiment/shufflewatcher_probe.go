@@ -1,8 +1,8 @@
 package experiment
 
 import (
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // swProbe watches one run for what Fig. 9 and the placement counts of

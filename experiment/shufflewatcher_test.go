@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // The calibration puts the default mix's expected cross-rack demand (a

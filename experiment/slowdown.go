@@ -3,7 +3,7 @@ package experiment
 import (
 	"fmt"
 
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // soloPolicy runs a job alone. With one job every order yields the same

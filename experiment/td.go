@@ -13,11 +13,11 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"mrsched/cluster"
-	"mrsched/report"
-	"mrsched/sched"
-	"mrsched/sim"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/workload"
 )
 
 var tdExperiments = []Experiment{

@@ -12,9 +12,9 @@ import (
 	"fmt"
 	"slices"
 
-	"mrsched/cluster"
-	"mrsched/report"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // tdVariant is a set-up of td/diagnose: the E4 cluster with one change.

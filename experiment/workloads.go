@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // shape is a job's tasks as the generators describe them: maps of one full

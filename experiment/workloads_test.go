@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 func TestZipfJobsStayInThePapersRanges(t *testing.T) {

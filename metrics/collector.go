@@ -5,8 +5,8 @@
 package metrics
 
 import (
-	"mrsched/cluster"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // Cause is why bytes crossed the network.

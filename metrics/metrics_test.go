@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/workload"
 )
 
 func TestDistribute(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // Summary is a run's result, the content of summary.json. Each field's

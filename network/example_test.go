@@ -3,7 +3,7 @@ package network_test
 import (
 	"fmt"
 
-	"mrsched/network"
+	"github.com/mrsched/mrsched/network"
 )
 
 // Two flows share a 1 byte/s link; a third joins at t=1. From 0 to 1 a and b

@@ -17,8 +17,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"mrsched/cluster"
-	"mrsched/sim"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sim"
 )
 
 // Config is a scenario file.

@@ -1,9 +1,9 @@
 package scenario
 
 import (
-	"mrsched/cluster"
-	"mrsched/sched"
-	"mrsched/traces"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
 )
 
 // Default is the scenario `mrsched` runs with no arguments: the embedded

@@ -7,8 +7,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"mrsched/cluster"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // DemandSpec sets workload.Job.Demand, the number of map slots a job

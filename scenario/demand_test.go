@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // demandTrace is a three-job SWIM trace ("a", "b", "c", kind "swim") of 4,

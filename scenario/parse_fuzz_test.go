@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // FuzzParse feeds Parse arbitrary bytes, seeded with the shipped examples

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/sched"
-	"mrsched/sim"
-	"mrsched/traces"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/traces"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // DefaultUsers is how many users trace jobs are spread over when a

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/metrics"
+	"github.com/mrsched/mrsched/metrics"
 )
 
 func TestParseRejectsBadScenarios(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // BenchmarkAssign measures one decision of every registered policy on a

@@ -1,7 +1,7 @@
 package sched
 
 import (
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // Composed is a policy made of a fairness Order and a Placer, the shape in

@@ -3,7 +3,7 @@ package sched
 import (
 	"iter"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // DelayPlacer is delay scheduling (Fair Scheduler paper, section 4.2,

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // TestDelayDoesNotIdleTheClusterOnAHotNode is SPARK-18886's case: every

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // DRFParams are the `drf` policy's parameters.

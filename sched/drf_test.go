@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // demandJob is a map-only job of pool whose maps need cpu cores and mem GB,

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // PoolConfig configures one Fair Scheduler pool (Fair Scheduler paper,

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // memoParams mixes the pool settings that reach FairShares: minimum shares

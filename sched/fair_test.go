@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // fairEnv drives a FairOrder the way the engine does: job arrivals and

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/sched"
 )
 
 func TestFairShares(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 func TestFIFOOrderCandidates(t *testing.T) {

@@ -3,7 +3,7 @@ package sched
 import (
 	"iter"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // ResourceFit is a Placer stage for resource-aware orders (DRF): it hands

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // fakeCluster is a hand-driven sched.Cluster: tests set its jobs, slot

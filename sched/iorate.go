@@ -3,7 +3,7 @@ package sched
 import (
 	"math"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // IO-rate biasing (Fair Scheduler paper, section 4.3.2, evaluated in 6.2.4)

@@ -1,8 +1,8 @@
 package sched
 
 import (
-	"mrsched/cluster"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // Job is a job's scheduling state: what it asked for and how far it has got.

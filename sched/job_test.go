@@ -3,7 +3,7 @@ package sched_test
 import (
 	"testing"
 
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // jobState describes a job's progress: launched maps are taken from the

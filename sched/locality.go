@@ -3,7 +3,7 @@ package sched
 import (
 	"iter"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // Rules a locality-first placement reports.

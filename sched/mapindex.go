@@ -1,6 +1,6 @@
 package sched
 
-import "mrsched/cluster"
+import "github.com/mrsched/mrsched/cluster"
 
 // MapIndex finds a job's pending map tasks by where their input lives, in
 // amortised constant time: Hadoop keeps the same per-node and per-rack

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // miniSim is a small engine for policy tests, after sim.Engine but without

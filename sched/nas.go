@@ -4,7 +4,7 @@ import (
 	"iter"
 	"math"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // NAS is the network-aware scheduler of Lin et al., "NAS: A Network-Aware

@@ -3,7 +3,7 @@ package sched
 import (
 	"math"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // MTS rules, by Algorithm 2's line.

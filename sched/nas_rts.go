@@ -1,6 +1,6 @@
 package sched
 
-import "mrsched/cluster"
+import "github.com/mrsched/mrsched/cluster"
 
 // caRTSRules names CA-RTS's six categories (Algorithm 3, categories 1-6).
 var caRTSRules = [6]string{"nas-carts-1", "nas-carts-2", "nas-carts-3", "nas-carts-4", "nas-carts-5", "nas-carts-6"}

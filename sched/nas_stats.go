@@ -3,7 +3,7 @@ package sched
 import (
 	"math"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // DefaultNASLoadPeriodS is how often NASMeter samples the nodes' shuffle

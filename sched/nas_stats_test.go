@@ -3,8 +3,8 @@ package sched_test
 import (
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // TestNASMeterShares drives a meter through a hand-built run and checks the

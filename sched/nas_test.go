@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 func f64(v float64) *float64 { return &v }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // placeFixture is a 600-node cluster (30 racks of 20) with 200 jobs of 40

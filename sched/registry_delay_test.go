@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 func TestNewPolicyDelayAndDRF(t *testing.T) {

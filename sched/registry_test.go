@@ -8,7 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // yamlDecode is a Decode over a YAML document, strict about unknown fields

@@ -15,7 +15,7 @@ package sched
 import (
 	"iter"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // TaskKind is the kind of a MapReduce task.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // ShuffleWatcher is the placement rule of Ahmad et al., "ShuffleWatcher:

@@ -3,8 +3,8 @@ package sched_test
 import (
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // swFixture is placeFixture's 600 nodes and 200 jobs in 10 pools, added to

@@ -3,9 +3,9 @@ package sched_test
 import (
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // swCluster is a fakeCluster whose racks' uplink utilisation a test sets,

@@ -1,6 +1,6 @@
 package sched
 
-import "mrsched/cluster"
+import "github.com/mrsched/mrsched/cluster"
 
 // nassLine is the line of Fig. 3 that picked a task.
 type nassLine uint8

@@ -3,8 +3,8 @@ package sched_test
 import (
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // Job shapes for the NASS tests on swTopo (rack 0: nodes 0-2, rack 1:

@@ -1,6 +1,6 @@
 package sched
 
-import "mrsched/cluster"
+import "github.com/mrsched/mrsched/cluster"
 
 // NetSat is ShuffleWatcher's network monitor (section 3.1): it compares
 // each rack's cross-rack traffic, from the shuffle, remote map reads and

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/sched"
 )
 
 func TestNewPolicyShuffleWatcher(t *testing.T) {

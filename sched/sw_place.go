@@ -4,7 +4,7 @@ import (
 	"iter"
 	"slices"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // swCall is the state of one Place call, kept in the placer so that

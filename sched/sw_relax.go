@@ -1,6 +1,6 @@
 package sched
 
-import "mrsched/cluster"
+import "github.com/mrsched/mrsched/cluster"
 
 // Relaxed fairness (sections 3.4 and 5.2: ShuffleWatcher "can be operated
 // under relaxed fairness constraints (e.g., as employed in Delay

@@ -3,8 +3,8 @@ package sched_test
 import (
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // swStep is one offer of a hand-timed scenario: the rule that must fire

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // samp is Shuffle-aware Map Placement (section 3.2, Fig. 4), run once per

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // TestSAMPWorkedExample is Fig. 5 of the paper (section 3.2): two jobs

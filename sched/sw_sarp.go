@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // Reduce enabling (section 3.3). ShuffleWatcher holds a job's reduces back

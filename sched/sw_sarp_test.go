@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // crossRackShuffle is the shuffle of a job with out[r] bytes of map output

@@ -3,7 +3,7 @@ package sched_test
 import (
 	"testing"
 
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // TestStarvationWindow (section 3.4): a job whose preferred racks are all

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // TD is the Throughput Driven task scheduler (Wang, Shen, Yu, Nie, Kou, "A

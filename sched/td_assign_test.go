@@ -3,7 +3,7 @@ package sched
 import (
 	"testing"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // tdAMTs gives each test job kind a default amt(j): io 2 s, mid 10 s,

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // tdEnv drives a TD policy by hand, as an engine would: a fake cluster

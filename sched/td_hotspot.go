@@ -1,6 +1,6 @@
 package sched
 
-import "mrsched/cluster"
+import "github.com/mrsched/mrsched/cluster"
 
 // Hotspots (TD paper, section IV-A.2). The extracted text lost several
 // symbols; this is the reconstruction mrsched implements:

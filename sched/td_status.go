@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // TDStatus is a job's status in TD's co-scheduling (section IV-B, Fig. 6).

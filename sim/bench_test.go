@@ -3,7 +3,7 @@ package sim
 import (
 	"testing"
 
-	"mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // BenchmarkEventLoop runs the first 600 jobs of FB-2009 on the default

@@ -3,8 +3,8 @@ package sim
 import (
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // TestCopyComputeSplitting is the Fair Scheduler paper's example (section

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
-	"mrsched/traces"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // TestDelaySchedulingRaisesLocality is the Fair Scheduler paper's

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"time"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/network"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/network"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // Progress is called now and then during a run with the virtual time and

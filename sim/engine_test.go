@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
-	"mrsched/traces"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // jobBuilder makes workload jobs for hand-built scenarios.

@@ -1,8 +1,8 @@
 package sim
 
 import (
-	"mrsched/cluster"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // preempt asks a preempting policy which attempts to kill and kills them.

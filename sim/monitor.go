@@ -6,10 +6,10 @@ import (
 	"math"
 	"slices"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/network"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/network"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // monitor samples every rack uplink's utilisation averaged over the last

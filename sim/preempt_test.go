@@ -3,9 +3,9 @@ package sim
 import (
 	"testing"
 
-	"mrsched/cluster"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // recorder wraps a policy and records launches and kills as they happen.

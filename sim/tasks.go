@@ -5,11 +5,11 @@ import (
 	"math"
 	"slices"
 
-	"mrsched/cluster"
-	"mrsched/metrics"
-	"mrsched/network"
-	"mrsched/sched"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/network"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 type taskState uint8

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"mrsched/traces"
+	"github.com/mrsched/mrsched/traces"
 )
 
 // unscaled returns options that keep trace bytes as they are.

@@ -11,10 +11,10 @@ import (
 	"sync"
 	"time"
 
-	"mrsched/metrics"
-	"mrsched/report"
-	"mrsched/scenario"
-	"mrsched/sched"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/sched"
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"mrsched/metrics"
-	"mrsched/report"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/report"
 )
 
 // cmdDiff compares runs written by `mrsched simulate` with a base run, as

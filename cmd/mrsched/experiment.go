@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"mrsched/experiment"
+	"github.com/mrsched/mrsched/experiment"
 )
 
 // cmdExperiment runs the papers' experiments by name:

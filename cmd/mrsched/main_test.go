@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"mrsched/metrics"
+	"github.com/mrsched/mrsched/metrics"
 	"os"
 	"path/filepath"
 	"strings"

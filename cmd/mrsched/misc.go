@@ -10,11 +10,11 @@ import (
 	"os"
 	"strings"
 
-	"mrsched/cluster"
-	"mrsched/network"
-	"mrsched/sched"
-	"mrsched/traces"
-	"mrsched/workload"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/network"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
+	"github.com/mrsched/mrsched/workload"
 )
 
 func cmdPolicies(w io.Writer) error {

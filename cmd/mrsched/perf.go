@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"mrsched/metrics"
-	"mrsched/sim"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/sim"
 )
 
 // perf is what a run cost on this machine: wall time and the wall time of

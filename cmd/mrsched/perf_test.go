@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"mrsched/metrics"
-	"mrsched/network"
-	"mrsched/sim"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/network"
+	"github.com/mrsched/mrsched/sim"
 )
 
 // TestPerfReportCarriesEveryCounter checks that perf.json reports each of

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"mrsched/metrics"
-	"mrsched/scenario"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/scenario"
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
