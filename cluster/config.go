@@ -89,7 +89,7 @@ func (c Config) WithDefaults() Config {
 // MaxNodes is the most nodes a cluster may have. Node IDs are 32-bit, and
 // the per-node state of a simulation (links, slots, host indexes) is
 // allocated up front, so a mistyped size must be refused rather than
-// allocated; the largest cluster measured in the README has 10,000 nodes.
+// allocated; the largest cluster measured in docs/performance.md has 10,000 nodes.
 const MaxNodes = 1 << 20
 
 // Validate reports the first impossible setting, naming its YAML field.

@@ -80,7 +80,7 @@ type nasSetup struct {
 	// cluster's 5 s).
 	WaitS float64
 	// NetworkQuantumS, when > 0, runs the quantized network (see the
-	// README's Performance section): the whole day takes hours exactly.
+	// docs/performance.md): the whole day takes hours exactly.
 	NetworkQuantumS float64
 	// Paper holds the paper's numbers for this set-up.
 	Paper nasPaper

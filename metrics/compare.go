@@ -197,7 +197,7 @@ func (b BandChange) Pct() float64 { return pct(b.RunMean, b.BaseMean) }
 // finish early lands in a short band, and any other run, the same model
 // with another timing included, takes it longer on average. So a band's
 // change means something only beside the same figure for a control run
-// of the base's own model (the README's table of the network modes' error
+// of the base's own model (docs/performance.md's table of the network modes' error
 // by job size has one).
 func CompareBySize(base, run *Run, edges []float64) ([]BandChange, error) {
 	ok := len(edges) >= 2

@@ -268,7 +268,7 @@ func (n *Network[T]) Stats() Stats {
 // The waiting line is what keeps a quantum of seconds accurate on a
 // cluster whose uplinks are full: a reduce fetches from its map hosts in a
 // chain of short flows, and without it each of them would wait for the
-// next solve. Other rules were measured (README, Network modes and their
+// next solve. Other rules were measured (docs/performance.md, Network modes and their
 // error): starting flows at their fair share of full links removes the
 // wait but over-subscribes links between solves; handing freed bandwidth to
 // a few flows of the link in turn needs per-link flow lists and helps

@@ -14,7 +14,7 @@ import (
 // (1,000, 10,000 and 100,000 in all). Every map is pending and every job's
 // reduces are enabled, so each policy has its widest choice. A policy
 // whose cost grows tenfold with each step scans pending tasks where an
-// index would do; the README lists the figures.
+// index would do; docs/performance.md lists the figures.
 //
 //	go test ./sched -run '^$' -bench 'Assign/' -benchtime 1000x
 func BenchmarkAssign(b *testing.B) {

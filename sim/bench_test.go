@@ -9,7 +9,7 @@ import (
 // BenchmarkEventLoop runs the first 600 jobs of FB-2009 on the default
 // 100-node cluster under fair, in the exact and a quantized network mode,
 // and reports the cost per engine event and per completed flow, the units
-// a run's cost grows with (see the README's growth table).
+// a run's cost grows with (see docs/performance.md's growth table).
 //
 //	go test ./sim -run '^$' -bench EventLoop -benchtime 3x
 func BenchmarkEventLoop(b *testing.B) {

@@ -48,7 +48,7 @@ type Params struct {
 	// the rule and its error bound). 0, the default, is the exact mode,
 	// which re-solves on every change. Large clusters under busy traces
 	// run many times faster with a quantum of a fraction of a second; the
-	// README gives the measured error.
+	// docs/performance.md gives the measured error.
 	NetworkQuantumS float64 `yaml:"network_quantum_s"`
 	// CheckInvariants verifies slot accounting and byte conservation as
 	// the run goes, at some cost; tests turn it on.

@@ -56,7 +56,7 @@ func TestEmbeddedTracesLoad(t *testing.T) {
 }
 
 func TestFB2010ClassSplit(t *testing.T) {
-	// NAS paper Fig. 2 and shared/README: light < 1 MB, medium 1-100 MB, heavy > 100 MB
+	// NAS paper Fig. 2 and the traces README: light < 1 MB, medium 1-100 MB, heavy > 100 MB
 	// split FB-2010 68.6% / 12.6% / 18.8%, by the trace's own (unscaled) bytes.
 	jobs, err := ParseSWIM(bytes.NewReader(traces.FB2010()), traces.FB2010Name, unscaled(traces.FB2010SourceNodes))
 	if err != nil {

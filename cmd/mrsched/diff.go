@@ -14,7 +14,7 @@ import (
 )
 
 // cmdDiff compares runs written by `mrsched simulate` with a base run, as
-// the README's tables of the network modes' error do: one row a run, and
+// docs/performance.md's tables of the network modes' error do: one row a run, and
 // for several runs their mean and its standard error, since one run of a
 // busy cluster moves by percents with the timing of a few jobs. With
 // -bases it compares the runs' mean with the mean of a set of base runs
