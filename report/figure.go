@@ -120,7 +120,9 @@ func sideLegend(p *plot.Plot, names []string, c draw.Canvas) {
 		w = max(w, leg.TextStyle.Width(name))
 	}
 	em := leg.TextStyle.Width(" ")
-	lw := leg.ThumbnailWidth + 3*em + w
+	// A sixth more than the text needs: a browser without Liberation Sans
+	// or a font of its widths sets the names a little wider.
+	lw := leg.ThumbnailWidth + 3*em + w*7/6
 	p.Draw(draw.Crop(c, 0, -lw, 0, 0))
 	leg.Top, leg.Left = true, true
 	leg.Draw(draw.Crop(c, c.Max.X-c.Min.X-lw+em, 0, 0, -em))
