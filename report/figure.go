@@ -40,7 +40,7 @@ func (f *Figure) SVG() ([]byte, error) {
 	if _, err := c.WriteTo(&b); err != nil {
 		return nil, err
 	}
-	return withFallbackFonts(b.Bytes()), nil
+	return fixImages(withFallbackFonts(b.Bytes())), nil
 }
 
 // PNG renders the figure as a PNG image at 144 dots per inch.
@@ -86,6 +86,15 @@ var svgFamily = []byte("font-family:Liberation Sans;")
 
 func withFallbackFonts(svg []byte) []byte {
 	return bytes.ReplaceAll(svg, svgFamily, []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+}
+
+// fixImages makes the SVG's raster images (the heatmap, the colour bar)
+// fill the box gonum drew them in, as its PNG output does: an SVG image
+// keeps its aspect ratio unless told not to, and a browser blurs scaled
+// pixels across rack bands. gonum also labels its PNG data as JPEG.
+func fixImages(svg []byte) []byte {
+	svg = bytes.ReplaceAll(svg, []byte("<image "), []byte(`<image preserveAspectRatio="none" style="image-rendering:pixelated" `))
+	return bytes.ReplaceAll(svg, []byte("data:image/jpg;base64,"), []byte("data:image/png;base64,"))
 }
 
 // Colours for runs: the Tableau 10 palette, then darker shades; runs past
