@@ -98,6 +98,9 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		page.Experiments = append(page.Experiments, report.Experiment{Name: e.Name, Table: res.Table, CSV: res.CSV, Figure: e.Figure()})
+		if e.Figure() == nil && *figures != "" && !*quiet {
+			fmt.Fprintf(stderr, "%s has no figure (those that do: %s)\n", e.Name, strings.Join(experiment.WithFigures(), ", "))
+		}
 		if f := e.Figure(); f != nil && *figures != "" {
 			fig, err := f.Figure(report.FigureName(e.Name), res.CSV)
 			if err != nil {
