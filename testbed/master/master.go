@@ -427,6 +427,7 @@ func (m *Master) sampleUplinks(now time.Time, record bool) error {
 	m.lastSample = now
 	if record {
 		m.col.MonitorSample(congested)
+		m.col.UplinkMonitorSample(m.uplink)
 		m.lastCongested = congested
 	}
 	return nil
@@ -455,5 +456,7 @@ func (m *Master) series() {
 		row.MaxUplinkUtil = math.Max(row.MaxUplinkUtil, math.Max(m.uplink[r][0], m.uplink[r][1]))
 	}
 	m.col.AddTimeseries(row)
+	m.col.EndUplinkPeriod(now, len(m.uplink))
+	m.col.AddPoolSamples(sim.PoolSamples(now, m.active, m.slotTotal))
 	m.lastSeries = now
 }
