@@ -208,12 +208,12 @@ func chooseLeaf(s Spec, feats Features) (leaf, error) {
 // build does Build's work; on error the caller removes what it made.
 func (f *Fabric) build(ctx context.Context) error {
 	s := f.spec
-	newSpace := func(role string) (*space, error) {
+	newSpace := func(role string, lock bool) (*space, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("fabric: build interrupted: %w", err)
 		}
 		name := f.nsName(role)
-		h, err := createNamedNetns(name)
+		h, err := createNamedNetns(name, lock)
 		if err != nil {
 			return nil, err
 		}
@@ -230,19 +230,17 @@ func (f *Fabric) build(ctx context.Context) error {
 		return sp, nil
 	}
 	var err error
-	if f.core, err = newSpace("core"); err != nil {
+	// The core first, locked: the run's lock, held while this process
+	// lives and released by the kernel when it dies, so that Clean can tell
+	// a killed run from a live one.
+	if f.core, err = newSpace("core", true); err != nil {
 		return err
-	}
-	// The run's lock: held while this process lives, released by the kernel
-	// when it dies, so that Clean can tell a killed run from a live one.
-	if err := unix.Flock(int(f.core.h), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		return fmt.Errorf("fabric: lock %s: %w", f.core.name, err)
 	}
 	if err := inNetns(f.core.h, func() error { return prepare(true) }); err != nil {
 		return fmt.Errorf("fabric: %s: %w", f.core.name, err)
 	}
 	for r := range s.Racks {
-		rk, err := newSpace(fmt.Sprintf("r%d", r))
+		rk, err := newSpace(fmt.Sprintf("r%d", r), false)
 		if err != nil {
 			return err
 		}
@@ -258,7 +256,7 @@ func (f *Fabric) build(ctx context.Context) error {
 	}
 	for n := range s.Nodes() {
 		r := n / s.NodesPerRack
-		nd, err := newSpace(fmt.Sprintf("n%d", n))
+		nd, err := newSpace(fmt.Sprintf("n%d", n), false)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -24,7 +25,7 @@ func TestCleanAfterKilledBuilder(t *testing.T) {
 	// Namespaces Clean must leave alone.
 	var unrelated []string
 	for _, name := range []string{"mrsclean-unrelated", Prefix + "x1-corex", "unrelated-" + dead} {
-		h, err := createNamedNetns(name)
+		h, err := createNamedNetns(name, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,4 +123,34 @@ func TestCleanAfterKilledBuilder(t *testing.T) {
 		t.Fatalf("the live fabric no longer connects after Clean: %v", err)
 	}
 	c.Close()
+}
+
+// TestCleanWaitsForANameBeingMounted: Build creates a namespace's name
+// (an empty file) an instant before it mounts the namespace on it. Clean
+// must leave a fresh unmounted core name alone, as a Build under way, and
+// remove one old enough to be what a run killed at that instant left.
+func TestCleanWaitsForANameBeingMounted(t *testing.T) {
+	needPrivilege(t)
+	path := netnsDir + "/" + Prefix + "tmount-core"
+	if err := os.WriteFile(path, nil, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(path) })
+	if _, err := Clean(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("Clean removed a fresh unmounted core name (a Build under way): %v", err)
+	}
+	old := time.Now().Add(-2 * unmountedGrace)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := Clean(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err == nil || !slices.Contains(removed, Prefix+"tmount-core") {
+		t.Errorf("Clean left an unmounted core name %v old (removed %v)", 2*unmountedGrace, removed)
+	}
 }

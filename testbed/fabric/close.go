@@ -58,6 +58,11 @@ func (f *Fabric) Close() error {
 	return errors.Join(errs...)
 }
 
+// unmountedGrace is how long Clean leaves a run alone whose core name exists
+// but has no namespace mounted on it yet: Build mounts it microseconds after
+// creating it, so an older one belongs to a run killed in between.
+const unmountedGrace = 10 * time.Second
+
 // leftoverName matches the namespaces fabrics create: Prefix, a run id, and
 // a role. Clean removes nothing else.
 var leftoverName = regexp.MustCompile(`^` + Prefix + `([a-z0-9]{1,8})-(core|r[0-9]+|n[0-9]+)$`)
@@ -111,13 +116,19 @@ func Clean(ctx context.Context) (removed []string, err error) {
 func cleanRun(run string, names []string) ([]string, error) {
 	core := Prefix + run + "-core"
 	if slices.Contains(names, core) {
-		fd, err := unix.Open(netnsDir+"/"+core, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		f, err := os.Open(netnsDir + "/" + core)
 		if err == nil {
-			defer unix.Close(fd)
-			if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); errors.Is(err, unix.EWOULDBLOCK) {
+			defer f.Close()
+			if !isNetns(f) {
+				// A name not yet mounted: a Build under way, unless it is
+				// old enough to be a run killed at that moment.
+				if st, err := f.Stat(); err == nil && time.Since(st.ModTime()) < unmountedGrace {
+					return nil, nil
+				}
+			} else if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); errors.Is(err, unix.EWOULDBLOCK) {
 				return nil, nil // a live run
 			}
-			// Held until this returns: a second Clean waits its turn.
+			// The lock is held until this returns: a second Clean waits its turn.
 		}
 		// Remove the core last, as Close does.
 		names = append(slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == core }), core)

@@ -26,7 +26,9 @@
 // the testbed's first measurement. Rates count Ethernet frames as the kernel
 // sees them, header included, preamble, FCS and inter-frame gap not: a full
 // TCP segment carries 1448 payload bytes in 1514, so one TCP flow's goodput
-// is 95.6% of the rate.
+// is 95.6% of the rate. Acknowledgements share each direction's queue with
+// the data going that way, as on a real full-duplex NIC and switch port, so
+// flows in opposite directions through one NIC slow each other.
 //
 // Segmentation offloads are off on every veth end (tso, gso and gro, through
 // the SIOCETHTOOL ioctl) and gso_max_segs is 1, so that every queue holds and
@@ -70,8 +72,9 @@
 // n<node>), bind-mounted under /run/netns as `ip netns` does, so `ip netns
 // exec mrs<id>-n0 ...` works for looking around. Interfaces are named eth0,
 // br0, up, n<node> and r<rack> inside those namespaces only. Build takes a
-// lock (flock) on the run's core namespace and keeps it until Close; the
-// kernel drops it when the process dies however it dies, so Clean removes
+// lock (flock) on the run's core namespace before the namespace gets its
+// name, and keeps it until Close; the kernel drops it when the process dies
+// however it dies, so Clean removes
 // exactly the namespaces of dead runs, and the processes left inside them,
 // and never a live fabric or a namespace that is not a fabric's. Close kills
 // every process inside the fabric's namespaces (found through

@@ -223,7 +223,7 @@ func TestBuildFailureLeavesNothing(t *testing.T) {
 	}{
 		{"a node's name is taken", "tfail1", func(t *testing.T, run string) (context.Context, []string) {
 			name := Prefix + run + "-n3" // the last node: most of the fabric is built by then
-			h, err := createNamedNetns(name)
+			h, err := createNamedNetns(name, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -55,9 +55,12 @@ func inNetns(ns netns.NsHandle, fn func() error) error {
 }
 
 // createNamedNetns creates a new network namespace named name under netnsDir
-// and returns an open handle to it. The calling thread's namespace does not
-// change. On error nothing is left: not the file, not the mount.
-func createNamedNetns(name string) (netns.NsHandle, error) {
+// and returns an open handle to it. If lock, the handle holds an exclusive
+// flock on the namespace, taken before the namespace is mounted under its
+// name, so that no one can see it by name unlocked. The calling thread's
+// namespace does not change. On error nothing is left: not the file, not the
+// mount.
+func createNamedNetns(name string, lock bool) (netns.NsHandle, error) {
 	if err := os.MkdirAll(netnsDir, 0o755); err != nil {
 		return netns.None(), fmt.Errorf("fabric: %w", err)
 	}
@@ -89,12 +92,16 @@ func createNamedNetns(name string) (netns.NsHandle, error) {
 			return
 		}
 		src := fmt.Sprintf("/proc/%d/task/%d/ns/net", os.Getpid(), unix.Gettid())
-		err = unix.Mount(src, path, "none", unix.MS_BIND, "")
-		var h netns.NsHandle = netns.None()
+		h, err := netns.GetFromPath(src)
+		if err == nil && lock {
+			if err = unix.Flock(int(h), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+				err = fmt.Errorf("lock: %w", err)
+			}
+		}
 		if err == nil {
-			h, err = netns.GetFromPath(path)
-		} else {
-			err = fmt.Errorf("bind-mount: %w", err)
+			if err = unix.Mount(src, path, "none", unix.MS_BIND, ""); err != nil {
+				err = fmt.Errorf("bind-mount: %w", err)
+			}
 		}
 		if serr := netns.Set(orig); serr != nil {
 			res <- result{h, errors.Join(err, fmt.Errorf("%w: %v", errThreadLost, serr))}
@@ -128,6 +135,13 @@ func deleteNamedNetns(name string) error {
 		return fmt.Errorf("fabric: %w", err)
 	}
 	return nil
+}
+
+// isNetns says whether f is a namespace (a mounted name), not the empty file
+// a name is before its namespace is mounted on it.
+func isNetns(f *os.File) bool {
+	var st unix.Statfs_t
+	return unix.Fstatfs(int(f.Fd()), &st) == nil && st.Type == unix.NSFS_MAGIC
 }
 
 // nsID identifies a namespace by its nsfs device and inode, as the kernel

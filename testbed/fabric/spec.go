@@ -154,6 +154,17 @@ func (k LinkKind) String() string {
 // MarshalText makes a LinkKind read as its name in JSON.
 func (k LinkKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// UnmarshalText reads a LinkKind from its name.
+func (k *LinkKind) UnmarshalText(b []byte) error {
+	for _, c := range []LinkKind{NICUp, NICDown, UplinkUp, UplinkDown} {
+		if string(b) == c.String() {
+			*k = c
+			return nil
+		}
+	}
+	return fmt.Errorf("fabric: unknown link kind %q", b)
+}
+
 // Link is one shaped direction of one emulated link.
 type Link struct {
 	Kind LinkKind `json:"kind"`
