@@ -73,10 +73,9 @@ func TestWithoutPrivilege(t *testing.T) {
 			if !strings.Contains(r.Check, "root") {
 				t.Errorf("CheckPrivileges() = %q, want it to say root would do", r.Check)
 			}
+			// The run's names and the host's interfaces only: fabrics of
+			// tests in other packages come and go meanwhile.
 			checkNothingLeft(t, before, run, nil)
-			if after := snapshot(t); !equalStrings(before.netns, after.netns) {
-				t.Errorf("Build without privilege changed %s: before %v, after %v", netnsDir, before.netns, after.netns)
-			}
 		})
 	}
 }
