@@ -286,6 +286,17 @@ func TestCountersMatchTheBytesSent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// UplinkBytes is the fast path to the same counters; with the
+			// flows done, nothing moves between the two reads.
+			upB, downB, err := f.UplinkBytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range after {
+				if a.Link.Kind == UplinkUp && upB[a.Link.Rack] != a.Bytes || a.Link.Kind == UplinkDown && downB[a.Link.Rack] != a.Bytes {
+					t.Errorf("UplinkBytes() = %v up, %v down; Counters says %s of rack %d carried %d", upB, downB, a.Link.Kind, a.Link.Rack, a.Bytes)
+				}
+			}
 			delta := map[LinkKind]map[int]LinkCounters{}
 			for i, a := range after {
 				b := before[i]
