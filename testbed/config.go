@@ -3,6 +3,7 @@ package testbed
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
@@ -44,6 +45,11 @@ type Spec struct {
 	// engine.heartbeat_s times the time scale, so the testbed beats as the
 	// simulated cluster does.
 	HeartbeatS float64 `yaml:"heartbeat_s"`
+	// CongestionControl is the TCP congestion control of every transfer.
+	// Default cubic: Linux's default since 2.6.19, and what the clusters
+	// of the papers ran; a host may default to another (bbr), which
+	// treats shallow shaped queues very differently.
+	CongestionControl string `yaml:"congestion_control"`
 	// WorkDir is where the nodes' block stores and map outputs go; the run
 	// makes a directory of its own inside it and removes it at the end.
 	// Default: the system's temporary directory.
@@ -55,10 +61,13 @@ const (
 	DefaultBandwidthScale = 0.1
 	DefaultByteScale      = 0.01
 	DefaultHopDelayMS     = 0.1
+	DefaultCongestion     = "cubic"
 )
 
 // TimeScale is wall seconds per scenario second.
 func (s Spec) TimeScale() float64 { return s.ByteScale / s.BandwidthScale }
+
+var ccName = regexp.MustCompile(`^[a-z0-9_]{1,15}$`)
 
 // scalar returns the text of key's value in mapping n, if n has it.
 func scalar(n *yaml.Node, key string) (string, bool) {
@@ -115,6 +124,12 @@ func LoadSpec(c *scenario.Config) (Spec, error) {
 		return s, bad("queue_packets", "a number of frames >= 1", s.QueuePackets)
 	case s.HeartbeatS < 0 || math.IsNaN(s.HeartbeatS) || math.IsInf(s.HeartbeatS, 0) || (set("heartbeat_s") && s.HeartbeatS == 0):
 		return s, bad("heartbeat_s", "a period in wall seconds > 0", s.HeartbeatS)
+	}
+	if s.CongestionControl == "" {
+		s.CongestionControl = DefaultCongestion
+	}
+	if !ccName.MatchString(s.CongestionControl) {
+		return s, bad("congestion_control", "an algorithm name (see /proc/sys/net/ipv4/tcp_available_congestion_control)", s.CongestionControl)
 	}
 	if s.HopDelayMS < 0 {
 		s.HopDelayMS = 0

@@ -31,7 +31,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -78,7 +80,11 @@ type Report struct {
 		Time float64 `json:"time"`
 	} `json:"scale"`
 	HeartbeatWallS float64 `json:"heartbeat_wall_s"`
-	WallS          float64 `json:"wall_s"`
+	// TCPCongestionControl is the algorithm every transfer's socket used
+	// (network.congestion_control is the namespaces' default, which the
+	// workers override).
+	TCPCongestionControl string  `json:"tcp_congestion_control"`
+	WallS                float64 `json:"wall_s"`
 	// SetupWallS is the time spent before the first job: computing the
 	// expected checksums, writing the blocks, building the network and
 	// starting the workers.
@@ -116,6 +122,13 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	spec, err := LoadSpec(c)
 	if err != nil {
 		return nil, err
+	}
+	if err := ccAvailable(spec.CongestionControl); err != nil {
+		line := ""
+		if l := c.LineOf("testbed.congestion_control"); l > 0 {
+			line = fmt.Sprintf("line %d: ", l)
+		}
+		return nil, fmt.Errorf("%s: %stestbed.congestion_control: %w", c.Name(), line, err)
 	}
 	engine := c.Engine.WithDefaults()
 	if err := engine.Validate(); err != nil {
@@ -220,7 +233,7 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	if cerr != nil {
 		return nil, fmt.Errorf("reading the links' counters: %w", cerr)
 	}
-	rep := Report{HeartbeatWallS: spec.HeartbeatS, WallS: wall.Seconds(), SetupWallS: setupWall.Seconds(),
+	rep := Report{HeartbeatWallS: spec.HeartbeatS, TCPCongestionControl: spec.CongestionControl, WallS: wall.Seconds(), SetupWallS: setupWall.Seconds(),
 		Network: used, Links: counters, ChecksumsOK: len(mres.Mismatched) == 0, FailedAttempts: mres.FailedAttempts,
 		Host: hostUse, MonitorLateMaxS: mres.MonitorLateS}
 	if rep.FailedAttempts == nil {
@@ -232,6 +245,19 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 			Expected: expected[i].String(), OK: mres.Checksums[i] == expected[i]})
 	}
 	return &Result{Result: mres, Report: rep}, nil
+}
+
+// ccAvailable reports whether the kernel has TCP congestion control cc.
+func ccAvailable(cc string) error {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/tcp_available_congestion_control")
+	if err != nil {
+		return err
+	}
+	have := strings.Fields(string(b))
+	if !slices.Contains(have, cc) {
+		return fmt.Errorf("the kernel has no %q (it has %s)", cc, strings.Join(have, ", "))
+	}
+	return nil
 }
 
 func newRunID() string {
@@ -324,7 +350,7 @@ func startWorkers(ctx context.Context, fab *fabric.Fabric, topo *cluster.Topolog
 		if err := w.conns[i].Send(wire.Msg{Setup: &wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: nodeDir(i),
 			DiskBytesPerSec: topo.Config().DiskMBps * 1e6 * spec.BandwidthScale,
 			HeartbeatS:      spec.HeartbeatS, PhaseS: spec.HeartbeatS * float64(i) / float64(n),
-			EpochUnixNano: epoch.UnixNano()}}); err != nil {
+			EpochUnixNano: epoch.UnixNano(), CongestionControl: spec.CongestionControl}}); err != nil {
 			return w, err
 		}
 	}

@@ -1,6 +1,7 @@
 package testbed_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -49,15 +50,25 @@ func needPrivilege(t *testing.T) {
 	}
 }
 
-// leftovers lists what a run could leave behind: namespaces whose names
-// start with the fabric's prefix, and work directories of runs.
-func leftovers(t *testing.T, workDir string) []string {
+// leftovers lists what run could leave behind: its namespaces (other
+// runs on the host, such as other packages' tests, are not counted), and
+// work directories.
+func leftovers(t *testing.T, run, workDir string) []string {
 	t.Helper()
 	var out []string
 	if es, err := os.ReadDir("/run/netns"); err == nil {
 		for _, e := range es {
-			if strings.HasPrefix(e.Name(), fabric.Prefix) {
+			if strings.HasPrefix(e.Name(), fabric.Prefix+run+"-") {
 				out = append(out, "netns "+e.Name())
+			}
+		}
+	}
+	// Workers are this test binary with workerEnv set.
+	if ps, err := os.ReadDir("/proc"); err == nil {
+		for _, p := range ps {
+			env, err := os.ReadFile(filepath.Join("/proc", p.Name(), "environ"))
+			if err == nil && bytes.Contains(env, []byte(workerEnv+"=1")) {
+				out = append(out, "worker process "+p.Name())
 			}
 		}
 	}
@@ -76,7 +87,6 @@ func leftovers(t *testing.T, workDir string) []string {
 func TestTwoJobsOnTwoRacksUnderFair(t *testing.T) {
 	needPrivilege(t)
 	work := t.TempDir()
-	before := leftovers(t, work)
 	c, err := scenario.Parse(strings.NewReader(`
 cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}
 workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183}
@@ -114,8 +124,11 @@ testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
 	if kernel == 0 {
 		t.Error("the kernel counted no bytes on any shaped link")
 	}
-	if left := leftovers(t, work); len(left) != len(before) {
-		t.Errorf("the run left %v behind (before it: %v)", left, before)
+	if res.Report.Network.RunID == "" {
+		t.Fatal("the report names no run id")
+	}
+	if left := leftovers(t, res.Report.Network.RunID, work); len(left) > 0 {
+		t.Errorf("the run left %v behind", left)
 	}
 }
 

@@ -26,6 +26,8 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		switch args[0] {
 		case "clean":
 			return cmdTestbedClean(args[1:], stdout, stderr)
+		case "netsim":
+			return cmdTestbedNetsim(args[1:], stdout, stderr)
 		case "worker":
 			// A worker, started by a run inside its node's namespace: it
 			// speaks the control protocol on its standard input and output.
@@ -40,6 +42,7 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: mrsched testbed -config FILE -out DIR   run a scenario on an emulated cluster (needs root)
        mrsched testbed clean                    remove what a killed run left behind
+       mrsched testbed netsim FILE.json         a netsim file's flows as real TCP transfers, beside the model's
 `)
 		fs.PrintDefaults()
 	}

@@ -72,6 +72,9 @@ type Setup struct {
 	// EpochUnixNano is the wall-clock instant phases count from, the same
 	// for every node (they share the host's clock).
 	EpochUnixNano int64 `json:"epoch_unix_nano"`
+	// CongestionControl is the TCP congestion control of every data-plane
+	// socket (TCP_CONGESTION); empty keeps the namespace's default.
+	CongestionControl string `json:"congestion_control,omitempty"`
 }
 
 // Ready is a worker's answer to Setup: it listens and is about to beat.

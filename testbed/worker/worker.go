@@ -17,7 +17,10 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/mrsched/mrsched/testbed/pace"
 	"github.com/mrsched/mrsched/testbed/wire"
@@ -58,16 +61,17 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	control := congestionControl(s.CongestionControl)
 	w := &Worker{setup: s, conn: conn, store: store, disk: pace.New(s.DiskBytesPerSec),
 		client: &http.Client{Transport: &http.Transport{
 			// One connection a transfer, as Hadoop's fetcher opens one
 			// per host per fetch: every transfer starts in TCP slow start.
 			DisableKeepAlives: true,
-			DialContext:       (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
+			DialContext:       (&net.Dialer{Timeout: 30 * time.Second, Control: control}).DialContext,
 		}},
 		attempts: map[wire.Attempt]context.CancelFunc{}, fetchers: map[int][]*fetcher{},
 		kick: make(chan struct{}, 1)}
-	ln, err := net.Listen("tcp", s.Addrs[s.Node])
+	ln, err := (&net.ListenConfig{Control: control}).Listen(ctx, "tcp", s.Addrs[s.Node])
 	if err != nil {
 		return fmt.Errorf("worker %d: %w", s.Node, err)
 	}
@@ -116,6 +120,29 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 				return fmt.Errorf("worker %d: unexpected message from the master", s.Node)
 			}
 		}
+	}
+}
+
+// congestionControl returns a socket hook that sets the TCP congestion
+// control algorithm cc on every socket (accepted sockets inherit the
+// listener's), or nil for the namespace's default. A worker runs with the
+// master's privileges, so it may choose any algorithm the kernel has
+// loaded, even one a namespace may not take as its default.
+func congestionControl(cc string) func(network, address string, c syscall.RawConn) error {
+	if cc == "" {
+		return nil
+	}
+	return func(network, address string, c syscall.RawConn) error {
+		var serr error
+		if err := c.Control(func(fd uintptr) {
+			serr = unix.SetsockoptString(int(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION, cc)
+		}); err != nil {
+			return err
+		}
+		if serr != nil {
+			return fmt.Errorf("TCP congestion control %q: %w", cc, serr)
+		}
+		return nil
 	}
 }
 
