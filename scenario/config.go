@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -74,6 +75,10 @@ type Workload struct {
 	// Demand sets jobs' j.demand for the `td` policy (DemandSpec); unset,
 	// td chooses.
 	Demand DemandSpec `yaml:"demand"`
+
+	// TaskFailureRate is the probability that a task attempt fails
+	// (sim.Params.TaskFailureRate); default 0.
+	TaskFailureRate float64 `yaml:"task_failure_rate"`
 }
 
 // PolicySpec names a policy and its parameters.
@@ -132,30 +137,48 @@ func Load(path string) (*Config, error) {
 // can carry the scenario that made it; nil for a Config from Parse.
 func (c *Config) Source() []byte { return c.src }
 
-// Parse reads a scenario from r; name is used in errors.
+// Parse reads a scenario from r; name is used in errors. Every field is
+// checked against its type and valid range before it is decoded
+// (checker), so that errors name the file, the line and the field in the
+// scenario's own words.
 func Parse(r io.Reader, name string) (*Config, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	var c Config
-	if err := dec.Decode(&c); err != nil {
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty scenario", name)
 		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, fmt.Errorf("%s: line %d: a second YAML document; a scenario is one document (remove the \"---\")", name, max(next.Line-1, 1))
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) != 1 || isNull(doc.Content[0]) {
+		return nil, fmt.Errorf("%s: empty scenario", name)
+	}
+	root := doc.Content[0]
+	if err := (checker{file: name}).section(root, reflect.TypeOf(Config{}), ""); err != nil {
+		return nil, err
+	}
+	var c Config
+	if err := root.Decode(&c); err != nil {
+		// The checker lets through only what decodes; this is a bug.
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if c.Policy.Name == "" {
 		return nil, fmt.Errorf("%s: policy.name: required (one of the registered policies)", name)
 	}
 	c.name = name
-	var doc yaml.Node
-	if yaml.Unmarshal(b, &doc) == nil && len(doc.Content) == 1 {
-		c.lines = map[string]int{}
-		fieldLines(doc.Content[0], "", c.lines)
-	}
+	c.lines = map[string]int{}
+	fieldLines(root, "", c.lines)
 	return &c, nil
 }
 

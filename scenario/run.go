@@ -135,8 +135,9 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 	return jobs, nil
 }
 
+// seed is the run's seed: the file's, even 0, or 1 when it sets none.
 func (c *Config) seed() uint64 {
-	if c.Seed == 0 {
+	if c.Seed == 0 && !c.set("seed") {
 		return 1
 	}
 	return c.Seed
@@ -145,34 +146,46 @@ func (c *Config) seed() uint64 {
 // Build makes the topology, jobs and policy of the scenario. Its errors
 // name the scenario file, and the field at fault.
 func (c *Config) Build() (*cluster.Topology, []workload.Job, sched.Policy, error) {
+	if err := c.checkSettings(); err != nil {
+		return nil, nil, nil, c.fileErr(err) // before a large trace is read
+	}
 	t, err := cluster.New(c.Cluster)
 	if err != nil {
 		return nil, nil, nil, c.fileErr(err)
+	}
+	decoded := false
+	decode := decodeParams(&c.Policy.Params)
+	pol, err := sched.NewPolicy(c.Policy.Name, func(into any) error {
+		decoded = true
+		return decode(into)
+	})
+	if err != nil {
+		return nil, nil, nil, c.policyErr(err)
+	}
+	if !decoded && len(c.Policy.Params.Content) > 0 {
+		return nil, nil, nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
 	}
 	jobs, err := c.Jobs(t)
 	if err != nil {
 		return nil, nil, nil, c.fileErr(err)
 	}
-	pol, err := sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params))
-	if err != nil {
-		return nil, nil, nil, c.policyErr(err)
+	if err := c.checkAgainstWorkload(t, jobs); err != nil {
+		return nil, nil, nil, c.fileErr(err)
 	}
 	return t, jobs, pol, nil
 }
 
 // Run builds and runs the scenario. progress may be nil.
 func (c *Config) Run(progress sim.Progress) (*Result, error) {
-	if err := c.Engine.WithDefaults().Validate(); err != nil {
-		return nil, c.fileErr(err) // before a large trace is read
-	}
-	if err := c.Metrics.Validate(); err != nil {
-		return nil, c.fileErr(err)
-	}
 	t, jobs, pol, err := c.Build()
 	if err != nil {
 		return nil, err
 	}
-	return RunJobs(c.Engine, t, jobs, pol, c.seed(), c.Metrics, progress)
+	res, err := RunJobs(c.engine(), t, jobs, pol, c.seed(), c.Metrics, progress)
+	if err != nil {
+		return nil, c.fileErr(err)
+	}
+	return res, nil
 }
 
 // RunJobs runs prepared jobs on t under pol.

@@ -56,7 +56,7 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"param of the wrong type in a flow map, at the map's line", "policy: {name: delay, params: {t2_s: 3, t1_s: abc}}\nworkload: {trace: FB-2009}\n", "line 1: cannot unmarshal"},
 		{"param the policy refuses, at its line", "policy:\n  name: delay\n  params:\n    t1_s: -3\nworkload: {trace: FB-2009}\n", "line 4: policy delay: t1_s"},
 		{"negative generator interarrival", "policy: {name: fair}\nworkload: {generator: shufflewatcher, mean_interarrival_s: -5}\n", "line 2: workload.mean_interarrival_s"},
-		{"negative max jobs", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  max_jobs: -5\n", "line 4: workload.max_jobs: -5: must be non-negative"},
+		{"negative max jobs", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  max_jobs: -5\n", "line 4: workload.max_jobs: -5; want a whole number from 1"},
 		{"trace window ends before it starts", "policy: {name: fair}\nworkload: {trace: FB-2009, start_s: 100, end_s: 50}\n", "line 2: workload.end_s: 50: not after the window's start 100"},
 		{"negative scale", "policy: {name: fair}\nworkload: {trace: FB-2009, scale: -1}\n", "line 2: workload.scale"},
 		{"steady window ends before it starts", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nmetrics:\n  steady_start_s: 10\n  steady_end_s: 5\n", "line 5: metrics.steady_end_s: 5 is not after"},

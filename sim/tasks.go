@@ -189,7 +189,7 @@ func (e *Engine) submit(i int) {
 
 func (e *Engine) enableReduces(jr *jobRun) {
 	sj := jr.sj
-	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= e.p.SlowStart*float64(sj.NumMaps) {
+	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= (*e.p.SlowStart)*float64(sj.NumMaps) {
 		sj.ReducesEnabled = true
 		e.launchableReduces += sj.PendingReduces()
 		e.epoch++
