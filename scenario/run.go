@@ -183,6 +183,11 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	}
 	res, err := RunJobs(c.engine(), t, jobs, pol, c.seed(), c.Metrics, progress)
 	if err != nil {
+		// A run stopped by a setting is reported at the setting's line.
+		var se *sim.SettingError
+		if errors.As(err, &se) && se.Setting != "" {
+			err = fmt.Errorf("%s: %s (policy %s)", se.Setting, se.Msg, pol.Name())
+		}
 		return nil, c.fileErr(err)
 	}
 	return res, nil

@@ -70,6 +70,14 @@ type Engine struct {
 	progress                          Progress
 	err                               error
 
+	// instantMark is handled when the current instant began, and
+	// instantLimit the most events an instant may take (guard.go).
+	instantMark, instantLimit int64
+	// lastDone and doneEvents are the time and the event count when a
+	// task last finished or a job arrived (guard.go).
+	lastDone   float64
+	doneEvents int64
+
 	shuffleProduced, shuffleFetched float64
 	cost                            metrics.Latency
 	clock                           time.Time // the origin decisions are timed from
@@ -171,6 +179,11 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	e.uplink = make([][2]float64, topo.NumRacks())
 	e.lastUp = make([][2]float64, topo.NumRacks())
 	e.jobs = make([]*jobRun, len(jobs))
+	var tasks int64
+	for i := range jobs {
+		tasks += int64(jobs[i].NumMaps) + int64(jobs[i].NumReduces)
+	}
+	e.instantLimit = instantBound(len(e.nodes), e.p, tasks, len(jobs))
 	return e, nil
 }
 
@@ -199,7 +212,7 @@ func (e *Engine) Run() error {
 		return nil
 	}
 	start := e.specs[0].Submit
-	e.now, e.lastProgress, e.lastSer = start, start, start
+	e.now, e.lastProgress, e.lastSer, e.lastDone = start, start, start, start
 	n := len(e.nodes)
 	for i := range e.nodes {
 		e.scheduleHeartbeatAfter(cluster.NodeID(i), start-e.p.HeartbeatS*float64(n-i)/float64(n))
@@ -236,6 +249,7 @@ func (e *Engine) Run() error {
 				continue
 			}
 			e.now = math.Max(e.now, next)
+			e.instantMark = e.handled
 		}
 		if okNet && tNet <= e.now {
 			cs := e.net.PopCompleted(e.now)
@@ -247,6 +261,10 @@ func (e *Engine) Run() error {
 		}
 		ev := e.events.pop()
 		e.handled++
+		if e.handled-e.instantMark > e.instantLimit {
+			e.spinError(ev.kind)
+			break
+		}
 		e.handle(ev)
 		if e.progress != nil && e.finished >= nextReport {
 			e.progress(e.now, e.finished, len(e.specs))

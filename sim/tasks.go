@@ -156,6 +156,7 @@ const (
 
 func (e *Engine) submit(i int) {
 	spec := &e.specs[i]
+	e.lastDone, e.doneEvents = e.now, e.handled
 	// Each job's input is placed from its own stream, keyed by its name,
 	// so a job's blocks sit in the same places whatever else runs: a job
 	// replayed alone (for its slowdown) reads the same replicas.
@@ -358,6 +359,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		return
 	}
 	m.state = tsDone
+	e.lastDone, e.doneEvents = e.now, e.handled
 	jr.ended(sched.MapTask, i)
 	e.hold(m.node, jr.spec, true, -1)
 	sj := jr.sj
@@ -547,6 +549,7 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 		return
 	}
 	r.state = tsDone
+	e.lastDone, e.doneEvents = e.now, e.handled
 	jr.ended(sched.ReduceTask, i)
 	e.hold(r.node, jr.spec, false, -1)
 	sj := jr.sj
