@@ -13,6 +13,9 @@ type Summary struct {
 	Policy        string `json:"policy"`
 	JobsSubmitted int    `json:"jobs_submitted"`
 	JobsCompleted int    `json:"jobs_completed"`
+	// JobsFailed counts jobs that failed: a task of theirs failed
+	// engine.max_attempts attempts (jobs.csv gives each one's reason).
+	JobsFailed int `json:"jobs_failed"`
 	// MakespanS is the last finish minus the first submit.
 	MakespanS float64 `json:"makespan_s"`
 	// ThroughputJobsPerHour is completed jobs / makespan, per hour.
@@ -35,6 +38,10 @@ type Summary struct {
 	TasksKilled           int64         `json:"tasks_killed"`
 	// WastedTaskS is the task-seconds of killed attempts' lost work.
 	WastedTaskS float64 `json:"wasted_task_s"`
+	// TasksFailed counts failed task attempts (workload.task_failure_rate),
+	// and FailedTaskS the task-seconds they ran, all of it lost.
+	TasksFailed int64   `json:"tasks_failed"`
+	FailedTaskS float64 `json:"failed_task_s"`
 	// ReduceWaitS is reducer-seconds spent waiting for their job's maps.
 	ReduceWaitS float64 `json:"reduce_wait_s"`
 	// ReduceHoardingSlotS is the part of ReduceWaitS that held a
@@ -182,6 +189,9 @@ func (c *Collector) Summarize(policy string) Summary {
 	}
 	s.TasksKilled = c.kills
 	s.WastedTaskS = c.wasted
+	s.TasksFailed = c.failures
+	s.FailedTaskS = c.failedS
+	s.JobsFailed = c.jobsFail
 	s.ReduceHoardingSlotS = c.hoard
 	s.ReduceWaitS = c.waitS
 	s.Definitions = Definitions()

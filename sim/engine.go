@@ -39,7 +39,8 @@ type Engine struct {
 	specs    []workload.Job
 	jobs     []*jobRun
 	active   []*sched.Job
-	finished int
+	finished int // jobs that left the run, completed or failed
+	failed   int // jobs that failed
 
 	nodes     []nodeState
 	slotTotal [3]int
