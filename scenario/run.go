@@ -213,10 +213,13 @@ func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.P
 	return &Result{Summary: col.Summarize(pol.Name()), Collector: col, Cost: e.DecisionCost(), Engine: e.Stats()}, nil
 }
 
-// slowdowns runs each finished job alone, submitted at time 0 under fifo
-// (with one job every policy makes the same choices), and records
-// turnaround / turnaround alone. The job keeps its name, so it reads the
-// same replicas as in the full run.
+// slowdowns runs each finished job alone under fifo (with one job every
+// policy makes the same choices) and records turnaround / turnaround
+// alone. The job keeps its name, so it reads the same replicas, and its
+// submit time, so that it meets the same heartbeat phases: nodes offer
+// slots on a fixed grid of times (each node's phase within the period),
+// and a job submitted at 0 instead would find a heartbeat at its very
+// submission, which the shared run's job waits up to a period for.
 func slowdowns(p sim.Params, t *cluster.Topology, jobs []workload.Job, seed uint64, col *metrics.Collector) error {
 	recs := col.Jobs()
 	for i := range jobs {
@@ -224,7 +227,7 @@ func slowdowns(p sim.Params, t *cluster.Topology, jobs []workload.Job, seed uint
 			continue
 		}
 		j := jobs[i]
-		j.ID, j.Submit = 0, 0
+		j.ID = 0
 		e, err := sim.New(p, t, []workload.Job{j}, sched.NewFIFO(), seed)
 		if err != nil {
 			return err

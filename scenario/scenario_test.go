@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,5 +201,36 @@ func TestSlowdown(t *testing.T) {
 	}
 	if res.Summary.Slowdown == nil || res.Summary.Slowdown.Count != 2 {
 		t.Errorf("summary slowdown = %+v, want a distribution over 2 jobs", res.Summary.Slowdown)
+	}
+}
+
+// TestJobAloneOnIdleClusterHasSlowdownOne: jobs far apart run on an idle
+// cluster, so each one's turnaround is its turnaround alone: slowdown 1.
+// The run alone must meet the heartbeats the shared run met; submitted at
+// 0 it found one at once and read slowdowns above 1 (in the millions for
+// jobs of milliseconds).
+func TestJobAloneOnIdleClusterHasSlowdownOne(t *testing.T) {
+	dir := t.TempDir()
+	// Two small jobs 1000.37 s apart, and one of a few kilobytes.
+	tsv := "a\t0\t0\t67108864\t1000\t1000\nb\t1000.37\t1000.37\t67108864\t1000\t1000\nc\t2000.81\t1000.44\t4096\t10\t10\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc := "policy: {name: fair}\ncluster: {racks: 2, nodes_per_rack: 3}\nworkload: {trace: t.tsv, source_nodes: 6}\nmetrics: {slowdown: true}\n"
+	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(filepath.Join(dir, "s.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range res.Collector.Jobs() {
+		if math.Abs(j.Slowdown-1) > 1e-9 {
+			t.Errorf("job %s alone on an idle cluster: slowdown %v, want 1 (turnaround %v s)", j.Name, j.Slowdown, j.Turnaround())
+		}
 	}
 }
