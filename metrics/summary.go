@@ -16,6 +16,10 @@ type Summary struct {
 	// JobsFailed counts jobs that failed: a task of theirs failed
 	// engine.max_attempts attempts (jobs.csv gives each one's reason).
 	JobsFailed int `json:"jobs_failed"`
+	// Fingerprint identifies the jobs and the cluster the run ran
+	// (scenario.Fingerprint): `mrsched diff` compares only runs that
+	// share it.
+	Fingerprint string `json:"workload_fingerprint,omitempty"`
 	// MakespanS is the last finish minus the first submit.
 	MakespanS float64 `json:"makespan_s"`
 	// ThroughputJobsPerHour is completed jobs / makespan, per hour.
@@ -50,6 +54,9 @@ type Summary struct {
 	ReduceHoardingSlotS float64           `json:"reduce_hoarding_slot_s"`
 	Extra               map[string]any    `json:"extra,omitempty"`
 	Definitions         map[string]string `json:"definitions"`
+	// Config is the configuration the run used, every default filled in,
+	// in the scenario's words (scenario.Effective); read back, a map.
+	Config any `json:"config,omitempty"`
 }
 
 // SteadyState is throughput over a window.

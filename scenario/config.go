@@ -91,12 +91,12 @@ type PolicySpec struct {
 type MetricsSpec struct {
 	// SteadyStartS and SteadyEndS bound the steady-state throughput
 	// window (default: first to last submit).
-	SteadyStartS float64 `yaml:"steady_start_s"`
-	SteadyEndS   float64 `yaml:"steady_end_s"`
+	SteadyStartS float64 `yaml:"steady_start_s" json:"steady_start_s"`
+	SteadyEndS   float64 `yaml:"steady_end_s" json:"steady_end_s"`
 	// Slowdown also runs every job alone on the same cluster (under fifo,
 	// same engine settings) and reports turnaround / turnaround alone:
 	// one extra small simulation a job.
-	Slowdown bool `yaml:"slowdown"`
+	Slowdown bool `yaml:"slowdown" json:"slowdown"`
 }
 
 // Validate reports a steady-state window no run can measure, naming its
@@ -247,6 +247,9 @@ func decodeParams(n *yaml.Node) func(any) error {
 	return func(into any) error {
 		if n.Kind == 0 {
 			return nil
+		}
+		if err := checkParams(n, reflect.TypeOf(into), ""); err != nil {
+			return err
 		}
 		b, err := yaml.Marshal(n)
 		if err != nil {

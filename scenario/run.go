@@ -146,41 +146,65 @@ func (c *Config) seed() uint64 {
 // Build makes the topology, jobs and policy of the scenario. Its errors
 // name the scenario file, and the field at fault.
 func (c *Config) Build() (*cluster.Topology, []workload.Job, sched.Policy, error) {
+	b, err := c.build()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return b.topo, b.jobs, b.pol, nil
+}
+
+// built is a scenario made ready to run.
+type built struct {
+	topo *cluster.Topology
+	jobs []workload.Job
+	pol  sched.Policy
+	// params are the policy's parameters with defaults filled.
+	params map[string]any
+}
+
+func (c *Config) build() (*built, error) {
 	if err := c.checkSettings(); err != nil {
-		return nil, nil, nil, c.fileErr(err) // before a large trace is read
+		return nil, c.fileErr(err) // before a large trace is read
 	}
 	t, err := cluster.New(c.Cluster)
 	if err != nil {
-		return nil, nil, nil, c.fileErr(err)
+		return nil, c.fileErr(err)
 	}
-	decoded := false
+	var params any
 	decode := decodeParams(&c.Policy.Params)
 	pol, err := sched.NewPolicy(c.Policy.Name, func(into any) error {
-		decoded = true
+		params = into
 		return decode(into)
 	})
 	if err != nil {
-		return nil, nil, nil, c.policyErr(err)
+		return nil, c.policyErr(err)
 	}
-	if !decoded && len(c.Policy.Params.Content) > 0 {
-		return nil, nil, nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
+	if params == nil && len(c.Policy.Params.Content) > 0 {
+		return nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
 	}
 	jobs, err := c.Jobs(t)
 	if err != nil {
-		return nil, nil, nil, c.fileErr(err)
+		return nil, c.fileErr(err)
 	}
 	if err := c.checkAgainstWorkload(t, jobs); err != nil {
-		return nil, nil, nil, c.fileErr(err)
+		return nil, c.fileErr(err)
 	}
-	return t, jobs, pol, nil
+	b := &built{topo: t, jobs: jobs, pol: pol}
+	if e, ok := params.(interface{ Effective() map[string]any }); ok {
+		b.params = e.Effective()
+	}
+	return b, nil
 }
 
 // Run builds and runs the scenario. progress may be nil.
 func (c *Config) Run(progress sim.Progress) (*Result, error) {
-	t, jobs, pol, err := c.Build()
+	b, err := c.build()
 	if err != nil {
 		return nil, err
 	}
+	t, jobs, pol := b.topo, b.jobs, b.pol
+	eff := c.effective(t, jobs, b.params)
+	fp := Fingerprint(t.Config(), jobs)
 	res, err := RunJobs(c.engine(), t, jobs, pol, c.seed(), c.Metrics, progress)
 	if err != nil {
 		// A run stopped by a setting is reported at the setting's line.
@@ -190,6 +214,7 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 		}
 		return nil, c.fileErr(err)
 	}
+	res.Summary.Config, res.Summary.Fingerprint = eff, fp
 	return res, nil
 }
 

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,8 +54,8 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"missing trace file", "policy: {name: fair}\nworkload: {trace: /nonexistent.tsv, source_nodes: 600}\n", "nonexistent"},
 		{"unknown generator", "policy: {name: fair}\nworkload: {generator: zipf}\n", "generator"},
 		{"unknown param, at its own line", "policy:\n  name: nas\n  params:\n    map_skips: 5\n    traffic_threshold: 2\nworkload: {trace: FB-2009}\n", "line 5: field traffic_threshold not found"},
-		{"param of the wrong type, at its line", "policy:\n  name: delay\n  params:\n    t1_s: abc\nworkload: {trace: FB-2009}\n", "line 4: cannot unmarshal"},
-		{"param of the wrong type in a flow map, at the map's line", "policy: {name: delay, params: {t2_s: 3, t1_s: abc}}\nworkload: {trace: FB-2009}\n", "line 1: cannot unmarshal"},
+		{"param of the wrong type, at its line", "policy:\n  name: delay\n  params:\n    t1_s: abc\nworkload: {trace: FB-2009}\n", `line 4: policy delay: t1_s: "abc" is not a number`},
+		{"param of the wrong type in a flow map, at the map's line", "policy: {name: delay, params: {t2_s: 3, t1_s: abc}}\nworkload: {trace: FB-2009}\n", `line 1: policy delay: t1_s: "abc" is not a number`},
 		{"param the policy refuses, at its line", "policy:\n  name: delay\n  params:\n    t1_s: -3\nworkload: {trace: FB-2009}\n", "line 4: policy delay: t1_s"},
 		{"negative generator interarrival", "policy: {name: fair}\nworkload: {generator: shufflewatcher, mean_interarrival_s: -5}\n", "line 2: workload.mean_interarrival_s"},
 		{"negative max jobs", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  max_jobs: -5\n", "line 4: workload.max_jobs: -5; want a whole number from 1"},
@@ -232,5 +233,60 @@ func TestJobAloneOnIdleClusterHasSlowdownOne(t *testing.T) {
 		if math.Abs(j.Slowdown-1) > 1e-9 {
 			t.Errorf("job %s alone on an idle cluster: slowdown %v, want 1 (turnaround %v s)", j.Name, j.Slowdown, j.Turnaround())
 		}
+	}
+}
+
+// TestSummaryRecordsTheEffectiveConfiguration: summary.json says what
+// produced a run, every default filled: the cluster, the engine, the
+// workload after scaling, the policy's parameters. Its fingerprint names
+// the jobs and cluster: the same under another seed (the seed draws users,
+// not jobs), another under another trace.
+func TestSummaryRecordsTheEffectiveConfiguration(t *testing.T) {
+	run := func(yaml string) map[string]any {
+		t.Helper()
+		cfg, err := Parse(strings.NewReader(yaml), "s.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cfg.Run(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := metrics.WriteSummaryJSON(&b, res.Summary); err != nil {
+			t.Fatal(err)
+		}
+		var s map[string]any
+		if err := json.Unmarshal(b.Bytes(), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	base := "cluster: {racks: 2}\nworkload: {trace: FB-2009, max_jobs: 40}\npolicy: {name: delay, params: {t1_s: 5}}\n"
+	s := run("seed: 4\n" + base)
+	cfg := s["config"].(map[string]any)
+	for path, want := range map[string]any{
+		"seed": 4.0, "cluster.racks": 2.0, "cluster.nodes_per_rack": 10.0, "cluster.block_mb": 64.0,
+		"engine.heartbeat_s": 3.0, "engine.slow_start": 0.05, "engine.max_attempts": 4.0,
+		"workload.scale": 20.0 / 600, "workload.users": 30.0, "workload.jobs": 40.0, "workload.source_nodes": 600.0,
+		"policy.name": "delay", "policy.params.t1_s": 5.0, "policy.params.t2_s": 15.0,
+	} {
+		var v any = cfg
+		for _, k := range strings.Split(path, ".") {
+			v = v.(map[string]any)[k]
+		}
+		if v != want {
+			t.Errorf("config.%s = %v, want %v", path, v, want)
+		}
+	}
+	fp := s["workload_fingerprint"]
+	if fp == nil || fp == "" {
+		t.Fatal("summary.json has no workload_fingerprint")
+	}
+	if other := run("seed: 5\n" + base)["workload_fingerprint"]; other != fp {
+		t.Errorf("fingerprint under seed 5 = %v, under seed 4 %v: a seed does not change a trace's jobs", other, fp)
+	}
+	if other := run("seed: 4\n" + strings.Replace(base, "FB-2009", "FB-2010", 1))["workload_fingerprint"]; other == fp {
+		t.Errorf("FB-2010's fingerprint equals FB-2009's (%v)", fp)
 	}
 }

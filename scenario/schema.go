@@ -182,6 +182,7 @@ type fieldInfo struct {
 	name  string
 	index []int
 	typ   reflect.Type
+	zero  string // the default a 0 stands for (tag zero), if any
 }
 
 var (
@@ -213,7 +214,7 @@ func yamlFields(t reflect.Type) []fieldInfo {
 		if name == "" {
 			name = strings.ToLower(f.Name)
 		}
-		out = append(out, fieldInfo{name: name, index: []int{i}, typ: f.Type})
+		out = append(out, fieldInfo{name: name, index: []int{i}, typ: f.Type, zero: f.Tag.Get("zero")})
 	}
 	return out
 }

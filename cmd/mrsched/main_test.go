@@ -295,9 +295,15 @@ func TestDiffComparesRuns(t *testing.T) {
 	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", oneRack, "-out", one); code != 0 {
 		t.Fatalf("simulate exit %d: %s", code, errOut)
 	}
-	code, stdout, errOut = runCLI(t, "diff", one, outs[0], outs[1])
-	if code != 0 {
-		t.Fatalf("diff against one rack: exit %d: %s", code, errOut)
+	// Runs on different clusters pair unrelated jobs: diff refuses them,
+	// saying what differs, unless -force.
+	code, _, errOut = runCLI(t, "diff", one, outs[0])
+	if code != 1 || !strings.Contains(errOut, "ran different workloads") || !strings.Contains(errOut, "cluster.racks 1 vs 2") || !strings.Contains(errOut, "-force") {
+		t.Errorf("diff of runs on different clusters: exit %d, stderr %q; want exit 1 naming the differing settings and -force", code, errOut)
+	}
+	code, stdout, errOut = runCLI(t, "diff", "-force", one, outs[0], outs[1])
+	if code != 0 || !strings.Contains(errOut, "compared anyway") {
+		t.Fatalf("diff -force against one rack: exit %d, stderr %q; want a warning and the comparison", code, errOut)
 	}
 	if strings.Contains(stdout, "NaN") || !strings.Contains(stdout, "n/a") || !strings.Contains(stdout, "the base run's figure is 0") {
 		t.Errorf("diff against a one-rack base: want n/a for cross-rack bytes with a note, no NaN:\n%s", stdout)
@@ -343,6 +349,21 @@ func TestDiffComparesRuns(t *testing.T) {
 		if code, _, errOut := runCLI(t, "diff", "-bases", bad.bases, outs[0]); code != 1 || !strings.Contains(errOut, bad.want) {
 			t.Errorf("diff -bases with %s: exit %d, stderr %q; want exit 1 and %q", bad.name, code, errOut, bad.want)
 		}
+	}
+	if code, _, errOut := runCLI(t, "diff", "-bases", outs[0], one); code != 1 || !strings.Contains(errOut, "ran different workloads") {
+		t.Errorf("diff -bases with a run of another workload: exit %d, stderr %q; want exit 1 saying the workloads differ", code, errOut)
+	}
+	// Another trace: the same job ids are other jobs.
+	fb2010 := filepath.Join(dir, "fb2010.yaml")
+	if err := os.WriteFile(fb2010, []byte("seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2010, max_jobs: 80}\npolicy: {name: fair}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "fb2010")
+	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", fb2010, "-out", other); code != 0 {
+		t.Fatalf("simulate exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "diff", outs[0], other); code != 1 || !strings.Contains(errOut, `workload.trace "FB-2009" vs "FB-2010"`) {
+		t.Errorf("diff of FB-2009 against FB-2010: exit %d, stderr %q; want exit 1 naming the traces", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, "diff", "-bases", outs[0], "-by-size", outs[1]); code != 1 || !strings.Contains(errOut, "-by-size") {
 		t.Errorf("diff -bases -by-size: exit %d, stderr %q; want exit 1 saying they do not combine", code, errOut)

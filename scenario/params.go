@@ -1,0 +1,109 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// checkParams checks a policy's parameters against the struct they
+// decode into, before the policy's strict decode: whole numbers for
+// integer fields, numbers for numeric ones, and no written 0 in a field
+// whose 0 stands for its default (tag zero, see sched.Decode). Unknown
+// fields are left to the decode. Errors start with the parameter's path
+// under policy.params ("pools[1].weight: ..."), as the policies' own do,
+// so that policyErr places them at the parameter's line. A whole number
+// written as a float (1e3) is rewritten as an integer.
+func checkParams(n *yaml.Node, t reflect.Type, path string) error {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	join := func(key string) string {
+		if path == "" {
+			return key
+		}
+		return path + "." + key
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return nil
+		}
+		fields := yamlFields(t)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, val := n.Content[i], n.Content[i+1]
+			for _, f := range fields {
+				if f.name != key.Value {
+					continue
+				}
+				if f.zero != "" && isZero(val) {
+					return fmt.Errorf("%s: 0 is not a value here; leave the field out for the default, %s", join(key.Value), f.zero)
+				}
+				if err := checkParams(val, f.typ, join(key.Value)); err != nil {
+					return err
+				}
+			}
+		}
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return nil
+		}
+		for i, v := range n.Content {
+			if err := checkParams(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			return nil
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := checkParams(n.Content[i+1], t.Elem(), join(n.Content[i].Value)); err != nil {
+				return err
+			}
+		}
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		if n.Kind != yaml.ScalarNode {
+			return nil
+		}
+		switch n.Tag {
+		case "!!int":
+			var i int64
+			if n.Decode(&i) != nil {
+				return fmt.Errorf("%s: %s; want a whole number", path, n.Value)
+			}
+		case "!!float":
+			var v float64
+			if n.Decode(&v) != nil || v != math.Trunc(v) || math.Abs(v) >= 1<<62 {
+				return fmt.Errorf("%s: %s is not a whole number; want a whole number", path, n.Value)
+			}
+			n.Tag, n.Value = "!!int", strconv.FormatInt(int64(v), 10)
+		default:
+			return fmt.Errorf("%s: %s is not a number; want a whole number", path, kindName(n))
+		}
+	case reflect.Float64:
+		if n.Kind == yaml.ScalarNode && n.Tag != "!!int" && n.Tag != "!!float" {
+			return fmt.Errorf("%s: %s is not a number", path, kindName(n))
+		}
+	case reflect.Bool:
+		if n.Kind == yaml.ScalarNode && n.Tag != "!!bool" {
+			return fmt.Errorf("%s: %s; want true or false", path, kindName(n))
+		}
+	}
+	return nil
+}
+
+// isZero reports whether n is a written number 0.
+func isZero(n *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
+		return false
+	}
+	var v float64
+	return n.Decode(&v) == nil && v == 0
+}
