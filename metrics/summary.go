@@ -215,7 +215,11 @@ func Definitions() map[string]string {
 		"locality":                 "fraction of map launches whose input was on the node, in the rack, or off-rack",
 		"bytes":                    "bytes carried by the network per cause; *_cross_rack crossed a rack uplink; node-local reads are not counted",
 		"congestion_occurrences":   "monitor samples x uplink directions whose utilisation over the period was at or above the threshold",
-		"slowdown":                 "turnaround / turnaround of the same job run alone on the same cluster (when metrics.slowdown is set)",
+		"slowdown":                 "turnaround / turnaround of the same job run alone on the same cluster, submitted at its own time (when metrics.slowdown is set)",
+		"tasks_failed":             "task attempts that failed (workload.task_failure_rate); failed_task_s is the task-seconds they ran",
+		"jobs_failed":              "jobs that failed: a task of theirs failed engine.max_attempts attempts; they count in no throughput or turnaround",
+		"workload_fingerprint":     "a hash of the cluster's settings and every job's name, kind, submit time, tasks, sizes and profile: runs that share it ran the same jobs on the same cluster",
+		"config":                   "the configuration the run used, every default filled in",
 	}
 }
 

@@ -40,12 +40,21 @@ func (c *Config) checkSettings() error {
 			}
 		}
 	}
-	if !c.Engine.CopyCompute.Enabled {
+	if cc := c.engine().Resolved(cl.WithDefaults()).CopyCompute; !cc.Enabled {
 		for _, f := range []string{"engine.copy_compute.max_reducers", "engine.copy_compute.max_computing"} {
 			if c.set(f) {
 				return fmt.Errorf("%s: has no effect unless engine.copy_compute.enabled is true", f)
 			}
 		}
+	} else if cl.Containers > 0 {
+		return fmt.Errorf("engine.copy_compute.enabled: copy-compute splitting needs the slot model (cluster.map_slots, cluster.reduce_slots), not containers")
+	} else if cc.MaxComputing > cc.MaxReducers {
+		field := "engine.copy_compute.max_computing"
+		if !c.set(field) {
+			field = "engine.copy_compute.max_reducers"
+		}
+		return fmt.Errorf("%s: max_computing %d is above max_reducers %d; a node computes at most as many reducers as it runs",
+			field, cc.MaxComputing, cc.MaxReducers)
 	}
 	w := c.Workload
 	if w.Generator != "" {

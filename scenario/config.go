@@ -157,7 +157,7 @@ func Parse(r io.Reader, name string) (*Config, error) {
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
-		return nil, fmt.Errorf("%s: line %d: a second YAML document; a scenario is one document (remove the \"---\")", name, max(next.Line-1, 1))
+		return nil, fmt.Errorf("%s: line %d: a second YAML document; a scenario is one document (remove the \"---\")", name, next.Line)
 	case !errors.Is(err, io.EOF):
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
 	}

@@ -26,8 +26,8 @@ type setting struct {
 	loOpen bool    // lo itself is excluded
 	unit   string  // for messages and docs: "s", "Mbit/s", ...
 	def    string  // the default in words; "" when the field has none
-	// integer is set from the Go type (settingKinds).
-	integer bool
+	// integer and unsigned are set from the Go type (settingKinds).
+	integer, unsigned bool
 }
 
 const inf = math.MaxFloat64 // "no upper bound" (values must still be finite)
@@ -36,7 +36,7 @@ const inf = math.MaxFloat64 // "no upper bound" (values must still be finite)
 // docs/scenarios.md lists them. Ranges that depend on other settings are
 // checked in checkSettings and checkAgainstWorkload.
 var settings = []setting{
-	{path: "seed", lo: 0, hi: math.MaxUint64, def: "1"},
+	{path: "seed", lo: 0, hi: inf, def: "1"},
 
 	{path: "cluster.racks", lo: 1, hi: cluster.MaxNodes, def: "10"},
 	{path: "cluster.nodes_per_rack", lo: 1, hi: cluster.MaxNodes, def: "10"},
@@ -53,7 +53,7 @@ var settings = []setting{
 
 	{path: "workload.source_nodes", lo: 1, hi: maxSourceNodes, def: "the embedded trace's (600, 3000); required for a file"},
 	{path: "workload.scale", lo: 0, loOpen: true, hi: maxScale, def: "nodes / source_nodes"},
-	{path: "workload.bytes_per_reduce", lo: 1, hi: math.MaxInt64, unit: "bytes", def: "67108864 (64 MiB)"},
+	{path: "workload.bytes_per_reduce", lo: 1, hi: inf, unit: "bytes", def: "67108864 (64 MiB)"},
 	{path: "workload.users", lo: 1, hi: maxUsers, def: "30"},
 	{path: "workload.max_jobs", lo: 1, hi: math.MaxInt32, def: "all"},
 	{path: "workload.start_s", lo: 0, hi: inf, unit: "s", def: "0"},
@@ -107,8 +107,10 @@ var settingByPath = func() map[string]*setting {
 	for i := range settings {
 		s := &settings[i]
 		switch kinds[s.path] {
-		case reflect.Int, reflect.Int64, reflect.Uint64:
+		case reflect.Int, reflect.Int64:
 			s.integer = true
+		case reflect.Uint64:
+			s.integer, s.unsigned = true, true
 		}
 		m[s.path] = s
 	}
@@ -147,7 +149,8 @@ func isNumber(k reflect.Kind) bool {
 }
 
 // describe says what a setting takes, as docs/scenarios.md and errors
-// write it: "a whole number from 1 to 1048576", "a number > 0, at most 1".
+// write it: "a whole number from 1 to 1048576", "a number > 0, at most 1",
+// "a number from 0.001 to 3600 (s)".
 func (s *setting) describe() string {
 	what := "a number"
 	if s.integer {
@@ -156,26 +159,21 @@ func (s *setting) describe() string {
 	var r string
 	switch {
 	case s.hi >= inf && s.loOpen:
-		r = fmt.Sprintf("> %s", num(s.lo))
+		r = fmt.Sprintf(" > %s", num(s.lo))
 	case s.hi >= inf:
-		r = fmt.Sprintf("%s or more", num(s.lo))
+		r = fmt.Sprintf(", %s or more", num(s.lo))
 	case s.loOpen:
-		r = fmt.Sprintf("> %s, at most %s", num(s.lo), num(s.hi))
+		r = fmt.Sprintf(" > %s, at most %s", num(s.lo), num(s.hi))
 	default:
-		r = fmt.Sprintf("from %s to %s", num(s.lo), num(s.hi))
+		r = fmt.Sprintf(" from %s to %s", num(s.lo), num(s.hi))
 	}
 	if s.unit != "" {
-		r += " " + s.unit
+		r += " (" + s.unit + ")"
 	}
-	return what + " " + r
+	return what + r
 }
 
-func num(v float64) string {
-	if v >= math.MaxUint64 {
-		return "18446744073709551615"
-	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
-}
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // fieldInfo is a struct field as a YAML mapping key.
 type fieldInfo struct {
@@ -357,7 +355,7 @@ func (k checker) number(n *yaml.Node, s *setting) error {
 	var v float64
 	switch n.Tag {
 	case "!!int":
-		if s.hi >= math.MaxUint64 { // seed: any uint64
+		if s.unsigned { // seed: any uint64
 			var u uint64
 			if err := n.Decode(&u); err != nil {
 				return k.errorf(n, s.path, "%s; %s", n.Value, want())
@@ -387,7 +385,8 @@ func (k checker) number(n *yaml.Node, s *setting) error {
 	default:
 		return k.errorf(n, s.path, "%s is not a number; %s", kindName(n), want())
 	}
-	if v < s.lo || (s.loOpen && v == s.lo) || v > s.hi || (s.integer && v >= 1<<64) {
+	tooBig := s.integer && (v >= 1<<63 && !s.unsigned || v >= 1<<64)
+	if v < s.lo || (s.loOpen && v == s.lo) || v > s.hi || tooBig {
 		return k.errorf(n, s.path, "%s; %s", n.Value, want())
 	}
 	if s.integer && n.Tag == "!!float" {

@@ -84,10 +84,10 @@ func (p TDParams) Validate() error {
 		return fmt.Errorf("h: the upper bound is a finite multiple of demand, want h > 1 (section IV-A.1), got %v", *v)
 	}
 	if p.ConnectionLimit < 0 {
-		return fmt.Errorf("connection_limit: want a number of connections >= 1 (0 for the default %d), got %d", DefaultTDConnectionLimit, p.ConnectionLimit)
+		return fmt.Errorf("connection_limit: want a number of connections >= 1 (leave it out for the default %d), got %d", DefaultTDConnectionLimit, p.ConnectionLimit)
 	}
 	if p.HotThreshold < 0 {
-		return fmt.Errorf("hot_threshold: want a number of reads >= 1 (0 for connection_limit), got %d", p.HotThreshold)
+		return fmt.Errorf("hot_threshold: want a number of reads >= 1 (leave it out for connection_limit), got %d", p.HotThreshold)
 	}
 	if v := p.DefaultAMTS; v != nil && !tdPositive(*v) {
 		return fmt.Errorf("default_amt_s: want a finite number of seconds > 0, got %v", *v)

@@ -65,6 +65,17 @@ func TestNetsimRejectsBadInput(t *testing.T) {
 		{"same node", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":1,"dst":1,"bytes":1}]}`, `field "dst"`},
 		{"no racks", `{"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1}`, `field "racks"`},
 		{"duplicate id", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":1,"dst":0,"bytes":1},{"id":"f","src":0,"dst":1,"bytes":1}]}`, "used twice"},
+		// A NIC past Unlimited made every link a counting one: "flow over
+		// Unlimited links", without the field.
+		{"huge nic", "{\"racks\":1,\"nodes_per_rack\":2,\n\"nic_gbps\":1e300,\"rack_uplink_gbps\":1,\"flows\":[{\"id\":\"f\",\"src\":1,\"dst\":0,\"bytes\":1}]}", `line 2: field "nic_gbps": 1e+300; want Gbit/s from 0.001 to 10000`},
+		{"trailing data", "{\"racks\":1,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1,\"flows\":[]}\n{\"racks\": 5}", "line 2: data after the JSON object"},
+		{"fractional racks", "{\n\"racks\":2.5,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1}", `line 2: field "racks": 2.5; want a whole number`},
+		{"racks as a string", "{\n\"racks\":\"two\",\"nodes_per_rack\":2}", `line 2: field "racks": want a number, got string`},
+		{"unknown flow field", "{\"racks\":1,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1,\"flows\":[\n{\"id\":\"f\",\"srcc\":1}]}", `line 2: field "flows[0].srcc": unknown`},
+		{"a field twice", "{\"racks\":1,\n\"racks\":2}", `line 2: field "racks": given twice`},
+		{"fractional src", "{\"racks\":1,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1,\"flows\":[\n{\"id\":\"f\",\n\"src\":0.5,\"dst\":1,\"bytes\":1}]}", `line 3: flows[0] (f): field "src": 0.5; want a node 0..1`},
+		{"not an object", "[1, 2]", "want a JSON object"},
+		{"empty", "", "empty input"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -100,6 +111,26 @@ func TestTraceStats(t *testing.T) {
 	code, _, errOut = runCLI(t, "trace", "stats", bad)
 	if code == 0 || !strings.Contains(errOut, "bad.tsv:2") {
 		t.Errorf("exit %d, stderr %q: a malformed line must fail naming file:line", code, errOut)
+	}
+	good := filepath.Join(t.TempDir(), "good.tsv")
+	if err := os.WriteFile(good, []byte("job0\t0\t0\t10\t10\t10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		// -source-nodes -5 ran as 600.
+		{"negative source nodes", []string{"-source-nodes", "-5", good}, 1, "-source-nodes: -5"},
+		{"source nodes for an embedded trace", []string{"FB-2009", "-source-nodes", "3000"}, 1, "traced on 600 nodes"},
+		{"a file without source nodes says what it assumed", []string{good}, 0, "taken as traced on 600 nodes"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"trace", "stats"}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("trace stats %s (%s): exit %d, stderr %q; want exit %d and %q", strings.Join(c.args, " "), c.name, code, errOut, c.code, c.want)
+		}
 	}
 }
 
