@@ -30,10 +30,11 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 		{"heartbeat below float resolution (hung)", fb + "engine: {heartbeat_s: 1e-300}\n", 3, "engine.heartbeat_s", "from 0.001 to 3600 (s)"},
 		{"heartbeat of a nanosecond (hung)", fb + "engine: {heartbeat_s: 1e-9}\n", 3, "engine.heartbeat_s", ""},
 		{"extreme network quantum (cost grew without bound)", fb + "engine: {network_quantum_s: 1e9}\n", 3, "engine.network_quantum_s", "from 0 to 60 (s)"},
-		{"heartbeats over a long trace", "policy: {name: fifo}\nworkload: {trace: long.tsv, source_nodes: 10}\nengine:\n  heartbeat_s: 0.001\n", 4, "engine.heartbeat_s", "heartbeats a node"},
+		{"heartbeats over a long trace", "policy: {name: fifo}\nworkload: {trace: long.tsv, source_nodes: 10}\nengine:\n  heartbeat_s: 0.01\n", 4, "engine.heartbeat_s", "heartbeats a node"},
 		{"timeseries rows over a day", "policy: {name: fair}\nworkload: {trace: FB-2009}\nengine:\n  timeseries_period_s: 0.01\n", 4, "engine.timeseries_period_s", "timeseries rows"},
 		{"generator of ten million jobs", "policy: {name: fair}\nworkload:\n  generator: shufflewatcher\n  mean_interarrival_s: 0.001\n  duration_s: 10000\n", 4, "workload.mean_interarrival_s", "jobs"},
 		{"heartbeat not below the stall timeout", fb + "engine:\n  heartbeat_s: 100\n  stall_s: 50\n", 4, "engine.heartbeat_s", "stall_s"},
+		{"stall timeout not above the default heartbeat", fb + "engine:\n  stall_s: 2\n", 4, "engine.stall_s", "heartbeat_s (3 s)"},
 		// Zeros that ran with the defaults.
 		{"zero racks (ran 10)", fb + "cluster: {racks: 0}\n", 3, "cluster.racks", "default, 10"},
 		{"zero block size (ran 64 MB)", fb + "cluster:\n  block_mb: 0\n", 4, "cluster.block_mb", "default, 64"},

@@ -78,7 +78,11 @@ func (c *Config) checkSettings() error {
 			}
 		}
 	}
-	if err := c.engine().WithDefaults().Validate(); err != nil {
+	p := c.engine().WithDefaults()
+	if p.HeartbeatS >= p.StallS && c.set("engine.stall_s") && !c.set("engine.heartbeat_s") {
+		return fmt.Errorf("engine.stall_s: %v s is not longer than engine.heartbeat_s (%v s): a job waiting one heartbeat would be taken for a stall", p.StallS, p.HeartbeatS)
+	}
+	if err := p.Validate(); err != nil {
 		return err
 	}
 	return c.Metrics.Validate()
@@ -112,7 +116,7 @@ func (c *Config) engine() sim.Params {
 // rows. Every time step must be at least timeResolution of the latest
 // submit time, so that float64 time advances by thousands of ulps a step.
 const (
-	maxPeriods     = 1e8
+	maxPeriods     = 1e7
 	maxSeriesRows  = 1e6
 	timeResolution = 1.0 / (1 << 40)
 )

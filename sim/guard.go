@@ -21,12 +21,15 @@ import (
 //
 // Both are checked where they cost nothing in a normal run: the first is
 // one counter compare per event, the second runs in the monitor's sample,
-// every monitor_period_s, and scans only once nothing has finished for
-// engine.stall_s.
-const runawayEvents = 1e8
-
-// livelockEvents is a variable so that a test can reach it in seconds.
-var livelockEvents int64 = 1 << 30
+// every monitor_period_s, and looks ahead only once nothing has finished
+// for engine.stall_s or for projectAfter events.
+//
+// They are variables so that tests can reach them in seconds.
+var (
+	runawayEvents        = 1e8
+	livelockEvents int64 = 1 << 30
+	projectAfter   int64 = 1 << 20
+)
 
 // SettingError is a run stopped by a setting: Setting is its path in a
 // scenario file ("engine.heartbeat_s"), so that the error can be placed at
@@ -104,12 +107,12 @@ func (e *Engine) checkRunaway() {
 			e.now, e.handled-e.doneEvents, e.running, e.pol.Name())})
 		return
 	}
-	if e.now-e.lastDone <= e.p.StallS {
+	if e.now-e.lastDone <= e.p.StallS && e.handled-e.doneEvents <= projectAfter {
 		return
 	}
 	next, what := math.Inf(1), ""
 	if t, ok := e.net.NextCompletion(); ok {
-		next, what = t, "flow"
+		next, what = t, "flow completion"
 	}
 	for i := range e.events.h {
 		if ev := &e.events.h[i]; (ev.kind == evPhaseDone || ev.kind == evSubmit) && ev.t < next {
@@ -122,27 +125,35 @@ func (e *Engine) checkRunaway() {
 	if _, ok := e.pol.(sched.Preempter); ok {
 		rate += 1 / e.p.PreemptionIntervalS
 	}
+	beats := 0.0
 	for i := range e.nodes {
 		if e.nodes[i].hb {
-			rate += 1 / e.p.HeartbeatS
+			beats += 1 / e.p.HeartbeatS
 		}
 	}
+	rate += beats
 	cost := (next - e.now) * rate
 	if cost <= runawayEvents {
 		return
 	}
 	if math.IsInf(next, 1) {
+		if e.now-e.lastDone <= e.p.StallS {
+			return // the stall rule's to judge, at stall_s
+		}
 		e.setErr(fmt.Errorf("t=%.3f s: stalled: nothing has finished for %.0f s and nothing in flight will (engine.stall_s), while %d jobs wait; policy %s",
 			e.now, e.now-e.lastDone, len(e.active), e.pol.Name()))
 		return
 	}
 	blame := "cluster.nic_mbps, cluster.disk_mbps or cluster.rack_uplink_mbps (or workload.map_mbps, or the workload's sizes)"
-	if what != "flow" {
+	if what != "flow completion" {
 		blame = "engine.task_startup_s (or workload.reduce_mbps, or the workload's sizes)"
 		if what == kindNames[evSubmit] {
 			blame = "the workload's submit times"
 		}
 	}
-	e.setErr(&SettingError{"", fmt.Sprintf("t=%.3f s: nothing has finished for %.0f s, and the next %s in flight ends at t=%.4g s, about %.3g events away: the run would not end in reasonable time; check %s",
+	if beats > rate/2 {
+		blame += fmt.Sprintf("; most of the events are heartbeats, every engine.heartbeat_s (%g s) on each of %d nodes", e.p.HeartbeatS, int(beats*e.p.HeartbeatS+0.5))
+	}
+	e.setErr(&SettingError{"", fmt.Sprintf("t=%.3f s: nothing has finished for %.0f s, and the next %s comes at t=%.4g s, about %.3g events away: the run would not end in reasonable time; check %s",
 		e.now, e.now-e.lastDone, what, next, cost, blame)})
 }
