@@ -242,11 +242,15 @@ func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.P
 // policy makes the same choices) and records turnaround / turnaround
 // alone. The job keeps its name, so it reads the same replicas, and its
 // submit time, so that it meets the same heartbeat phases: nodes offer
-// slots on a fixed grid of times (each node's phase within the period),
-// and a job submitted at 0 instead would find a heartbeat at its very
-// submission, which the shared run's job waits up to a period for.
+// slots on a fixed grid of times (each node's phase within the period). A
+// run's clock starts at its first submission, where the grid may put a
+// heartbeat at that very instant; so the job's run alone starts its clock
+// a heartbeat before the job, as if the cluster had been idle, and the
+// job waits for the next heartbeat as the shared run's job did (the
+// shared run's first job alone keeps the shared run's start).
 func slowdowns(p sim.Params, t *cluster.Topology, jobs []workload.Job, seed uint64, col *metrics.Collector) error {
 	recs := col.Jobs()
+	hb := p.WithDefaults().HeartbeatS
 	for i := range jobs {
 		if recs[i].Finish < 0 {
 			continue
@@ -256,6 +260,9 @@ func slowdowns(p sim.Params, t *cluster.Topology, jobs []workload.Job, seed uint
 		e, err := sim.New(p, t, []workload.Job{j}, sched.NewFIFO(), seed)
 		if err != nil {
 			return err
+		}
+		if j.Submit > jobs[0].Submit {
+			e.StartAt(j.Submit - hb)
 		}
 		if err := e.Run(); err != nil {
 			return fmt.Errorf("job %d (%s) alone: %w", i, j.Name, err)

@@ -212,8 +212,9 @@ func TestSlowdown(t *testing.T) {
 // jobs of milliseconds).
 func TestJobAloneOnIdleClusterHasSlowdownOne(t *testing.T) {
 	dir := t.TempDir()
-	// Two small jobs 1000.37 s apart, and one of a few kilobytes.
-	tsv := "a\t0\t0\t67108864\t1000\t1000\nb\t1000.37\t1000.37\t67108864\t1000\t1000\nc\t2000.81\t1000.44\t4096\t10\t10\n"
+	// Two small jobs 1000.37 s apart, one of a few kilobytes, and one
+	// submitted on node 0's heartbeat (every 3 s from 0).
+	tsv := "a\t0\t0\t67108864\t1000\t1000\nb\t1000.37\t1000.37\t67108864\t1000\t1000\nc\t2000.81\t1000.44\t4096\t10\t10\nd\t3000\t999.19\t4096\t10\t10\n"
 	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -70,6 +70,8 @@ type Engine struct {
 	lastProgress                      float64
 	progress                          Progress
 	err                               error
+	startAt                           float64 // see StartAt
+	startSet                          bool
 
 	// instantMark is handled when the current instant began, and
 	// instantLimit the most events an instant may take (guard.go).
@@ -191,6 +193,13 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 // SetProgress installs a progress callback.
 func (e *Engine) SetProgress(f Progress) { e.progress = f }
 
+// StartAt starts the run's clock at t instead of at the first submit time
+// (t must be before it): the nodes' heartbeats are laid out from t, so a
+// job submitted later finds them as it would on a cluster that has been
+// idle since, waiting for the next heartbeat rather than meeting one at
+// its submission. A job's run alone (metrics.slowdown) uses it.
+func (e *Engine) StartAt(t float64) { e.startAt, e.startSet = t, true }
+
 // DecisionCost is the wall time of the policy's Assign calls (every offer,
 // including those it declined): what Hadoop's Scheduler Load Simulator
 // reports, so a user can see whether a policy keeps up with a real
@@ -213,6 +222,9 @@ func (e *Engine) Run() error {
 		return nil
 	}
 	start := e.specs[0].Submit
+	if e.startSet && e.startAt < start {
+		start = e.startAt
+	}
 	e.now, e.lastProgress, e.lastSer, e.lastDone = start, start, start, start
 	n := len(e.nodes)
 	for i := range e.nodes {
