@@ -22,7 +22,8 @@ const fuzzRunBound = 20 * time.Second
 
 // FuzzSimulate runs a tiny simulation from fuzzed scenario settings:
 // engine periods and limits, bandwidths and rates, the failure rate, the
-// policy, and three trace jobs' submit times and sizes. Each value is
+// policy (and each job's run alone, for slowdowns), and three trace jobs'
+// submit times and sizes. Each value is
 // written into the scenario as the fuzzer gives it, or left out, so the
 // run goes through the scenario's own checks. Every input must give a
 // result or an error naming the file within fuzzRunBound, never a hang or
@@ -79,6 +80,9 @@ func FuzzSimulate(f *testing.F) {
 		field("  ", "max_attempts", attempts)
 		if shape&16 != 0 && shape&8 == 0 {
 			b.WriteString("  copy_compute: {enabled: true}\n")
+		}
+		if shape&32 != 0 {
+			b.WriteString("metrics: {slowdown: true}\n")
 		}
 		trace := fmt.Sprintf("a\t0\t0\t%s\t%s\t%s\nb\t%s\t%s\t%s\t%s\t%s\nc\t%s\t%s\t%s\t%s\t%s\n",
 			tsvBytes(bytes0), tsvBytes(bytes1), tsvBytes(bytes2),
