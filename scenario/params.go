@@ -43,7 +43,7 @@ func checkParams(n *yaml.Node, t reflect.Type, path string) error {
 					continue
 				}
 				if f.zero != "" && isZero(val) {
-					return fmt.Errorf("%s: 0 is not a value here; leave the field out for the default, %s", join(key.Value), f.zero)
+					return perr(val, join(key.Value), "0 is not a value here; leave the field out for the default, %s", f.zero)
 				}
 				if err := checkParams(val, f.typ, join(key.Value)); err != nil {
 					return err
@@ -76,27 +76,41 @@ func checkParams(n *yaml.Node, t reflect.Type, path string) error {
 		case "!!int":
 			var i int64
 			if n.Decode(&i) != nil {
-				return fmt.Errorf("%s: %s; want a whole number", path, n.Value)
+				return perr(n, path, "%s; want a whole number", n.Value)
 			}
 		case "!!float":
 			var v float64
 			if n.Decode(&v) != nil || v != math.Trunc(v) || math.Abs(v) >= 1<<62 {
-				return fmt.Errorf("%s: %s is not a whole number; want a whole number", path, n.Value)
+				return perr(n, path, "%s is not a whole number; want a whole number", n.Value)
 			}
 			n.Tag, n.Value = "!!int", strconv.FormatInt(int64(v), 10)
 		default:
-			return fmt.Errorf("%s: %s is not a number; want a whole number", path, kindName(n))
+			return perr(n, path, "%s is not a number; want a whole number", kindName(n))
 		}
 	case reflect.Float64:
 		if n.Kind == yaml.ScalarNode && n.Tag != "!!int" && n.Tag != "!!float" {
-			return fmt.Errorf("%s: %s is not a number", path, kindName(n))
+			return perr(n, path, "%s is not a number", kindName(n))
 		}
 	case reflect.Bool:
 		if n.Kind == yaml.ScalarNode && n.Tag != "!!bool" {
-			return fmt.Errorf("%s: %s; want true or false", path, kindName(n))
+			return perr(n, path, "%s; want true or false", kindName(n))
 		}
 	}
 	return nil
+}
+
+// paramError is a parameter checkParams refuses: its path under the
+// section, the line of its value, and why.
+type paramError struct {
+	path string
+	line int
+	msg  string
+}
+
+func (e *paramError) Error() string { return e.path + ": " + e.msg }
+
+func perr(n *yaml.Node, path, format string, args ...any) error {
+	return &paramError{path: path, line: n.Line, msg: fmt.Sprintf(format, args...)}
 }
 
 // isZero reports whether n is a written number 0.

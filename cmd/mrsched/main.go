@@ -11,6 +11,7 @@
 //	mrsched netsim FILE.json         the network model alone
 //	mrsched trace stats FILE|NAME    a trace's jobs, bytes and classes
 //	mrsched experiment NAME...       a paper's experiment beside the paper's numbers
+//	mrsched report RUN_DIR...        runs and experiments as one HTML page of figures
 //	mrsched policies                 the registered policies
 package main
 
@@ -67,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdTrace(args, stdout, stderr)
 	case "experiment":
 		err = cmdExperiment(args, stdout, stderr)
+	case "report":
+		err = cmdReport(args, stdout, stderr)
 	case "policies":
 		err = cmdPolicies(stdout)
 	case "help", "-h", "-help", "--help":
@@ -107,9 +110,13 @@ Commands:
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span
-  mrsched experiment [-seeds N] [-out DIR] NAME...
+  mrsched experiment [-seeds N] [-out DIR] [-report FILE] [-figures DIR] NAME...
                                      a paper's experiment, ours beside the paper's numbers
                                      (-list for the names)
+  mrsched report [-o FILE] [-figures DIR] RUN_DIR|DIR...
+                                     runs (simulate -out, compare -out, sweeps) and
+                                     experiment -out CSVs as one self-contained HTML
+                                     page of tables and figures
   mrsched policies                   the registered policies
 
 Run 'mrsched COMMAND -h' for a command's flags.
