@@ -75,3 +75,20 @@ func TestWrittenZeroMeansZero(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionsOfOtherPackagesAreCheckedToo: a section another package
+// decodes (testbed) gets the same checks as a policy's parameters, placed
+// at the value's line under the section's path.
+func TestSectionsOfOtherPackagesAreCheckedToo(t *testing.T) {
+	cfg, err := Parse(strings.NewReader("policy: {name: fifo}\nworkload: {trace: FB-2009}\ntestbed:\n  nodes: 2.5\n"), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var into struct {
+		Nodes int `yaml:"nodes"`
+	}
+	err = cfg.DecodeSection(&cfg.Testbed, "testbed", &into)
+	if err == nil || !strings.HasPrefix(err.Error(), "s.yaml: line 4: testbed.nodes: 2.5 is not a whole number") {
+		t.Errorf("DecodeSection = %v, want the file, line 4 and testbed.nodes", err)
+	}
+}
