@@ -283,7 +283,11 @@ func decodeSection(n *yaml.Node, path string) func(any) error {
 			// A policy's parameter error is placed by policyErr, as the
 			// policy's own are; another section's names its line here.
 			var pe *paramError
-			if path != "policy.params" && errors.As(err, &pe) {
+			switch {
+			case !errors.As(err, &pe):
+			case pe.path == "":
+				return fmt.Errorf("line %d: %s: %s", pe.line, path, pe.msg)
+			case path != "policy.params":
 				return fmt.Errorf("line %d: %s.%s: %s", pe.line, path, pe.path, pe.msg)
 			}
 			return err

@@ -30,14 +30,20 @@ func checkParams(n *yaml.Node, t reflect.Type, path string) error {
 		}
 		return path + "." + key
 	}
+	if isNull(n) {
+		return nil
+	}
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
-			return nil
+			return perr(n, path, "want a mapping of parameters, got %s", kindName(n))
 		}
 		fields := yamlFields(t)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key, val := n.Content[i], n.Content[i+1]
+			if key.Kind != yaml.ScalarNode {
+				return perr(key, path, "a parameter's name must be a word, got %s", kindName(key))
+			}
 			for _, f := range fields {
 				if f.name != key.Value {
 					continue
@@ -50,28 +56,36 @@ func checkParams(n *yaml.Node, t reflect.Type, path string) error {
 				}
 			}
 		}
+		return nil
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			return nil
+			return perr(n, path, "want a list, got %s", kindName(n))
 		}
 		for i, v := range n.Content {
 			if err := checkParams(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
 			}
 		}
+		return nil
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
-			return nil
+			return perr(n, path, "want a mapping, got %s", kindName(n))
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Kind != yaml.ScalarNode {
+				return perr(n.Content[i], path, "a name must be a word, got %s", kindName(n.Content[i]))
+			}
 			if err := checkParams(n.Content[i+1], t.Elem(), join(n.Content[i].Value)); err != nil {
 				return err
 			}
 		}
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return perr(n, path, "want a single value, got %s", kindName(n))
+	}
+	switch t.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Int32:
-		if n.Kind != yaml.ScalarNode {
-			return nil
-		}
 		switch n.Tag {
 		case "!!int":
 			var i int64
@@ -88,11 +102,11 @@ func checkParams(n *yaml.Node, t reflect.Type, path string) error {
 			return perr(n, path, "%s is not a number; want a whole number", kindName(n))
 		}
 	case reflect.Float64:
-		if n.Kind == yaml.ScalarNode && n.Tag != "!!int" && n.Tag != "!!float" {
+		if n.Tag != "!!int" && n.Tag != "!!float" {
 			return perr(n, path, "%s is not a number", kindName(n))
 		}
 	case reflect.Bool:
-		if n.Kind == yaml.ScalarNode && n.Tag != "!!bool" {
+		if n.Tag != "!!bool" {
 			return perr(n, path, "%s; want true or false", kindName(n))
 		}
 	}

@@ -42,26 +42,34 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	words := func(t *testing.T, err error) {
-		if msg := err.Error(); !strings.Contains(msg, "fuzz.yaml") || strings.Contains(msg, "unmarshal") || strings.Contains(msg, "!!") {
+	// words checks that an error names the file and speaks the
+	// scenario's words: no decoder's "cannot unmarshal", no YAML tag
+	// (unless the input wrote one, and the error quotes it back).
+	words := func(t *testing.T, data []byte, err error) {
+		msg := err.Error()
+		bad := !strings.Contains(msg, "fuzz.yaml") || strings.Contains(msg, "unmarshal")
+		for _, tag := range []string{"!!int", "!!float", "!!str", "!!map", "!!seq", "!!bool", "!!null"} {
+			bad = bad || strings.Contains(msg, tag) && !bytes.Contains(data, []byte(tag))
+		}
+		if bad {
 			t.Errorf("error %q: want one naming the file, in the scenario's words", msg)
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse(bytes.NewReader(data), "fuzz.yaml")
 		if err != nil {
-			words(t, err)
+			words(t, data, err)
 			return
 		}
 		// The checks a run makes before it builds anything large: a
 		// cluster of a billion nodes must be refused or accepted here,
 		// not allocated.
 		if err := c.checkSettings(); err != nil {
-			words(t, c.fileErr(err))
+			words(t, data, c.fileErr(err))
 		}
 		_ = c.Cluster.WithDefaults().Validate()
 		if _, err := sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params)); err != nil {
-			words(t, c.policyErr(err))
+			words(t, data, c.policyErr(err))
 		}
 	})
 }

@@ -266,6 +266,9 @@ func (k checker) section(n *yaml.Node, t reflect.Type, path string) error {
 		if path != "" {
 			p = path + "." + key.Value
 		}
+		if key.Kind != yaml.ScalarNode {
+			return k.errorf(key, path, "a field's name must be a word, got %s", kindName(key))
+		}
 		if key.Value == "<<" {
 			return k.errorf(key, path, "merge keys (<<) are not supported; write the fields out")
 		}
@@ -420,6 +423,9 @@ func (k checker) demand(n *yaml.Node, path string) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		p := path + "." + key.Value
+		if key.Kind != yaml.ScalarNode {
+			return k.errorf(key, path, "a field's name must be a word, got %s", kindName(key))
+		}
 		switch key.Value {
 		case "default":
 			if err := whole(val, p); err != nil {
@@ -433,6 +439,9 @@ func (k checker) demand(n *yaml.Node, path string) error {
 				return k.errorf(val, p, "want a mapping of names to map slots, got %s", kindName(val))
 			}
 			for j := 0; j+1 < len(val.Content); j += 2 {
+				if val.Content[j].Kind != yaml.ScalarNode {
+					return k.errorf(val.Content[j], p, "a name must be a word, got %s", kindName(val.Content[j]))
+				}
 				if err := whole(val.Content[j+1], p+"."+val.Content[j].Value); err != nil {
 					return err
 				}

@@ -31,6 +31,16 @@ func TestScenarioDocsListEveryRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
+	// The example file the page opens with is a valid scenario.
+	_, example, _ := strings.Cut(doc, "```yaml\n")
+	example, _, _ = strings.Cut(example, "```")
+	cfg, err := Parse(strings.NewReader(example), "docs/scenarios.md")
+	if err == nil {
+		err = cfg.checkSettings()
+	}
+	if err != nil {
+		t.Errorf("docs/scenarios.md's example: %v", err)
+	}
 	for _, s := range settings {
 		row := "| `" + s.path + "` | " + s.describe() + " |"
 		if !strings.Contains(doc, row) {
