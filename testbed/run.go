@@ -96,7 +96,10 @@ type Report struct {
 	// ChecksumsOK says every job finished with the output its plan predicts.
 	ChecksumsOK    bool     `json:"checksums_ok"`
 	FailedAttempts []string `json:"failed_attempts"`
-	Host           HostUse  `json:"host"`
+	// FetchFailures are fetches from nodes that were gone (node loss),
+	// which the reduces waited out.
+	FetchFailures []string `json:"fetch_failures"`
+	Host          HostUse  `json:"host"`
 	// MonitorLateMaxS is the largest delay of the master's uplink sample
 	// behind its schedule, wall seconds.
 	MonitorLateMaxS float64 `json:"monitor_late_max_s"`
@@ -238,6 +241,10 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 		Host: hostUse, MonitorLateMaxS: mres.MonitorLateS}
 	if rep.FailedAttempts == nil {
 		rep.FailedAttempts = []string{}
+	}
+	rep.FetchFailures = mres.FetchFailures
+	if rep.FetchFailures == nil {
+		rep.FetchFailures = []string{}
 	}
 	rep.Scale.Bandwidth, rep.Scale.Byte, rep.Scale.Time = spec.BandwidthScale, spec.ByteScale, spec.TimeScale()
 	for i := range jobs {
