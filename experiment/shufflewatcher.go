@@ -194,17 +194,6 @@ func swTable3Scale(mix []workload.MixEntry) float64 {
 	return swTable3ShuffleBytes / swTable3S * swMeanInterarrivalS / (meanIn * ratio)
 }
 
-// swSizeBins is Table 2 with every bound multiplied by scale (the
-// percentages are Table 2's).
-func swSizeBins(scale float64) []workload.SizeBin {
-	bins := workload.InputSizeBins()
-	for i := range bins {
-		bins[i].MinBytes = max(1, int64(math.Round(float64(bins[i].MinBytes)*scale)))
-		bins[i].MaxBytes = max(bins[i].MinBytes+1, int64(math.Round(float64(bins[i].MaxBytes)*scale)))
-	}
-	return bins
-}
-
 // swMixes are Fig. 14(b)'s job mixes, as (light, medium, heavy) percent of
 // jobs; each class's percent is spread over its benchmarks in Table 1's
 // proportions. "default" is Table 1 (mix2).
@@ -252,7 +241,7 @@ func swWorkload(cfg swConfig, mix []workload.MixEntry, seed uint64, users int) (
 	jobs, err := workload.GenerateShuffleWatcher(workload.SWGenOptions{
 		Users: n, MeanInterarrivalS: swMeanInterarrivalS, DurationS: cfg.arrivalsS(),
 		BlockBytes: cl.BlockBytes(), Seed: seed, Mix: mix, TargetNodes: cl.Racks * cl.NodesPerRack,
-		SizeBins: swSizeBins(cfg.scale()),
+		SizeBins: workload.ScaledSizeBins(cfg.scale()),
 	})
 	if err != nil {
 		return nil, err

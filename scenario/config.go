@@ -75,6 +75,10 @@ type Workload struct {
 	// (Tables 1 and 2) instead of reading a trace.
 	Generator         string  `yaml:"generator"`
 	MeanInterarrivalS float64 `yaml:"mean_interarrival_s"`
+	// InputScale multiplies every bound of Table 2's input-size bins
+	// (default 1): the ShuffleWatcher paper's own scaled-down runs
+	// (section 5.6) and a small cluster want smaller jobs.
+	InputScale float64 `yaml:"input_scale"`
 	DurationS         float64 `yaml:"duration_s"`
 
 	// Demand sets jobs' j.demand for the `td` policy (DemandSpec); unset,

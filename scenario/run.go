@@ -77,10 +77,14 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 		if dur == 0 {
 			dur = 6 * 3600 // 4 h steady state plus an hour of ramp each side
 		}
-		jobs, err := workload.GenerateShuffleWatcher(workload.SWGenOptions{
+		opt := workload.SWGenOptions{
 			Users: users, MeanInterarrivalS: mean, DurationS: dur, BlockBytes: cfg.BlockBytes(),
 			Seed: c.seed(), BytesPerReduce: w.BytesPerReduce, TargetNodes: t.NumNodes(),
-		})
+		}
+		if w.InputScale != 0 {
+			opt.SizeBins = workload.ScaledSizeBins(w.InputScale)
+		}
+		jobs, err := workload.GenerateShuffleWatcher(opt)
 		if err != nil {
 			return nil, fmt.Errorf("workload (shufflewatcher generator): %w", err)
 		}
