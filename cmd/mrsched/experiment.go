@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/experiment"
+	"github.com/mrsched/mrsched/rundir"
 )
 
 // cmdExperiment runs the papers' experiments by name:
@@ -70,6 +71,11 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	exps, err := experiment.Select(names)
 	if err != nil {
 		return err
+	}
+	if *out != "" {
+		if err := rundir.CheckDir(*out); err != nil {
+			return fmt.Errorf("-out: %w", err)
+		}
 	}
 	for i, e := range exps {
 		if i > 0 {

@@ -67,8 +67,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdTrace(args, stdout, stderr)
 	case "experiment":
 		err = cmdExperiment(args, stdout, stderr)
+	case "sweep":
+		err = cmdSweep(args, stdout, stderr)
 	case "policies":
-		err = cmdPolicies(stdout)
+		err = cmdPolicies(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0

@@ -17,7 +17,14 @@ import (
 	"github.com/mrsched/mrsched/workload"
 )
 
-func cmdPolicies(w io.Writer) error {
+func cmdPolicies(args []string, w, stderr io.Writer) error {
+	if len(args) > 0 {
+		fmt.Fprintln(stderr, "usage: mrsched policies\n  lists the registered policies, one a line: name and summary")
+		if isHelp(args[0]) {
+			return flag.ErrHelp
+		}
+		return errUsage
+	}
 	for _, e := range sched.Policies() {
 		fmt.Fprintf(w, "%-16s %s\n", e.Name, e.Summary)
 	}
@@ -52,8 +59,11 @@ type netsimOutput struct {
 // NIC down, and, between racks, the source rack's uplink up and the
 // destination rack's uplink down. Disks are not modelled here.
 func cmdNetsim(args []string, stdout, stderr io.Writer) error {
-	if len(args) != 1 || args[0] == "-h" || args[0] == "-help" {
-		fmt.Fprintln(stderr, "usage: mrsched netsim FILE.json")
+	if len(args) != 1 || isHelp(args[0]) {
+		fmt.Fprintln(stderr, "usage: mrsched netsim FILE.json\n  the flow-level network model alone: each flow's finish time (examples/netsim-two-racks.json)")
+		if len(args) > 0 && isHelp(args[0]) {
+			return flag.ErrHelp
+		}
 		return errUsage
 	}
 	name := args[0]
@@ -130,6 +140,15 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	return enc.Encode(out)
 }
 
+// isHelp reports whether arg asks for help, as the flag package reads it.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "--h":
+		return true
+	}
+	return false
+}
+
 // jsonErr adds a line number to JSON syntax and type errors.
 func jsonErr(b []byte, err error) error {
 	var off int64 = -1
@@ -151,6 +170,9 @@ func jsonErr(b []byte, err error) error {
 func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "stats" {
 		fmt.Fprintln(stderr, "usage: mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]")
+		if len(args) > 0 && isHelp(args[0]) {
+			return flag.ErrHelp
+		}
 		return errUsage
 	}
 	fs := flag.NewFlagSet("trace stats", flag.ContinueOnError)
