@@ -31,6 +31,11 @@ type Config struct {
 	Policy   PolicySpec     `yaml:"policy"`
 	Engine   sim.Params     `yaml:"engine"`
 	Metrics  MetricsSpec    `yaml:"metrics"`
+	// Testbed and Validate are read by the testbed (`mrsched testbed`,
+	// `mrsched validate`), which decodes them with DecodeSection; the
+	// simulator ignores them.
+	Testbed  yaml.Node `yaml:"testbed"`
+	Validate yaml.Node `yaml:"validate"`
 
 	dir  string // directory of the file, for relative trace paths
 	name string // the file's name, for errors found after parsing
@@ -212,6 +217,28 @@ func (c *Config) policyErr(err error) error {
 	return c.fileErr(err)
 }
 
+// DecodeSection decodes one of the scenario's sections that another
+// package owns (Testbed, Validate), named by its field ("testbed"),
+// strictly: an unknown field is an error naming the file and line. An
+// absent section leaves into as it is.
+func (c *Config) DecodeSection(n *yaml.Node, field string, into any) error {
+	if err := decodeSection(n, field)(into); err != nil {
+		if c.name != "" {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// LineOf is the line of a field the file sets, by its dotted path
+// ("testbed.byte_scale"), 0 when it does not set it: for errors found
+// after decoding.
+func (c *Config) LineOf(path string) int { return c.lines[path] }
+
+// Name is the scenario file's name, for errors.
+func (c *Config) Name() string { return c.name }
+
 // decodeParams decodes the policy's params node strictly, so that a
 // misspelt parameter is an error naming its line, not a silent default.
 //
@@ -220,7 +247,11 @@ func (c *Config) policyErr(err error) error {
 // that text, and are put back at the file's lines: an unknown field's at
 // its key in the node, any other at its offset from the node's first line
 // (at that line for a flow-style map, whose keys may share it).
-func decodeParams(n *yaml.Node) func(any) error {
+func decodeParams(n *yaml.Node) func(any) error { return decodeSection(n, "policy.params") }
+
+// decodeSection decodes node n, the field at path, strictly into its
+// argument, with errors at the file's lines.
+func decodeSection(n *yaml.Node, path string) func(any) error {
 	return func(into any) error {
 		if n.Kind == 0 {
 			return nil
@@ -249,7 +280,7 @@ func decodeParams(n *yaml.Node) func(any) error {
 				return fmt.Sprintf("line %d: %s", line, strings.TrimPrefix(m, "line "+sub[1]+": "))
 			})
 			msg = strings.TrimSpace(unknownType.ReplaceAllString(msg, ""))
-			return fmt.Errorf("policy.params: %s", msg)
+			return fmt.Errorf("%s: %s", path, msg)
 		}
 		return nil
 	}

@@ -394,28 +394,11 @@ func (e *Engine) launchable(k sched.SlotKind) bool {
 // apply checks a decision and launches its task. A decision the engine
 // cannot carry out is a policy bug: the run stops with an error naming it.
 func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
-	if d.Job == nil || d.Job.Index < 0 || d.Job.Index >= len(e.jobs) || e.jobs[d.Job.Index] == nil || e.jobs[d.Job.Index].sj != d.Job || e.jobs[d.Job.Index].done {
-		e.fail("policy %s chose a job that is not active", e.pol.Name())
+	if err := sched.CheckDecision(e, sched.Offer{Node: n, Slot: k}, d, e.isActive); err != nil {
+		e.fail("policy %s %v", e.pol.Name(), err)
 		return
 	}
 	jr := e.jobs[d.Job.Index]
-	switch {
-	case d.Kind == sched.MapTask && k == sched.ReduceSlot, d.Kind == sched.ReduceTask && k == sched.MapSlot:
-		e.fail("policy %s put a %s task of job %d in a %s slot", e.pol.Name(), d.Kind, jr.spec.ID, k)
-		return
-	case d.Kind == sched.MapTask && (d.Map < 0 || d.Map >= jr.sj.NumMaps || !jr.sj.Maps.IsPending(d.Map)):
-		e.fail("policy %s chose map %d of job %d, which is not pending", e.pol.Name(), d.Map, jr.spec.ID)
-		return
-	case d.Kind == sched.ReduceTask && (!jr.sj.ReducesEnabled || jr.sj.PendingReduces() == 0):
-		e.fail("policy %s chose a reduce of job %d, which has none runnable", e.pol.Name(), jr.spec.ID)
-		return
-	case d.Kind == sched.MapTask && d.SourceSet && !slices.Contains(jr.sj.Input.BlockReplicas(d.Map), d.Source):
-		e.fail("policy %s chose node %d as the source of map %d of job %d, which holds no replica of its block", e.pol.Name(), d.Source, d.Map, jr.spec.ID)
-		return
-	case d.Kind == sched.ReduceTask && !e.ReduceAdmissible(jr.sj, n):
-		e.fail("policy %s launched a reduce of job %d on node %d past copy-compute splitting's per-job copy limit", e.pol.Name(), jr.spec.ID, n)
-		return
-	}
 	e.nodes[n].free[k]--
 	e.running++
 	e.lastProgress = e.now
@@ -429,6 +412,11 @@ func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	} else {
 		e.launchReduce(jr, n, k)
 	}
+}
+
+// isActive reports whether j is one of this run's unfinished jobs.
+func (e *Engine) isActive(j *sched.Job) bool {
+	return j.Index >= 0 && j.Index < len(e.jobs) && e.jobs[j.Index] != nil && e.jobs[j.Index].sj == j && !e.jobs[j.Index].done
 }
 
 // checkStall ends the run when nothing can happen any more: no bytes are

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"hash/fnv"
 	"math"
 	"slices"
 
@@ -156,12 +155,7 @@ const (
 
 func (e *Engine) submit(i int) {
 	spec := &e.specs[i]
-	// Each job's input is placed from its own stream, keyed by its name,
-	// so a job's blocks sit in the same places whatever else runs: a job
-	// replayed alone (for its slowdown) reads the same replicas.
-	h := fnv.New64a()
-	h.Write([]byte(spec.Name))
-	f := cluster.NewPlacer(e.topo, e.seed^h.Sum64()).PlaceFile(spec.NumMaps, cluster.NoWriter)
+	f := cluster.PlaceInput(e.topo, e.seed, spec.Name, spec.NumMaps)
 	sj := &sched.Job{
 		Spec: spec, Index: i, Pool: spec.Pool, Submit: spec.Submit,
 		NumMaps: spec.NumMaps, NumReduces: spec.NumReduces,
@@ -210,7 +204,7 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	e.hold(n, jr.spec, true, 1)
 	m.src = src
 	if src < 0 {
-		m.src = e.nearestReplica(sj.Input.BlockReplicas(i), n)
+		m.src = cluster.NearestReplica(e.topo, sj.Input.BlockReplicas(i), n, e.rng)
 	}
 	reach := e.topo.ReachOf(m.src, n)
 	e.col.TaskLaunched(jr.spec.ID, e.now, true, reach, 0)
@@ -602,30 +596,4 @@ func (jr *jobRun) addWait(s float64, copyCompute bool) {
 	if !copyCompute {
 		jr.hoardS += s
 	}
-}
-
-// nearestReplica picks the replica a reader on node n reads from: the
-// nearest, and among equally near ones a random one, as HDFS's client does
-// (NetworkTopology.pseudoSortByDistance shuffles replicas at equal
-// distance). Always taking the first listed would send every remote reader
-// of a block to the same node and make it a hot spot no real cluster has.
-// The draw comes from the engine's seeded stream, so runs stay
-// deterministic.
-func (e *Engine) nearestReplica(reps []cluster.NodeID, n cluster.NodeID) cluster.NodeID {
-	best, ties := cluster.OffRack+1, 0
-	var pick cluster.NodeID
-	for _, r := range reps {
-		switch rr := e.topo.ReachOf(r, n); {
-		case rr < best:
-			best, ties, pick = rr, 1, r
-		case rr == best:
-			// Reservoir sampling: each of the k tied replicas ends up
-			// chosen with probability 1/k.
-			ties++
-			if e.rng.IntN(ties) == 0 {
-				pick = r
-			}
-		}
-	}
-	return pick
 }
