@@ -89,7 +89,7 @@ type (
 		Spec       k8sJobSpec `yaml:"spec"`
 	}
 	k8sMeta struct {
-		Name   string            `yaml:"name"`
+		Name   string            `yaml:"name,omitempty"`
 		Labels map[string]string `yaml:"labels,omitempty"`
 	}
 	k8sJobSpec struct {
@@ -142,7 +142,7 @@ func (s *Sweep) Kubernetes(o KubernetesOptions) ([]byte, error) {
 		return nil, fmt.Errorf("job name: nothing left of it as a Kubernetes name")
 	}
 	dir := path.Join(o.MountPath, filepath.Base(filepath.Clean(s.Dir)))
-	labels := map[string]string{"app.kubernetes.io/name": "mrsched", "mrsched/sweep": o.Name}
+	labels := map[string]string{"app.kubernetes.io/name": "mrsched", "app.kubernetes.io/instance": o.Name}
 	job := k8sJob{
 		APIVersion: "batch/v1", Kind: "Job",
 		Metadata: k8sMeta{Name: o.Name, Labels: labels},
@@ -154,7 +154,7 @@ func (s *Sweep) Kubernetes(o KubernetesOptions) ([]byte, error) {
 					RestartPolicy: "Never",
 					Containers: []k8sContainer{{
 						Name: "run", Image: o.Image,
-						Command:      []string{"mrsched", "sweep", "run", "-q", "-dir", dir},
+						Command:      []string{"mrsched", "sweep", "run", "-dir", dir},
 						Resources:    k8sResources{Requests: map[string]string{"cpu": o.CPU, "memory": o.Memory}},
 						VolumeMounts: []k8sMount{{Name: "sweeps", MountPath: o.MountPath}},
 					}},
@@ -164,9 +164,11 @@ func (s *Sweep) Kubernetes(o KubernetesOptions) ([]byte, error) {
 		},
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# A Kubernetes Indexed Job for the sweep planned in %s (%s): %d runs, %d at a time.\n", s.Dir, s.Plan.Grid, n, o.Parallelism)
-	fmt.Fprintf(&b, "# Copy the sweep directory to the top of volume claim %s, then: kubectl apply -f THIS_FILE\n", o.Claim)
-	fmt.Fprintf(&b, "# Each pod runs the run JOB_COMPLETION_INDEX names; collect with mrsched sweep collect -dir %s\n", filepath.Base(filepath.Clean(s.Dir)))
+	name := filepath.Base(filepath.Clean(s.Dir))
+	fmt.Fprintf(&b, "# A Kubernetes Indexed Job that runs the sweep planned in %s: %d runs, %d at a time,\n", name, n, o.Parallelism)
+	fmt.Fprintf(&b, "# each pod the run its JOB_COMPLETION_INDEX names, from the sweep directory at the top\n")
+	fmt.Fprintf(&b, "# of volume claim %s (copy it there first). Apply with kubectl apply -f FILE; when\n", o.Claim)
+	fmt.Fprintf(&b, "# the Job completes, copy the directory back and run mrsched sweep collect -dir %s.\n", name)
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
 	if err := enc.Encode(job); err != nil {
