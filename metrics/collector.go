@@ -102,6 +102,9 @@ type Collector struct {
 	congested int64
 	samples   int64
 	series    []TimeseriesRow
+	uplinkAcc uplinkAcc
+	uplinks   []UplinkSample
+	pools     []PoolSample
 	kills     int64
 	wasted    float64
 	hoard     float64

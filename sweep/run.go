@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/metrics"
-	"github.com/mrsched/mrsched/rundir"
+	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sim"
 )
@@ -93,11 +93,11 @@ type Outcome struct {
 	// process finished it first); nothing ran.
 	Skipped bool
 	Summary metrics.Summary
-	Perf    rundir.Perf
+	Perf    scenario.Perf
 }
 
 // Execute runs run i unless it has finished, and writes its outputs (as
-// `simulate -out` does, plus run.json) to RunDir(i) atomically. A run whose
+// `simulate -out` does, with report.WriteRunDir, plus run.json) to RunDir(i) atomically. A run whose
 // workload is no longer the one planned (its trace file was changed) is
 // refused. progress may be nil.
 func (s *Sweep) Execute(i int, progress sim.Progress) (*Outcome, error) {
@@ -134,10 +134,11 @@ func (s *Sweep) Execute(i int, progress sim.Progress) (*Outcome, error) {
 		return nil, fmt.Errorf("run %d (%s): %w", i, r.Describe(), err)
 	}
 	out.Summary = res.Summary
-	out.Perf = rundir.NewPerf(res.Summary.Policy, res.Cost, res.Engine, time.Since(start))
+	out.Perf = scenario.NewPerf(res.Summary.Policy, res.Cost, res.Engine, time.Since(start))
 	head := fmt.Sprintf("# The scenario of run %d of the sweep in %s, as read from %s (paths in it are relative to that file's directory).\n",
 		i, s.Dir, filepath.Join(specsDir, filepath.Base(s.Spec(i))))
-	if err := rundir.Write(tmp, append([]byte(head), c.Source()...), res, out.Perf); err != nil {
+	scen := append([]byte(head), c.Source()...)
+	if err := report.WriteRunDir(tmp, report.Output{Scenario: scen, Summary: res.Summary, Collector: res.Collector, Perf: out.Perf}); err != nil {
 		return nil, err
 	}
 	b, err := json.MarshalIndent(record{Plan: s.id, Run: r}, "", "  ")

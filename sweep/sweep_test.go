@@ -418,3 +418,40 @@ func TestParallelKeepsOrderAndRunsEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestPage: the report draws each policy's mean turnaround against the
+// first axis, with bars of one standard error, from the collected runs.
+func TestPage(t *testing.T) {
+	s := planSmall(t, t.TempDir())
+	if err := s.RunAll(2, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Collect(CollectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Page()
+	if len(p.Experiments) != 1 || p.Experiments[0].Figure == nil {
+		t.Fatalf("the page has %d sections; want one with the table and a figure", len(p.Experiments))
+	}
+	e := p.Experiments[0]
+	panels, err := e.Figure.Data(e.CSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(panels) != 1 || len(panels[0].Series) != 2 {
+		t.Fatalf("%d panels; want one with a line for each of 2 policies", len(panels))
+	}
+	for gi, g := range c.Groups() {
+		mean, se := g.stats(measures[2])
+		ser := panels[0].Series[gi%2]
+		k := gi / 2
+		if ser.Label != g.Policy || ser.Points[k].X != []float64{250, 1000}[k] || ser.Points[k].Y != mean ||
+			math.Abs(ser.High[k]-ser.Low[k]-2*se) > 1e-9 {
+			t.Errorf("group %d (%s): point %+v, bar %v-%v; want x = its uplink, y = %v, a bar of ± %v", gi, g.Policy, ser.Points[k], ser.Low[k], ser.High[k], mean, se)
+		}
+	}
+	if err := p.WriteFile(filepath.Join(t.TempDir(), "report.html")); err != nil {
+		t.Errorf("the page does not render: %v", err)
+	}
+}

@@ -173,9 +173,20 @@ func TestCompareTraceFile(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "-source-nodes") {
 		t.Errorf("without -source-nodes: exit %d, stderr %q; want exit 1 asking for -source-nodes", code, errOut)
 	}
-	csvPath := filepath.Join(dir, "c.csv")
-	code, out, errOut := runCLI(t, "compare", "-q", "-trace", path, "-source-nodes", "600", "-policies", "fifo", "-csv", csvPath)
+	runs := filepath.Join(dir, "runs")
+	code, out, errOut := runCLI(t, "compare", "-q", "-trace", path, "-source-nodes", "600", "-policies", "fifo", "-out", runs)
 	if code != 0 || !strings.Contains(out, "40/40") {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want the trace's 40 jobs run", code, out, errOut)
+	}
+	// The run directory's scenario names the trace and its source nodes,
+	// so it runs again to the same summary.
+	again := filepath.Join(dir, "again")
+	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(runs, "fifo", "scenario.yaml"), "-out", again); code != 0 {
+		t.Fatalf("simulate of compare's recorded scenario: exit %d: %s", code, errOut)
+	}
+	a, _ := os.ReadFile(filepath.Join(runs, "fifo", "summary.json"))
+	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
+	if string(a) != string(b) || len(a) == 0 {
+		t.Errorf("compare's recorded scenario for a trace file does not rerun to the same summary")
 	}
 }

@@ -15,7 +15,6 @@ import (
 
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
-	"github.com/mrsched/mrsched/rundir"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/traces"
@@ -32,6 +31,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	csvPath := fs.String("csv", "", "also write the table as CSV to this file (plain numbers, units in the header)")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "policies simulated at once")
 	quiet := fs.Bool("q", false, "no progress line")
+	outs := addOutputFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-source-nodes: must be positive, got %d", *sourceNodes)
 	}
 	if *csvPath != "" {
-		if err := rundir.CheckFile(*csvPath); err != nil {
+		if err := writableFile(*csvPath); err != nil {
 			return fmt.Errorf("-csv: %w", err)
 		}
 	}
@@ -96,7 +96,14 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if *parallel < 1 {
 		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)
 	}
-	prog := newProgress(stderr, names, *quiet)
+	if err := outs.check(); err != nil {
+		return err
+	}
+	var wl jobSpan
+	if !*quiet {
+		wl = workloadOf(base)
+	}
+	prog := newProgress(stderr, "compare", len(names), wl, *quiet)
 	results := make([]*scenario.Result, len(names))
 	walls := make([]time.Duration, len(names))
 	errs := make([]error, len(names))
@@ -110,7 +117,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			start := time.Now()
-			results[i], errs[i] = c.Run(func(now float64, done, total int) { prog.update(i, done, total) })
+			results[i], errs[i] = c.Run(func(now float64, done, total int) { prog.sim(i, now, done, total) })
 			walls[i] = time.Since(start)
 		}()
 	}
@@ -131,6 +138,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		for i, r := range results {
 			fmt.Fprintln(stderr, perfReport(r.Summary.Policy, r.Cost, r.Engine, walls[i]).Line())
 		}
+	}
+	if err := outs.writeCompare(base, names, results, walls, stderr, *quiet); err != nil {
+		return err
 	}
 	if *csvPath != "" {
 		f, err := os.Create(*csvPath)
@@ -217,43 +227,4 @@ func compareCSV(results []*scenario.Result) *report.Table {
 			num(s.Bytes.CrossRackTotal/1e9), ratio(func(s *metrics.Summary) float64 { return s.Bytes.CrossRackTotal }, s))
 	}
 	return t
-}
-
-// progress prints one status line on stderr, rewritten in place, while
-// policies run.
-type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	names []string
-	pct   []int
-	quiet bool
-}
-
-func newProgress(w io.Writer, names []string, quiet bool) *progress {
-	return &progress{w: w, names: names, pct: make([]int, len(names)), quiet: quiet}
-}
-
-func (p *progress) update(i, done, total int) {
-	if p.quiet || total == 0 {
-		return
-	}
-	pct := 100 * done / total
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if pct == p.pct[i] && done != total {
-		return
-	}
-	p.pct[i] = pct
-	var b strings.Builder
-	b.WriteString("\rsimulating:")
-	for k, n := range p.names {
-		fmt.Fprintf(&b, " %s %3d%%", n, p.pct[k])
-	}
-	fmt.Fprint(p.w, b.String())
-}
-
-func (p *progress) finish() {
-	if !p.quiet {
-		fmt.Fprintln(p.w)
-	}
 }

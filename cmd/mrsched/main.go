@@ -12,6 +12,7 @@
 //	mrsched netsim FILE.json         the network model alone
 //	mrsched trace stats FILE|NAME    a trace's jobs, bytes and classes
 //	mrsched experiment NAME...       a paper's experiment beside the paper's numbers
+//	mrsched report RUN_DIR...        runs and experiments as one HTML page of figures
 //	mrsched policies                 the registered policies
 package main
 
@@ -70,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdExperiment(args, stdout, stderr)
 	case "sweep":
 		err = cmdSweep(args, stdout, stderr)
+	case "report":
+		err = cmdReport(args, stdout, stderr)
 	case "policies":
 		err = cmdPolicies(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -99,11 +102,12 @@ usage: mrsched [COMMAND] [flags]
 
 Commands:
   mrsched                            compare every policy on the embedded FB-2009 trace
-  mrsched compare [-trace NAME|FILE [-source-nodes N]] [-config FILE] [-policies a,b] [-seed N] [-csv FILE]
-  mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]...
+  mrsched compare [-trace NAME|FILE [-source-nodes N]] [-config FILE] [-policies a,b] [-seed N]
+                  [-csv FILE] [-out DIR] [-report FILE]
+  mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE]
                                      one run from a YAML scenario; writes scenario.yaml,
-                                     summary.json, jobs.csv, timeseries.csv and perf.json
-                                     to DIR
+                                     summary.json, jobs.csv, timeseries.csv, uplinks.csv,
+                                     pools.csv and perf.json to DIR
   mrsched sweep plan -grid FILE -out DIR
                                      one scenario a cell, policy and seed of a grid
   mrsched sweep run -dir DIR [-index N | -parallel P]
@@ -118,9 +122,13 @@ Commands:
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span
-  mrsched experiment [-seeds N] [-out DIR] NAME...
+  mrsched experiment [-seeds N] [-out DIR] [-report FILE] [-figures DIR] NAME...
                                      a paper's experiment, ours beside the paper's numbers
                                      (-list for the names)
+  mrsched report [-o FILE] [-figures DIR] RUN_DIR|DIR...
+                                     runs (simulate -out, compare -out, sweeps) and
+                                     experiment -out CSVs as one self-contained HTML
+                                     page of tables and figures
   mrsched policies                   the registered policies
 
 Run 'mrsched COMMAND -h' for a command's flags.

@@ -12,7 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/mrsched/mrsched/rundir"
+	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -21,7 +21,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML (required; see examples/)")
-	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, perf.json")
+	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, uplinks.csv, pools.csv, perf.json")
 	policy := fs.String("policy", "", "run this policy instead of the scenario's (without the scenario's parameters; add them with -set policy.params.NAME=V)")
 	seed := fs.Uint64("seed", 0, "run with this seed instead of the scenario's")
 	var sets []scenario.Setting
@@ -36,8 +36,9 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("q", false, "no progress line")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	memProfile := fs.String("memprofile", "", "write a heap profile to this file at the end of the run")
+	outs := addReportFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-q]")
+		fmt.Fprintln(stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-q]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -72,18 +73,18 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	for _, s := range sets {
 		described = append(described, "-set "+s.String())
 	}
-	if err := rundir.CheckDir(*out); err != nil {
-		return fmt.Errorf("-out: %w", err)
+	if err := writableDir(*out); err != nil {
+		return fmt.Errorf("-out %s: %w", *out, err)
 	}
-	if *cpuProfile != "" {
-		if err := rundir.CheckFile(*cpuProfile); err != nil {
-			return fmt.Errorf("-cpuprofile: %w", err)
+	for _, f := range []struct{ flag, path string }{{"-cpuprofile", *cpuProfile}, {"-memprofile", *memProfile}} {
+		if f.path != "" {
+			if err := writableFile(f.path); err != nil {
+				return fmt.Errorf("%s %s: %w", f.flag, f.path, err)
+			}
 		}
 	}
-	if *memProfile != "" {
-		if err := rundir.CheckFile(*memProfile); err != nil {
-			return fmt.Errorf("-memprofile: %w", err)
-		}
+	if err := outs.check(); err != nil {
+		return err
 	}
 	c, record, err := loadSimulated(*cfgPath, *out, flagSets, described)
 	if err != nil {
@@ -96,9 +97,13 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		}
 		defer stop()
 	}
-	prog := newProgress(stderr, []string{c.Policy.Name}, *quiet)
+	var wl jobSpan
+	if !*quiet {
+		wl = workloadOf(c)
+	}
+	prog := newProgress(stderr, c.Policy.Name, 1, wl, *quiet)
 	start := time.Now()
-	res, err := c.Run(func(now float64, done, total int) { prog.update(0, done, total) })
+	res, err := c.Run(func(now float64, done, total int) { prog.sim(0, now, done, total) })
 	wall := time.Since(start)
 	prog.finish()
 	if *memProfile != "" {
@@ -110,7 +115,10 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	perf := perfReport(res.Summary.Policy, res.Cost, res.Engine, wall)
-	if err := rundir.Write(*out, record, res, perf); err != nil {
+	if err := report.WriteRunDir(*out, report.Output{Scenario: record, Summary: res.Summary, Collector: res.Collector, Perf: perf}); err != nil {
+		return err
+	}
+	if err := outs.writeRuns([]*report.Run{report.FromCollector(record, res.Summary, res.Collector)}, "simulate "+*cfgPath, stderr, *quiet); err != nil {
 		return err
 	}
 	fmt.Fprintln(stderr, perf.Line())

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 
-	"github.com/mrsched/mrsched/rundir"
 	"github.com/mrsched/mrsched/sweep"
 	"github.com/mrsched/mrsched/sweep/rundb"
 )
@@ -19,7 +18,7 @@ const sweepUsage = `usage: mrsched sweep plan    -grid FILE -out DIR     one sce
        mrsched sweep run     -dir DIR [-index N | -parallel P]
                                                     run one run (the index, or SLURM_ARRAY_TASK_ID or
                                                     JOB_COMPLETION_INDEX) or every unfinished run here
-       mrsched sweep collect -dir DIR [-csv FILE] [-sqlite FILE] [-partial] [-force]
+       mrsched sweep collect -dir DIR [-csv FILE] [-report FILE] [-sqlite FILE] [-partial] [-force]
                                                     mean and standard error over seeds, a row a cell and policy
        mrsched sweep k8s     -dir DIR [-image IMAGE] [-parallelism P] [-claim NAME]
                                                     a Kubernetes Indexed Job that runs the sweep
@@ -177,9 +176,10 @@ func sweepRun(args []string, stdout, stderr io.Writer) error {
 }
 
 func sweepCollect(args []string, stdout, stderr io.Writer) error {
-	fs := sweepFlags("collect", "mrsched sweep collect -dir DIR [-csv FILE] [-sqlite FILE] [-partial] [-force]", stderr)
+	fs := sweepFlags("collect", "mrsched sweep collect -dir DIR [-csv FILE] [-report FILE] [-sqlite FILE] [-partial] [-force]", stderr)
 	dir := fs.String("dir", "", "the sweep directory")
 	csvPath := fs.String("csv", "", "write the table as CSV here (default DIR/collect.csv)")
+	reportPath := fs.String("report", "", "write the HTML report (the table, and mean turnaround by the first axis) here (default DIR/report.html)")
 	dbPath := fs.String("sqlite", "", "also write every run's summary and jobs to this SQLite database (schema: docs/sweeps.md)")
 	partial := fs.Bool("partial", false, "collect the finished runs when some have not finished")
 	force := fs.Bool("force", false, "aggregate runs that are not what the plan says (another plan's runs, another workload)")
@@ -189,9 +189,12 @@ func sweepCollect(args []string, stdout, stderr io.Writer) error {
 	if *csvPath == "" {
 		*csvPath = filepath.Join(*dir, "collect.csv")
 	}
-	for _, p := range []string{*csvPath, *dbPath} {
+	if *reportPath == "" {
+		*reportPath = filepath.Join(*dir, "report.html")
+	}
+	for _, p := range []string{*csvPath, *reportPath, *dbPath} {
 		if p != "" {
-			if err := rundir.CheckFile(p); err != nil {
+			if err := writableFile(p); err != nil {
 				return err
 			}
 		}
@@ -219,6 +222,10 @@ func sweepCollect(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "wrote %s\n", *csvPath)
+	if err := c.Page().WriteFile(*reportPath); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", *reportPath)
 	if *dbPath != "" {
 		if err := rundb.Write(*dbPath, c); err != nil {
 			return err

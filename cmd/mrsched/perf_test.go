@@ -1,4 +1,4 @@
-package rundir
+package main
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ func TestPerfReportCarriesEveryCounter(t *testing.T) {
 	}}
 	var cost metrics.Latency
 	cost.Add(2 * time.Microsecond)
-	b, err := json.Marshal(NewPerf("fair", &cost, st, 3*time.Second))
+	b, err := json.Marshal(perfReport("fair", &cost, st, 3*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

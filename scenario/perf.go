@@ -1,4 +1,4 @@
-package rundir
+package scenario
 
 import (
 	"fmt"
@@ -32,8 +32,8 @@ type Perf struct {
 	PeakFlows      int   `json:"peak_concurrent_flows"`
 }
 
-// NewPerf gathers a run's cost: its policy's decision times, the engine's
-// counters and the wall time it took.
+// NewPerf gathers a run's cost: its policy's decision times, the
+// engine's counters, and the wall time it took.
 func NewPerf(policy string, cost *metrics.Latency, st sim.Stats, wall time.Duration) Perf {
 	return Perf{
 		Policy: policy, WallS: wall.Seconds(), AssignCalls: cost.Count(),
