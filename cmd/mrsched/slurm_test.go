@@ -1,7 +1,6 @@
-package sweep_test
+package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -24,32 +23,44 @@ import (
 // sweep, waits for it, checks that submitting it again runs nothing, and
 // collects it. It stops every daemon it started.
 //
+// The array's tasks run this test binary as mrsched (TestMain runs the
+// command when MRSCHED_AS_COMMAND=1), so nothing is built and everything
+// the test writes is under its temporary directory.
+//
 // It needs root (slurmd runs jobs as their users) and Slurm and MUNGE
 // (Debian: slurmctld slurmd slurm-client munge; .ci/run installs them when
 // it runs as root), and is skipped without them, or where the cluster
-// cannot be started.
+// cannot be started, unless MRSCHED_REQUIRE_SLURM=1 (which .ci/run sets
+// where Slurm is installed), when it fails.
 func TestSlurmArraySweep(t *testing.T) {
+	skip := t.Skipf
+	if os.Getenv("MRSCHED_REQUIRE_SLURM") == "1" {
+		skip = t.Fatalf
+	}
 	if testing.Short() {
 		t.Skip("starts a Slurm cluster; not with -short")
 	}
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
-		t.Skip("needs root on Linux to start slurmd")
+		skip("needs root on Linux to start slurmd")
 	}
 	for _, bin := range []string{"munged", "slurmctld", "slurmd", "sbatch", "scontrol", "sinfo"} {
 		if _, err := exec.LookPath(bin); err != nil {
-			t.Skipf("Slurm is not installed (no %s): apt-get install --no-install-recommends slurmctld slurmd slurm-client munge", bin)
+			skip("Slurm is not installed (no %s): apt-get install --no-install-recommends slurmctld slurmd slurm-client munge", bin)
 		}
 	}
 	dir := t.TempDir()
-	mrsched := buildMrsched(t, dir)
-	c := startSlurm(t, dir)
+	mrsched, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startSlurm(t, dir, skip)
 
 	sweepDir := filepath.Join(dir, "tiny")
-	out := run(t, exec.Command(mrsched, "sweep", "plan", "-grid", filepath.Join("..", "examples", "sweep", "tiny.yaml"), "-out", sweepDir))
+	out := command(t, "sweep", "plan", "-grid", filepath.Join("..", "..", "examples", "sweep", "tiny.yaml"), "-out", sweepDir)
 	if !strings.Contains(out, "sbatch --array=0-11") {
 		t.Fatalf("plan does not give the array to submit:\n%s", out)
 	}
-	script, err := filepath.Abs(filepath.Join("..", "examples", "sweep", "slurm.sbatch"))
+	script, err := filepath.Abs(filepath.Join("..", "..", "examples", "sweep", "slurm.sbatch"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +72,7 @@ func TestSlurmArraySweep(t *testing.T) {
 		// if one failed.
 		cmd := exec.CommandContext(ctx, "sbatch", "--wait", "--array="+array, "--mem=200M",
 			"--chdir="+dir, "--output="+filepath.Join(dir, "slurm-%A_%a.out"),
-			"--export=ALL,SWEEP_DIR="+sweepDir+",MRSCHED="+mrsched, script)
+			"--export=ALL,SWEEP_DIR="+sweepDir+",MRSCHED="+mrsched+",MRSCHED_AS_COMMAND=1", script)
 		cmd.Env = c.env
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
@@ -88,33 +99,31 @@ func TestSlurmArraySweep(t *testing.T) {
 	if !strings.Contains(string(b), "already finished") {
 		t.Errorf("a task for a finished run ran it again:\n%s", b)
 	}
-	out = run(t, exec.Command(mrsched, "sweep", "collect", "-dir", sweepDir))
+	out = command(t, "sweep", "collect", "-dir", sweepDir)
 	t.Logf("collected:\n%s", out)
 	if strings.Count(out, "± ") < 4*5 {
 		t.Errorf("collect's table lacks a row of means ± standard errors for each of the 4 cells and policies:\n%s", out)
 	}
 }
 
-// buildMrsched builds the command into dir.
-func buildMrsched(t *testing.T, dir string) string {
-	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+// TestMain runs the command instead of the tests when MRSCHED_AS_COMMAND=1:
+// TestSlurmArraySweep's array tasks run this binary as mrsched.
+func TestMain(m *testing.M) {
+	if os.Getenv("MRSCHED_AS_COMMAND") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	bin := filepath.Join(dir, "mrsched")
-	run(t, exec.Command(goBin, "build", "-o", bin, "github.com/mrsched/mrsched/cmd/mrsched"))
-	return bin
+	os.Exit(m.Run())
 }
 
-func run(t *testing.T, cmd *exec.Cmd) string {
+// command runs mrsched with args in this process and returns its stdout
+// and stderr; it fails the test on a non-zero exit.
+func command(t *testing.T, args ...string) string {
 	t.Helper()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out.String())
+	code, out, errOut := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("mrsched %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
 	}
-	return out.String()
+	return out + errOut
 }
 
 // slurm is a running single-node cluster.
@@ -133,9 +142,9 @@ func (s *slurm) logs() string {
 }
 
 // startSlurm starts munged, slurmctld and slurmd with everything under
-// dir/slurm, and stops them when the test ends. It skips the test if they
-// do not come up.
-func startSlurm(t *testing.T, dir string) *slurm {
+// dir/slurm, and stops them when the test ends. It calls skip if they do
+// not come up.
+func startSlurm(t *testing.T, dir string, skip func(string, ...any)) *slurm {
 	t.Helper()
 	d := filepath.Join(dir, "slurm")
 	for _, sub := range []string{"munge", "state", "spool"} {
@@ -160,7 +169,7 @@ func startSlurm(t *testing.T, dir string) *slurm {
 	if out, err := exec.Command("munged", "--force", "--socket="+socket, "--key-file="+keyFile,
 		"--pid-file="+filepath.Join(d, "munged.pid"), "--log-file="+filepath.Join(d, "munged.log"),
 		"--seed-file="+filepath.Join(d, "munge", "seed")).CombinedOutput(); err != nil {
-		t.Skipf("munged does not start: %v\n%s", err, out)
+		skip("munged does not start: %v\n%s", err, out)
 	}
 	host, err := os.Hostname()
 	if err != nil {
@@ -207,7 +216,7 @@ PartitionName=test Nodes=mrschedtest Default=YES MaxTime=INFINITE State=UP
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Env = s.env
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("%s does not start: %v\n%s\n%s", args[0], err, out, s.logs())
+			skip("%s does not start: %v\n%s\n%s", args[0], err, out, s.logs())
 		}
 	}
 	deadline := time.Now().Add(30 * time.Second)
@@ -219,7 +228,7 @@ PartitionName=test Nodes=mrschedtest Default=YES MaxTime=INFINITE State=UP
 			return s
 		}
 		if time.Now().After(deadline) {
-			t.Skipf("the Slurm node is %q after 30 s, not idle\n%s", out, s.logs())
+			skip("the Slurm node is %q after 30 s, not idle\n%s", out, s.logs())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
