@@ -42,8 +42,9 @@ type PlanAxis struct {
 }
 
 // Run is one planned run: its index (its array task's index), its cell's
-// settings, its policy and seed, and the fingerprint of the workload it
-// must run (scenario.Config.WorkloadFingerprint).
+// settings, its policy and seed, the fingerprint of the workload it must
+// run (scenario.Config.WorkloadFingerprint), and a hash of its scenario
+// file's text below the comment that names the run.
 type Run struct {
 	Index    int       `json:"index"`
 	Cell     int       `json:"cell"`
@@ -51,6 +52,7 @@ type Run struct {
 	Policy   string    `json:"policy"`
 	Seed     uint64    `json:"seed"`
 	Workload string    `json:"workload"`
+	Scenario string    `json:"scenario"`
 }
 
 // Setting is one axis's value in a cell, as text.
@@ -105,8 +107,7 @@ func (g *Grid) Write(dir string) (*Plan, error) {
 		return nil, err
 	}
 	if old, err := os.ReadFile(filepath.Join(dir, planFile)); err == nil {
-		now, _ := os.ReadFile(filepath.Join(tmp, planFile))
-		if bytes.Equal(old, now) {
+		if samePlan(old, p) {
 			return p, ErrPlanned
 		}
 		return nil, fmt.Errorf("%s holds another plan (from %s); plan into a new directory, or remove it", dir, planOrigin(old))
@@ -139,6 +140,19 @@ func refuseOccupied(dir string) error {
 		return fmt.Errorf("%s is not empty and holds no plan; plan into a new directory", dir)
 	}
 	return nil
+}
+
+// samePlan reports whether plan.json b plans the same runs as p, with the
+// same scenarios, whatever path the grid was named by.
+func samePlan(b []byte, p *Plan) bool {
+	var old Plan
+	if json.Unmarshal(b, &old) != nil {
+		return false
+	}
+	old.Grid = p.Grid
+	x, err1 := json.Marshal(old)
+	y, err2 := json.Marshal(p)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
 func planOrigin(b []byte) string {
@@ -273,9 +287,10 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *sce
 	if err != nil {
 		return fmt.Errorf("%s: run %d (%s): %w", g.Name, r.Index, r.Describe(), err)
 	}
-	head := fmt.Sprintf("# Run %d of %d of the sweep planned from %s: %s.\n"+
-		"# The base scenario %s with the run's settings; a trace file is read from ../%s.\n",
-		r.Index, runs, g.Name, r.Describe(), g.Base, inputDir)
+	head := fmt.Sprintf("%s Run %d of %d of the sweep planned from %s: %s.\n"+
+		"# The base scenario %s with the run's settings.\n",
+		specMark, r.Index, runs, g.Name, r.Describe(), g.Base)
+	r.Scenario = textHash(b)
 	b = append([]byte(head), b...)
 	path := filepath.Join(dir, specsDir, specName(r.Index, runs))
 	if err := os.WriteFile(path, b, 0o644); err != nil {
@@ -291,6 +306,27 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *sce
 	}
 	r.Workload, err = c.WorkloadFingerprint()
 	return err
+}
+
+// specMark starts the comment plan writes above a run's scenario; the
+// scenario's text below it is what Run.Scenario hashes.
+const specMark = "# Run"
+
+// textHash identifies a scenario's text.
+func textHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:8])
+}
+
+// specBody is a run's scenario file without the comment plan wrote above
+// it: its first two lines.
+func specBody(b []byte) []byte {
+	for range 2 {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	return b
 }
 
 func scalar(v, tag string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v} }

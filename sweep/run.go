@@ -110,7 +110,15 @@ func (s *Sweep) Execute(i int, progress sim.Progress) (*Outcome, error) {
 		out.Skipped = true
 		return out, nil
 	}
-	c, err := scenario.Load(s.Spec(i))
+	src, err := os.ReadFile(s.Spec(i))
+	if err != nil {
+		return nil, err
+	}
+	if h := textHash(specBody(src)); h != r.Scenario {
+		return nil, fmt.Errorf("run %d (%s): %s changed since the plan (its scenario is %s, planned as %s); plan the sweep again in a new directory",
+			i, r.Describe(), s.Spec(i), h, r.Scenario)
+	}
+	c, err := scenario.LoadBytes(src, s.Spec(i), filepath.Dir(s.Spec(i)))
 	if err != nil {
 		return nil, err
 	}

@@ -125,6 +125,22 @@ func TestPlanAgain(t *testing.T) {
 	if _, err := g.Write(s.Dir); !errors.Is(err, ErrPlanned) {
 		t.Errorf("planning the same grid again: %v, want ErrPlanned (a no-op)", err)
 	}
+	if g, err = LoadGrid(dir + "/./grid.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(s.Dir); !errors.Is(err, ErrPlanned) {
+		t.Errorf("planning the same grid named by another path: %v, want ErrPlanned", err)
+	}
+	// The base changed in a setting that is not the workload's: another plan.
+	if err := os.WriteFile(filepath.Join(dir, "base.yaml"), []byte(smallBase+"engine: {heartbeat_s: 2}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, err = LoadGrid(filepath.Join(dir, "grid.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(s.Dir); err == nil || !strings.Contains(err.Error(), "holds another plan") {
+		t.Errorf("planning after the base scenario changed: %v, want a refusal", err)
+	}
 	other := writeGrid(t, dir, "base: base.yaml\nseeds: 5\n")
 	g, err = LoadGrid(other)
 	if err != nil {
@@ -275,15 +291,48 @@ func TestRunsAreDeterministic(t *testing.T) {
 	}
 }
 
-func TestRunRefusesAChangedWorkload(t *testing.T) {
+// TestRunRefusesChangedInputs: a run whose scenario file or trace file
+// changed after the plan is refused, so that a sweep's runs are all of
+// the plan it collects under.
+func TestRunRefusesChangedInputs(t *testing.T) {
 	s := planSmall(t, t.TempDir())
 	spec := s.Spec(0)
 	b, _ := os.ReadFile(spec)
-	if err := os.WriteFile(spec, []byte(strings.Replace(string(b), "max_jobs: 40", "max_jobs: 41", 1)), 0o644); err != nil {
+	if err := os.WriteFile(spec, []byte(strings.Replace(string(b), "racks: 2", "racks: 3", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Execute(0, nil); err == nil || !strings.Contains(err.Error(), "planned as") {
-		t.Errorf("running a run whose workload changed since the plan: %v, want a refusal", err)
+	if _, err := s.Execute(0, nil); err == nil || !strings.Contains(err.Error(), "changed since the plan") {
+		t.Errorf("running a run whose scenario changed since the plan: %v, want a refusal", err)
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte("job0\t0\t0\t1000000\t1000000\t1000000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: t.tsv, source_nodes: 4}\n"
+	if err := os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(base), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "g.yaml"), []byte("base: b.yaml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadGrid(filepath.Join(dir, "g.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(filepath.Join(dir, "s")); err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(dir, "s", inputDir, "t.tsv")
+	if err := os.WriteFile(copied, []byte("job0\t0\t0\t2000000\t1000000\t1000000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(filepath.Join(dir, "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Execute(0, nil); err == nil || !strings.Contains(err.Error(), "planned as") || !strings.Contains(err.Error(), "a file it reads changed") {
+		t.Errorf("running a run whose trace changed since the plan: %v, want a refusal", err)
 	}
 }
 
