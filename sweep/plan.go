@@ -43,7 +43,7 @@ type PlanAxis struct {
 
 // Run is one planned run: its index (its array task's index), its cell's
 // settings, its policy and seed, the fingerprint of the workload it must
-// run (scenario.Config.WorkloadFingerprint), and a hash of its scenario
+// run (workloadOf), and a hash of its scenario
 // file's text below the comment that names the run.
 type Run struct {
 	Index    int       `json:"index"`
@@ -304,7 +304,7 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *sce
 	if err := c.Check(); err != nil {
 		return err
 	}
-	r.Workload, err = c.WorkloadFingerprint()
+	r.Workload, err = workloadOf(c)
 	return err
 }
 

@@ -122,7 +122,7 @@ func (s *Sweep) Execute(i int, progress sim.Progress) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	fp, err := c.WorkloadFingerprint()
+	fp, err := workloadOf(c)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Spec(i), err)
 	}

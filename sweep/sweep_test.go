@@ -109,7 +109,7 @@ func TestPlanWritesOneScenarioPerRun(t *testing.T) {
 		if r.Cell != i/4 || r.Policy != wantPolicy || r.Seed != wantSeed || r.Settings[0].Value != strconv.Itoa(int(wantUplink)) {
 			t.Errorf("plan's run %d is %+v; want cell %d, %s, seed %d", i, r, i/4, wantPolicy, wantSeed)
 		}
-		if fp, _ := c.WorkloadFingerprint(); fp != r.Workload {
+		if fp, _ := workloadOf(c); fp != r.Workload {
 			t.Errorf("run %d planned workload %s, its scenario's is %s", i, r.Workload, fp)
 		}
 	}
