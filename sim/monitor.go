@@ -71,57 +71,8 @@ func (e *Engine) series() {
 	}
 }
 
-// poolSamples returns each pool's running tasks, demand and shares now,
-// pools by name; see metrics.PoolSample for the definitions.
-func (e *Engine) poolSamples() []metrics.PoolSample {
-	if len(e.active) == 0 {
-		return nil
-	}
-	type pool struct {
-		name    string
-		running int
-		demand  [3]int // by slot kind
-	}
-	var pools []pool
-	index := map[string]int{} // lookup only; the order is the sort below
-	for _, j := range e.active {
-		i, ok := index[j.Pool]
-		if !ok {
-			i = len(pools)
-			index[j.Pool] = i
-			pools = append(pools, pool{name: j.Pool})
-		}
-		p := &pools[i]
-		p.running += j.RunningMaps + j.RunningReduces
-		for k := range p.demand {
-			if e.slotTotal[k] > 0 {
-				p.demand[k] += j.Demand(sched.SlotKind(k))
-			}
-		}
-	}
-	slices.SortFunc(pools, func(a, b pool) int { return cmp.Compare(a.name, b.name) })
-	slots := 0
-	fair := make([]float64, len(pools))
-	reqs := make([]sched.ShareRequest, len(pools))
-	for k, total := range e.slotTotal {
-		if total == 0 {
-			continue
-		}
-		slots += total
-		for i := range pools {
-			reqs[i] = sched.ShareRequest{Demand: float64(pools[i].demand[k]), Weight: 1}
-		}
-		for i, s := range sched.FairShares(float64(total), reqs) {
-			fair[i] += s
-		}
-	}
-	out := make([]metrics.PoolSample, len(pools))
-	for i, p := range pools {
-		out[i] = metrics.PoolSample{T: e.now, Pool: p.name, Running: p.running, Demand: p.demand[0] + p.demand[1] + p.demand[2],
-			Share: float64(p.running) / float64(slots), FairShare: fair[i] / float64(slots)}
-	}
-	return out
-}
+// poolSamples returns each pool's running tasks, demand and shares now.
+func (e *Engine) poolSamples() []metrics.PoolSample { return PoolSamples(e.now, e.active, e.slotTotal) }
 
 // checkEnd verifies, once every job is done, that nothing is left running
 // and that every shuffle byte produced was fetched exactly once.

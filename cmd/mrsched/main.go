@@ -65,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdNetsim(args, stdout, stderr)
 	case "diff":
 		err = cmdDiff(args, stdout, stderr)
+	case "testbed":
+		err = cmdTestbed(args, stdout, stderr)
 	case "trace":
 		err = cmdTrace(args, stdout, stderr)
 	case "experiment":
@@ -130,6 +132,10 @@ Commands:
                                      experiment -out CSVs as one self-contained HTML
                                      page of tables and figures
   mrsched policies                   the registered policies
+  mrsched testbed -config FILE -out DIR
+                                     the scenario on an emulated cluster: real tasks,
+                                     real TCP over shaped links (needs root)
+  mrsched testbed clean              remove what a killed testbed run left behind
 
 Run 'mrsched COMMAND -h' for a command's flags.
 `)

@@ -24,8 +24,8 @@ import (
 // collects it. It stops every daemon it started.
 //
 // The array's tasks run this test binary as mrsched (TestMain runs the
-// command when MRSCHED_AS_COMMAND=1), so nothing is built and everything
-// the test writes is under its temporary directory.
+// command when mainEnv is 1), so nothing is built and everything the test
+// writes is under its temporary directory.
 //
 // It needs root (slurmd runs jobs as their users) and Slurm and MUNGE
 // (Debian: slurmctld slurmd slurm-client munge; .ci/run installs them when
@@ -72,7 +72,7 @@ func TestSlurmArraySweep(t *testing.T) {
 		// if one failed.
 		cmd := exec.CommandContext(ctx, "sbatch", "--wait", "--array="+array, "--mem=200M",
 			"--chdir="+dir, "--output="+filepath.Join(dir, "slurm-%A_%a.out"),
-			"--export=ALL,SWEEP_DIR="+sweepDir+",MRSCHED="+mrsched+",MRSCHED_AS_COMMAND=1", script)
+			"--export=ALL,SWEEP_DIR="+sweepDir+",MRSCHED="+mrsched+","+mainEnv+"=1", script)
 		cmd.Env = c.env
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
@@ -104,15 +104,6 @@ func TestSlurmArraySweep(t *testing.T) {
 	if strings.Count(out, "± ") < 4*5 {
 		t.Errorf("collect's table lacks a row of means ± standard errors for each of the 4 cells and policies:\n%s", out)
 	}
-}
-
-// TestMain runs the command instead of the tests when MRSCHED_AS_COMMAND=1:
-// TestSlurmArraySweep's array tasks run this binary as mrsched.
-func TestMain(m *testing.M) {
-	if os.Getenv("MRSCHED_AS_COMMAND") == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
 }
 
 // command runs mrsched with args in this process and returns its stdout
@@ -176,7 +167,7 @@ func startSlurm(t *testing.T, dir string, skip func(string, ...any)) *slurm {
 		t.Fatal(err)
 	}
 	ctldPort, dPort := freePort(t), freePort(t)
-	conf := fmt.Sprintf(`ClusterName=mrschedtest
+	text := fmt.Sprintf(`ClusterName=mrschedtest
 SlurmctldHost=%[2]s(127.0.0.1)
 SlurmctldPort=%[3]d
 SlurmdPort=%[4]d
@@ -205,14 +196,17 @@ SchedulerParameters=sched_interval=1,bf_interval=1
 NodeName=mrschedtest NodeHostname=%[2]s NodeAddr=127.0.0.1 CPUs=%[6]d RealMemory=500 State=UNKNOWN
 PartitionName=test Nodes=mrschedtest Default=YES MaxTime=INFINITE State=UP
 `, d, host, ctldPort, dPort, socket, runtime.NumCPU())
-	for name, text := range map[string]string{"slurm.conf": conf, "plugstack.conf": ""} {
+	for name, text := range map[string]string{"slurm.conf": text, "plugstack.conf": ""} {
 		if err := os.WriteFile(filepath.Join(d, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	started("slurmctld", filepath.Join(d, "slurmctld.pid"))
 	started("slurmd", filepath.Join(d, "slurmd.pid"))
-	for _, args := range [][]string{{"slurmctld", "-i"}, {"slurmd", "-N", "mrschedtest"}} {
+	// -f names the configuration on the daemons' command lines too, so
+	// that one left behind can be told by its path.
+	conf := filepath.Join(d, "slurm.conf")
+	for _, args := range [][]string{{"slurmctld", "-i", "-f", conf}, {"slurmd", "-N", "mrschedtest", "-f", conf}} {
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Env = s.env
 		if out, err := cmd.CombinedOutput(); err != nil {
