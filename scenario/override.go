@@ -104,7 +104,9 @@ func Override(src []byte, settings ...Setting) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-var nodeType = reflect.TypeOf(yaml.Node{})
+// settingFreeType is a field a setting may reach below with any path: a
+// section another package decodes (policy.params).
+var settingFreeType = reflect.TypeOf(yaml.Node{})
 
 // checkSetting finds the field s.Path names in Config and checks that
 // s.Value decodes into it.
@@ -119,7 +121,7 @@ func checkSetting(s Setting) error {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
-		if t == nodeType {
+		if t == settingFreeType {
 			return nil // free-form below: a policy's parameters
 		}
 		switch t.Kind() {
@@ -136,7 +138,7 @@ func checkSetting(s Setting) error {
 		}
 		where = strings.Join(segs[:i+1], ".")
 	}
-	if t == nodeType {
+	if t == settingFreeType {
 		return nil
 	}
 	v := reflect.New(t)
