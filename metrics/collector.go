@@ -67,6 +67,22 @@ type JobRecord struct {
 	// Slowdown is turnaround over the turnaround the job gets alone on the
 	// same cluster (Fair Scheduler paper, section 5.3); -1 unless asked for.
 	Slowdown float64
+	// Failed is set when the job failed (a task exhausted its attempts),
+	// at FailedAt, for Reason; its Finish stays -1.
+	Failed   bool
+	FailedAt float64
+	Reason   string
+}
+
+// Status is "completed", "failed" or "unfinished", as jobs.csv says.
+func (r *JobRecord) Status() string {
+	switch {
+	case r.Failed:
+		return "failed"
+	case r.Finish >= 0:
+		return "completed"
+	}
+	return "unfinished"
 }
 
 // Turnaround is finish minus submit, or -1 for an unfinished job.
@@ -107,6 +123,9 @@ type Collector struct {
 	pools     []PoolSample
 	kills     int64
 	wasted    float64
+	failures  int64
+	failedS   float64
+	jobsFail  int
 	hoard     float64
 	waitS     float64
 }
@@ -186,6 +205,19 @@ func (c *Collector) MonitorSample(congestedUplinks int) {
 func (c *Collector) TaskKilled(wastedS float64) {
 	c.kills++
 	c.wasted += wastedS
+}
+
+// TaskFailed counts a failed task attempt and the task-seconds it ran.
+func (c *Collector) TaskFailed(wastedS float64) {
+	c.failures++
+	c.failedS += wastedS
+}
+
+// JobFailed records that a job failed at t, and why.
+func (c *Collector) JobFailed(job int, t float64, reason string) {
+	r := &c.jobs[job]
+	r.Failed, r.FailedAt, r.Reason = true, t, reason
+	c.jobsFail++
 }
 
 // AddTimeseries appends a row to the time series.

@@ -13,6 +13,13 @@ type Summary struct {
 	Policy        string `json:"policy"`
 	JobsSubmitted int    `json:"jobs_submitted"`
 	JobsCompleted int    `json:"jobs_completed"`
+	// JobsFailed counts jobs that failed: a task of theirs failed
+	// engine.max_attempts attempts (jobs.csv gives each one's reason).
+	JobsFailed int `json:"jobs_failed"`
+	// Fingerprint identifies the jobs and the cluster the run ran
+	// (scenario.Fingerprint): `mrsched diff` compares only runs that
+	// share it.
+	Fingerprint string `json:"workload_fingerprint,omitempty"`
 	// MakespanS is the last finish minus the first submit.
 	MakespanS float64 `json:"makespan_s"`
 	// ThroughputJobsPerHour is completed jobs / makespan, per hour.
@@ -35,6 +42,10 @@ type Summary struct {
 	TasksKilled           int64         `json:"tasks_killed"`
 	// WastedTaskS is the task-seconds of killed attempts' lost work.
 	WastedTaskS float64 `json:"wasted_task_s"`
+	// TasksFailed counts failed task attempts (workload.task_failure_rate),
+	// and FailedTaskS the task-seconds they ran, all of it lost.
+	TasksFailed int64   `json:"tasks_failed"`
+	FailedTaskS float64 `json:"failed_task_s"`
 	// ReduceWaitS is reducer-seconds spent waiting for their job's maps.
 	ReduceWaitS float64 `json:"reduce_wait_s"`
 	// ReduceHoardingSlotS is the part of ReduceWaitS that held a
@@ -43,6 +54,9 @@ type Summary struct {
 	ReduceHoardingSlotS float64           `json:"reduce_hoarding_slot_s"`
 	Extra               map[string]any    `json:"extra,omitempty"`
 	Definitions         map[string]string `json:"definitions"`
+	// Config is the configuration the run used, every default filled in,
+	// in the scenario's words (scenario.Effective); read back, a map.
+	Config any `json:"config,omitempty"`
 }
 
 // SteadyState is throughput over a window.
@@ -182,6 +196,9 @@ func (c *Collector) Summarize(policy string) Summary {
 	}
 	s.TasksKilled = c.kills
 	s.WastedTaskS = c.wasted
+	s.TasksFailed = c.failures
+	s.FailedTaskS = c.failedS
+	s.JobsFailed = c.jobsFail
 	s.ReduceHoardingSlotS = c.hoard
 	s.ReduceWaitS = c.waitS
 	s.Definitions = Definitions()
@@ -198,7 +215,11 @@ func Definitions() map[string]string {
 		"locality":                 "fraction of map launches whose input was on the node, in the rack, or off-rack",
 		"bytes":                    "bytes carried by the network per cause; *_cross_rack crossed a rack uplink; node-local reads are not counted",
 		"congestion_occurrences":   "monitor samples x uplink directions whose utilisation over the period was at or above the threshold",
-		"slowdown":                 "turnaround / turnaround of the same job run alone on the same cluster (when metrics.slowdown is set)",
+		"slowdown":                 "turnaround / turnaround of the same job run alone on the same cluster, submitted at its own time (when metrics.slowdown is set)",
+		"tasks_failed":             "task attempts that failed (workload.task_failure_rate); failed_task_s is the task-seconds they ran",
+		"jobs_failed":              "jobs that failed: a task of theirs failed engine.max_attempts attempts; they count in no throughput or turnaround",
+		"workload_fingerprint":     "a hash of the cluster's settings and every job's name, kind, submit time, tasks, sizes and profile: runs that share it ran the same jobs on the same cluster",
+		"config":                   "the configuration the run used, every default filled in",
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,6 +80,10 @@ type Workload struct {
 	// Demand sets jobs' j.demand for the `td` policy (DemandSpec); unset,
 	// td chooses.
 	Demand DemandSpec `yaml:"demand"`
+
+	// TaskFailureRate is the probability that a task attempt fails
+	// (sim.Params.TaskFailureRate); default 0.
+	TaskFailureRate float64 `yaml:"task_failure_rate"`
 }
 
 // PolicySpec names a policy and its parameters.
@@ -91,12 +96,12 @@ type PolicySpec struct {
 type MetricsSpec struct {
 	// SteadyStartS and SteadyEndS bound the steady-state throughput
 	// window (default: first to last submit).
-	SteadyStartS float64 `yaml:"steady_start_s"`
-	SteadyEndS   float64 `yaml:"steady_end_s"`
+	SteadyStartS float64 `yaml:"steady_start_s" json:"steady_start_s"`
+	SteadyEndS   float64 `yaml:"steady_end_s" json:"steady_end_s"`
 	// Slowdown also runs every job alone on the same cluster (under fifo,
 	// same engine settings) and reports turnaround / turnaround alone:
 	// one extra small simulation a job.
-	Slowdown bool `yaml:"slowdown"`
+	Slowdown bool `yaml:"slowdown" json:"slowdown"`
 }
 
 // Validate reports a steady-state window no run can measure, naming its
@@ -137,30 +142,48 @@ func Load(path string) (*Config, error) {
 // can carry the scenario that made it; nil for a Config from Parse.
 func (c *Config) Source() []byte { return c.src }
 
-// Parse reads a scenario from r; name is used in errors.
+// Parse reads a scenario from r; name is used in errors. Every field is
+// checked against its type and valid range before it is decoded
+// (checker), so that errors name the file, the line and the field in the
+// scenario's own words.
 func Parse(r io.Reader, name string) (*Config, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	var c Config
-	if err := dec.Decode(&c); err != nil {
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty scenario", name)
 		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, fmt.Errorf("%s: line %d: a second YAML document; a scenario is one document (remove the \"---\")", name, next.Line)
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) != 1 || isNull(doc.Content[0]) {
+		return nil, fmt.Errorf("%s: empty scenario", name)
+	}
+	root := doc.Content[0]
+	if err := (checker{file: name}).section(root, reflect.TypeOf(Config{}), ""); err != nil {
+		return nil, err
+	}
+	var c Config
+	if err := root.Decode(&c); err != nil {
+		// The checker lets through only what decodes; this is a bug.
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if c.Policy.Name == "" {
 		return nil, fmt.Errorf("%s: policy.name: required (one of the registered policies)", name)
 	}
 	c.name = name
-	var doc yaml.Node
-	if yaml.Unmarshal(b, &doc) == nil && len(doc.Content) == 1 {
-		c.lines = map[string]int{}
-		fieldLines(doc.Content[0], "", c.lines)
-	}
+	c.lines = map[string]int{}
+	fieldLines(root, "", c.lines)
 	return &c, nil
 }
 
@@ -255,6 +278,19 @@ func decodeSection(n *yaml.Node, path string) func(any) error {
 	return func(into any) error {
 		if n.Kind == 0 {
 			return nil
+		}
+		if err := checkParams(n, reflect.TypeOf(into), ""); err != nil {
+			// A policy's parameter error is placed by policyErr, as the
+			// policy's own are; another section's names its line here.
+			var pe *paramError
+			switch {
+			case !errors.As(err, &pe):
+			case pe.path == "":
+				return fmt.Errorf("line %d: %s: %s", pe.line, path, pe.msg)
+			case path != "policy.params":
+				return fmt.Errorf("line %d: %s.%s: %s", pe.line, path, pe.path, pe.msg)
+			}
+			return err
 		}
 		b, err := yaml.Marshal(n)
 		if err != nil {

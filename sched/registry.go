@@ -10,7 +10,9 @@ import (
 
 // Decode fills a policy's parameter struct from the user's configuration,
 // rejecting unknown fields. It hides the configuration format (YAML) from
-// the policies.
+// the policies. A field tagged zero:"D" reads 0 as "not set" and takes the
+// default D: a configuration file must leave it out, not write 0 (the
+// scenario's reader refuses a written 0 there).
 type Decode func(into any) error
 
 // Factory builds a policy from its decoded parameters.

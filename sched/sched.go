@@ -180,8 +180,9 @@ type JobObserver interface {
 // TaskObserver is implemented by policies that track running tasks.
 type TaskObserver interface {
 	TaskLaunched(c Cluster, j *Job, k TaskKind, n cluster.NodeID)
-	// TaskEnded reports a task that finished, or was killed and returned
-	// to pending (killed true).
+	// TaskEnded reports a task that finished, or an attempt that was
+	// killed or failed (killed true): its task returns to pending, unless
+	// its job failed, which JobRemoved then reports.
 	TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed bool)
 }
 

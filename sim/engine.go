@@ -39,7 +39,8 @@ type Engine struct {
 	specs    []workload.Job
 	jobs     []*jobRun
 	active   []*sched.Job
-	finished int
+	finished int // jobs that left the run, completed or failed
+	failed   int // jobs that failed
 
 	nodes     []nodeState
 	slotTotal [3]int
@@ -69,6 +70,16 @@ type Engine struct {
 	lastProgress                      float64
 	progress                          Progress
 	err                               error
+	startAt                           float64 // see StartAt
+	startSet                          bool
+
+	// instantMark is handled when the current instant began, and
+	// instantLimit the most events an instant may take (guard.go).
+	instantMark, instantLimit int64
+	// lastDone and doneEvents are the time and the event count when a
+	// task last finished or a job arrived (guard.go).
+	lastDone   float64
+	doneEvents int64
 
 	shuffleProduced, shuffleFetched float64
 	cost                            metrics.Latency
@@ -171,11 +182,23 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	e.uplink = make([][2]float64, topo.NumRacks())
 	e.lastUp = make([][2]float64, topo.NumRacks())
 	e.jobs = make([]*jobRun, len(jobs))
+	var tasks int64
+	for i := range jobs {
+		tasks += int64(jobs[i].NumMaps) + int64(jobs[i].NumReduces)
+	}
+	e.instantLimit = instantBound(len(e.nodes), e.p, tasks, len(jobs))
 	return e, nil
 }
 
 // SetProgress installs a progress callback.
 func (e *Engine) SetProgress(f Progress) { e.progress = f }
+
+// StartAt starts the run's clock at t instead of at the first submit time
+// (t must be before it): the nodes' heartbeats are laid out from t, so a
+// job submitted later finds them as it would on a cluster that has been
+// idle since, waiting for the next heartbeat rather than meeting one at
+// its submission. A job's run alone (metrics.slowdown) uses it.
+func (e *Engine) StartAt(t float64) { e.startAt, e.startSet = t, true }
 
 // DecisionCost is the wall time of the policy's Assign calls (every offer,
 // including those it declined): what Hadoop's Scheduler Load Simulator
@@ -199,7 +222,10 @@ func (e *Engine) Run() error {
 		return nil
 	}
 	start := e.specs[0].Submit
-	e.now, e.lastProgress, e.lastSer = start, start, start
+	if e.startSet && e.startAt < start {
+		start = e.startAt
+	}
+	e.now, e.lastProgress, e.lastSer, e.lastDone = start, start, start, start
 	n := len(e.nodes)
 	for i := range e.nodes {
 		e.scheduleHeartbeatAfter(cluster.NodeID(i), start-e.p.HeartbeatS*float64(n-i)/float64(n))
@@ -236,6 +262,7 @@ func (e *Engine) Run() error {
 				continue
 			}
 			e.now = math.Max(e.now, next)
+			e.instantMark = e.handled
 		}
 		if okNet && tNet <= e.now {
 			cs := e.net.PopCompleted(e.now)
@@ -247,6 +274,10 @@ func (e *Engine) Run() error {
 		}
 		ev := e.events.pop()
 		e.handled++
+		if e.handled-e.instantMark > e.instantLimit {
+			e.spinError(ev.kind)
+			break
+		}
 		e.handle(ev)
 		if e.progress != nil && e.finished >= nextReport {
 			e.progress(e.now, e.finished, len(e.specs))

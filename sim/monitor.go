@@ -34,6 +34,7 @@ func (e *Engine) monitor() {
 	e.col.MonitorSample(congested)
 	e.col.UplinkMonitorSample(e.uplink)
 	e.checkStall() // heartbeats stop on full nodes; the monitor always runs
+	e.checkRunaway()
 	e.lastCongested = congested
 	if e.finished < len(e.specs) {
 		e.events.push(event{t: e.now + period, kind: evMonitor})

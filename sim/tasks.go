@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"hash/fnv"
 	"math"
 	"slices"
 
@@ -31,6 +32,11 @@ type mapTask struct {
 	slot    sched.SlotKind
 	attempt uint32
 	flow    network.FlowID
+	// failAt is where the running attempt fails, as a fraction of its
+	// input read; 0 when it does not (failure.go). failures counts the
+	// task's failed attempts.
+	failAt   float32
+	failures uint16
 }
 
 type reduceTask struct {
@@ -40,7 +46,11 @@ type reduceTask struct {
 	node    cluster.NodeID
 	slot    sched.SlotKind
 	attempt uint32
-	cursor  int // next entry of the job's map log to absorb
+	// failAt and failures are as a map's, failAt a fraction of the
+	// attempt's reduce computation.
+	failAt   float32
+	failures uint16
+	cursor   int // next entry of the job's map log to absorb
 	// Fetch state per map-output host, indexed by the job's host index
 	// (jobRun.hosts), so that absorbing map output needs no lookup. A
 	// host's state is read and written together, so it is one struct.
@@ -112,6 +122,14 @@ type jobRun struct {
 	waitS, hoardS float64
 	next          int // lowest reduce index that may be pending
 	done          bool
+	// nameHash keys the job's attempt failures by its name, as its input
+	// placement is (cluster.PlaceInput), so that they do not depend on
+	// the rest of the workload.
+	nameHash uint64
+	// produced and fetched are the job's part of the shuffle ledger
+	// (Engine.shuffleProduced, shuffleFetched), taken out of it when the
+	// job fails.
+	produced, fetched float64
 	// running lists the tasks launched and not yet ended, in launch order,
 	// which is start-time order: RunningTasks reads it instead of scanning
 	// every task of the job.
@@ -155,14 +173,17 @@ const (
 
 func (e *Engine) submit(i int) {
 	spec := &e.specs[i]
+	e.lastDone, e.doneEvents = e.now, e.handled
 	f := cluster.PlaceInput(e.topo, e.seed, spec.Name, spec.NumMaps)
+	h := fnv.New64a()
+	h.Write([]byte(spec.Name))
 	sj := &sched.Job{
 		Spec: spec, Index: i, Pool: spec.Pool, Submit: spec.Submit,
 		NumMaps: spec.NumMaps, NumReduces: spec.NumReduces,
 		Input: &f, MapOutputByRack: make([]float64, e.topo.NumRacks()),
 	}
 	sj.Maps = sched.NewMapIndex(e.topo, sj.Input)
-	jr := &jobRun{spec: spec, sj: sj, maps: make([]mapTask, spec.NumMaps), reduces: make([]reduceTask, spec.NumReduces)}
+	jr := &jobRun{spec: spec, sj: sj, maps: make([]mapTask, spec.NumMaps), reduces: make([]reduceTask, spec.NumReduces), nameHash: h.Sum64()}
 	if e.p.CopyCompute.Enabled {
 		jr.copyingOn = map[cluster.NodeID]int{}
 	}
@@ -183,7 +204,7 @@ func (e *Engine) submit(i int) {
 
 func (e *Engine) enableReduces(jr *jobRun) {
 	sj := jr.sj
-	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= e.p.SlowStart*float64(sj.NumMaps) {
+	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= (*e.p.SlowStart)*float64(sj.NumMaps) {
 		sj.ReducesEnabled = true
 		e.launchableReduces += sj.PendingReduces()
 		e.epoch++
@@ -201,6 +222,9 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	m := &jr.maps[i]
 	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
 	m.attempt++
+	if e.p.TaskFailureRate > 0 {
+		m.failAt = e.drawFailure(jr, sched.MapTask, i, m.attempt)
+	}
 	e.hold(n, jr.spec, true, 1)
 	m.src = src
 	if src < 0 {
@@ -223,6 +247,9 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	r := &jr.reduces[i]
 	r.state, r.node, r.slot, r.start = tsStarting, n, slot, e.now
 	r.attempt++
+	if e.p.TaskFailureRate > 0 {
+		r.failAt = e.drawFailure(jr, sched.ReduceTask, i, r.attempt)
+	}
 	jr.started(sched.ReduceTask, i)
 	if jr.copyingOn != nil {
 		jr.copyingOn[n]++
@@ -253,6 +280,9 @@ func (e *Engine) afterStartup(jr *jobRun, t int32, attempt uint32) {
 
 func (e *Engine) phaseDone(job, t int, attempt uint32) {
 	jr := e.jobs[job]
+	if jr.done {
+		return // the job failed; its attempts were killed
+	}
 	if t >= 0 {
 		if m := &jr.maps[t]; m.attempt == attempt && m.state == tsStarting {
 			e.startPhase(jr, int32(t))
@@ -267,6 +297,10 @@ func (e *Engine) phaseDone(job, t int, attempt uint32) {
 	case tsStarting:
 		e.startPhase(jr, int32(t))
 	case tsComputing:
+		if r.failAt > 0 {
+			e.failAttempt(jr, sched.ReduceTask, -1-t)
+			return
+		}
 		e.startWrite(jr, -1-t)
 	}
 }
@@ -300,6 +334,9 @@ func (e *Engine) startMapRead(jr *jobRun, i int) {
 	m := &jr.maps[i]
 	m.state = tsRunning
 	bytes := float64(jr.spec.MapInputBytes(i, e.topo.Config().BlockBytes()))
+	if m.failAt > 0 {
+		bytes *= float64(m.failAt) // the attempt fails there (failure.go)
+	}
 	rateCap := math.Inf(1)
 	if c := jr.spec.Profile.MapSecPerByte; c > 0 {
 		rateCap = 1 / c
@@ -323,6 +360,10 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 	case flowMapRead:
 		if ref.remote {
 			e.col.Transfer(metrics.RemoteMap, ref.cross, c.Bytes)
+		}
+		if jr.maps[ref.task].failAt > 0 {
+			e.failAttempt(jr, sched.MapTask, int(ref.task))
+			return
 		}
 		e.mapDone(jr, int(ref.task))
 	case flowFetch:
@@ -352,6 +393,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		return
 	}
 	m.state = tsDone
+	e.lastDone, e.doneEvents = e.now, e.handled
 	jr.ended(sched.MapTask, i)
 	e.hold(m.node, jr.spec, true, -1)
 	sj := jr.sj
@@ -359,6 +401,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 	sj.FinishedMaps++
 	out := jr.spec.MapOutputBytes(i, e.topo.Config().BlockBytes())
 	e.shuffleProduced += out
+	jr.produced += out
 	h, ok := jr.hostIndex[m.node]
 	if !ok {
 		if jr.hostIndex == nil {
@@ -446,6 +489,7 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h int32, bytes float64) {
 	hf := &r.from[h]
 	hf.flow = 0
 	e.shuffleFetched += bytes
+	jr.fetched += bytes
 	if hf.avail > 0 {
 		hf.state = hostQueued
 		r.queue = append(r.queue, h)
@@ -486,6 +530,9 @@ func (e *Engine) compute(jr *jobRun, i int) {
 	}
 	r.state = tsComputing
 	dur := r.fetched * jr.spec.Profile.ReduceSecPerByte
+	if r.failAt > 0 {
+		dur *= float64(r.failAt) // the attempt fails there (failure.go)
+	}
 	e.phasePending++
 	e.events.push(event{t: e.now + dur, kind: evPhaseDone, a: int32(jr.spec.ID), b: int32(-1 - i), c: r.attempt})
 }
@@ -541,6 +588,7 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 		return
 	}
 	r.state = tsDone
+	e.lastDone, e.doneEvents = e.now, e.handled
 	jr.ended(sched.ReduceTask, i)
 	e.hold(r.node, jr.spec, false, -1)
 	sj := jr.sj
@@ -558,8 +606,13 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 
 func (e *Engine) jobDone(jr *jobRun) {
 	jr.done = true
-	e.finished++
 	e.col.JobFinished(jr.spec.ID, e.now)
+	e.leave(jr)
+}
+
+// leave takes a job that completed or failed out of the run.
+func (e *Engine) leave(jr *jobRun) {
+	e.finished++
 	e.col.ReduceWaiting(jr.waitS, jr.hoardS)
 	for k, a := range e.active {
 		if a == jr.sj {

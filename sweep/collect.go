@@ -82,6 +82,9 @@ func (s *Sweep) Collect(o CollectOptions) (*Collection, error) {
 		case rec.Workload != planned.Workload:
 			c.Mismatched = append(c.Mismatched, fmt.Sprintf("run %d (%s) ran workload %s, the plan's is %s", i, planned.Describe(), rec.Workload, planned.Workload))
 		}
+		if fp := run.Summary.Fingerprint; fp != "" && fp != planned.Workload && rec.Workload == planned.Workload {
+			c.Mismatched = append(c.Mismatched, fmt.Sprintf("run %d (%s): its summary.json records workload %s, the plan's is %s", i, planned.Describe(), fp, planned.Workload))
+		}
 		if run.Summary.Policy != planned.Policy {
 			c.Mismatched = append(c.Mismatched, fmt.Sprintf("run %d's summary is of policy %s, the plan's is %s", i, run.Summary.Policy, planned.Policy))
 		}

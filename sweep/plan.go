@@ -301,10 +301,7 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *sce
 	if err != nil {
 		return err
 	}
-	if err := c.Check(); err != nil {
-		return err
-	}
-	r.Workload, err = workloadOf(c)
+	r.Workload, err = workloadOf(c) // builds it: every setting is checked
 	return err
 }
 

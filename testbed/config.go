@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strconv"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/mrsched/mrsched/scenario"
 )
@@ -69,32 +66,12 @@ func (s Spec) TimeScale() float64 { return s.ByteScale / s.BandwidthScale }
 
 var ccName = regexp.MustCompile(`^[a-z0-9_]{1,15}$`)
 
-// scalar returns the text of key's value in mapping n, if n has it.
-func scalar(n *yaml.Node, key string) (string, bool) {
-	if n.Kind != yaml.MappingNode {
-		return "", false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1].Value, true
-		}
-	}
-	return "", false
-}
-
 // LoadSpec reads a scenario's testbed section, fills defaults and checks
 // every value, naming the file, line and field of a bad one.
 func LoadSpec(c *scenario.Config) (Spec, error) {
 	var s Spec
 	if err := c.DecodeSection(&c.Testbed, "testbed", &s); err != nil {
 		return s, err
-	}
-	// yaml.v3 truncates 2.5 into an int field: refuse what is not a
-	// whole number.
-	if v, ok := scalar(&c.Testbed, "queue_packets"); ok {
-		if _, err := strconv.Atoi(v); err != nil {
-			return s, fmt.Errorf("%s: line %d: testbed.queue_packets: want a whole number of frames, got %s", c.Name(), c.LineOf("testbed.queue_packets"), v)
-		}
 	}
 	set := func(field string) bool { return c.LineOf("testbed."+field) > 0 }
 	bad := func(field, want string, v any) error {

@@ -43,7 +43,7 @@ func TestBadSpecsNameFileLineAndField(t *testing.T) {
 		{"huge delay", "  hop_delay_ms: 5000\n", "testbed.hop_delay_ms"},
 		{"unknown field", "  byte_scael: 0.1\n", "s.yaml: testbed: line 4: field byte_scael not found"},
 		{"a congestion control that is no name", "  congestion_control: \"cubic; rm\"\n", "s.yaml: line 4: testbed.congestion_control: want an algorithm name"},
-		{"a fraction of a packet", "  queue_packets: 2.5\n", "s.yaml: line 4: testbed.queue_packets: want a whole number of frames, got 2.5"},
+		{"a fraction of a packet", "  queue_packets: 2.5\n", "s.yaml: line 4: testbed.queue_packets: 2.5 is not a whole number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadSpec(parse(t, head+tc.body))

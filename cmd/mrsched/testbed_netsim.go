@@ -127,18 +127,18 @@ func cmdTestbedNetsim(args []string, stdout, stderr io.Writer) error {
 	if err := json.Unmarshal(b, &in); err != nil { // cmdNetsim has checked it
 		return fmt.Errorf("%s: %v", name, err)
 	}
-	busiest := math.Max(in.NICGbps, in.RackUplinkGbps) * 1e9
+	busiest := math.Max(*in.NICGbps, *in.RackUplinkGbps) * 1e9
 	if *bwScale == 0 {
 		*bwScale = math.Min(1, autoBusiestLinkBitsPerSec/busiest)
 	}
 	timeScale := *byteScale / *bwScale
 	fmt.Fprintf(stderr, "bandwidth scale %g (NICs %s, uplinks %s), byte scale %g: wall time = file time x %g\n",
-		*bwScale, rateText(in.NICGbps*1e9**bwScale), rateText(in.RackUplinkGbps*1e9**bwScale), *byteScale, timeScale)
+		*bwScale, rateText(*in.NICGbps*1e9**bwScale), rateText(*in.RackUplinkGbps*1e9**bwScale), *byteScale, timeScale)
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	f, err := fabric.Build(ctx, fabric.Spec{Racks: in.Racks, NodesPerRack: in.NodesPerRack,
-		NICBitsPerSec: in.NICGbps * 1e9 * *bwScale, UplinkBitsPerSec: in.RackUplinkGbps * 1e9 * *bwScale,
+	f, err := fabric.Build(ctx, fabric.Spec{Racks: int(*in.Racks), NodesPerRack: int(*in.NodesPerRack),
+		NICBitsPerSec: *in.NICGbps * 1e9 * *bwScale, UplinkBitsPerSec: *in.RackUplinkGbps * 1e9 * *bwScale,
 		QueuePackets: *queue, HopDelay: *hopDelay})
 	if err != nil {
 		return err
@@ -150,8 +150,8 @@ func cmdTestbedNetsim(args []string, stdout, stderr io.Writer) error {
 		if n == 0 && *fl.Bytes > 0 {
 			n = 1
 		}
-		flows[i] = tcpreplay.Flow{ID: fl.ID, Src: *fl.Src, Dst: *fl.Dst, Bytes: n,
-			Start: time.Duration(fl.StartS * timeScale * float64(time.Second))}
+		flows[i] = tcpreplay.Flow{ID: *fl.ID, Src: int(*fl.Src), Dst: int(*fl.Dst), Bytes: n,
+			Start: time.Duration(startOf(fl) * timeScale * float64(time.Second))}
 	}
 	t0 := time.Now()
 	res, err := tcpreplay.Run(ctx, f, flows, tcpreplay.Options{CongestionControl: *cc})
@@ -169,7 +169,7 @@ func cmdTestbedNetsim(args []string, stdout, stderr io.Writer) error {
 	var sumAbs float64
 	var nErr int
 	for i, r := range res {
-		start := in.Flows[i].StartS
+		start := startOf(in.Flows[i])
 		finish := r.Finish.Seconds() / timeScale
 		fl := testbedNetsimFlow{ID: r.ID, FinishS: finish, ModelFinishS: model.Flows[i].FinishS}
 		if d := fl.ModelFinishS - start; *in.Flows[i].Bytes > 0 && d > 0 {
@@ -205,4 +205,12 @@ func rateText(bitsPerSec float64) string {
 		return fmt.Sprintf("%.4g Mbit/s", bitsPerSec/1e6)
 	}
 	return fmt.Sprintf("%.4g kbit/s", bitsPerSec/1e3)
+}
+
+// startOf is a checked flow's start time (absent means 0).
+func startOf(f netsimFlow) float64 {
+	if f.StartS == nil {
+		return 0
+	}
+	return *f.StartS
 }

@@ -84,7 +84,7 @@ func (m *Master) submit(i int) {
 
 func (m *Master) enableReduces(jr *jobRun) {
 	sj := jr.sj
-	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= m.cfg.Engine.SlowStart*float64(sj.NumMaps) {
+	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= *m.cfg.Engine.SlowStart*float64(sj.NumMaps) {
 		sj.ReducesEnabled = true
 		m.launchableReduces += sj.PendingReduces()
 		m.epoch++
