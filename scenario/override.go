@@ -3,7 +3,9 @@ package scenario
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -142,8 +144,7 @@ func checkSetting(s Setting) error {
 		return nil
 	}
 	v := reflect.New(t)
-	if err := s.Value.Decode(v.Interface()); err != nil || isInt(t) && s.Value.ShortTag() != "!!int" {
-		// yaml.v3 truncates 2.5 into an int field; a setting must not.
+	if err := s.Value.Decode(v.Interface()); err != nil || isInt(t) && !whole(s.Value) {
 		return fmt.Errorf("%s: %s", s, want(t, s.Value))
 	}
 	return nil
@@ -179,6 +180,20 @@ func yamlField(t reflect.Type, name string) (*reflect.StructField, []string) {
 		names = append(names, tag)
 	}
 	return nil, names
+}
+
+// whole reports whether n is a whole number: an integer, or a float with
+// no fraction (1e3), as a scenario file reads one. yaml.v3 truncates 2.5
+// into an int field; a setting must not.
+func whole(n *yaml.Node) bool {
+	switch n.ShortTag() {
+	case "!!int":
+		return true
+	case "!!float":
+		f, err := strconv.ParseFloat(n.Value, 64)
+		return err == nil && f == math.Trunc(f) && !math.IsInf(f, 0)
+	}
+	return false
 }
 
 func isInt(t reflect.Type) bool {

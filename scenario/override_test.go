@@ -39,6 +39,8 @@ func TestOverrideSetsFieldsByPath(t *testing.T) {
 			func(c *Config) bool { return c.Policy.Name == "fair" && c.Policy.Params.Kind == 0 }, "policy fair without params"},
 		{"a map of values", []string{"workload.demand.by_kind={swim: 3}"},
 			func(c *Config) bool { return c.Workload.Demand.ByKind["swim"].N == 3 }, "demand by_kind swim 3"},
+		{"a whole number written as a float", []string{"cluster.racks=1e1"},
+			func(c *Config) bool { return c.Cluster.Racks == 10 }, "racks 10"},
 		{"later settings win", []string{"cluster.racks=4", "cluster.racks=5"},
 			func(c *Config) bool { return c.Cluster.Racks == 5 }, "racks 5"},
 	}
