@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -296,14 +297,26 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *sce
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return err
 	}
-	// Errors name the run, not the file: the plan is not written yet.
-	c, err := scenario.LoadBytes(b, fmt.Sprintf("%s: run %d (%s)", g.Name, r.Index, r.Describe()), filepath.Dir(path))
-	if err != nil {
-		return err
+	// Errors name the run and the field, not the file, which is not
+	// written yet: a line of it would point nowhere.
+	name := fmt.Sprintf("%s: run %d (%s)", g.Name, r.Index, r.Describe())
+	c, err := scenario.LoadBytes(b, name, filepath.Dir(path))
+	if err == nil {
+		r.Workload, err = workloadOf(c) // builds it: every setting is checked
 	}
-	r.Workload, err = workloadOf(c) // builds it: every setting is checked
-	return err
+	if err != nil {
+		msg := err.Error()
+		if rest, ok := strings.CutPrefix(msg, name+": "); ok {
+			msg = name + ": " + specLine.ReplaceAllString(rest, "")
+		}
+		return errors.New(msg)
+	}
+	return nil
 }
+
+// specLine is the line of a run's scenario file an error starts with:
+// taken out, since the file is not written when the plan fails.
+var specLine = regexp.MustCompile(`^line \d+: `)
 
 // specMark starts the comment plan writes above a run's scenario; the
 // scenario's text below it is what Run.Scenario hashes.
