@@ -18,6 +18,7 @@ import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
@@ -460,16 +461,13 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 	}
 	tap := newSWTrafficTap(pol, topo, len(jobs))
 	tap.probe.winLo, tap.probe.winHi = r.cfg.RampS, r.cfg.RampS+r.cfg.WindowS
-	e, err := sim.New(r.spec.engine(sim.Params{}), topo, jobs, tap, r.key.Seed)
+	res, err := scenario.Simulation{Engine: r.spec.engine(sim.Params{}), Topology: topo, Jobs: jobs, Policy: tap, Seed: r.key.Seed,
+		Metrics: scenario.MetricsSpec{SteadyStartS: r.cfg.RampS, SteadyEndS: r.cfg.RampS + r.cfg.WindowS}}.Run()
 	if err != nil {
-		return nil, err
-	}
-	if err := e.Run(); err != nil {
 		return nil, fmt.Errorf("%s (%s, seed %d): %w", r.spec.Label, r.spec.Name, r.key.Seed, err)
 	}
-	col := e.Collector()
-	col.SetSteadyWindow(r.cfg.RampS, r.cfg.RampS+r.cfg.WindowS)
-	out := &swOutcome{spec: r.spec, cfg: r.cfg, jobs: col.Jobs(), summary: col.Summarize(r.spec.Name),
+	col := res.Collector
+	out := &swOutcome{spec: r.spec, cfg: r.cfg, jobs: col.Jobs(), summary: res.Summary,
 		traffic: tap.traffic, probe: tap.probe, series: col.Timeseries()}
 	block := float64(topo.Config().BlockBytes())
 	for i := range out.jobs {

@@ -222,24 +222,9 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	return res, nil
 }
 
-// RunJobs runs prepared jobs on t under pol.
+// RunJobs runs prepared jobs on t under pol (see Simulation).
 func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64, m MetricsSpec, progress sim.Progress) (*Result, error) {
-	e, err := sim.New(p, t, jobs, pol, seed)
-	if err != nil {
-		return nil, err
-	}
-	e.SetProgress(progress)
-	if err := e.Run(); err != nil {
-		return nil, fmt.Errorf("policy %s: %w", pol.Name(), err)
-	}
-	col := e.Collector()
-	col.SetSteadyWindow(m.SteadyStartS, m.SteadyEndS)
-	if m.Slowdown {
-		if err := slowdowns(p, t, jobs, seed, col); err != nil {
-			return nil, err
-		}
-	}
-	return &Result{Summary: col.Summarize(pol.Name()), Collector: col, Cost: e.DecisionCost(), Engine: e.Stats()}, nil
+	return Simulation{Engine: p, Topology: t, Jobs: jobs, Policy: pol, Seed: seed, Metrics: m, Progress: progress}.Run()
 }
 
 // slowdowns runs each finished job alone under fifo (with one job every
