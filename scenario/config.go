@@ -266,6 +266,10 @@ func (c *Config) LineOf(path string) int { return c.lines[path] }
 // Name is the scenario file's name, for errors.
 func (c *Config) Name() string { return c.name }
 
+// Dir is the directory relative paths in the scenario (a trace file) are
+// taken from: the file's own, for a scenario Load read.
+func (c *Config) Dir() string { return c.dir }
+
 // decodeParams decodes the policy's params node strictly, so that a
 // misspelt parameter is an error naming its line, not a silent default.
 //

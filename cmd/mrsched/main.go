@@ -67,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdDiff(args, stdout, stderr)
 	case "testbed":
 		err = cmdTestbed(args, stdout, stderr)
+	case "validate":
+		err = cmdValidate(args, stdout, stderr)
 	case "trace":
 		err = cmdTrace(args, stdout, stderr)
 	case "experiment":
@@ -136,6 +138,9 @@ Commands:
                                      the scenario on an emulated cluster: real tasks,
                                      real TCP over shaped links (needs root)
   mrsched testbed clean              remove what a killed testbed run left behind
+  mrsched validate -config FILE -out DIR [-seeds N]
+                                     the scenario's policies in the simulator and on the
+                                     testbed, seed by seed: errors and effects (needs root)
 
 Run 'mrsched COMMAND -h' for a command's flags.
 `)
