@@ -79,7 +79,7 @@ type Workload struct {
 	// (default 1): the ShuffleWatcher paper's own scaled-down runs
 	// (section 5.6) and a small cluster want smaller jobs.
 	InputScale float64 `yaml:"input_scale"`
-	DurationS         float64 `yaml:"duration_s"`
+	DurationS  float64 `yaml:"duration_s"`
 
 	// Demand sets jobs' j.demand for the `td` policy (DemandSpec); unset,
 	// td chooses.

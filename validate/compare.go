@@ -64,10 +64,10 @@ func Compare(sim, tb Outcome) Errors {
 		ys = append(ys, tb.Turnaround[id])
 	}
 	return Errors{
-		MeanTurnaround: rel(sim.MeanTurnaround, tb.MeanTurnaround),
-		P95Turnaround:  rel(sim.P95Turnaround, tb.P95Turnaround),
-		Makespan:       rel(sim.MakespanS, tb.MakespanS),
-		CrossRackBytes: rel(sim.CrossRackBytes, tb.CrossRackBytes),
+		MeanTurnaround:     rel(sim.MeanTurnaround, tb.MeanTurnaround),
+		P95Turnaround:      rel(sim.P95Turnaround, tb.P95Turnaround),
+		Makespan:           rel(sim.MakespanS, tb.MakespanS),
+		CrossRackBytes:     rel(sim.CrossRackBytes, tb.CrossRackBytes),
 		SpearmanTurnaround: Spearman(xs, ys),
 	}
 }
