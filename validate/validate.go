@@ -69,9 +69,14 @@ func LoadSpec(c *scenario.Config) (Spec, error) {
 // Run is one policy on one seed, in both: what each measured and the
 // simulator's errors.
 type Run struct {
-	Policy  string  `json:"policy"`
-	Seed    uint64  `json:"seed"`
-	Error   Errors  `json:"error"`
+	Policy string `json:"policy"`
+	Seed   uint64 `json:"seed"`
+	Error  Errors `json:"error"`
+	// Control is the simulator against itself with every heartbeat moved
+	// by a nanosecond: how far two runs of one model of a busy cluster
+	// land apart when nothing but the order of ties changes. An error
+	// within the control's size is not a model error.
+	Control Errors  `json:"control"`
 	Sim     Outcome `json:"sim"`
 	Testbed Outcome `json:"testbed"`
 	// TestbedCrossRack is the testbed's cross-rack traffic as the kernel
@@ -164,6 +169,14 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 			if err != nil {
 				return nil, err
 			}
+			cc, _, err := nudged(rc, src)
+			if err != nil {
+				return nil, err
+			}
+			cres, err := cc.Run(nil)
+			if err != nil {
+				return nil, err
+			}
 			logf("validate: %s, seed %d: on the testbed", name, seed)
 			start := time.Now()
 			tres, err := opt.Testbed(ctx, rc)
@@ -178,7 +191,7 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 				outcomes[key(r.policy, r.params)] = map[uint64][2]Outcome{}
 			}
 			outcomes[key(r.policy, r.params)][seed] = [2]Outcome{so, to}
-			rep.Runs = append(rep.Runs, Run{Policy: name, Seed: seed, Error: Compare(so, to), Sim: so, Testbed: to,
+			rep.Runs = append(rep.Runs, Run{Policy: name, Seed: seed, Error: Compare(so, to), Control: Compare(outcome(cres.Summary, cres.Collector), so), Sim: so, Testbed: to,
 				TestbedCrossRack: tres.Report.CrossRack, Host: tres.Report.Host, TestbedS: wall.Seconds()})
 			logf("validate: %s, seed %d: done in %.0f s; mean turnaround sim %.1f s, testbed %.1f s", name, seed, wall.Seconds(), so.MeanTurnaround, to.MeanTurnaround)
 			if opt.Out != "" {
@@ -244,6 +257,18 @@ func variant(c *scenario.Config, r run, seed uint64) (*scenario.Config, []byte, 
 	return rc, b, nil
 }
 
+// nudged is rc with every heartbeat one nanosecond later: the control.
+func nudged(rc *scenario.Config, src []byte) (*scenario.Config, []byte, error) {
+	hb := rc.Engine.WithDefaults().HeartbeatS + 1e-9
+	b, err := scenario.Override(src, scenario.Setting{Path: "engine.heartbeat_s",
+		Value: &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatFloat(hb, 'g', -1, 64)}})
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := scenario.LoadBytes(b, rc.Name(), rc.Dir())
+	return c, b, err
+}
+
 func policyNode(r run) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		{Kind: yaml.ScalarNode, Value: "name"}, {Kind: yaml.ScalarNode, Value: r.policy}}}
@@ -271,6 +296,7 @@ func definitions() map[string]string {
 	return map[string]string{
 		"error":               "(simulator - testbed) / testbed, per policy and seed; spearman_turnaround is the rank correlation of per-job turnaround over jobs completed in both",
 		"cross_rack_bytes":    "simulator: its accounting of bytes that crossed a rack uplink; testbed: the TCP payload of the uplinks' up directions as the kernel counted them (frames less 66 header bytes each)",
+		"control":             "the simulator with every heartbeat one nanosecond later against the simulator: the spread of the model itself",
 		"effect":              "a policy's figure over its baseline's on the same seed (ratio); mean and standard error over seeds",
 		"agree.same_sign":     "the simulator's ratio is on the same side of 1 as the testbed's",
 		"agree.within_two_se": "|simulator's mean ratio - testbed's| <= 2 x the testbed's standard error",

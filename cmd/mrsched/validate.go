@@ -100,9 +100,12 @@ func validateTables(rep *validate.Report) []*report.Table {
 	for _, r := range rep.Runs {
 		errs.AddRow(r.Policy, fmt.Sprint(r.Seed), pct(r.Error.MeanTurnaround), pct(r.Error.P95Turnaround), pct(r.Error.Makespan),
 			pct(r.Error.CrossRackBytes), fmt.Sprintf("%.3f", r.Error.SpearmanTurnaround), fmt.Sprintf("%.0f%%", 100*r.Host.UnniceP95))
+		c := r.Control
+		errs.AddRow("  control", "", pct(c.MeanTurnaround), pct(c.P95Turnaround), pct(c.Makespan), pct(c.CrossRackBytes), fmt.Sprintf("%.3f", c.SpearmanTurnaround), "")
 	}
 	errs.Notes = []string{
 		"rank correlation: Spearman's, of per-job turnaround over the jobs completed in both;",
+		"control: the simulator with every heartbeat 1 ns later against the simulator, the model's own spread;",
 		"cross-rack bytes on the testbed: the TCP payload the kernel counted on the rack uplinks;",
 		"host busy: the 95th percentile of one-second samples of the cores' un-niced busy share during the testbed run.",
 	}
