@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
@@ -160,6 +161,7 @@ type built struct {
 	pol  sched.Policy
 	// params are the policy's parameters with defaults filled.
 	params map[string]any
+	faults []faults.Event
 }
 
 func (c *Config) build() (*built, error) {
@@ -182,6 +184,10 @@ func (c *Config) build() (*built, error) {
 	if params == nil && len(c.Policy.Params.Content) > 0 {
 		return nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
 	}
+	evs, err := c.FaultEvents(t)
+	if err != nil {
+		return nil, err
+	}
 	jobs, err := c.Jobs(t)
 	if err != nil {
 		return nil, c.fileErr(err)
@@ -189,7 +195,7 @@ func (c *Config) build() (*built, error) {
 	if err := c.checkAgainstWorkload(t, jobs); err != nil {
 		return nil, c.fileErr(err)
 	}
-	b := &built{topo: t, jobs: jobs, pol: pol}
+	b := &built{topo: t, jobs: jobs, pol: pol, faults: evs}
 	if e, ok := params.(interface{ Effective() map[string]any }); ok {
 		b.params = e.Effective()
 	}
@@ -205,7 +211,7 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	t, jobs, pol := b.topo, b.jobs, b.pol
 	eff := c.effective(t, jobs, b.params)
 	fp := Fingerprint(t.Config(), jobs)
-	res, err := RunJobs(c.engine(), t, jobs, pol, c.seed(), c.Metrics, progress)
+	res, err := RunJobs(c.engine(), t, jobs, pol, c.seed(), c.Metrics, b.faults, progress)
 	if err != nil {
 		// A run stopped by a setting is reported at the setting's line.
 		var se *sim.SettingError
@@ -218,10 +224,15 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	return res, nil
 }
 
-// RunJobs runs prepared jobs on t under pol.
-func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64, m MetricsSpec, progress sim.Progress) (*Result, error) {
+// RunJobs runs prepared jobs on t under pol, with node faults evs (none
+// when nil). A job's run alone, for its slowdown, has no faults: it is
+// measured against the job on the healthy cluster.
+func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64, m MetricsSpec, evs []faults.Event, progress sim.Progress) (*Result, error) {
 	e, err := sim.New(p, t, jobs, pol, seed)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.SetFaults(evs); err != nil {
 		return nil, err
 	}
 	e.SetProgress(progress)
