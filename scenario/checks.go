@@ -23,7 +23,7 @@ func (c *Config) set(path string) bool {
 // error, not a silent no-op.
 var (
 	traceOnly     = []string{"source_nodes", "scale", "max_jobs", "start_s", "end_s", "map_mbps", "reduce_mbps"}
-	generatorOnly = []string{"mean_interarrival_s", "duration_s"}
+	generatorOnly = []string{"mean_interarrival_s", "duration_s", "input_scale"}
 )
 
 // checkSettings reports settings that are wrong only together, each

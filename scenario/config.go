@@ -79,7 +79,11 @@ type Workload struct {
 	// (Tables 1 and 2) instead of reading a trace.
 	Generator         string  `yaml:"generator"`
 	MeanInterarrivalS float64 `yaml:"mean_interarrival_s"`
-	DurationS         float64 `yaml:"duration_s"`
+	// InputScale multiplies every bound of Table 2's input-size bins
+	// (default 1): the ShuffleWatcher paper's own scaled-down runs
+	// (section 5.6) and a small cluster want smaller jobs.
+	InputScale float64 `yaml:"input_scale"`
+	DurationS  float64 `yaml:"duration_s"`
 
 	// Demand sets jobs' j.demand for the `td` policy (DemandSpec); unset,
 	// td chooses.
@@ -265,6 +269,10 @@ func (c *Config) LineOf(path string) int { return c.lines[path] }
 
 // Name is the scenario file's name, for errors.
 func (c *Config) Name() string { return c.name }
+
+// Dir is the directory relative paths in the scenario (a trace file) are
+// taken from: the file's own, for a scenario Load read.
+func (c *Config) Dir() string { return c.dir }
 
 // decodeParams decodes the policy's params node strictly, so that a
 // misspelt parameter is an error naming its line, not a silent default.

@@ -58,7 +58,7 @@ func TestScenarioDemand(t *testing.T) {
 				}
 			}
 			// The demand must reach the policy: td reports the j.demand it used.
-			if _, err := RunJobs(cfg.Engine, topo, jobs, pol, 1, cfg.Metrics, nil, nil); err != nil {
+			if _, err := RunJobs(cfg.Engine, topo, jobs, pol, 1, cfg.Metrics, nil); err != nil {
 				t.Fatal(err)
 			}
 			st := pol.(*sched.TD).Stats()

@@ -44,6 +44,7 @@ type EffectiveWorkload struct {
 	ReduceMBps        float64 `json:"reduce_mbps,omitempty"`
 	MeanInterarrivalS float64 `json:"mean_interarrival_s,omitempty"`
 	DurationS         float64 `json:"duration_s,omitempty"`
+	InputScale        float64 `json:"input_scale,omitempty"`
 	TaskFailureRate   float64 `json:"task_failure_rate"`
 	// Demand is workload.demand as given, when set.
 	Demand *EffectiveDemand `json:"demand,omitempty"`
@@ -84,6 +85,7 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 	}
 	if w.Generator != "" {
 		ew.MeanInterarrivalS = orDefault(w.MeanInterarrivalS, swMeanInterarrivalS)
+		ew.InputScale = orDefault(w.InputScale, 1)
 		ew.DurationS = orDefault(w.DurationS, swDurationS)
 	} else {
 		ew.SourceNodes = w.SourceNodes

@@ -78,10 +78,14 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 		if dur == 0 {
 			dur = 6 * 3600 // 4 h steady state plus an hour of ramp each side
 		}
-		jobs, err := workload.GenerateShuffleWatcher(workload.SWGenOptions{
+		opt := workload.SWGenOptions{
 			Users: users, MeanInterarrivalS: mean, DurationS: dur, BlockBytes: cfg.BlockBytes(),
 			Seed: c.seed(), BytesPerReduce: w.BytesPerReduce, TargetNodes: t.NumNodes(),
-		})
+		}
+		if w.InputScale != 0 {
+			opt.SizeBins = workload.ScaledSizeBins(w.InputScale)
+		}
+		jobs, err := workload.GenerateShuffleWatcher(opt)
 		if err != nil {
 			return nil, fmt.Errorf("workload (shufflewatcher generator): %w", err)
 		}
@@ -211,7 +215,8 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	t, jobs, pol := b.topo, b.jobs, b.pol
 	eff := c.effective(t, jobs, b.params)
 	fp := Fingerprint(t.Config(), jobs)
-	res, err := RunJobs(c.engine(), t, jobs, pol, c.seed(), c.Metrics, b.faults, progress)
+	res, err := Simulation{Engine: c.engine(), Topology: t, Jobs: jobs, Policy: pol, Seed: c.seed(), Metrics: c.Metrics,
+		Faults: b.faults, Progress: progress}.Run()
 	if err != nil {
 		// A run stopped by a setting is reported at the setting's line.
 		var se *sim.SettingError
@@ -224,29 +229,9 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	return res, nil
 }
 
-// RunJobs runs prepared jobs on t under pol, with node faults evs (none
-// when nil). A job's run alone, for its slowdown, has no faults: it is
-// measured against the job on the healthy cluster.
-func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64, m MetricsSpec, evs []faults.Event, progress sim.Progress) (*Result, error) {
-	e, err := sim.New(p, t, jobs, pol, seed)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.SetFaults(evs); err != nil {
-		return nil, err
-	}
-	e.SetProgress(progress)
-	if err := e.Run(); err != nil {
-		return nil, fmt.Errorf("policy %s: %w", pol.Name(), err)
-	}
-	col := e.Collector()
-	col.SetSteadyWindow(m.SteadyStartS, m.SteadyEndS)
-	if m.Slowdown {
-		if err := slowdowns(p, t, jobs, seed, col); err != nil {
-			return nil, err
-		}
-	}
-	return &Result{Summary: col.Summarize(pol.Name()), Collector: col, Cost: e.DecisionCost(), Engine: e.Stats()}, nil
+// RunJobs runs prepared jobs on t under pol (see Simulation).
+func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64, m MetricsSpec, progress sim.Progress) (*Result, error) {
+	return Simulation{Engine: p, Topology: t, Jobs: jobs, Policy: pol, Seed: seed, Metrics: m, Progress: progress}.Run()
 }
 
 // slowdowns runs each finished job alone under fifo (with one job every

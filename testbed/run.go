@@ -92,14 +92,56 @@ type Report struct {
 	Network    fabric.Report `json:"network"`
 	// Links are the kernel's counters of every shaped link at the end.
 	Links []fabric.LinkCounters `json:"links"`
-	Jobs  []JobCheck            `json:"jobs"`
+	// CrossRack is what crossed the rack uplinks, as the kernel counted it
+	// and as the workers accounted it.
+	CrossRack CrossRack  `json:"cross_rack"`
+	Jobs      []JobCheck `json:"jobs"`
 	// ChecksumsOK says every job finished with the output its plan predicts.
 	ChecksumsOK    bool     `json:"checksums_ok"`
 	FailedAttempts []string `json:"failed_attempts"`
-	Host           HostUse  `json:"host"`
+	// FetchFailures are fetches from nodes that were gone (node loss),
+	// which the reduces waited out.
+	FetchFailures []string `json:"fetch_failures"`
+	Host          HostUse  `json:"host"`
 	// MonitorLateMaxS is the largest delay of the master's uplink sample
 	// behind its schedule, wall seconds.
 	MonitorLateMaxS float64 `json:"monitor_late_max_s"`
+}
+
+// CrossRack is the cross-rack traffic of a run, unscaled. Every byte that
+// crosses racks leaves its rack by one uplink's up direction, so the
+// uplinks' up counters count it once.
+type CrossRack struct {
+	// WireBytes is what the uplinks' up directions carried: Ethernet
+	// frames, headers and TCP acknowledgements included.
+	WireBytes float64 `json:"wire_bytes"`
+	// PayloadBytes is WireBytes less the headers of every frame (Ethernet
+	// 14, IPv4 20, TCP with timestamps 32: 66 bytes a frame), which
+	// leaves the TCP payload: what the simulator counts, plus the data
+	// plane's own HTTP and framing bytes (about 0.1%).
+	PayloadBytes float64 `json:"payload_bytes"`
+	// AccountedBytes is the testbed's own accounting: the bytes the
+	// workers reported moving across racks, summed as the simulator's
+	// collector sums them (a reduce's output once, if any pipeline hop
+	// crossed racks).
+	AccountedBytes float64 `json:"accounted_bytes"`
+}
+
+// FrameHeaderBytes is the header of every frame on the emulated links, as
+// the kernel counts it: Ethernet (14), IPv4 (20) and TCP with the
+// timestamp option Linux sends on every segment (32).
+const FrameHeaderBytes = 66
+
+// crossRackOf sums the uplinks' up counters, unscaled by byteScale.
+func crossRackOf(links []fabric.LinkCounters, byteScale, accounted float64) CrossRack {
+	var wire, payload float64
+	for _, l := range links {
+		if l.Link.Kind == fabric.UplinkUp {
+			wire += float64(l.Bytes)
+			payload += float64(l.Bytes) - FrameHeaderBytes*float64(l.Packets)
+		}
+	}
+	return CrossRack{WireBytes: wire / byteScale, PayloadBytes: payload / byteScale, AccountedBytes: accounted}
 }
 
 // JobCheck is one job's output against its plan.
@@ -239,7 +281,12 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	if rep.FailedAttempts == nil {
 		rep.FailedAttempts = []string{}
 	}
+	rep.FetchFailures = mres.FetchFailures
+	if rep.FetchFailures == nil {
+		rep.FetchFailures = []string{}
+	}
 	rep.Scale.Bandwidth, rep.Scale.Byte, rep.Scale.Time = spec.BandwidthScale, spec.ByteScale, spec.TimeScale()
+	rep.CrossRack = crossRackOf(counters, spec.ByteScale, mres.Collector.Summarize(pol.Name()).Bytes.CrossRackTotal)
 	for i := range jobs {
 		rep.Jobs = append(rep.Jobs, JobCheck{ID: i, Name: jobs[i].Name, Checksum: mres.Checksums[i].String(),
 			Expected: expected[i].String(), OK: mres.Checksums[i] == expected[i]})

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,16 +17,18 @@ import (
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
-	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010 or a SWIM TSV file")
+	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010 or a SWIM TSV file (with -source-nodes)")
+	sourceNodes := fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on (SWIM scales its bytes by nodes / source nodes); embedded traces know theirs")
 	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")
-	csvPath := fs.String("csv", "", "also write the table as CSV to this file")
+	csvPath := fs.String("csv", "", "also write the table as CSV to this file (plain numbers, units in the header)")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "policies simulated at once")
 	quiet := fs.Bool("q", false, "no progress line")
 	outs := addOutputFlags(fs)
@@ -33,6 +37,14 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *sourceNodes < 0 {
+		return fmt.Errorf("-source-nodes: must be positive, got %d", *sourceNodes)
+	}
+	if *csvPath != "" {
+		if err := writableFile(*csvPath); err != nil {
+			return fmt.Errorf("-csv: %w", err)
+		}
 	}
 	base := scenario.Default()
 	if *cfgPath != "" {
@@ -43,11 +55,21 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		base = c
 	}
 	if *trace != "" {
-		base.Workload.Trace, base.Workload.Generator = *trace, ""
-		if _, err := os.Stat(*trace); err == nil {
+		// Another trace: the scenario's source_nodes was for its own.
+		base.Workload.Trace, base.Workload.Generator, base.Workload.SourceNodes = *trace, "", 0
+		if _, _, embedded := traces.Embedded(*trace); !embedded {
+			if _, err := os.Stat(*trace); err != nil {
+				return fmt.Errorf("-trace: neither an embedded trace (%s) nor a file: %w", strings.Join(traces.Names(), ", "), err)
+			}
+			if *sourceNodes == 0 {
+				return fmt.Errorf("-trace %s: a trace file needs -source-nodes N, the node count of the cluster it was recorded on", *trace)
+			}
 			abs, _ := filepath.Abs(*trace)
 			base.Workload.Trace = abs
 		}
+	}
+	if *sourceNodes > 0 {
+		base.Workload.SourceNodes = *sourceNodes
 	}
 	if *seed != 0 {
 		base.Seed = *seed
@@ -65,6 +87,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			names[i] = strings.TrimSpace(name)
 			if _, err := sched.NewPolicy(names[i], nil); err != nil {
 				return fmt.Errorf("-policies: %w", err)
+			}
+			if slices.Contains(names[:i], names[i]) {
+				return fmt.Errorf("-policies: %s is named twice", names[i])
 			}
 		}
 	}
@@ -111,7 +136,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		// What each policy's decisions cost on this machine: on stderr,
 		// since it varies from run to run and machine to machine.
 		for i, r := range results {
-			fmt.Fprintln(stderr, perfReport(r.Summary.Policy, r.Cost, r.Engine, walls[i]).line())
+			fmt.Fprintln(stderr, perfReport(r.Summary.Policy, r.Cost, r.Engine, walls[i]).Line())
 		}
 	}
 	if err := outs.writeCompare(base, names, results, walls, stderr, *quiet); err != nil {
@@ -122,7 +147,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := t.WriteCSV(f); err != nil {
+		if err := compareCSV(results).WriteCSV(f); err != nil {
 			f.Close()
 			return err
 		}
@@ -144,7 +169,7 @@ func compareTable(c *scenario.Config, results []*scenario.Result) *report.Table 
 		w = c.Workload.Generator
 	}
 	t := &report.Table{
-		Title: fmt.Sprintf("%s on %d racks x %d nodes (seed %d)", w, cl.Racks, cl.NodesPerRack, c.Seed),
+		Title: fmt.Sprintf("%s on %d racks x %d nodes (seed %d)", w, cl.Racks, cl.NodesPerRack, max(c.Seed, 1)), // an unset seed runs as 1
 		Headers: []string{"policy", "jobs", "throughput (jobs/h)", "vs fair", "mean turnaround (s)", "vs fair",
 			"p95 turnaround (s)", "node-local maps", "cross-rack GB", "vs fair"},
 	}
@@ -170,6 +195,36 @@ func compareTable(c *scenario.Config, results []*scenario.Result) *report.Table 
 	t.Notes = []string{
 		"throughput: completed jobs / (last finish - first submit); turnaround: finish - submit;",
 		"cross-rack GB: shuffle + remote map reads + reduce output that crossed a rack uplink (1 GB = 1e9 bytes).",
+	}
+	return t
+}
+
+// compareCSV is the comparison as plain numbers, units in the headers, for
+// tools; a ratio to fair is a plain number too, empty without a fair run.
+func compareCSV(results []*scenario.Result) *report.Table {
+	t := &report.Table{Headers: []string{"policy", "jobs_submitted", "jobs_completed",
+		"throughput_jobs_per_h", "throughput_vs_fair", "mean_turnaround_s", "mean_turnaround_vs_fair",
+		"p95_turnaround_s", "node_local_maps_pct", "cross_rack_gb", "cross_rack_vs_fair"}}
+	var ref *metrics.Summary
+	for _, r := range results {
+		if r.Summary.Policy == "fair" {
+			ref = &r.Summary
+		}
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	ratio := func(get func(*metrics.Summary) float64, s *metrics.Summary) string {
+		if ref == nil || get(ref) == 0 {
+			return ""
+		}
+		return num(get(s) / get(ref))
+	}
+	for _, r := range results {
+		s := &r.Summary
+		t.AddRow(s.Policy, strconv.Itoa(s.JobsSubmitted), strconv.Itoa(s.JobsCompleted),
+			num(s.ThroughputJobsPerHour), ratio(func(s *metrics.Summary) float64 { return s.ThroughputJobsPerHour }, s),
+			num(s.Turnaround.Mean), ratio(func(s *metrics.Summary) float64 { return s.Turnaround.Mean }, s),
+			num(s.Turnaround.P95), num(100*s.Locality.Node),
+			num(s.Bytes.CrossRackTotal/1e9), ratio(func(s *metrics.Summary) float64 { return s.Bytes.CrossRackTotal }, s))
 	}
 	return t
 }

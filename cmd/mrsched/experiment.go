@@ -76,6 +76,11 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *out != "" {
+		if err := writableDir(*out); err != nil {
+			return fmt.Errorf("-out %s: %w", *out, err)
+		}
+	}
 	if err := outs.check(); err != nil {
 		return err
 	}

@@ -14,7 +14,14 @@ import (
 	"github.com/mrsched/mrsched/workload"
 )
 
-func cmdPolicies(w io.Writer) error {
+func cmdPolicies(args []string, w, stderr io.Writer) error {
+	if len(args) > 0 {
+		fmt.Fprintln(stderr, "usage: mrsched policies\n  lists the registered policies, one a line: name and summary")
+		if isHelp(args[0]) {
+			return flag.ErrHelp
+		}
+		return errUsage
+	}
 	for _, e := range sched.Policies() {
 		fmt.Fprintf(w, "%-16s %s\n", e.Name, e.Summary)
 	}
@@ -32,6 +39,9 @@ const (
 func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "stats" {
 		fmt.Fprintln(stderr, "usage: mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]")
+		if len(args) > 0 && isHelp(args[0]) {
+			return flag.ErrHelp
+		}
 		return errUsage
 	}
 	fs := flag.NewFlagSet("trace stats", flag.ContinueOnError)
@@ -82,4 +92,13 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return workload.Summarize(jobs).Write(stdout)
+}
+
+// isHelp reports whether arg asks for help, as the flag package reads it.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "--h":
+		return true
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -53,8 +54,11 @@ type netsimOutput struct {
 // NIC down, and, between racks, the source rack's uplink up and the
 // destination rack's uplink down. Disks are not modelled here.
 func cmdNetsim(args []string, stdout, stderr io.Writer) error {
-	if len(args) != 1 || args[0] == "-h" || args[0] == "-help" {
-		fmt.Fprintln(stderr, "usage: mrsched netsim FILE.json")
+	if len(args) != 1 || isHelp(args[0]) {
+		fmt.Fprintln(stderr, "usage: mrsched netsim FILE.json\n  the flow-level network model alone: each flow's finish time (examples/netsim-two-racks.json)")
+		if len(args) > 0 && isHelp(args[0]) {
+			return flag.ErrHelp
+		}
 		return errUsage
 	}
 	name := args[0]

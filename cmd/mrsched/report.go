@@ -292,6 +292,12 @@ func compareScenario(base *scenario.Config, policy string) ([]byte, error) {
 		}
 		set(w, "trace", scalar(base.Workload.Trace))
 		del(w, "generator")
+		// -trace and -source-nodes replace the file's source_nodes.
+		if base.Workload.SourceNodes > 0 {
+			set(w, "source_nodes", scalar(fmt.Sprint(base.Workload.SourceNodes)))
+		} else {
+			del(w, "source_nodes")
+		}
 	}
 	b, err := yaml.Marshal(&doc)
 	if err != nil {

@@ -1,6 +1,7 @@
 package master
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -144,11 +145,22 @@ func (m *Master) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	for r := range parts {
 		parts[r] = jr.plan.PartitionBytes(i, r)
 	}
+	// The other replicas, nearest first, for a read whose source dies.
+	var others []int
+	for _, rep := range sj.Input.BlockReplicas(i) {
+		if rep != src {
+			others = append(others, int(rep))
+		}
+	}
+	slices.SortStableFunc(others, func(a, b int) int {
+		t := m.cfg.Topology
+		return cmp.Compare(t.ReachOf(cluster.NodeID(a), n), t.ReachOf(cluster.NodeID(b), n))
+	})
 	m.send(n, wire.Msg{Launch: &wire.Launch{
 		Attempt: wire.Attempt{Job: jr.spec.ID, Kind: wire.Map, Task: i, Attempt: t.attempt},
 		Seed:    m.cfg.Seed, JobName: jr.spec.Name, BytesPerSec: m.rate(jr.spec.Profile.MapSecPerByte),
 		StartupS: m.cfg.Engine.TaskStartupS * m.cfg.TimeScale,
-		Map:      &wire.MapTask{Source: int(src), InputBytes: jr.plan.Input[i], Partitions: parts},
+		Map:      &wire.MapTask{Source: int(src), Others: others, InputBytes: jr.plan.Input[i], Partitions: parts},
 	}})
 }
 

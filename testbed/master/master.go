@@ -71,6 +71,9 @@ type Result struct {
 	Mismatched []int
 	// FailedAttempts lists the task attempts that failed, with why.
 	FailedAttempts []string
+	// FetchFailures lists fetches of map outputs from nodes that were
+	// gone, which the reduces waited out.
+	FetchFailures []string
 	// Cost is the wall time of the policy's decisions.
 	Cost *metrics.Latency
 	// MonitorLateS is the largest delay of a monitor sample behind its
@@ -113,10 +116,11 @@ type Master struct {
 	lastUp        [][2]uint64
 	lastSample    time.Time
 
-	failed  []string
-	cost    metrics.Latency
-	monLate time.Duration
-	err     error
+	failed        []string
+	fetchFailures []string
+	cost          metrics.Latency
+	monLate       time.Duration
+	err           error
 }
 
 type nodeState struct {
@@ -277,7 +281,7 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 	if m.cfg.Progress != nil {
 		m.cfg.Progress(m.Now(), m.finished, len(m.jobs))
 	}
-	res := &Result{Collector: m.col, Checksums: make([]content.Digest, len(m.jobs)), FailedAttempts: m.failed,
+	res := &Result{Collector: m.col, Checksums: make([]content.Digest, len(m.jobs)), FailedAttempts: m.failed, FetchFailures: m.fetchFailures,
 		Cost: &m.cost, MonitorLateS: m.monLate.Seconds()}
 	for i, jr := range m.jobs {
 		res.Checksums[i] = jr.checksum
@@ -316,6 +320,9 @@ func (m *Master) handle(r inbound) {
 		for _, t := range msg.Transfers {
 			m.transfer(t)
 		}
+	case msg.FetchFailed != nil:
+		ff := msg.FetchFailed
+		m.fetchFailures = append(m.fetchFailures, fmt.Sprintf("%s on node %d: maps %v from node %d: %s", ff.Attempt, r.node, ff.Maps, ff.Node, ff.Err))
 	case msg.Fatal != "":
 		m.fail("worker of node %d: %s", r.node, msg.Fatal)
 	default:

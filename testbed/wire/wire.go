@@ -38,13 +38,25 @@ type Msg struct {
 	Ready     *Ready     `json:"ready,omitempty"`
 	Heartbeat *Heartbeat `json:"heartbeat,omitempty"`
 	Transfers []Transfer `json:"transfers,omitempty"`
-	Fatal     string     `json:"fatal,omitempty"`
+	// FetchFailed reports a fetch from a node that is gone; the reduce
+	// waits for the outputs to be announced again.
+	FetchFailed *FetchFailed `json:"fetch_failed,omitempty"`
+	Fatal       string       `json:"fatal,omitempty"`
+}
+
+// FetchFailed is a reduce's failed fetch of map outputs from a node that
+// is gone, as a Hadoop reduce reports fetch failures to the JobTracker.
+type FetchFailed struct {
+	Attempt Attempt `json:"attempt"`
+	Node    int     `json:"node"`
+	Maps    []int   `json:"maps"`
+	Err     string  `json:"err"`
 }
 
 func (m *Msg) count() int {
 	n := 0
 	for _, set := range []bool{m.Setup != nil, m.Launch != nil, m.Kill != nil, m.MapOutputs != nil,
-		m.Shutdown != nil, m.Ready != nil, m.Heartbeat != nil, m.Transfers != nil, m.Fatal != ""} {
+		m.Shutdown != nil, m.Ready != nil, m.Heartbeat != nil, m.Transfers != nil, m.FetchFailed != nil, m.Fatal != ""} {
 		if set {
 			n++
 		}
@@ -126,7 +138,11 @@ type Launch struct {
 type MapTask struct {
 	// Source is the node holding the replica the map reads (its own node
 	// for a local read).
-	Source     int   `json:"source"`
+	Source int `json:"source"`
+	// Others are the block's other replicas, nearest first: where the map
+	// reads again, from the beginning, if its source's node dies under it
+	// (HDFS's client moves to the next replica when a datanode fails).
+	Others     []int `json:"others,omitempty"`
 	InputBytes int64 `json:"input_bytes"`
 	// Partitions are the output bytes for each reduce.
 	Partitions []int64 `json:"partitions"`

@@ -21,9 +21,13 @@ import (
 // host that is ready at that moment, over one connection (Hadoop 2's
 // Fetcher copies all available map outputs of a host in one request). A
 // host whose outputs become ready while it is being fetched from is queued
-// again. The simulator's model is the same (sim.pump).
+// again. The simulator's model is the same (sim.pump). If a host dies
+// under a fetch, its outputs are forgotten rather than failed: the reduce
+// waits for the master to announce them again, made anew elsewhere
+// (docs/faults.md).
 type fetcher struct {
 	w        *Worker
+	attempt  wire.Attempt
 	job, r   int
 	parallel int
 
@@ -40,8 +44,8 @@ type fetcher struct {
 	bytes   int64
 }
 
-func newFetcher(w *Worker, job, r, maps, parallel int) *fetcher {
-	return &fetcher{w: w, job: job, r: r, parallel: max(parallel, 1), wake: make(chan struct{}, 1),
+func newFetcher(w *Worker, a wire.Attempt, maps, parallel int) *fetcher {
+	return &fetcher{w: w, attempt: a, job: a.Job, r: a.Task, parallel: max(parallel, 1), wake: make(chan struct{}, 1),
 		ready: map[int][]int{}, queued: map[int]bool{}, busy: map[int]bool{},
 		seen: make([]bool, maps), digests: make([]content.Digest, maps), have: make([]bool, maps)}
 }
@@ -74,6 +78,7 @@ func (f *fetcher) run(ctx context.Context) ([]content.Digest, int64, error) {
 	defer cancel()
 	type done struct {
 		host int
+		maps []int
 		err  error
 	}
 	results := make(chan done)
@@ -90,7 +95,7 @@ func (f *fetcher) run(ctx context.Context) ([]content.Digest, int64, error) {
 			delete(f.ready, host)
 			f.busy[host] = true
 			inflight++
-			go func() { results <- done{host, f.fetch(ctx, host, maps)} }()
+			go func() { results <- done{host, maps, f.fetch(ctx, host, maps)} }()
 		}
 		f.mu.Unlock()
 		if (complete || firstErr != nil) && inflight == 0 {
@@ -109,7 +114,17 @@ func (f *fetcher) run(ctx context.Context) ([]content.Digest, int64, error) {
 				f.queue = append(f.queue, d.host)
 			}
 			f.mu.Unlock()
-			if d.err != nil && firstErr == nil {
+			if _, dead := deadNode(d.err); dead && ctx.Err() == nil {
+				// Wait for these outputs to be announced again.
+				f.mu.Lock()
+				for _, m := range d.maps {
+					if !f.have[m] {
+						f.seen[m] = false
+					}
+				}
+				f.mu.Unlock()
+				f.w.conn.Send(wire.Msg{FetchFailed: &wire.FetchFailed{Attempt: f.attempt, Node: d.host, Maps: d.maps, Err: d.err.Error()}})
+			} else if d.err != nil && firstErr == nil {
 				firstErr = d.err
 				cancel()
 			}
@@ -135,7 +150,7 @@ func (f *fetcher) fetch(ctx context.Context, host int, maps []int) error {
 	}
 	resp, err := f.w.client.Do(req)
 	if err != nil {
-		return fmt.Errorf("shuffle fetch from node %d: %w", host, err)
+		return asPeerError(host, fmt.Errorf("shuffle fetch from node %d: %w", host, err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -144,7 +159,7 @@ func (f *fetcher) fetch(ctx context.Context, host int, maps []int) error {
 	}
 	parts, n, err := readFrames(resp.Body, maps)
 	if err != nil {
-		return fmt.Errorf("shuffle fetch of maps %v from node %d: %w", maps, host, err)
+		return asPeerError(host, fmt.Errorf("shuffle fetch of maps %v from node %d: %w", maps, host, err))
 	}
 	f.mu.Lock()
 	for i, m := range maps {

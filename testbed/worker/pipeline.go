@@ -95,12 +95,17 @@ func (w *Worker) forward(ctx context.Context, job, r int, body io.Reader, n int6
 	req.Header.Set(hdrLength, strconv.FormatInt(n, 10))
 	resp, err := w.client.Do(req)
 	if err != nil {
-		return content.Digest{}, fmt.Errorf("pipeline to node %d: %w", next[0], err)
+		return content.Digest{}, asPeerError(next[0], fmt.Errorf("pipeline to node %d: %w", next[0], err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-		return content.Digest{}, fmt.Errorf("pipeline to node %d: %s: %s", next[0], resp.Status, strings.TrimSpace(string(msg)))
+		err := fmt.Errorf("pipeline to node %d: %s: %s", next[0], resp.Status, strings.TrimSpace(string(msg)))
+		// A node further down that died is named by the node before it.
+		if x, perr := strconv.Atoi(resp.Header.Get(hdrFailedNode)); perr == nil {
+			return content.Digest{}, &peerError{node: x, err: err}
+		}
+		return content.Digest{}, err
 	}
 	d, err := content.ParseDigest(resp.Header.Get(hdrDigest))
 	if err != nil {

@@ -26,6 +26,9 @@ import (
 const (
 	hdrLength = "X-Mrsched-Length"
 	hdrDigest = "X-Mrsched-Digest"
+	// hdrFailedNode names, on a failed pipeline response, the node further
+	// down the pipeline that died, so the writer can drop it.
+	hdrFailedNode = "X-Mrsched-Failed-Node"
 )
 
 // frameHeader precedes each partition in a shuffle response: the map's
@@ -174,6 +177,9 @@ func (w *Worker) servePipeline(rw http.ResponseWriter, req *http.Request) {
 		status := http.StatusBadGateway
 		if errors.Is(err, context.Canceled) {
 			status = http.StatusServiceUnavailable
+		}
+		if n, dead := deadNode(err); dead {
+			rw.Header().Set(hdrFailedNode, strconv.Itoa(n))
 		}
 		http.Error(rw, err.Error(), status)
 		return

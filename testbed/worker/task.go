@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,63 +20,85 @@ import (
 // reduce keyed by the input's digest, to one output file on this node's
 // disk. The read moves at the slowest of the source disk, the network path
 // and the compute rate, as the simulator's map read (one flow capped at
-// the compute rate) does.
+// the compute rate) does. If the source's node dies during the read, the
+// map reads the block again from the beginning from the next replica.
 func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
 	m := l.Map
 	a := l.Attempt
-	cpu := pace.New(l.BytesPerSec)
-	var src io.Reader
+	var last error
+	for _, src := range append([]int{m.Source}, m.Others...) {
+		in, err := w.readBlock(ctx, a, src, m.InputBytes, l.BytesPerSec)
+		if err == nil {
+			return w.writeOutput(ctx, a, in, m.Partitions)
+		}
+		if _, dead := deadNode(err); !dead || ctx.Err() != nil {
+			return err
+		}
+		last = err
+	}
+	return fmt.Errorf("every replica of block %d of job %d failed; the last: %w", a.Task, a.Job, last)
+}
+
+// readBlock reads block a.Task of job a.Job from node src, computing at
+// rate as it reads, and returns the block's digest.
+func (w *Worker) readBlock(ctx context.Context, a wire.Attempt, src int, want int64, rate float64) (content.Digest, error) {
+	cpu := pace.New(rate)
+	var r io.Reader
 	var trailer func() http.Header
-	if m.Source == w.setup.Node {
+	if src == w.setup.Node {
 		f, n, err := w.store.OpenBlock(a.Job, a.Task)
 		if err != nil {
-			return err
+			return content.Digest{}, err
 		}
 		defer f.Close()
-		if n != m.InputBytes {
-			return fmt.Errorf("block %d of job %d is %d bytes on this node, the task expects %d", a.Task, a.Job, n, m.InputBytes)
+		if n != want {
+			return content.Digest{}, fmt.Errorf("block %d of job %d is %d bytes on this node, the task expects %d", a.Task, a.Job, n, want)
 		}
-		src = pace.NewReader(ctx, f, w.disk, cpu)
+		r = pace.NewReader(ctx, f, w.disk, cpu)
 	} else {
-		if m.Source < 0 || m.Source >= len(w.setup.Addrs) {
-			return fmt.Errorf("no node %d to read block %d of job %d from", m.Source, a.Task, a.Job)
+		if src < 0 || src >= len(w.setup.Addrs) {
+			return content.Digest{}, fmt.Errorf("no node %d to read block %d of job %d from", src, a.Task, a.Job)
 		}
-		url := fmt.Sprintf("http://%s/block/%d/%d", w.setup.Addrs[m.Source], a.Job, a.Task)
+		url := fmt.Sprintf("http://%s/block/%d/%d", w.setup.Addrs[src], a.Job, a.Task)
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
-			return err
+			return content.Digest{}, err
 		}
 		resp, err := w.client.Do(req)
 		if err != nil {
-			return fmt.Errorf("reading block %d of job %d from node %d: %w", a.Task, a.Job, m.Source, err)
+			return content.Digest{}, asPeerError(src, fmt.Errorf("reading block %d of job %d from node %d: %w", a.Task, a.Job, src, err))
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-			return fmt.Errorf("reading block %d of job %d from node %d: %s: %s", a.Task, a.Job, m.Source, resp.Status, strings.TrimSpace(string(msg)))
+			return content.Digest{}, fmt.Errorf("reading block %d of job %d from node %d: %s: %s", a.Task, a.Job, src, resp.Status, strings.TrimSpace(string(msg)))
 		}
-		if n, err := strconv.ParseInt(resp.Header.Get(hdrLength), 10, 64); err != nil || n != m.InputBytes {
-			return fmt.Errorf("block %d of job %d on node %d is %q bytes, the task expects %d", a.Task, a.Job, m.Source, resp.Header.Get(hdrLength), m.InputBytes)
+		if n, err := strconv.ParseInt(resp.Header.Get(hdrLength), 10, 64); err != nil || n != want {
+			return content.Digest{}, fmt.Errorf("block %d of job %d on node %d is %q bytes, the task expects %d", a.Task, a.Job, src, resp.Header.Get(hdrLength), want)
 		}
-		src = pace.NewReader(ctx, resp.Body, cpu)
+		r = pace.NewReader(ctx, resp.Body, cpu)
 		trailer = func() http.Header { return resp.Trailer }
 	}
 	h := content.NewHasher()
-	got, err := io.Copy(h, src)
-	if err == nil && got != m.InputBytes {
+	got, err := io.Copy(h, r)
+	if err == nil && got != want {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return fmt.Errorf("reading block %d of job %d from node %d: read %d of %d bytes: %w", a.Task, a.Job, m.Source, got, m.InputBytes, short(err))
+		err = fmt.Errorf("reading block %d of job %d from node %d: read %d of %d bytes: %w", a.Task, a.Job, src, got, want, short(err))
+		if src != w.setup.Node {
+			err = asPeerError(src, err)
+		}
+		return content.Digest{}, err
 	}
 	in := h.Sum()
 	if trailer != nil {
-		if want := trailer().Get(hdrDigest); want != in.String() {
-			return fmt.Errorf("block %d of job %d from node %d: digest %s, the sender says %q", a.Task, a.Job, m.Source, in, want)
+		if d := trailer().Get(hdrDigest); d != in.String() {
+			return content.Digest{}, fmt.Errorf("block %d of job %d from node %d: digest %s, the sender says %q", a.Task, a.Job, src, in, d)
 		}
-		w.transfer(wire.Transfer{Job: a.Job, Cause: wire.RemoteMap, Bytes: got, CrossRack: w.setup.Racks[m.Source] != w.setup.Racks[w.setup.Node]})
+		w.transfer(wire.Transfer{Job: a.Job, Cause: wire.RemoteMap, Bytes: got, CrossRack: w.setup.Racks[src] != w.setup.Racks[w.setup.Node]})
 	}
-	return w.writeOutput(ctx, a, in, m.Partitions)
+	return in, nil
 }
 
 // writeOutput writes a map's partitions to its output file and indexes them.
@@ -120,13 +143,25 @@ func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (con
 			return content.Digest{}, fmt.Errorf("output pipeline names node %d, which does not exist", n)
 		}
 	}
-	d, err := w.replicate(ctx, a.Job, a.Task, content.Stream(content.OutputKey(parts), rt.OutputBytes), rt.OutputBytes, rt.Pipeline)
+	// A pipeline node that dies during the write is dropped and the
+	// output written again through the others, as HDFS drops a failed
+	// datanode from a write pipeline.
+	pipeline := slices.Clone(rt.Pipeline)
+	var d content.Digest
+	for {
+		d, err = w.replicate(ctx, a.Job, a.Task, content.Stream(content.OutputKey(parts), rt.OutputBytes), rt.OutputBytes, pipeline)
+		if n, dead := deadNode(err); dead && ctx.Err() == nil && slices.Contains(pipeline, n) {
+			pipeline = slices.DeleteFunc(pipeline, func(x int) bool { return x == n })
+			continue
+		}
+		break
+	}
 	if err != nil {
 		return content.Digest{}, err
 	}
 	cross := false
 	prev := w.setup.Node
-	for _, n := range rt.Pipeline {
+	for _, n := range pipeline {
 		cross = cross || w.setup.Racks[n] != w.setup.Racks[prev]
 		prev = n
 	}

@@ -191,7 +191,7 @@ func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 	w.mu.Lock()
 	w.attempts[a] = cancel
 	if a.Kind == wire.Reduce && l.Reduce != nil {
-		f = newFetcher(w, a.Job, a.Task, l.Reduce.Maps, l.Reduce.ParallelCopies)
+		f = newFetcher(w, a, l.Reduce.Maps, l.Reduce.ParallelCopies)
 		w.fetchers[a.Job] = append(w.fetchers[a.Job], f)
 	}
 	w.mu.Unlock()

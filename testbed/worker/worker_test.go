@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -137,35 +138,57 @@ func TestReadFramesNamesWhatIsWrong(t *testing.T) {
 	}
 }
 
+// messages captures what a worker sends its master.
+func messages(t *testing.T, w *Worker) chan wire.Msg {
+	t.Helper()
+	pr, pw := io.Pipe()
+	w.conn = wire.NewConn(pr, pw, "test")
+	ch := make(chan wire.Msg, 64)
+	go func() {
+		for {
+			m, err := w.conn.Recv()
+			if err != nil {
+				return
+			}
+			ch <- m
+		}
+	}()
+	t.Cleanup(func() { pw.Close() })
+	return ch
+}
+
 // TestFetcherCopiesEveryPartitionOrSaysWhyNot fetches a reduce's
 // partitions from live servers, and from servers that break the transfer
-// in each way a network or a store can.
+// in each way a network or a store can. A server that is gone (its
+// connection refused, cut or reset) is a node lost: the fetcher reports
+// the failure and waits until the output is announced again, elsewhere;
+// a wrong or corrupt answer is an error.
 func TestFetcherCopiesEveryPartitionOrSaysWhyNot(t *testing.T) {
 	part := []byte(strings.Repeat("shuffle bytes ", 1000))
+	hangUp := func(w http.ResponseWriter) {
+		hj, _ := w.(http.Hijacker)
+		conn, _, _ := hj.Hijack()
+		conn.Close()
+	}
 	tests := []struct {
 		name string
 		fake http.Handler // what node 1 serves instead of its worker
-		want string
+		want string       // in the error; empty for success
+		gone bool         // node 1 looks dead: its output must be announced again
 	}{
-		{"live servers", nil, ""},
-		{"the output is not there", http.NotFoundHandler(), "404"},
-		{"the connection is cut mid-partition", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Length", fmt.Sprint(frameHeader+len(part)))
-			w.Write(frame(1, part, digestOf(part))[:frameHeader+100])
-			hj, _ := w.(http.Hijacker)
-			conn, _, _ := hj.Hijack()
-			conn.Close()
-		}), "unexpected EOF"},
+		{"live servers", nil, "", false},
+		{"the output is not there", http.NotFoundHandler(), "404", false},
 		{"a corrupt partition", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			bad := bytes.Clone(part)
 			bad[7] ^= 0x20
 			w.Write(frame(1, bad, digestOf(part)))
-		}), "digest"},
-		{"the server is gone", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hj, _ := w.(http.Hijacker)
-			conn, _, _ := hj.Hijack()
-			conn.Close()
-		}), "shuffle fetch from node 1"},
+		}), "digest", false},
+		{"the connection is cut mid-partition", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", fmt.Sprint(frameHeader+len(part)))
+			w.Write(frame(1, part, digestOf(part))[:frameHeader+100])
+			hangUp(w)
+		}), "", true},
+		{"the server hangs up", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hangUp(w) }), "", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,27 +197,56 @@ func TestFetcherCopiesEveryPartitionOrSaysWhyNot(t *testing.T) {
 				fakes[1] = tc.fake
 			}
 			c := newCluster(t, []int{0, 1, 1}, fakes)
+			msgs := messages(t, c.ws[2])
 			putOutput(t, c.ws[0], 0, []byte("r0"), part)
 			putOutput(t, c.ws[1], 1, []byte("r0"), part)
 			putOutput(t, c.ws[0], 2, []byte("r0"), part)
-			f := newFetcher(c.ws[2], 0, 1, 3, 2)
+			f := newFetcher(c.ws[2], wire.Attempt{Job: 0, Kind: wire.Reduce, Task: 1, Attempt: 1}, 3, 2)
 			f.add([]wire.MapOutput{{Map: 0, Node: 0}, {Map: 1, Node: 1}, {Map: 2, Node: 0}})
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			ds, n, err := f.run(ctx)
-			if tc.want == "" {
-				if err != nil || n != 3*int64(len(part)) {
-					t.Fatalf("fetch: %d bytes, %v; want %d bytes", n, err, 3*len(part))
+			type result struct {
+				ds  []content.Digest
+				n   int64
+				err error
+			}
+			done := make(chan result, 1)
+			go func() { ds, n, err := f.run(ctx); done <- result{ds, n, err} }()
+			if tc.gone {
+				// Transfers of the other fetches may come first.
+			wait:
+				for {
+					select {
+					case m := <-msgs:
+						if m.Transfers != nil {
+							continue
+						}
+						if m.FetchFailed == nil || m.FetchFailed.Node != 1 || !slices.Equal(m.FetchFailed.Maps, []int{1}) {
+							t.Fatalf("the worker told its master %+v; want a fetch failure of map 1 from node 1", m)
+						}
+						break wait
+					case <-ctx.Done():
+						t.Fatal("no fetch failure reported")
+					}
 				}
-				for m, d := range ds {
+				// Map 1 runs again on node 0 and is announced there.
+				putOutput(t, c.ws[0], 1, []byte("r0"), part)
+				f.add([]wire.MapOutput{{Map: 1, Node: 0}})
+			}
+			res := <-done
+			if tc.want == "" {
+				if res.err != nil || res.n != 3*int64(len(part)) {
+					t.Fatalf("fetch: %d bytes, %v; want %d bytes", res.n, res.err, 3*len(part))
+				}
+				for m, d := range res.ds {
 					if d != digestOf(part) {
 						t.Errorf("map %d's partition digest %s, want %s", m, d, digestOf(part))
 					}
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("fetch: %v; want an error saying %q", err, tc.want)
+			if res.err == nil || !strings.Contains(res.err.Error(), tc.want) {
+				t.Fatalf("fetch: %v; want an error saying %q", res.err, tc.want)
 			}
 		})
 	}
@@ -233,6 +285,25 @@ func TestRemoteBlockReadChecksLengthAndDigest(t *testing.T) {
 			w.Write([]byte("twelve bytes"))
 		}), `is "12" bytes, the task expects 102400`},
 	}
+	// A map whose source dies reads the block again from the next replica.
+	t.Run("the source dies, another replica serves", func(t *testing.T) {
+		c := newCluster(t, []int{0, 1, 1}, map[int]http.Handler{0: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set(hdrLength, fmt.Sprint(n))
+			w.Header().Set("Content-Length", fmt.Sprint(n))
+			w.Write(blk.Bytes()[:n/3])
+			hj, _ := w.(http.Hijacker)
+			conn, _, _ := hj.Hijack()
+			conn.Close()
+		})})
+		if _, err := WriteBlock(c.ws[2].store.dir, 0, 0, k, n); err != nil {
+			t.Fatal(err)
+		}
+		l := &wire.Launch{Attempt: wire.Attempt{Job: 0, Kind: wire.Map, Task: 0, Attempt: 1},
+			Map: &wire.MapTask{Source: 0, Others: []int{2}, InputBytes: n, Partitions: []int64{10}}}
+		if err := c.ws[1].runMap(context.Background(), l); err != nil {
+			t.Fatalf("a map whose source died with another replica alive: %v; want it to read the other", err)
+		}
+	})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fakes := map[int]http.Handler{}
@@ -278,6 +349,11 @@ func TestPipelineWritesEveryReplicaOrSaysWhyNot(t *testing.T) {
 		want string
 	}{
 		{"three live nodes", nil, ""},
+		{"the last node is gone", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hj, _ := w.(http.Hijacker)
+			conn, _, _ := hj.Hijack()
+			conn.Close()
+		}), "node 2 is gone"},
 		{"the last node refuses", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "disk full", http.StatusInsufficientStorage)
 		}), "pipeline to node 2: 507 Insufficient Storage: disk full"},
@@ -285,11 +361,6 @@ func TestPipelineWritesEveryReplicaOrSaysWhyNot(t *testing.T) {
 			io.Copy(io.Discard, r.Body)
 			w.Header().Set(hdrDigest, content.Digest{1}.String())
 		}), "has digest"},
-		{"the last node hangs up", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hj, _ := w.(http.Hijacker)
-			conn, _, _ := hj.Hijack()
-			conn.Close()
-		}), "pipeline to node 2"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
