@@ -128,6 +128,7 @@ type Collector struct {
 	jobsFail  int
 	hoard     float64
 	waitS     float64
+	faults    *Faults // nil unless the run has node faults (EnableFaults)
 }
 
 // ReduceWaiting adds the reducer-seconds a job's reducers spent waiting
@@ -219,6 +220,35 @@ func (c *Collector) JobFailed(job int, t float64, reason string) {
 	r.Failed, r.FailedAt, r.Reason = true, t, reason
 	c.jobsFail++
 }
+
+// EnableFaults makes the summary report node losses (Summary.Faults), for
+// a run with a faults section; a run without has no faults object.
+func (c *Collector) EnableFaults() {
+	if c.faults == nil {
+		c.faults = &Faults{}
+	}
+}
+
+// NodeLost counts a node the master declared lost.
+func (c *Collector) NodeLost() { c.faults.LostNodes++ }
+
+// FaultKilled counts an attempt that failed because of a node loss, and
+// the task-seconds it ran.
+func (c *Collector) FaultKilled(wastedS float64) {
+	c.faults.KilledAttempts++
+	c.faults.WastedTaskS += wastedS
+}
+
+// MapReexecuted counts a finished map whose output was lost with its
+// node, and the task-seconds its attempt had run.
+func (c *Collector) MapReexecuted(wastedS float64) {
+	c.faults.ReexecutedMaps++
+	c.faults.WastedTaskS += wastedS
+}
+
+// FaultFailedJob counts a job that failed because a block of its input
+// lost every replica.
+func (c *Collector) FaultFailedJob() { c.faults.FailedJobs++ }
 
 // AddTimeseries appends a row to the time series.
 func (c *Collector) AddTimeseries(row TimeseriesRow) { c.series = append(c.series, row) }

@@ -51,12 +51,34 @@ type Summary struct {
 	// ReduceHoardingSlotS is the part of ReduceWaitS that held a
 	// compute-capable reduce slot: slot hoarding (section 5.1). Under
 	// copy-compute splitting a copying reducer holds none.
-	ReduceHoardingSlotS float64           `json:"reduce_hoarding_slot_s"`
-	Extra               map[string]any    `json:"extra,omitempty"`
-	Definitions         map[string]string `json:"definitions"`
+	ReduceHoardingSlotS float64 `json:"reduce_hoarding_slot_s"`
+	// Faults is what node losses did, in a run with faults
+	// (docs/faults.md); absent otherwise.
+	Faults      *Faults           `json:"faults,omitempty"`
+	Extra       map[string]any    `json:"extra,omitempty"`
+	Definitions map[string]string `json:"definitions"`
 	// Config is the configuration the run used, every default filled in,
 	// in the scenario's words (scenario.Effective); read back, a map.
 	Config any `json:"config,omitempty"`
+}
+
+// Faults counts what node losses did to a run (docs/faults.md).
+type Faults struct {
+	// LostNodes counts nodes the master declared lost: at their expiry,
+	// or at a restore that came first.
+	LostNodes int `json:"lost_nodes"`
+	// KilledAttempts counts attempts that failed because their node was
+	// lost, or that found no live replica to read.
+	KilledAttempts int64 `json:"killed_attempts"`
+	// ReexecutedMaps counts finished maps run again because their output
+	// was lost with their node.
+	ReexecutedMaps int64 `json:"reexecuted_maps"`
+	// WastedTaskS is the task-seconds of those attempts and of the lost
+	// outputs' original attempts.
+	WastedTaskS float64 `json:"wasted_task_s"`
+	// FailedJobs counts jobs that failed because a block of their input
+	// lost every replica.
+	FailedJobs int `json:"failed_jobs"`
 }
 
 // SteadyState is throughput over a window.
@@ -202,6 +224,11 @@ func (c *Collector) Summarize(policy string) Summary {
 	s.ReduceHoardingSlotS = c.hoard
 	s.ReduceWaitS = c.waitS
 	s.Definitions = Definitions()
+	if c.faults != nil {
+		f := *c.faults
+		s.Faults = &f
+		s.Definitions["faults"] = "node losses (docs/faults.md): nodes declared lost; attempts failed by a loss (on a lost node, or finding no live replica to read); finished maps run again because their output was lost; the task-seconds of both; jobs failed because a block lost every replica (they count in jobs_failed too)"
+	}
 	return s
 }
 

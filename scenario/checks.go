@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -79,6 +80,16 @@ func (c *Config) checkSettings() error {
 		}
 	}
 	p := c.engine().WithDefaults()
+	if len(c.Faults) == 0 && c.set("engine.node_expiry_s") {
+		return fmt.Errorf("engine.node_expiry_s: has no effect without a faults section (a node is declared lost only after it dies)")
+	}
+	if len(c.Faults) > 0 && p.NodeExpiryS <= p.HeartbeatS {
+		field := "engine.node_expiry_s"
+		if !c.set(field) {
+			field = "engine.heartbeat_s"
+		}
+		return fmt.Errorf("%s: engine.node_expiry_s (%v s) is not longer than engine.heartbeat_s (%v s): a node is declared lost only after it has missed a heartbeat", field, p.NodeExpiryS, p.HeartbeatS)
+	}
 	if p.HeartbeatS >= p.StallS && c.set("engine.stall_s") && !c.set("engine.heartbeat_s") {
 		return fmt.Errorf("engine.stall_s: %v s is not longer than engine.heartbeat_s (%v s): a job waiting one heartbeat would be taken for a stall", p.StallS, p.HeartbeatS)
 	}
@@ -219,4 +230,14 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// FaultEvents resolves the scenario's faults against topology t
+// (faults.Resolve), with errors at the entry's line in the file.
+func (c *Config) FaultEvents(t *cluster.Topology) ([]faults.Event, error) {
+	evs, err := faults.Resolve(c.Faults, t)
+	if err != nil {
+		return nil, c.fileErr(err)
+	}
+	return evs, nil
 }

@@ -19,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/sim"
 )
 
@@ -32,6 +33,9 @@ type Config struct {
 	Policy   PolicySpec     `yaml:"policy"`
 	Engine   sim.Params     `yaml:"engine"`
 	Metrics  MetricsSpec    `yaml:"metrics"`
+	// Faults are node losses and returns (docs/faults.md), in the order
+	// listed; FaultEvents resolves them against the cluster.
+	Faults []faults.Spec `yaml:"faults"`
 	// Testbed and Validate are read by the testbed (`mrsched testbed`,
 	// `mrsched validate`), which decodes them with DecodeSection; the
 	// simulator ignores them.

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/traces"
 	"github.com/mrsched/mrsched/workload"
@@ -23,6 +24,8 @@ type Effective struct {
 	Policy   EffectivePolicy   `json:"policy"`
 	Engine   sim.Params        `json:"engine"`
 	Metrics  MetricsSpec       `json:"metrics"`
+	// Faults are the scenario's faults as written, when it has any.
+	Faults []faults.Spec `json:"faults,omitempty"`
 }
 
 // EffectiveWorkload is the workload's settings as the run used them, and
@@ -123,10 +126,14 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 	if params == nil {
 		params = map[string]any{}
 	}
+	eng := c.engine().Resolved(cfg)
+	if len(c.Faults) == 0 {
+		eng.NodeExpiryS = 0 // unused without faults, and not recorded
+	}
 	return Effective{
 		Seed: c.seed(), Cluster: cfg, Workload: ew,
 		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params},
-		Engine: c.engine().Resolved(cfg), Metrics: c.Metrics,
+		Engine: eng, Metrics: c.Metrics, Faults: c.Faults,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
@@ -164,6 +165,7 @@ type built struct {
 	pol  sched.Policy
 	// params are the policy's parameters with defaults filled.
 	params map[string]any
+	faults []faults.Event
 }
 
 func (c *Config) build() (*built, error) {
@@ -186,6 +188,10 @@ func (c *Config) build() (*built, error) {
 	if params == nil && len(c.Policy.Params.Content) > 0 {
 		return nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
 	}
+	evs, err := c.FaultEvents(t)
+	if err != nil {
+		return nil, err
+	}
 	jobs, err := c.Jobs(t)
 	if err != nil {
 		return nil, c.fileErr(err)
@@ -193,7 +199,7 @@ func (c *Config) build() (*built, error) {
 	if err := c.checkAgainstWorkload(t, jobs); err != nil {
 		return nil, c.fileErr(err)
 	}
-	b := &built{topo: t, jobs: jobs, pol: pol}
+	b := &built{topo: t, jobs: jobs, pol: pol, faults: evs}
 	if e, ok := params.(interface{ Effective() map[string]any }); ok {
 		b.params = e.Effective()
 	}
@@ -209,7 +215,8 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	t, jobs, pol := b.topo, b.jobs, b.pol
 	eff := c.effective(t, jobs, b.params)
 	fp := Fingerprint(t.Config(), jobs)
-	res, err := RunJobs(c.engine(), t, jobs, pol, c.seed(), c.Metrics, progress)
+	res, err := Simulation{Engine: c.engine(), Topology: t, Jobs: jobs, Policy: pol, Seed: c.seed(), Metrics: c.Metrics,
+		Faults: b.faults, Progress: progress}.Run()
 	if err != nil {
 		// A run stopped by a setting is reported at the setting's line.
 		var se *sim.SettingError

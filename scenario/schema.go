@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/sim"
 )
 
@@ -78,6 +79,7 @@ var settings = []setting{
 	{path: "engine.stall_s", lo: sim.MinStallS, hi: sim.MaxStallS, unit: "s", def: "86400"},
 	{path: "engine.network_quantum_s", lo: 0, hi: sim.MaxNetworkQuantumS, unit: "s", def: "0 (exact)"},
 	{path: "engine.max_attempts", lo: 1, hi: sim.MaxAttemptsLimit, def: "4"},
+	{path: "engine.node_expiry_s", lo: sim.MinPeriodS, hi: sim.MaxNodeExpiryS, unit: "s", def: "600"},
 
 	{path: "metrics.steady_start_s", lo: 0, hi: inf, unit: "s", def: "the first submit"},
 	{path: "metrics.steady_end_s", lo: 0, loOpen: true, hi: inf, unit: "s", def: "the last submit"},
@@ -187,6 +189,7 @@ type fieldInfo struct {
 var (
 	nodeType   = reflect.TypeOf(yaml.Node{})
 	demandType = reflect.TypeOf(DemandSpec{})
+	faultsType = reflect.TypeOf([]faults.Spec{})
 )
 
 // yamlFields lists t's fields by their YAML keys, in declaration order,
@@ -314,6 +317,8 @@ func (k checker) value(n *yaml.Node, t reflect.Type, path string) error {
 		return nil // policy.params: the policy decodes it (decodeParams)
 	case t == demandType:
 		return k.demand(n, path)
+	case t == faultsType:
+		return k.faults(n, path)
 	case t.Kind() == reflect.Struct:
 		return k.section(n, t, path)
 	}
@@ -449,6 +454,75 @@ func (k checker) demand(n *yaml.Node, path string) error {
 			}
 		default:
 			return k.errorf(key, p, "unknown field; %s has default, by_kind, by_job", path)
+		}
+	}
+	return nil
+}
+
+// faults checks the faults list: each entry a mapping of exactly one of
+// kill_node, kill_rack and restore_node, and at_s. Whether the nodes and
+// racks exist, and whether the sequence makes sense, depends on the
+// cluster (Config.FaultEvents).
+func (k checker) faults(n *yaml.Node, path string) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return k.errorf(n, path, "want a list of events ({kill_node: r1n2, at_s: 600}), got %s", kindName(n))
+	}
+	at := setting{path: "at_s", lo: 0, hi: faults.MaxAtS, unit: "s"}
+	for i, e := range n.Content {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if e.Kind == yaml.AliasNode {
+			e = e.Alias
+		}
+		if e.Kind != yaml.MappingNode {
+			return k.errorf(e, p, "want an event, a mapping of kill_node, kill_rack or restore_node, and at_s, got %s", kindName(e))
+		}
+		actions, hasAt := 0, false
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			key, val := e.Content[j], e.Content[j+1]
+			if val.Kind == yaml.AliasNode {
+				val = val.Alias
+			}
+			fp := p + "." + key.Value
+			if key.Kind != yaml.ScalarNode {
+				return k.errorf(key, p, "a field's name must be a word, got %s", kindName(key))
+			}
+			switch key.Value {
+			case "kill_node", "restore_node":
+				actions++
+				if val.Kind != yaml.ScalarNode || isNull(val) {
+					return k.errorf(val, fp, "want a node name rRnN (r1n2: node 2 of rack 1), got %s", kindName(val))
+				}
+				if _, _, err := faults.ParseName(val.Value); err != nil {
+					return k.errorf(val, fp, "%v", err)
+				}
+			case "kill_rack":
+				actions++
+				var r int
+				if val.Kind != yaml.ScalarNode || val.Tag != "!!int" || val.Decode(&r) != nil || r < 0 {
+					return k.errorf(val, fp, "%s; want a rack number, a whole number from 0", kindName(val))
+				}
+			case "at_s":
+				hasAt = true
+				if isNull(val) || val.Kind != yaml.ScalarNode {
+					return k.errorf(val, fp, "want a time, a number from 0 to %v (s), got %s", faults.MaxAtS, kindName(val))
+				}
+				s := at
+				s.path = fp
+				if err := k.number(val, &s); err != nil {
+					return err
+				}
+			default:
+				return k.errorf(key, fp, "unknown field; an event has kill_node, kill_rack or restore_node, and at_s")
+			}
+		}
+		if actions != 1 {
+			return k.errorf(e, p, "want exactly one of kill_node, kill_rack and restore_node, got %d", actions)
+		}
+		if !hasAt {
+			return k.errorf(e, p, "at_s: required, the event's time in scenario seconds")
 		}
 	}
 	return nil

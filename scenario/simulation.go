@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
@@ -22,6 +23,10 @@ type Simulation struct {
 	Policy  sched.Policy
 	Seed    uint64
 	Metrics MetricsSpec
+	// Faults are the nodes that die and come back (Config.FaultEvents);
+	// none when nil. A job's run alone, for its slowdown, has none: it is
+	// measured against the job on the healthy cluster.
+	Faults []faults.Event
 	// Progress, when set, is called as the run advances.
 	Progress sim.Progress
 	// Done, when set, says that the run's work is over although jobs
@@ -35,6 +40,9 @@ type Simulation struct {
 func (s Simulation) Run() (*Result, error) {
 	e, err := sim.New(s.Engine, s.Topology, s.Jobs, s.Policy, s.Seed)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.SetFaults(s.Faults); err != nil {
 		return nil, err
 	}
 	e.SetProgress(s.Progress)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
@@ -27,10 +28,12 @@ type Engine struct {
 	pol    sched.Policy
 	jobObs sched.JobObserver
 	tskObs sched.TaskObserver
-	placer *cluster.Placer // reduce output replicas
-	seed   uint64
-	rng    *rand.Rand // replica choice among equally near ones
-	col    *metrics.Collector
+	// lossObs is told of finished maps pending again (nodeloss.go).
+	lossObs sched.OutputLossObserver
+	placer  *cluster.Placer // reduce output replicas
+	seed    uint64
+	rng     *rand.Rand // replica choice among equally near ones
+	col     *metrics.Collector
 
 	now    float64
 	epoch  uint64
@@ -81,6 +84,12 @@ type Engine struct {
 	lastDone   float64
 	doneEvents int64
 
+	// Node loss (nodeloss.go); all zero in a run without faults.
+	faults       []faults.Event
+	faultPending int // evFault events queued: faults to come and expiries
+	downCount    int // nodes dead (killed and not restored)
+	wipedCount   int // nodes that were ever declared lost: their replicas are gone
+
 	shuffleProduced, shuffleFetched float64
 	cost                            metrics.Latency
 	clock                           time.Time // the origin decisions are timed from
@@ -108,8 +117,15 @@ type nodeState struct {
 	computeWait [][2]int32
 	hb          bool // a heartbeat is scheduled
 	isDirty     bool
-	usedCPU     float64
-	usedMem     float64
+	// down: the node is dead (killed, not restored); gone: the master has
+	// declared it lost, so its slots left the cluster; wiped: it was
+	// declared lost at some time, so it holds no replica of the files
+	// placed before. life counts its kills and restores, so that an
+	// expiry scheduled before a restore is known to be stale.
+	down, gone, wiped bool
+	life              uint32
+	usedCPU           float64
+	usedMem           float64
 }
 
 // New prepares a run of jobs (sorted by submit time, IDs dense from 0) on
@@ -153,6 +169,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	e.idleOffers = sched.IdleOffersOf(pol)
 	e.jobObs, _ = pol.(sched.JobObserver)
 	e.tskObs, _ = pol.(sched.TaskObserver)
+	e.lossObs, _ = pol.(sched.OutputLossObserver)
 	cfg := topo.Config()
 	if cc := &e.p.CopyCompute; cc.Enabled {
 		if topo.ContainerModel() {
@@ -235,6 +252,10 @@ func (e *Engine) Run() error {
 	if _, ok := e.pol.(sched.Preempter); ok {
 		e.events.push(event{t: start + e.p.PreemptionIntervalS, kind: evPreempt})
 	}
+	for i := range e.faults {
+		e.faultPending++
+		e.events.push(event{t: e.faults[i].At, kind: evFault, a: int32(i)})
+	}
 	nextReport := 0
 	for e.finished < len(e.specs) && e.err == nil {
 		tNet, okNet := e.net.NextCompletion()
@@ -303,6 +324,9 @@ func (e *Engine) handle(ev event) {
 		e.phaseDone(int(ev.a), int(ev.b), ev.c)
 	case evHeartbeat:
 		e.heartbeat(cluster.NodeID(ev.a))
+	case evFault:
+		e.faultPending--
+		e.fault(ev)
 	case evPreempt:
 		e.preempt(e.pol.(sched.Preempter))
 	case evMonitor:
@@ -322,6 +346,9 @@ func (e *Engine) fail(format string, args ...any) {
 // current instant.
 func (e *Engine) markDirty(n cluster.NodeID) {
 	ns := &e.nodes[n]
+	if ns.down {
+		return // a dead node offers nothing
+	}
 	if !ns.isDirty {
 		ns.isDirty = true
 		e.dirty = append(e.dirty, n)
@@ -353,6 +380,9 @@ func (e *Engine) heartbeat(n cluster.NodeID) {
 		e.checkLaunchable()
 		e.checkRunning()
 	}
+	if ns.down {
+		return // the heartbeat of a node that has died since it was scheduled
+	}
 	if ns.free == [3]int{} {
 		return // a full node waits for a task to end
 	}
@@ -369,7 +399,9 @@ func (e *Engine) flushOffers() {
 		e.dirty = nil
 		for _, n := range d {
 			e.nodes[n].isDirty = false
-			e.offer(n)
+			if !e.nodes[n].down {
+				e.offer(n)
+			}
 		}
 	}
 }
@@ -455,7 +487,7 @@ func (e *Engine) isActive(j *sched.Job) bool {
 // for StallS while jobs wait. That is a policy that declines every offer,
 // or tasks that hold every slot waiting for work that has nowhere to run.
 func (e *Engine) checkStall() {
-	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.active) == 0 {
+	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.active) == 0 || e.faultPending > 0 {
 		e.lastProgress = e.now
 		return
 	}

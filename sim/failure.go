@@ -63,7 +63,12 @@ func (e *Engine) drawFailure(jr *jobRun, k sched.TaskKind, i int, attempt uint32
 // task-seconds it ran, the policy is told (TaskEnded, killed), and the
 // task is pending again, or, its attempts exhausted, the job fails. It is
 // the one way an attempt fails, whatever the cause.
-func (e *Engine) failAttempt(jr *jobRun, k sched.TaskKind, i int) {
+func (e *Engine) failAttempt(jr *jobRun, k sched.TaskKind, i int) { e.failAttemptFor(jr, k, i, "") }
+
+// failAttemptFor is failAttempt for an attempt that failed because of a
+// node loss (nodeloss.go), why: it is counted among the faults' killed
+// attempts too, and a job it fails says why in its reason.
+func (e *Engine) failAttemptFor(jr *jobRun, k sched.TaskKind, i int, why string) {
 	node, slot, start := e.endAttempt(jr, k, i)
 	var failures uint16
 	if k == sched.MapTask {
@@ -77,12 +82,20 @@ func (e *Engine) failAttempt(jr *jobRun, k sched.TaskKind, i int) {
 	}
 	e.epoch++
 	e.col.TaskFailed(e.now - start)
+	if why != "" {
+		e.col.FaultKilled(e.now - start)
+	}
 	e.freeSlot(node, slot)
 	if e.tskObs != nil {
 		e.tskObs.TaskEnded(e, jr.sj, k, node, true)
 	}
 	if int(failures) >= e.p.MaxAttempts {
-		e.failJob(jr, fmt.Sprintf("%s %d failed %d attempts (engine.max_attempts %d) at t=%.3f s", k, i, failures, e.p.MaxAttempts, e.now))
+		reason := fmt.Sprintf("%s %d failed %d attempts (engine.max_attempts %d) at t=%.3f s", k, i, failures, e.p.MaxAttempts, e.now)
+		if why != "" {
+			reason += ": " + why
+			e.col.FaultFailedJob()
+		}
+		e.failJob(jr, reason)
 	}
 }
 

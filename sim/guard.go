@@ -77,6 +77,7 @@ func (e *Engine) spinError(kind eventKind) {
 	setting := map[eventKind]string{
 		evHeartbeat: "engine.heartbeat_s", evMonitor: "engine.monitor_period_s", evSeries: "engine.timeseries_period_s",
 		evPreempt: "engine.preemption_interval_s", evPhaseDone: "engine.task_startup_s", evSubmit: "workload",
+		evFault: "faults",
 	}[kind]
 	e.setErr(&SettingError{setting, fmt.Sprintf("simulated time stopped at t=%g s after %d events at that instant, the last a %s",
 		e.now, n, kindNames[kind])})
@@ -89,6 +90,7 @@ const timeStep = 1.0 / (1 << 40)
 var kindNames = map[eventKind]string{
 	evPhaseDone: "task phase end", evSubmit: "job arrival", evPreempt: "preemption check",
 	evHeartbeat: "node heartbeat", evMonitor: "monitor sample", evSeries: "timeseries row",
+	evFault: "node fault",
 }
 
 func (e *Engine) setErr(err error) {
@@ -115,7 +117,7 @@ func (e *Engine) checkRunaway() {
 		next, what = t, "flow completion"
 	}
 	for i := range e.events.h {
-		if ev := &e.events.h[i]; (ev.kind == evPhaseDone || ev.kind == evSubmit) && ev.t < next {
+		if ev := &e.events.h[i]; (ev.kind == evPhaseDone || ev.kind == evSubmit || ev.kind == evFault) && ev.t < next {
 			next, what = ev.t, kindNames[ev.kind]
 		}
 	}
@@ -147,8 +149,11 @@ func (e *Engine) checkRunaway() {
 	blame := "cluster.nic_mbps, cluster.disk_mbps or cluster.rack_uplink_mbps (or workload.map_mbps, or the workload's sizes)"
 	if what != "flow completion" {
 		blame = "engine.task_startup_s (or workload.reduce_mbps, or the workload's sizes)"
-		if what == kindNames[evSubmit] {
+		switch what {
+		case kindNames[evSubmit]:
 			blame = "the workload's submit times"
+		case kindNames[evFault]:
+			blame = "the faults' times and engine.node_expiry_s"
 		}
 	}
 	if beats > rate/2 {

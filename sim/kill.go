@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -73,7 +74,7 @@ func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.N
 	if k == sched.MapTask {
 		m := &jr.maps[i]
 		if m.state == tsRunning {
-			e.net.Remove(e.now, m.flow)
+			e.removeFlow(&m.flow)
 		}
 		m.attempt++ // invalidates the attempt's pending phase event
 		m.state = tsPending
@@ -85,13 +86,13 @@ func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.N
 		return m.node, m.slot, m.start
 	}
 	r := &jr.reduces[i]
-	for _, hf := range r.from {
-		if hf.state == hostFetching {
-			e.net.Remove(e.now, hf.flow)
+	for k := range r.from {
+		if r.from[k].state == hostFetching {
+			e.removeFlow(&r.from[k].flow)
 		}
 	}
 	if r.state == tsWriting {
-		e.net.Remove(e.now, r.write)
+		e.removeFlow(&r.write)
 	}
 	if r.state == tsStarting || r.state == tsRunning {
 		if jr.copyingOn != nil {
@@ -130,5 +131,14 @@ func (e *Engine) afterKill(jr *jobRun, k sched.TaskKind, n cluster.NodeID, slot 
 	e.freeSlot(n, slot)
 	if e.tskObs != nil {
 		e.tskObs.TaskEnded(e, jr.sj, k, n, true)
+	}
+}
+
+// removeFlow removes the flow *id from the network, unless it is gone
+// already (a transfer that broke when a node died), and clears *id.
+func (e *Engine) removeFlow(id *network.FlowID) {
+	if *id != 0 {
+		e.net.Remove(e.now, *id)
+		*id = 0
 	}
 }

@@ -33,6 +33,9 @@ func (e *Engine) monitor() {
 	}
 	e.col.MonitorSample(congested)
 	e.col.UplinkMonitorSample(e.uplink)
+	if e.faults != nil {
+		e.freeForMaps()
+	}
 	e.checkStall() // heartbeats stop on full nodes; the monitor always runs
 	e.checkRunaway()
 	e.lastCongested = congested
@@ -91,7 +94,11 @@ func (e *Engine) checkEnd() error {
 		return fmt.Errorf("invariant: %.0f shuffle bytes produced but %.0f fetched", e.shuffleProduced, e.shuffleFetched)
 	}
 	for n := range e.nodes {
-		if e.nodes[n].free != e.capacity || e.nodes[n].computing != 0 {
+		want := e.capacity
+		if e.nodes[n].gone {
+			want = [3]int{} // its slots left the cluster
+		}
+		if e.nodes[n].free != want || e.nodes[n].computing != 0 {
 			return fmt.Errorf("invariant: node %d ends with free slots %v", n, e.nodes[n].free)
 		}
 	}

@@ -67,6 +67,11 @@ type Params struct {
 	// workload.task_failure_rate, since it describes the jobs. Default 0:
 	// no attempt fails, and no random number is drawn for it.
 	TaskFailureRate float64 `yaml:"-" json:"-"`
+	// NodeExpiryS is how long after a node stops heartbeating the master
+	// declares it lost (docs/faults.md): Hadoop 1's
+	// mapred.tasktracker.expiry.interval, 600 s. It matters only in a run
+	// with faults, and summary.json records it only there.
+	NodeExpiryS float64 `yaml:"node_expiry_s" json:"node_expiry_s,omitempty"`
 	// CheckInvariants verifies slot accounting and byte conservation as
 	// the run goes, at some cost; tests turn it on.
 	CheckInvariants bool `yaml:"check_invariants" json:"check_invariants"`
@@ -103,6 +108,8 @@ const (
 	// DefaultMaxAttempts is Hadoop's mapred.map.max.attempts (and
 	// reduce's) default.
 	DefaultMaxAttempts = 4
+	// MaxNodeExpiryS bounds engine.node_expiry_s, as engine.stall_s.
+	MaxNodeExpiryS = MaxStallS
 )
 
 // Defaults of the engine's settings (see Params).
@@ -115,6 +122,7 @@ const (
 	DefaultTimeseriesPeriodS   = 60.0
 	DefaultStallS              = 86400.0
 	DefaultPreemptionIntervalS = 0.5
+	DefaultNodeExpiryS         = 600.0
 )
 
 // WithDefaults fills zero fields (and a nil SlowStart).
@@ -137,6 +145,7 @@ func (p Params) WithDefaults() Params {
 	set(&p.TimeseriesPeriodS, DefaultTimeseriesPeriodS)
 	set(&p.StallS, DefaultStallS)
 	set(&p.PreemptionIntervalS, DefaultPreemptionIntervalS)
+	set(&p.NodeExpiryS, DefaultNodeExpiryS)
 	if p.MaxAttempts == 0 {
 		p.MaxAttempts = DefaultMaxAttempts
 	}
@@ -181,6 +190,7 @@ func (p Params) Validate() error {
 		{"stall_s", p.StallS, MinStallS, MaxStallS, false},
 		{"preemption_interval_s", p.PreemptionIntervalS, MinPeriodS, MaxPeriodS, false},
 		{"network_quantum_s", p.NetworkQuantumS, 0, MaxNetworkQuantumS, false},
+		{"node_expiry_s", p.NodeExpiryS, MinPeriodS, MaxNodeExpiryS, false},
 	}
 	for _, c := range check {
 		low := c.v < c.lo || (c.loOpen && c.v == c.lo)

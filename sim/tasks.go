@@ -26,30 +26,33 @@ const (
 
 type mapTask struct {
 	start   float64
-	state   taskState
+	flow    network.FlowID
 	node    cluster.NodeID
 	src     cluster.NodeID
-	slot    sched.SlotKind
 	attempt uint32
-	flow    network.FlowID
 	// failAt is where the running attempt fails, as a fraction of its
 	// input read; 0 when it does not (failure.go). failures counts the
 	// task's failed attempts.
-	failAt   float32
+	failAt float32
+	// ran is how long the task's finished attempt ran: the task-seconds
+	// lost if its output is lost with its node (nodeloss.go).
+	ran      float32
 	failures uint16
+	state    taskState
+	slot     sched.SlotKind
 }
 
 type reduceTask struct {
 	start   float64
 	write   network.FlowID
-	state   taskState
 	node    cluster.NodeID
-	slot    sched.SlotKind
 	attempt uint32
 	// failAt and failures are as a map's, failAt a fraction of the
 	// attempt's reduce computation.
 	failAt   float32
 	failures uint16
+	state    taskState
+	slot     sched.SlotKind
 	cursor   int // next entry of the job's map log to absorb
 	// Fetch state per map-output host, indexed by the job's host index
 	// (jobRun.hosts), so that absorbing map output needs no lookup. A
@@ -63,7 +66,31 @@ type reduceTask struct {
 	qhead   int
 	fetches int
 	fetched float64
+	// fx is the attempt's node-loss state, only in a run with faults.
+	fx *reduceFaults
 }
+
+// reduceFaults is what a reduce attempt keeps in a run with faults
+// (nodeloss.go): which map outputs it holds when a host is lost, the
+// hosts it cannot fetch from, and its output pipeline.
+type reduceFaults struct {
+	// cnt counts, per host, the map log entries absorbed and fetched:
+	// since a host's entries are fetched in the order they were absorbed,
+	// the first got of them are the ones the reduce holds.
+	cnt []hostCount
+	// kept are maps whose lost output the attempt had fetched: it skips
+	// their re-executions' output.
+	kept []int32
+	// parked counts the hosts it waits for because their node is dead.
+	parked int
+	// pipe is the output pipeline's nodes while the reduce writes.
+	pipe []cluster.NodeID
+}
+
+// hostCount is a reduce's count of one host's map log entries: absorbed
+// and not yet in a fetch, taken into fetches (in flight or done), and
+// fetched.
+type hostCount struct{ avail, taken, got int32 }
 
 // compactQueue drops the consumed prefix of r's host queue once it is
 // half the buffer, so that a line that rarely empties keeps a buffer
@@ -90,11 +117,13 @@ const (
 	hostIdle uint8 = iota
 	hostQueued
 	hostFetching
+	hostParked // its node is dead: the reduce waits for the output to be made again
 )
 
 // mapOut is a finished map's output, an entry of the job's map log.
 type mapOut struct {
 	host int32 // index in jobRun.hosts
+	m    int32 // the map
 	// perReduce is each reduce's part of the output (keys are evenly
 	// partitioned), divided once here rather than by every reduce that
 	// reads the entry.
@@ -134,6 +163,17 @@ type jobRun struct {
 	// which is start-time order: RunningTasks reads it instead of scanning
 	// every task of the job.
 	running []taskKey
+	// mapsDoneAt is when the job's maps were last all finished (reduces
+	// waiting then were charged their wait; nodeloss.go takes it back if
+	// a lost node's outputs make maps run again).
+	mapsDoneAt float64
+	// rerun marks the maps that run again because their output was lost
+	// (nodeloss.go); nil until one does. mapsBack is set once a loss
+	// returned a map of the job to pending, last at mapsBackAt; and
+	// lastMapLaunch is when a map of the job last launched (freeForMaps).
+	rerun                     []bool
+	mapsBack                  bool
+	mapsBackAt, lastMapLaunch float64
 }
 
 type taskKey struct {
@@ -175,6 +215,9 @@ func (e *Engine) submit(i int) {
 	spec := &e.specs[i]
 	e.lastDone, e.doneEvents = e.now, e.handled
 	f := cluster.PlaceInput(e.topo, e.seed, spec.Name, spec.NumMaps)
+	if e.wipedCount > 0 {
+		f = f.Without(func(n cluster.NodeID) bool { return e.nodes[n].wiped })
+	}
 	h := fnv.New64a()
 	h.Write([]byte(spec.Name))
 	sj := &sched.Job{
@@ -196,9 +239,12 @@ func (e *Engine) submit(i int) {
 		e.jobObs.JobAdded(e, sj)
 	}
 	for n := range e.nodes {
-		if e.nodes[n].free != [3]int{} && !e.nodes[n].hb {
+		if e.nodes[n].free != [3]int{} && !e.nodes[n].hb && !e.nodes[n].down {
 			e.scheduleHeartbeatAfter(cluster.NodeID(n), e.now)
 		}
+	}
+	if e.wipedCount > 0 {
+		e.failIfInputLost(jr)
 	}
 }
 
@@ -217,6 +263,7 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	sj := jr.sj
 	sj.Maps.Take(i)
 	sj.RunningMaps++
+	jr.lastMapLaunch = e.now
 	jr.started(sched.MapTask, i)
 	e.launchableMaps--
 	m := &jr.maps[i]
@@ -227,8 +274,8 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	}
 	e.hold(n, jr.spec, true, 1)
 	m.src = src
-	if src < 0 {
-		m.src = cluster.NearestReplica(e.topo, sj.Input.BlockReplicas(i), n, e.rng)
+	if src < 0 || e.downCount > 0 && e.nodes[src].down {
+		m.src = e.readSource(sj.Input.BlockReplicas(i), n)
 	}
 	reach := e.topo.ReachOf(m.src, n)
 	e.col.TaskLaunched(jr.spec.ID, e.now, true, reach, 0)
@@ -249,6 +296,9 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	r.attempt++
 	if e.p.TaskFailureRate > 0 {
 		r.failAt = e.drawFailure(jr, sched.ReduceTask, i, r.attempt)
+	}
+	if e.faults != nil {
+		r.fx = &reduceFaults{}
 	}
 	jr.started(sched.ReduceTask, i)
 	if jr.copyingOn != nil {
@@ -284,13 +334,13 @@ func (e *Engine) phaseDone(job, t int, attempt uint32) {
 		return // the job failed; its attempts were killed
 	}
 	if t >= 0 {
-		if m := &jr.maps[t]; m.attempt == attempt && m.state == tsStarting {
+		if m := &jr.maps[t]; m.attempt == attempt && m.state == tsStarting && !e.frozen(m.node) {
 			e.startPhase(jr, int32(t))
 		}
 		return
 	}
 	r := &jr.reduces[-1-t]
-	if r.attempt != attempt {
+	if r.attempt != attempt || e.frozen(r.node) {
 		return
 	}
 	switch r.state {
@@ -332,6 +382,9 @@ func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref flow
 
 func (e *Engine) startMapRead(jr *jobRun, i int) {
 	m := &jr.maps[i]
+	if e.downCount > 0 && e.nodes[m.src].down && !e.rereadFrom(jr, i) {
+		return // no replica is left to read; the attempt failed
+	}
 	m.state = tsRunning
 	bytes := float64(jr.spec.MapInputBytes(i, e.topo.Config().BlockBytes()))
 	if m.failAt > 0 {
@@ -393,6 +446,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		return
 	}
 	m.state = tsDone
+	m.ran = float32(e.now - m.start)
 	e.lastDone, e.doneEvents = e.now, e.handled
 	jr.ended(sched.MapTask, i)
 	e.hold(m.node, jr.spec, true, -1)
@@ -400,8 +454,12 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 	sj.RunningMaps--
 	sj.FinishedMaps++
 	out := jr.spec.MapOutputBytes(i, e.topo.Config().BlockBytes())
-	e.shuffleProduced += out
-	jr.produced += out
+	if jr.rerun == nil || !jr.rerun[i] {
+		// A re-executed map's output replaces a lost one, which the
+		// ledger already counts (nodeloss.go).
+		e.shuffleProduced += out
+		jr.produced += out
+	}
 	h, ok := jr.hostIndex[m.node]
 	if !ok {
 		if jr.hostIndex == nil {
@@ -411,7 +469,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		jr.hostIndex[m.node] = h
 		jr.hosts = append(jr.hosts, m.node)
 	}
-	mo := mapOut{host: h}
+	mo := mapOut{host: h, m: int32(i)}
 	if sj.NumReduces > 0 {
 		mo.perReduce = out / float64(sj.NumReduces)
 	}
@@ -424,6 +482,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 	}
 	e.enableReduces(jr)
 	if sj.FinishedMaps == sj.NumMaps {
+		jr.mapsDoneAt = e.now
 		for k := range jr.reduces {
 			if r := &jr.reduces[k]; r.state == tsStarting || r.state == tsRunning {
 				jr.addWait(e.now-r.start, e.p.CopyCompute.Enabled)
@@ -437,6 +496,9 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 			e.pump(jr, r)
 		}
 	}
+	if sj.FinishedReduces == sj.NumReduces && sj.FinishedMaps == sj.NumMaps {
+		e.jobDone(jr) // a map run again after its output was lost, which every reduce held (nodeloss.go)
+	}
 }
 
 // pump absorbs newly finished map output into reduce i's host queue, starts
@@ -446,13 +508,26 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 // available map output of one host over one connection.
 func (e *Engine) pump(jr *jobRun, i int) {
 	r := &jr.reduces[i]
+	if e.frozen(r.node) {
+		return
+	}
+	fx := r.fx
 	if n := len(jr.hosts); len(r.from) < n {
 		r.from = append(r.from, make([]hostFetch, n-len(r.from))...)
+		if fx != nil {
+			fx.cnt = append(fx.cnt, make([]hostCount, n-len(fx.cnt))...)
+		}
 	}
 	for ; r.cursor < len(jr.mapLog); r.cursor++ {
 		mo := jr.mapLog[r.cursor]
 		if mo.perReduce <= 0 {
-			continue
+			continue // no output for the reduce, or an output lost with its node
+		}
+		if fx != nil {
+			if jr.rerun != nil && jr.rerun[mo.m] && slices.Contains(fx.kept, mo.m) {
+				continue // it holds the lost output this one replaces
+			}
+			fx.cnt[mo.host].avail++
 		}
 		hf := &r.from[mo.host]
 		hf.avail += mo.perReduce
@@ -466,18 +541,32 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		r.qhead++
 		r.compactQueue()
 		hf := &r.from[hi]
+		h := jr.hosts[hi]
+		if fx != nil {
+			switch {
+			case hf.avail == 0: // its outputs were lost while it waited in line
+				hf.state = hostIdle
+				continue
+			case e.nodes[h].down:
+				hf.state = hostParked
+				fx.parked++
+				continue
+			}
+			c := &fx.cnt[hi]
+			c.taken += c.avail
+			c.avail = 0
+		}
 		bytes := hf.avail
 		hf.avail = 0
 		hf.state = hostFetching
 		r.fetches++
-		h := jr.hosts[hi]
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
 		ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
 			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
 		hf.flow = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
 		e.pathBuf = path[:0]
 	}
-	if r.fetches == 0 && r.qhead == len(r.queue) && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning {
+	if r.fetches == 0 && r.qhead == len(r.queue) && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning && (fx == nil || fx.parked == 0) {
 		e.startCompute(jr, i)
 	}
 }
@@ -488,6 +577,10 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h int32, bytes float64) {
 	r.fetched += bytes
 	hf := &r.from[h]
 	hf.flow = 0
+	if r.fx != nil {
+		c := &r.fx.cnt[h]
+		c.got = c.taken
+	}
 	e.shuffleFetched += bytes
 	jr.fetched += bytes
 	if hf.avail > 0 {
@@ -565,8 +658,25 @@ func (e *Engine) startWrite(jr *jobRun, i int) {
 	if jr.copyingOn != nil {
 		e.releaseCompute(r.node)
 	}
-	bytes := float64(jr.spec.OutputBytes) / float64(jr.sj.NumReduces)
 	reps := e.placer.PlaceBlock(nil, r.node)
+	if r.fx != nil {
+		r.fx.pipe = reps
+	}
+	e.writeFlow(jr, i, reps)
+}
+
+// writeFlow starts reduce i's output pipeline through nodes reps, the
+// writer first, leaving out dead nodes (HDFS drops a failed datanode from a
+// write pipeline).
+func (e *Engine) writeFlow(jr *jobRun, i int, reps []cluster.NodeID) {
+	r := &jr.reduces[i]
+	if e.downCount > 0 {
+		reps = slices.DeleteFunc(reps, func(n cluster.NodeID) bool { return e.nodes[n].down })
+		if r.fx != nil {
+			r.fx.pipe = reps
+		}
+	}
+	bytes := float64(jr.spec.OutputBytes) / float64(jr.sj.NumReduces)
 	path := append(e.pathBuf[:0], e.topo.DiskLink(r.node))
 	cross := false
 	for k := 1; k < len(reps); k++ {
