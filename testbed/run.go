@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/testbed/content"
@@ -96,8 +97,11 @@ type Report struct {
 	// and as the workers accounted it.
 	CrossRack CrossRack  `json:"cross_rack"`
 	Jobs      []JobCheck `json:"jobs"`
-	// ChecksumsOK says every job finished with the output its plan predicts.
-	ChecksumsOK    bool     `json:"checksums_ok"`
+	// ChecksumsOK says every job that completed wrote the output its plan
+	// predicts.
+	ChecksumsOK bool `json:"checksums_ok"`
+	// LostNodes are the nodes the master declared lost (faults:).
+	LostNodes      []string `json:"lost_nodes,omitempty"`
 	FailedAttempts []string `json:"failed_attempts"`
 	// FetchFailures are fetches from nodes that were gone (node loss),
 	// which the reduces waited out.
@@ -146,11 +150,16 @@ func crossRackOf(links []fabric.LinkCounters, byteScale, accounted float64) Cros
 
 // JobCheck is one job's output against its plan.
 type JobCheck struct {
-	ID       int    `json:"id"`
-	Name     string `json:"name"`
-	Checksum string `json:"checksum"`
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+	// Status is "completed" or "failed" (a block lost every replica, or a
+	// task failed every attempt), with the reason, as jobs.csv says.
+	Status   string `json:"status"`
+	Reason   string `json:"reason,omitempty"`
+	Checksum string `json:"checksum,omitempty"`
 	Expected string `json:"expected"`
-	OK       bool   `json:"ok"`
+	// OK says a completed job's output is the one its plan predicts.
+	OK bool `json:"ok"`
 }
 
 // Run runs the scenario c on an emulated cluster. It checks privileges
@@ -180,6 +189,10 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 		return nil, fmt.Errorf("%s: engine.copy_compute: the testbed does not run copy-compute splitting", c.Name())
 	}
 	topo, jobs, pol, err := c.Build()
+	if err != nil {
+		return nil, err
+	}
+	evs, err := c.FaultEvents(topo)
 	if err != nil {
 		return nil, err
 	}
@@ -255,6 +268,7 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	host := startHostMonitor(ws.pids.list)
 
 	m, err := master.New(master.Config{
+		Faults: evs, Kill: ws.kill, Restore: ws.restore,
 		Topology: topo, Jobs: jobs, Plans: plans, Expected: expected, Policy: pol, Engine: engine, Seed: seed,
 		ByteScale: spec.ByteScale, TimeScale: spec.TimeScale(), BandwidthScale: spec.BandwidthScale,
 		UplinkBytesPerSec: cfg.RackUplinkMbps * 1e6 * spec.BandwidthScale / 8,
@@ -287,9 +301,17 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	}
 	rep.Scale.Bandwidth, rep.Scale.Byte, rep.Scale.Time = spec.BandwidthScale, spec.ByteScale, spec.TimeScale()
 	rep.CrossRack = crossRackOf(counters, spec.ByteScale, mres.Collector.Summarize(pol.Name()).Bytes.CrossRackTotal)
+	recs := mres.Collector.Jobs()
 	for i := range jobs {
-		rep.Jobs = append(rep.Jobs, JobCheck{ID: i, Name: jobs[i].Name, Checksum: mres.Checksums[i].String(),
-			Expected: expected[i].String(), OK: mres.Checksums[i] == expected[i]})
+		jc := JobCheck{ID: i, Name: jobs[i].Name, Status: recs[i].Status(), Reason: recs[i].Reason, Expected: expected[i].String()}
+		if jc.Status == "completed" {
+			jc.Checksum = mres.Checksums[i].String()
+			jc.OK = mres.Checksums[i] == expected[i]
+		}
+		rep.Jobs = append(rep.Jobs, jc)
+	}
+	for _, n := range mres.LostNodes {
+		rep.LostNodes = append(rep.LostNodes, faults.NodeName(topo, n))
 	}
 	return &Result{Result: mres, Report: rep}, nil
 }
@@ -315,11 +337,17 @@ func newRunID() string {
 
 // workers are the running worker processes.
 type workers struct {
-	conns []*wire.Conn
-	cmds  []*exec.Cmd
-	logs  []*tail
-	pids  mutexPids
-	once  sync.Once
+	ctx     context.Context
+	fab     *fabric.Fabric
+	mk      func() (*exec.Cmd, error)
+	setup   func(node int) wire.Setup
+	nodeDir func(int) string
+	conns   []*wire.Conn
+	cmds    []*exec.Cmd // every worker started, restored ones too
+	nodes   []int       // the node of each of cmds
+	logs    []*tail
+	pids    mutexPids
+	once    sync.Once
 }
 
 // stop kills the workers still running and waits for them.
@@ -342,7 +370,7 @@ func (w *workers) stderr() string {
 	s := ""
 	for i, t := range w.logs {
 		if x := t.String(); x != "" {
-			s += fmt.Sprintf("\nworker of node %d: %s", i, x)
+			s += fmt.Sprintf("\nworker of node %d: %s", w.nodes[i], x)
 		}
 	}
 	return s
@@ -370,55 +398,105 @@ func startWorkers(ctx context.Context, fab *fabric.Fabric, topo *cluster.Topolog
 			return exec.Command(exe, "testbed", "worker"), nil
 		}
 	}
-	w := &workers{conns: make([]*wire.Conn, n)}
+	w := &workers{ctx: ctx, fab: fab, mk: mk, nodeDir: nodeDir, conns: make([]*wire.Conn, n),
+		setup: func(i int) wire.Setup {
+			return wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: nodeDir(i),
+				DiskBytesPerSec: topo.Config().DiskMBps * 1e6 * spec.BandwidthScale,
+				HeartbeatS:      spec.HeartbeatS, PhaseS: spec.HeartbeatS * float64(i) / float64(n),
+				CongestionControl: spec.CongestionControl}
+		}}
 	for i := range n {
-		cmd, err := mk()
+		c, err := w.start(i)
 		if err != nil {
 			return w, err
 		}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			return w, err
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			return w, err
-		}
-		t := &tail{}
-		cmd.Stderr = t
-		if err := fab.Start(i, cmd); err != nil {
-			return w, err
-		}
-		w.cmds, w.logs = append(w.cmds, cmd), append(w.logs, t)
-		w.pids.add(cmd.Process.Pid)
-		w.conns[i] = wire.NewConn(stdout, stdin, "worker of node "+strconv.Itoa(i))
-		if err := w.conns[i].Send(wire.Msg{Setup: &wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: nodeDir(i),
-			DiskBytesPerSec: topo.Config().DiskMBps * 1e6 * spec.BandwidthScale,
-			HeartbeatS:      spec.HeartbeatS, PhaseS: spec.HeartbeatS * float64(i) / float64(n),
-			CongestionControl: spec.CongestionControl}}); err != nil {
-			return w, err
-		}
+		w.conns[i] = c
 	}
 	for i, c := range w.conns {
-		type got struct {
-			m   wire.Msg
-			err error
-		}
-		ch := make(chan got, 1)
-		go func() { m, err := c.Recv(); ch <- got{m, err} }()
-		select {
-		case <-ctx.Done():
-			return w, ctx.Err()
-		case <-time.After(30 * time.Second):
-			return w, fmt.Errorf("worker of node %d did not start within 30 s%s", i, w.stderr())
-		case g := <-ch:
-			if g.err != nil || g.m.Ready == nil {
-				return w, fmt.Errorf("worker of node %d did not start: %v%s", i, g.err, w.stderr())
-			}
+		if err := w.ready(i, c); err != nil {
+			return w, err
 		}
 	}
 	return w, nil
+}
+
+// start starts node i's worker and sends it its setup.
+func (w *workers) start(i int) (*wire.Conn, error) {
+	cmd, err := w.mk()
+	if err != nil {
+		return nil, err
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	t := &tail{}
+	cmd.Stderr = t
+	if err := w.fab.Start(i, cmd); err != nil {
+		return nil, err
+	}
+	w.cmds, w.nodes, w.logs = append(w.cmds, cmd), append(w.nodes, i), append(w.logs, t)
+	w.pids.add(cmd.Process.Pid)
+	c := wire.NewConn(stdout, stdin, "worker of node "+strconv.Itoa(i))
+	s := w.setup(i)
+	if err := c.Send(wire.Msg{Setup: &s}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// ready waits for node i's worker to say it is ready.
+func (w *workers) ready(i int, c *wire.Conn) error {
+	type got struct {
+		m   wire.Msg
+		err error
+	}
+	ch := make(chan got, 1)
+	go func() { m, err := c.Recv(); ch <- got{m, err} }()
+	select {
+	case <-w.ctx.Done():
+		return w.ctx.Err()
+	case <-time.After(30 * time.Second):
+		return fmt.Errorf("worker of node %d did not start within 30 s%s", i, w.stderr())
+	case g := <-ch:
+		if g.err != nil || g.m.Ready == nil {
+			return fmt.Errorf("worker of node %d did not start: %v%s", i, g.err, w.stderr())
+		}
+	}
+	return nil
+}
+
+// kill kills node n's worker at once, as a machine dies (node loss).
+func (w *workers) kill(n int) error {
+	for i := len(w.cmds) - 1; i >= 0; i-- {
+		if w.nodes[i] == n {
+			return w.cmds[i].Process.Kill()
+		}
+	}
+	return fmt.Errorf("no worker of node %d", n)
+}
+
+// restore starts a new worker on node n with an empty store (a node
+// returns empty: docs/faults.md).
+func (w *workers) restore(n int) (*wire.Conn, error) {
+	dir := w.nodeDir(n)
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	c, err := w.start(n)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.ready(n, c); err != nil {
+		return nil, err
+	}
+	w.conns[n] = c
+	return c, nil
 }
 
 // tail keeps the last few KB a worker wrote to its standard error, for

@@ -149,3 +149,52 @@ func TestWithoutPrivilegeChangesNothing(t *testing.T) {
 	}
 	t.Skip("runs as root; the fabric's own tests drop privileges to check this")
 }
+
+// TestNodeLossKeepsEveryOutput kills a node in the middle of two jobs'
+// maps and shuffle (job17's 8 maps, at 5% of the trace's bytes, run on
+// every node), lets it expire and brings it back, and checks that
+// both jobs still complete with the checksums their plans predict (their
+// outputs are functions of their inputs, whichever attempt made them) and
+// that the master declared the node lost.
+func TestNodeLossKeepsEveryOutput(t *testing.T) {
+	needPrivilege(t)
+	work := t.TempDir()
+	c, err := scenario.Parse(strings.NewReader(`
+cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}
+workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.05}
+policy: {name: fair}
+engine: {node_expiry_s: 10}
+faults:
+  - {kill_node: r1n0, at_s: 20}
+  - {restore_node: r1n0, at_s: 60}
+testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
+`), "loss.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := testbed.Run(ctx, c, testbed.Options{WorkerCommand: testWorker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Collector.Summarize("fair")
+	if s.JobsCompleted != 2 {
+		t.Errorf("%d of %d jobs completed; want both, a node loss fails none here (every block keeps two replicas)", s.JobsCompleted, s.JobsSubmitted)
+	}
+	for _, j := range res.Report.Jobs {
+		if !j.OK {
+			t.Errorf("%s: %s, checksum %s; want completed with %s", j.Name, j.Status, j.Checksum, j.Expected)
+		}
+	}
+	t.Logf("faults %+v; failed attempts %v; fetch failures %v", s.Faults, res.Report.FailedAttempts, res.Report.FetchFailures)
+	if s.Faults == nil || s.Faults.LostNodes != 1 || len(res.Report.LostNodes) != 1 || res.Report.LostNodes[0] != "r1n0" {
+		t.Fatalf("faults %+v, lost nodes %v; want r1n0 declared lost once", s.Faults, res.Report.LostNodes)
+	}
+	if s.Faults.KilledAttempts+s.Faults.ReexecutedMaps == 0 {
+		t.Errorf("the loss killed no attempt and lost no map output; the test wants it to hit work (every node runs two of job17's maps around t=20 s)")
+	}
+	if left := leftovers(t, res.Report.Network.RunID, work); len(left) > 0 {
+		t.Errorf("the run left %v behind", left)
+	}
+}

@@ -92,7 +92,7 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	if !r.ChecksumsOK {
 		var bad []string
 		for _, j := range r.Jobs {
-			if !j.OK {
+			if j.Status == "completed" && !j.OK {
 				bad = append(bad, j.Name)
 			}
 		}

@@ -2,6 +2,7 @@ package master
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -11,12 +12,6 @@ import (
 	"github.com/mrsched/mrsched/testbed/wire"
 	"github.com/mrsched/mrsched/workload"
 )
-
-// maxAttempts is how often a task may fail before the run stops: Hadoop's
-// mapred.map.max.attempts and mapred.reduce.max.attempts default, 4. On
-// the testbed a failed attempt means a broken transfer or store, which the
-// run reports rather than hides.
-const maxAttempts = 4
 
 type taskState uint8
 
@@ -33,6 +28,7 @@ type task struct {
 	start    float64
 	attempt  int
 	failures int
+	ran      float64        // a finished map's run time, for the work its lost output wastes
 	digest   content.Digest // a reduce's output
 }
 
@@ -52,15 +48,27 @@ type jobRun struct {
 	next        int // lowest reduce index that may be pending
 	// waitS is reducer-seconds spent holding a slot while the job's maps
 	// ran (all of it hoarding: the testbed runs no copy-compute split).
-	waitS    float64
-	done     bool
-	checksum content.Digest
+	waitS      float64
+	mapsDoneAt float64 // when the maps were last all done
+	done       bool
+	failed     bool
+	checksum   content.Digest
+	// mapsBack is set once a loss sent maps back to pending (at
+	// mapsBackAt); lastMapLaunch is its last map launch: the rule for
+	// maps that starve (freeForMaps) reads them.
+	mapsBack                  bool
+	mapsBackAt, lastMapLaunch float64
 }
 
 func (m *Master) submit(i int) {
 	spec := &m.cfg.Jobs[i]
 	t := m.cfg.Topology
 	f := cluster.PlaceInput(t, m.cfg.Seed, spec.Name, spec.NumMaps)
+	if len(m.lost) > 0 {
+		// Its input was written before the run: the replicas of nodes
+		// lost since are gone (a restored node comes back empty).
+		f = f.Without(func(n cluster.NodeID) bool { return slices.Contains(m.lost, n) })
+	}
 	sj := &sched.Job{
 		Spec: spec, Index: i, Pool: spec.Pool, Submit: spec.Submit,
 		NumMaps: spec.NumMaps, NumReduces: spec.NumReduces,
@@ -80,6 +88,9 @@ func (m *Master) submit(i int) {
 	m.epoch++
 	if m.jobObs != nil {
 		m.jobObs.JobAdded(m, sj)
+	}
+	if len(m.lost) > 0 {
+		m.failIfInputLost(jr)
 	}
 }
 
@@ -133,6 +144,7 @@ func (m *Master) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	t := &jr.maps[i]
 	t.state, t.node, t.slot, t.start = running, n, slot, now
 	t.attempt++
+	jr.lastMapLaunch = now
 	m.hold(n, jr.spec, true, 1)
 	if src < 0 {
 		src = cluster.NearestReplica(m.cfg.Topology, sj.Input.BlockReplicas(i), n, m.rng)
@@ -202,7 +214,12 @@ func (m *Master) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	}})
 }
 
+// send sends msg to node n's worker; a worker the run killed is not
+// written to (its pipe is gone).
 func (m *Master) send(n cluster.NodeID, msg wire.Msg) {
+	if m.lives[n].down {
+		return
+	}
 	if err := m.cfg.Workers[n].Send(msg); err != nil {
 		m.fail("node %d: %v", n, err)
 	}
@@ -237,7 +254,7 @@ func (m *Master) ended(n cluster.NodeID, e wire.Ended) {
 	}
 	m.lastProgress = m.Now()
 	if e.Err != "" {
-		m.attemptFailed(jr, e.Attempt, t, e.Err)
+		m.attemptFailed(jr, e.Attempt, e.Err)
 		return
 	}
 	if e.Attempt.Kind == wire.Map {
@@ -246,7 +263,7 @@ func (m *Master) ended(n cluster.NodeID, e wire.Ended) {
 	}
 	d, err := content.ParseDigest(e.Digest)
 	if err != nil {
-		m.attemptFailed(jr, e.Attempt, t, "its output digest: "+err.Error())
+		m.attemptFailed(jr, e.Attempt, "its output digest: "+err.Error())
 		return
 	}
 	t.digest = d
@@ -260,6 +277,7 @@ func (m *Master) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 func (m *Master) mapDone(jr *jobRun, i int) {
 	t := &jr.maps[i]
 	t.state = done
+	t.ran = m.Now() - t.start
 	m.hold(t.node, jr.spec, true, -1)
 	sj := jr.sj
 	sj.RunningMaps--
@@ -274,6 +292,7 @@ func (m *Master) mapDone(jr *jobRun, i int) {
 	m.enableReduces(jr)
 	now := m.Now()
 	if sj.FinishedMaps == sj.NumMaps {
+		jr.mapsDoneAt = now
 		for k := range jr.reduces {
 			if r := &jr.reduces[k]; r.state == running {
 				jr.waitS += now - r.start
@@ -338,19 +357,61 @@ func (m *Master) jobDone(jr *jobRun) {
 }
 
 // attemptFailed returns a failed attempt's task to pending, as a kill
-// does, and stops the run once a task has failed maxAttempts times.
-func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, t *task, why string) {
+// does, and fails the job once the task has failed engine.max_attempts
+// times (Hadoop's mapred.map.max.attempts, 4): a task that keeps failing
+// on the testbed is a broken transfer or store, or a block with no replica
+// left, and its job fails with the reason, as in the simulator.
+func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, why string) {
+	kind, ts := sched.MapTask, jr.maps
+	if a.Kind == wire.Reduce {
+		kind, ts = sched.ReduceTask, jr.reduces
+	}
+	t := &ts[a.Task]
 	m.failed = append(m.failed, a.String()+" on node "+strconv.Itoa(int(t.node))+": "+why)
 	t.failures++
-	if t.failures >= maxAttempts {
-		m.fail("%s failed %d times; the last: %s", a, t.failures, why)
-		return
+	start := m.stop(jr, kind, a.Task)
+	m.col.TaskFailed(m.Now() - start)
+	if t.failures >= m.cfg.Engine.MaxAttempts {
+		m.failJob(jr, fmt.Sprintf("%s %d failed %d attempts (engine.max_attempts %d) at t=%.3f s: %s",
+			kind, a.Task, t.failures, m.cfg.Engine.MaxAttempts, m.Now(), why))
 	}
-	kind := sched.MapTask
-	if a.Kind == wire.Reduce {
-		kind = sched.ReduceTask
+}
+
+// failJob ends jr as failed: its running attempts are killed, its pending
+// tasks dropped, and it leaves the cluster with reason in jobs.csv.
+func (m *Master) failJob(jr *jobRun, reason string) {
+	sj := jr.sj
+	now := m.Now()
+	for _, ts := range []struct {
+		kind sched.TaskKind
+		wk   wire.TaskKind
+		list []task
+	}{{sched.MapTask, wire.Map, jr.maps}, {sched.ReduceTask, wire.Reduce, jr.reduces}} {
+		for i := range ts.list {
+			if t := &ts.list[i]; t.state == running {
+				m.send(t.node, wire.Msg{Kill: &wire.Attempt{Job: jr.spec.ID, Kind: ts.wk, Task: i, Attempt: t.attempt}})
+				start := m.stop(jr, ts.kind, i)
+				m.col.TaskKilled(now - start)
+			}
+		}
 	}
-	m.stop(jr, kind, a.Task)
+	m.launchableMaps -= sj.PendingMaps()
+	if sj.ReducesEnabled {
+		m.launchableReduces -= sj.PendingReduces()
+	}
+	jr.done, jr.failed = true, true
+	m.finished++
+	m.col.JobFailed(jr.spec.ID, now, reason)
+	if k := slices.Index(m.active, sj); k >= 0 {
+		m.active = slices.Delete(m.active, k, k+1)
+	}
+	m.epoch++
+	if m.jobObs != nil {
+		m.jobObs.JobRemoved(m, sj)
+	}
+	if m.cfg.Progress != nil {
+		m.cfg.Progress(now, m.finished, len(m.jobs))
+	}
 }
 
 // kill ends a running attempt at a policy's request (preemption): the
@@ -370,13 +431,15 @@ func (m *Master) kill(ref sched.TaskRef) bool {
 	}
 	t := &ts[ref.Index]
 	m.send(t.node, wire.Msg{Kill: &wire.Attempt{Job: jr.spec.ID, Kind: kind, Task: ref.Index, Attempt: t.attempt}})
-	m.stop(jr, ref.Kind, ref.Index)
+	start := m.stop(jr, ref.Kind, ref.Index)
+	m.col.TaskKilled(m.Now() - start)
 	return true
 }
 
 // stop returns a running task to pending, losing its attempt's work, as
-// the simulator's kill does.
-func (m *Master) stop(jr *jobRun, k sched.TaskKind, i int) {
+// the simulator's kill does, and returns when the attempt started; the
+// caller counts it (killed, failed).
+func (m *Master) stop(jr *jobRun, k sched.TaskKind, i int) float64 {
 	sj := jr.sj
 	now := m.Now()
 	var t *task
@@ -398,9 +461,11 @@ func (m *Master) stop(jr *jobRun, k sched.TaskKind, i int) {
 	}
 	t.state = pending
 	m.epoch++
-	m.col.TaskKilled(now - t.start)
-	m.freeSlot(t.node, t.slot)
+	if !m.lives[t.node].gone {
+		m.freeSlot(t.node, t.slot)
+	}
 	if m.tskObs != nil {
 		m.tskObs.TaskEnded(m, sj, k, t.node, true)
 	}
+	return t.start
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
@@ -57,6 +58,13 @@ type Config struct {
 	Uplinks func() (up, down []uint64, err error)
 	// Workers are the workers' connections, by node, each already set up.
 	Workers []*wire.Conn
+	// Faults are the run's node losses and returns (faults.Resolve), in
+	// time order; Kill stops node n's worker at once (SIGKILL), Restore
+	// starts a new one with an empty store and returns its connection,
+	// set up. Both are needed only with faults.
+	Faults  []faults.Event
+	Kill    func(n int) error
+	Restore func(n int) (*wire.Conn, error)
 	// Progress, if set, is called as jobs finish.
 	Progress sim.Progress
 }
@@ -67,8 +75,11 @@ type Result struct {
 	// Checksums are the jobs' output checksums, by job ID (zero for a job
 	// that did not finish).
 	Checksums []content.Digest
-	// Mismatched lists jobs whose output differs from the expected one.
+	// Mismatched lists jobs whose output differs from the expected one
+	// (jobs that completed; a failed job has no output).
 	Mismatched []int
+	// LostNodes are the nodes declared lost, in order.
+	LostNodes []cluster.NodeID
 	// FailedAttempts lists the task attempts that failed, with why.
 	FailedAttempts []string
 	// FetchFailures lists fetches of map outputs from nodes that were
@@ -83,17 +94,26 @@ type Result struct {
 
 // Master runs one testbed job stream. Build it with New, run it once.
 type Master struct {
-	cfg    Config
-	pol    sched.Policy
-	jobObs sched.JobObserver
-	tskObs sched.TaskObserver
-	idle   sched.IdleOffers
-	col    *metrics.Collector
-	rng    *rand.Rand
-	placer *cluster.Placer
+	cfg     Config
+	pol     sched.Policy
+	jobObs  sched.JobObserver
+	tskObs  sched.TaskObserver
+	idle    sched.IdleOffers
+	lossObs sched.OutputLossObserver
+	col     *metrics.Collector
+	rng     *rand.Rand
+	placer  *cluster.Placer
 
-	t0    float64   // first submit, scenario seconds
-	wall0 time.Time // the wall instant of t0
+	t0        float64   // first submit, scenario seconds
+	wall0     time.Time // the wall instant of t0
+	epochWall time.Time // the wall instant of scenario time 0
+
+	in       chan inbound
+	runCtx   context.Context
+	lives    []nodeLife // by node: killed, declared lost, which worker
+	faultQ   []faultAction
+	faultSeq int
+	lost     []cluster.NodeID
 
 	jobs       []*jobRun
 	active     []*sched.Job
@@ -159,6 +179,14 @@ func New(cfg Config) (*Master, error) {
 	}
 	m.jobObs, _ = p.(sched.JobObserver)
 	m.tskObs, _ = p.(sched.TaskObserver)
+	m.lossObs, _ = p.(sched.OutputLossObserver)
+	if len(cfg.Faults) > 0 && (cfg.Kill == nil || cfg.Restore == nil) {
+		return nil, errors.New("master: faults need Kill and Restore")
+	}
+	m.lives = make([]nodeLife, t.NumNodes())
+	if len(cfg.Faults) > 0 {
+		m.col.EnableFaults()
+	}
 	c := t.Config()
 	m.capacity = [3]int{c.MapSlots, c.ReduceSlots, c.Containers}
 	m.nodes = make([]nodeState, t.NumNodes())
@@ -175,8 +203,26 @@ func New(cfg Config) (*Master, error) {
 
 type inbound struct {
 	node int
+	life int // the node's worker the message came from
 	msg  wire.Msg
 	err  error
+}
+
+// listen reads node n's worker c (of the node's life life) into m.in.
+func (m *Master) listen(n int, c *wire.Conn, life int) {
+	go func() {
+		for {
+			msg, err := c.Recv()
+			select {
+			case m.in <- inbound{n, life, msg, err}:
+			case <-m.runCtx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 }
 
 // Run replays the jobs in wall-clock time from start (the instant the
@@ -194,28 +240,27 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 	}
 	// Scenario time 0 falls at start - t0 x time scale: the workers beat
 	// on their phases from there, as the simulator's nodes do from 0.
-	epoch := start.Add(-time.Duration(m.t0 * m.cfg.TimeScale * float64(time.Second)))
+	m.epochWall = start.Add(-time.Duration(m.t0 * m.cfg.TimeScale * float64(time.Second)))
 	for n, c := range m.cfg.Workers {
-		if err := c.Send(wire.Msg{Start: &wire.Start{EpochUnixNano: epoch.UnixNano()}}); err != nil {
+		if err := c.Send(wire.Msg{Start: &wire.Start{EpochUnixNano: m.epochWall.UnixNano()}}); err != nil {
 			return nil, fmt.Errorf("starting the worker of node %d: %w", n, err)
 		}
 	}
-	in := make(chan inbound, 64)
+	m.in = make(chan inbound, 64)
+	m.runCtx = ctx
 	for n, c := range m.cfg.Workers {
-		go func() {
-			for {
-				msg, err := c.Recv()
-				select {
-				case in <- inbound{n, msg, err}:
-				case <-ctx.Done():
-					return
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
+		m.listen(n, c, 0)
 	}
+	m.scheduleFaults()
+	faultTimer := time.NewTimer(time.Hour)
+	faultTimer.Stop()
+	defer faultTimer.Stop()
+	armFaults := func() {
+		if t, ok := m.nextFault(); ok {
+			faultTimer.Reset(time.Until(m.wallOfScenario(t)))
+		}
+	}
+	armFaults()
 	wallOf := func(t float64) time.Time {
 		return m.wall0.Add(time.Duration((t - m.t0) * m.cfg.TimeScale * float64(time.Second)))
 	}
@@ -242,6 +287,9 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 	}
 	for m.finished < len(m.jobs) && m.err == nil {
 		select {
+		case <-faultTimer.C:
+			m.runFaults()
+			armFaults()
 		case <-ctx.Done():
 			return nil, fmt.Errorf("testbed run interrupted with %d of %d jobs finished: %w", m.finished, len(m.jobs), context.Cause(ctx))
 		case <-arrival.C:
@@ -267,6 +315,9 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 					m.fail("monitor: %v", err)
 				}
 			}
+			if len(m.cfg.Faults) > 0 {
+				m.freeForMaps()
+			}
 			m.checkStall()
 		case <-series.C:
 			m.series()
@@ -276,12 +327,15 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 					m.fail("policy %s asked to kill %s %d of job %d, which is not running", m.pol.Name(), t.Kind, t.Index, t.Job.Index)
 				}
 			}
-		case r := <-in:
+		case r := <-m.in:
 			m.handle(r)
+			armFaults() // a restore queues nothing; kills queue expiries
 		}
 	}
-	for _, c := range m.cfg.Workers {
-		c.Send(wire.Msg{Shutdown: &wire.Shutdown{}})
+	for n, c := range m.cfg.Workers {
+		if !m.lives[n].down {
+			c.Send(wire.Msg{Shutdown: &wire.Shutdown{}})
+		}
 	}
 	if m.err != nil {
 		return nil, m.err
@@ -290,8 +344,11 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 		m.cfg.Progress(m.Now(), m.finished, len(m.jobs))
 	}
 	res := &Result{Collector: m.col, Checksums: make([]content.Digest, len(m.jobs)), FailedAttempts: m.failed, FetchFailures: m.fetchFailures,
-		Cost: &m.cost, MonitorLateS: m.monLate.Seconds()}
+		Cost: &m.cost, MonitorLateS: m.monLate.Seconds(), LostNodes: m.lost}
 	for i, jr := range m.jobs {
+		if jr.failed {
+			continue
+		}
 		res.Checksums[i] = jr.checksum
 		if m.cfg.Expected != nil && jr.checksum != m.cfg.Expected[i] {
 			res.Mismatched = append(res.Mismatched, i)
@@ -308,6 +365,9 @@ func (m *Master) fail(format string, args ...any) {
 
 // handle takes one message from a worker.
 func (m *Master) handle(r inbound) {
+	if r.life != m.lives[r.node].life || m.lives[r.node].down {
+		return // from a worker the run killed
+	}
 	if r.err != nil {
 		if errors.Is(r.err, wire.ErrClosed) {
 			m.fail("worker of node %d exited", r.node)
