@@ -371,7 +371,6 @@ func startWorkers(ctx context.Context, fab *fabric.Fabric, topo *cluster.Topolog
 		}
 	}
 	w := &workers{conns: make([]*wire.Conn, n)}
-	epoch := time.Now().Add(time.Second)
 	for i := range n {
 		cmd, err := mk()
 		if err != nil {
@@ -397,7 +396,7 @@ func startWorkers(ctx context.Context, fab *fabric.Fabric, topo *cluster.Topolog
 		if err := w.conns[i].Send(wire.Msg{Setup: &wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: nodeDir(i),
 			DiskBytesPerSec: topo.Config().DiskMBps * 1e6 * spec.BandwidthScale,
 			HeartbeatS:      spec.HeartbeatS, PhaseS: spec.HeartbeatS * float64(i) / float64(n),
-			EpochUnixNano: epoch.UnixNano(), CongestionControl: spec.CongestionControl}}); err != nil {
+			CongestionControl: spec.CongestionControl}}); err != nil {
 			return w, err
 		}
 	}

@@ -192,6 +192,14 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 	for i := range m.cfg.Jobs {
 		m.col.JobSubmitted(&m.cfg.Jobs[i])
 	}
+	// Scenario time 0 falls at start - t0 x time scale: the workers beat
+	// on their phases from there, as the simulator's nodes do from 0.
+	epoch := start.Add(-time.Duration(m.t0 * m.cfg.TimeScale * float64(time.Second)))
+	for n, c := range m.cfg.Workers {
+		if err := c.Send(wire.Msg{Start: &wire.Start{EpochUnixNano: epoch.UnixNano()}}); err != nil {
+			return nil, fmt.Errorf("starting the worker of node %d: %w", n, err)
+		}
+	}
 	in := make(chan inbound, 64)
 	for n, c := range m.cfg.Workers {
 		go func() {

@@ -57,7 +57,6 @@ func startLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, pl
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	lb := &loopback{cancel: cancel, errs: make(chan error, n)}
-	epoch := time.Now()
 	for i := range n {
 		toWorker, fromMaster := io.Pipe()
 		toMaster, fromWorker := io.Pipe()
@@ -68,8 +67,7 @@ func startLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, pl
 		}()
 		c := wire.NewConn(toMaster, fromMaster, fmt.Sprintf("node %d", i))
 		if err := c.Send(wire.Msg{Setup: &wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: dir(i),
-			DiskBytesPerSec: diskRate, HeartbeatS: heartbeatS, PhaseS: heartbeatS * float64(i) / float64(n),
-			EpochUnixNano: epoch.UnixNano()}}); err != nil {
+			DiskBytesPerSec: diskRate, HeartbeatS: heartbeatS, PhaseS: heartbeatS * float64(i) / float64(n)}}); err != nil {
 			t.Fatal(err)
 		}
 		m, err := c.Recv()

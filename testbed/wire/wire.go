@@ -10,8 +10,9 @@
 // exits). Data (block reads, shuffle fetches, output pipelines) travels over
 // TCP between the workers' namespaces.
 //
-// The master speaks first (Setup); a worker answers Ready, then sends a
-// Heartbeat every heartbeat period and at once when a task attempt ends, as
+// The master speaks first (Setup); a worker answers Ready; once every worker
+// is ready the master sends Start, and a worker then sends a Heartbeat
+// every heartbeat period on its phase and at once when a task attempt ends, as
 // a Hadoop 1 TaskTracker does with out-of-band heartbeats. The master treats
 // every Heartbeat, and only a Heartbeat, as an offer of the node's free
 // slots, and answers with Launch and Kill messages. Transfers, reported as
@@ -30,6 +31,7 @@ import (
 // Msg is one line of the protocol: exactly one field is set.
 type Msg struct {
 	Setup      *Setup      `json:"setup,omitempty"`
+	Start      *Start      `json:"start,omitempty"`
 	Launch     *Launch     `json:"launch,omitempty"`
 	Kill       *Attempt    `json:"kill,omitempty"`
 	MapOutputs *MapOutputs `json:"map_outputs,omitempty"`
@@ -55,7 +57,7 @@ type FetchFailed struct {
 
 func (m *Msg) count() int {
 	n := 0
-	for _, set := range []bool{m.Setup != nil, m.Launch != nil, m.Kill != nil, m.MapOutputs != nil,
+	for _, set := range []bool{m.Setup != nil, m.Start != nil, m.Launch != nil, m.Kill != nil, m.MapOutputs != nil,
 		m.Shutdown != nil, m.Ready != nil, m.Heartbeat != nil, m.Transfers != nil, m.FetchFailed != nil, m.Fatal != ""} {
 		if set {
 			n++
@@ -81,15 +83,21 @@ type Setup struct {
 	// the simulator spreads them.
 	HeartbeatS float64 `json:"heartbeat_s"`
 	PhaseS     float64 `json:"phase_s"`
-	// EpochUnixNano is the wall-clock instant phases count from, the same
-	// for every node (they share the host's clock).
-	EpochUnixNano int64 `json:"epoch_unix_nano"`
 	// CongestionControl is the TCP congestion control of every data-plane
 	// socket (TCP_CONGESTION); empty keeps the namespace's default.
 	CongestionControl string `json:"congestion_control,omitempty"`
 }
 
-// Ready is a worker's answer to Setup: it listens and is about to beat.
+// Start tells a worker to begin heartbeating. EpochUnixNano is the
+// wall-clock instant of the scenario's time 0 (the same for every node:
+// they share the host's clock); a node beats at epoch + phase + k x
+// period, as the simulator's node beats at phase + k x period from time
+// 0, so heartbeats meet the jobs' arrivals as they do in the simulator.
+type Start struct {
+	EpochUnixNano int64 `json:"epoch_unix_nano"`
+}
+
+// Ready is a worker's answer to Setup: it listens, and beats once started.
 type Ready struct {
 	Node int `json:"node"`
 }

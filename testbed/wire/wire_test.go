@@ -10,7 +10,8 @@ import (
 
 func TestMessagesRoundTrip(t *testing.T) {
 	msgs := []Msg{
-		{Setup: &Setup{Node: 1, Addrs: []string{"a:1", "b:1"}, Racks: []int{0, 1}, Dir: "/d", DiskBytesPerSec: 4e7, HeartbeatS: 0.3, PhaseS: 0.15, EpochUnixNano: 42}},
+		{Setup: &Setup{Node: 1, Addrs: []string{"a:1", "b:1"}, Racks: []int{0, 1}, Dir: "/d", DiskBytesPerSec: 4e7, HeartbeatS: 0.3, PhaseS: 0.15}},
+		{Start: &Start{EpochUnixNano: 42}},
 		{Launch: &Launch{Attempt: Attempt{Job: 3, Kind: Map, Task: 2, Attempt: 1}, Seed: 9, JobName: "job3", BytesPerSec: 1e6, Map: &MapTask{Source: 1, InputBytes: 100, Partitions: []int64{5, 6}}}},
 		{Launch: &Launch{Attempt: Attempt{Job: 3, Kind: Reduce, Task: 0, Attempt: 2}, Reduce: &ReduceTask{Maps: 2, ParallelCopies: 5, OutputBytes: 7, Pipeline: []int{1, 0}, Ready: []MapOutput{{Map: 1, Node: 0}}}}},
 		{Kill: &Attempt{Job: 3, Kind: Reduce, Task: 0, Attempt: 2}},

@@ -84,7 +84,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	if err := conn.Send(wire.Msg{Ready: &wire.Ready{Node: s.Node}}); err != nil {
 		return err
 	}
-	go w.heartbeats(ctx, time.Unix(0, s.EpochUnixNano))
+	started := false
 	msgs := make(chan wire.Msg)
 	errc := make(chan error, 1)
 	go func() {
@@ -108,6 +108,12 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			return err
 		case m := <-msgs:
 			switch {
+			case m.Start != nil:
+				if started {
+					return fmt.Errorf("worker %d: started twice", s.Node)
+				}
+				started = true
+				go w.heartbeats(ctx, time.Unix(0, m.Start.EpochUnixNano))
 			case m.Launch != nil:
 				w.launch(ctx, m.Launch)
 			case m.Kill != nil:
