@@ -259,6 +259,17 @@ func TestReduceWaitsForLostOutput(t *testing.T) {
 			if rec.Status() != "completed" {
 				t.Fatalf("job %s (%s), want completed", rec.Status(), rec.Reason)
 			}
+			launches, endsOf := 0, 0
+			for _, ev := range pol.events {
+				if ev.launched {
+					launches++
+				} else {
+					endsOf++
+				}
+			}
+			if launches != endsOf {
+				t.Errorf("%d launches and %d ends told to the policy; want one end an attempt (a map run again gets no second end)", launches, endsOf)
+			}
 			if ends := pol.ends(sched.MapTask, B, false); len(ends) != 3 || !near(ends[2], 31, 1e-6) {
 				t.Errorf("maps ended on B at %v, want 3, the last (map 0 again) at 31", ends)
 			}
