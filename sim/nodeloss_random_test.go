@@ -106,4 +106,3 @@ func preemptingFairOr(t *testing.T, name string) sched.Policy {
 	}
 	return mustPolicy(t, name)
 }
-
