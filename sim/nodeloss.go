@@ -385,20 +385,25 @@ func (e *Engine) restoreNode(d cluster.NodeID) {
 	}
 }
 
-// freeForMaps kills reduces that wait for maps with nowhere to run, as
-// YARN's MapReduce application master preempts reducers when its maps
-// starve (RMContainerAllocator.preemptReducesIfNeeded): a job with maps
-// pending again because of a loss (their attempt or output was lost with
-// a node) kills its most recently launched reduce still copying, one a job
-// a call (every engine.monitor_period_s), at once when, in the container
-// model, every container of the live nodes is held (YARN's
-// mapreduce.job.reducer.preempt.delay.sec, 0), and in any model when none
-// of its maps has launched for reducePreemptS. Without it the reduces of
-// such jobs, launched when none of their maps was pending, could hold for
-// ever every container, or every core a resource-aware policy counts,
-// that their maps may use.
+// freeForMaps kills reduces that keep maps from running, as YARN's
+// MapReduce application master preempts reducers when its maps starve
+// (RMContainerAllocator.preemptReducesIfNeeded). A job with maps pending
+// again because of a loss (their attempt or output was lost with a node)
+// kills its most recently launched reduce still copying, one a job a call
+// (every engine.monitor_period_s):
+//   - in the container model, when every container of the live nodes is
+//     held (YARN's mapreduce.job.reducer.preempt.delay.sec, 0), or when
+//     none of its maps has launched for reducePreemptS;
+//   - in the slot model, when a live node has a free map slot but none
+//     has one with the cores and memory its map needs: running reduces
+//     hold them, for a policy that counts them (drf, sw-drf).
+//
+// Without it the reduces of such jobs, launched when none of their maps
+// was pending, could hold for ever the containers or resources their maps
+// need. A job whose maps starve for any other reason keeps its reduces.
 func (e *Engine) freeForMaps() {
-	full := e.topo.ContainerModel()
+	containers := e.topo.ContainerModel()
+	full := containers
 	for n := range e.nodes {
 		if !full {
 			break
@@ -409,7 +414,11 @@ func (e *Engine) freeForMaps() {
 	}
 	for _, sj := range slices.Clone(e.active) {
 		jr := e.jobs[sj.Index]
-		if !jr.mapsBack || sj.PendingMaps() == 0 || !full && e.now-max(jr.lastMapLaunch, jr.mapsBackAt) < reducePreemptS {
+		if !jr.mapsBack || sj.PendingMaps() == 0 {
+			continue
+		}
+		if containers && !full && e.now-max(jr.lastMapLaunch, jr.mapsBackAt) < reducePreemptS ||
+			!containers && !e.mapSlotsHeldBack(jr) {
 			continue
 		}
 		for k := len(jr.running) - 1; k >= 0; k-- {
@@ -424,6 +433,25 @@ func (e *Engine) freeForMaps() {
 			}
 		}
 	}
+}
+
+// mapSlotsHeldBack reports whether a live node has a free map slot but
+// none has one with the cores and memory a map of jr needs.
+func (e *Engine) mapSlotsHeldBack(jr *jobRun) bool {
+	cpu, mem := jr.spec.Profile.TaskDemand(true)
+	cfg := e.topo.Config()
+	free := false
+	for n := range e.nodes {
+		ns := &e.nodes[n]
+		if ns.down || ns.free[sched.MapSlot] == 0 {
+			continue
+		}
+		free = true
+		if cfg.CPUCores-ns.usedCPU >= min(cpu, cfg.CPUCores)-1e-9 && cfg.MemoryGB-ns.usedMem >= min(mem, cfg.MemoryGB)-1e-9 {
+			return false
+		}
+	}
+	return free
 }
 
 // reducePreemptS is how long a job's maps may starve before it kills a

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,7 +153,8 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // which dies 4 s into the 10 s read, reads the whole block again from the
 // other replica and ends 10 s after the kill; with both replicas' nodes
 // dead, the read fails, and every retry fails at once, until the job
-// fails with the reason.
+// fails with the reason. When c itself dies, the map makes no progress:
+// it fails at c's expiry, 10 s later, and runs again on a.
 func TestMapReadFromDeadNode(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 3, MapSlots: 1, ReduceSlots: 1, Replication: 2})
 	block := topo.Config().BlockBytes()
@@ -173,15 +173,32 @@ func TestMapReadFromDeadNode(t *testing.T) {
 	}{
 		{"one replica left: read again", []faults.Spec{kill(name(a), launch+4)}, launch + 14, false},
 		{"no replica left: the job fails", []faults.Spec{kill(name(a), launch+4), kill(name(b), launch+4)}, 0, true},
+		{"the map's own node dies", []faults.Spec{kill(name(c), launch+4)}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pol := &script{maps: [][][]cluster.NodeID{{{c}}}, src: [][]cluster.NodeID{{a}}, reduces: [][]cluster.NodeID{{c}}}
-			e := runFaults(t, topo, jobs, pol, Params{NodeExpiryS: 100}, tc.specs)
+			pol := &script{maps: [][][]cluster.NodeID{{{c, a}}}, src: [][]cluster.NodeID{{a}}, reduces: [][]cluster.NodeID{{c, a}},
+				notBefore: map[cluster.NodeID]float64{a: launch + 5}}
+			e := runFaults(t, topo, jobs, pol, Params{NodeExpiryS: 10}, tc.specs)
 			if l := pol.events[0]; !l.launched || l.t != launch || l.n != c {
 				t.Fatalf("first event %+v, want map 0 launched on node %d at %v s", l, c, launch)
 			}
 			f := faultsOf(t, e)
 			rec := e.Collector().Jobs()[0]
+			if !tc.wantFailed && tc.wantEnd == 0 {
+				if ends := pol.ends(sched.MapTask, c, false); len(ends) != 0 {
+					t.Errorf("the map finished on c at %v, after c died at %v", ends, launch+4)
+				}
+				if k := pol.ends(sched.MapTask, c, true); len(k) != 1 || k[0] != launch+14 {
+					t.Errorf("the map on c was killed at %v, want once, at c's expiry %v", k, launch+14)
+				}
+				if ends := pol.ends(sched.MapTask, a, false); len(ends) != 1 || rec.Status() != "completed" {
+					t.Errorf("the map finished %d times on a and the job %s; want once, and completed", len(ends), rec.Status())
+				}
+				if f.KilledAttempts != 1 || !near(f.WastedTaskS, 14, 1e-6) || f.LostNodes != 1 {
+					t.Errorf("faults %+v; want c lost, its one attempt killed after 14 s", f)
+				}
+				return
+			}
 			if !tc.wantFailed {
 				ends := pol.ends(sched.MapTask, c, false)
 				if len(ends) != 1 || !near(ends[0], tc.wantEnd, 1e-6) {
@@ -240,6 +257,17 @@ func TestReduceWaitsForLostOutput(t *testing.T) {
 			rec := e.Collector().Jobs()[0]
 			if rec.Status() != "completed" {
 				t.Fatalf("job %s (%s), want completed", rec.Status(), rec.Reason)
+			}
+			launches, endsOf := 0, 0
+			for _, ev := range pol.events {
+				if ev.launched {
+					launches++
+				} else {
+					endsOf++
+				}
+			}
+			if launches != endsOf {
+				t.Errorf("%d launches and %d ends told to the policy; want one end an attempt (a map run again gets no second end)", launches, endsOf)
 			}
 			if ends := pol.ends(sched.MapTask, B, false); len(ends) != 3 || !near(ends[2], 31, 1e-6) {
 				t.Errorf("maps ended on B at %v, want 3, the last (map 0 again) at 31", ends)
@@ -480,97 +508,64 @@ func TestLostLastReplicaFailsJob(t *testing.T) {
 	}
 }
 
-// TestRandomFaultSchedules runs random kill, rack-kill and restore
-// schedules on a small busy cluster, under every policy and engine
-// feature, with invariants on: every run must end, every job complete or
-// fail with a reason, and the same seed give the same bytes.
-func TestRandomFaultSchedules(t *testing.T) {
-	policies := []string{"fifo", "fair", "delay", "drf", "nas", "td", "sw-fair", "preempt"}
-	runs := 64
-	if testing.Short() {
-		runs = 16
+// TestStarvingMapsPreemptReduces: in the container model, when a lost
+// node's output sends a job's only map back to pending while the job's two
+// copying reduces (their fetches from the dead node broken) hold every
+// live container, the job kills its most recently launched reduce at the
+// next monitor sample, its map runs in the freed container, and the job
+// completes.
+func TestStarvingMapsPreemptReduces(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 3, Containers: 1, Replication: 3})
+	block := topo.Config().BlockBytes()
+	const A, B, C = 0, 1, 2
+	nic := topo.LinkCapacities()[topo.NICUp(0)]
+	// The map runs on A 0-10; the reduces launch on B at 10 and C at 11
+	// and fetch from A for 20 s; A dies at 15 and expires at 20; the
+	// monitor samples every 3 s.
+	jobs := []workload.Job{newJob(0, 0).maps(1, block, 10).reduces(2, int64(10*nic), 1).build()}
+	pol := &script{maps: [][][]cluster.NodeID{{{A, C}}}, reduces: [][]cluster.NodeID{{B, C}}}
+	e := runFaults(t, topo, jobs, pol, Params{NodeExpiryS: 5}, []faults.Spec{kill("r0n0", 15)})
+	if k := pol.ends(sched.ReduceTask, C, true); len(k) != 1 || k[0] != 21 {
+		t.Errorf("reduces killed on C at %v, want one, the latest launched, at the first sample after the expiry, 21", k)
 	}
-	for seed := 0; seed < runs; seed++ {
-		rng := rand.New(rand.NewPCG(uint64(seed), 7))
-		cfg := cluster.Config{Racks: 2 + rng.IntN(2), NodesPerRack: 2 + rng.IntN(2), Replication: 1 + rng.IntN(3)}
-		slow := []float64{0, 0.05, 1}[rng.IntN(3)]
-		p := Params{NodeExpiryS: []float64{1, 10, 60, 600}[rng.IntN(4)], ParallelCopies: 1 + rng.IntN(5), SlowStart: &slow}
-		switch rng.IntN(6) {
-		case 0:
-			cfg.Containers = 3
-		case 1:
-			p.CopyCompute = CopyCompute{Enabled: true, MaxReducers: 4, MaxComputing: 1}
-		case 2:
-			p.TaskStartupS = 2
-		case 3:
-			p.NetworkQuantumS = 1
-		case 4:
-			p.TaskFailureRate, p.MaxAttempts = 0.2, 3
-		}
-		topo := mustTopo(t, cfg)
-		specs := randomFaults(rng, topo, []float64{50, 200, 1000}[rng.IntN(3)])
-		name := policies[rng.IntN(len(policies))]
-		t.Run(strconv.Itoa(seed)+"-"+name, func(t *testing.T) {
-			run := func() ([]byte, metrics.Summary, []metrics.JobRecord) {
-				pol := preemptingFairOr(t, name)
-				e := runFaults(t, topo, failureJobs(topo.Config().BlockBytes()), pol, p, specs)
-				var b strings.Builder
-				if err := e.Collector().WriteJobsCSV(&b); err != nil {
-					t.Fatal(err)
-				}
-				return []byte(b.String()), e.Collector().Summarize(name), e.Collector().Jobs()
-			}
-			csv, s, recs := run()
-			for _, r := range recs {
-				if st := r.Status(); st != "completed" && (st != "failed" || r.Reason == "") {
-					t.Errorf("job %d ended %s (%q); want completed, or failed with a reason; faults %+v", r.ID, st, r.Reason, specs)
-				}
-			}
-			if s.Faults == nil || s.JobsFailed < s.Faults.FailedJobs {
-				t.Errorf("summary faults %+v with %d jobs failed; want a faults object counting at most the failed jobs", s.Faults, s.JobsFailed)
-			}
-			if seed%8 == 0 {
-				again, _, _ := run()
-				if string(again) != string(csv) {
-					t.Error("the same run twice gave different jobs.csv")
-				}
-			}
-		})
+	if k := pol.ends(sched.ReduceTask, B, true); len(k) != 0 {
+		t.Errorf("reduces killed on B at %v, want none: once the map runs, no map starves", k)
+	}
+	if ends := pol.ends(sched.MapTask, C, false); len(ends) != 1 || ends[0] != 31 {
+		t.Errorf("the map ended on C at %v, want once, at 31, run in the freed container", ends)
+	}
+	s := e.Collector().Summarize("script")
+	if s.JobsCompleted != 1 || s.TasksKilled != 1 || s.Faults.KilledAttempts != 0 {
+		t.Errorf("%d jobs completed, %d attempts killed (%d by the loss); want 1, 1 (the reduce), 0", s.JobsCompleted, s.TasksKilled, s.Faults.KilledAttempts)
 	}
 }
 
-// randomFaults draws a valid schedule over [0, span): kills of live
-// nodes, kills of racks with a live node, restores of dead nodes.
-func randomFaults(rng *rand.Rand, topo *cluster.Topology, span float64) []faults.Spec {
-	dead := make([]bool, topo.NumNodes())
-	var specs []faults.Spec
-	at := 0.0
-	for k := 0; k < 1+rng.IntN(10); k++ {
-		at += rng.Float64() * span / 4
-		n := cluster.NodeID(rng.IntN(topo.NumNodes()))
-		name := faults.NodeName(topo, n)
-		switch {
-		case dead[n]:
-			specs = append(specs, restore(name, at))
-			dead[n] = false
-		case rng.IntN(4) == 0:
-			r := topo.Rack(n)
-			first, count := topo.RackNodes(r)
-			for i := 0; i < count; i++ {
-				dead[first+cluster.NodeID(i)] = true
-			}
-			specs = append(specs, killRack(int(r), at))
-		default:
-			specs = append(specs, kill(name, at))
-			dead[n] = true
+// TestSetFaultsRefusesNonsense: the engine checks the events it is given,
+// whoever resolved them.
+func TestSetFaultsRefusesNonsense(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 3})
+	jobs := failureJobs(topo.Config().BlockBytes())
+	at := func(t float64, k faults.Kind, ns ...cluster.NodeID) faults.Event {
+		return faults.Event{At: t, Kind: k, Nodes: ns}
+	}
+	for _, c := range []struct {
+		name string
+		evs  []faults.Event
+		want string
+	}{
+		{"out of order", []faults.Event{at(5, faults.KillNode, 0), at(4, faults.KillNode, 1)}, "in order"},
+		{"no node", []faults.Event{at(5, faults.KillNode)}, "names no node"},
+		{"a node past the cluster", []faults.Event{at(5, faults.KillNode, 3)}, "not in the cluster"},
+		{"a dead node killed", []faults.Event{at(5, faults.KillNode, 1), at(6, faults.KillRack, 0, 1)}, "already dead"},
+		{"a live node restored", []faults.Event{at(5, faults.RestoreNode, 1)}, "alive"},
+		{"a time past the bound", []faults.Event{at(math.Inf(1), faults.KillNode, 1)}, "at_s"},
+	} {
+		e, err := New(Params{}, topo, jobs, mustPolicy(t, "fifo"), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.SetFaults(c.evs); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: SetFaults = %v, want an error saying %q", c.name, err, c.want)
 		}
 	}
-	return specs
-}
-
-func preemptingFairOr(t *testing.T, name string) sched.Policy {
-	if name == "preempt" {
-		return preemptingFair(t)
-	}
-	return mustPolicy(t, name)
 }
