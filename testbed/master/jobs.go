@@ -254,7 +254,7 @@ func (m *Master) ended(n cluster.NodeID, e wire.Ended) {
 	}
 	m.lastProgress = m.Now()
 	if e.Err != "" {
-		m.attemptFailed(jr, e.Attempt, e.Err)
+		m.attemptFailed(jr, e.Attempt, e.Err, e.NoReplica)
 		return
 	}
 	if e.Attempt.Kind == wire.Map {
@@ -263,7 +263,7 @@ func (m *Master) ended(n cluster.NodeID, e wire.Ended) {
 	}
 	d, err := content.ParseDigest(e.Digest)
 	if err != nil {
-		m.attemptFailed(jr, e.Attempt, "its output digest: "+err.Error())
+		m.attemptFailed(jr, e.Attempt, "its output digest: "+err.Error(), false)
 		return
 	}
 	t.digest = d
@@ -361,7 +361,11 @@ func (m *Master) jobDone(jr *jobRun) {
 // times (Hadoop's mapred.map.max.attempts, 4): a task that keeps failing
 // on the testbed is a broken transfer or store, or a block with no replica
 // left, and its job fails with the reason, as in the simulator.
-func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, why string) {
+//
+// An attempt that found no live replica of its block (noReplica) counts
+// among the faults' killed attempts too, and a job it fails among the
+// faults' failed jobs, as in the simulator.
+func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, why string, noReplica bool) {
 	kind, ts := sched.MapTask, jr.maps
 	if a.Kind == wire.Reduce {
 		kind, ts = sched.ReduceTask, jr.reduces
@@ -371,7 +375,13 @@ func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, why string) {
 	t.failures++
 	start := m.stop(jr, kind, a.Task)
 	m.col.TaskFailed(m.Now() - start)
+	if noReplica {
+		m.col.FaultKilled(m.Now() - start)
+	}
 	if t.failures >= m.cfg.Engine.MaxAttempts {
+		if noReplica {
+			m.col.FaultFailedJob()
+		}
 		m.failJob(jr, fmt.Sprintf("%s %d failed %d attempts (engine.max_attempts %d) at t=%.3f s: %s",
 			kind, a.Task, t.failures, m.cfg.Engine.MaxAttempts, m.Now(), why))
 	}

@@ -242,11 +242,13 @@ func (m *Master) failIfInputLost(jr *jobRun) {
 // freeForMaps kills reduces that wait for maps with nowhere to run, by the
 // simulator's rule (sim.Engine.freeForMaps, docs/faults.md "Maps that
 // starve"): a job with maps pending again because of a loss kills its most
-// recently launched reduce, one a job a monitor period, at once when every
-// container of the live nodes is held, and in any model when none of its
-// maps has launched for reducePreemptS.
+// recently launched reduce, one a job a monitor period; in the container
+// model when no live node has a free container, or when none of its maps
+// has launched for reducePreemptS; in the slot model when a live node has
+// a free map slot but none has the cores and memory its map needs.
 func (m *Master) freeForMaps() {
-	full := m.cfg.Topology.ContainerModel()
+	containers := m.cfg.Topology.ContainerModel()
+	full := containers
 	for n := range m.nodes {
 		if !full {
 			break
@@ -258,7 +260,11 @@ func (m *Master) freeForMaps() {
 	now := m.Now()
 	for _, sj := range slices.Clone(m.active) {
 		jr := m.jobs[sj.Index]
-		if !jr.mapsBack || sj.PendingMaps() == 0 || !full && now-max(jr.lastMapLaunch, jr.mapsBackAt) < reducePreemptS {
+		if !jr.mapsBack || sj.PendingMaps() == 0 {
+			continue
+		}
+		if containers && !full && now-max(jr.lastMapLaunch, jr.mapsBackAt) < reducePreemptS ||
+			!containers && !m.mapSlotsHeldBack(jr) {
 			continue
 		}
 		last, at := -1, -1.0
@@ -271,6 +277,25 @@ func (m *Master) freeForMaps() {
 			m.kill(sched.TaskRef{Job: sj, Kind: sched.ReduceTask, Index: last})
 		}
 	}
+}
+
+// mapSlotsHeldBack reports whether a live node has a free map slot but
+// none has one with the cores and memory a map of jr needs.
+func (m *Master) mapSlotsHeldBack(jr *jobRun) bool {
+	cpu, mem := jr.spec.Profile.TaskDemand(true)
+	cfg := m.cfg.Topology.Config()
+	free := false
+	for n := range m.nodes {
+		ns := &m.nodes[n]
+		if m.lives[n].down || ns.free[sched.MapSlot] == 0 {
+			continue
+		}
+		free = true
+		if cfg.CPUCores-ns.usedCPU >= min(cpu, cfg.CPUCores)-1e-9 && cfg.MemoryGB-ns.usedMem >= min(mem, cfg.MemoryGB)-1e-9 {
+			return false
+		}
+	}
+	return free
 }
 
 // reducePreemptS is how long a job's maps may starve before it kills a

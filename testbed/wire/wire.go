@@ -195,6 +195,9 @@ type Ended struct {
 	Attempt Attempt `json:"attempt"`
 	// Err is why the attempt failed; empty for success.
 	Err string `json:"err,omitempty"`
+	// NoReplica says a map failed because every replica of its block it
+	// tried was on a node that is gone (node loss).
+	NoReplica bool `json:"no_replica,omitempty"`
 	// Digest is a reduce's output digest (hex), which every replica
 	// confirmed.
 	Digest string `json:"digest,omitempty"`

@@ -40,6 +40,12 @@ func asPeerError(node int, err error) error {
 	return err
 }
 
+// noReplicaError is a map that found every replica of its block on a node
+// that is gone.
+type noReplicaError struct{ error }
+
+func (e *noReplicaError) Unwrap() error { return e.error }
+
 // deadNode reports the node a peerError names.
 func deadNode(err error) (int, bool) {
 	var pe *peerError

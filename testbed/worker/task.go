@@ -36,7 +36,7 @@ func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
 		}
 		last = err
 	}
-	return fmt.Errorf("every replica of block %d of job %d failed; the last: %w", a.Task, a.Job, last)
+	return &noReplicaError{fmt.Errorf("every replica of block %d of job %d failed; the last: %w", a.Task, a.Job, last)}
 }
 
 // readBlock reads block a.Task of job a.Job from node src, computing at

@@ -236,7 +236,8 @@ func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 		}
 		if live { // a killed attempt is not reported: the master already let it go
 			if err != nil {
-				e.Err, e.Digest = err.Error(), ""
+				var nr *noReplicaError
+				e.Err, e.Digest, e.NoReplica = err.Error(), "", errors.As(err, &nr)
 			}
 			w.ended = append(w.ended, e)
 		}
