@@ -89,6 +89,14 @@ func (l *Limiter) Busy() time.Duration {
 	return l.busy
 }
 
+// Sleep waits d, or until ctx ends (returning its error).
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	return sleepUntil(ctx, time.Now().Add(d))
+}
+
 func sleepUntil(ctx context.Context, t time.Time) error {
 	if t.IsZero() {
 		return ctx.Err()

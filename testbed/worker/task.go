@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mrsched/mrsched/testbed/content"
 	"github.com/mrsched/mrsched/testbed/pace"
@@ -167,19 +166,4 @@ func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (con
 	}
 	w.transfer(wire.Transfer{Job: a.Job, Cause: wire.Output, Bytes: rt.OutputBytes, CrossRack: cross})
 	return d, nil
-}
-
-// sleep waits d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

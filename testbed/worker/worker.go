@@ -207,7 +207,7 @@ func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 	go func() {
 		var e wire.Ended
 		e.Attempt = a
-		err := sleep(ctx, time.Duration(l.StartupS*float64(time.Second)))
+		err := pace.Sleep(ctx, time.Duration(l.StartupS*float64(time.Second)))
 		if err == nil {
 			switch {
 			case a.Kind == wire.Map && l.Map != nil:
