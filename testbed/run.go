@@ -228,6 +228,17 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	if base == "" {
 		base = os.TempDir()
 	}
+	// The stores hold every replica of every input block, every map
+	// output and every replica of every reduce output: refuse a run the
+	// disk cannot hold rather than fill it.
+	need := uint64(in+out)*uint64(cfg.Replication) + uint64(sh)
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(base, &st); err == nil {
+		if free := st.Bavail * uint64(st.Bsize); need+need/10 > free {
+			return nil, fmt.Errorf("%s: testbed.work_dir: the run's block stores need about %.1f GB and %s has %.1f GB free; lower testbed.byte_scale or choose another work_dir",
+				c.Name(), float64(need)/1e9, base, float64(free)/1e9)
+		}
+	}
 	dir, err := os.MkdirTemp(base, "mrsched-testbed-"+runID+"-")
 	if err != nil {
 		return nil, fmt.Errorf("testbed.work_dir: %w", err)
