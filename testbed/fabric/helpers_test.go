@@ -61,6 +61,10 @@ type flow struct {
 	info *unix.TCPInfo
 	err  error
 	done chan struct{}
+	// gate, when not nil, holds the sender after it has connected until
+	// it is closed, and ready is closed once it has connected: flows
+	// released together start together on a host short of CPU.
+	gate, ready chan struct{}
 }
 
 const flowMarks = 100
@@ -74,7 +78,14 @@ func startFlow(f *Fabric, src, dst, port int, bytes int64) *flow {
 // startFlowCC is startFlow with the sender's congestion control set to cc
 // ("" keeps the namespace's default).
 func startFlowCC(f *Fabric, src, dst, port int, bytes int64, cc string) *flow {
-	fl := &flow{src: src, dst: dst, bytes: bytes, cc: cc, done: make(chan struct{})}
+	return startGatedFlow(f, src, dst, port, bytes, cc, nil)
+}
+
+// startGatedFlow is startFlowCC with a sender that connects, closes
+// fl.ready, and waits for gate to close before it sends (a nil gate: no
+// wait).
+func startGatedFlow(f *Fabric, src, dst, port int, bytes int64, cc string, gate chan struct{}) *flow {
+	fl := &flow{src: src, dst: dst, bytes: bytes, cc: cc, done: make(chan struct{}), gate: gate, ready: make(chan struct{})}
 	go func() {
 		defer close(fl.done)
 		fl.err = fl.run(f, port)
@@ -100,6 +111,10 @@ func (fl *flow) run(f *Fabric, port int) error {
 		var ccErr error
 		raw.Control(func(fd uintptr) {
 			fl.mss, _ = unix.GetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_MAXSEG)
+			// The whole flow fits in the send buffer, so a sender the
+			// host's scheduler holds back never leaves the link idle:
+			// the link and TCP, not the test's goroutines, set the shares.
+			_ = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, int(min(fl.bytes, 64<<20)))
 			if fl.cc != "" {
 				ccErr = unix.SetsockoptString(int(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION, fl.cc)
 			}
@@ -107,6 +122,10 @@ func (fl *flow) run(f *Fabric, port int) error {
 		if ccErr != nil {
 			sent <- fmt.Errorf("congestion control %s: %w", fl.cc, ccErr)
 			return
+		}
+		close(fl.ready)
+		if fl.gate != nil {
+			<-fl.gate
 		}
 		buf := make([]byte, 256<<10)
 		for left := fl.bytes; left > 0; {
@@ -125,6 +144,13 @@ func (fl *flow) run(f *Fabric, port int) error {
 		return err
 	}
 	defer c.Close()
+	if raw, err := c.(*net.TCPConn).SyscallConn(); err == nil {
+		// Room for the whole flow: a receiver held back by the host's
+		// scheduler does not close the window on its sender.
+		raw.Control(func(fd uintptr) {
+			_ = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, int(min(fl.bytes, 64<<20)))
+		})
+	}
 	buf := make([]byte, 256<<10)
 	var got int64
 	for got < fl.bytes {
@@ -230,4 +256,64 @@ func alive(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z'
+}
+
+// cpuTimes is the host's aggregate CPU time from /proc/stat, in clock
+// ticks.
+type cpuTimes struct{ idle, total uint64 }
+
+func readCPU(t *testing.T) cpuTimes {
+	t.Helper()
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		t.Fatalf("reading the host's CPU times: %v", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	fields := strings.Fields(line) // cpu user nice system idle iowait irq softirq steal ...
+	if len(fields) < 6 || fields[0] != "cpu" {
+		t.Fatalf("/proc/stat: unexpected first line %q", line)
+	}
+	var c cpuTimes
+	for i, s := range fields[1:] {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("/proc/stat: field %d of %q: %v", i+1, line, err)
+		}
+		if i >= 8 { // guest and guest_nice are already in user and nice
+			break
+		}
+		c.total += v
+		if i == 3 || i == 4 { // idle, iowait
+			c.idle += v
+		}
+	}
+	return c
+}
+
+// idleSince is the fraction of the host's CPU time that was idle between
+// an earlier reading and c.
+func (c cpuTimes) idleSince(earlier cpuTimes) float64 {
+	if c.total <= earlier.total {
+		return 1
+	}
+	return float64(c.idle-earlier.idle) / float64(c.total-earlier.total)
+}
+
+// waitIdle waits until the host's CPUs were at least frac idle over one
+// second, for at most max; past that it fails t, since the measurement
+// that follows needs the CPU it would not get.
+func waitIdle(t *testing.T, frac float64, max time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(max)
+	for {
+		before := readCPU(t)
+		time.Sleep(time.Second)
+		idle := readCPU(t).idleSince(before)
+		if idle >= frac {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the host stayed busy (%.0f%% idle over the last second, want %.0f%%) for %v: a measurement of TCP's shares needs the CPU its packets take", 100*idle, 100*frac, max)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"net/netip"
 	"sync"
@@ -126,31 +127,72 @@ func TestShapingTwoFlowsShareTheUplink(t *testing.T) {
 	t.Run("tcp", func(t *testing.T) {
 		const uplink = 20e6
 		f := build(t, Spec{Racks: 2, NodesPerRack: 2, NICBitsPerSec: 4 * uplink, UplinkBitsPerSec: uplink})
-		a := startFlowCC(f, 0, 2, 5001, 12<<20, "cubic")
-		b := startFlowCC(f, 1, 3, 5001, 12<<20, "cubic")
-		<-a.done
-		<-b.done
-		for _, fl := range []*flow{a, b} {
-			if fl.err != nil {
-				t.Fatal(fl.err)
+		// TCP's shares need CPU the host can give at once: with both
+		// cores of a 2-core host busy elsewhere, CUBIC flows here ended
+		// 13-32% from equal in 3 of 4 runs (softirq work deferred behind
+		// other processes drops bursts of one flow). So the case waits
+		// for an idle host, and measures again if the host got busy
+		// while a measurement missed.
+		for attempt := 1; ; attempt++ {
+			waitIdle(t, 0.75, 3*time.Minute)
+			before := readCPU(t)
+			shares, sum, link, span := twoTCPShares(t, f, uplink)
+			idle := readCPU(t).idleSince(before)
+			var misses []string
+			for i, got := range shares {
+				t.Logf("attempt %d: flow %d: %.2f Mbit/s over %v, an equal share is %.2f: %+.1f%% (host idle %.0f%%)", attempt, i, got/1e6, span.Round(time.Millisecond), link/2e6, 100*(got/(link/2)-1), 100*idle)
+				if math.Abs(got/(link/2)-1) > 0.10 {
+					misses = append(misses, fmt.Sprintf("flow %d got %.2f Mbit/s: not within 10%% of an equal share (%.2f)", i, got/1e6, link/2e6))
+				}
 			}
-		}
-		from := maxTime(a.marks[10], b.marks[10])
-		to := minTime(a.marks[flowMarks], b.marks[flowMarks])
-		link := payloadRate(uplink, a.mss)
-		var sum float64
-		for _, fl := range []*flow{a, b} {
-			got := float64(fl.bytesBetween(from, to)) * 8 / to.Sub(from).Seconds()
-			sum += got
-			t.Logf("flow %d->%d: %.2f Mbit/s over %v, an equal share is %.2f: %+.1f%%", fl.src, fl.dst, got/1e6, to.Sub(from).Round(time.Millisecond), link/2e6, 100*(got/(link/2)-1))
-			if math.Abs(got/(link/2)-1) > 0.10 {
-				t.Errorf("flow %d->%d got %.2f Mbit/s: not within 10%% of an equal share (%.2f)", fl.src, fl.dst, got/1e6, link/2e6)
+			if math.Abs(sum/link-1) > 0.10 {
+				misses = append(misses, fmt.Sprintf("the two flows together got %.2f Mbit/s, not within 10%% of the %.2f the uplink allows", sum/1e6, link/1e6))
 			}
-		}
-		if math.Abs(sum/link-1) > 0.10 {
-			t.Errorf("the two flows together got %.2f Mbit/s, not within 10%% of the %.2f the uplink allows", sum/1e6, link/1e6)
+			if len(misses) == 0 {
+				return
+			}
+			if idle >= 0.75 || attempt == 3 {
+				for _, m := range misses {
+					t.Errorf("%s (host %.0f%% idle during the measurement)", m, 100*idle)
+				}
+				return
+			}
 		}
 	})
+}
+
+// twoTCPShares sends 12 MiB from node 0 to 2 and from node 1 to 3 at once
+// over CUBIC and returns each flow's payload rate in bits a second over
+// the span when both ran (from when both had 10% to when the first
+// ended), their sum, and what the uplink's payload rate allows.
+func twoTCPShares(t *testing.T, f *Fabric, uplink float64) (shares []float64, sum, link float64, span time.Duration) {
+	t.Helper()
+	gate := make(chan struct{})
+	a := startGatedFlow(f, 0, 2, 5001, 12<<20, "cubic", gate)
+	b := startGatedFlow(f, 1, 3, 5001, 12<<20, "cubic", gate)
+	for _, fl := range []*flow{a, b} {
+		select {
+		case <-fl.ready:
+		case <-fl.done: // failed before it connected: reported below
+		}
+	}
+	close(gate)
+	<-a.done
+	<-b.done
+	for _, fl := range []*flow{a, b} {
+		if fl.err != nil {
+			t.Fatal(fl.err)
+		}
+	}
+	from := maxTime(a.marks[10], b.marks[10])
+	to := minTime(a.marks[flowMarks], b.marks[flowMarks])
+	link = payloadRate(uplink, a.mss)
+	for _, fl := range []*flow{a, b} {
+		got := float64(fl.bytesBetween(from, to)) * 8 / to.Sub(from).Seconds()
+		shares = append(shares, got)
+		sum += got
+	}
+	return shares, sum, link, to.Sub(from)
 }
 
 // payloadRateFor is the payload rate a link of bitsPerSec carries in frames
