@@ -172,6 +172,11 @@ type Network[T any] struct {
 	// reusable holds flows that ended and left every list, for AddFlow to
 	// reuse: a day on 600 nodes starts tens of millions of flows.
 	reusable []*flow[T]
+	// x is the exact mode's incremental solution (groups.go, lpf.go); nil
+	// in quantized mode and for full solves (fullOnly). modeSet records
+	// that the first flow chose it.
+	x       *exactState
+	modeSet bool
 }
 
 // link is one link's state. A flow's start or end reads and writes most
@@ -182,8 +187,9 @@ type link struct {
 	load  float64 // sum of flow rates: valid when !dirty, always in quantized mode
 	bytes float64 // bytes carried up to t
 	t     float64 // when bytes was last brought up to date
-	// level is the link's fair share at the last solve in quantized mode:
-	// the rate of the flows it bottlenecked, +Inf if it bottlenecked none.
+	// level is the link's fair share at the last solve: the rate of the
+	// flows it bottlenecked. In quantized mode it is +Inf if it
+	// bottlenecked none; in the exact mode it is its group's rate (nb > 0).
 	level float64
 	// flows counts active flows' path occurrences, kept as flows start
 	// and end so that a solve need not count them.
@@ -191,10 +197,15 @@ type link struct {
 	// queued and served are len(Network.waiting[l]) and how many of its
 	// entries have been dealt with.
 	queued, served int32
+	// nb counts, in the exact mode, the path occurrences of the flows it
+	// bottlenecks (its group, groups.go) on it. It sits here rather than
+	// with the group because a solve reads it with the load for every
+	// link it visits.
+	nb int32
 	// counting marks an Unlimited link, which only counts bytes and is
 	// left out of solves.
 	counting bool
-	_        [11]byte // pads the struct to a 64-byte cache line
+	_        [7]byte // pads the struct to a 64-byte cache line
 }
 
 // waiter is a flow in a link's waiting line, with its seq to tell it from
@@ -360,6 +371,12 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 		return 0, fmt.Errorf("network: flow over Unlimited links only needs a finite positive rate cap, else its rate is unbounded")
 	}
 	n.advanceTo(now)
+	if !n.modeSet {
+		n.modeSet = true
+		if n.quantum == 0 && !n.fullOnly {
+			n.exactInit()
+		}
+	}
 	n.lastSeq++
 	f := n.newFlow()
 	*f = flow[T]{
@@ -378,12 +395,16 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 		n.done = append(n.done, f)
 		return f.id, nil
 	}
-	n.flows = append(n.flows, f)
 	n.nActive++
 	for _, l := range f.path {
 		n.links[l].flows++
 	}
 	n.peak = max(n.peak, n.nActive)
+	if n.x != nil {
+		n.exactAdd(f)
+		return f.id, nil
+	}
+	n.flows = append(n.flows, f)
 	if n.quantum > 0 && !n.fullOnly {
 		n.addQuantized(f)
 		return f.id, nil
@@ -450,8 +471,14 @@ func (n *Network[T]) fitsUnsaturated(f *flow[T]) bool {
 	if math.IsInf(f.cap, 1) {
 		return false
 	}
-	for _, l := range f.path {
-		if k := &n.links[l]; k.load+f.cap > k.cap*(1-saturationSlack) {
+	for i, l := range f.path {
+		times := 1.0 // a link listed k times carries k times the rate
+		for _, m := range f.path[:i] {
+			if m == l {
+				times++
+			}
+		}
+		if k := &n.links[l]; k.load+times*f.cap > k.cap*(1-saturationSlack) {
 			return false
 		}
 	}
@@ -476,6 +503,10 @@ func (n *Network[T]) crossesSaturated(f *flow[T]) bool {
 // those links, so no other rate changes), else by marking the solution
 // dirty.
 func (n *Network[T]) drop(f *flow[T]) {
+	if n.x != nil {
+		n.exactDrop(f)
+		return
+	}
 	n.nActive--
 	for _, l := range f.path {
 		n.links[l].flows--
@@ -601,12 +632,14 @@ func (n *Network[T]) Remove(now float64, id FlowID) (transferred float64, ok boo
 	if f.state == stateFinished {
 		n.done = slices.DeleteFunc(n.done, func(g *flow[T]) bool { return g == f })
 		f.state = stateGone
+		n.recycleNow(f)
 		return f.bytes, true
 	}
-	transferred = f.bytes - f.remaining(n.now)
+	transferred = f.bytes - n.remainingOf(f, n.now)
 	f.state = stateGone
 	f.ver++
 	n.drop(f)
+	n.recycleNow(f)
 	return transferred, true
 }
 
@@ -640,6 +673,10 @@ func (n *Network[T]) nextStop() float64 {
 // finish queue, or +Inf if none. With a solve due, a finish after it is
 // not needed: nextStop is the solve then, and +Inf may stand for it.
 func (n *Network[T]) nextFinish() float64 {
+	if n.x != nil {
+		_, t := n.exactFirst()
+		return t
+	}
 	by := math.Inf(1)
 	if n.dirty {
 		by = n.due
@@ -711,6 +748,7 @@ func (n *Network[T]) PopCompleted(now float64) []Completed[T] {
 		out = append(out, Completed[T]{ID: f.id, Data: e.data, Bytes: f.bytes, Start: e.start, Finish: f.finish})
 		f.state = stateGone
 		n.release(f)
+		n.recycleNow(f)
 		n.done[i] = nil
 	}
 	n.done = n.done[:0]
@@ -733,6 +771,9 @@ func (n *Network[T]) Advance(now float64) { n.advanceTo(now) }
 func (n *Network[T]) Rate(id FlowID) float64 {
 	n.ensureSolved()
 	if f := n.lookup(id); f != nil && f.state == stateActive {
+		if n.x != nil {
+			return n.exactRate(f)
+		}
 		return f.rate
 	}
 	return 0
@@ -745,6 +786,9 @@ func (n *Network[T]) LinkLoad(l LinkID) float64 {
 	if l < 0 || int(l) >= len(n.links) {
 		return 0
 	}
+	if n.x != nil && n.links[l].counting {
+		return n.exactLoad(l)
+	}
 	return n.links[l].load
 }
 
@@ -755,6 +799,9 @@ func (n *Network[T]) LinkBytes(l LinkID) float64 {
 		return 0
 	}
 	n.ensureSolved()
+	if n.x != nil {
+		return n.exactBytes(l)
+	}
 	k := &n.links[l]
 	return k.bytes + k.load*(n.now-k.t)
 }
@@ -788,6 +835,10 @@ func (n *Network[T]) progress(t float64) { n.now = max(n.now, t) }
 // package doc for the tolerance) to the done queue, taking them from the
 // front of the finish queue.
 func (n *Network[T]) collect(t float64) {
+	if n.x != nil {
+		n.exactCollect(t)
+		return
+	}
 	for {
 		f := n.first(t)
 		if f == nil || !(f.finish <= t || f.remaining(t) <= CompletionTolerance*f.bytes) {
@@ -805,7 +856,11 @@ func (n *Network[T]) collect(t float64) {
 // and the solve is due (always, in the exact mode).
 func (n *Network[T]) ensureSolved() {
 	if n.dirty && n.due <= n.now {
-		n.solve()
+		if n.x != nil {
+			n.exactSolve()
+		} else {
+			n.solve()
+		}
 		n.solves++
 		n.dirty = false
 		n.lastSolve = n.now
@@ -854,6 +909,23 @@ func (n *Network[T]) release(f *flow[T]) {
 // out of the flow list, so only stale finish-queue entries (told apart by
 // version) and waiting lines (by seq) still point at it. A flow still in
 // the done queue is left to the collector.
+// remainingOf returns the bytes active flow f has left at time t.
+func (n *Network[T]) remainingOf(f *flow[T], t float64) float64 {
+	if n.x != nil {
+		return n.exactRemaining(f, t)
+	}
+	return f.remaining(t)
+}
+
+// recycleNow keeps popped or removed flow f for reuse at once in the
+// exact mode, which holds flows by slot only; the other modes recycle
+// flows as they compact their flow list.
+func (n *Network[T]) recycleNow(f *flow[T]) {
+	if n.x != nil {
+		n.recycle(f)
+	}
+}
+
 func (n *Network[T]) recycle(f *flow[T]) {
 	if f.state != stateGone {
 		return
