@@ -10,8 +10,9 @@ func (n *Network[T]) exactInit() {
 	s := &exactState{entOf: map[uint64]int32{}}
 	s.xl = make([]xlink, len(n.links))
 	for l := range s.xl {
-		s.xl[l] = xlink{minCap: math.Inf(1), gpos: -1}
+		s.xl[l] = xlink{minCap: math.Inf(1), lim: math.Inf(1), gpos: -1}
 		n.links[l].level = 0
+		n.links[l].cold = n.links[l].counting
 	}
 	s.sv.ls = make([]lscratch, len(n.links))
 	n.x = s
@@ -82,15 +83,17 @@ func (n *Network[T]) exactDrop(f *flow[T]) {
 		s.refreshLink(b, lv)
 	}
 	for _, l := range f.path {
-		if !n.links[l].counting {
+		if !n.links[l].cold {
 			s.touched = append(s.touched, int32(l))
+			n.listDemote(l)
 		}
 	}
 	n.markDirty()
 }
 
 // joinGroup makes f a member of link b's group with rem bytes left. The
-// caller moves the link loads.
+// caller moves the link loads, and has turned the links f crosses hot
+// (promotePath) before its rate or group changed.
 func (n *Network[T]) joinGroup(f *flow[T], b int32, rem float64) {
 	s := n.x
 	slot := slotOf(f)
@@ -100,7 +103,7 @@ func (n *Network[T]) joinGroup(f *flow[T], b int32, rem float64) {
 	ents := x.entries(len(f.path))
 	vb := xb.clock(n.links[b].level, n.now)
 	for i, l := range f.path {
-		ents[i] = s.countUp(int32(l), b, vb)
+		ents[i] = s.countUp(int32(l), b, vb, n.links[l].cold)
 		if int32(l) == b {
 			n.links[b].nb++
 		}
@@ -129,15 +132,17 @@ func (n *Network[T]) leaveGroup(f *flow[T]) float64 {
 	x.pos = -1
 	x.bn = bnNone
 	if len(xb.mem) == 0 {
-		// An empty group restarts its clock, so that tags stay small.
-		xb.minCap = math.Inf(1)
+		// An empty group restarts its clock, so that tags stay small, and
+		// crosses no cold link.
+		xb.minCap, xb.lim = math.Inf(1), math.Inf(1)
 		xb.v0, xb.t0 = 0, n.now
+		n.listDemote(LinkID(b))
 	}
 	return rem
 }
 
 // joinCap runs f at its rate cap with rem bytes left. The caller moves the
-// link loads.
+// link loads, and has turned the links f crosses hot unless f is new.
 func (n *Network[T]) joinCap(f *flow[T], rem float64) {
 	s := n.x
 	slot := slotOf(f)
@@ -148,6 +153,7 @@ func (n *Network[T]) joinCap(f *flow[T], rem float64) {
 	f.rate, f.rem0, f.t0 = f.cap, rem, n.now
 	f.finish = n.now + rem/f.cap
 	for _, l := range f.path {
+		n.promote(l) // its load changes
 		xl := &s.xl[l]
 		n.bankCaps(l)
 		xl.capSum += f.cap
@@ -192,6 +198,14 @@ func (n *Network[T]) leaveCap(f *flow[T]) float64 {
 	return rem
 }
 
+// promotePath turns hot the cold links f crosses, ahead of a change of
+// its rate or group: their loads, summed now, still hold f's old rate.
+func (n *Network[T]) promotePath(f *flow[T]) {
+	for _, l := range f.path {
+		n.promote(l)
+	}
+}
+
 // bankCaps moves the bytes link l carried for capped flows up to now
 // into its bank, ahead of a change of their rates' sum.
 func (n *Network[T]) bankCaps(l LinkID) {
@@ -206,7 +220,7 @@ func (n *Network[T]) bankCaps(l LinkID) {
 // solve only: a link's bytes come from its counts and the groups' clocks
 // (exactBytes), and a counting link's load is summed when asked for.
 func (n *Network[T]) xload(l LinkID, d float64) {
-	if k := &n.links[l]; !k.counting {
+	if k := &n.links[l]; !k.cold {
 		k.load += d
 		if k.flows == 0 || k.load < 0 {
 			k.load = 0

@@ -63,7 +63,7 @@ func exactStateErr[T any](n *Network[T]) error {
 	for l := range n.links {
 		k := &n.links[l]
 		tol, got := 1e-9*max(k.cap, load[l], 1e-300), k.load
-		if k.counting {
+		if k.cold {
 			tol, got = 1e-9*max(load[l], 1), n.exactLoad(LinkID(l))
 		}
 		if math.Abs(got-load[l]) > tol {

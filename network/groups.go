@@ -72,6 +72,7 @@ type rowItem struct{ b, n, e int32 }
 type countEntry struct {
 	snap         float64
 	m, b, ci, ri int32
+	cold         bool // ci indexes the group's cold list
 }
 
 // capItem is a capped flow crossing a link, valid while the flow's slot
@@ -90,18 +91,24 @@ type xlink struct {
 	// bank is the bytes it carried for counts since changed or dropped,
 	// capBank those of capped flows up to capT.
 	bank, capBank, capT float64
-	mem                 []member
-	col                 []colItem
-	row                 []rowItem
-	caps                []capItem // capped flows crossing it; entries go stale as flows leave
-	capCnt              int32     // occurrences of capped flows on it
-	capLiv              int32     // valid entries in caps
-	gpos                int32     // index in the completion heap, -1 if not there
+	// lim is the level up to which the group may rise without a cold link
+	// it crosses filling up (cool.go).
+	lim float64
+	mem []member
+	// col counts the group's members on the hot links they cross, cold on
+	// the cold ones: a level change walks col only.
+	col, cold []colItem
+	row       []rowItem
+	caps      []capItem // capped flows crossing it; entries go stale as flows leave
+	capCnt    int32     // occurrences of capped flows on it
+	capLiv    int32     // valid entries in caps
+	gpos      int32     // index in the completion heap, -1 if not there
 	// near and rest guard the links an open group's members cross within
 	// a solve (pushGroup): the links that may bind them soon, and the
 	// least bound of the others.
-	near []int32
-	rest float64
+	near   []int32
+	rest   float64
+	listed bool // in exactState.demote
 }
 
 // done is an entry of the completion heap: a link's earliest member (id >=
@@ -128,14 +135,17 @@ type exactState struct {
 	// touched are links whose flow set changed since then.
 	newFlows []int32
 	touched  []int32
-	sv       lpf
+	// demote lists hot links that may have room enough to turn cold
+	// (cool.go); a link is listed while xlink.listed.
+	demote []int32
+	sv     lpf
 }
 
 func entKey(m, b int32) uint64 { return uint64(uint32(m))<<32 | uint64(uint32(b)) }
 
 // countUp adds one occurrence of a member of group b on link m and returns
-// the count's entry; vb is b's clock reading now.
-func (s *exactState) countUp(m, b int32, vb float64) int32 {
+// the count's entry; vb is b's clock reading now, cold whether m is cold.
+func (s *exactState) countUp(m, b int32, vb float64, cold bool) int32 {
 	k := entKey(m, b)
 	e, ok := s.entOf[k]
 	if !ok {
@@ -147,16 +157,45 @@ func (s *exactState) countUp(m, b int32, vb float64) int32 {
 			s.entries = append(s.entries, countEntry{})
 		}
 		xb, xm := &s.xl[b], &s.xl[m]
-		s.entries[e] = countEntry{snap: vb, m: m, b: b, ci: int32(len(xb.col)), ri: int32(len(xm.row))}
-		xb.col = append(xb.col, colItem{m: m, e: e})
+		list := xb.colList(cold)
+		s.entries[e] = countEntry{snap: vb, m: m, b: b, ci: int32(len(*list)), ri: int32(len(xm.row)), cold: cold}
+		*list = append(*list, colItem{m: m, e: e})
 		xm.row = append(xm.row, rowItem{b: b, e: e})
 		s.entOf[k] = e
 	}
 	c := &s.entries[e]
 	s.bankCount(c, vb)
-	s.xl[b].col[c.ci].n++
+	(*s.xl[b].colList(c.cold))[c.ci].n++
 	s.xl[m].row[c.ri].n++
 	return e
+}
+
+// colList returns the group's hot or cold list.
+func (x *xlink) colList(cold bool) *[]colItem {
+	if cold {
+		return &x.cold
+	}
+	return &x.col
+}
+
+// moveEntry moves count entry e to its group's hot or cold list.
+func (s *exactState) moveEntry(e int32, cold bool) {
+	c := &s.entries[e]
+	if c.cold == cold {
+		return
+	}
+	xb := &s.xl[c.b]
+	from := xb.colList(c.cold)
+	it := (*from)[c.ci]
+	last := len(*from) - 1
+	if int(c.ci) != last {
+		(*from)[c.ci] = (*from)[last]
+		s.entries[(*from)[c.ci].e].ci = c.ci
+	}
+	*from = (*from)[:last]
+	to := xb.colList(cold)
+	c.ci, c.cold = int32(len(*to)), cold
+	*to = append(*to, it)
 }
 
 // bankCount moves the bytes count entry c's link carried for its group
@@ -176,17 +215,18 @@ func (s *exactState) countDown(e int32, vb float64) {
 	s.bankCount(&s.entries[e], vb)
 	c := s.entries[e]
 	xb, xm := &s.xl[c.b], &s.xl[c.m]
-	xb.col[c.ci].n--
+	col := xb.colList(c.cold)
+	(*col)[c.ci].n--
 	xm.row[c.ri].n--
-	if xb.col[c.ci].n > 0 {
+	if (*col)[c.ci].n > 0 {
 		return
 	}
-	last := len(xb.col) - 1
+	last := len(*col) - 1
 	if int(c.ci) != last {
-		xb.col[c.ci] = xb.col[last]
-		s.entries[xb.col[c.ci].e].ci = c.ci
+		(*col)[c.ci] = (*col)[last]
+		s.entries[(*col)[c.ci].e].ci = c.ci
 	}
-	xb.col = xb.col[:last]
+	*col = (*col)[:last]
 	last = len(xm.row) - 1
 	if int(c.ri) != last {
 		xm.row[c.ri] = xm.row[last]

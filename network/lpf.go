@@ -125,6 +125,7 @@ type lpf struct {
 	epoch   uint32
 	h       []lpfEvent
 	water   float64
+	solving bool
 	cand    []cand
 	absorb  []int32
 	moved   []int32
@@ -194,13 +195,19 @@ func (n *Network[T]) exactSolve() {
 	v.h = v.h[:0]
 	v.water = 0
 	v.changed = v.changed[:0]
+	v.solving = true
+	for _, slot := range s.newFlows {
+		for _, l := range n.slots[slot].f.path {
+			n.promote(l) // the new flow rises on it
+		}
+	}
 	// The new flows rise from 0 on every link they cross; each link
 	// keeps the range of v.newOn that lists them.
 	v.newOn = v.newOn[:0]
 	for _, slot := range s.newFlows {
 		f := n.slots[slot].f
 		for _, l := range f.path {
-			if !n.links[l].counting {
+			if !n.links[l].cold {
 				v.sc(int32(l)).openCnt++
 				v.newOn = append(v.newOn, newOn{int32(l), slot})
 			}
@@ -258,7 +265,7 @@ func (n *Network[T]) exactSolve() {
 			}
 			v.water = max(v.water, e.key)
 			for _, l := range f.path {
-				if !n.links[l].counting {
+				if !n.links[l].cold {
 					v.sc(int32(l)).openCnt--
 				}
 			}
@@ -274,6 +281,8 @@ func (n *Network[T]) exactSolve() {
 		}
 	}
 	s.newFlows = s.newFlows[:0]
+	v.solving = false
+	n.coolListed()
 	for _, l := range v.changed {
 		x := &s.xl[l]
 		if x.v0 > tagRebase && len(x.mem) > 0 {
@@ -282,6 +291,9 @@ func (n *Network[T]) exactSolve() {
 				s.xs[x.mem[i].slot].tag = x.mem[i].tag
 			}
 			for _, it := range x.col {
+				s.entries[it.e].snap -= x.v0
+			}
+			for _, it := range x.cold {
 				s.entries[it.e].snap -= x.v0
 			}
 			x.v0 = 0
@@ -294,8 +306,8 @@ func (n *Network[T]) exactSolve() {
 // bound fell below its pending event.
 func (n *Network[T]) mark(l int32) {
 	k := &n.links[l]
-	if k.counting {
-		return
+	if k.cold {
+		return // it has room: see cool.go
 	}
 	v := &n.x.sv
 	c := &v.ls[l]
@@ -366,11 +378,16 @@ func (n *Network[T]) popLink(e lpfEvent) {
 		return
 	}
 	w = max(v.water, w)
-	if k := &n.links[l]; k.nb > 0 && math.Abs(w-k.level) <= levelSnap*k.level {
+	lk := &n.links[l]
+	if lk.nb > 0 && math.Abs(w-lk.level) <= levelSnap*lk.level {
 		// The same level up to rounding: the sums behind it are taken in
 		// another order than last time. Keeping it spares every link the
 		// group crosses a change of a few ulps.
-		w = max(k.level, v.water)
+		w = max(lk.level, v.water)
+	}
+	if lk.nb > 0 && w > n.x.xl[l].lim && n.recertify(l, w) {
+		n.pushLink(l, c, w) // links it crosses turned hot and may bind first
+		return
 	}
 	v.water = w
 	n.commit(l, c, w)
@@ -483,7 +500,7 @@ func (n *Network[T]) commit(l int32, c *lscratch, w float64) {
 		d := w - old
 		for _, it := range x.col {
 			m := it.m
-			if open && !n.links[m].counting {
+			if open && !n.links[m].cold {
 				cm := v.sc(m)
 				cm.openCnt -= it.n
 				cm.openOld -= float64(it.n) * old
@@ -540,6 +557,7 @@ func (n *Network[T]) commit(l int32, c *lscratch, w float64) {
 			if s.xs[slot].bn != bnCap {
 				continue // listed twice: its path crosses l twice
 			}
+			n.promotePath(f)
 			rem := n.leaveCap(f)
 			for _, m := range f.path {
 				n.xload(m, w-f.cap)
@@ -558,7 +576,7 @@ func (n *Network[T]) commit(l int32, c *lscratch, w float64) {
 		}
 		f := n.slots[slot].f
 		for _, m := range f.path {
-			if !n.links[m].counting {
+			if !n.links[m].cold {
 				v.sc(int32(m)).openCnt--
 			}
 			n.xload(m, w)
@@ -587,9 +605,10 @@ func (n *Network[T]) absorbGroup(l int32, w float64, b int32) {
 	}
 	for _, slot := range v.moved {
 		f := n.slots[slot].f
+		n.promotePath(f)
 		rem := n.leaveGroup(f)
 		for _, m := range f.path {
-			if open && !n.links[m].counting {
+			if open && !n.links[m].cold {
 				cm := v.sc(int32(m))
 				cm.openCnt--
 				cm.openOld -= old
@@ -625,6 +644,9 @@ func (n *Network[T]) riseAtOnce(l int32, c *lscratch) bool {
 		return false
 	}
 	w = max(w, v.water)
+	if w > s.xl[l].lim && n.recertify(l, w) {
+		return false // links it crosses turned hot: open it
+	}
 	// The group's own link events are superseded by this commit; any
 	// other event below w must be taken first.
 	for len(v.h) > 0 && v.h[0].kind == evLink && v.h[0].id == l {
@@ -637,7 +659,7 @@ func (n *Network[T]) riseAtOnce(l int32, c *lscratch) bool {
 	old := k.level
 	for _, it := range s.xl[l].col {
 		m := it.m
-		if m == l || n.links[m].counting {
+		if m == l || n.links[m].cold {
 			continue
 		}
 		km := &n.links[m]
@@ -674,7 +696,7 @@ func (n *Network[T]) open(l int32, c *lscratch) {
 	c.gstate = gOpen
 	old := n.links[l].level
 	for _, it := range x.col {
-		if m := it.m; !n.links[m].counting {
+		if m := it.m; !n.links[m].cold {
 			cm := v.sc(m)
 			cm.openCnt += it.n
 			cm.openOld += float64(it.n) * old
@@ -701,7 +723,7 @@ func (n *Network[T]) pushGroup(l int32) {
 	x.rest = math.Inf(1)
 	for _, it := range x.col {
 		m := it.m
-		if m == l || n.links[m].counting {
+		if m == l || n.links[m].cold {
 			continue
 		}
 		cm := v.sc(m)
@@ -717,6 +739,7 @@ func (n *Network[T]) pushGroup(l int32) {
 			x.rest = min(x.rest, b)
 		}
 	}
+	x.rest = min(x.rest, x.lim) // the cold links it crosses
 	n.pushNear(l)
 }
 
@@ -753,7 +776,10 @@ func (n *Network[T]) popGroup(e lpfEvent) {
 		return
 	}
 	v.water = max(v.water, e.key)
-	if v.water >= n.x.xl[e.id].rest {
+	if x := &n.x.xl[e.id]; v.water >= x.rest {
+		if v.water >= x.lim {
+			n.recertify(e.id, v.water)
+		}
 		n.pushGroup(e.id)
 	} else {
 		n.pushNear(e.id)
@@ -784,9 +810,10 @@ func (n *Network[T]) popCapGroup(e lpfEvent) {
 	}
 	for _, slot := range v.moved {
 		f := n.slots[slot].f
+		n.promotePath(f)
 		rem := n.leaveGroup(f)
 		for _, m := range f.path {
-			if !n.links[m].counting {
+			if !n.links[m].cold {
 				cm := v.sc(int32(m))
 				cm.openCnt--
 				cm.openOld -= old

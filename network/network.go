@@ -205,7 +205,10 @@ type link struct {
 	// counting marks an Unlimited link, which only counts bytes and is
 	// left out of solves.
 	counting bool
-	_        [7]byte // pads the struct to a 64-byte cache line
+	// cold marks, in the exact mode, a link certified to have room
+	// (cool.go): its load is not kept, and counting links are cold.
+	cold bool
+	_    [6]byte // pads the struct to a 64-byte cache line
 }
 
 // waiter is a flow in a link's waiting line, with its seq to tell it from
@@ -478,7 +481,12 @@ func (n *Network[T]) fitsUnsaturated(f *flow[T]) bool {
 				times++
 			}
 		}
-		if k := &n.links[l]; k.load+times*f.cap > k.cap*(1-saturationSlack) {
+		k := &n.links[l]
+		load := k.load
+		if k.cold {
+			load = n.exactLoad(l)
+		}
+		if load+times*f.cap > k.cap*(1-saturationSlack) {
 			return false
 		}
 	}
@@ -491,7 +499,8 @@ func (n *Network[T]) crossesSaturated(f *flow[T]) bool {
 		return true // an uncapped flow, or one below its cap, has a bottleneck link
 	}
 	for _, l := range f.path {
-		if k := &n.links[l]; k.load > k.cap*(1-saturationSlack) {
+		// A cold link is certified to have room.
+		if k := &n.links[l]; !k.cold && k.load > k.cap*(1-saturationSlack) {
 			return true
 		}
 	}
@@ -786,7 +795,7 @@ func (n *Network[T]) LinkLoad(l LinkID) float64 {
 	if l < 0 || int(l) >= len(n.links) {
 		return 0
 	}
-	if n.x != nil && n.links[l].counting {
+	if n.x != nil && n.links[l].cold {
 		return n.exactLoad(l)
 	}
 	return n.links[l].load
