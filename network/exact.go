@@ -191,7 +191,7 @@ func (n *Network[T]) leaveCap(f *flow[T]) float64 {
 		}
 		xl.capLiv--
 		if len(xl.caps) > 2*int(xl.capLiv)+8 {
-			s.compactCaps(xl)
+			n.compactCaps(l)
 		}
 	}
 	s.setDone(&x.pos, doneItem{t: math.Inf(1)})
@@ -259,14 +259,17 @@ func (s *exactState) capValid(c capItem) bool {
 	return x.bn == bnCap && x.capVer == c.ver
 }
 
-// compactCaps drops a link's stale cap-list entries and tightens capMax.
-func (s *exactState) compactCaps(xl *xlink) {
-	// capMax is an upper bound only; it is recomputed by the caller that
-	// knows the caps (capRecompute) when it scans.
+// compactCaps drops link l's stale cap-list entries and tightens capMax,
+// an upper bound of the caps listed, to their greatest.
+func (n *Network[T]) compactCaps(l LinkID) {
+	s := n.x
+	xl := &s.xl[l]
 	live := xl.caps[:0]
+	xl.capMax = 0
 	for _, c := range xl.caps {
 		if s.capValid(c) {
 			live = append(live, c)
+			xl.capMax = max(xl.capMax, n.slots[c.slot].f.cap)
 		}
 	}
 	clear(xl.caps[len(live):])

@@ -19,27 +19,31 @@ import (
 //
 //   - A link is dirty once something on it changed: a flow started or
 //     ended on it, or a flow crossing it got a new rate. Its event in the
-//     queue is keyed by a lower bound of the level where it binds, and
-//     popping it computes its exact fair share (fairShare); if that is
+//     queue is keyed by a lower bound of the level where it binds (bound),
+//     and popping it computes its exact fair share (fairShare); if that is
 //     above the key it is queued again, else its group freezes there
 //     (commit), every flow that would still rise on it joins the group,
 //     and the links the group's flows cross are told of the new rate.
 //   - A dirty link's group is presumed frozen at its old level until the
-//     water reaches that level. If the link has not bound by then, its
-//     group's flows rise past their old rate: the group opens, and every
-//     link they cross must see them as unfrozen (open) from then on. The
-//     links with room to spare are not queued one by one: one group event
-//     holds the least level at which any of them could bind (bound), and
-//     only when the water reaches it are they looked at closely.
+//     water reaches that level (its deadline, queued once its fair share
+//     is known to lie above). If the link has not bound by then, its
+//     group's flows rise past their old rate. Most often the group rises
+//     alone and is frozen at its new level at once (riseAtOnce); else it
+//     opens, and every link its flows cross sees them as unfrozen from
+//     then on. Those links are not queued one by one: one group event
+//     holds the least level at which any of them could bind, and only
+//     when the water reaches it are they looked at closely.
 //   - A flow with a rate cap freezes at the cap when the water reaches it
 //     first, as in the full filling.
+//   - Links with room to spare (cold, cool.go) are left out altogether
+//     while the groups crossing them stay below their limits.
 //
 // Every event is keyed by a lower bound of the level it stands for, and
 // whatever lowers a link's bound queues the link again, so the events come
 // out in the full filling's order and the result is its max-min solution;
 // tests check it against full solves on random churn. A solve costs in
-// proportion to the links whose level moves, their groups' counts and the
-// flows that change bottleneck, not to the flows that are active.
+// proportion to the links whose level moves, their groups' hot counts and
+// the flows that change bottleneck, not to the flows that are active.
 
 // lpfKind is what an event of the solve stands for; at equal levels kinds
 // are taken in this order, so that a link whose level is unchanged binds
@@ -131,8 +135,6 @@ type lpf struct {
 	moved   []int32
 	newOn   []newOn
 	changed []int32
-	// counters for benchmarks and tests
-	commits, refreshes int
 }
 
 func (v *lpf) sc(l int32) *lscratch {
@@ -369,7 +371,6 @@ func (n *Network[T]) popLink(e lpfEvent) {
 	}
 	c.cover = math.Inf(1)
 	w, k := n.fairShare(l, c)
-	v.refreshes++
 	if k == 0 {
 		return // nothing on it rises: it binds no flow
 	}
@@ -491,7 +492,6 @@ func (n *Network[T]) commit(l int32, c *lscratch, w float64) {
 	s := n.x
 	v := &s.sv
 	x := &s.xl[l]
-	v.commits++
 	old := n.links[l].level
 	x.rebase(old, n.now)
 	open := c.gstate == gOpen

@@ -2,10 +2,13 @@
 // full-duplex links and share link capacity with exact max-min fairness,
 // subject to per-flow rate caps.
 //
-// Rates are piecewise constant. They are re-solved (progressive filling,
-// see solver.go) exactly when the set of active flows changes: on AddFlow,
-// Remove, and whenever a flow completes. Solves are lazy, so any number of
-// changes at one instant cost a single solve before the next query.
+// Rates are piecewise constant. They are re-solved exactly when the set of
+// active flows changes: on AddFlow, Remove, and whenever a flow completes.
+// Solves are lazy, so any number of changes at one instant cost a single
+// solve before the next query. The exact mode keeps the solution between
+// changes and re-runs progressive filling only where a change can move a
+// rate (groups.go, lpf.go, cool.go); the quantized mode, and tests as the
+// reference, re-solve every flow (solver.go).
 //
 // Time is virtual (seconds as float64) and starts at 0. It only moves
 // forward: a call with a time earlier than the network's current time is
@@ -18,9 +21,10 @@
 // that PopCompleted(t) with t taken from NextCompletion (or recomputed by the
 // caller with slightly different rounding) always returns the flow.
 //
-// Determinism: flows are kept and iterated in the order they were added, and
-// links in index order; no map is used, so identical call sequences give
-// bit-identical results.
+// Determinism: flows are kept and iterated in the order they were added,
+// links in index order, and the exact mode's counts in the order they were
+// made (its one map is only looked up, never iterated), so identical call
+// sequences give bit-identical results.
 //
 // Quantized mode (SetQuantum) trades exactness for speed on large, busy
 // networks: see SetQuantum. The default is exact.
@@ -80,11 +84,14 @@ const inlinePath = 8
 //
 // A flow is 128 bytes, two cache lines, and holds only what the network
 // reads while the flow is active; the caller's value and the start time
-// are kept by its ID's slot (slotEntry). A solve visits every active flow
-// three times (listing it, freezing it, publishing its rate) and a day
-// runs ninety thousand solves over thousands of flows, so every line more
-// is a cache miss per visit; and the allocator puts 128-byte objects on
-// 128-byte boundaries, so a flow never straddles a third line.
+// are kept by its ID's slot (slotEntry), as is the exact mode's state
+// (xflow). A quantized solve visits every active flow three times
+// (listing it, freezing it, publishing its rate) and a day runs ninety
+// thousand solves over thousands of flows, so every line more is a cache
+// miss per visit; and the allocator puts 128-byte objects on 128-byte
+// boundaries, so a flow never straddles a third line. In the exact mode,
+// rate, rem0, t0 and finish hold only while the flow runs at its cap;
+// otherwise its group's clock gives its progress (groups.go).
 type flow[T any] struct {
 	state  flowState
 	ver    uint32 // bumped whenever finish changes or the struct is reused, to retire finish-queue entries
@@ -135,8 +142,8 @@ type Network[T any] struct {
 	// gone counts dropped entries still in flows, compacted when they
 	// outnumber live ones.
 	gone int
-	// fullOnly disables the incremental fast path (for tests that compare
-	// it against full solves).
+	// fullOnly makes the exact mode re-solve every flow at every change,
+	// without fast paths: the reference tests compare the exact mode with.
 	fullOnly bool
 	lastSeq  int64
 	flows    []*flow[T] // in the order added; may hold non-active entries until the next solve compacts them
@@ -234,7 +241,7 @@ func (n *Network[T]) newFlow() *flow[T] {
 
 // Stats counts what a network did, for performance reports.
 type Stats struct {
-	Solves      int // exact max-min solves run
+	Solves      int // exact max-min solves run (incremental in the exact mode)
 	FastAdds    int // flows started without a solve (exact fast path)
 	FastDrops   int // flows ended without a solve (exact fast path)
 	Provisional int // flows started or ended between solves in quantized mode
@@ -253,10 +260,10 @@ func (n *Network[T]) Stats() Stats {
 // the first flow is added.
 //
 // In the exact mode every change to the flow set that can move a rate is
-// followed by a full max-min solve; on a 600-node cluster under a Facebook
-// trace that is tens of solves per simulated second over thousands of
-// flows, and the solves are nearly the whole cost of a run. In quantized
-// mode a change never triggers more than one solve per q:
+// followed by a max-min solve; on a 600-node cluster under a Facebook trace
+// that is tens of solves per simulated second, each visiting the few
+// links and groups the change moves (lpf.go). In quantized mode a change
+// never triggers more than one full solve per q:
 //
 //   - a flow that starts between solves gets, at once, the bandwidth left
 //     unused on its path (its cap if every link has room, else the least

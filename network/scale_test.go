@@ -122,10 +122,7 @@ func replayWith(caps []float64, flows []TimedFlow, setup func(*Network[int])) ([
 // takes minutes).
 func BenchmarkNetsimScale(b *testing.B) {
 	caps, flows := scaleNetwork(scaleSeed)
-	for _, c := range []struct {
-		name string
-		full bool
-	}{{"exact", false}, {"full", true}} {
+	for _, c := range solveModes {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, _, err := replayWith(caps, flows, func(n *Network[int]) { n.fullOnly = c.full }); err != nil {
