@@ -88,8 +88,7 @@ func (n *Network[T]) coolListed() {
 		per := room * (1 - coolMargin) / float64(max(occ, 1))
 		for _, it := range x.row {
 			s.moveEntry(it.e, true)
-			g := &s.xl[it.b]
-			g.lim = min(g.lim, n.links[it.b].level+per)
+			n.limit(it.b, n.links[it.b].level+per)
 		}
 	}
 	s.demote = s.demote[:0]
@@ -98,11 +97,13 @@ func (n *Network[T]) coolListed() {
 // recertify re-measures the cold links group b crosses, as b is about to
 // rise to need: those on which it could not reach need turn hot, the
 // others limit every group crossing them afresh, and b's limit becomes
-// the least of theirs. It reports whether any link turned hot.
+// the least of theirs. Within a solve an open group counts at the water
+// level, which its members have reached, and an open group whose limit
+// falls is queued to be looked at when the water reaches it. It reports
+// whether any link turned hot.
 func (n *Network[T]) recertify(b int32, need float64) bool {
 	s := n.x
 	x := &s.xl[b]
-	lv := n.links[b].level
 	lim := math.Inf(1)
 	promoted := false
 	for i := 0; i < len(x.cold); {
@@ -113,24 +114,49 @@ func (n *Network[T]) recertify(b int32, need float64) bool {
 			continue
 		}
 		xm := &s.xl[m]
-		load := n.exactLoad(LinkID(m))
-		occ := int32(0)
+		load, occ := xm.capSum, int32(0)
 		for _, it := range xm.row {
+			load += float64(it.n) * n.riseFrom(it.b)
 			occ += it.n
 		}
 		per := (k.cap - load) * (1 - coolMargin) / float64(max(occ, 1))
-		if lv+per <= need || k.cap-load < coolRoom*k.cap {
+		if n.riseFrom(b)+per <= need || k.cap-load < coolRoom*k.cap {
 			n.promote(LinkID(m)) // moves x.cold[i] away
 			promoted = true
 			continue
 		}
 		for _, it := range xm.row {
-			g := &s.xl[it.b]
-			g.lim = min(g.lim, n.links[it.b].level+per)
+			if it.b != b {
+				n.limit(it.b, n.riseFrom(it.b)+per)
+			}
 		}
-		lim = min(lim, lv+per)
+		lim = min(lim, n.riseFrom(b)+per)
 		i++
 	}
 	x.lim = lim
 	return promoted
+}
+
+// riseFrom is the rate group g's members have now: its level, or within a
+// solve, if it is open, the water level they have risen to.
+func (n *Network[T]) riseFrom(g int32) float64 {
+	lv := n.links[g].level
+	if v := &n.x.sv; v.solving && v.sc(g).gstate == gOpen {
+		return max(lv, v.water)
+	}
+	return lv
+}
+
+// limit lowers group g's limit to lim. An open group must look at its
+// cold links again before the water passes it.
+func (n *Network[T]) limit(g int32, lim float64) {
+	x := &n.x.xl[g]
+	if lim >= x.lim {
+		return
+	}
+	x.lim = lim
+	if v := &n.x.sv; v.solving && v.sc(g).gstate == gOpen && lim < x.rest {
+		x.rest = lim
+		v.push(lpfEvent{max(lim, v.water), evGroup, g})
+	}
 }

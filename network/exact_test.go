@@ -26,6 +26,12 @@ func churnPair(t *testing.T, seed uint64, caps []float64, steps int, dt float64,
 	exact, _ := New[int](caps)
 	full, _ := New[int](caps)
 	full.fullOnly = true
+	var solveErr error
+	exact.onSolve = func() {
+		if solveErr == nil {
+			solveErr = exactStateErr(exact)
+		}
+	}
 	var ids []FlowID
 	now := 0.0
 	for step := range steps {
@@ -47,8 +53,8 @@ func churnPair(t *testing.T, seed uint64, caps []float64, steps int, dt float64,
 		if rng.IntN(3) == 0 {
 			continue // more changes at this instant
 		}
-		if err := exactStateErr(exact); err != nil {
-			t.Fatalf("seed %d step %d: %v", seed, step, err)
+		if err := exactStateErr(exact); err != nil || solveErr != nil {
+			t.Fatalf("seed %d step %d: %v (after a solve: %v)", seed, step, err, solveErr)
 		}
 		for _, id := range ids {
 			if ra, rb := exact.Rate(id), full.Rate(id); !sameTo1e9(ra, rb) {
@@ -81,6 +87,9 @@ func churnPair(t *testing.T, seed uint64, caps []float64, steps int, dt float64,
 				t.Fatalf("seed %d step %d: link %d carried %v bytes in the exact mode, %v with full solves", seed, step, l, ba, bb)
 			}
 		}
+	}
+	if solveErr != nil {
+		t.Fatalf("seed %d: after a solve: %v", seed, solveErr)
 	}
 	return exact.Stats()
 }

@@ -386,9 +386,14 @@ func (n *Network[T]) popLink(e lpfEvent) {
 		// group crosses a change of a few ulps.
 		w = max(lk.level, v.water)
 	}
-	if lk.nb > 0 && w > n.x.xl[l].lim && n.recertify(l, w) {
-		n.pushLink(l, c, w) // links it crosses turned hot and may bind first
-		return
+	if lk.nb > 0 && w > n.x.xl[l].lim {
+		// Links it crosses may turn hot, and open groups crossing them
+		// may have to look at them first: either way, let those events go
+		// before.
+		if n.recertify(l, w) || (len(v.h) > 0 && v.h[0].key < w) {
+			n.pushLink(l, c, w)
+			return
+		}
 	}
 	v.water = w
 	n.commit(l, c, w)

@@ -145,8 +145,10 @@ type Network[T any] struct {
 	// fullOnly makes the exact mode re-solve every flow at every change,
 	// without fast paths: the reference tests compare the exact mode with.
 	fullOnly bool
-	lastSeq  int64
-	flows    []*flow[T] // in the order added; may hold non-active entries until the next solve compacts them
+	// onSolve, when set (by tests), runs after every solve.
+	onSolve func()
+	lastSeq int64
+	flows   []*flow[T] // in the order added; may hold non-active entries until the next solve compacts them
 	// slots holds the flows not yet popped or removed, by their ID's
 	// slot, and free the unused slots, reused last-in first-out.
 	slots       []slotEntry[T]
@@ -880,6 +882,9 @@ func (n *Network[T]) ensureSolved() {
 		n.solves++
 		n.dirty = false
 		n.lastSolve = n.now
+		if n.onSolve != nil {
+			n.onSolve()
+		}
 	}
 }
 
