@@ -5,7 +5,6 @@ package cluster
 
 import (
 	"fmt"
-	"math"
 )
 
 // Config describes a two-tier cluster: racks of identical nodes behind
@@ -16,27 +15,27 @@ import (
 // megabits per second, disk in megabytes per second, block size in megabytes
 // (2^20 bytes, as HDFS counts).
 type Config struct {
-	Racks        int `yaml:"racks"`
-	NodesPerRack int `yaml:"nodes_per_rack"`
+	Racks        int `yaml:"racks" json:"racks"`
+	NodesPerRack int `yaml:"nodes_per_rack" json:"nodes_per_rack"`
 
 	// MapSlots and ReduceSlots select Hadoop-1's slot model. Containers,
 	// when positive, selects the YARN container model instead: a container
 	// runs a task of either kind. Exactly one model must be chosen.
-	MapSlots    int `yaml:"map_slots"`
-	ReduceSlots int `yaml:"reduce_slots"`
-	Containers  int `yaml:"containers"`
+	MapSlots    int `yaml:"map_slots" json:"map_slots"`
+	ReduceSlots int `yaml:"reduce_slots" json:"reduce_slots"`
+	Containers  int `yaml:"containers" json:"containers"`
 
 	// CPUCores and MemoryGB are the node's resources, read by
 	// resource-aware policies such as DRF.
-	CPUCores float64 `yaml:"cpu_cores"`
-	MemoryGB float64 `yaml:"memory_gb"`
+	CPUCores float64 `yaml:"cpu_cores" json:"cpu_cores"`
+	MemoryGB float64 `yaml:"memory_gb" json:"memory_gb"`
 
-	DiskMBps       float64 `yaml:"disk_mbps"`
-	NICMbps        float64 `yaml:"nic_mbps"`
-	RackUplinkMbps float64 `yaml:"rack_uplink_mbps"`
+	DiskMBps       float64 `yaml:"disk_mbps" json:"disk_mbps"`
+	NICMbps        float64 `yaml:"nic_mbps" json:"nic_mbps"`
+	RackUplinkMbps float64 `yaml:"rack_uplink_mbps" json:"rack_uplink_mbps"`
 
-	BlockMB     int `yaml:"block_mb"`
-	Replication int `yaml:"replication"`
+	BlockMB     int `yaml:"block_mb" json:"block_mb"`
+	Replication int `yaml:"replication" json:"replication"`
 }
 
 // Defaults for fields a config leaves at zero. The shape follows the
@@ -92,42 +91,66 @@ func (c Config) WithDefaults() Config {
 // allocated; the largest cluster measured in docs/performance.md has 10,000 nodes.
 const MaxNodes = 1 << 20
 
-// Validate reports the first impossible setting, naming its YAML field.
+// Limits of the other settings. They refuse typos and values no hardware
+// has, far outside what the papers use; none is a model value.
+const (
+	// MaxSlotsPerNode bounds map_slots, reduce_slots and containers: the
+	// papers' largest node runs 16 containers.
+	MaxSlotsPerNode = 4096
+	// MaxCPUCores and MaxMemoryGB bound a node's resources.
+	MaxCPUCores = 4096
+	MaxMemoryGB = 1 << 20
+	// MinBandwidth is the least disk (MB/s), NIC or uplink (Mbit/s)
+	// speed; MaxDiskMBps (1 TB/s), MaxNICMbps (10 Tbit/s) and
+	// MaxRackUplinkMbps (1 Pbit/s) the most. They keep every link's
+	// capacity a finite rate far below the network's Unlimited.
+	MinBandwidth      = 1.0
+	MaxDiskMBps       = 1e6
+	MaxNICMbps        = 1e7
+	MaxRackUplinkMbps = 1e9
+	// MaxBlockMB is a terabyte block.
+	MaxBlockMB = 1 << 20
+	// MaxReplication is HDFS's own limit, dfs.replication.max (512).
+	MaxReplication = 512
+)
+
+// Validate reports the first impossible setting, naming its YAML field and
+// its valid range.
 func (c Config) Validate() error {
-	pos := []struct {
-		name string
-		v    int
+	ints := []struct {
+		name   string
+		v      int
+		lo, hi int
 	}{
-		{"racks", c.Racks}, {"nodes_per_rack", c.NodesPerRack},
-		{"block_mb", c.BlockMB}, {"replication", c.Replication},
+		{"racks", c.Racks, 1, MaxNodes}, {"nodes_per_rack", c.NodesPerRack, 1, MaxNodes},
+		{"block_mb", c.BlockMB, 1, MaxBlockMB}, {"replication", c.Replication, 1, MaxReplication},
+		{"map_slots", c.MapSlots, 0, MaxSlotsPerNode}, {"reduce_slots", c.ReduceSlots, 0, MaxSlotsPerNode},
+		{"containers", c.Containers, 0, MaxSlotsPerNode},
 	}
-	for _, p := range pos {
-		if p.v <= 0 {
-			return fmt.Errorf("cluster.%s: must be positive, got %d", p.name, p.v)
+	for _, p := range ints {
+		if p.v < p.lo || p.v > p.hi {
+			return fmt.Errorf("cluster.%s: %d; want a whole number at least %d and at most %d", p.name, p.v, p.lo, p.hi)
 		}
 	}
-	if c.Racks > MaxNodes || c.NodesPerRack > MaxNodes || c.Racks*c.NodesPerRack > MaxNodes {
+	if c.Racks*c.NodesPerRack > MaxNodes {
 		return fmt.Errorf("cluster.racks, cluster.nodes_per_rack: %d racks of %d nodes; at most %d nodes in all are supported",
 			c.Racks, c.NodesPerRack, MaxNodes)
 	}
-	posf := []struct {
-		name string
-		v    float64
+	floats := []struct {
+		name   string
+		v      float64
+		lo, hi float64
 	}{
-		{"cpu_cores", c.CPUCores}, {"memory_gb", c.MemoryGB}, {"disk_mbps", c.DiskMBps},
-		{"nic_mbps", c.NICMbps}, {"rack_uplink_mbps", c.RackUplinkMbps},
+		{"cpu_cores", c.CPUCores, 0, MaxCPUCores}, {"memory_gb", c.MemoryGB, 0, MaxMemoryGB},
+		{"disk_mbps", c.DiskMBps, MinBandwidth, MaxDiskMBps}, {"nic_mbps", c.NICMbps, MinBandwidth, MaxNICMbps},
+		{"rack_uplink_mbps", c.RackUplinkMbps, MinBandwidth, MaxRackUplinkMbps},
 	}
-	for _, p := range posf {
-		if !(p.v > 0) || math.IsInf(p.v, 0) {
-			return fmt.Errorf("cluster.%s: must be a positive finite number, got %v", p.name, p.v)
-		}
-	}
-	for _, p := range []struct {
-		name string
-		v    int
-	}{{"map_slots", c.MapSlots}, {"reduce_slots", c.ReduceSlots}, {"containers", c.Containers}} {
-		if p.v < 0 {
-			return fmt.Errorf("cluster.%s: must not be negative, got %d", p.name, p.v)
+	for _, p := range floats {
+		if !(p.v > 0 && p.v >= p.lo && p.v <= p.hi) {
+			if p.lo == 0 {
+				return fmt.Errorf("cluster.%s: %v; want a number > 0 and at most %v", p.name, p.v, p.hi)
+			}
+			return fmt.Errorf("cluster.%s: %v; want a number at least %v and at most %v", p.name, p.v, p.lo, p.hi)
 		}
 	}
 	switch {
@@ -139,9 +162,6 @@ func (c Config) Validate() error {
 	if c.Replication > c.Racks*c.NodesPerRack {
 		return fmt.Errorf("cluster.replication: %d replicas need at least that many nodes, the cluster has %d",
 			c.Replication, c.Racks*c.NodesPerRack)
-	}
-	if c.BlockMB > 1<<20 {
-		return fmt.Errorf("cluster.block_mb: %d MB is not a plausible block size", c.BlockMB)
 	}
 	return nil
 }

@@ -111,6 +111,11 @@ func TestValidate(t *testing.T) {
 		{"negative map slots", with(func(c *Config) { c.MapSlots = -1 }), []string{"map_slots"}},
 		{"negative reduce slots", with(func(c *Config) { c.ReduceSlots = -1 }), []string{"reduce_slots"}},
 		{"negative containers", with(func(c *Config) { c.MapSlots, c.ReduceSlots, c.Containers = 0, 0, -4 }), []string{"containers"}},
+		{"more slots than any node has", with(func(c *Config) { c.MapSlots = MaxSlotsPerNode + 1 }), []string{"cluster.map_slots", "at most 4096"}},
+		{"replication above HDFS's dfs.replication.max", with(func(c *Config) { c.Racks, c.NodesPerRack, c.Replication = 100, 100, 513 }), []string{"cluster.replication", "at most 512"}},
+		{"a NIC below 1 Mbit/s", with(func(c *Config) { c.NICMbps = 1e-9 }), []string{"cluster.nic_mbps", "at least 1"}},
+		{"a NIC past any hardware, near the network's Unlimited", with(func(c *Config) { c.NICMbps = 1e300 }), []string{"cluster.nic_mbps", "at most"}},
+		{"a terabyte block is valid", with(func(c *Config) { c.BlockMB = MaxBlockMB }), nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

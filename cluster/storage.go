@@ -91,10 +91,33 @@ func (p *Placer) isUsed(n NodeID) bool {
 }
 
 // File is a stored file: its blocks' replicas, the same number a block,
-// block i's replicas at Replicas[i*r : (i+1)*r] with r = len(Replicas)/Blocks.
+// block i's replicas at Replicas[i*r : (i+1)*r] with r = len(Replicas)/Blocks;
+// or, once nodes were lost (Without), as Ends says.
 type File struct {
 	Blocks   int
 	Replicas []NodeID
+	// Ends, when set, is where each block's replicas end in Replicas
+	// (block i's start where block i-1's end, block 0's at 0), for a file
+	// whose blocks lost different numbers of replicas. Nil: the same
+	// number a block.
+	Ends []int32
+}
+
+// Without returns f without the replicas on the nodes gone reports, as
+// HDFS's namenode forgets a lost datanode's blocks. f and its replica
+// slices are not modified, so a reader holding them keeps a consistent
+// view; the result shares nothing with f.
+func (f *File) Without(gone func(NodeID) bool) File {
+	g := File{Blocks: f.Blocks, Replicas: make([]NodeID, 0, len(f.Replicas)), Ends: make([]int32, f.Blocks)}
+	for i := 0; i < f.Blocks; i++ {
+		for _, n := range f.BlockReplicas(i) {
+			if !gone(n) {
+				g.Replicas = append(g.Replicas, n)
+			}
+		}
+		g.Ends[i] = int32(len(g.Replicas))
+	}
+	return g
 }
 
 // PlaceFile places a file of n blocks written by writer.
@@ -111,6 +134,13 @@ func (p *Placer) PlaceFile(n int, writer NodeID) File {
 // The slice's capacity ends with the block, so an append cannot overwrite
 // the next block's replicas.
 func (f *File) BlockReplicas(i int) []NodeID {
+	if f.Ends != nil {
+		lo, hi := int32(0), f.Ends[i]
+		if i > 0 {
+			lo = f.Ends[i-1]
+		}
+		return f.Replicas[lo:hi:hi]
+	}
 	r := len(f.Replicas) / f.Blocks
 	return f.Replicas[i*r : (i+1)*r : (i+1)*r]
 }

@@ -279,3 +279,29 @@ func TestFileBlockReplicasIsAViewOfReplicas(t *testing.T) {
 		}
 	}
 }
+
+// TestFileWithoutLostNodes: a file without some nodes' replicas lists each
+// block's remaining replicas in their order, a block may be left with none,
+// and the original file is untouched.
+func TestFileWithoutLostNodes(t *testing.T) {
+	topo := mustTopology(t, Config{Racks: 2, NodesPerRack: 3})
+	f := NewPlacer(topo, 1).PlaceFile(3, NoWriter)
+	copy(f.Replicas, []NodeID{0, 3, 4, 1, 4, 5, 2, 3, 4})
+	before := slices.Clone(f.Replicas)
+	gone := map[NodeID]bool{3: true, 4: true}
+	g := f.Without(func(n NodeID) bool { return gone[n] })
+	for i, want := range [][]NodeID{{0}, {1, 5}, {2}} {
+		if got := g.BlockReplicas(i); !slices.Equal(got, want) {
+			t.Errorf("block %d without nodes 3, 4 has %v, want %v", i, got, want)
+		}
+	}
+	if !slices.Equal(f.Replicas, before) {
+		t.Errorf("Without modified the original replicas: %v, was %v", f.Replicas, before)
+	}
+	h := g.Without(func(n NodeID) bool { return n != 5 })
+	for i, want := range [][]NodeID{nil, {5}, nil} {
+		if got := h.BlockReplicas(i); !slices.Equal(got, want) || cap(got) != len(got) {
+			t.Errorf("block %d with only node 5 left has %v (cap %d), want %v with no room to append into the next block", i, got, cap(got), want)
+		}
+	}
+}

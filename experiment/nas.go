@@ -18,6 +18,7 @@ import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/traces"
@@ -282,15 +283,12 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 		return nil, err
 	}
 	metered := sched.WithNASMeter(pol, 0)
-	e, err := sim.New(spec.engine(sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}), topo, jobs, metered, r.key.Seed)
+	res, err := scenario.Simulation{Engine: spec.engine(sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}),
+		Topology: topo, Jobs: jobs, Policy: metered, Seed: r.key.Seed}.Run()
 	if err != nil {
-		return nil, err
-	}
-	if err := e.Run(); err != nil {
 		return nil, fmt.Errorf("%s (%s, seed %d, %d users): %w", spec.Label, spec.Name, r.key.Seed, r.key.Users, err)
 	}
-	col := e.Collector()
-	return &nasOutcome{jobs: col.Jobs(), summary: col.Summarize(spec.Name),
+	return &nasOutcome{jobs: res.Collector.Jobs(), summary: res.Summary,
 		load: metered.(sched.NASLoadReporter).NASLoad(), wallS: time.Since(start).Seconds()}, nil
 }
 

@@ -12,8 +12,10 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/sweep"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -121,22 +123,19 @@ func (r simRun) exec() (*outcome, error) {
 		pol = g
 	}
 	p := r.policy.engine(r.setup.Engine)
+	run := scenario.Simulation{Engine: p, Topology: topo, Jobs: r.jobs, Policy: pol, Seed: r.setup.Seed}
 	if g != nil {
-		p.StallS = gateStallS
+		run.Engine.StallS = gateStallS
+		// The workers stopped at their horizon and the idle engine gave
+		// up, as it should.
+		run.Done = g.drained
 	}
-	e, err := sim.New(p, topo, r.jobs, pol, r.setup.Seed)
-	if err != nil {
-		return nil, err
-	}
-	err = e.Run()
-	if g != nil && err != nil && g.drained() {
-		err = nil // the workers stopped at their horizon; the idle engine gave up, as it should
-	}
+	res, err := run.Run()
 	if err != nil {
 		return nil, fmt.Errorf("%s (%s, seed %d): %w", r.policy.Label, r.policy.Name, r.setup.Seed, err)
 	}
-	col := e.Collector()
-	out := &outcome{jobs: col.Jobs(), summary: col.Summarize(r.policy.Name)}
+	col := res.Collector
+	out := &outcome{jobs: col.Jobs(), summary: res.Summary}
 	if g != nil {
 		out.released = g.released
 	} else {
@@ -157,38 +156,9 @@ func runAll(o Options, runs []simRun) ([]*outcome, error) {
 
 // inParallel calls exec for 0..n-1, o.Parallel at a time, reporting
 // progress, and returns the results in index order, or the first error in
-// index order.
+// index order: the machinery a sweep's runs use (sweep.Parallel).
 func inParallel[T any](o Options, n int, exec func(i int) (T, error)) ([]T, error) {
-	out := make([]T, n)
-	errs := make([]error, n)
-	sem := make(chan struct{}, max(1, o.Parallel))
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		done int
-	)
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			out[i], errs[i] = exec(i)
-			if o.Progress != nil {
-				mu.Lock()
-				done++
-				o.Progress(done, n)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return sweep.Parallel(n, o.Parallel, o.Progress, exec)
 }
 
 // runCache keeps finished runs for the life of the process, so that a

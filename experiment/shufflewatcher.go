@@ -18,6 +18,7 @@ import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
@@ -194,17 +195,6 @@ func swTable3Scale(mix []workload.MixEntry) float64 {
 	return swTable3ShuffleBytes / swTable3S * swMeanInterarrivalS / (meanIn * ratio)
 }
 
-// swSizeBins is Table 2 with every bound multiplied by scale (the
-// percentages are Table 2's).
-func swSizeBins(scale float64) []workload.SizeBin {
-	bins := workload.InputSizeBins()
-	for i := range bins {
-		bins[i].MinBytes = max(1, int64(math.Round(float64(bins[i].MinBytes)*scale)))
-		bins[i].MaxBytes = max(bins[i].MinBytes+1, int64(math.Round(float64(bins[i].MaxBytes)*scale)))
-	}
-	return bins
-}
-
 // swMixes are Fig. 14(b)'s job mixes, as (light, medium, heavy) percent of
 // jobs; each class's percent is spread over its benchmarks in Table 1's
 // proportions. "default" is Table 1 (mix2).
@@ -252,7 +242,7 @@ func swWorkload(cfg swConfig, mix []workload.MixEntry, seed uint64, users int) (
 	jobs, err := workload.GenerateShuffleWatcher(workload.SWGenOptions{
 		Users: n, MeanInterarrivalS: swMeanInterarrivalS, DurationS: cfg.arrivalsS(),
 		BlockBytes: cl.BlockBytes(), Seed: seed, Mix: mix, TargetNodes: cl.Racks * cl.NodesPerRack,
-		SizeBins: swSizeBins(cfg.scale()),
+		SizeBins: workload.ScaledSizeBins(cfg.scale()),
 	})
 	if err != nil {
 		return nil, err
@@ -471,16 +461,13 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 	}
 	tap := newSWTrafficTap(pol, topo, len(jobs))
 	tap.probe.winLo, tap.probe.winHi = r.cfg.RampS, r.cfg.RampS+r.cfg.WindowS
-	e, err := sim.New(r.spec.engine(sim.Params{}), topo, jobs, tap, r.key.Seed)
+	res, err := scenario.Simulation{Engine: r.spec.engine(sim.Params{}), Topology: topo, Jobs: jobs, Policy: tap, Seed: r.key.Seed,
+		Metrics: scenario.MetricsSpec{SteadyStartS: r.cfg.RampS, SteadyEndS: r.cfg.RampS + r.cfg.WindowS}}.Run()
 	if err != nil {
-		return nil, err
-	}
-	if err := e.Run(); err != nil {
 		return nil, fmt.Errorf("%s (%s, seed %d): %w", r.spec.Label, r.spec.Name, r.key.Seed, err)
 	}
-	col := e.Collector()
-	col.SetSteadyWindow(r.cfg.RampS, r.cfg.RampS+r.cfg.WindowS)
-	out := &swOutcome{spec: r.spec, cfg: r.cfg, jobs: col.Jobs(), summary: col.Summarize(r.spec.Name),
+	col := res.Collector
+	out := &swOutcome{spec: r.spec, cfg: r.cfg, jobs: col.Jobs(), summary: res.Summary,
 		traffic: tap.traffic, probe: tap.probe, series: col.Timeseries()}
 	block := float64(topo.Config().BlockBytes())
 	for i := range out.jobs {

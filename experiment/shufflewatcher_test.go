@@ -20,7 +20,7 @@ func TestSWCalibrationSizeBins(t *testing.T) {
 	if s < 0.05 || s > 0.25 {
 		t.Fatalf("scale %v, want about 0.11 (Table 2 offers ~9x the uplinks' capacity)", s)
 	}
-	bins := swSizeBins(s)
+	bins := workload.ScaledSizeBins(s)
 	orig := workload.InputSizeBins()
 	if len(bins) != len(orig) {
 		t.Fatalf("%d bins, want %d", len(bins), len(orig))

@@ -15,8 +15,8 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
-	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -387,8 +387,8 @@ type tdOutcome struct {
 
 // simulate builds r's cluster and policy, runs r's jobs under the policy
 // as wrap returns it (wrapped in an observer of its decisions), and
-// returns the finished engine. label names the run in an error.
-func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*sim.Engine, error) {
+// returns the finished run. label names the run in an error.
+func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*scenario.Result, error) {
 	topo, err := cluster.New(r.cluster())
 	if err != nil {
 		return nil, err
@@ -397,27 +397,24 @@ func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*si
 	if err != nil {
 		return nil, err
 	}
-	e, err := sim.New(sim.Params{}, topo, r.jobs, wrap(pol), r.seed)
+	res, err := scenario.Simulation{Topology: topo, Jobs: r.jobs, Policy: wrap(pol), Seed: r.seed}.Run()
 	if err != nil {
-		return nil, err
-	}
-	if err := e.Run(); err != nil {
 		return nil, fmt.Errorf("%s (seed %d): %w", label, r.seed, err)
 	}
-	return e, nil
+	return res, nil
 }
 
 func (r tdSim) exec() (*tdOutcome, error) {
 	var w *hotWatch
-	e, err := r.simulate(r.policy.Label, func(p sched.Policy) sched.Policy {
+	res, err := r.simulate(r.policy.Label, func(p sched.Policy) sched.Policy {
 		w = newHotWatch(p, sched.DefaultTDConnectionLimit, r.seed)
 		return w
 	})
 	if err != nil {
 		return nil, err
 	}
-	col := e.Collector()
-	sum := col.Summarize(r.policy.Name)
+	col := res.Collector
+	sum := res.Summary
 	out := &tdOutcome{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs)}
 	var local, all int
 	for _, j := range col.Jobs() {

@@ -228,20 +228,20 @@ type tdDiagOut struct {
 func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 	r.variant = &v
 	var pr *tdProbe
-	e, err := r.simulate(r.policy.Label+", "+v.name, func(p sched.Policy) sched.Policy {
+	res, err := r.simulate(r.policy.Label+", "+v.name, func(p sched.Policy) sched.Policy {
 		pr = newTDProbe(p)
 		return pr
 	})
 	if err != nil {
 		return nil, err
 	}
-	sum := e.Collector().Summarize(r.policy.Name)
+	sum := res.Summary
 	if sum.JobsCompleted != len(r.jobs) {
 		return nil, fmt.Errorf("%s, %s: %d of %d jobs finished", r.policy.Label, v.name, sum.JobsCompleted, len(r.jobs))
 	}
 	out := &tdDiagOut{completionS: sum.MakespanS, tailS: sum.MakespanS - pr.lastMapEnd, declines: pr.declines}
 	var local, all int
-	for _, j := range e.Collector().Jobs() {
+	for _, j := range res.Collector.Jobs() {
 		local += j.Locality[cluster.NodeLocal]
 		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
 	}

@@ -67,6 +67,22 @@ type JobRecord struct {
 	// Slowdown is turnaround over the turnaround the job gets alone on the
 	// same cluster (Fair Scheduler paper, section 5.3); -1 unless asked for.
 	Slowdown float64
+	// Failed is set when the job failed (a task exhausted its attempts),
+	// at FailedAt, for Reason; its Finish stays -1.
+	Failed   bool
+	FailedAt float64
+	Reason   string
+}
+
+// Status is "completed", "failed" or "unfinished", as jobs.csv says.
+func (r *JobRecord) Status() string {
+	switch {
+	case r.Failed:
+		return "failed"
+	case r.Finish >= 0:
+		return "completed"
+	}
+	return "unfinished"
 }
 
 // Turnaround is finish minus submit, or -1 for an unfinished job.
@@ -102,10 +118,17 @@ type Collector struct {
 	congested int64
 	samples   int64
 	series    []TimeseriesRow
+	uplinkAcc uplinkAcc
+	uplinks   []UplinkSample
+	pools     []PoolSample
 	kills     int64
 	wasted    float64
+	failures  int64
+	failedS   float64
+	jobsFail  int
 	hoard     float64
 	waitS     float64
+	faults    *Faults // nil unless the run has node faults (EnableFaults)
 }
 
 // ReduceWaiting adds the reducer-seconds a job's reducers spent waiting
@@ -184,6 +207,48 @@ func (c *Collector) TaskKilled(wastedS float64) {
 	c.kills++
 	c.wasted += wastedS
 }
+
+// TaskFailed counts a failed task attempt and the task-seconds it ran.
+func (c *Collector) TaskFailed(wastedS float64) {
+	c.failures++
+	c.failedS += wastedS
+}
+
+// JobFailed records that a job failed at t, and why.
+func (c *Collector) JobFailed(job int, t float64, reason string) {
+	r := &c.jobs[job]
+	r.Failed, r.FailedAt, r.Reason = true, t, reason
+	c.jobsFail++
+}
+
+// EnableFaults makes the summary report node losses (Summary.Faults), for
+// a run with a faults section; a run without has no faults object.
+func (c *Collector) EnableFaults() {
+	if c.faults == nil {
+		c.faults = &Faults{}
+	}
+}
+
+// NodeLost counts a node the master declared lost.
+func (c *Collector) NodeLost() { c.faults.LostNodes++ }
+
+// FaultKilled counts an attempt that failed because of a node loss, and
+// the task-seconds it ran.
+func (c *Collector) FaultKilled(wastedS float64) {
+	c.faults.KilledAttempts++
+	c.faults.WastedTaskS += wastedS
+}
+
+// MapReexecuted counts a finished map whose output was lost with its
+// node, and the task-seconds its attempt had run.
+func (c *Collector) MapReexecuted(wastedS float64) {
+	c.faults.ReexecutedMaps++
+	c.faults.WastedTaskS += wastedS
+}
+
+// FaultFailedJob counts a job that failed because a block of its input
+// lost every replica.
+func (c *Collector) FaultFailedJob() { c.faults.FailedJobs++ }
 
 // AddTimeseries appends a row to the time series.
 func (c *Collector) AddTimeseries(row TimeseriesRow) { c.series = append(c.series, row) }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Run is what comparing runs needs of one run's output directory, as
@@ -338,4 +339,94 @@ func meanVar(runs []*Run, get func(*Summary) float64) (mean, variance float64) {
 		variance += d * d
 	}
 	return mean, variance / float64(len(runs)-1)
+}
+
+// SameWorkload reports whether two runs ran the same jobs on the same
+// cluster, as their fingerprints say (Summary.Fingerprint): comparing runs
+// job by job pairs jobs by ID, which means nothing across workloads. The
+// error says which settings differ, from the runs' recorded
+// configurations. known is false when a run predates fingerprints, so
+// nothing can be told.
+func SameWorkload(a, b *Run) (known bool, err error) {
+	fa, fb := a.Summary.Fingerprint, b.Summary.Fingerprint
+	if fa == "" || fb == "" {
+		return false, nil
+	}
+	if fa == fb {
+		return true, nil
+	}
+	var diffs []string
+	ca, cb := map[string]string{}, map[string]string{}
+	for _, sec := range []string{"cluster", "workload"} {
+		flatten(sec, section(a.Summary.Config, sec), ca)
+		flatten(sec, section(b.Summary.Config, sec), cb)
+	}
+	keys := slices.Sorted(maps.Keys(ca))
+	for k := range cb {
+		if _, ok := ca[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	// Settings that differ say why; the jobs they made (counts, bytes,
+	// submit times) only when no setting differs (the trace file changed).
+	var made []string
+	for _, k := range keys {
+		if ca[k] == cb[k] {
+			continue
+		}
+		d := fmt.Sprintf("%s %s vs %s", k, orNone(ca[k]), orNone(cb[k]))
+		if madeByWorkload[strings.TrimPrefix(k, "workload.")] {
+			made = append(made, d)
+		} else {
+			diffs = append(diffs, d)
+		}
+	}
+	if len(diffs) == 0 {
+		diffs = made
+	}
+	what := "their jobs differ"
+	if len(diffs) > 0 {
+		if len(diffs) > 6 {
+			diffs = append(diffs[:6], fmt.Sprintf("and %d more", len(diffs)-6))
+		}
+		what = strings.Join(diffs, "; ")
+	}
+	return true, fmt.Errorf("%s and %s ran different workloads (fingerprints %s and %s): %s", a.Dir, b.Dir, fa, fb, what)
+}
+
+// madeByWorkload are the recorded workload fields that the settings make
+// (scenario.EffectiveWorkload's jobs after scaling).
+var madeByWorkload = map[string]bool{
+	"jobs": true, "maps": true, "reduces": true, "input_bytes": true, "shuffle_bytes": true,
+	"output_bytes": true, "first_submit_s": true, "last_submit_s": true,
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// section returns the named part of a recorded configuration.
+func section(config any, name string) any {
+	if m, ok := config.(map[string]any); ok {
+		return m[name]
+	}
+	return nil
+}
+
+// flatten writes v's leaves into out by their dotted paths.
+func flatten(prefix string, v any, out map[string]string) {
+	switch x := v.(type) {
+	case nil:
+	case map[string]any:
+		for k, e := range x {
+			flatten(prefix+"."+k, e, out)
+		}
+	default:
+		b, _ := json.Marshal(x)
+		out[prefix] = string(b)
+	}
 }

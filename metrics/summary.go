@@ -13,6 +13,13 @@ type Summary struct {
 	Policy        string `json:"policy"`
 	JobsSubmitted int    `json:"jobs_submitted"`
 	JobsCompleted int    `json:"jobs_completed"`
+	// JobsFailed counts jobs that failed: a task of theirs failed
+	// engine.max_attempts attempts (jobs.csv gives each one's reason).
+	JobsFailed int `json:"jobs_failed"`
+	// Fingerprint identifies the jobs and the cluster the run ran
+	// (scenario.Fingerprint): `mrsched diff` compares only runs that
+	// share it.
+	Fingerprint string `json:"workload_fingerprint,omitempty"`
 	// MakespanS is the last finish minus the first submit.
 	MakespanS float64 `json:"makespan_s"`
 	// ThroughputJobsPerHour is completed jobs / makespan, per hour.
@@ -35,14 +42,43 @@ type Summary struct {
 	TasksKilled           int64         `json:"tasks_killed"`
 	// WastedTaskS is the task-seconds of killed attempts' lost work.
 	WastedTaskS float64 `json:"wasted_task_s"`
+	// TasksFailed counts failed task attempts (workload.task_failure_rate),
+	// and FailedTaskS the task-seconds they ran, all of it lost.
+	TasksFailed int64   `json:"tasks_failed"`
+	FailedTaskS float64 `json:"failed_task_s"`
 	// ReduceWaitS is reducer-seconds spent waiting for their job's maps.
 	ReduceWaitS float64 `json:"reduce_wait_s"`
 	// ReduceHoardingSlotS is the part of ReduceWaitS that held a
 	// compute-capable reduce slot: slot hoarding (section 5.1). Under
 	// copy-compute splitting a copying reducer holds none.
-	ReduceHoardingSlotS float64           `json:"reduce_hoarding_slot_s"`
-	Extra               map[string]any    `json:"extra,omitempty"`
-	Definitions         map[string]string `json:"definitions"`
+	ReduceHoardingSlotS float64 `json:"reduce_hoarding_slot_s"`
+	// Faults is what node losses did, in a run with faults
+	// (docs/faults.md); absent otherwise.
+	Faults      *Faults           `json:"faults,omitempty"`
+	Extra       map[string]any    `json:"extra,omitempty"`
+	Definitions map[string]string `json:"definitions"`
+	// Config is the configuration the run used, every default filled in,
+	// in the scenario's words (scenario.Effective); read back, a map.
+	Config any `json:"config,omitempty"`
+}
+
+// Faults counts what node losses did to a run (docs/faults.md).
+type Faults struct {
+	// LostNodes counts nodes the master declared lost: at their expiry,
+	// or at a restore that came first.
+	LostNodes int `json:"lost_nodes"`
+	// KilledAttempts counts attempts that failed because their node was
+	// lost, or that found no live replica to read.
+	KilledAttempts int64 `json:"killed_attempts"`
+	// ReexecutedMaps counts finished maps run again because their output
+	// was lost with their node.
+	ReexecutedMaps int64 `json:"reexecuted_maps"`
+	// WastedTaskS is the task-seconds of those attempts and of the lost
+	// outputs' original attempts.
+	WastedTaskS float64 `json:"wasted_task_s"`
+	// FailedJobs counts jobs that failed because a block of their input
+	// lost every replica.
+	FailedJobs int `json:"failed_jobs"`
 }
 
 // SteadyState is throughput over a window.
@@ -182,9 +218,17 @@ func (c *Collector) Summarize(policy string) Summary {
 	}
 	s.TasksKilled = c.kills
 	s.WastedTaskS = c.wasted
+	s.TasksFailed = c.failures
+	s.FailedTaskS = c.failedS
+	s.JobsFailed = c.jobsFail
 	s.ReduceHoardingSlotS = c.hoard
 	s.ReduceWaitS = c.waitS
 	s.Definitions = Definitions()
+	if c.faults != nil {
+		f := *c.faults
+		s.Faults = &f
+		s.Definitions["faults"] = "node losses (docs/faults.md): nodes declared lost; attempts failed by a loss (on a lost node, or finding no live replica to read); finished maps run again because their output was lost; the task-seconds of both; jobs failed because a block lost every replica (they count in jobs_failed too)"
+	}
 	return s
 }
 
@@ -198,7 +242,11 @@ func Definitions() map[string]string {
 		"locality":                 "fraction of map launches whose input was on the node, in the rack, or off-rack",
 		"bytes":                    "bytes carried by the network per cause; *_cross_rack crossed a rack uplink; node-local reads are not counted",
 		"congestion_occurrences":   "monitor samples x uplink directions whose utilisation over the period was at or above the threshold",
-		"slowdown":                 "turnaround / turnaround of the same job run alone on the same cluster (when metrics.slowdown is set)",
+		"slowdown":                 "turnaround / turnaround of the same job run alone on the same cluster, submitted at its own time (when metrics.slowdown is set)",
+		"tasks_failed":             "task attempts that failed (workload.task_failure_rate); failed_task_s is the task-seconds they ran",
+		"jobs_failed":              "jobs that failed: a task of theirs failed engine.max_attempts attempts; they count in no throughput or turnaround",
+		"workload_fingerprint":     "a hash of the cluster's settings and every job's name, kind, submit time, tasks, sizes and profile: runs that share it ran the same jobs on the same cluster",
+		"config":                   "the configuration the run used, every default filled in",
 	}
 }
 

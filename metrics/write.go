@@ -22,7 +22,8 @@ func (c *Collector) WriteJobsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"id", "name", "kind", "user", "pool", "submit_s", "first_launch_s", "finish_s",
 		"turnaround_s", "maps", "reduces", "input_bytes", "shuffle_bytes", "output_bytes", "class",
-		"maps_node_local", "maps_rack_local", "maps_off_rack", "map_progress_at_first_reduce", "slowdown"})
+		"maps_node_local", "maps_rack_local", "maps_off_rack", "map_progress_at_first_reduce", "slowdown",
+		"status", "reason"})
 	for i := range c.jobs {
 		r := &c.jobs[i]
 		_ = cw.Write([]string{
@@ -31,7 +32,7 @@ func (c *Collector) WriteJobsCSV(w io.Writer) error {
 			strconv.Itoa(r.Maps), strconv.Itoa(r.Reduces),
 			strconv.FormatInt(r.InputBytes, 10), strconv.FormatInt(r.ShuffleBytes, 10), strconv.FormatInt(r.OutputBytes, 10),
 			r.Class.String(), strconv.Itoa(r.Locality[0]), strconv.Itoa(r.Locality[1]), strconv.Itoa(r.Locality[2]),
-			ftoa(r.MapProgressAtFirstReduce), ftoa(r.Slowdown),
+			ftoa(r.MapProgressAtFirstReduce), ftoa(r.Slowdown), r.Status(), r.Reason,
 		})
 	}
 	cw.Flush()

@@ -1,5 +1,7 @@
-// Package report renders results for people and tools: aligned text tables
-// and CSV.
+// Package report renders results for people and tools: aligned text
+// tables and CSV; run directories, written and read back; and figures
+// (gonum.org/v1/plot, as SVG and PNG) with an HTML page that sets runs
+// and experiments side by side, self-contained so that it opens offline.
 package report
 
 import (
@@ -68,6 +70,19 @@ func (t *Table) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ReadCSV reads a table written by WriteCSV: a header line, then rows of
+// as many cells.
+func ReadCSV(r io.Reader) (*Table, error) {
+	recs, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("empty file: want a header line")
+	}
+	return &Table{Headers: recs[0], Rows: recs[1:]}, nil
 }
 
 // WriteCSV writes the headers and rows as CSV.

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/sim"
 )
 
@@ -31,6 +33,14 @@ type Config struct {
 	Policy   PolicySpec     `yaml:"policy"`
 	Engine   sim.Params     `yaml:"engine"`
 	Metrics  MetricsSpec    `yaml:"metrics"`
+	// Faults are node losses and returns (docs/faults.md), in the order
+	// listed; FaultEvents resolves them against the cluster.
+	Faults []faults.Spec `yaml:"faults"`
+	// Testbed and Validate are read by the testbed (`mrsched testbed`,
+	// `mrsched validate`), which decodes them with DecodeSection; the
+	// simulator ignores them.
+	Testbed  yaml.Node `yaml:"testbed"`
+	Validate yaml.Node `yaml:"validate"`
 
 	dir  string // directory of the file, for relative trace paths
 	name string // the file's name, for errors found after parsing
@@ -69,11 +79,19 @@ type Workload struct {
 	// (Tables 1 and 2) instead of reading a trace.
 	Generator         string  `yaml:"generator"`
 	MeanInterarrivalS float64 `yaml:"mean_interarrival_s"`
-	DurationS         float64 `yaml:"duration_s"`
+	// InputScale multiplies every bound of Table 2's input-size bins
+	// (default 1): the ShuffleWatcher paper's own scaled-down runs
+	// (section 5.6) and a small cluster want smaller jobs.
+	InputScale float64 `yaml:"input_scale"`
+	DurationS  float64 `yaml:"duration_s"`
 
 	// Demand sets jobs' j.demand for the `td` policy (DemandSpec); unset,
 	// td chooses.
 	Demand DemandSpec `yaml:"demand"`
+
+	// TaskFailureRate is the probability that a task attempt fails
+	// (sim.Params.TaskFailureRate); default 0.
+	TaskFailureRate float64 `yaml:"task_failure_rate"`
 }
 
 // PolicySpec names a policy and its parameters.
@@ -86,12 +104,12 @@ type PolicySpec struct {
 type MetricsSpec struct {
 	// SteadyStartS and SteadyEndS bound the steady-state throughput
 	// window (default: first to last submit).
-	SteadyStartS float64 `yaml:"steady_start_s"`
-	SteadyEndS   float64 `yaml:"steady_end_s"`
+	SteadyStartS float64 `yaml:"steady_start_s" json:"steady_start_s"`
+	SteadyEndS   float64 `yaml:"steady_end_s" json:"steady_end_s"`
 	// Slowdown also runs every job alone on the same cluster (under fifo,
 	// same engine settings) and reports turnaround / turnaround alone:
 	// one extra small simulation a job.
-	Slowdown bool `yaml:"slowdown"`
+	Slowdown bool `yaml:"slowdown" json:"slowdown"`
 }
 
 // Validate reports a steady-state window no run can measure, naming its
@@ -132,30 +150,48 @@ func Load(path string) (*Config, error) {
 // can carry the scenario that made it; nil for a Config from Parse.
 func (c *Config) Source() []byte { return c.src }
 
-// Parse reads a scenario from r; name is used in errors.
+// Parse reads a scenario from r; name is used in errors. Every field is
+// checked against its type and valid range before it is decoded
+// (checker), so that errors name the file, the line and the field in the
+// scenario's own words.
 func Parse(r io.Reader, name string) (*Config, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	var c Config
-	if err := dec.Decode(&c); err != nil {
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty scenario", name)
 		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, fmt.Errorf("%s: line %d: a second YAML document; a scenario is one document (remove the \"---\")", name, next.Line)
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) != 1 || isNull(doc.Content[0]) {
+		return nil, fmt.Errorf("%s: empty scenario", name)
+	}
+	root := doc.Content[0]
+	if err := (checker{file: name}).section(root, reflect.TypeOf(Config{}), ""); err != nil {
+		return nil, err
+	}
+	var c Config
+	if err := root.Decode(&c); err != nil {
+		// The checker lets through only what decodes; this is a bug.
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if c.Policy.Name == "" {
 		return nil, fmt.Errorf("%s: policy.name: required (one of the registered policies)", name)
 	}
 	c.name = name
-	var doc yaml.Node
-	if yaml.Unmarshal(b, &doc) == nil && len(doc.Content) == 1 {
-		c.lines = map[string]int{}
-		fieldLines(doc.Content[0], "", c.lines)
-	}
+	c.lines = map[string]int{}
+	fieldLines(root, "", c.lines)
 	return &c, nil
 }
 
@@ -212,6 +248,32 @@ func (c *Config) policyErr(err error) error {
 	return c.fileErr(err)
 }
 
+// DecodeSection decodes one of the scenario's sections that another
+// package owns (Testbed, Validate), named by its field ("testbed"),
+// strictly: an unknown field is an error naming the file and line. An
+// absent section leaves into as it is.
+func (c *Config) DecodeSection(n *yaml.Node, field string, into any) error {
+	if err := decodeSection(n, field)(into); err != nil {
+		if c.name != "" {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// LineOf is the line of a field the file sets, by its dotted path
+// ("testbed.byte_scale"), 0 when it does not set it: for errors found
+// after decoding.
+func (c *Config) LineOf(path string) int { return c.lines[path] }
+
+// Name is the scenario file's name, for errors.
+func (c *Config) Name() string { return c.name }
+
+// Dir is the directory relative paths in the scenario (a trace file) are
+// taken from: the file's own, for a scenario Load read.
+func (c *Config) Dir() string { return c.dir }
+
 // decodeParams decodes the policy's params node strictly, so that a
 // misspelt parameter is an error naming its line, not a silent default.
 //
@@ -220,10 +282,27 @@ func (c *Config) policyErr(err error) error {
 // that text, and are put back at the file's lines: an unknown field's at
 // its key in the node, any other at its offset from the node's first line
 // (at that line for a flow-style map, whose keys may share it).
-func decodeParams(n *yaml.Node) func(any) error {
+func decodeParams(n *yaml.Node) func(any) error { return decodeSection(n, "policy.params") }
+
+// decodeSection decodes node n, the field at path, strictly into its
+// argument, with errors at the file's lines.
+func decodeSection(n *yaml.Node, path string) func(any) error {
 	return func(into any) error {
 		if n.Kind == 0 {
 			return nil
+		}
+		if err := checkParams(n, reflect.TypeOf(into), ""); err != nil {
+			// A policy's parameter error is placed by policyErr, as the
+			// policy's own are; another section's names its line here.
+			var pe *paramError
+			switch {
+			case !errors.As(err, &pe):
+			case pe.path == "":
+				return fmt.Errorf("line %d: %s: %s", pe.line, path, pe.msg)
+			case path != "policy.params":
+				return fmt.Errorf("line %d: %s.%s: %s", pe.line, path, pe.path, pe.msg)
+			}
+			return err
 		}
 		b, err := yaml.Marshal(n)
 		if err != nil {
@@ -249,7 +328,7 @@ func decodeParams(n *yaml.Node) func(any) error {
 				return fmt.Sprintf("line %d: %s", line, strings.TrimPrefix(m, "line "+sub[1]+": "))
 			})
 			msg = strings.TrimSpace(unknownType.ReplaceAllString(msg, ""))
-			return fmt.Errorf("policy.params: %s", msg)
+			return fmt.Errorf("%s: %s", path, msg)
 		}
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
@@ -77,10 +78,14 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 		if dur == 0 {
 			dur = 6 * 3600 // 4 h steady state plus an hour of ramp each side
 		}
-		jobs, err := workload.GenerateShuffleWatcher(workload.SWGenOptions{
+		opt := workload.SWGenOptions{
 			Users: users, MeanInterarrivalS: mean, DurationS: dur, BlockBytes: cfg.BlockBytes(),
 			Seed: c.seed(), BytesPerReduce: w.BytesPerReduce, TargetNodes: t.NumNodes(),
-		})
+		}
+		if w.InputScale != 0 {
+			opt.SizeBins = workload.ScaledSizeBins(w.InputScale)
+		}
+		jobs, err := workload.GenerateShuffleWatcher(opt)
 		if err != nil {
 			return nil, fmt.Errorf("workload (shufflewatcher generator): %w", err)
 		}
@@ -135,8 +140,9 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 	return jobs, nil
 }
 
+// seed is the run's seed: the file's, even 0, or 1 when it sets none.
 func (c *Config) seed() uint64 {
-	if c.Seed == 0 {
+	if c.Seed == 0 && !c.set("seed") {
 		return 1
 	}
 	return c.Seed
@@ -145,71 +151,114 @@ func (c *Config) seed() uint64 {
 // Build makes the topology, jobs and policy of the scenario. Its errors
 // name the scenario file, and the field at fault.
 func (c *Config) Build() (*cluster.Topology, []workload.Job, sched.Policy, error) {
+	b, err := c.build()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return b.topo, b.jobs, b.pol, nil
+}
+
+// built is a scenario made ready to run.
+type built struct {
+	topo *cluster.Topology
+	jobs []workload.Job
+	pol  sched.Policy
+	// params are the policy's parameters with defaults filled.
+	params map[string]any
+	faults []faults.Event
+}
+
+func (c *Config) build() (*built, error) {
+	if err := c.checkSettings(); err != nil {
+		return nil, c.fileErr(err) // before a large trace is read
+	}
 	t, err := cluster.New(c.Cluster)
 	if err != nil {
-		return nil, nil, nil, c.fileErr(err)
+		return nil, c.fileErr(err)
+	}
+	var params any
+	decode := decodeParams(&c.Policy.Params)
+	pol, err := sched.NewPolicy(c.Policy.Name, func(into any) error {
+		params = into
+		return decode(into)
+	})
+	if err != nil {
+		return nil, c.policyErr(err)
+	}
+	if params == nil && len(c.Policy.Params.Content) > 0 {
+		return nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
+	}
+	evs, err := c.FaultEvents(t)
+	if err != nil {
+		return nil, err
 	}
 	jobs, err := c.Jobs(t)
 	if err != nil {
-		return nil, nil, nil, c.fileErr(err)
+		return nil, c.fileErr(err)
 	}
-	pol, err := sched.NewPolicy(c.Policy.Name, decodeParams(&c.Policy.Params))
-	if err != nil {
-		return nil, nil, nil, c.policyErr(err)
+	if err := c.checkAgainstWorkload(t, jobs); err != nil {
+		return nil, c.fileErr(err)
 	}
-	return t, jobs, pol, nil
+	b := &built{topo: t, jobs: jobs, pol: pol, faults: evs}
+	if e, ok := params.(interface{ Effective() map[string]any }); ok {
+		b.params = e.Effective()
+	}
+	return b, nil
 }
 
 // Run builds and runs the scenario. progress may be nil.
 func (c *Config) Run(progress sim.Progress) (*Result, error) {
-	if err := c.Engine.WithDefaults().Validate(); err != nil {
-		return nil, c.fileErr(err) // before a large trace is read
+	b, err := c.build()
+	if err != nil {
+		return nil, err
 	}
-	if err := c.Metrics.Validate(); err != nil {
+	t, jobs, pol := b.topo, b.jobs, b.pol
+	eff := c.effective(t, jobs, b.params)
+	fp := Fingerprint(t.Config(), jobs)
+	res, err := Simulation{Engine: c.engine(), Topology: t, Jobs: jobs, Policy: pol, Seed: c.seed(), Metrics: c.Metrics,
+		Faults: b.faults, Progress: progress}.Run()
+	if err != nil {
+		// A run stopped by a setting is reported at the setting's line.
+		var se *sim.SettingError
+		if errors.As(err, &se) && se.Setting != "" {
+			err = fmt.Errorf("%s: %s (policy %s)", se.Setting, se.Msg, pol.Name())
+		}
 		return nil, c.fileErr(err)
 	}
-	t, jobs, pol, err := c.Build()
-	if err != nil {
-		return nil, err
-	}
-	return RunJobs(c.Engine, t, jobs, pol, c.seed(), c.Metrics, progress)
+	res.Summary.Config, res.Summary.Fingerprint = eff, fp
+	return res, nil
 }
 
-// RunJobs runs prepared jobs on t under pol.
+// RunJobs runs prepared jobs on t under pol (see Simulation).
 func RunJobs(p sim.Params, t *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64, m MetricsSpec, progress sim.Progress) (*Result, error) {
-	e, err := sim.New(p, t, jobs, pol, seed)
-	if err != nil {
-		return nil, err
-	}
-	e.SetProgress(progress)
-	if err := e.Run(); err != nil {
-		return nil, fmt.Errorf("policy %s: %w", pol.Name(), err)
-	}
-	col := e.Collector()
-	col.SetSteadyWindow(m.SteadyStartS, m.SteadyEndS)
-	if m.Slowdown {
-		if err := slowdowns(p, t, jobs, seed, col); err != nil {
-			return nil, err
-		}
-	}
-	return &Result{Summary: col.Summarize(pol.Name()), Collector: col, Cost: e.DecisionCost(), Engine: e.Stats()}, nil
+	return Simulation{Engine: p, Topology: t, Jobs: jobs, Policy: pol, Seed: seed, Metrics: m, Progress: progress}.Run()
 }
 
-// slowdowns runs each finished job alone, submitted at time 0 under fifo
-// (with one job every policy makes the same choices), and records
-// turnaround / turnaround alone. The job keeps its name, so it reads the
-// same replicas as in the full run.
+// slowdowns runs each finished job alone under fifo (with one job every
+// policy makes the same choices) and records turnaround / turnaround
+// alone. The job keeps its name, so it reads the same replicas, and its
+// submit time, so that it meets the same heartbeat phases: nodes offer
+// slots on a fixed grid of times (each node's phase within the period). A
+// run's clock starts at its first submission, where the grid may put a
+// heartbeat at that very instant; so the job's run alone starts its clock
+// a heartbeat before the job, as if the cluster had been idle, and the
+// job waits for the next heartbeat as the shared run's job did (the
+// shared run's first job alone keeps the shared run's start).
 func slowdowns(p sim.Params, t *cluster.Topology, jobs []workload.Job, seed uint64, col *metrics.Collector) error {
 	recs := col.Jobs()
+	hb := p.WithDefaults().HeartbeatS
 	for i := range jobs {
 		if recs[i].Finish < 0 {
 			continue
 		}
 		j := jobs[i]
-		j.ID, j.Submit = 0, 0
+		j.ID = 0
 		e, err := sim.New(p, t, []workload.Job{j}, sched.NewFIFO(), seed)
 		if err != nil {
 			return err
+		}
+		if j.Submit > jobs[0].Submit {
+			e.StartAt(j.Submit - hb)
 		}
 		if err := e.Run(); err != nil {
 			return fmt.Errorf("job %d (%s) alone: %w", i, j.Name, err)

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,11 +54,11 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"missing trace file", "policy: {name: fair}\nworkload: {trace: /nonexistent.tsv, source_nodes: 600}\n", "nonexistent"},
 		{"unknown generator", "policy: {name: fair}\nworkload: {generator: zipf}\n", "generator"},
 		{"unknown param, at its own line", "policy:\n  name: nas\n  params:\n    map_skips: 5\n    traffic_threshold: 2\nworkload: {trace: FB-2009}\n", "line 5: field traffic_threshold not found"},
-		{"param of the wrong type, at its line", "policy:\n  name: delay\n  params:\n    t1_s: abc\nworkload: {trace: FB-2009}\n", "line 4: cannot unmarshal"},
-		{"param of the wrong type in a flow map, at the map's line", "policy: {name: delay, params: {t2_s: 3, t1_s: abc}}\nworkload: {trace: FB-2009}\n", "line 1: cannot unmarshal"},
+		{"param of the wrong type, at its line", "policy:\n  name: delay\n  params:\n    t1_s: abc\nworkload: {trace: FB-2009}\n", `line 4: policy delay: t1_s: "abc" is not a number`},
+		{"param of the wrong type in a flow map, at the map's line", "policy: {name: delay, params: {t2_s: 3, t1_s: abc}}\nworkload: {trace: FB-2009}\n", `line 1: policy delay: t1_s: "abc" is not a number`},
 		{"param the policy refuses, at its line", "policy:\n  name: delay\n  params:\n    t1_s: -3\nworkload: {trace: FB-2009}\n", "line 4: policy delay: t1_s"},
 		{"negative generator interarrival", "policy: {name: fair}\nworkload: {generator: shufflewatcher, mean_interarrival_s: -5}\n", "line 2: workload.mean_interarrival_s"},
-		{"negative max jobs", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  max_jobs: -5\n", "line 4: workload.max_jobs: -5: must be non-negative"},
+		{"negative max jobs", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  max_jobs: -5\n", "line 4: workload.max_jobs: -5; want a whole number from 1"},
 		{"trace window ends before it starts", "policy: {name: fair}\nworkload: {trace: FB-2009, start_s: 100, end_s: 50}\n", "line 2: workload.end_s: 50: not after the window's start 100"},
 		{"negative scale", "policy: {name: fair}\nworkload: {trace: FB-2009, scale: -1}\n", "line 2: workload.scale"},
 		{"steady window ends before it starts", "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 5}\nmetrics:\n  steady_start_s: 10\n  steady_end_s: 5\n", "line 5: metrics.steady_end_s: 5 is not after"},
@@ -200,5 +202,92 @@ func TestSlowdown(t *testing.T) {
 	}
 	if res.Summary.Slowdown == nil || res.Summary.Slowdown.Count != 2 {
 		t.Errorf("summary slowdown = %+v, want a distribution over 2 jobs", res.Summary.Slowdown)
+	}
+}
+
+// TestJobAloneOnIdleClusterHasSlowdownOne: jobs far apart run on an idle
+// cluster, so each one's turnaround is its turnaround alone: slowdown 1.
+// The run alone must meet the heartbeats the shared run met; submitted at
+// 0 it found one at once and read slowdowns above 1 (in the millions for
+// jobs of milliseconds).
+func TestJobAloneOnIdleClusterHasSlowdownOne(t *testing.T) {
+	dir := t.TempDir()
+	// Two small jobs 1000.37 s apart, one of a few kilobytes, and one
+	// submitted on node 0's heartbeat (every 3 s from 0).
+	tsv := "a\t0\t0\t67108864\t1000\t1000\nb\t1000.37\t1000.37\t67108864\t1000\t1000\nc\t2000.81\t1000.44\t4096\t10\t10\nd\t3000\t999.19\t4096\t10\t10\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc := "policy: {name: fair}\ncluster: {racks: 2, nodes_per_rack: 3}\nworkload: {trace: t.tsv, source_nodes: 6}\nmetrics: {slowdown: true}\n"
+	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(filepath.Join(dir, "s.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range res.Collector.Jobs() {
+		if math.Abs(j.Slowdown-1) > 1e-9 {
+			t.Errorf("job %s alone on an idle cluster: slowdown %v, want 1 (turnaround %v s)", j.Name, j.Slowdown, j.Turnaround())
+		}
+	}
+}
+
+// TestSummaryRecordsTheEffectiveConfiguration: summary.json says what
+// produced a run, every default filled: the cluster, the engine, the
+// workload after scaling, the policy's parameters. Its fingerprint names
+// the jobs and cluster: the same under another seed (the seed draws users,
+// not jobs), another under another trace.
+func TestSummaryRecordsTheEffectiveConfiguration(t *testing.T) {
+	run := func(yaml string) map[string]any {
+		t.Helper()
+		cfg, err := Parse(strings.NewReader(yaml), "s.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cfg.Run(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := metrics.WriteSummaryJSON(&b, res.Summary); err != nil {
+			t.Fatal(err)
+		}
+		var s map[string]any
+		if err := json.Unmarshal(b.Bytes(), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	base := "cluster: {racks: 2}\nworkload: {trace: FB-2009, max_jobs: 40}\npolicy: {name: delay, params: {t1_s: 5}}\n"
+	s := run("seed: 4\n" + base)
+	cfg := s["config"].(map[string]any)
+	for path, want := range map[string]any{
+		"seed": 4.0, "cluster.racks": 2.0, "cluster.nodes_per_rack": 10.0, "cluster.block_mb": 64.0,
+		"engine.heartbeat_s": 3.0, "engine.slow_start": 0.05, "engine.max_attempts": 4.0,
+		"workload.scale": 20.0 / 600, "workload.users": 30.0, "workload.jobs": 40.0, "workload.source_nodes": 600.0,
+		"policy.name": "delay", "policy.params.t1_s": 5.0, "policy.params.t2_s": 15.0,
+	} {
+		var v any = cfg
+		for _, k := range strings.Split(path, ".") {
+			v = v.(map[string]any)[k]
+		}
+		if v != want {
+			t.Errorf("config.%s = %v, want %v", path, v, want)
+		}
+	}
+	fp := s["workload_fingerprint"]
+	if fp == nil || fp == "" {
+		t.Fatal("summary.json has no workload_fingerprint")
+	}
+	if other := run("seed: 5\n" + base)["workload_fingerprint"]; other != fp {
+		t.Errorf("fingerprint under seed 5 = %v, under seed 4 %v: a seed does not change a trace's jobs", other, fp)
+	}
+	if other := run("seed: 4\n" + strings.Replace(base, "FB-2009", "FB-2010", 1))["workload_fingerprint"]; other == fp {
+		t.Errorf("FB-2010's fingerprint equals FB-2009's (%v)", fp)
 	}
 }

@@ -18,6 +18,8 @@ var (
 	_ Policy       = (*Composed)(nil)
 	_ JobObserver  = (*Composed)(nil)
 	_ TaskObserver = (*Composed)(nil)
+
+	_ OutputLossObserver = (*Composed)(nil)
 )
 
 // Compose names a policy made of an order and a placer. When the order
@@ -83,6 +85,15 @@ func (p *Composed) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, ki
 	for _, part := range p.parts() {
 		if ob, ok := part.(TaskObserver); ok {
 			ob.TaskEnded(c, j, k, n, killed)
+		}
+	}
+}
+
+// MapOutputsLost forwards to the parts that observe lost map outputs.
+func (p *Composed) MapOutputsLost(c Cluster, j *Job, n cluster.NodeID, maps int) {
+	for _, part := range p.parts() {
+		if ob, ok := part.(OutputLossObserver); ok {
+			ob.MapOutputsLost(c, j, n, maps)
 		}
 	}
 }

@@ -45,7 +45,7 @@ type DelayParams struct {
 	IOBoundMBPerS *float64 `yaml:"io_bound_mb_per_s"`
 	// IOMinMaps is how many node-local maps of a job must have finished
 	// before its rate is trusted (default 1; 0 means the default).
-	IOMinMaps int `yaml:"io_min_maps"`
+	IOMinMaps int `yaml:"io_min_maps" zero:"1"`
 	// ResetOnLaunch restores Algorithm 1 literally: every launch resets the
 	// job's wait. It is here to reproduce the paper and to show the
 	// SPARK-18886 failure it has when tasks prefer one busy node; see

@@ -22,7 +22,7 @@ type PoolConfig struct {
 	MinReduces int `yaml:"min_reduces"`
 	MinShare   int `yaml:"min_share"`
 	// Weight scales the pool's fair share. Default 1.
-	Weight float64 `yaml:"weight"`
+	Weight float64 `yaml:"weight" zero:"1"`
 	// Mode is how the pool shares among its own jobs: "fair" (default) or
 	// "fifo" (the paper's per-pool setting).
 	Mode string `yaml:"mode"`

@@ -146,3 +146,23 @@ func (x *MapIndex) Return(i int) {
 	x.all = append([]int32{int32(i)}, x.all...)
 	x.add(i, true)
 }
+
+// DropNode forgets node n as a holder of the job's input, once the engine
+// has replaced the file's replicas with ones that no longer list it (a
+// lost node: cluster.File.Without). Its maps are no longer node-local to
+// n, nor rack-local to n's rack unless another replica is there. It is for
+// the engine.
+func (x *MapIndex) DropNode(n cluster.NodeID) {
+	delete(x.byNode, n)
+	r := x.topo.Rack(n)
+	l := x.byRack[r][:0:0]
+	for _, i := range x.byRack[r] {
+		for _, m := range x.file.BlockReplicas(int(i)) {
+			if x.topo.Rack(m) == r {
+				l = append(l, i)
+				break
+			}
+		}
+	}
+	x.byRack[r] = l
+}

@@ -225,3 +225,37 @@ func TestMapIndexReturnedMapComesFirst(t *testing.T) {
 		t.Errorf("NodeLocal(1) after Return(1) = (%d, %v), want (1, true): a returned map is offered first", i, ok)
 	}
 }
+
+// TestMapIndexDropNode (indexFixture's file): once the engine gives the
+// job's file replicas without a lost node and drops the node, the node is offered for none of
+// the job's maps, and its rack only for maps with another replica there;
+// a map returned later is indexed by the new replicas.
+func TestMapIndexDropNode(t *testing.T) {
+	topo := smallTopo(t)
+	f := fileWith(t, topo, []cluster.NodeID{0, 3}, []cluster.NodeID{1, 4}, []cluster.NodeID{2, 1}, []cluster.NodeID{4, 5})
+	x := sched.NewMapIndex(topo, f)
+	*f = f.Without(func(n cluster.NodeID) bool { return n == 4 })
+	x.DropNode(4)
+	if i, ok := x.NodeLocal(4); ok {
+		t.Errorf("node 4 was lost, yet NodeLocal(4) offers map %d", i)
+	}
+	x.Take(0)
+	if i, ok := x.RackLocal(1); !ok || i != 3 {
+		t.Errorf("RackLocal(1) = %d, %v; want map 3, whose replica on node 5 is still in rack 1 (map 1's only rack-1 replica was on node 4)", i, ok)
+	}
+	x.Take(3)
+	if i, ok := x.RackLocal(1); ok {
+		t.Errorf("RackLocal(1) = %d, want none: map 1 has no replica left in rack 1", i)
+	}
+	x.Take(1)
+	x.Return(1)
+	if i, ok := x.NodeLocal(1); !ok || i != 1 {
+		t.Errorf("after map 1 returned, NodeLocal(1) = %d, %v; want map 1, listed first", i, ok)
+	}
+	if _, ok := x.NodeLocal(4); ok {
+		t.Error("a returned map was indexed under the lost node 4")
+	}
+	if r := x.Reach(1, 4); r == cluster.NodeLocal {
+		t.Error("Reach(map 1, node 4) is node-local, but its replica there was lost")
+	}
+}

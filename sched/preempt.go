@@ -21,8 +21,8 @@ import (
 type PreemptionParams struct {
 	// Enabled turns killing on; it is off by default, as in Hadoop.
 	Enabled           bool    `yaml:"enabled"`
-	MinShareTimeoutS  float64 `yaml:"min_share_timeout_s"`
-	FairShareTimeoutS float64 `yaml:"fair_share_timeout_s"`
+	MinShareTimeoutS  float64 `yaml:"min_share_timeout_s" zero:"60"`
+	FairShareTimeoutS float64 `yaml:"fair_share_timeout_s" zero:"600"`
 }
 
 // Default preemption timeouts.

@@ -2,13 +2,17 @@ package sched
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Decode fills a policy's parameter struct from the user's configuration,
 // rejecting unknown fields. It hides the configuration format (YAML) from
-// the policies.
+// the policies. A field tagged zero:"D" reads 0 as "not set" and takes the
+// default D: a configuration file must leave it out, not write 0 (the
+// scenario's reader refuses a written 0 there).
 type Decode func(into any) error
 
 // Factory builds a policy from its decoded parameters.
@@ -24,6 +28,12 @@ type Entry struct {
 	Ablation bool
 }
 
+// mu guards registry: Register may run while policies are built (a
+// plug-in that registers lazily), though it is meant for init functions.
+var mu sync.RWMutex
+
+// registry holds the built-in policies, then those added by Register in the
+// order they were added.
 var registry = []Entry{
 	{Name: "fifo", Summary: "Hadoop's default: jobs in submit order, closest map first", New: func(Decode) (Policy, error) { return NewFIFO(), nil }},
 	{Name: "fair", Summary: "Fair Scheduler: pools with min shares and weights, max-min fair, closest map first", New: func(d Decode) (Policy, error) {
@@ -72,13 +82,55 @@ var registry = []Entry{
 	{Name: "td", Summary: "Throughput Driven: co-scheduled job statuses, IO-bound jobs local, CPU-bound jobs non-local from non-hot nodes", New: NewTD},
 }
 
+// validName is what a policy may be called: a lower-case letter, then
+// lower-case letters, digits and single hyphens, as the built-in names are,
+// so that a name reads the same in a scenario file, a -policies list and a
+// CSV column.
+var validName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// Register adds a policy to the registry, so that scenarios, `compare` and
+// sweeps can name it like a built-in one. It is how a policy written in
+// another module plugs in: call it from that package's init function. A
+// policy registered as an ablation runs in `compare` only with
+// `-policies all`.
+//
+// Register refuses an entry without a factory, a name that is not lower
+// case letters, digits and hyphens (at most 40 characters), and a name
+// already registered; the built-in ones cannot be replaced. It is safe
+// for concurrent use. Registered policies follow the built-in ones in
+// Policies, in the order they were registered (for init functions, the
+// order Go initialises their packages in, which is fixed).
+func Register(e Entry) error {
+	if !validName.MatchString(e.Name) || len(e.Name) > 40 {
+		return fmt.Errorf("sched.Register: policy name %q: want lower-case letters, digits and hyphens, starting with a letter, at most 40 characters", e.Name)
+	}
+	if e.New == nil {
+		return fmt.Errorf("sched.Register: policy %s: no factory (Entry.New is nil)", e.Name)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, r := range registry {
+		if r.Name == e.Name {
+			return fmt.Errorf("sched.Register: policy %s is already registered", e.Name)
+		}
+	}
+	registry = append(registry, e)
+	return nil
+}
+
 // Policies lists the registered policies in registry order (the order
 // `mrsched compare` runs them).
-func Policies() []Entry { return slices.Clone(registry) }
+func Policies() []Entry {
+	mu.RLock()
+	defer mu.RUnlock()
+	return slices.Clone(registry)
+}
 
 // MainPolicyNames lists the registered policies that are not ablations,
 // in registry order: what `mrsched compare` runs by default.
 func MainPolicyNames() []string {
+	mu.RLock()
+	defer mu.RUnlock()
 	var names []string
 	for _, e := range registry {
 		if !e.Ablation {
@@ -90,6 +142,8 @@ func MainPolicyNames() []string {
 
 // PolicyNames lists the registered names.
 func PolicyNames() []string {
+	mu.RLock()
+	defer mu.RUnlock()
 	names := make([]string, len(registry))
 	for i, e := range registry {
 		names[i] = e.Name
@@ -97,19 +151,29 @@ func PolicyNames() []string {
 	return names
 }
 
+// lookup returns the entry registered as name.
+func lookup(name string) (Entry, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	i := slices.IndexFunc(registry, func(e Entry) bool { return e.Name == name })
+	if i < 0 {
+		return Entry{}, false
+	}
+	return registry[i], true
+}
+
 // NewPolicy builds the named policy. A nil decode means no parameters.
 func NewPolicy(name string, decode Decode) (Policy, error) {
 	if decode == nil {
 		decode = func(any) error { return nil }
 	}
-	for _, e := range registry {
-		if e.Name == name {
-			p, err := e.New(decode)
-			if err != nil {
-				return nil, fmt.Errorf("policy %s: %w", name, err)
-			}
-			return p, nil
-		}
+	e, ok := lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
 	}
-	return nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
+	p, err := e.New(decode)
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: %w", name, err)
+	}
+	return p, nil
 }

@@ -180,9 +180,21 @@ type JobObserver interface {
 // TaskObserver is implemented by policies that track running tasks.
 type TaskObserver interface {
 	TaskLaunched(c Cluster, j *Job, k TaskKind, n cluster.NodeID)
-	// TaskEnded reports a task that finished, or was killed and returned
-	// to pending (killed true).
+	// TaskEnded reports a task that finished, or an attempt that was
+	// killed or failed (killed true): its task returns to pending, unless
+	// its job failed, which JobRemoved then reports.
 	TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed bool)
+}
+
+// OutputLossObserver is implemented by policies that must know when a
+// job's finished maps return to pending because the node that held their
+// output was lost (docs/faults.md): TaskEnded reports attempts, and those
+// maps' attempts had ended. Other policies see such a loss in the job's
+// counts (FinishedMaps, PendingMaps, MapOutputByRack) and the epoch.
+type OutputLossObserver interface {
+	// MapOutputsLost reports that maps of j's finished maps, whose output
+	// was on node n, are pending again.
+	MapOutputsLost(c Cluster, j *Job, n cluster.NodeID, maps int)
 }
 
 // Order decides whose turn it is: it yields the jobs that have work for a

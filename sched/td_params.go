@@ -45,12 +45,12 @@ type TDParams struct {
 	// connections a 1 Gbit/s NIC (about 119 MiB/s) can carry while still
 	// giving each the 25.6 MB/s its IO-bound example needs (section
 	// III-B, factor 2: a 128 MB split in 5 s). 0 means the default.
-	ConnectionLimit int `yaml:"connection_limit"`
+	ConnectionLimit int `yaml:"connection_limit" zero:"4"`
 	// HotThreshold is the number of concurrent non-local reads from one
 	// node above which the node counts as a hotspot in TDStats (section
 	// IV-A.2's "actual hotspot": more than θ connections). 0 means
 	// ConnectionLimit, the paper's single θ.
-	HotThreshold int `yaml:"hot_threshold"`
+	HotThreshold int `yaml:"hot_threshold" zero:"connection_limit"`
 	// DefaultAMTS is amt(j), seconds, of a job before any of its maps has
 	// finished, for kinds AMTByKindS does not list (section IV-A.1: "a
 	// default value according to the job type"). Unset: the job's own
@@ -84,10 +84,10 @@ func (p TDParams) Validate() error {
 		return fmt.Errorf("h: the upper bound is a finite multiple of demand, want h > 1 (section IV-A.1), got %v", *v)
 	}
 	if p.ConnectionLimit < 0 {
-		return fmt.Errorf("connection_limit: want a number of connections >= 1 (0 for the default %d), got %d", DefaultTDConnectionLimit, p.ConnectionLimit)
+		return fmt.Errorf("connection_limit: want a number of connections >= 1 (leave it out for the default %d), got %d", DefaultTDConnectionLimit, p.ConnectionLimit)
 	}
 	if p.HotThreshold < 0 {
-		return fmt.Errorf("hot_threshold: want a number of reads >= 1 (0 for connection_limit), got %d", p.HotThreshold)
+		return fmt.Errorf("hot_threshold: want a number of reads >= 1 (leave it out for connection_limit), got %d", p.HotThreshold)
 	}
 	if v := p.DefaultAMTS; v != nil && !tdPositive(*v) {
 		return fmt.Errorf("default_amt_s: want a finite number of seconds > 0, got %v", *v)

@@ -205,6 +205,30 @@ func (p *TD) ended(s *tdJob, killed bool, now float64) {
 	}
 }
 
+// MapOutputsLost returns a job whose finished maps must run again, their
+// output lost with node n, to the co-scheduled jobs, as ended does for a
+// senile job's killed map (not in the paper, whose nodes are not lost): a
+// senile or finished job rejoins as teenaged or adult, and a co-scheduled
+// one recounts its untreated maps.
+func (p *TD) MapOutputsLost(c Cluster, j *Job, _ cluster.NodeID, _ int) {
+	s := p.state(j)
+	if s == nil || j.PendingMaps() == 0 {
+		return
+	}
+	now := c.Now()
+	switch {
+	case s.coScheduled():
+		s.loc.stale = true
+	case s.st == TDSenile || s.st == TDFinished:
+		s.touch(now)
+		if float64(s.occ) < s.lo {
+			p.setStatus(s, TDTeenaged, now)
+		} else {
+			p.setStatus(s, TDAdult, now)
+		}
+	}
+}
+
 // checkH records a violation of formula (1) by the co-scheduled jobs
 // (teenaged and adult, whose demands make D). Only a job joining them can
 // tighten the bound, so it is checked then.

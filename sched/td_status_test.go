@@ -266,3 +266,41 @@ func TestTDTimesTheBounds(t *testing.T) {
 			js.AtHS, js.BelowLS, js.AdultS)
 	}
 }
+
+// TestTDTakesBackJobsWhoseOutputWasLost: a job whose finished maps must
+// run again (their output was lost with a node) rejoins the co-scheduled
+// jobs, from senile or finished, teenaged when it holds fewer than
+// L x demand slots, adult otherwise, and TD assigns its maps again; a job
+// that is already co-scheduled keeps its status.
+func TestTDTakesBackJobsWhoseOutputWasLost(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		st   TDStatus
+		occ  int
+		want TDStatus
+	}{
+		{"finished, nothing running", TDFinished, 0, TDTeenaged},
+		{"senile below L", TDSenile, 1, TDTeenaged},
+		{"senile at L", TDSenile, 7, TDAdult},
+		{"adult stays adult", TDAdult, 3, TDAdult},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newTDEnv(t, 100, TDParams{})
+			j := e.job("x", 10, tdNodes(4, 1)...)
+			e.put(j, c.st, c.occ)
+			// Two finished maps come back, their output lost with node 3.
+			for _, i := range []int{0, 1} {
+				j.Maps.Take(i)
+				j.Maps.Return(i)
+			}
+			e.p.MapOutputsLost(e, j, 3, 2)
+			if got := e.status(j); got != c.want {
+				t.Fatalf("status %v after its maps came back, want %v", got, c.want)
+			}
+			d, ok := e.assign(1)
+			if !ok || d.Job != j || d.Kind != MapTask {
+				t.Errorf("TD assigned %+v, %v on node 1; want a map of the job, whose blocks are there", d, ok)
+			}
+		})
+	}
+}

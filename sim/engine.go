@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
@@ -27,10 +28,12 @@ type Engine struct {
 	pol    sched.Policy
 	jobObs sched.JobObserver
 	tskObs sched.TaskObserver
-	placer *cluster.Placer // reduce output replicas
-	seed   uint64
-	rng    *rand.Rand // replica choice among equally near ones
-	col    *metrics.Collector
+	// lossObs is told of finished maps pending again (nodeloss.go).
+	lossObs sched.OutputLossObserver
+	placer  *cluster.Placer // reduce output replicas
+	seed    uint64
+	rng     *rand.Rand // replica choice among equally near ones
+	col     *metrics.Collector
 
 	now    float64
 	epoch  uint64
@@ -39,7 +42,8 @@ type Engine struct {
 	specs    []workload.Job
 	jobs     []*jobRun
 	active   []*sched.Job
-	finished int
+	finished int // jobs that left the run, completed or failed
+	failed   int // jobs that failed
 
 	nodes     []nodeState
 	slotTotal [3]int
@@ -69,6 +73,22 @@ type Engine struct {
 	lastProgress                      float64
 	progress                          Progress
 	err                               error
+	startAt                           float64 // see StartAt
+	startSet                          bool
+
+	// instantMark is handled when the current instant began, and
+	// instantLimit the most events an instant may take (guard.go).
+	instantMark, instantLimit int64
+	// lastDone and doneEvents are the time and the event count when a
+	// task last finished or a job arrived (guard.go).
+	lastDone   float64
+	doneEvents int64
+
+	// Node loss (nodeloss.go); all zero in a run without faults.
+	faults       []faults.Event
+	faultPending int // evFault events queued: faults to come and expiries
+	downCount    int // nodes dead (killed and not restored)
+	wipedCount   int // nodes that were ever declared lost: their replicas are gone
 
 	shuffleProduced, shuffleFetched float64
 	cost                            metrics.Latency
@@ -97,8 +117,15 @@ type nodeState struct {
 	computeWait [][2]int32
 	hb          bool // a heartbeat is scheduled
 	isDirty     bool
-	usedCPU     float64
-	usedMem     float64
+	// down: the node is dead (killed, not restored); gone: the master has
+	// declared it lost, so its slots left the cluster; wiped: it was
+	// declared lost at some time, so it holds no replica of the files
+	// placed before. life counts its kills and restores, so that an
+	// expiry scheduled before a restore is known to be stale.
+	down, gone, wiped bool
+	life              uint32
+	usedCPU           float64
+	usedMem           float64
 }
 
 // New prepares a run of jobs (sorted by submit time, IDs dense from 0) on
@@ -142,6 +169,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	e.idleOffers = sched.IdleOffersOf(pol)
 	e.jobObs, _ = pol.(sched.JobObserver)
 	e.tskObs, _ = pol.(sched.TaskObserver)
+	e.lossObs, _ = pol.(sched.OutputLossObserver)
 	cfg := topo.Config()
 	if cc := &e.p.CopyCompute; cc.Enabled {
 		if topo.ContainerModel() {
@@ -171,11 +199,23 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	e.uplink = make([][2]float64, topo.NumRacks())
 	e.lastUp = make([][2]float64, topo.NumRacks())
 	e.jobs = make([]*jobRun, len(jobs))
+	var tasks int64
+	for i := range jobs {
+		tasks += int64(jobs[i].NumMaps) + int64(jobs[i].NumReduces)
+	}
+	e.instantLimit = instantBound(len(e.nodes), e.p, tasks, len(jobs))
 	return e, nil
 }
 
 // SetProgress installs a progress callback.
 func (e *Engine) SetProgress(f Progress) { e.progress = f }
+
+// StartAt starts the run's clock at t instead of at the first submit time
+// (t must be before it): the nodes' heartbeats are laid out from t, so a
+// job submitted later finds them as it would on a cluster that has been
+// idle since, waiting for the next heartbeat rather than meeting one at
+// its submission. A job's run alone (metrics.slowdown) uses it.
+func (e *Engine) StartAt(t float64) { e.startAt, e.startSet = t, true }
 
 // DecisionCost is the wall time of the policy's Assign calls (every offer,
 // including those it declined): what Hadoop's Scheduler Load Simulator
@@ -199,7 +239,10 @@ func (e *Engine) Run() error {
 		return nil
 	}
 	start := e.specs[0].Submit
-	e.now, e.lastProgress, e.lastSer = start, start, start
+	if e.startSet && e.startAt < start {
+		start = e.startAt
+	}
+	e.now, e.lastProgress, e.lastSer, e.lastDone = start, start, start, start
 	n := len(e.nodes)
 	for i := range e.nodes {
 		e.scheduleHeartbeatAfter(cluster.NodeID(i), start-e.p.HeartbeatS*float64(n-i)/float64(n))
@@ -208,6 +251,10 @@ func (e *Engine) Run() error {
 	e.events.push(event{t: start + e.p.TimeseriesPeriodS, kind: evSeries})
 	if _, ok := e.pol.(sched.Preempter); ok {
 		e.events.push(event{t: start + e.p.PreemptionIntervalS, kind: evPreempt})
+	}
+	for i := range e.faults {
+		e.faultPending++
+		e.events.push(event{t: e.faults[i].At, kind: evFault, a: int32(i)})
 	}
 	nextReport := 0
 	for e.finished < len(e.specs) && e.err == nil {
@@ -236,6 +283,7 @@ func (e *Engine) Run() error {
 				continue
 			}
 			e.now = math.Max(e.now, next)
+			e.instantMark = e.handled
 		}
 		if okNet && tNet <= e.now {
 			cs := e.net.PopCompleted(e.now)
@@ -247,6 +295,10 @@ func (e *Engine) Run() error {
 		}
 		ev := e.events.pop()
 		e.handled++
+		if e.handled-e.instantMark > e.instantLimit {
+			e.spinError(ev.kind)
+			break
+		}
 		e.handle(ev)
 		if e.progress != nil && e.finished >= nextReport {
 			e.progress(e.now, e.finished, len(e.specs))
@@ -272,6 +324,9 @@ func (e *Engine) handle(ev event) {
 		e.phaseDone(int(ev.a), int(ev.b), ev.c)
 	case evHeartbeat:
 		e.heartbeat(cluster.NodeID(ev.a))
+	case evFault:
+		e.faultPending--
+		e.fault(ev)
 	case evPreempt:
 		e.preempt(e.pol.(sched.Preempter))
 	case evMonitor:
@@ -291,6 +346,9 @@ func (e *Engine) fail(format string, args ...any) {
 // current instant.
 func (e *Engine) markDirty(n cluster.NodeID) {
 	ns := &e.nodes[n]
+	if ns.down {
+		return // a dead node offers nothing
+	}
 	if !ns.isDirty {
 		ns.isDirty = true
 		e.dirty = append(e.dirty, n)
@@ -322,6 +380,9 @@ func (e *Engine) heartbeat(n cluster.NodeID) {
 		e.checkLaunchable()
 		e.checkRunning()
 	}
+	if ns.down {
+		return // the heartbeat of a node that has died since it was scheduled
+	}
 	if ns.free == [3]int{} {
 		return // a full node waits for a task to end
 	}
@@ -338,7 +399,9 @@ func (e *Engine) flushOffers() {
 		e.dirty = nil
 		for _, n := range d {
 			e.nodes[n].isDirty = false
-			e.offer(n)
+			if !e.nodes[n].down {
+				e.offer(n)
+			}
 		}
 	}
 }
@@ -394,28 +457,11 @@ func (e *Engine) launchable(k sched.SlotKind) bool {
 // apply checks a decision and launches its task. A decision the engine
 // cannot carry out is a policy bug: the run stops with an error naming it.
 func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
-	if d.Job == nil || d.Job.Index < 0 || d.Job.Index >= len(e.jobs) || e.jobs[d.Job.Index] == nil || e.jobs[d.Job.Index].sj != d.Job || e.jobs[d.Job.Index].done {
-		e.fail("policy %s chose a job that is not active", e.pol.Name())
+	if err := sched.CheckDecision(e, sched.Offer{Node: n, Slot: k}, d, e.isActive); err != nil {
+		e.fail("policy %s %v", e.pol.Name(), err)
 		return
 	}
 	jr := e.jobs[d.Job.Index]
-	switch {
-	case d.Kind == sched.MapTask && k == sched.ReduceSlot, d.Kind == sched.ReduceTask && k == sched.MapSlot:
-		e.fail("policy %s put a %s task of job %d in a %s slot", e.pol.Name(), d.Kind, jr.spec.ID, k)
-		return
-	case d.Kind == sched.MapTask && (d.Map < 0 || d.Map >= jr.sj.NumMaps || !jr.sj.Maps.IsPending(d.Map)):
-		e.fail("policy %s chose map %d of job %d, which is not pending", e.pol.Name(), d.Map, jr.spec.ID)
-		return
-	case d.Kind == sched.ReduceTask && (!jr.sj.ReducesEnabled || jr.sj.PendingReduces() == 0):
-		e.fail("policy %s chose a reduce of job %d, which has none runnable", e.pol.Name(), jr.spec.ID)
-		return
-	case d.Kind == sched.MapTask && d.SourceSet && !slices.Contains(jr.sj.Input.BlockReplicas(d.Map), d.Source):
-		e.fail("policy %s chose node %d as the source of map %d of job %d, which holds no replica of its block", e.pol.Name(), d.Source, d.Map, jr.spec.ID)
-		return
-	case d.Kind == sched.ReduceTask && !e.ReduceAdmissible(jr.sj, n):
-		e.fail("policy %s launched a reduce of job %d on node %d past copy-compute splitting's per-job copy limit", e.pol.Name(), jr.spec.ID, n)
-		return
-	}
 	e.nodes[n].free[k]--
 	e.running++
 	e.lastProgress = e.now
@@ -431,12 +477,17 @@ func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	}
 }
 
+// isActive reports whether j is one of this run's unfinished jobs.
+func (e *Engine) isActive(j *sched.Job) bool {
+	return j.Index >= 0 && j.Index < len(e.jobs) && e.jobs[j.Index] != nil && e.jobs[j.Index].sj == j && !e.jobs[j.Index].done
+}
+
 // checkStall ends the run when nothing can happen any more: no bytes are
 // moving, no task is in a timed phase, and no task has launched or ended
 // for StallS while jobs wait. That is a policy that declines every offer,
 // or tasks that hold every slot waiting for work that has nowhere to run.
 func (e *Engine) checkStall() {
-	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.active) == 0 {
+	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.active) == 0 || e.faultPending > 0 {
 		e.lastProgress = e.now
 		return
 	}

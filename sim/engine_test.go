@@ -210,12 +210,15 @@ func TestReducesWaitForSlowStart(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
 	block := topo.Config().BlockBytes()
 	jobs := []workload.Job{newJob(0, 0).maps(40, block, 10).reduces(4, 1<<20, 1).build()}
-	for _, ss := range []float64{0.05, 0.5, 1} {
+	for _, ss := range []float64{0, 0.05, 0.5, 1} {
 		t.Run(fmt.Sprint(ss), func(t *testing.T) {
-			e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{SlowStart: ss})
+			e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{SlowStart: &ss})
 			got := e.Collector().Jobs()[0].MapProgressAtFirstReduce
 			if got < ss {
 				t.Errorf("first reduce launched at map progress %.3f, want >= slow start %.2f", got, ss)
+			}
+			if ss == 0 && got != 0 {
+				t.Errorf("first reduce launched at map progress %.3f, want 0: slow_start 0 lets reduces launch with the job, not at the default 0.05", got)
 			}
 		})
 	}

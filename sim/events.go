@@ -1,12 +1,14 @@
 package sim
 
 // eventKind orders events that share a time: work that frees slots first,
-// then arrivals, then offers, then sampling, so that a heartbeat sees every
-// slot freed and every job submitted at its instant.
+// then node faults (work that ends at the instant a node dies is done), then
+// arrivals, then offers, then sampling, so that a heartbeat sees every slot
+// freed and every job submitted at its instant.
 type eventKind uint8
 
 const (
 	evPhaseDone eventKind = iota // a task's startup or reduce compute ended
+	evFault                      // a node dies, returns, or is declared lost (nodeloss.go)
 	evSubmit
 	evPreempt
 	evHeartbeat
@@ -16,7 +18,8 @@ const (
 
 // event is one entry of the queue. a and b carry the payload: job index and
 // task index for evPhaseDone (with attempt in c), job index for evSubmit,
-// node for evHeartbeat.
+// node for evHeartbeat; for evFault the fault's index, or -1-node for a
+// node's expiry (with the node's life in c).
 type event struct {
 	t float64
 	// order is the kind in the top byte and the sequence number below

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -37,42 +38,61 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 		return false
 	}
 	jr := e.jobs[j.Index]
+	if !jr.isRunning(t.Kind, t.Index) {
+		return false
+	}
+	node, slot, start := e.endAttempt(jr, t.Kind, t.Index)
+	e.afterKill(jr, t.Kind, node, slot, start)
+	return true
+}
+
+// isRunning reports whether task i of kind k has an attempt launched and
+// not ended.
+func (jr *jobRun) isRunning(k sched.TaskKind, i int) bool {
+	if k == sched.MapTask {
+		if i < 0 || i >= len(jr.maps) {
+			return false
+		}
+		st := jr.maps[i].state
+		return st == tsStarting || st == tsRunning
+	}
+	if i < 0 || i >= len(jr.reduces) {
+		return false
+	}
+	st := jr.reduces[i].state
+	return st != tsPending && st != tsDone
+}
+
+// endAttempt takes task i's running attempt off the cluster, as killing or
+// failing it does: its flows are removed, its pending phase event is made
+// stale, its resources and place in the job's running list are released
+// and the task is pending again (counted launchable). It returns where the
+// attempt ran and when it started; the caller frees the slot and tells the
+// policy. The task's failure count is kept.
+func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.NodeID, slot sched.SlotKind, start float64) {
 	sj := jr.sj
-	if t.Kind == sched.MapTask {
-		if t.Index < 0 || t.Index >= len(jr.maps) {
-			return false
-		}
-		m := &jr.maps[t.Index]
-		if m.state != tsStarting && m.state != tsRunning {
-			return false
-		}
+	if k == sched.MapTask {
+		m := &jr.maps[i]
 		if m.state == tsRunning {
-			e.net.Remove(e.now, m.flow)
+			e.removeFlow(&m.flow)
 		}
 		m.attempt++ // invalidates the attempt's pending phase event
 		m.state = tsPending
-		jr.ended(sched.MapTask, t.Index)
+		jr.ended(sched.MapTask, i)
 		sj.RunningMaps--
-		sj.Maps.Return(t.Index)
+		sj.Maps.Return(i)
 		e.launchableMaps++
 		e.hold(m.node, jr.spec, true, -1)
-		e.afterKill(jr, sched.MapTask, m.node, m.slot, m.start)
-		return true
+		return m.node, m.slot, m.start
 	}
-	if t.Index < 0 || t.Index >= len(jr.reduces) {
-		return false
-	}
-	r := &jr.reduces[t.Index]
-	if r.state == tsPending || r.state == tsDone {
-		return false
-	}
-	for _, hf := range r.from {
-		if hf.state == hostFetching {
-			e.net.Remove(e.now, hf.flow)
+	r := &jr.reduces[i]
+	for k := range r.from {
+		if r.from[k].state == hostFetching {
+			e.removeFlow(&r.from[k].flow)
 		}
 	}
 	if r.state == tsWriting {
-		e.net.Remove(e.now, r.write)
+		e.removeFlow(&r.write)
 	}
 	if r.state == tsStarting || r.state == tsRunning {
 		if jr.copyingOn != nil {
@@ -86,23 +106,23 @@ func (e *Engine) kill(t sched.TaskRef) bool {
 		e.releaseCompute(r.node)
 	}
 	if r.state == tsRunning {
-		for k, c := range jr.copying {
-			if c == t.Index {
-				jr.copying = append(jr.copying[:k], jr.copying[k+1:]...)
+		for x, c := range jr.copying {
+			if c == i {
+				jr.copying = append(jr.copying[:x], jr.copying[x+1:]...)
 				break
 			}
 		}
 	}
 	e.shuffleFetched -= r.fetched
-	node, slot, start := r.node, r.slot, r.start
-	*r = reduceTask{attempt: r.attempt + 1}
-	jr.ended(sched.ReduceTask, t.Index)
-	jr.next = min(jr.next, t.Index)
+	jr.fetched -= r.fetched
+	node, slot, start = r.node, r.slot, r.start
+	*r = reduceTask{attempt: r.attempt + 1, failures: r.failures}
+	jr.ended(sched.ReduceTask, i)
+	jr.next = min(jr.next, i)
 	sj.RunningReduces--
 	e.launchableReduces++ // a launched reduce was enabled, and is again pending
 	e.hold(node, jr.spec, false, -1)
-	e.afterKill(jr, sched.ReduceTask, node, slot, start)
-	return true
+	return node, slot, start
 }
 
 func (e *Engine) afterKill(jr *jobRun, k sched.TaskKind, n cluster.NodeID, slot sched.SlotKind, start float64) {
@@ -111,5 +131,14 @@ func (e *Engine) afterKill(jr *jobRun, k sched.TaskKind, n cluster.NodeID, slot 
 	e.freeSlot(n, slot)
 	if e.tskObs != nil {
 		e.tskObs.TaskEnded(e, jr.sj, k, n, true)
+	}
+}
+
+// removeFlow removes the flow *id from the network, unless it is gone
+// already (a transfer that broke when a node died), and clears *id.
+func (e *Engine) removeFlow(id *network.FlowID) {
+	if *id != 0 {
+		e.net.Remove(e.now, *id)
+		*id = 0
 	}
 }

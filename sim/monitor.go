@@ -32,7 +32,12 @@ func (e *Engine) monitor() {
 		}
 	}
 	e.col.MonitorSample(congested)
+	e.col.UplinkMonitorSample(e.uplink)
+	if e.faults != nil {
+		e.freeForMaps()
+	}
 	e.checkStall() // heartbeats stop on full nodes; the monitor always runs
+	e.checkRunaway()
 	e.lastCongested = congested
 	if e.finished < len(e.specs) {
 		e.events.push(event{t: e.now + period, kind: evMonitor})
@@ -62,11 +67,16 @@ func (e *Engine) series() {
 		row.MaxUplinkUtil = math.Max(row.MaxUplinkUtil, math.Max(e.uplink[r][0], e.uplink[r][1]))
 	}
 	e.col.AddTimeseries(row)
+	e.col.EndUplinkPeriod(e.now, len(e.uplink))
+	e.col.AddPoolSamples(e.poolSamples())
 	e.lastSer = e.now
 	if e.finished < len(e.specs) {
 		e.events.push(event{t: e.now + e.p.TimeseriesPeriodS, kind: evSeries})
 	}
 }
+
+// poolSamples returns each pool's running tasks, demand and shares now.
+func (e *Engine) poolSamples() []metrics.PoolSample { return PoolSamples(e.now, e.active, e.slotTotal) }
 
 // checkEnd verifies, once every job is done, that nothing is left running
 // and that every shuffle byte produced was fetched exactly once.
@@ -84,7 +94,11 @@ func (e *Engine) checkEnd() error {
 		return fmt.Errorf("invariant: %.0f shuffle bytes produced but %.0f fetched", e.shuffleProduced, e.shuffleFetched)
 	}
 	for n := range e.nodes {
-		if e.nodes[n].free != e.capacity || e.nodes[n].computing != 0 {
+		want := e.capacity
+		if e.nodes[n].gone {
+			want = [3]int{} // its slots left the cluster
+		}
+		if e.nodes[n].free != want || e.nodes[n].computing != 0 {
 			return fmt.Errorf("invariant: node %d ends with free slots %v", n, e.nodes[n].free)
 		}
 	}

@@ -6,42 +6,48 @@ package sim
 import (
 	"fmt"
 	"math"
+
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // Params are the engine's knobs. Zero values take the defaults below, which
-// follow Hadoop's.
+// follow Hadoop's; SlowStart, whose 0 is meaningful, is a pointer so that
+// nil stands for the default. A scenario file refuses a written 0 wherever
+// 0 is not a valid value (docs/scenarios.md), so a zero here always means
+// "not set".
 type Params struct {
 	// HeartbeatS is the period at which each node offers its free slots
 	// again (Hadoop's minimum TaskTracker heartbeat, 3 s). Slots are also
 	// offered at once when a task ends.
-	HeartbeatS float64 `yaml:"heartbeat_s"`
+	HeartbeatS float64 `yaml:"heartbeat_s" json:"heartbeat_s"`
 	// SlowStart is the fraction of a job's maps that must finish before its
-	// reduces may launch (mapred.reduce.slowstart.completed.maps, 0.05).
-	SlowStart float64 `yaml:"slow_start"`
+	// reduces may launch (mapred.reduce.slowstart.completed.maps, 0.05);
+	// 0 lets reduces launch with the job. Nil takes the default.
+	SlowStart *float64 `yaml:"slow_start" json:"slow_start"`
 	// ParallelCopies is how many source nodes a reduce fetches from at once
 	// (mapred.reduce.parallel.copies, 5).
-	ParallelCopies int `yaml:"parallel_copies"`
+	ParallelCopies int `yaml:"parallel_copies" json:"parallel_copies"`
 	// TaskStartupS is a fixed launch cost per task attempt (JVM start).
 	// Default 0: the model charges only work the papers describe.
-	TaskStartupS float64 `yaml:"task_startup_s"`
+	TaskStartupS float64 `yaml:"task_startup_s" json:"task_startup_s"`
 	// MonitorPeriodS is the network monitor's sampling period, over which
 	// uplink utilisation is averaged (NetSat's "few seconds"; default 3).
-	MonitorPeriodS float64 `yaml:"monitor_period_s"`
+	MonitorPeriodS float64 `yaml:"monitor_period_s" json:"monitor_period_s"`
 	// CongestionThreshold is the uplink utilisation counted as congestion
 	// (0.8, as ShuffleWatcher and NAS use).
-	CongestionThreshold float64 `yaml:"congestion_threshold"`
+	CongestionThreshold float64 `yaml:"congestion_threshold" json:"congestion_threshold"`
 	// TimeseriesPeriodS is the period of timeseries.csv rows (default 60).
-	TimeseriesPeriodS float64 `yaml:"timeseries_period_s"`
+	TimeseriesPeriodS float64 `yaml:"timeseries_period_s" json:"timeseries_period_s"`
 	// PreemptionIntervalS is how often a preempting policy is asked for
 	// victims: the Fair Scheduler's update interval, 0.5 s.
-	PreemptionIntervalS float64 `yaml:"preemption_interval_s"`
+	PreemptionIntervalS float64 `yaml:"preemption_interval_s" json:"preemption_interval_s"`
 	// StallS ends a run with an error when no task has run and nothing has
 	// changed for this long while jobs wait (default one simulated day):
 	// a policy that declines forever must not hang the tool.
-	StallS float64 `yaml:"stall_s"`
+	StallS float64 `yaml:"stall_s" json:"stall_s"`
 	// CopyCompute is the Fair Scheduler paper's copy-compute splitting
 	// (section 5.2, Compute Phase Admission Control); off by default.
-	CopyCompute CopyCompute `yaml:"copy_compute"`
+	CopyCompute CopyCompute `yaml:"copy_compute" json:"copy_compute"`
 	// NetworkQuantumS selects the network's quantized mode: rates are
 	// re-solved exactly at most once per this many simulated seconds, and
 	// changes in between get provisional rates (see network.SetQuantum for
@@ -49,56 +55,168 @@ type Params struct {
 	// which re-solves on every change. Large clusters under busy traces
 	// run many times faster with a quantum of a fraction of a second; the
 	// docs/performance.md gives the measured error.
-	NetworkQuantumS float64 `yaml:"network_quantum_s"`
+	NetworkQuantumS float64 `yaml:"network_quantum_s" json:"network_quantum_s"`
+	// MaxAttempts is how many attempts of one task may fail before its
+	// job fails: Hadoop's mapred.map.max.attempts and
+	// mapred.reduce.max.attempts (mapreduce.map.maxattempts and
+	// mapreduce.reduce.maxattempts in Hadoop 2), both 4 by default. Killed
+	// attempts (preemption) do not count, as in Hadoop.
+	MaxAttempts int `yaml:"max_attempts" json:"max_attempts"`
+	// TaskFailureRate is the probability that a task attempt fails (see
+	// failure.go for when in its life, and why). A scenario sets it as
+	// workload.task_failure_rate, since it describes the jobs. Default 0:
+	// no attempt fails, and no random number is drawn for it.
+	TaskFailureRate float64 `yaml:"-" json:"-"`
+	// NodeExpiryS is how long after a node stops heartbeating the master
+	// declares it lost (docs/faults.md): Hadoop 1's
+	// mapred.tasktracker.expiry.interval, 600 s. It matters only in a run
+	// with faults, and summary.json records it only there.
+	NodeExpiryS float64 `yaml:"node_expiry_s" json:"node_expiry_s,omitempty"`
 	// CheckInvariants verifies slot accounting and byte conservation as
 	// the run goes, at some cost; tests turn it on.
-	CheckInvariants bool `yaml:"check_invariants"`
+	CheckInvariants bool `yaml:"check_invariants" json:"check_invariants"`
 }
 
-// WithDefaults fills zero fields.
+// Valid ranges of the engine's settings. They are limits on what the
+// simulator can run in bounded work and float64 time, not model values:
+// each is far outside what Hadoop or the papers use.
+const (
+	// MinPeriodS is the shortest heartbeat, monitor, timeseries and
+	// preemption period: Hadoop sets its heartbeat and update intervals in
+	// whole milliseconds.
+	MinPeriodS = 0.001
+	// MaxPeriodS is the longest of those periods, an hour. A heartbeat is
+	// a second (YARN) to 3 s (Hadoop 1); the timeseries may be as coarse
+	// as a day (MaxTimeseriesPeriodS).
+	MaxPeriodS           = 3600.0
+	MaxTimeseriesPeriodS = 86400.0
+	// MaxTaskStartupS bounds the per-attempt launch cost, an hour (a JVM
+	// starts in about a second).
+	MaxTaskStartupS = 3600.0
+	// MaxNetworkQuantumS bounds the quantized network's re-solve period.
+	// Its error is up to a quantum per change and its cost grows with it
+	// (flows starting on full links wait up to a quantum); the quanta
+	// measured in docs/performance.md are 0.5 to 4 s.
+	MaxNetworkQuantumS = 60.0
+	// MinStallS and MaxStallS bound the stall timeout: a second, and about
+	// 116 days of simulated time (a stalled run costs its nodes'
+	// heartbeats over stall_s before it is stopped).
+	MinStallS = 1.0
+	MaxStallS = 1e7
+	// MaxAttemptsLimit bounds engine.max_attempts.
+	MaxAttemptsLimit = 1000
+	// DefaultMaxAttempts is Hadoop's mapred.map.max.attempts (and
+	// reduce's) default.
+	DefaultMaxAttempts = 4
+	// MaxNodeExpiryS bounds engine.node_expiry_s, as engine.stall_s.
+	MaxNodeExpiryS = MaxStallS
+)
+
+// Defaults of the engine's settings (see Params).
+const (
+	DefaultHeartbeatS          = 3.0
+	DefaultSlowStart           = 0.05
+	DefaultParallelCopies      = 5
+	DefaultMonitorPeriodS      = 3.0
+	DefaultCongestionThreshold = 0.8
+	DefaultTimeseriesPeriodS   = 60.0
+	DefaultStallS              = 86400.0
+	DefaultPreemptionIntervalS = 0.5
+	DefaultNodeExpiryS         = 600.0
+)
+
+// WithDefaults fills zero fields (and a nil SlowStart).
 func (p Params) WithDefaults() Params {
 	set := func(v *float64, d float64) {
 		if *v == 0 {
 			*v = d
 		}
 	}
-	set(&p.HeartbeatS, 3)
-	set(&p.SlowStart, 0.05)
-	if p.ParallelCopies == 0 {
-		p.ParallelCopies = 5
+	set(&p.HeartbeatS, DefaultHeartbeatS)
+	if p.SlowStart == nil {
+		s := DefaultSlowStart
+		p.SlowStart = &s
 	}
-	set(&p.MonitorPeriodS, 3)
-	set(&p.CongestionThreshold, 0.8)
-	set(&p.TimeseriesPeriodS, 60)
-	set(&p.StallS, 86400)
-	set(&p.PreemptionIntervalS, 0.5)
+	if p.ParallelCopies == 0 {
+		p.ParallelCopies = DefaultParallelCopies
+	}
+	set(&p.MonitorPeriodS, DefaultMonitorPeriodS)
+	set(&p.CongestionThreshold, DefaultCongestionThreshold)
+	set(&p.TimeseriesPeriodS, DefaultTimeseriesPeriodS)
+	set(&p.StallS, DefaultStallS)
+	set(&p.PreemptionIntervalS, DefaultPreemptionIntervalS)
+	set(&p.NodeExpiryS, DefaultNodeExpiryS)
+	if p.MaxAttempts == 0 {
+		p.MaxAttempts = DefaultMaxAttempts
+	}
 	return p
 }
 
-// Validate names the first bad parameter.
-func (p Params) Validate() error {
-	check := []struct {
-		name string
-		v    float64
-		ok   bool
-	}{
-		{"heartbeat_s", p.HeartbeatS, p.HeartbeatS > 0},
-		{"slow_start", p.SlowStart, p.SlowStart >= 0 && p.SlowStart <= 1},
-		{"task_startup_s", p.TaskStartupS, p.TaskStartupS >= 0},
-		{"monitor_period_s", p.MonitorPeriodS, p.MonitorPeriodS > 0},
-		{"congestion_threshold", p.CongestionThreshold, p.CongestionThreshold > 0},
-		{"timeseries_period_s", p.TimeseriesPeriodS, p.TimeseriesPeriodS > 0},
-		{"stall_s", p.StallS, p.StallS > 0},
-		{"preemption_interval_s", p.PreemptionIntervalS, p.PreemptionIntervalS > 0},
-		{"network_quantum_s", p.NetworkQuantumS, p.NetworkQuantumS >= 0},
-	}
-	for _, c := range check {
-		if !c.ok || math.IsNaN(c.v) || math.IsInf(c.v, 0) {
-			return fmt.Errorf("engine.%s: invalid value %v", c.name, c.v)
+// Resolved returns p with defaults filled, copy-compute splitting's limits
+// included (they default from the cluster's reduce slots): the settings a
+// run on cfg actually uses.
+func (p Params) Resolved(cfg cluster.Config) Params {
+	p = p.WithDefaults()
+	if cc := &p.CopyCompute; cc.Enabled {
+		if cc.MaxComputing == 0 {
+			cc.MaxComputing = cfg.ReduceSlots
+		}
+		if cc.MaxReducers == 0 {
+			cc.MaxReducers = 3 * cc.MaxComputing
 		}
 	}
-	if p.ParallelCopies < 1 {
-		return fmt.Errorf("engine.parallel_copies: must be at least 1, got %d", p.ParallelCopies)
+	return p
+}
+
+// Validate names the first bad parameter, with its valid range. Call it on
+// WithDefaults' result.
+func (p Params) Validate() error {
+	slow := math.NaN()
+	if p.SlowStart != nil {
+		slow = *p.SlowStart
+	}
+	check := []struct {
+		name   string
+		v      float64
+		lo, hi float64
+		loOpen bool
+	}{
+		{"heartbeat_s", p.HeartbeatS, MinPeriodS, MaxPeriodS, false},
+		{"slow_start", slow, 0, 1, false},
+		{"task_startup_s", p.TaskStartupS, 0, MaxTaskStartupS, false},
+		{"monitor_period_s", p.MonitorPeriodS, MinPeriodS, MaxPeriodS, false},
+		{"congestion_threshold", p.CongestionThreshold, 0, 1, true},
+		{"timeseries_period_s", p.TimeseriesPeriodS, MinPeriodS, MaxTimeseriesPeriodS, false},
+		{"stall_s", p.StallS, MinStallS, MaxStallS, false},
+		{"preemption_interval_s", p.PreemptionIntervalS, MinPeriodS, MaxPeriodS, false},
+		{"network_quantum_s", p.NetworkQuantumS, 0, MaxNetworkQuantumS, false},
+		{"node_expiry_s", p.NodeExpiryS, MinPeriodS, MaxNodeExpiryS, false},
+	}
+	for _, c := range check {
+		low := c.v < c.lo || (c.loOpen && c.v == c.lo)
+		if math.IsNaN(c.v) || low || c.v > c.hi {
+			op := ">="
+			if c.loOpen {
+				op = ">"
+			}
+			return fmt.Errorf("engine.%s: %v; want a number %s %v and at most %v", c.name, c.v, op, c.lo, c.hi)
+		}
+	}
+	if p.HeartbeatS >= p.StallS {
+		return fmt.Errorf("engine.heartbeat_s: %v s is not shorter than engine.stall_s (%v s): a job waiting one heartbeat would be taken for a stall", p.HeartbeatS, p.StallS)
+	}
+	if p.ParallelCopies < 1 || p.ParallelCopies > cluster.MaxNodes {
+		return fmt.Errorf("engine.parallel_copies: %d; want 1 to %d (a reduce cannot fetch from more nodes than a cluster has)", p.ParallelCopies, cluster.MaxNodes)
+	}
+	if !(p.TaskFailureRate >= 0 && p.TaskFailureRate <= 1) {
+		return fmt.Errorf("workload.task_failure_rate: %v; want a probability from 0 to 1", p.TaskFailureRate)
+	}
+	if p.MaxAttempts < 1 || p.MaxAttempts > MaxAttemptsLimit {
+		return fmt.Errorf("engine.max_attempts: %d; want 1 to %d", p.MaxAttempts, MaxAttemptsLimit)
+	}
+	if cc := p.CopyCompute; cc.MaxComputing < 0 || cc.MaxReducers < 0 || cc.MaxReducers > cluster.MaxSlotsPerNode {
+		return fmt.Errorf("engine.copy_compute: max_reducers %d and max_computing %d; want 1 <= max_computing <= max_reducers <= %d",
+			cc.MaxReducers, cc.MaxComputing, cluster.MaxSlotsPerNode)
 	}
 	return nil
 }
@@ -113,7 +231,7 @@ func (p Params) Validate() error {
 // 2 and 6); those are the defaults (MaxReducers = 3 x MaxComputing). Slot
 // model only.
 type CopyCompute struct {
-	Enabled      bool `yaml:"enabled"`
-	MaxReducers  int  `yaml:"max_reducers"`
-	MaxComputing int  `yaml:"max_computing"`
+	Enabled      bool `yaml:"enabled" json:"enabled"`
+	MaxReducers  int  `yaml:"max_reducers" json:"max_reducers"`
+	MaxComputing int  `yaml:"max_computing" json:"max_computing"`
 }

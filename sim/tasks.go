@@ -26,22 +26,34 @@ const (
 
 type mapTask struct {
 	start   float64
-	state   taskState
+	flow    network.FlowID
 	node    cluster.NodeID
 	src     cluster.NodeID
-	slot    sched.SlotKind
 	attempt uint32
-	flow    network.FlowID
+	// failAt is where the running attempt fails, as a fraction of its
+	// input read; 0 when it does not (failure.go). failures counts the
+	// task's failed attempts.
+	failAt float32
+	// ran is how long the task's finished attempt ran: the task-seconds
+	// lost if its output is lost with its node (nodeloss.go).
+	ran      float32
+	failures uint16
+	state    taskState
+	slot     sched.SlotKind
 }
 
 type reduceTask struct {
 	start   float64
 	write   network.FlowID
-	state   taskState
 	node    cluster.NodeID
-	slot    sched.SlotKind
 	attempt uint32
-	cursor  int // next entry of the job's map log to absorb
+	// failAt and failures are as a map's, failAt a fraction of the
+	// attempt's reduce computation.
+	failAt   float32
+	failures uint16
+	state    taskState
+	slot     sched.SlotKind
+	cursor   int // next entry of the job's map log to absorb
 	// Fetch state per map-output host, indexed by the job's host index
 	// (jobRun.hosts), so that absorbing map output needs no lookup. A
 	// host's state is read and written together, so it is one struct.
@@ -54,7 +66,31 @@ type reduceTask struct {
 	qhead   int
 	fetches int
 	fetched float64
+	// fx is the attempt's node-loss state, only in a run with faults.
+	fx *reduceFaults
 }
+
+// reduceFaults is what a reduce attempt keeps in a run with faults
+// (nodeloss.go): which map outputs it holds when a host is lost, the
+// hosts it cannot fetch from, and its output pipeline.
+type reduceFaults struct {
+	// cnt counts, per host, the map log entries absorbed and fetched:
+	// since a host's entries are fetched in the order they were absorbed,
+	// the first got of them are the ones the reduce holds.
+	cnt []hostCount
+	// kept are maps whose lost output the attempt had fetched: it skips
+	// their re-executions' output.
+	kept []int32
+	// parked counts the hosts it waits for because their node is dead.
+	parked int
+	// pipe is the output pipeline's nodes while the reduce writes.
+	pipe []cluster.NodeID
+}
+
+// hostCount is a reduce's count of one host's map log entries: absorbed
+// and not yet in a fetch, taken into fetches (in flight or done), and
+// fetched.
+type hostCount struct{ avail, taken, got int32 }
 
 // compactQueue drops the consumed prefix of r's host queue once it is
 // half the buffer, so that a line that rarely empties keeps a buffer
@@ -81,11 +117,13 @@ const (
 	hostIdle uint8 = iota
 	hostQueued
 	hostFetching
+	hostParked // its node is dead: the reduce waits for the output to be made again
 )
 
 // mapOut is a finished map's output, an entry of the job's map log.
 type mapOut struct {
 	host int32 // index in jobRun.hosts
+	m    int32 // the map
 	// perReduce is each reduce's part of the output (keys are evenly
 	// partitioned), divided once here rather than by every reduce that
 	// reads the entry.
@@ -113,10 +151,29 @@ type jobRun struct {
 	waitS, hoardS float64
 	next          int // lowest reduce index that may be pending
 	done          bool
+	// nameHash keys the job's attempt failures by its name, as its input
+	// placement is (cluster.PlaceInput), so that they do not depend on
+	// the rest of the workload.
+	nameHash uint64
+	// produced and fetched are the job's part of the shuffle ledger
+	// (Engine.shuffleProduced, shuffleFetched), taken out of it when the
+	// job fails.
+	produced, fetched float64
 	// running lists the tasks launched and not yet ended, in launch order,
 	// which is start-time order: RunningTasks reads it instead of scanning
 	// every task of the job.
 	running []taskKey
+	// mapsDoneAt is when the job's maps were last all finished (reduces
+	// waiting then were charged their wait; nodeloss.go takes it back if
+	// a lost node's outputs make maps run again).
+	mapsDoneAt float64
+	// rerun marks the maps that run again because their output was lost
+	// (nodeloss.go); nil until one does. mapsBack is set once a loss
+	// returned a map of the job to pending, last at mapsBackAt; and
+	// lastMapLaunch is when a map of the job last launched (freeForMaps).
+	rerun                     []bool
+	mapsBack                  bool
+	mapsBackAt, lastMapLaunch float64
 }
 
 type taskKey struct {
@@ -156,19 +213,20 @@ const (
 
 func (e *Engine) submit(i int) {
 	spec := &e.specs[i]
-	// Each job's input is placed from its own stream, keyed by its name,
-	// so a job's blocks sit in the same places whatever else runs: a job
-	// replayed alone (for its slowdown) reads the same replicas.
+	e.lastDone, e.doneEvents = e.now, e.handled
+	f := cluster.PlaceInput(e.topo, e.seed, spec.Name, spec.NumMaps)
+	if e.wipedCount > 0 {
+		f = f.Without(func(n cluster.NodeID) bool { return e.nodes[n].wiped })
+	}
 	h := fnv.New64a()
 	h.Write([]byte(spec.Name))
-	f := cluster.NewPlacer(e.topo, e.seed^h.Sum64()).PlaceFile(spec.NumMaps, cluster.NoWriter)
 	sj := &sched.Job{
 		Spec: spec, Index: i, Pool: spec.Pool, Submit: spec.Submit,
 		NumMaps: spec.NumMaps, NumReduces: spec.NumReduces,
 		Input: &f, MapOutputByRack: make([]float64, e.topo.NumRacks()),
 	}
 	sj.Maps = sched.NewMapIndex(e.topo, sj.Input)
-	jr := &jobRun{spec: spec, sj: sj, maps: make([]mapTask, spec.NumMaps), reduces: make([]reduceTask, spec.NumReduces)}
+	jr := &jobRun{spec: spec, sj: sj, maps: make([]mapTask, spec.NumMaps), reduces: make([]reduceTask, spec.NumReduces), nameHash: h.Sum64()}
 	if e.p.CopyCompute.Enabled {
 		jr.copyingOn = map[cluster.NodeID]int{}
 	}
@@ -181,15 +239,18 @@ func (e *Engine) submit(i int) {
 		e.jobObs.JobAdded(e, sj)
 	}
 	for n := range e.nodes {
-		if e.nodes[n].free != [3]int{} && !e.nodes[n].hb {
+		if e.nodes[n].free != [3]int{} && !e.nodes[n].hb && !e.nodes[n].down {
 			e.scheduleHeartbeatAfter(cluster.NodeID(n), e.now)
 		}
+	}
+	if e.wipedCount > 0 {
+		e.failIfInputLost(jr)
 	}
 }
 
 func (e *Engine) enableReduces(jr *jobRun) {
 	sj := jr.sj
-	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= e.p.SlowStart*float64(sj.NumMaps) {
+	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= (*e.p.SlowStart)*float64(sj.NumMaps) {
 		sj.ReducesEnabled = true
 		e.launchableReduces += sj.PendingReduces()
 		e.epoch++
@@ -202,15 +263,19 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	sj := jr.sj
 	sj.Maps.Take(i)
 	sj.RunningMaps++
+	jr.lastMapLaunch = e.now
 	jr.started(sched.MapTask, i)
 	e.launchableMaps--
 	m := &jr.maps[i]
 	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
 	m.attempt++
+	if e.p.TaskFailureRate > 0 {
+		m.failAt = e.drawFailure(jr, sched.MapTask, i, m.attempt)
+	}
 	e.hold(n, jr.spec, true, 1)
 	m.src = src
-	if src < 0 {
-		m.src = e.nearestReplica(sj.Input.BlockReplicas(i), n)
+	if src < 0 || e.downCount > 0 && e.nodes[src].down {
+		m.src = e.readSource(sj.Input.BlockReplicas(i), n)
 	}
 	reach := e.topo.ReachOf(m.src, n)
 	e.col.TaskLaunched(jr.spec.ID, e.now, true, reach, 0)
@@ -229,6 +294,12 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	r := &jr.reduces[i]
 	r.state, r.node, r.slot, r.start = tsStarting, n, slot, e.now
 	r.attempt++
+	if e.p.TaskFailureRate > 0 {
+		r.failAt = e.drawFailure(jr, sched.ReduceTask, i, r.attempt)
+	}
+	if e.faults != nil {
+		r.fx = &reduceFaults{}
+	}
 	jr.started(sched.ReduceTask, i)
 	if jr.copyingOn != nil {
 		jr.copyingOn[n]++
@@ -259,20 +330,27 @@ func (e *Engine) afterStartup(jr *jobRun, t int32, attempt uint32) {
 
 func (e *Engine) phaseDone(job, t int, attempt uint32) {
 	jr := e.jobs[job]
+	if jr.done {
+		return // the job failed; its attempts were killed
+	}
 	if t >= 0 {
-		if m := &jr.maps[t]; m.attempt == attempt && m.state == tsStarting {
+		if m := &jr.maps[t]; m.attempt == attempt && m.state == tsStarting && !e.frozen(m.node) {
 			e.startPhase(jr, int32(t))
 		}
 		return
 	}
 	r := &jr.reduces[-1-t]
-	if r.attempt != attempt {
+	if r.attempt != attempt || e.frozen(r.node) {
 		return
 	}
 	switch r.state {
 	case tsStarting:
 		e.startPhase(jr, int32(t))
 	case tsComputing:
+		if r.failAt > 0 {
+			e.failAttempt(jr, sched.ReduceTask, -1-t)
+			return
+		}
 		e.startWrite(jr, -1-t)
 	}
 }
@@ -304,8 +382,14 @@ func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref flow
 
 func (e *Engine) startMapRead(jr *jobRun, i int) {
 	m := &jr.maps[i]
+	if e.downCount > 0 && e.nodes[m.src].down && !e.rereadFrom(jr, i) {
+		return // no replica is left to read; the attempt failed
+	}
 	m.state = tsRunning
 	bytes := float64(jr.spec.MapInputBytes(i, e.topo.Config().BlockBytes()))
+	if m.failAt > 0 {
+		bytes *= float64(m.failAt) // the attempt fails there (failure.go)
+	}
 	rateCap := math.Inf(1)
 	if c := jr.spec.Profile.MapSecPerByte; c > 0 {
 		rateCap = 1 / c
@@ -329,6 +413,10 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 	case flowMapRead:
 		if ref.remote {
 			e.col.Transfer(metrics.RemoteMap, ref.cross, c.Bytes)
+		}
+		if jr.maps[ref.task].failAt > 0 {
+			e.failAttempt(jr, sched.MapTask, int(ref.task))
+			return
 		}
 		e.mapDone(jr, int(ref.task))
 	case flowFetch:
@@ -358,13 +446,20 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		return
 	}
 	m.state = tsDone
+	m.ran = float32(e.now - m.start)
+	e.lastDone, e.doneEvents = e.now, e.handled
 	jr.ended(sched.MapTask, i)
 	e.hold(m.node, jr.spec, true, -1)
 	sj := jr.sj
 	sj.RunningMaps--
 	sj.FinishedMaps++
 	out := jr.spec.MapOutputBytes(i, e.topo.Config().BlockBytes())
-	e.shuffleProduced += out
+	if jr.rerun == nil || !jr.rerun[i] {
+		// A re-executed map's output replaces a lost one, which the
+		// ledger already counts (nodeloss.go).
+		e.shuffleProduced += out
+		jr.produced += out
+	}
 	h, ok := jr.hostIndex[m.node]
 	if !ok {
 		if jr.hostIndex == nil {
@@ -374,7 +469,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 		jr.hostIndex[m.node] = h
 		jr.hosts = append(jr.hosts, m.node)
 	}
-	mo := mapOut{host: h}
+	mo := mapOut{host: h, m: int32(i)}
 	if sj.NumReduces > 0 {
 		mo.perReduce = out / float64(sj.NumReduces)
 	}
@@ -387,6 +482,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 	}
 	e.enableReduces(jr)
 	if sj.FinishedMaps == sj.NumMaps {
+		jr.mapsDoneAt = e.now
 		for k := range jr.reduces {
 			if r := &jr.reduces[k]; r.state == tsStarting || r.state == tsRunning {
 				jr.addWait(e.now-r.start, e.p.CopyCompute.Enabled)
@@ -400,6 +496,9 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 			e.pump(jr, r)
 		}
 	}
+	if sj.FinishedReduces == sj.NumReduces && sj.FinishedMaps == sj.NumMaps {
+		e.jobDone(jr) // a map run again after its output was lost, which every reduce held (nodeloss.go)
+	}
 }
 
 // pump absorbs newly finished map output into reduce i's host queue, starts
@@ -409,13 +508,26 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 // available map output of one host over one connection.
 func (e *Engine) pump(jr *jobRun, i int) {
 	r := &jr.reduces[i]
+	if e.frozen(r.node) {
+		return
+	}
+	fx := r.fx
 	if n := len(jr.hosts); len(r.from) < n {
 		r.from = append(r.from, make([]hostFetch, n-len(r.from))...)
+		if fx != nil {
+			fx.cnt = append(fx.cnt, make([]hostCount, n-len(fx.cnt))...)
+		}
 	}
 	for ; r.cursor < len(jr.mapLog); r.cursor++ {
 		mo := jr.mapLog[r.cursor]
 		if mo.perReduce <= 0 {
-			continue
+			continue // no output for the reduce, or an output lost with its node
+		}
+		if fx != nil {
+			if jr.rerun != nil && jr.rerun[mo.m] && slices.Contains(fx.kept, mo.m) {
+				continue // it holds the lost output this one replaces
+			}
+			fx.cnt[mo.host].avail++
 		}
 		hf := &r.from[mo.host]
 		hf.avail += mo.perReduce
@@ -429,18 +541,32 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		r.qhead++
 		r.compactQueue()
 		hf := &r.from[hi]
+		h := jr.hosts[hi]
+		if fx != nil {
+			switch {
+			case hf.avail == 0: // its outputs were lost while it waited in line
+				hf.state = hostIdle
+				continue
+			case e.nodes[h].down:
+				hf.state = hostParked
+				fx.parked++
+				continue
+			}
+			c := &fx.cnt[hi]
+			c.taken += c.avail
+			c.avail = 0
+		}
 		bytes := hf.avail
 		hf.avail = 0
 		hf.state = hostFetching
 		r.fetches++
-		h := jr.hosts[hi]
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
 		ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
 			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
 		hf.flow = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
 		e.pathBuf = path[:0]
 	}
-	if r.fetches == 0 && r.qhead == len(r.queue) && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning {
+	if r.fetches == 0 && r.qhead == len(r.queue) && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning && (fx == nil || fx.parked == 0) {
 		e.startCompute(jr, i)
 	}
 }
@@ -451,7 +577,12 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h int32, bytes float64) {
 	r.fetched += bytes
 	hf := &r.from[h]
 	hf.flow = 0
+	if r.fx != nil {
+		c := &r.fx.cnt[h]
+		c.got = c.taken
+	}
 	e.shuffleFetched += bytes
+	jr.fetched += bytes
 	if hf.avail > 0 {
 		hf.state = hostQueued
 		r.queue = append(r.queue, h)
@@ -492,6 +623,9 @@ func (e *Engine) compute(jr *jobRun, i int) {
 	}
 	r.state = tsComputing
 	dur := r.fetched * jr.spec.Profile.ReduceSecPerByte
+	if r.failAt > 0 {
+		dur *= float64(r.failAt) // the attempt fails there (failure.go)
+	}
 	e.phasePending++
 	e.events.push(event{t: e.now + dur, kind: evPhaseDone, a: int32(jr.spec.ID), b: int32(-1 - i), c: r.attempt})
 }
@@ -524,8 +658,25 @@ func (e *Engine) startWrite(jr *jobRun, i int) {
 	if jr.copyingOn != nil {
 		e.releaseCompute(r.node)
 	}
-	bytes := float64(jr.spec.OutputBytes) / float64(jr.sj.NumReduces)
 	reps := e.placer.PlaceBlock(nil, r.node)
+	if r.fx != nil {
+		r.fx.pipe = reps
+	}
+	e.writeFlow(jr, i, reps)
+}
+
+// writeFlow starts reduce i's output pipeline through nodes reps, the
+// writer first, leaving out dead nodes (HDFS drops a failed datanode from a
+// write pipeline).
+func (e *Engine) writeFlow(jr *jobRun, i int, reps []cluster.NodeID) {
+	r := &jr.reduces[i]
+	if e.downCount > 0 {
+		reps = slices.DeleteFunc(reps, func(n cluster.NodeID) bool { return e.nodes[n].down })
+		if r.fx != nil {
+			r.fx.pipe = reps
+		}
+	}
+	bytes := float64(jr.spec.OutputBytes) / float64(jr.sj.NumReduces)
 	path := append(e.pathBuf[:0], e.topo.DiskLink(r.node))
 	cross := false
 	for k := 1; k < len(reps); k++ {
@@ -547,6 +698,7 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 		return
 	}
 	r.state = tsDone
+	e.lastDone, e.doneEvents = e.now, e.handled
 	jr.ended(sched.ReduceTask, i)
 	e.hold(r.node, jr.spec, false, -1)
 	sj := jr.sj
@@ -564,8 +716,13 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 
 func (e *Engine) jobDone(jr *jobRun) {
 	jr.done = true
-	e.finished++
 	e.col.JobFinished(jr.spec.ID, e.now)
+	e.leave(jr)
+}
+
+// leave takes a job that completed or failed out of the run.
+func (e *Engine) leave(jr *jobRun) {
+	e.finished++
 	e.col.ReduceWaiting(jr.waitS, jr.hoardS)
 	for k, a := range e.active {
 		if a == jr.sj {
@@ -602,30 +759,4 @@ func (jr *jobRun) addWait(s float64, copyCompute bool) {
 	if !copyCompute {
 		jr.hoardS += s
 	}
-}
-
-// nearestReplica picks the replica a reader on node n reads from: the
-// nearest, and among equally near ones a random one, as HDFS's client does
-// (NetworkTopology.pseudoSortByDistance shuffles replicas at equal
-// distance). Always taking the first listed would send every remote reader
-// of a block to the same node and make it a hot spot no real cluster has.
-// The draw comes from the engine's seeded stream, so runs stay
-// deterministic.
-func (e *Engine) nearestReplica(reps []cluster.NodeID, n cluster.NodeID) cluster.NodeID {
-	best, ties := cluster.OffRack+1, 0
-	var pick cluster.NodeID
-	for _, r := range reps {
-		switch rr := e.topo.ReachOf(r, n); {
-		case rr < best:
-			best, ties, pick = rr, 1, r
-		case rr == best:
-			// Reservoir sampling: each of the k tied replicas ends up
-			// chosen with probability 1/k.
-			ties++
-			if e.rng.IntN(ties) == 0 {
-				pick = r
-			}
-		}
-	}
-	return pick
 }

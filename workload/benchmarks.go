@@ -156,3 +156,15 @@ func InputSizeBins() []SizeBin {
 		{1 * TiB, 2 * TiB, 5},
 	}
 }
+
+// ScaledSizeBins is Table 2 (InputSizeBins) with every bound multiplied by
+// scale, the percentages Table 2's: the paper's scaled-down runs (section
+// 5.6), or jobs sized for a smaller cluster.
+func ScaledSizeBins(scale float64) []SizeBin {
+	bins := InputSizeBins()
+	for i := range bins {
+		bins[i].MinBytes = max(1, int64(math.Round(float64(bins[i].MinBytes)*scale)))
+		bins[i].MaxBytes = max(bins[i].MinBytes+1, int64(math.Round(float64(bins[i].MaxBytes)*scale)))
+	}
+	return bins
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,23 +17,34 @@ import (
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
-	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010 or a SWIM TSV file")
+	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010 or a SWIM TSV file (with -source-nodes)")
+	sourceNodes := fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on (SWIM scales its bytes by nodes / source nodes); embedded traces know theirs")
 	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")
-	csvPath := fs.String("csv", "", "also write the table as CSV to this file")
+	csvPath := fs.String("csv", "", "also write the table as CSV to this file (plain numbers, units in the header)")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "policies simulated at once")
 	quiet := fs.Bool("q", false, "no progress line")
+	outs := addOutputFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *sourceNodes < 0 {
+		return fmt.Errorf("-source-nodes: must be positive, got %d", *sourceNodes)
+	}
+	if *csvPath != "" {
+		if err := writableFile(*csvPath); err != nil {
+			return fmt.Errorf("-csv: %w", err)
+		}
 	}
 	base := scenario.Default()
 	if *cfgPath != "" {
@@ -42,11 +55,21 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		base = c
 	}
 	if *trace != "" {
-		base.Workload.Trace, base.Workload.Generator = *trace, ""
-		if _, err := os.Stat(*trace); err == nil {
+		// Another trace: the scenario's source_nodes was for its own.
+		base.Workload.Trace, base.Workload.Generator, base.Workload.SourceNodes = *trace, "", 0
+		if _, _, embedded := traces.Embedded(*trace); !embedded {
+			if _, err := os.Stat(*trace); err != nil {
+				return fmt.Errorf("-trace: neither an embedded trace (%s) nor a file: %w", strings.Join(traces.Names(), ", "), err)
+			}
+			if *sourceNodes == 0 {
+				return fmt.Errorf("-trace %s: a trace file needs -source-nodes N, the node count of the cluster it was recorded on", *trace)
+			}
 			abs, _ := filepath.Abs(*trace)
 			base.Workload.Trace = abs
 		}
+	}
+	if *sourceNodes > 0 {
+		base.Workload.SourceNodes = *sourceNodes
 	}
 	if *seed != 0 {
 		base.Seed = *seed
@@ -65,12 +88,22 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			if _, err := sched.NewPolicy(names[i], nil); err != nil {
 				return fmt.Errorf("-policies: %w", err)
 			}
+			if slices.Contains(names[:i], names[i]) {
+				return fmt.Errorf("-policies: %s is named twice", names[i])
+			}
 		}
 	}
 	if *parallel < 1 {
 		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)
 	}
-	prog := newProgress(stderr, names, *quiet)
+	if err := outs.check(); err != nil {
+		return err
+	}
+	var wl jobSpan
+	if !*quiet {
+		wl = workloadOf(base)
+	}
+	prog := newProgress(stderr, "compare", len(names), wl, *quiet)
 	results := make([]*scenario.Result, len(names))
 	walls := make([]time.Duration, len(names))
 	errs := make([]error, len(names))
@@ -84,7 +117,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			start := time.Now()
-			results[i], errs[i] = c.Run(func(now float64, done, total int) { prog.update(i, done, total) })
+			results[i], errs[i] = c.Run(func(now float64, done, total int) { prog.sim(i, now, done, total) })
 			walls[i] = time.Since(start)
 		}()
 	}
@@ -103,15 +136,18 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		// What each policy's decisions cost on this machine: on stderr,
 		// since it varies from run to run and machine to machine.
 		for i, r := range results {
-			fmt.Fprintln(stderr, perfReport(r.Summary.Policy, r.Cost, r.Engine, walls[i]).line())
+			fmt.Fprintln(stderr, perfReport(r.Summary.Policy, r.Cost, r.Engine, walls[i]).Line())
 		}
+	}
+	if err := outs.writeCompare(base, names, results, walls, stderr, *quiet); err != nil {
+		return err
 	}
 	if *csvPath != "" {
 		f, err := os.Create(*csvPath)
 		if err != nil {
 			return err
 		}
-		if err := t.WriteCSV(f); err != nil {
+		if err := compareCSV(results).WriteCSV(f); err != nil {
 			f.Close()
 			return err
 		}
@@ -133,7 +169,7 @@ func compareTable(c *scenario.Config, results []*scenario.Result) *report.Table 
 		w = c.Workload.Generator
 	}
 	t := &report.Table{
-		Title: fmt.Sprintf("%s on %d racks x %d nodes (seed %d)", w, cl.Racks, cl.NodesPerRack, c.Seed),
+		Title: fmt.Sprintf("%s on %d racks x %d nodes (seed %d)", w, cl.Racks, cl.NodesPerRack, max(c.Seed, 1)), // an unset seed runs as 1
 		Headers: []string{"policy", "jobs", "throughput (jobs/h)", "vs fair", "mean turnaround (s)", "vs fair",
 			"p95 turnaround (s)", "node-local maps", "cross-rack GB", "vs fair"},
 	}
@@ -163,41 +199,32 @@ func compareTable(c *scenario.Config, results []*scenario.Result) *report.Table 
 	return t
 }
 
-// progress prints one status line on stderr, rewritten in place, while
-// policies run.
-type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	names []string
-	pct   []int
-	quiet bool
-}
-
-func newProgress(w io.Writer, names []string, quiet bool) *progress {
-	return &progress{w: w, names: names, pct: make([]int, len(names)), quiet: quiet}
-}
-
-func (p *progress) update(i, done, total int) {
-	if p.quiet || total == 0 {
-		return
+// compareCSV is the comparison as plain numbers, units in the headers, for
+// tools; a ratio to fair is a plain number too, empty without a fair run.
+func compareCSV(results []*scenario.Result) *report.Table {
+	t := &report.Table{Headers: []string{"policy", "jobs_submitted", "jobs_completed",
+		"throughput_jobs_per_h", "throughput_vs_fair", "mean_turnaround_s", "mean_turnaround_vs_fair",
+		"p95_turnaround_s", "node_local_maps_pct", "cross_rack_gb", "cross_rack_vs_fair"}}
+	var ref *metrics.Summary
+	for _, r := range results {
+		if r.Summary.Policy == "fair" {
+			ref = &r.Summary
+		}
 	}
-	pct := 100 * done / total
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if pct == p.pct[i] && done != total {
-		return
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	ratio := func(get func(*metrics.Summary) float64, s *metrics.Summary) string {
+		if ref == nil || get(ref) == 0 {
+			return ""
+		}
+		return num(get(s) / get(ref))
 	}
-	p.pct[i] = pct
-	var b strings.Builder
-	b.WriteString("\rsimulating:")
-	for k, n := range p.names {
-		fmt.Fprintf(&b, " %s %3d%%", n, p.pct[k])
+	for _, r := range results {
+		s := &r.Summary
+		t.AddRow(s.Policy, strconv.Itoa(s.JobsSubmitted), strconv.Itoa(s.JobsCompleted),
+			num(s.ThroughputJobsPerHour), ratio(func(s *metrics.Summary) float64 { return s.ThroughputJobsPerHour }, s),
+			num(s.Turnaround.Mean), ratio(func(s *metrics.Summary) float64 { return s.Turnaround.Mean }, s),
+			num(s.Turnaround.P95), num(100*s.Locality.Node),
+			num(s.Bytes.CrossRackTotal/1e9), ratio(func(s *metrics.Summary) float64 { return s.Bytes.CrossRackTotal }, s))
 	}
-	fmt.Fprint(p.w, b.String())
-}
-
-func (p *progress) finish() {
-	if !p.quiet {
-		fmt.Fprintln(p.w)
-	}
+	return t
 }

@@ -25,10 +25,11 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	csvOut := fs.Bool("csv", false, "write CSV instead of a text table")
 	bases := fs.String("bases", "", "compare the runs' mean with the mean of these base runs: directories or quoted glob patterns, comma-separated; every argument is then a run")
+	force := fs.Bool("force", false, "compare runs of different workloads (different jobs or clusters) anyway; jobs are paired by id")
 	bySize := fs.Bool("by-size", false, "also, for the jobs in each decade of the base run's turnaround (<1 s, 1-10 s, ...), the change in their mean turnaround, the median job's change, the share held up over 10 s and the rest's mean change")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched diff [-csv] [-by-size] BASE_DIR RUN_DIR...")
-		fmt.Fprintln(stderr, "       mrsched diff [-csv] -bases DIR,PATTERN,... RUN_DIR...")
+		fmt.Fprintln(stderr, "usage: mrsched diff [-csv] [-by-size] [-force] BASE_DIR RUN_DIR...")
+		fmt.Fprintln(stderr, "       mrsched diff [-csv] [-force] -bases DIR,PATTERN,... RUN_DIR...")
 		fmt.Fprintln(stderr, "  each RUN_DIR's change from BASE_DIR, in percent (output directories of 'mrsched simulate');")
 		fmt.Fprintln(stderr, "  with -bases, the change of the runs' mean from the base runs' mean")
 		fs.PrintDefaults()
@@ -44,7 +45,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 			fs.Usage()
 			return errUsage
 		}
-		return diffMeans(*bases, fs.Args(), *csvOut, stdout)
+		return diffMeans(*bases, fs.Args(), *csvOut, *force, stdout, stderr)
 	}
 	if fs.NArg() < 2 {
 		fs.Usage()
@@ -69,6 +70,9 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	for _, dir := range fs.Args()[1:] {
 		r, err := metrics.ReadRun(dir)
 		if err != nil {
+			return err
+		}
+		if err := sameWorkload(base, r, *force, stderr); err != nil {
 			return err
 		}
 		c, err := metrics.Compare(base, r)
@@ -229,9 +233,25 @@ func meanSE(v []float64) (mean, se float64) {
 	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
 }
 
+// sameWorkload refuses to compare runs of different workloads (their
+// jobs would be paired by id) unless force, when it warns; it warns too
+// when a run does not record its workload.
+func sameWorkload(base, r *metrics.Run, force bool, stderr io.Writer) error {
+	known, err := metrics.SameWorkload(base, r)
+	switch {
+	case !known:
+		fmt.Fprintf(stderr, "mrsched diff: warning: %s or %s does not record its workload's fingerprint (written by an older mrsched); cannot tell whether they ran the same jobs\n", base.Dir, r.Dir)
+	case err != nil && force:
+		fmt.Fprintf(stderr, "mrsched diff: warning: %v; compared anyway (-force), pairing jobs by id\n", err)
+	case err != nil:
+		return fmt.Errorf("%w; jobs are paired by id, so the comparison would pair unrelated jobs (-force compares anyway)", err)
+	}
+	return nil
+}
+
 // diffMeans compares the mean of runs with the mean of the base runs that
 // list names (see cmdDiff's -bases).
-func diffMeans(list string, runDirs []string, csvOut bool, stdout io.Writer) error {
+func diffMeans(list string, runDirs []string, csvOut, force bool, stdout, stderr io.Writer) error {
 	baseDirs, err := expandRunDirs(list)
 	if err != nil {
 		return err
@@ -254,6 +274,11 @@ func diffMeans(list string, runDirs []string, csvOut bool, stdout io.Writer) err
 	rs, err := read(runDirs)
 	if err != nil {
 		return err
+	}
+	for _, r := range append(bs[1:], rs...) {
+		if err := sameWorkload(bs[0], r, force, stderr); err != nil {
+			return err
+		}
 	}
 	c, err := metrics.CompareMeans(bs, rs)
 	if err != nil {

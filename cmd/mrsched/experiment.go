@@ -8,15 +8,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/mrsched/mrsched/experiment"
+	"github.com/mrsched/mrsched/report"
 )
 
 // cmdExperiment runs the papers' experiments by name:
 //
 //	mrsched experiment -list
-//	mrsched experiment [-seeds N] [-seed S] [-out DIR] [-parallel P] [-q] NAME...
+//	mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-parallel P] [-q] NAME...
 //
 // NAME is a full name (fair-delay/zipf), a short one (zipf) or a paper
 // (fair-delay: all of its experiments). Each experiment prints a table of
@@ -32,8 +32,10 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "simulations run at once (results do not depend on it)")
 	quiet := fs.Bool("q", false, "no progress or timing on stderr")
 	list := fs.Bool("list", false, "list the experiments and exit")
+	outs := addReportFlag(fs)
+	figures := fs.String("figures", "", "also write each experiment's figure (those that have one) to DIR/<paper>-<name>.svg; with no NAME, run every experiment that has a figure")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list")
+		fmt.Fprintln(stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the names.
@@ -54,6 +56,9 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+	if len(names) == 0 && *figures != "" {
+		names = experiment.WithFigures()
+	}
 	if len(names) == 0 {
 		fs.Usage()
 		return errUsage
@@ -71,23 +76,48 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *out != "" {
+		if err := writableDir(*out); err != nil {
+			return fmt.Errorf("-out %s: %w", *out, err)
+		}
+	}
+	if err := outs.check(); err != nil {
+		return err
+	}
+	if *figures != "" {
+		if err := writableDir(*figures); err != nil {
+			return fmt.Errorf("-figures %s: %w", *figures, err)
+		}
+	}
+	page := &report.Page{Title: "mrsched experiment " + strings.Join(names, " "),
+		Note: "Written by mrsched experiment: our numbers beside the paper's, and our figure beside a description of the paper's."}
 	for i, e := range exps {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		opts := experiment.Options{Seeds: *seeds, Seed: *seed, Parallel: *parallel}
-		if !*quiet {
-			opts.Progress = func(done, total int) {
-				fmt.Fprintf(stderr, "\r%s: %d/%d simulations", e.Name, done, total)
-			}
-		}
-		start := time.Now()
+		prog := newCounter(stderr, e.Name, *quiet)
+		opts := experiment.Options{Seeds: *seeds, Seed: *seed, Parallel: *parallel, Progress: prog.count}
 		res, err := e.Run(opts)
-		if !*quiet {
-			fmt.Fprintf(stderr, "\r%s: done in %.1f s%s\n", e.Name, time.Since(start).Seconds(), strings.Repeat(" ", 20))
-		}
+		prog.finish()
 		if err != nil {
 			return err
+		}
+		page.Experiments = append(page.Experiments, report.Experiment{Name: e.Name, Table: res.Table, CSV: res.CSV, Figure: e.Figure()})
+		if e.Figure() == nil && *figures != "" && !*quiet {
+			fmt.Fprintf(stderr, "%s has no figure (those that do: %s)\n", e.Name, strings.Join(experiment.WithFigures(), ", "))
+		}
+		if f := e.Figure(); f != nil && *figures != "" {
+			fig, err := f.Figure(report.FigureName(e.Name), res.CSV)
+			if err != nil {
+				return err
+			}
+			written, err := report.WriteFigures(*figures, []*report.Figure{fig}, false)
+			if err != nil {
+				return err
+			}
+			if !*quiet {
+				fmt.Fprintf(stderr, "wrote %s\n", strings.Join(written, ", "))
+			}
 		}
 		if err := res.Table.WriteText(stdout); err != nil {
 			return err
@@ -100,6 +130,14 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 			if !*quiet {
 				fmt.Fprintf(stderr, "wrote %s\n", path)
 			}
+		}
+	}
+	if *outs.report != "" {
+		if err := page.WriteFile(*outs.report); err != nil {
+			return err
+		}
+		if !*quiet {
+			fmt.Fprintf(stderr, "wrote %s\n", *outs.report)
 		}
 	}
 	return nil

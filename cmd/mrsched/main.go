@@ -7,10 +7,12 @@
 //	mrsched                          compare every policy on the embedded FB-2009 trace
 //	mrsched compare [flags]          the same, with flags
 //	mrsched simulate -config F -out D  one run from a YAML scenario
+//	mrsched sweep plan|run|collect     a grid of runs, here or on Slurm or Kubernetes
 //	mrsched diff BASE RUN...         how runs differ from a base run, in percent
 //	mrsched netsim FILE.json         the network model alone
 //	mrsched trace stats FILE|NAME    a trace's jobs, bytes and classes
 //	mrsched experiment NAME...       a paper's experiment beside the paper's numbers
+//	mrsched report RUN_DIR...        runs and experiments as one HTML page of figures
 //	mrsched policies                 the registered policies
 package main
 
@@ -63,12 +65,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdNetsim(args, stdout, stderr)
 	case "diff":
 		err = cmdDiff(args, stdout, stderr)
+	case "testbed":
+		err = cmdTestbed(args, stdout, stderr)
+	case "validate":
+		err = cmdValidate(args, stdout, stderr)
 	case "trace":
 		err = cmdTrace(args, stdout, stderr)
 	case "experiment":
 		err = cmdExperiment(args, stdout, stderr)
+	case "sweep":
+		err = cmdSweep(args, stdout, stderr)
+	case "report":
+		err = cmdReport(args, stdout, stderr)
 	case "policies":
-		err = cmdPolicies(stdout)
+		err = cmdPolicies(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -92,13 +102,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `mrsched: which scheduling policy should a shared MapReduce cluster run?
 
+usage: mrsched [COMMAND] [flags]
+
 Commands:
   mrsched                            compare every policy on the embedded FB-2009 trace
-  mrsched compare [-trace NAME|FILE] [-config FILE] [-policies a,b] [-seed N]
-  mrsched simulate -config FILE -out DIR
+  mrsched compare [-trace NAME|FILE [-source-nodes N]] [-config FILE] [-policies a,b] [-seed N]
+                  [-csv FILE] [-out DIR] [-report FILE]
+  mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE]
                                      one run from a YAML scenario; writes scenario.yaml,
-                                     summary.json, jobs.csv, timeseries.csv and perf.json
-                                     to DIR
+                                     summary.json, jobs.csv, timeseries.csv, uplinks.csv,
+                                     pools.csv and perf.json to DIR
+  mrsched sweep plan -grid FILE -out DIR
+                                     one scenario a cell, policy and seed of a grid
+  mrsched sweep run -dir DIR [-index N | -parallel P]
+                                     its runs, here or as Slurm or Kubernetes array tasks
+  mrsched sweep collect -dir DIR [-sqlite FILE]
+                                     mean and standard error over seeds, a row a cell and policy
   mrsched diff BASE_DIR RUN_DIR...   how runs differ from a base run: mean turnaround,
                                      median job, throughputs, cross-rack bytes (%);
                                      -by-size adds the change by job size;
@@ -107,10 +126,21 @@ Commands:
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span
-  mrsched experiment [-seeds N] [-out DIR] NAME...
+  mrsched experiment [-seeds N] [-out DIR] [-report FILE] [-figures DIR] NAME...
                                      a paper's experiment, ours beside the paper's numbers
                                      (-list for the names)
+  mrsched report [-o FILE] [-figures DIR] RUN_DIR|DIR...
+                                     runs (simulate -out, compare -out, sweeps) and
+                                     experiment -out CSVs as one self-contained HTML
+                                     page of tables and figures
   mrsched policies                   the registered policies
+  mrsched testbed -config FILE -out DIR
+                                     the scenario on an emulated cluster: real tasks,
+                                     real TCP over shaped links (needs root)
+  mrsched testbed clean              remove what a killed testbed run left behind
+  mrsched validate -config FILE -out DIR [-seeds N]
+                                     the scenario's policies in the simulator and on the
+                                     testbed, seed by seed: errors and effects (needs root)
 
 Run 'mrsched COMMAND -h' for a command's flags.
 `)

@@ -65,6 +65,17 @@ func TestNetsimRejectsBadInput(t *testing.T) {
 		{"same node", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":1,"dst":1,"bytes":1}]}`, `field "dst"`},
 		{"no racks", `{"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1}`, `field "racks"`},
 		{"duplicate id", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":1,"dst":0,"bytes":1},{"id":"f","src":0,"dst":1,"bytes":1}]}`, "used twice"},
+		// A NIC past Unlimited made every link a counting one: "flow over
+		// Unlimited links", without the field.
+		{"huge nic", "{\"racks\":1,\"nodes_per_rack\":2,\n\"nic_gbps\":1e300,\"rack_uplink_gbps\":1,\"flows\":[{\"id\":\"f\",\"src\":1,\"dst\":0,\"bytes\":1}]}", `line 2: field "nic_gbps": 1e+300; want Gbit/s from 0.001 to 10000`},
+		{"trailing data", "{\"racks\":1,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1,\"flows\":[]}\n{\"racks\": 5}", "line 2: data after the JSON object"},
+		{"fractional racks", "{\n\"racks\":2.5,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1}", `line 2: field "racks": 2.5; want a whole number`},
+		{"racks as a string", "{\n\"racks\":\"two\",\"nodes_per_rack\":2}", `line 2: field "racks": want a number, got string`},
+		{"unknown flow field", "{\"racks\":1,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1,\"flows\":[\n{\"id\":\"f\",\"srcc\":1}]}", `line 2: field "flows[0].srcc": unknown`},
+		{"a field twice", "{\"racks\":1,\n\"racks\":2}", `line 2: field "racks": given twice`},
+		{"fractional src", "{\"racks\":1,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1,\"flows\":[\n{\"id\":\"f\",\n\"src\":0.5,\"dst\":1,\"bytes\":1}]}", `line 3: flows[0] (f): field "src": 0.5; want a node 0..1`},
+		{"not an object", "[1, 2]", "want a JSON object"},
+		{"empty", "", "empty input"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -100,6 +111,26 @@ func TestTraceStats(t *testing.T) {
 	code, _, errOut = runCLI(t, "trace", "stats", bad)
 	if code == 0 || !strings.Contains(errOut, "bad.tsv:2") {
 		t.Errorf("exit %d, stderr %q: a malformed line must fail naming file:line", code, errOut)
+	}
+	good := filepath.Join(t.TempDir(), "good.tsv")
+	if err := os.WriteFile(good, []byte("job0\t0\t0\t10\t10\t10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		// -source-nodes -5 ran as 600.
+		{"negative source nodes", []string{"-source-nodes", "-5", good}, 1, "-source-nodes: -5"},
+		{"source nodes for an embedded trace", []string{"FB-2009", "-source-nodes", "3000"}, 1, "traced on 600 nodes"},
+		{"a file without source nodes says what it assumed", []string{good}, 0, "taken as traced on 600 nodes"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"trace", "stats"}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("trace stats %s (%s): exit %d, stderr %q; want exit %d and %q", strings.Join(c.args, " "), c.name, code, errOut, c.code, c.want)
+		}
 	}
 }
 
@@ -295,9 +326,15 @@ func TestDiffComparesRuns(t *testing.T) {
 	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", oneRack, "-out", one); code != 0 {
 		t.Fatalf("simulate exit %d: %s", code, errOut)
 	}
-	code, stdout, errOut = runCLI(t, "diff", one, outs[0], outs[1])
-	if code != 0 {
-		t.Fatalf("diff against one rack: exit %d: %s", code, errOut)
+	// Runs on different clusters pair unrelated jobs: diff refuses them,
+	// saying what differs, unless -force.
+	code, _, errOut = runCLI(t, "diff", one, outs[0])
+	if code != 1 || !strings.Contains(errOut, "ran different workloads") || !strings.Contains(errOut, "cluster.racks 1 vs 2") || !strings.Contains(errOut, "-force") {
+		t.Errorf("diff of runs on different clusters: exit %d, stderr %q; want exit 1 naming the differing settings and -force", code, errOut)
+	}
+	code, stdout, errOut = runCLI(t, "diff", "-force", one, outs[0], outs[1])
+	if code != 0 || !strings.Contains(errOut, "compared anyway") {
+		t.Fatalf("diff -force against one rack: exit %d, stderr %q; want a warning and the comparison", code, errOut)
 	}
 	if strings.Contains(stdout, "NaN") || !strings.Contains(stdout, "n/a") || !strings.Contains(stdout, "the base run's figure is 0") {
 		t.Errorf("diff against a one-rack base: want n/a for cross-rack bytes with a note, no NaN:\n%s", stdout)
@@ -343,6 +380,21 @@ func TestDiffComparesRuns(t *testing.T) {
 		if code, _, errOut := runCLI(t, "diff", "-bases", bad.bases, outs[0]); code != 1 || !strings.Contains(errOut, bad.want) {
 			t.Errorf("diff -bases with %s: exit %d, stderr %q; want exit 1 and %q", bad.name, code, errOut, bad.want)
 		}
+	}
+	if code, _, errOut := runCLI(t, "diff", "-bases", outs[0], one); code != 1 || !strings.Contains(errOut, "ran different workloads") {
+		t.Errorf("diff -bases with a run of another workload: exit %d, stderr %q; want exit 1 saying the workloads differ", code, errOut)
+	}
+	// Another trace: the same job ids are other jobs.
+	fb2010 := filepath.Join(dir, "fb2010.yaml")
+	if err := os.WriteFile(fb2010, []byte("seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2010, max_jobs: 80}\npolicy: {name: fair}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "fb2010")
+	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", fb2010, "-out", other); code != 0 {
+		t.Fatalf("simulate exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "diff", outs[0], other); code != 1 || !strings.Contains(errOut, `workload.trace "FB-2009" vs "FB-2010"`) {
+		t.Errorf("diff of FB-2009 against FB-2010: exit %d, stderr %q; want exit 1 naming the traces", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, "diff", "-bases", outs[0], "-by-size", outs[1]); code != 1 || !strings.Contains(errOut, "-by-size") {
 		t.Errorf("diff -bases -by-size: exit %d, stderr %q; want exit 1 saying they do not combine", code, errOut)

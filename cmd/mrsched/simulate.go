@@ -1,27 +1,93 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
-	"github.com/mrsched/mrsched/metrics"
+	"gopkg.in/yaml.v3"
+
+	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/sched"
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML (required; see examples/)")
-	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, perf.json")
+	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, uplinks.csv, pools.csv, perf.json")
+	policy := fs.String("policy", "", "run this policy instead of the scenario's (without the scenario's parameters; add them with -set policy.params.NAME=V)")
+	seed := fs.Uint64("seed", 0, "run with this seed instead of the scenario's")
+	var sets []scenario.Setting
+	fs.Func("set", "set a scenario field by its path, as `path=value` (cluster.racks=4, policy.params.t1_s=10); repeatable", func(s string) error {
+		st, err := scenario.ParseSetting(s)
+		if err != nil {
+			return err
+		}
+		sets = append(sets, st)
+		return nil
+	})
 	quiet := fs.Bool("q", false, "no progress line")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	memProfile := fs.String("memprofile", "", "write a heap profile to this file at the end of the run")
+	outs := addReportFlag(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-q]")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	// The settings the flags make, in the order they apply: -policy first,
+	// so that -set can give the new policy its parameters.
+	var flagSets []scenario.Setting
+	var described []string // the settings as the command line gave them
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["policy"] {
+		if _, err := sched.NewPolicy(*policy, nil); err != nil && strings.HasPrefix(err.Error(), "unknown policy") {
+			return fmt.Errorf("-policy: %w", err)
+		}
+		flagSets = append(flagSets, scenario.Setting{Path: "policy", Value: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map",
+			Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "name"}, {Kind: yaml.ScalarNode, Tag: "!!str", Value: *policy}}}})
+		described = append(described, "-policy "+*policy)
+	}
+	if given["seed"] {
+		if *seed == 0 {
+			return fmt.Errorf("-seed: must be at least 1")
+		}
+		flagSets = append(flagSets, scenario.Setting{Path: "seed", Value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(*seed, 10)}})
+		described = append(described, fmt.Sprint("-seed ", *seed))
+	}
+	flagSets = append(flagSets, sets...)
+	for _, s := range sets {
+		described = append(described, "-set "+s.String())
+	}
+	if err := writableDir(*out); err != nil {
+		return fmt.Errorf("-out %s: %w", *out, err)
+	}
+	for _, f := range []struct{ flag, path string }{{"-cpuprofile", *cpuProfile}, {"-memprofile", *memProfile}} {
+		if f.path != "" {
+			if err := writableFile(f.path); err != nil {
+				return fmt.Errorf("%s %s: %w", f.flag, f.path, err)
+			}
+		}
+	}
+	if err := outs.check(); err != nil {
+		return err
+	}
+	c, record, err := loadSimulated(*cfgPath, *out, flagSets, described)
+	if err != nil {
 		return err
 	}
 	if *cpuProfile != "" {
@@ -31,18 +97,13 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		}
 		defer stop()
 	}
-	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: mrsched simulate -config FILE -out DIR")
-		fs.PrintDefaults()
-		return errUsage
+	var wl jobSpan
+	if !*quiet {
+		wl = workloadOf(c)
 	}
-	c, err := scenario.Load(*cfgPath)
-	if err != nil {
-		return err
-	}
-	prog := newProgress(stderr, []string{c.Policy.Name}, *quiet)
+	prog := newProgress(stderr, c.Policy.Name, 1, wl, *quiet)
 	start := time.Now()
-	res, err := c.Run(func(now float64, done, total int) { prog.update(0, done, total) })
+	res, err := c.Run(func(now float64, done, total int) { prog.sim(0, now, done, total) })
 	wall := time.Since(start)
 	prog.finish()
 	if *memProfile != "" {
@@ -53,53 +114,54 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-	write := func(name string, f func(io.Writer) error) error {
-		path := filepath.Join(*out, name)
-		fh, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		if err := f(fh); err != nil {
-			fh.Close()
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		return fh.Close()
-	}
-	if err := write("scenario.yaml", func(w io.Writer) error {
-		// The run's own record of what it ran: results alone do not say
-		// which network mode, seed or trace made them.
-		if _, err := fmt.Fprintf(w, "# The scenario of this run, as read from %s (paths in it are relative to that file's directory).\n", *cfgPath); err != nil {
-			return err
-		}
-		_, err := w.Write(c.Source())
-		return err
-	}); err != nil {
-		return err
-	}
-	if err := write("summary.json", func(w io.Writer) error { return metrics.WriteSummaryJSON(w, res.Summary) }); err != nil {
-		return err
-	}
-	if err := write("jobs.csv", res.Collector.WriteJobsCSV); err != nil {
-		return err
-	}
-	if err := write("timeseries.csv", res.Collector.WriteTimeseriesCSV); err != nil {
-		return err
-	}
 	perf := perfReport(res.Summary.Policy, res.Cost, res.Engine, wall)
-	if err := write("perf.json", func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(perf)
-	}); err != nil {
+	if err := report.WriteRunDir(*out, report.Output{Scenario: record, Summary: res.Summary, Collector: res.Collector, Perf: perf}); err != nil {
 		return err
 	}
-	fmt.Fprintln(stderr, perf.line())
+	if err := outs.writeRuns([]*report.Run{report.FromCollector(record, res.Summary, res.Collector)}, "simulate "+*cfgPath, stderr, *quiet); err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, perf.Line())
 	s := res.Summary
 	fmt.Fprintf(stdout, "%s: %d/%d jobs, makespan %.0f s, throughput %.1f jobs/h, mean turnaround %.1f s, node-local maps %.1f%%, cross-rack %.2f GB\nwrote %s\n",
 		s.Policy, s.JobsCompleted, s.JobsSubmitted, s.MakespanS, s.ThroughputJobsPerHour, s.Turnaround.Mean,
 		100*s.Locality.Node, s.Bytes.CrossRackTotal/1e9, *out)
 	return nil
+}
+
+// loadSimulated reads the scenario at path with the flags' settings
+// applied (described as the command line gave them), and returns it with the record of it a run directory keeps:
+// the scenario as it runs, after a comment saying where it came from.
+// With settings, the record is written to DIR/scenario.yaml before it is
+// parsed, so that an error's line is a line of a file the user can open.
+func loadSimulated(path, out string, sets []scenario.Setting, described []string) (*scenario.Config, []byte, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(sets) == 0 {
+		c, err := scenario.Load(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The run's own record of what it ran: results alone do not say
+		// which network mode, seed or trace made them.
+		head := fmt.Sprintf("# The scenario of this run, as read from %s (paths in it are relative to that file's directory).\n", path)
+		return c, append([]byte(head), c.Source()...), nil
+	}
+	edited, err := scenario.Override(src, sets...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	head := fmt.Sprintf("# The scenario of this run: %s with %s (paths in it are relative to that file's directory).\n", path, strings.Join(described, " "))
+	record := append([]byte(head), edited...)
+	name := filepath.Join(out, "scenario.yaml")
+	if err := os.WriteFile(name, record, 0o644); err != nil {
+		return nil, nil, err
+	}
+	c, err := scenario.LoadBytes(record, name, filepath.Dir(path))
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, record, nil
 }

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/traces"
+)
+
+// smallScenario writes a scenario that runs in a fraction of a second.
+func smallScenario(t *testing.T, dir string) string {
+	t.Helper()
+	cfg := filepath.Join(dir, "s.yaml")
+	sc := "seed: 2\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 40}\npolicy: {name: fifo}\n"
+	if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestEveryCommandHelpExitsZero: asking for help is not an error.
+func TestEveryCommandHelpExitsZero(t *testing.T) {
+	for _, args := range [][]string{
+		{"-h"}, {"help"}, {"compare", "-h"}, {"simulate", "-h"}, {"diff", "-h"}, {"netsim", "-h"},
+		{"trace", "-h"}, {"trace", "stats", "-h"}, {"experiment", "-h"}, {"policies", "-h"},
+		{"sweep", "-h"}, {"sweep", "plan", "-h"}, {"sweep", "run", "-h"}, {"sweep", "collect", "-h"}, {"sweep", "k8s", "-h"}, {"report", "-h"},
+	} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 0 || !strings.Contains(strings.ToLower(out+errOut), "usage") {
+			t.Errorf("%v: exit %d, output %q; want exit 0 and a usage text", args, code, out+errOut)
+		}
+	}
+}
+
+// TestSimulateOverrides: -policy, -seed and -set change the scenario the
+// run uses, and the run's scenario.yaml records them, so that running it
+// again gives the same run.
+func TestSimulateOverrides(t *testing.T) {
+	dir := t.TempDir()
+	cfg := smallScenario(t, dir)
+	out := filepath.Join(dir, "out")
+	code, stdout, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out,
+		"-policy", "delay", "-seed", "5", "-set", "workload.max_jobs=30", "-set", "policy.params.t1_s=2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "delay: 30/30 jobs") {
+		t.Errorf("stdout %q: want delay's run of 30 jobs (-policy delay, -set workload.max_jobs=30)", stdout)
+	}
+	rec, err := os.ReadFile(filepath.Join(out, "scenario.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"-policy delay -seed 5 -set workload.max_jobs=30 -set policy.params.t1_s=2", "seed: 5", "max_jobs: 30", "name: delay", "t1_s: 2"} {
+		if !strings.Contains(string(rec), w) {
+			t.Errorf("scenario.yaml does not record %q:\n%s", w, rec)
+		}
+	}
+	again := filepath.Join(dir, "again")
+	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(out, "scenario.yaml"), "-out", again); code != 0 {
+		t.Fatalf("running the recorded scenario again: exit %d: %s", code, errOut)
+	}
+	a, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
+	if string(a) != string(b) {
+		t.Errorf("the recorded scenario ran differently from the overridden one: its record is not what ran")
+	}
+}
+
+func TestSimulateRefusesBadOverrides(t *testing.T) {
+	dir := t.TempDir()
+	cfg := smallScenario(t, dir)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-set", "cluster.racks=abc"}, "cluster.racks=abc: want a whole number, got abc"},
+		{[]string{"-set", "cluster.rackz=4"}, "cluster has no field rackz"},
+		{[]string{"-set", "cluster.racks"}, "want path=value"},
+		{[]string{"-policy", "nope"}, `-policy: unknown policy "nope"`},
+		{[]string{"-seed", "0"}, "-seed: must be at least 1"},
+		{[]string{"-set", "policy.params.t9_s=1", "-policy", "delay"}, "t9_s"},
+	}
+	for _, tc := range tests {
+		args := append([]string{"simulate", "-q", "-config", cfg, "-out", filepath.Join(dir, "out")}, tc.args...)
+		code, _, errOut := runCLI(t, args...)
+		if code == 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want an error saying %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// TestOutputsThatCannotBeWrittenFailFirst: an output path that cannot be
+// written is an error before the run, which may take hours, not after.
+func TestOutputsThatCannotBeWrittenFailFirst(t *testing.T) {
+	dir := t.TempDir()
+	cfg := smallScenario(t, dir)
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blocked := filepath.Join(file, "sub") // below a file: never writable
+	for _, args := range [][]string{
+		{"simulate", "-config", cfg, "-out", blocked},
+		{"compare", "-config", cfg, "-policies", "fifo", "-csv", filepath.Join(blocked, "c.csv")},
+		{"experiment", "-out", blocked, "fifo-vs-fair"},
+	} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 1 || !strings.Contains(errOut, blocked) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming %s", args, code, errOut, blocked)
+		}
+		if out != "" || strings.Contains(errOut, "simulating") || strings.Contains(errOut, "Assign calls") {
+			t.Errorf("%v: stdout %q, stderr %q: nothing may run before the output is known to be writable", args, out, errOut)
+		}
+	}
+}
+
+// TestCompareCSVIsPlainNumbers: every cell of compare's CSV but the
+// policy's name parses as a number; units live in the header.
+func TestCompareCSVIsPlainNumbers(t *testing.T) {
+	dir := t.TempDir()
+	cfg := smallScenario(t, dir)
+	path := filepath.Join(dir, "c.csv")
+	if code, _, errOut := runCLI(t, "compare", "-q", "-config", cfg, "-policies", "fifo,fair", "-csv", path); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want a header and one row a policy", len(rows))
+	}
+	for _, r := range rows[1:] {
+		for i, cell := range r[1:] {
+			if _, err := strconv.ParseFloat(cell, 64); err != nil {
+				t.Errorf("column %s of %s is %q, not a plain number", rows[0][i+1], r[0], cell)
+			}
+		}
+	}
+	if rows[2][0] != "fair" || rows[2][4] != "1" {
+		t.Errorf("fair's throughput_vs_fair is %q, want 1", rows[2][4])
+	}
+}
+
+func TestCompareRefusesDuplicatePolicies(t *testing.T) {
+	code, out, errOut := runCLI(t, "compare", "-q", "-policies", "fair,delay, fair")
+	if code != 1 || !strings.Contains(errOut, "-policies: fair is named twice") || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 naming the policy given twice", code, out, errOut)
+	}
+}
+
+// TestCompareTraceFile: compare runs a SWIM trace file given with -trace
+// and -source-nodes, and without -source-nodes says it needs it.
+func TestCompareTraceFile(t *testing.T) {
+	dir := t.TempDir()
+	data, _, _ := traces.Embedded("FB-2009")
+	lines := strings.SplitAfterN(string(data), "\n", 41)
+	path := filepath.Join(dir, "t.tsv")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:40], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "compare", "-q", "-trace", path, "-policies", "fifo")
+	if code != 1 || !strings.Contains(errOut, "-source-nodes") {
+		t.Errorf("without -source-nodes: exit %d, stderr %q; want exit 1 asking for -source-nodes", code, errOut)
+	}
+	runs := filepath.Join(dir, "runs")
+	code, out, errOut := runCLI(t, "compare", "-q", "-trace", path, "-source-nodes", "600", "-policies", "fifo", "-out", runs)
+	if code != 0 || !strings.Contains(out, "40/40") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the trace's 40 jobs run", code, out, errOut)
+	}
+	// The run directory's scenario names the trace and its source nodes,
+	// so it runs again to the same summary.
+	again := filepath.Join(dir, "again")
+	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(runs, "fifo", "scenario.yaml"), "-out", again); code != 0 {
+		t.Fatalf("simulate of compare's recorded scenario: exit %d: %s", code, errOut)
+	}
+	a, _ := os.ReadFile(filepath.Join(runs, "fifo", "summary.json"))
+	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
+	if string(a) != string(b) || len(a) == 0 {
+		t.Errorf("compare's recorded scenario for a trace file does not rerun to the same summary")
+	}
+}

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+
+	"github.com/mrsched/mrsched/sweep"
+	"github.com/mrsched/mrsched/sweep/rundb"
+)
+
+const sweepUsage = `usage: mrsched sweep plan    -grid FILE -out DIR     one scenario a cell, policy and seed of a grid
+       mrsched sweep run     -dir DIR [-index N | -parallel P]
+                                                    run one run (the index, or SLURM_ARRAY_TASK_ID or
+                                                    JOB_COMPLETION_INDEX) or every unfinished run here
+       mrsched sweep collect -dir DIR [-csv FILE] [-report FILE] [-sqlite FILE] [-partial] [-force]
+                                                    mean and standard error over seeds, a row a cell and policy
+       mrsched sweep k8s     -dir DIR [-image IMAGE] [-parallelism P] [-claim NAME]
+                                                    a Kubernetes Indexed Job that runs the sweep
+Run 'mrsched sweep COMMAND -h' for a command's flags; docs/sweeps.md explains grids and engines.
+`
+
+func cmdSweep(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, sweepUsage)
+		return errUsage
+	}
+	switch args[0] {
+	case "plan":
+		return sweepPlan(args[1:], stdout, stderr)
+	case "run":
+		return sweepRun(args[1:], stdout, stderr)
+	case "collect":
+		return sweepCollect(args[1:], stdout, stderr)
+	case "k8s":
+		return sweepK8s(args[1:], stdout, stderr)
+	}
+	fmt.Fprint(stderr, sweepUsage)
+	if isHelp(args[0]) {
+		return flag.ErrHelp
+	}
+	return fmt.Errorf("unknown sweep command %q (plan, run, collect, k8s)", args[0])
+}
+
+// sweepFlags is a flag set for `sweep NAME` that prints usage on -h.
+func sweepFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("sweep "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: "+usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseSweep parses args and refuses stray arguments and a missing -dir.
+func parseSweep(fs *flag.FlagSet, args []string, dir *string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 || *dir == "" {
+		fs.Usage()
+		return errUsage
+	}
+	return nil
+}
+
+func sweepPlan(args []string, stdout, stderr io.Writer) error {
+	fs := sweepFlags("plan", "mrsched sweep plan -grid FILE -out DIR", stderr)
+	grid := fs.String("grid", "", "the grid file: a base scenario, policies, seeds and axes (examples/sweep/)")
+	out := fs.String("out", "", "the sweep directory to create")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 || *grid == "" || *out == "" {
+		fs.Usage()
+		return errUsage
+	}
+	g, err := sweep.LoadGrid(*grid)
+	if err != nil {
+		return err
+	}
+	p, err := g.Write(*out)
+	switch {
+	case errors.Is(err, sweep.ErrPlanned):
+		fmt.Fprintf(stdout, "%s already holds this plan: %d runs\n", *out, len(p.Runs))
+		return nil
+	case err != nil:
+		return err
+	}
+	n := len(p.Runs)
+	fmt.Fprintf(stdout, "planned %d runs in %s: %d cells x %d policies x %d seeds\n", n, *out, g.Cells(), len(p.Policies), len(p.Seeds))
+	fmt.Fprintf(stdout, "run them here:  mrsched sweep run -dir %s -parallel %d\n", *out, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(stdout, "or on Slurm:    sbatch --array=0-%d --export=ALL,SWEEP_DIR=%s examples/sweep/slurm.sbatch\n", n-1, *out)
+	fmt.Fprintf(stdout, "or Kubernetes:  mrsched sweep k8s -dir %s -image IMAGE > job.yaml\n", *out)
+	fmt.Fprintf(stdout, "then:           mrsched sweep collect -dir %s\n", *out)
+	return nil
+}
+
+// arrayIndexVars are the environment variables an engine's array task
+// reads its index from: Slurm job arrays, Kubernetes Indexed Jobs.
+var arrayIndexVars = []string{"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"}
+
+func sweepRun(args []string, stdout, stderr io.Writer) error {
+	fs := sweepFlags("run", "mrsched sweep run -dir DIR [-index N | -parallel P] [-q]", stderr)
+	dir := fs.String("dir", "", "the sweep directory (from sweep plan)")
+	index := fs.Int("index", -1, "run only this run; default: the index in $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX, and without either every unfinished run")
+	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs at once when running every unfinished run")
+	quiet := fs.Bool("q", false, "say nothing but errors")
+	if err := parseSweep(fs, args, dir); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["index"] && given["parallel"] {
+		return fmt.Errorf("-index runs one run; -parallel is for running them all")
+	}
+	if *parallel < 1 {
+		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)
+	}
+	s, err := sweep.Open(*dir)
+	if err != nil {
+		return err
+	}
+	one, from := *index, "-index"
+	if given["index"] && one < 0 {
+		return fmt.Errorf("-index: must be at least 0, got %d", one)
+	}
+	if !given["index"] && !given["parallel"] {
+		for _, v := range arrayIndexVars {
+			if env, ok := os.LookupEnv(v); ok {
+				i, err := strconv.Atoi(env)
+				if err != nil || i < 0 {
+					return fmt.Errorf("$%s is %q, want a run index", v, env)
+				}
+				one, from = i, "$"+v
+				break
+			}
+		}
+	}
+	say := func(format string, a ...any) {
+		if !*quiet {
+			fmt.Fprintf(stderr, format, a...)
+		}
+	}
+	if one >= 0 {
+		o, err := s.Execute(one, nil)
+		if err != nil {
+			return err
+		}
+		if o.Skipped {
+			say("run %d (%s, from %s): already finished\n", one, o.Run.Describe(), from)
+			return nil
+		}
+		say("run %d (%s, from %s): %s\n", one, o.Run.Describe(), from, o.Perf.Line())
+		return nil
+	}
+	total := len(s.Plan.Runs)
+	pending := len(s.Pending())
+	say("%d of %d runs to do, %d at a time\n", pending, total, min(*parallel, max(pending, 1)))
+	return s.RunAll(*parallel, func(done, n, i int, o *sweep.Outcome, err error) {
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "[%d/%d] run %d failed: %v\n", done, n, i, err)
+		case o.Skipped:
+			say("[%d/%d] run %d (%s): already finished\n", done, n, i, o.Run.Describe())
+		default:
+			say("[%d/%d] run %d (%s): %.1f s\n", done, n, i, o.Run.Describe(), o.Perf.WallS)
+		}
+	})
+}
+
+func sweepCollect(args []string, stdout, stderr io.Writer) error {
+	fs := sweepFlags("collect", "mrsched sweep collect -dir DIR [-csv FILE] [-report FILE] [-sqlite FILE] [-partial] [-force]", stderr)
+	dir := fs.String("dir", "", "the sweep directory")
+	csvPath := fs.String("csv", "", "write the table as CSV here (default DIR/collect.csv)")
+	reportPath := fs.String("report", "", "write the HTML report (the table, and mean turnaround by the first axis) here (default DIR/report.html)")
+	dbPath := fs.String("sqlite", "", "also write every run's summary and jobs to this SQLite database (schema: docs/sweeps.md)")
+	partial := fs.Bool("partial", false, "collect the finished runs when some have not finished")
+	force := fs.Bool("force", false, "aggregate runs that are not what the plan says (another plan's runs, another workload)")
+	if err := parseSweep(fs, args, dir); err != nil {
+		return err
+	}
+	if *csvPath == "" {
+		*csvPath = filepath.Join(*dir, "collect.csv")
+	}
+	if *reportPath == "" {
+		*reportPath = filepath.Join(*dir, "report.html")
+	}
+	for _, p := range []string{*csvPath, *reportPath, *dbPath} {
+		if p != "" {
+			if err := writableFile(p); err != nil {
+				return err
+			}
+		}
+	}
+	s, err := sweep.Open(*dir)
+	if err != nil {
+		return err
+	}
+	c, err := s.Collect(sweep.CollectOptions{Partial: *partial, Force: *force})
+	if err != nil {
+		return err
+	}
+	if err := c.Table().WriteText(stdout); err != nil {
+		return err
+	}
+	f, err := os.Create(*csvPath)
+	if err != nil {
+		return err
+	}
+	if err := c.CSV().WriteCSV(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", *csvPath, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", *csvPath)
+	if err := c.Page().WriteFile(*reportPath); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", *reportPath)
+	if *dbPath != "" {
+		if err := rundb.Write(*dbPath, c); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", *dbPath)
+	}
+	return nil
+}
+
+func sweepK8s(args []string, stdout, stderr io.Writer) error {
+	fs := sweepFlags("k8s", "mrsched sweep k8s -dir DIR [-image IMAGE] [-parallelism P] [-claim NAME] [-mount PATH] [-name NAME] [-cpu C] [-memory M]", stderr)
+	dir := fs.String("dir", "", "the sweep directory (from sweep plan)")
+	var o sweep.KubernetesOptions
+	fs.StringVar(&o.Image, "image", "mrsched:latest", "a container image with mrsched on its PATH")
+	fs.IntVar(&o.Parallelism, "parallelism", 4, "pods at once")
+	fs.StringVar(&o.Claim, "claim", "mrsched-sweeps", "the PersistentVolumeClaim holding the sweep directory at its top level")
+	fs.StringVar(&o.MountPath, "mount", "/sweeps", "where the claim is mounted in the pods")
+	fs.StringVar(&o.Name, "name", "", "the Job's name (default mrsched- and the directory's name)")
+	fs.StringVar(&o.CPU, "cpu", "1", "each pod's CPU request")
+	fs.StringVar(&o.Memory, "memory", "2Gi", "each pod's memory request")
+	if err := parseSweep(fs, args, dir); err != nil {
+		return err
+	}
+	if o.Parallelism < 1 {
+		return fmt.Errorf("-parallelism: must be at least 1, got %d", o.Parallelism)
+	}
+	s, err := sweep.Open(*dir)
+	if err != nil {
+		return err
+	}
+	b, err := s.Kubernetes(o)
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(b)
+	return err
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/testbed"
+	"github.com/mrsched/mrsched/testbed/fabric"
+	"github.com/mrsched/mrsched/testbed/worker"
+)
+
+func cmdTestbed(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "clean":
+			return cmdTestbedClean(args[1:], stdout, stderr)
+		case "netsim":
+			return cmdTestbedNetsim(args[1:], stdout, stderr)
+		case "worker":
+			// A worker, started by a run inside its node's namespace: it
+			// speaks the control protocol on its standard input and output.
+			return worker.Run(context.Background(), os.Stdin, os.Stdout)
+		}
+	}
+	fs := flag.NewFlagSet("testbed", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "scenario YAML with an optional testbed: section (required; see examples/testbed/)")
+	out := fs.String("out", "", "output directory (required): the files simulate writes, plus testbed.json")
+	quiet := fs.Bool("q", false, "no progress line")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: mrsched testbed -config FILE -out DIR   run a scenario on an emulated cluster (needs root)
+       mrsched testbed clean                    remove what a killed run left behind
+       mrsched testbed netsim FILE.json         a netsim file's flows as real TCP transfers, beside the model's
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if err := fabric.CheckPrivileges(); err != nil {
+		return err // before anything is changed, the output directory included
+	}
+	c, err := scenario.Load(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	prog := newProgress(stderr, c.Policy.Name+" on the testbed", 1, workloadOf(c), *quiet)
+	start := time.Now()
+	res, err := testbed.Run(ctx, c, testbed.Options{
+		Progress: func(now float64, done, total int) { prog.sim(0, now, done, total) },
+		Log:      stderr,
+	})
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	s := res.Collector.Summarize(c.Policy.Name)
+	src := append([]byte(fmt.Sprintf("# The scenario of this testbed run, as read from %s (paths in it are relative to that file's directory).\n", *cfgPath)), c.Source()...)
+	if err := report.WriteRunDir(*out, report.Output{Scenario: src, Summary: s, Collector: res.Collector,
+		Perf: perf{Policy: s.Policy, WallS: time.Since(start).Seconds(), AssignCalls: res.Cost.Count(),
+			DecisionMeanUS: float64(res.Cost.Mean()) / 1e3, DecisionP99US: float64(res.Cost.Quantile(0.99)) / 1e3}}); err != nil {
+		return err
+	}
+	if err := writeJSONFile(filepath.Join(*out, "testbed.json"), res.Report); err != nil {
+		return err
+	}
+	r := res.Report
+	fmt.Fprintf(stdout, "%s on the testbed: %d/%d jobs, makespan %.0f s, mean turnaround %.1f s, node-local maps %.1f%%, cross-rack %.3f GB; wall %.0f s; cores %.0f%% busy with un-niced work (p95 %.0f%%)\nwrote %s\n",
+		s.Policy, s.JobsCompleted, s.JobsSubmitted, s.MakespanS, s.Turnaround.Mean, 100*s.Locality.Node,
+		s.Bytes.CrossRackTotal/1e9, r.WallS, 100*mean(r.Host.UnniceMean), 100*r.Host.UnniceP95, *out)
+	if !r.ChecksumsOK {
+		var bad []string
+		for _, j := range r.Jobs {
+			if j.Status == "completed" && !j.OK {
+				bad = append(bad, j.Name)
+			}
+		}
+		return fmt.Errorf("%d jobs wrote output other than their plans predict: %s (see %s)", len(bad), strings.Join(bad, ", "), filepath.Join(*out, "testbed.json"))
+	}
+	return nil
+}
+
+func cmdTestbedClean(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("testbed clean", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	workDir := fs.String("work-dir", "", "also look for leftover run directories here (a scenario's testbed.work_dir); the system's temporary directory is always searched")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: mrsched testbed clean [-work-dir DIR]")
+		return errUsage
+	}
+	if err := fabric.CheckPrivileges(); err != nil {
+		return err
+	}
+	removed, err := fabric.Clean(context.Background())
+	for _, r := range removed {
+		fmt.Fprintln(stdout, "removed", r)
+	}
+	dirs, derr := testbed.CleanWorkDirs("")
+	if *workDir != "" {
+		more, err := testbed.CleanWorkDirs(*workDir)
+		dirs, derr = append(dirs, more...), errors.Join(derr, err)
+	}
+	for _, d := range dirs {
+		fmt.Fprintln(stdout, "removed", d)
+	}
+	if len(removed) == 0 && len(dirs) == 0 && err == nil && derr == nil {
+		fmt.Fprintln(stdout, "nothing to clean")
+	}
+	return errors.Join(err, derr)
+}
+
+// writeJSONFile writes v to path as indented JSON.
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}

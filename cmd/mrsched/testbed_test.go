@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mrsched/mrsched/testbed/fabric"
+)
+
+// mainEnv makes the test binary act as the mrsched command: the testbed
+// tests run the CLI in a process of its own (to interrupt or kill it), and
+// a run starts its workers by running its own executable again.
+const mainEnv = "MRSCHED_TEST_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// mrschedCmd is the test binary run as `mrsched args...`.
+func mrschedCmd(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	return cmd
+}
+
+func needTestbedPrivilege(t *testing.T) {
+	t.Helper()
+	if err := fabric.CheckPrivileges(); err != nil {
+		t.Skipf("the testbed needs privileges this test lacks: %v", err)
+	}
+}
+
+// runNamespaces lists the fabric namespaces on the host.
+func runNamespaces() []string {
+	var out []string
+	es, _ := os.ReadDir("/run/netns")
+	for _, e := range es {
+		if strings.HasPrefix(e.Name(), fabric.Prefix) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// longScenario writes a scenario whose testbed run takes about half a
+// minute, with its work directory under dir.
+func longScenario(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "long.yaml")
+	src := "cluster: {racks: 2, nodes_per_rack: 2}\nworkload: {trace: FB-2009, users: 2, max_jobs: 40}\npolicy: {name: fair}\n" +
+		"testbed: {bandwidth_scale: 0.1, byte_scale: 0.01, work_dir: " + filepath.Join(dir, "work") + "}\n"
+	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// startRun starts `mrsched testbed` on the long scenario and waits until
+// its network exists.
+func startRun(t *testing.T, dir string) (*exec.Cmd, *bytes.Buffer, string) {
+	t.Helper()
+	cmd := mrschedCmd(t, "testbed", "-q", "-config", longScenario(t, dir), "-out", filepath.Join(dir, "out"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if len(workDirs(t, dir)) > 0 {
+			id := runID(t, dir)
+			if len(runOf(t, dir, id)) > 0 {
+				time.Sleep(time.Second) // let the workers start
+				return cmd, &stderr, id
+			}
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	t.Fatalf("the run built no network within 30 s: %s", stderr.String())
+	return nil, nil, ""
+}
+
+// runOf is the namespaces of the run whose work directory is in dir: its
+// name carries the run's id ("mrsched-testbed-ID-N"), as the namespaces'
+// names do ("mrsID-ROLE"). Other runs (other tests on the host) are not
+// counted.
+func runOf(t *testing.T, dir, id string) []string {
+	t.Helper()
+	var out []string
+	for _, ns := range runNamespaces() {
+		if strings.HasPrefix(ns, fabric.Prefix+id+"-") {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+// runID reads the id of the run whose work directory is in dir.
+func runID(t *testing.T, dir string) string {
+	t.Helper()
+	for _, d := range workDirs(t, dir) {
+		if rest, ok := strings.CutPrefix(d, "mrsched-testbed-"); ok {
+			id, _, _ := strings.Cut(rest, "-")
+			return id
+		}
+	}
+	t.Fatal("no run's work directory")
+	return ""
+}
+
+func workDirs(t *testing.T, dir string) []string {
+	es, err := os.ReadDir(filepath.Join(dir, "work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// TestTestbedInterruptLeavesNothing interrupts a run (SIGINT, as Ctrl-C
+// does) and checks that it exits with an error and leaves no namespace,
+// worker process or work directory.
+func TestTestbedInterruptLeavesNothing(t *testing.T) {
+	needTestbedPrivilege(t)
+	dir := t.TempDir()
+	cmd, stderr, id := startRun(t, dir)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("an interrupted run exited with %v; want exit status 1 (stderr: %s)", err, stderr)
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr does not say the run was interrupted: %s", stderr)
+	}
+	if left := runOf(t, dir, id); len(left) > 0 {
+		t.Errorf("the interrupted run left namespaces %v", left)
+	}
+	if left := workDirs(t, dir); len(left) > 0 {
+		t.Errorf("the interrupted run left work directories %v", left)
+	}
+}
+
+// TestTestbedCleanAfterKill kills a run with SIGKILL, which leaves its
+// network and work directory behind, and checks that `testbed clean`
+// removes them, and only them.
+func TestTestbedCleanAfterKill(t *testing.T) {
+	needTestbedPrivilege(t)
+	dir := t.TempDir()
+	cmd, stderr, id := startRun(t, dir)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if len(runOf(t, dir, id)) == 0 {
+		t.Fatalf("a killed run left no namespace; nothing to test (stderr: %s)", stderr)
+	}
+	if len(workDirs(t, dir)) == 0 {
+		t.Fatal("a killed run left no work directory; nothing to test")
+	}
+	// Workers die with their master (Pdeathsig): none may outlive it.
+	time.Sleep(500 * time.Millisecond)
+	keep := filepath.Join(dir, "work", "unrelated")
+	if err := os.Mkdir(keep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	clean := mrschedCmd(t, "testbed", "clean", "-work-dir", filepath.Join(dir, "work"))
+	out, err := clean.CombinedOutput()
+	if err != nil {
+		t.Fatalf("testbed clean: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "removed") {
+		t.Errorf("testbed clean reported no removal:\n%s", out)
+	}
+	if left := runOf(t, dir, id); len(left) > 0 {
+		t.Errorf("namespaces of the killed run after clean: %v", left)
+	}
+	if left := workDirs(t, dir); len(left) != 1 || left[0] != "unrelated" {
+		t.Errorf("work directory after clean holds %v; want only the unrelated one", left)
+	}
+}
+
+// TestTestbedWithoutPrivilegeChangesNothing runs `mrsched testbed` as an
+// unprivileged user: it must exit 1 naming the missing privilege, and
+// create nothing (not even its output directory).
+func TestTestbedWithoutPrivilegeChangesNothing(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to start a process as another user")
+	}
+	// The unprivileged user must be able to run a copy of this binary.
+	dir, err := os.MkdirTemp("", "mrsched-privilege-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	exe, _ := os.Executable()
+	bin := filepath.Join(dir, "mrsched.test")
+	src, err := os.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(dst, src)
+	src.Close()
+	dst.Close()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("workload: {trace: FB-2009, max_jobs: 1}\npolicy: {name: fair}\n"), 0o644)
+	cmd := exec.Command(bin, "testbed", "-config", scen, "-out", filepath.Join(dir, "out"))
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("unprivileged run: %v; want exit status 1\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "CAP_NET_ADMIN") {
+		t.Errorf("the error does not name the missing privilege:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Errorf("the refused run created its output directory (%v)", err)
+	}
+	if strings.Contains(string(out), "MB of input") {
+		t.Errorf("the refused run went on to prepare its jobs:\n%s", out)
+	}
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/testbed"
+	"github.com/mrsched/mrsched/testbed/fabric"
+	"github.com/mrsched/mrsched/validate"
+)
+
+func cmdValidate(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "scenario YAML with a validate: section (required; see examples/testbed/validate-*.yaml)")
+	out := fs.String("out", "", "output directory (required): validate.json and every run's directory")
+	seeds := fs.Int("seeds", 3, "how many seeds, from -seed on")
+	first := fs.Uint64("seed", 0, "the first seed (default: the scenario's seed, or 1)")
+	quiet := fs.Bool("q", false, "no progress lines")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mrsched validate -config FILE -out DIR [-seeds N] [-seed S]   (needs root: it runs the testbed)")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *seeds < 1 || *seeds > 1000 {
+		return fmt.Errorf("-seeds: %d; want 1 to 1000", *seeds)
+	}
+	if err := fabric.CheckPrivileges(); err != nil {
+		return err
+	}
+	c, err := scenario.Load(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if _, err := validate.LoadSpec(c); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	s := *first
+	if s == 0 {
+		s = max(c.Seed, 1)
+	}
+	var list []uint64
+	for i := range *seeds {
+		list = append(list, s+uint64(i))
+	}
+	var log io.Writer = stderr
+	if *quiet {
+		log = io.Discard
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := validate.Validate(ctx, c, validate.Options{Seeds: list, Out: *out, Log: log,
+		Testbed: func(ctx context.Context, c *scenario.Config) (*testbed.Result, error) {
+			return testbed.Run(ctx, c, testbed.Options{Log: log})
+		}})
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*out, "validate.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	for _, t := range validateTables(rep) {
+		if err := t.WriteText(stdout); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "validate.json"))
+	return nil
+}
+
+// validateTables renders a validation: the simulator's errors run by run,
+// and each effect in both with its standard error.
+func validateTables(rep *validate.Report) []*report.Table {
+	pct := func(x float64) string { return fmt.Sprintf("%+.1f%%", 100*x) }
+	errs := &report.Table{Title: "The simulator against the testbed, run by run: (simulator - testbed) / testbed",
+		Headers: []string{"policy", "seed", "mean turnaround", "p95 turnaround", "makespan", "cross-rack bytes", "rank correlation", "host busy (p95)"}}
+	for _, r := range rep.Runs {
+		errs.AddRow(r.Policy, fmt.Sprint(r.Seed), pct(r.Error.MeanTurnaround), pct(r.Error.P95Turnaround), pct(r.Error.Makespan),
+			pct(r.Error.CrossRackBytes), fmt.Sprintf("%.3f", r.Error.SpearmanTurnaround), fmt.Sprintf("%.0f%%", 100*r.Host.UnniceP95))
+		c := r.Control
+		errs.AddRow("  control", "", pct(c.MeanTurnaround), pct(c.P95Turnaround), pct(c.Makespan), pct(c.CrossRackBytes), fmt.Sprintf("%.3f", c.SpearmanTurnaround), "")
+	}
+	errs.Notes = []string{
+		"rank correlation: Spearman's, of per-job turnaround over the jobs completed in both;",
+		"control: the simulator with every heartbeat 1 ns later against the simulator, the model's own spread;",
+		"cross-rack bytes on the testbed: the TCP payload the kernel counted on the rack uplinks;",
+		"host busy: the 95th percentile of one-second samples of the cores' un-niced busy share during the testbed run.",
+	}
+	eff := &report.Table{Title: fmt.Sprintf("Effects: a policy's figure over its baseline's on the same seed, mean ± standard error over %d seeds", len(rep.Seeds)),
+		Headers: []string{"policy / baseline", "figure", "simulator", "testbed", "same sign", "within 2 SE"}}
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	for _, e := range rep.Effects {
+		figs := []struct {
+			name     string
+			s, t, se float64
+			sse      float64
+		}{
+			{"mean turnaround", e.Sim.MeanTurnaround, e.Testbed.MeanTurnaround, e.Testbed.SE.MeanTurnaround, e.Sim.SE.MeanTurnaround},
+			{"throughput", e.Sim.Throughput, e.Testbed.Throughput, e.Testbed.SE.Throughput, e.Sim.SE.Throughput},
+			{"cross-rack bytes", e.Sim.CrossRack, e.Testbed.CrossRack, e.Testbed.SE.CrossRack, e.Sim.SE.CrossRack},
+		}
+		for k, f := range figs {
+			eff.AddRow(e.Policy+" / "+e.Baseline, f.name, fmt.Sprintf("%.3f ± %.3f", f.s, f.sse), fmt.Sprintf("%.3f ± %.3f", f.t, f.se),
+				yes(e.Agree[k].SameSign), yes(e.Agree[k].WithinTwoSE))
+		}
+	}
+	return []*report.Table{errs, eff}
+}

@@ -1,0 +1,460 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/faults"
+	"github.com/mrsched/mrsched/sched"
+)
+
+// Node loss, by the rules of docs/faults.md.
+//
+// At a kill the node stops (down): it heartbeats no more and nothing is
+// offered on it; its tasks stay running to the master but are frozen
+// (their flows are removed and their phase events ignored); and every
+// transfer to or from it breaks at once. A map reading from it reads again
+// from the nearest live replica (failing if none is left); a reduce
+// fetching from it parks the host and waits; an output pipeline through it
+// starts again without it.
+//
+// At expiry (at_s + engine.node_expiry_s), or at a restore that comes
+// first, the master declares it lost (loseNode): its attempts fail as
+// killed ones, the finished maps of unfinished jobs whose output it held
+// run again, its replicas leave the jobs' files, a job left needing a
+// block with no replica fails, and its slots leave the cluster. A restore
+// then brings it back empty (restoreNode).
+//
+// The shuffle ledger (Engine.shuffleProduced, shuffleFetched) counts each
+// map's output once, at its first finish: a reduce that had fetched a lost
+// output keeps it and skips the re-execution's (reduceFaults.kept); the
+// others fetch the re-execution's. So produced equals fetched at the end
+// of a run, as without faults.
+//
+// Nothing here runs, and nothing it adds to the engine's paths does more
+// than a nil or zero check, in a run without faults.
+
+// SetFaults gives the run its node losses and returns, in time order
+// (faults.Resolve's events). Call it before Run.
+func (e *Engine) SetFaults(evs []faults.Event) error {
+	dead := make([]bool, len(e.nodes))
+	for i, ev := range evs {
+		if !(ev.At >= 0 && ev.At <= faults.MaxAtS) || i > 0 && ev.At < evs[i-1].At {
+			return fmt.Errorf("faults[%d].at_s: %v; want times from 0 to %v in order", ev.Index, ev.At, faults.MaxAtS)
+		}
+		if len(ev.Nodes) == 0 {
+			return fmt.Errorf("faults[%d]: names no node", ev.Index)
+		}
+		for _, n := range ev.Nodes {
+			if n < 0 || int(n) >= len(e.nodes) {
+				return fmt.Errorf("faults[%d]: node %d is not in the cluster's %d", ev.Index, n, len(e.nodes))
+			}
+			switch {
+			case dead[n] && ev.Kind != faults.RestoreNode:
+				return fmt.Errorf("faults[%d].%s: node %s is already dead", ev.Index, ev.Kind, faults.NodeName(e.topo, n))
+			case !dead[n] && ev.Kind == faults.RestoreNode:
+				return fmt.Errorf("faults[%d].%s: node %s is alive", ev.Index, ev.Kind, faults.NodeName(e.topo, n))
+			}
+			dead[n] = !dead[n]
+		}
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	e.faults = evs
+	e.col.EnableFaults()
+	// Each event and each expiry is an event at its instant.
+	e.instantLimit += 2 * int64(len(evs)+len(e.nodes))
+	return nil
+}
+
+// frozen reports whether node n is dead: its tasks make no progress.
+func (e *Engine) frozen(n cluster.NodeID) bool { return e.downCount > 0 && e.nodes[n].down }
+
+// fault handles an evFault event: a kill or restore of the run's faults,
+// or a node's expiry.
+func (e *Engine) fault(ev event) {
+	if ev.a < 0 {
+		n := cluster.NodeID(-1 - ev.a)
+		if ns := &e.nodes[n]; ns.down && !ns.gone && ns.life == ev.c {
+			e.loseNode(n)
+		}
+		return
+	}
+	f := &e.faults[ev.a]
+	if f.Kind == faults.RestoreNode {
+		e.restoreNode(f.Nodes[0])
+		return
+	}
+	for _, n := range f.Nodes {
+		ns := &e.nodes[n]
+		ns.down = true
+		ns.life++
+		e.downCount++
+		e.faultPending++
+		e.events.push(event{t: f.At + e.p.NodeExpiryS, kind: evFault, a: -1 - int32(n), c: ns.life})
+	}
+	e.breakTransfers()
+}
+
+// breakTransfers ends what the nodes just killed break at once: the flows
+// of their own tasks (which freeze), reads from them, fetches from them
+// and pipelines through them.
+func (e *Engine) breakTransfers() {
+	for _, sj := range slices.Clone(e.active) {
+		jr := e.jobs[sj.Index]
+		for _, t := range slices.Clone(jr.running) {
+			if jr.done {
+				break // a map that found no replica failed the job
+			}
+			if t.kind == sched.MapTask {
+				e.breakMap(jr, int(t.index))
+			} else {
+				e.breakReduce(jr, int(t.index))
+			}
+		}
+	}
+}
+
+func (e *Engine) breakMap(jr *jobRun, i int) {
+	m := &jr.maps[i]
+	switch {
+	case m.state != tsRunning:
+		// Starting: its read begins at its startup's end, from a live
+		// replica then (startMapRead), unless its own node is dead.
+	case e.nodes[m.node].down:
+		e.removeFlow(&m.flow)
+	case e.nodes[m.src].down:
+		e.removeFlow(&m.flow)
+		e.startMapRead(jr, i) // from the beginning, from a live replica
+	}
+}
+
+func (e *Engine) breakReduce(jr *jobRun, i int) {
+	r := &jr.reduces[i]
+	if e.nodes[r.node].down {
+		for k := range r.from {
+			e.removeFlow(&r.from[k].flow)
+		}
+		e.removeFlow(&r.write)
+		return
+	}
+	switch r.state {
+	case tsRunning:
+		broke := false
+		for h := range r.from {
+			if hf := &r.from[h]; hf.state == hostFetching && e.nodes[jr.hosts[h]].down {
+				e.removeFlow(&hf.flow)
+				hf.state = hostParked
+				r.fetches--
+				r.fx.parked++
+				r.fx.cnt[h].taken = r.fx.cnt[h].got
+				broke = true
+			}
+		}
+		if broke {
+			e.pump(jr, i) // fetch from other hosts in the freed places
+		}
+	case tsWriting:
+		if slices.ContainsFunc(r.fx.pipe, func(n cluster.NodeID) bool { return e.nodes[n].down }) {
+			e.removeFlow(&r.write)
+			e.writeFlow(jr, i, r.fx.pipe)
+		}
+	}
+}
+
+// readSource is the replica among reps a map on node n reads: the nearest
+// (cluster.NearestReplica) on a live node, or, when none is live, the
+// nearest, from which the read will fail.
+func (e *Engine) readSource(reps []cluster.NodeID, n cluster.NodeID) cluster.NodeID {
+	if e.downCount > 0 {
+		var live []cluster.NodeID
+		for _, r := range reps {
+			if !e.nodes[r].down {
+				live = append(live, r)
+			}
+		}
+		if len(live) > 0 {
+			reps = live
+		}
+	}
+	if len(reps) == 0 {
+		e.fail("invariant: a map whose block has no replica left was launched on node %d; its job should have failed", n)
+		return n
+	}
+	return cluster.NearestReplica(e.topo, reps, n, e.rng)
+}
+
+// rereadFrom points map i's read, whose source is dead, at the nearest
+// live replica, and reports true; with none left, it fails the attempt
+// and reports false.
+func (e *Engine) rereadFrom(jr *jobRun, i int) bool {
+	m := &jr.maps[i]
+	reps := jr.sj.Input.BlockReplicas(i)
+	m.src = e.readSource(reps, m.node)
+	if !e.nodes[m.src].down {
+		return true
+	}
+	m.state = tsStarting // its flow is gone
+	e.failAttemptFor(jr, sched.MapTask, i, fmt.Sprintf("block %d of its input has no live replica (nodes %s are dead)", i, faults.NodeNames(e.topo, reps)))
+	return false
+}
+
+// loseNode declares node d lost: its attempts fail, the map outputs it
+// held for unfinished jobs are lost and their maps run again, its replicas
+// leave the jobs' files (failing a job left needing a block with none),
+// and its slots leave the cluster.
+func (e *Engine) loseNode(d cluster.NodeID) {
+	ns := &e.nodes[d]
+	e.col.NodeLost()
+	ns.computeWait = nil // its reducers are ended below; none is admitted there
+	active := slices.Clone(e.active)
+	for _, sj := range active {
+		jr := e.jobs[sj.Index]
+		for _, t := range slices.Clone(jr.running) {
+			if jr.taskNode(t) != d {
+				continue
+			}
+			node, slot, start := e.endAttempt(jr, t.kind, int(t.index))
+			e.col.FaultKilled(e.now - start)
+			e.afterKill(jr, t.kind, node, slot, start)
+			if t.kind == sched.MapTask {
+				jr.mapsBack, jr.mapsBackAt = true, e.now
+			}
+		}
+	}
+	for _, sj := range active {
+		e.loseOutputs(e.jobs[sj.Index], d)
+	}
+	ns.wiped = true
+	e.wipedCount++
+	for _, sj := range active {
+		if slices.Contains(sj.Input.Replicas, d) {
+			*sj.Input = sj.Input.Without(func(n cluster.NodeID) bool { return n == d })
+			sj.Maps.DropNode(d)
+		}
+	}
+	for _, sj := range active {
+		e.failIfInputLost(e.jobs[sj.Index])
+	}
+	ns.gone = true
+	for k := range e.slotTotal {
+		e.slotTotal[k] -= e.capacity[k]
+	}
+	ns.free = [3]int{}
+	e.epoch++
+}
+
+// taskNode is where a running task of jr runs.
+func (jr *jobRun) taskNode(t taskKey) cluster.NodeID {
+	if t.kind == sched.MapTask {
+		return jr.maps[t.index].node
+	}
+	return jr.reduces[t.index].node
+}
+
+// loseOutputs returns jr's finished maps whose output lived on node d to
+// pending. Reduces copying keep the outputs they had fetched (and will
+// skip those maps' new output) and forget the rest.
+func (e *Engine) loseOutputs(jr *jobRun, d cluster.NodeID) {
+	sj := jr.sj
+	h, ok := jr.hostIndex[d]
+	if !ok {
+		return
+	}
+	var lost []int
+	for i := range jr.maps {
+		if m := &jr.maps[i]; m.state == tsDone && m.node == d {
+			lost = append(lost, i)
+		}
+	}
+	if len(lost) == 0 {
+		return
+	}
+	var entries []int // log entries of d's live outputs
+	for k := range jr.mapLog {
+		if mo := &jr.mapLog[k]; mo.host == h && mo.perReduce > 0 {
+			entries = append(entries, k)
+		}
+	}
+	for i := range jr.reduces {
+		r := &jr.reduces[i]
+		if sj.FinishedMaps == sj.NumMaps && (r.state == tsStarting || r.state == tsRunning) && r.start <= jr.mapsDoneAt {
+			// Charged its wait when the maps were all done; it waits on.
+			jr.addWait(r.start-jr.mapsDoneAt, e.p.CopyCompute.Enabled)
+		}
+		if r.state != tsRunning || e.nodes[r.node].down || int(h) >= len(r.fx.cnt) {
+			continue // holds all of its input, none of d's, or is lost itself
+		}
+		fx := r.fx
+		got, seen, held := fx.cnt[h].got, int32(0), len(fx.kept)
+		for _, k := range entries {
+			if seen == got || k >= r.cursor {
+				break
+			}
+			mo := &jr.mapLog[k]
+			if jr.rerun != nil && jr.rerun[mo.m] && slices.Contains(fx.kept[:held], mo.m) {
+				continue // skipped when absorbed
+			}
+			seen++
+			fx.kept = append(fx.kept, mo.m)
+		}
+		fx.cnt[h] = hostCount{}
+		hf := &r.from[h]
+		hf.avail = 0
+		if hf.state == hostParked {
+			hf.state = hostIdle
+			fx.parked--
+		}
+		// A host still in line is dropped when it comes up (pump).
+	}
+	for _, k := range entries {
+		jr.mapLog[k].perReduce = 0
+	}
+	if jr.rerun == nil {
+		jr.rerun = make([]bool, len(jr.maps))
+	}
+	jr.mapsBack, jr.mapsBackAt = true, e.now
+	for _, i := range lost {
+		m := &jr.maps[i]
+		m.state = tsPending
+		sj.Maps.Return(i)
+		sj.FinishedMaps--
+		e.launchableMaps++
+		jr.rerun[i] = true
+		e.col.MapReexecuted(float64(m.ran))
+	}
+	// Recounted rather than decremented, so that no rounding is left.
+	rack := e.topo.Rack(d)
+	out := 0.0
+	bb := e.topo.Config().BlockBytes()
+	for i := range jr.maps {
+		if m := &jr.maps[i]; m.state == tsDone && e.topo.Rack(m.node) == rack {
+			out += jr.spec.MapOutputBytes(i, bb)
+		}
+	}
+	sj.MapOutputByRack[rack] = out
+	e.epoch++
+	if e.lossObs != nil {
+		e.lossObs.MapOutputsLost(e, sj, d, len(lost))
+	}
+}
+
+// failIfInputLost fails jr if a map it has still to run reads a block with
+// no replica left.
+func (e *Engine) failIfInputLost(jr *jobRun) {
+	if jr.done {
+		return
+	}
+	for i := range jr.maps {
+		if jr.maps[i].state == tsDone || len(jr.sj.Input.BlockReplicas(i)) > 0 {
+			continue
+		}
+		placed := cluster.PlaceInput(e.topo, e.seed, jr.spec.Name, jr.spec.NumMaps)
+		e.col.FaultFailedJob()
+		e.failJob(jr, fmt.Sprintf("block %d of its input has no live replica (lost with nodes %s) at t=%.3f s",
+			i, faults.NodeNames(e.topo, placed.BlockReplicas(i)), e.now))
+		return
+	}
+}
+
+// restoreNode brings dead node d back, empty: declared lost first if it
+// had not expired yet, then its slots return and it heartbeats from its
+// next phase.
+func (e *Engine) restoreNode(d cluster.NodeID) {
+	ns := &e.nodes[d]
+	if !ns.gone {
+		e.loseNode(d)
+	}
+	if e.p.CheckInvariants && (ns.computing != 0 || math.Abs(ns.usedCPU) > 1e-9 || math.Abs(ns.usedMem) > 1e-9) {
+		e.fail("invariant: node %d is restored with %d reducers computing and %v cores, %v GB held", d, ns.computing, ns.usedCPU, ns.usedMem)
+	}
+	ns.down, ns.gone = false, false
+	ns.life++ // its expiry, if still queued, is stale
+	e.downCount--
+	ns.usedCPU, ns.usedMem = 0, 0
+	ns.free = e.capacity
+	for k := range e.slotTotal {
+		e.slotTotal[k] += e.capacity[k]
+	}
+	e.epoch++
+	if !ns.hb && len(e.active) > 0 {
+		e.scheduleHeartbeatAfter(d, e.now)
+	}
+}
+
+// freeForMaps kills reduces that keep maps from running, as YARN's
+// MapReduce application master preempts reducers when its maps starve
+// (RMContainerAllocator.preemptReducesIfNeeded). A job with maps pending
+// again because of a loss (their attempt or output was lost with a node)
+// kills its most recently launched reduce still copying, one a job a call
+// (every engine.monitor_period_s):
+//   - in the container model, when every container of the live nodes is
+//     held (YARN's mapreduce.job.reducer.preempt.delay.sec, 0), or when
+//     none of its maps has launched for reducePreemptS;
+//   - in the slot model, when a live node has a free map slot but none
+//     has one with the cores and memory its map needs: running reduces
+//     hold them, for a policy that counts them (drf, sw-drf).
+//
+// Without it the reduces of such jobs, launched when none of their maps
+// was pending, could hold for ever the containers or resources their maps
+// need. A job whose maps starve for any other reason keeps its reduces.
+func (e *Engine) freeForMaps() {
+	containers := e.topo.ContainerModel()
+	full := containers
+	for n := range e.nodes {
+		if !full {
+			break
+		}
+		if !e.nodes[n].down && e.nodes[n].free[sched.AnySlot] > 0 {
+			full = false
+		}
+	}
+	for _, sj := range slices.Clone(e.active) {
+		jr := e.jobs[sj.Index]
+		if !jr.mapsBack || sj.PendingMaps() == 0 {
+			continue
+		}
+		if containers && !full && e.now-max(jr.lastMapLaunch, jr.mapsBackAt) < reducePreemptS ||
+			!containers && !e.mapSlotsHeldBack(jr) {
+			continue
+		}
+		for k := len(jr.running) - 1; k >= 0; k-- {
+			t := jr.running[k]
+			if t.kind != sched.ReduceTask {
+				continue
+			}
+			if r := &jr.reduces[t.index]; (r.state == tsStarting || r.state == tsRunning) && !e.frozen(r.node) {
+				node, slot, start := e.endAttempt(jr, t.kind, int(t.index))
+				e.afterKill(jr, t.kind, node, slot, start)
+				break
+			}
+		}
+	}
+}
+
+// mapSlotsHeldBack reports whether a live node has a free map slot but
+// none has one with the cores and memory a map of jr needs.
+func (e *Engine) mapSlotsHeldBack(jr *jobRun) bool {
+	cpu, mem := jr.spec.Profile.TaskDemand(true)
+	cfg := e.topo.Config()
+	free := false
+	for n := range e.nodes {
+		ns := &e.nodes[n]
+		if ns.down || ns.free[sched.MapSlot] == 0 {
+			continue
+		}
+		free = true
+		if cfg.CPUCores-ns.usedCPU >= min(cpu, cfg.CPUCores)-1e-9 && cfg.MemoryGB-ns.usedMem >= min(mem, cfg.MemoryGB)-1e-9 {
+			return false
+		}
+	}
+	return free
+}
+
+// reducePreemptS is how long a job's maps may starve before it kills a
+// reduce whatever is free: YARN's
+// mapreduce.job.reducer.unconditional-preempt.delay.sec, 300 s.
+const reducePreemptS = 300

@@ -1,0 +1,55 @@
+package testbed
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/scenario"
+)
+
+func parse(t *testing.T, src string) *scenario.Config {
+	t.Helper()
+	c, err := scenario.Parse(strings.NewReader(src), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestSpecDefaultsKeepTheScenarioHeartbeat(t *testing.T) {
+	s, err := LoadSpec(parse(t, "workload: {trace: FB-2009}\npolicy: {name: fair}\nengine: {heartbeat_s: 2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BandwidthScale != DefaultBandwidthScale || s.ByteScale != DefaultByteScale || s.HopDelayMS != DefaultHopDelayMS {
+		t.Errorf("defaults %+v; want bandwidth %v, byte %v, hop delay %v", s, DefaultBandwidthScale, DefaultByteScale, DefaultHopDelayMS)
+	}
+	// 2 s of scenario time at time scale 0.01/0.1 = 0.1 is 0.2 wall seconds.
+	if d := s.HeartbeatS - 0.2; d > 1e-12 || d < -1e-12 {
+		t.Errorf("heartbeat %v wall s; want engine.heartbeat_s x time scale = 0.2", s.HeartbeatS)
+	}
+}
+
+func TestBadSpecsNameFileLineAndField(t *testing.T) {
+	head := "workload: {trace: FB-2009}\npolicy: {name: fair}\ntestbed:\n"
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"zero bandwidth scale", "  bandwidth_scale: 0\n", "s.yaml: line 4: testbed.bandwidth_scale: want a factor in (0, 1], got 0"},
+		{"bandwidth scale above 1", "  bandwidth_scale: 2\n", "testbed.bandwidth_scale"},
+		{"negative byte scale", "  byte_scale: -0.1\n", "s.yaml: line 4: testbed.byte_scale"},
+		{"zero queue", "  queue_packets: 0\n", "s.yaml: line 4: testbed.queue_packets: want a number of frames >= 1"},
+		{"zero heartbeat", "  heartbeat_s: 0\n", "testbed.heartbeat_s: want a period in wall seconds > 0"},
+		{"huge delay", "  hop_delay_ms: 5000\n", "testbed.hop_delay_ms"},
+		{"unknown field", "  byte_scael: 0.1\n", "s.yaml: testbed: line 4: field byte_scael not found"},
+		{"a congestion control that is no name", "  congestion_control: \"cubic; rm\"\n", "s.yaml: line 4: testbed.congestion_control: want an algorithm name"},
+		{"a fraction of a packet", "  queue_packets: 2.5\n", "s.yaml: line 4: testbed.queue_packets: 2.5 is not a whole number"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadSpec(parse(t, head+tc.body))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("LoadSpec: %v; want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,165 @@
+package fabric
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/vishvananda/netns"
+	"golang.org/x/sys/unix"
+)
+
+// netnsDir is where named network namespaces live, as `ip netns` keeps them:
+// an empty file with the namespace bind-mounted onto it, which keeps the
+// namespace alive without any process in it and lets Clean find it by name.
+const netnsDir = "/run/netns"
+
+// errThreadLost reports that a thread that had entered another namespace
+// could not return to its own. The runtime ends that thread; anything it
+// started with Pdeathsig set receives the signal.
+var errThreadLost = errors.New("fabric: a thread could not return to its network namespace")
+
+// inNetns runs fn on a new goroutine locked to an OS thread that has entered
+// ns, and returns fn's error. Sockets fn opens, and processes it starts,
+// belong to ns; goroutines fn starts run elsewhere. If the thread cannot
+// return to its namespace afterwards it stays locked, so the runtime ends it
+// when the goroutine returns rather than let other goroutines run in ns, and
+// the error wraps errThreadLost.
+func inNetns(ns netns.NsHandle, fn func() error) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		orig, err := netns.Get()
+		if err != nil {
+			runtime.UnlockOSThread()
+			errc <- fmt.Errorf("fabric: open this thread's network namespace: %w", err)
+			return
+		}
+		defer orig.Close()
+		if err := netns.Set(ns); err != nil {
+			runtime.UnlockOSThread()
+			errc <- fmt.Errorf("fabric: enter network namespace: %w", err)
+			return
+		}
+		ferr := fn()
+		if err := netns.Set(orig); err != nil {
+			errc <- errors.Join(ferr, fmt.Errorf("%w: %v", errThreadLost, err))
+			return // still locked: the runtime ends this thread
+		}
+		runtime.UnlockOSThread()
+		errc <- ferr
+	}()
+	return <-errc
+}
+
+// createNamedNetns creates a new network namespace named name under netnsDir
+// and returns an open handle to it. If lock, the handle holds an exclusive
+// flock on the namespace, taken before the namespace is mounted under its
+// name, so that no one can see it by name unlocked. The calling thread's
+// namespace does not change. On error nothing is left: not the file, not the
+// mount.
+func createNamedNetns(name string, lock bool) (netns.NsHandle, error) {
+	if err := os.MkdirAll(netnsDir, 0o755); err != nil {
+		return netns.None(), fmt.Errorf("fabric: %w", err)
+	}
+	path := filepath.Join(netnsDir, name)
+	// O_EXCL first: a name in use (another run, or a leftover) fails here,
+	// before anything is created.
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	if err != nil {
+		return netns.None(), fmt.Errorf("fabric: create namespace %s: %w", name, err)
+	}
+	f.Close()
+	type result struct {
+		h   netns.NsHandle
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread()
+		orig, err := netns.Get()
+		if err != nil {
+			runtime.UnlockOSThread()
+			res <- result{netns.None(), err}
+			return
+		}
+		defer orig.Close()
+		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+			runtime.UnlockOSThread()
+			res <- result{netns.None(), fmt.Errorf("unshare: %w", err)}
+			return
+		}
+		src := fmt.Sprintf("/proc/%d/task/%d/ns/net", os.Getpid(), unix.Gettid())
+		h, err := netns.GetFromPath(src)
+		if err == nil && lock {
+			if err = unix.Flock(int(h), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+				err = fmt.Errorf("lock: %w", err)
+			}
+		}
+		if err == nil {
+			if err = unix.Mount(src, path, "none", unix.MS_BIND, ""); err != nil {
+				err = fmt.Errorf("bind-mount: %w", err)
+			}
+		}
+		if serr := netns.Set(orig); serr != nil {
+			res <- result{h, errors.Join(err, fmt.Errorf("%w: %v", errThreadLost, serr))}
+			return // still locked: the runtime ends this thread
+		}
+		runtime.UnlockOSThread()
+		res <- result{h, err}
+	}()
+	r := <-res
+	if r.err != nil {
+		r.h.Close()
+		unix.Unmount(path, unix.MNT_DETACH)
+		os.Remove(path)
+		return netns.None(), fmt.Errorf("fabric: create namespace %s: %w", name, r.err)
+	}
+	return r.h, nil
+}
+
+// deleteNamedNetns unmounts and removes a named namespace's file. The kernel
+// frees the namespace, and the interfaces in it, once no process, socket or
+// open handle refers to it any more. A file that is not a mount (a run killed
+// between creating and mounting it) is removed all the same; a name that is
+// already gone is not an error.
+func deleteNamedNetns(name string) error {
+	path := filepath.Join(netnsDir, name)
+	uerr := unix.Unmount(path, unix.MNT_DETACH)
+	if uerr != nil && uerr != unix.EINVAL && uerr != unix.ENOENT {
+		return fmt.Errorf("fabric: unmount %s: %w", path, uerr)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("fabric: %w", err)
+	}
+	return nil
+}
+
+// isNetns says whether f is a namespace (a mounted name), not the empty file
+// a name is before its namespace is mounted on it.
+func isNetns(f *os.File) bool {
+	var st unix.Statfs_t
+	return unix.Fstatfs(int(f.Fd()), &st) == nil && st.Type == unix.NSFS_MAGIC
+}
+
+// nsID identifies a namespace by its nsfs device and inode, as the kernel
+// shows it in /proc/PID/ns/net.
+type nsID struct{ dev, ino uint64 }
+
+func nsIDOf(path string) (nsID, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return nsID{}, err
+	}
+	return nsID{st.Dev, st.Ino}, nil
+}
+
+func nsIDOfHandle(h netns.NsHandle) (nsID, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(h), &st); err != nil {
+		return nsID{}, err
+	}
+	return nsID{st.Dev, st.Ino}, nil
+}

@@ -1,0 +1,153 @@
+package master_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/testbed/content"
+	"github.com/mrsched/mrsched/testbed/master"
+	"github.com/mrsched/mrsched/testbed/wire"
+	"github.com/mrsched/mrsched/testbed/worker"
+	"github.com/mrsched/mrsched/traces"
+	"github.com/mrsched/mrsched/workload"
+)
+
+// loopback runs one in-process worker a node on 127.0.0.(10+n), without
+// namespaces or shaping: the protocol, the data plane and the master's
+// bookkeeping, exercised over real TCP on loopback.
+type loopback struct {
+	conns  []*wire.Conn
+	cancel context.CancelFunc
+	errs   chan error
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.10:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.10: %v", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func startLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, plans []content.Plan, seed uint64, diskRate, heartbeatS float64) *loopback {
+	t.Helper()
+	port := freePort(t)
+	n := topo.NumNodes()
+	root := t.TempDir()
+	dir := func(node int) string { return filepath.Join(root, fmt.Sprintf("node%d", node)) }
+	if err := worker.StoreInputs(dir, topo, jobs, plans, seed); err != nil {
+		t.Fatal(err)
+	}
+	addrs := make([]string, n)
+	racks := make([]int, n)
+	for i := range addrs {
+		addrs[i] = fmt.Sprintf("127.0.0.%d:%d", 10+i, port)
+		racks[i] = int(topo.Rack(cluster.NodeID(i)))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	lb := &loopback{cancel: cancel, errs: make(chan error, n)}
+	for i := range n {
+		toWorker, fromMaster := io.Pipe()
+		toMaster, fromWorker := io.Pipe()
+		go func() {
+			err := worker.Run(ctx, toWorker, fromWorker)
+			fromWorker.CloseWithError(io.EOF)
+			lb.errs <- err
+		}()
+		c := wire.NewConn(toMaster, fromMaster, fmt.Sprintf("node %d", i))
+		if err := c.Send(wire.Msg{Setup: &wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: dir(i),
+			DiskBytesPerSec: diskRate, HeartbeatS: heartbeatS, PhaseS: heartbeatS * float64(i) / float64(n)}}); err != nil {
+			t.Fatal(err)
+		}
+		m, err := c.Recv()
+		if err != nil || m.Ready == nil {
+			t.Fatalf("node %d: want Ready, got %+v, %v", i, m, err)
+		}
+		lb.conns = append(lb.conns, c)
+	}
+	t.Cleanup(cancel)
+	return lb
+}
+
+func fb2009(t *testing.T, topo *cluster.Topology, n int) []workload.Job {
+	t.Helper()
+	data, src, _ := traces.Embedded("FB-2009")
+	jobs, err := workload.ParseSWIM(strings.NewReader(string(data)), "FB-2009", workload.SWIMOptions{
+		SourceNodes: src, TargetNodes: topo.NumNodes(), BlockBytes: topo.Config().BlockBytes(), Users: 3, Seed: 1, MaxJobs: n,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
+// TestLoopbackRunCompletesEveryJobWithItsChecksum runs a few FB-2009 jobs
+// through the master and in-process workers on loopback under fair, and
+// checks that every job completes with the output checksum its plan
+// predicts: bytes read, shuffled and written are the right ones.
+func TestLoopbackRunCompletesEveryJobWithItsChecksum(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 2, NodesPerRack: 2, MapSlots: 2, ReduceSlots: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := fb2009(t, topo, 6)
+	// Time runs 200 times faster than the scenario: the first six jobs
+	// arrive over about 6 minutes, so the run takes a couple of seconds.
+	const timeScale, byteScale = 0.005, 0.01
+	const seed = 1
+	plans := make([]content.Plan, len(jobs))
+	expected := make([]content.Digest, len(jobs))
+	for i := range jobs {
+		if plans[i], err = content.PlanJob(&jobs[i], topo.Config().BlockBytes(), byteScale, seed); err != nil {
+			t.Fatal(err)
+		}
+		expected[i] = plans[i].Expected()
+	}
+	params := sim.Params{}.WithDefaults()
+	lb := startLoopback(t, topo, jobs, plans, seed, topo.Config().DiskMBps*1e6*byteScale/timeScale, params.HeartbeatS*timeScale)
+	pol, err := sched.NewPolicy("fair", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := master.New(master.Config{Topology: topo, Jobs: jobs, Plans: plans, Expected: expected, Policy: pol,
+		Engine: params, Seed: seed, ByteScale: byteScale, TimeScale: timeScale, BandwidthScale: byteScale / timeScale,
+		UplinkBytesPerSec: 1, Workers: lb.conns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := m.Run(ctx, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Collector.Summarize("fair")
+	if s.JobsCompleted != len(jobs) {
+		t.Errorf("%d of %d jobs completed, want all", s.JobsCompleted, len(jobs))
+	}
+	if len(res.Mismatched) > 0 {
+		t.Errorf("jobs %v wrote outputs other than their plans predict", res.Mismatched)
+	}
+	for i, d := range res.Checksums {
+		if d != expected[i] {
+			t.Errorf("job %d: checksum %s, want %s", i, d, expected[i])
+		}
+	}
+	if len(res.FailedAttempts) > 0 {
+		t.Errorf("attempts failed on a healthy loopback cluster: %v", res.FailedAttempts)
+	}
+	if s.Bytes.ShuffleTotal <= 0 {
+		t.Errorf("no shuffle bytes recorded; the jobs shuffle %d bytes", jobs[0].ShuffleBytes)
+	}
+}

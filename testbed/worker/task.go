@@ -1,0 +1,169 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mrsched/mrsched/testbed/content"
+	"github.com/mrsched/mrsched/testbed/pace"
+	"github.com/mrsched/mrsched/testbed/wire"
+)
+
+// runMap reads the map's block from its source replica while computing at
+// the task's rate, digests it, and writes its partitions, one stream a
+// reduce keyed by the input's digest, to one output file on this node's
+// disk. The read moves at the slowest of the source disk, the network path
+// and the compute rate, as the simulator's map read (one flow capped at
+// the compute rate) does. If the source's node dies during the read, the
+// map reads the block again from the beginning from the next replica.
+func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
+	m := l.Map
+	a := l.Attempt
+	var last error
+	for _, src := range append([]int{m.Source}, m.Others...) {
+		in, err := w.readBlock(ctx, a, src, m.InputBytes, l.BytesPerSec)
+		if err == nil {
+			return w.writeOutput(ctx, a, in, m.Partitions)
+		}
+		if _, dead := deadNode(err); !dead || ctx.Err() != nil {
+			return err
+		}
+		last = err
+	}
+	return &noReplicaError{fmt.Errorf("every replica of block %d of job %d failed; the last: %w", a.Task, a.Job, last)}
+}
+
+// readBlock reads block a.Task of job a.Job from node src, computing at
+// rate as it reads, and returns the block's digest.
+func (w *Worker) readBlock(ctx context.Context, a wire.Attempt, src int, want int64, rate float64) (content.Digest, error) {
+	cpu := pace.New(rate)
+	var r io.Reader
+	var trailer func() http.Header
+	if src == w.setup.Node {
+		f, n, err := w.store.OpenBlock(a.Job, a.Task)
+		if err != nil {
+			return content.Digest{}, err
+		}
+		defer f.Close()
+		if n != want {
+			return content.Digest{}, fmt.Errorf("block %d of job %d is %d bytes on this node, the task expects %d", a.Task, a.Job, n, want)
+		}
+		r = pace.NewReader(ctx, f, w.disk, cpu)
+	} else {
+		if src < 0 || src >= len(w.setup.Addrs) {
+			return content.Digest{}, fmt.Errorf("no node %d to read block %d of job %d from", src, a.Task, a.Job)
+		}
+		url := fmt.Sprintf("http://%s/block/%d/%d", w.setup.Addrs[src], a.Job, a.Task)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return content.Digest{}, err
+		}
+		resp, err := w.client.Do(req)
+		if err != nil {
+			return content.Digest{}, asPeerError(src, fmt.Errorf("reading block %d of job %d from node %d: %w", a.Task, a.Job, src, err))
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+			return content.Digest{}, fmt.Errorf("reading block %d of job %d from node %d: %s: %s", a.Task, a.Job, src, resp.Status, strings.TrimSpace(string(msg)))
+		}
+		if n, err := strconv.ParseInt(resp.Header.Get(hdrLength), 10, 64); err != nil || n != want {
+			return content.Digest{}, fmt.Errorf("block %d of job %d on node %d is %q bytes, the task expects %d", a.Task, a.Job, src, resp.Header.Get(hdrLength), want)
+		}
+		r = pace.NewReader(ctx, resp.Body, cpu)
+		trailer = func() http.Header { return resp.Trailer }
+	}
+	h := content.NewHasher()
+	got, err := io.Copy(h, r)
+	if err == nil && got != want {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		err = fmt.Errorf("reading block %d of job %d from node %d: read %d of %d bytes: %w", a.Task, a.Job, src, got, want, short(err))
+		if src != w.setup.Node {
+			err = asPeerError(src, err)
+		}
+		return content.Digest{}, err
+	}
+	in := h.Sum()
+	if trailer != nil {
+		if d := trailer().Get(hdrDigest); d != in.String() {
+			return content.Digest{}, fmt.Errorf("block %d of job %d from node %d: digest %s, the sender says %q", a.Task, a.Job, src, in, d)
+		}
+		w.transfer(wire.Transfer{Job: a.Job, Cause: wire.RemoteMap, Bytes: got, CrossRack: w.setup.Racks[src] != w.setup.Racks[w.setup.Node]})
+	}
+	return in, nil
+}
+
+// writeOutput writes a map's partitions to its output file and indexes them.
+func (w *Worker) writeOutput(ctx context.Context, a wire.Attempt, in content.Digest, sizes []int64) error {
+	f, err := w.store.CreateOutput(a.Job, a.Task)
+	if err != nil {
+		return err
+	}
+	parts := make([]Partition, len(sizes))
+	var off int64
+	dst := pace.NewWriter(ctx, f, w.disk)
+	for r, n := range sizes {
+		h := content.NewHasher()
+		k, err := io.Copy(io.MultiWriter(dst, h), content.Stream(content.PartitionKey(in, r), n))
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("writing partition %d of map %d of job %d: %w", r, a.Task, a.Job, err)
+		}
+		parts[r] = Partition{Off: off, Len: k, Digest: h.Sum()}
+		off += k
+	}
+	return w.store.Commit(f, a.Job, a.Task, parts)
+}
+
+// runReduce fetches the reduce's partitions, computes over them at the
+// task's rate, and writes its output through the replication pipeline. It
+// returns the output's digest.
+func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (content.Digest, error) {
+	a := l.Attempt
+	rt := l.Reduce
+	parts, fetched, err := f.run(ctx)
+	if err != nil {
+		return content.Digest{}, err
+	}
+	if l.BytesPerSec > 0 {
+		if err := pace.New(l.BytesPerSec).Wait(ctx, int(min(fetched, 1<<62))); err != nil {
+			return content.Digest{}, err
+		}
+	}
+	for _, n := range rt.Pipeline {
+		if n < 0 || n >= len(w.setup.Addrs) {
+			return content.Digest{}, fmt.Errorf("output pipeline names node %d, which does not exist", n)
+		}
+	}
+	// A pipeline node that dies during the write is dropped and the
+	// output written again through the others, as HDFS drops a failed
+	// datanode from a write pipeline.
+	pipeline := slices.Clone(rt.Pipeline)
+	var d content.Digest
+	for {
+		d, err = w.replicate(ctx, a.Job, a.Task, content.Stream(content.OutputKey(parts), rt.OutputBytes), rt.OutputBytes, pipeline)
+		if n, dead := deadNode(err); dead && ctx.Err() == nil && slices.Contains(pipeline, n) {
+			pipeline = slices.DeleteFunc(pipeline, func(x int) bool { return x == n })
+			continue
+		}
+		break
+	}
+	if err != nil {
+		return content.Digest{}, err
+	}
+	cross := false
+	prev := w.setup.Node
+	for _, n := range pipeline {
+		cross = cross || w.setup.Racks[n] != w.setup.Racks[prev]
+		prev = n
+	}
+	w.transfer(wire.Transfer{Job: a.Job, Cause: wire.Output, Bytes: rt.OutputBytes, CrossRack: cross})
+	return d, nil
+}

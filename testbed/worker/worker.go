@@ -1,0 +1,272 @@
+// Package worker is the testbed's node: one process a node, inside the
+// node's network namespace, as a Hadoop TaskTracker and DataNode together.
+// It stores the input blocks HDFS placed on the node, runs the map and
+// reduce attempts the master launches on it (reading blocks locally or
+// over TCP, writing map outputs to its disk, serving them over HTTP,
+// fetching partitions from other nodes, writing reduce outputs through a
+// replication pipeline), paces compute and disk to the scenario's scaled
+// rates, and heartbeats to the master over its standard input and output
+// (package wire).
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/mrsched/mrsched/testbed/pace"
+	"github.com/mrsched/mrsched/testbed/wire"
+)
+
+// Worker is one node's worker. Build it with Run.
+type Worker struct {
+	setup  wire.Setup
+	conn   *wire.Conn
+	store  *Store
+	disk   *pace.Limiter
+	client *http.Client
+
+	mu       sync.Mutex
+	attempts map[wire.Attempt]context.CancelFunc
+	fetchers map[int][]*fetcher // running reduces' fetchers, by job
+	ended    []wire.Ended       // attempts ended since the last heartbeat
+	kick     chan struct{}      // an attempt ended: heartbeat now
+}
+
+// Run is a worker's life: it reads Setup from in, serves the data plane,
+// heartbeats on out, and runs what the master launches until the master
+// sends Shutdown or closes in, or ctx ends.
+func Run(ctx context.Context, in io.Reader, out io.Writer) error {
+	conn := wire.NewConn(in, out, "master")
+	m, err := conn.Recv()
+	if err != nil {
+		return err
+	}
+	if m.Setup == nil {
+		return errors.New("worker: the master's first message is not a setup")
+	}
+	s := *m.Setup
+	if s.Node < 0 || s.Node >= len(s.Addrs) || len(s.Racks) != len(s.Addrs) || !(s.HeartbeatS > 0) {
+		return fmt.Errorf("worker: bad setup for node %d (%d addresses, %d racks, heartbeat %v s)", s.Node, len(s.Addrs), len(s.Racks), s.HeartbeatS)
+	}
+	store, err := NewStore(s.Dir)
+	if err != nil {
+		return err
+	}
+	control := congestionControl(s.CongestionControl)
+	w := &Worker{setup: s, conn: conn, store: store, disk: pace.New(s.DiskBytesPerSec),
+		client: &http.Client{Transport: &http.Transport{
+			// One connection a transfer, as Hadoop's fetcher opens one
+			// per host per fetch: every transfer starts in TCP slow start.
+			DisableKeepAlives: true,
+			DialContext:       (&net.Dialer{Timeout: 30 * time.Second, Control: control}).DialContext,
+		}},
+		attempts: map[wire.Attempt]context.CancelFunc{}, fetchers: map[int][]*fetcher{},
+		kick: make(chan struct{}, 1)}
+	ln, err := (&net.ListenConfig{Control: control}).Listen(ctx, "tcp", s.Addrs[s.Node])
+	if err != nil {
+		return fmt.Errorf("worker %d: %w", s.Node, err)
+	}
+	srv := &http.Server{Handler: w.routes()}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if err := conn.Send(wire.Msg{Ready: &wire.Ready{Node: s.Node}}); err != nil {
+		return err
+	}
+	started := false
+	msgs := make(chan wire.Msg)
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			m, err := conn.Recv()
+			if err != nil {
+				errc <- err
+				return
+			}
+			msgs <- m
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-errc:
+			if errors.Is(err, wire.ErrClosed) {
+				return nil // the master is gone
+			}
+			return err
+		case m := <-msgs:
+			switch {
+			case m.Start != nil:
+				if started {
+					return fmt.Errorf("worker %d: started twice", s.Node)
+				}
+				started = true
+				go w.heartbeats(ctx, time.Unix(0, m.Start.EpochUnixNano))
+			case m.Launch != nil:
+				w.launch(ctx, m.Launch)
+			case m.Kill != nil:
+				w.kill(*m.Kill)
+			case m.MapOutputs != nil:
+				w.announce(m.MapOutputs)
+			case m.Shutdown != nil:
+				return nil
+			default:
+				return fmt.Errorf("worker %d: unexpected message from the master", s.Node)
+			}
+		}
+	}
+}
+
+// congestionControl returns a socket hook that sets the TCP congestion
+// control algorithm cc on every socket (accepted sockets inherit the
+// listener's), or nil for the namespace's default. A worker runs with the
+// master's privileges, so it may choose any algorithm the kernel has
+// loaded, even one a namespace may not take as its default.
+func congestionControl(cc string) func(network, address string, c syscall.RawConn) error {
+	if cc == "" {
+		return nil
+	}
+	return func(network, address string, c syscall.RawConn) error {
+		var serr error
+		if err := c.Control(func(fd uintptr) {
+			serr = unix.SetsockoptString(int(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION, cc)
+		}); err != nil {
+			return err
+		}
+		if serr != nil {
+			return fmt.Errorf("TCP congestion control %q: %w", cc, serr)
+		}
+		return nil
+	}
+}
+
+// heartbeats beats every period on the node's phase from epoch, and at
+// once when an attempt ends.
+func (w *Worker) heartbeats(ctx context.Context, epoch time.Time) {
+	period := time.Duration(w.setup.HeartbeatS * float64(time.Second))
+	phase := time.Duration(w.setup.PhaseS * float64(time.Second))
+	next := func() time.Time {
+		k := time.Since(epoch.Add(phase)) / period
+		t := epoch.Add(phase + (k+1)*period)
+		for !t.After(time.Now()) {
+			t = t.Add(period)
+		}
+		return t
+	}
+	timer := time.NewTimer(time.Until(next()))
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+			timer.Reset(time.Until(next()))
+		case <-w.kick:
+		}
+		w.mu.Lock()
+		ended := w.ended
+		w.ended = nil
+		w.mu.Unlock()
+		if err := w.conn.Send(wire.Msg{Heartbeat: &wire.Heartbeat{Node: w.setup.Node, Ended: ended}}); err != nil {
+			return
+		}
+	}
+}
+
+// transfer reports bytes that finished crossing the network.
+func (w *Worker) transfer(t wire.Transfer) {
+	w.conn.Send(wire.Msg{Transfers: []wire.Transfer{t}})
+}
+
+func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
+	ctx, cancel := context.WithCancel(ctx)
+	a := l.Attempt
+	var f *fetcher
+	w.mu.Lock()
+	w.attempts[a] = cancel
+	if a.Kind == wire.Reduce && l.Reduce != nil {
+		f = newFetcher(w, a, l.Reduce.Maps, l.Reduce.ParallelCopies)
+		w.fetchers[a.Job] = append(w.fetchers[a.Job], f)
+	}
+	w.mu.Unlock()
+	if f != nil {
+		f.add(l.Reduce.Ready)
+	}
+	go func() {
+		var e wire.Ended
+		e.Attempt = a
+		err := pace.Sleep(ctx, time.Duration(l.StartupS*float64(time.Second)))
+		if err == nil {
+			switch {
+			case a.Kind == wire.Map && l.Map != nil:
+				err = w.runMap(ctx, l)
+			case a.Kind == wire.Reduce && l.Reduce != nil:
+				d, rerr := w.runReduce(ctx, l, f)
+				err, e.Digest = rerr, d.String()
+			default:
+				err = fmt.Errorf("launch of %s carries no %s task", a, a.Kind)
+			}
+		}
+		w.mu.Lock()
+		_, live := w.attempts[a]
+		delete(w.attempts, a)
+		if f != nil {
+			fs := w.fetchers[a.Job]
+			for i, x := range fs {
+				if x == f {
+					w.fetchers[a.Job] = append(fs[:i], fs[i+1:]...)
+					break
+				}
+			}
+			if len(w.fetchers[a.Job]) == 0 {
+				delete(w.fetchers, a.Job)
+			}
+		}
+		if live { // a killed attempt is not reported: the master already let it go
+			if err != nil {
+				var nr *noReplicaError
+				e.Err, e.Digest, e.NoReplica = err.Error(), "", errors.As(err, &nr)
+			}
+			w.ended = append(w.ended, e)
+		}
+		w.mu.Unlock()
+		cancel()
+		if live {
+			select {
+			case w.kick <- struct{}{}:
+			default:
+			}
+		}
+	}()
+}
+
+func (w *Worker) kill(a wire.Attempt) {
+	w.mu.Lock()
+	cancel, ok := w.attempts[a]
+	delete(w.attempts, a)
+	w.mu.Unlock()
+	if ok {
+		cancel()
+	}
+}
+
+func (w *Worker) announce(m *wire.MapOutputs) {
+	w.mu.Lock()
+	fs := append([]*fetcher(nil), w.fetchers[m.Job]...)
+	w.mu.Unlock()
+	for _, f := range fs {
+		f.add(m.Outputs)
+	}
+}

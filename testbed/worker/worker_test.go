@@ -1,0 +1,392 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mrsched/mrsched/testbed/content"
+	"github.com/mrsched/mrsched/testbed/pace"
+	"github.com/mrsched/mrsched/testbed/wire"
+)
+
+// testCluster is a few workers' data planes on loopback, without the control
+// protocol: what the fetcher, the block reader and the pipeline talk to.
+type testCluster struct {
+	ws []*Worker
+}
+
+// listen opens a listener on a loopback address of its own for node i.
+func listen(t *testing.T, i int) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.%d:0", 20+i))
+	if err != nil {
+		t.Skipf("cannot listen on loopback: %v", err)
+	}
+	return ln
+}
+
+// newCluster starts n workers' servers; racks gives each node's rack. A
+// node whose handler is given in fakes serves that handler instead.
+func newCluster(t *testing.T, racks []int, fakes map[int]http.Handler) *testCluster {
+	t.Helper()
+	n := len(racks)
+	lns := make([]net.Listener, n)
+	addrs := make([]string, n)
+	for i := range n {
+		lns[i] = listen(t, i)
+		addrs[i] = lns[i].Addr().String()
+	}
+	c := &testCluster{}
+	for i := range n {
+		store, err := NewStore(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &Worker{setup: wire.Setup{Node: i, Addrs: addrs, Racks: racks}, store: store, disk: pace.New(0),
+			client:   &http.Client{Transport: &http.Transport{DisableKeepAlives: true}},
+			attempts: map[wire.Attempt]context.CancelFunc{}, fetchers: map[int][]*fetcher{}, kick: make(chan struct{}, 1)}
+		w.conn = wire.NewConn(strings.NewReader(""), io.Discard, "test")
+		h := w.routes()
+		if f, ok := fakes[i]; ok {
+			h = f
+		}
+		srv := &http.Server{Handler: h}
+		go srv.Serve(lns[i])
+		t.Cleanup(func() { srv.Close() })
+		c.ws = append(c.ws, w)
+	}
+	return c
+}
+
+// putOutput stores a map output of job 0 with the given partitions on w.
+func putOutput(t *testing.T, w *Worker, m int, parts ...[]byte) {
+	t.Helper()
+	f, err := w.store.CreateOutput(0, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx []Partition
+	var off int64
+	for _, p := range parts {
+		f.Write(p)
+		h := content.NewHasher()
+		h.Write(p)
+		idx = append(idx, Partition{Off: off, Len: int64(len(p)), Digest: h.Sum()})
+		off += int64(len(p))
+	}
+	if err := w.store.Commit(f, 0, m, idx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func digestOf(b []byte) content.Digest {
+	h := content.NewHasher()
+	h.Write(b)
+	return h.Sum()
+}
+
+// frame is one shuffle frame as a server sends it.
+func frame(m int, b []byte, d content.Digest) []byte {
+	var hdr [frameHeader]byte
+	binary.BigEndian.PutUint64(hdr[0:], uint64(m))
+	binary.BigEndian.PutUint64(hdr[8:], uint64(len(b)))
+	copy(hdr[16:], d[:])
+	return append(hdr[:], b...)
+}
+
+func TestReadFramesNamesWhatIsWrong(t *testing.T) {
+	a, b := []byte("partition of map 1"), []byte("partition of map 4")
+	good := append(frame(1, a, digestOf(a)), frame(4, b, digestOf(b))...)
+	corrupt := bytes.Clone(good)
+	corrupt[len(corrupt)-1] ^= 1
+	tests := []struct {
+		name string
+		body []byte
+		maps []int
+		want string // in the error; empty for success
+	}{
+		{"two frames", good, []int{1, 4}, ""},
+		{"a frame of another map", good, []int{2, 4}, "is map 1's, want map 2's"},
+		{"a body cut inside a partition", good[:len(good)-3], []int{1, 4}, "unexpected EOF"},
+		{"a body cut inside a header", good[:10], []int{1, 4}, "frame header: unexpected EOF"},
+		{"a flipped byte", corrupt, []int{1, 4}, "digest"},
+		{"bytes after the last frame", append(bytes.Clone(good), 'x'), []int{1, 4}, "after the last frame"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ds, n, err := readFrames(bytes.NewReader(tc.body), tc.maps)
+			if tc.want == "" {
+				if err != nil || n != int64(len(a)+len(b)) || ds[0] != digestOf(a) || ds[1] != digestOf(b) {
+					t.Fatalf("readFrames = %v, %d, %v; want both digests and %d bytes", ds, n, err, len(a)+len(b))
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("readFrames: %v; want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// messages captures what a worker sends its master.
+func messages(t *testing.T, w *Worker) chan wire.Msg {
+	t.Helper()
+	pr, pw := io.Pipe()
+	w.conn = wire.NewConn(pr, pw, "test")
+	ch := make(chan wire.Msg, 64)
+	go func() {
+		for {
+			m, err := w.conn.Recv()
+			if err != nil {
+				return
+			}
+			ch <- m
+		}
+	}()
+	t.Cleanup(func() { pw.Close() })
+	return ch
+}
+
+// TestFetcherCopiesEveryPartitionOrSaysWhyNot fetches a reduce's
+// partitions from live servers, and from servers that break the transfer
+// in each way a network or a store can. A server that is gone (its
+// connection refused, cut or reset) is a node lost: the fetcher reports
+// the failure and waits until the output is announced again, elsewhere;
+// a wrong or corrupt answer is an error.
+func TestFetcherCopiesEveryPartitionOrSaysWhyNot(t *testing.T) {
+	part := []byte(strings.Repeat("shuffle bytes ", 1000))
+	hangUp := func(w http.ResponseWriter) {
+		hj, _ := w.(http.Hijacker)
+		conn, _, _ := hj.Hijack()
+		conn.Close()
+	}
+	tests := []struct {
+		name string
+		fake http.Handler // what node 1 serves instead of its worker
+		want string       // in the error; empty for success
+		gone bool         // node 1 looks dead: its output must be announced again
+	}{
+		{"live servers", nil, "", false},
+		{"the output is not there", http.NotFoundHandler(), "404", false},
+		{"a corrupt partition", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			bad := bytes.Clone(part)
+			bad[7] ^= 0x20
+			w.Write(frame(1, bad, digestOf(part)))
+		}), "digest", false},
+		{"the connection is cut mid-partition", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", fmt.Sprint(frameHeader+len(part)))
+			w.Write(frame(1, part, digestOf(part))[:frameHeader+100])
+			hangUp(w)
+		}), "", true},
+		{"the server hangs up", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hangUp(w) }), "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fakes := map[int]http.Handler{}
+			if tc.fake != nil {
+				fakes[1] = tc.fake
+			}
+			c := newCluster(t, []int{0, 1, 1}, fakes)
+			msgs := messages(t, c.ws[2])
+			putOutput(t, c.ws[0], 0, []byte("r0"), part)
+			putOutput(t, c.ws[1], 1, []byte("r0"), part)
+			putOutput(t, c.ws[0], 2, []byte("r0"), part)
+			f := newFetcher(c.ws[2], wire.Attempt{Job: 0, Kind: wire.Reduce, Task: 1, Attempt: 1}, 3, 2)
+			f.add([]wire.MapOutput{{Map: 0, Node: 0}, {Map: 1, Node: 1}, {Map: 2, Node: 0}})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			type result struct {
+				ds  []content.Digest
+				n   int64
+				err error
+			}
+			done := make(chan result, 1)
+			go func() { ds, n, err := f.run(ctx); done <- result{ds, n, err} }()
+			if tc.gone {
+				// Transfers of the other fetches may come first.
+			wait:
+				for {
+					select {
+					case m := <-msgs:
+						if m.Transfers != nil {
+							continue
+						}
+						if m.FetchFailed == nil || m.FetchFailed.Node != 1 || !slices.Equal(m.FetchFailed.Maps, []int{1}) {
+							t.Fatalf("the worker told its master %+v; want a fetch failure of map 1 from node 1", m)
+						}
+						break wait
+					case <-ctx.Done():
+						t.Fatal("no fetch failure reported")
+					}
+				}
+				// Map 1 runs again on node 0 and is announced there.
+				putOutput(t, c.ws[0], 1, []byte("r0"), part)
+				f.add([]wire.MapOutput{{Map: 1, Node: 0}})
+			}
+			res := <-done
+			if tc.want == "" {
+				if res.err != nil || res.n != 3*int64(len(part)) {
+					t.Fatalf("fetch: %d bytes, %v; want %d bytes", res.n, res.err, 3*len(part))
+				}
+				for m, d := range res.ds {
+					if d != digestOf(part) {
+						t.Errorf("map %d's partition digest %s, want %s", m, d, digestOf(part))
+					}
+				}
+				return
+			}
+			if res.err == nil || !strings.Contains(res.err.Error(), tc.want) {
+				t.Fatalf("fetch: %v; want an error saying %q", res.err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRemoteBlockReadChecksLengthAndDigest reads a block from another
+// node, as a map off its data does, from a live server and from servers
+// that send too little or the wrong bytes.
+func TestRemoteBlockReadChecksLengthAndDigest(t *testing.T) {
+	const n = 100 << 10
+	k := content.BlockKey(1, "job0", 0)
+	var blk bytes.Buffer
+	io.Copy(&blk, content.Stream(k, n))
+	tests := []struct {
+		name string
+		fake http.Handler
+		want string
+	}{
+		{"a live server", nil, ""},
+		{"a short body", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set(hdrLength, fmt.Sprint(n))
+			w.Header().Set("Content-Length", fmt.Sprint(n))
+			w.Write(blk.Bytes()[:n/2])
+			hj, _ := w.(http.Hijacker)
+			conn, _, _ := hj.Hijack()
+			conn.Close()
+		}), "read 51200 of 102400 bytes"},
+		{"a wrong digest", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set(hdrLength, fmt.Sprint(n))
+			w.Header().Set("Trailer", hdrDigest)
+			w.Write(blk.Bytes())
+			w.Header().Set(hdrDigest, content.Digest{}.String())
+		}), "the sender says"},
+		{"another length", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set(hdrLength, "12")
+			w.Write([]byte("twelve bytes"))
+		}), `is "12" bytes, the task expects 102400`},
+	}
+	// A map whose source dies reads the block again from the next replica.
+	t.Run("the source dies, another replica serves", func(t *testing.T) {
+		c := newCluster(t, []int{0, 1, 1}, map[int]http.Handler{0: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set(hdrLength, fmt.Sprint(n))
+			w.Header().Set("Content-Length", fmt.Sprint(n))
+			w.Write(blk.Bytes()[:n/3])
+			hj, _ := w.(http.Hijacker)
+			conn, _, _ := hj.Hijack()
+			conn.Close()
+		})})
+		if _, err := WriteBlock(c.ws[2].store.dir, 0, 0, k, n); err != nil {
+			t.Fatal(err)
+		}
+		l := &wire.Launch{Attempt: wire.Attempt{Job: 0, Kind: wire.Map, Task: 0, Attempt: 1},
+			Map: &wire.MapTask{Source: 0, Others: []int{2}, InputBytes: n, Partitions: []int64{10}}}
+		if err := c.ws[1].runMap(context.Background(), l); err != nil {
+			t.Fatalf("a map whose source died with another replica alive: %v; want it to read the other", err)
+		}
+	})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fakes := map[int]http.Handler{}
+			if tc.fake != nil {
+				fakes[0] = tc.fake
+			}
+			c := newCluster(t, []int{0, 1}, fakes)
+			if _, err := WriteBlock(c.ws[0].store.dir, 0, 0, k, n); err != nil {
+				t.Fatal(err)
+			}
+			l := &wire.Launch{Attempt: wire.Attempt{Job: 0, Kind: wire.Map, Task: 0, Attempt: 1},
+				Map: &wire.MapTask{Source: 0, InputBytes: n, Partitions: []int64{10, 20}}}
+			err := c.ws[1].runMap(context.Background(), l)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("remote map: %v", err)
+				}
+				in := digestOf(blk.Bytes())
+				for r, size := range []int64{10, 20} {
+					_, p, err := c.ws[1].store.Output(0, 0, r)
+					if err != nil || p.Digest != content.Of(content.PartitionKey(in, r), size) {
+						t.Errorf("partition %d: %+v, %v; want the stream keyed by the input's digest", r, p, err)
+					}
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("remote map: %v; want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestPipelineWritesEveryReplicaOrSaysWhyNot writes a reduce's output
+// through a three-node pipeline, and through pipelines whose downstream
+// node fails or stores other bytes.
+func TestPipelineWritesEveryReplicaOrSaysWhyNot(t *testing.T) {
+	const n = 300 << 10
+	k := content.Key{7}
+	tests := []struct {
+		name string
+		fake http.Handler // what node 2, the pipeline's last, serves
+		want string
+	}{
+		{"three live nodes", nil, ""},
+		{"the last node is gone", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hj, _ := w.(http.Hijacker)
+			conn, _, _ := hj.Hijack()
+			conn.Close()
+		}), "node 2 is gone"},
+		{"the last node refuses", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "disk full", http.StatusInsufficientStorage)
+		}), "pipeline to node 2: 507 Insufficient Storage: disk full"},
+		{"the last node stores other bytes", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set(hdrDigest, content.Digest{1}.String())
+		}), "has digest"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fakes := map[int]http.Handler{}
+			if tc.fake != nil {
+				fakes[2] = tc.fake
+			}
+			c := newCluster(t, []int{0, 1, 1}, fakes)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			d, err := c.ws[0].replicate(ctx, 3, 0, content.Stream(k, n), n, []int{1, 2})
+			if tc.want == "" {
+				if err != nil || d != content.Of(k, n) {
+					t.Fatalf("replicate: %s, %v; want %s", d, err, content.Of(k, n))
+				}
+				for i, w := range c.ws {
+					b, err := os.ReadFile(w.store.outputPath(3, 0))
+					if err != nil || digestOf(b) != d {
+						t.Errorf("node %d's replica: %d bytes, %v; want the output", i, len(b), err)
+					}
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("replicate: %v; want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,213 @@
+// Package validate measures the simulator against the testbed: it runs a
+// scenario's policies in both, seed by seed, and reports how far the
+// simulator's numbers are from the testbed's (errors) and whether each
+// policy's effect over its baseline has the same sign and size in both
+// (effects). It is what `mrsched validate` runs.
+package validate
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Outcome is what validation compares of one run, simulated or on the
+// testbed: the summary's figures and every completed job's turnaround.
+type Outcome struct {
+	MeanTurnaround float64 `json:"mean_turnaround_s"`
+	P95Turnaround  float64 `json:"p95_turnaround_s"`
+	MakespanS      float64 `json:"makespan_s"`
+	// ThroughputJobsPerHour is completed jobs over the makespan.
+	ThroughputJobsPerHour float64 `json:"throughput_jobs_per_hour"`
+	// CrossRackBytes is the run's cross-rack payload: the simulator's
+	// accounting, or on the testbed what the kernel counted on the rack
+	// uplinks (see testbed.Report.UplinkPayloadBytes).
+	CrossRackBytes float64 `json:"cross_rack_bytes"`
+	// Turnaround is each completed job's turnaround, by job ID.
+	Turnaround map[int]float64 `json:"-"`
+}
+
+// Errors are the simulator's relative errors against the testbed on one
+// run: (simulator - testbed) / testbed; and the rank correlation of the
+// jobs' turnarounds in the two.
+type Errors struct {
+	MeanTurnaround float64 `json:"mean_turnaround"`
+	P95Turnaround  float64 `json:"p95_turnaround"`
+	Makespan       float64 `json:"makespan"`
+	CrossRackBytes float64 `json:"cross_rack_bytes"`
+	// SpearmanTurnaround is Spearman's rank correlation of per-job
+	// turnaround over the jobs completed in both runs.
+	SpearmanTurnaround float64 `json:"spearman_turnaround"`
+}
+
+// Compare is the simulator's errors against the testbed on one run.
+func Compare(sim, tb Outcome) Errors {
+	rel := func(s, t float64) float64 {
+		if t == 0 {
+			if s == 0 {
+				return 0
+			}
+			return math.Inf(1)
+		}
+		return (s - t) / t
+	}
+	var xs, ys []float64
+	ids := make([]int, 0, len(sim.Turnaround))
+	for id := range sim.Turnaround {
+		if _, ok := tb.Turnaround[id]; ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids) // no map order reaches the figures
+	for _, id := range ids {
+		xs = append(xs, sim.Turnaround[id])
+		ys = append(ys, tb.Turnaround[id])
+	}
+	return Errors{
+		MeanTurnaround:     rel(sim.MeanTurnaround, tb.MeanTurnaround),
+		P95Turnaround:      rel(sim.P95Turnaround, tb.P95Turnaround),
+		Makespan:           rel(sim.MakespanS, tb.MakespanS),
+		CrossRackBytes:     rel(sim.CrossRackBytes, tb.CrossRackBytes),
+		SpearmanTurnaround: Spearman(xs, ys),
+	}
+}
+
+// Spearman is Spearman's rank correlation of x and y: the Pearson
+// correlation of their ranks, tied values sharing their mean rank. It is
+// NaN with fewer than two pairs or when either side is constant.
+func Spearman(x, y []float64) float64 {
+	if len(x) != len(y) || len(x) < 2 {
+		return math.NaN()
+	}
+	rx, ry := ranks(x), ranks(y)
+	mx, my := mean(rx), mean(ry)
+	var sxy, sxx, syy float64
+	for i := range rx {
+		dx, dy := rx[i]-mx, ry[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return math.NaN()
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// ranks gives each value its rank from 1, ties their mean rank.
+func ranks(v []float64) []float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+	r := make([]float64, len(v))
+	for i := 0; i < len(idx); {
+		j := i + 1
+		for j < len(idx) && v[idx[j]] == v[idx[i]] {
+			j++
+		}
+		avg := float64(i+j+1) / 2 // ranks i+1 .. j, averaged
+		for k := i; k < j; k++ {
+			r[idx[k]] = avg
+		}
+		i = j
+	}
+	return r
+}
+
+func mean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// Ratios are a policy's figures over its baseline's on the same seed.
+type Ratios struct {
+	MeanTurnaround float64 `json:"mean_turnaround_ratio"`
+	Throughput     float64 `json:"throughput_ratio"`
+	CrossRack      float64 `json:"cross_rack_ratio"`
+}
+
+// RatiosOf is policy p's figures over baseline b's.
+func RatiosOf(p, b Outcome) Ratios {
+	div := func(x, y float64) float64 {
+		if y == 0 {
+			return math.NaN()
+		}
+		return x / y
+	}
+	return Ratios{
+		MeanTurnaround: div(p.MeanTurnaround, b.MeanTurnaround),
+		Throughput:     div(p.ThroughputJobsPerHour, b.ThroughputJobsPerHour),
+		CrossRack:      div(p.CrossRackBytes, b.CrossRackBytes),
+	}
+}
+
+// EffectStats are an effect's ratios averaged over seeds, with their
+// standard errors (the standard deviation over seeds over the root of the
+// number of seeds; 0 with one seed).
+type EffectStats struct {
+	Ratios
+	SE    Ratios `json:"se"`
+	Seeds int    `json:"seeds"`
+}
+
+// Summarize averages per-seed ratios.
+func Summarize(rs []Ratios) EffectStats {
+	get := []func(Ratios) float64{
+		func(r Ratios) float64 { return r.MeanTurnaround },
+		func(r Ratios) float64 { return r.Throughput },
+		func(r Ratios) float64 { return r.CrossRack },
+	}
+	var m, se [3]float64
+	for k, g := range get {
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = g(r)
+		}
+		m[k], se[k] = meanSE(v)
+	}
+	return EffectStats{Ratios: Ratios{m[0], m[1], m[2]}, SE: Ratios{se[0], se[1], se[2]}, Seeds: len(rs)}
+}
+
+// meanSE is the mean of v and its standard error.
+func meanSE(v []float64) (float64, float64) {
+	if len(v) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	m := mean(v)
+	if len(v) < 2 {
+		return m, 0
+	}
+	ss := 0.0
+	for _, x := range v {
+		ss += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
+}
+
+// Agreement says whether the simulator's effect agrees with the testbed's
+// on one figure: the same side of 1 (the same sign of the effect), and
+// the simulator's mean within two of the testbed's standard errors.
+type Agreement struct {
+	SameSign    bool `json:"same_sign"`
+	WithinTwoSE bool `json:"within_two_se"`
+}
+
+// Agree compares a simulated effect with the testbed's on each figure.
+func Agree(sim, tb EffectStats) [3]Agreement {
+	s := [3]float64{sim.MeanTurnaround, sim.Throughput, sim.CrossRack}
+	t := [3]float64{tb.MeanTurnaround, tb.Throughput, tb.CrossRack}
+	se := [3]float64{tb.SE.MeanTurnaround, tb.SE.Throughput, tb.SE.CrossRack}
+	var out [3]Agreement
+	for k := range out {
+		out[k] = Agreement{
+			SameSign:    math.Signbit(s[k]-1) == math.Signbit(t[k]-1) || s[k] == t[k],
+			WithinTwoSE: math.Abs(s[k]-t[k]) <= 2*se[k],
+		}
+	}
+	return out
+}

@@ -1,0 +1,61 @@
+package validate
+
+import (
+	"math"
+	"testing"
+)
+
+func TestSpearmanOfKnownRankings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		x, y []float64
+		want float64
+	}{
+		{"same order", []float64{1, 2, 3, 4}, []float64{10, 20, 30, 40}, 1},
+		{"reversed", []float64{1, 2, 3, 4}, []float64{4, 3, 2, 1}, -1},
+		// ranks x 1,2,3,4 and y 2,1,4,3: 1 - 6*4/(4*15) = 0.6
+		{"two swaps", []float64{1, 2, 3, 4}, []float64{2, 1, 4, 3}, 0.6},
+		// ties share their mean rank: x ranks 1.5,1.5,3; y 1,2,3
+		{"a tie", []float64{5, 5, 7}, []float64{1, 2, 3}, math.Sqrt(3) / 2},
+	} {
+		if got := Spearman(tc.x, tc.y); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: Spearman = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if !math.IsNaN(Spearman([]float64{1}, []float64{2})) || !math.IsNaN(Spearman([]float64{1, 1}, []float64{2, 3})) {
+		t.Error("one pair, or a constant side, has no rank correlation; want NaN")
+	}
+}
+
+func TestCompareIsRelativeToTheTestbed(t *testing.T) {
+	sim := Outcome{MeanTurnaround: 11, P95Turnaround: 30, MakespanS: 95, CrossRackBytes: 0, Turnaround: map[int]float64{0: 1, 1: 2, 2: 3, 9: 7}}
+	tb := Outcome{MeanTurnaround: 10, P95Turnaround: 40, MakespanS: 100, CrossRackBytes: 0, Turnaround: map[int]float64{0: 5, 1: 6, 2: 7}}
+	e := Compare(sim, tb)
+	if e.MeanTurnaround != 0.1 || e.P95Turnaround != -0.25 || e.Makespan != -0.05 || e.CrossRackBytes != 0 {
+		t.Errorf("errors %+v; want +10%%, -25%%, -5%% and 0 (both zero)", e)
+	}
+	if e.SpearmanTurnaround != 1 {
+		t.Errorf("rank correlation %v over the jobs in both runs; want 1 (job 9 finished in one only)", e.SpearmanTurnaround)
+	}
+}
+
+func TestEffectsAgreeBySignAndTwoStandardErrors(t *testing.T) {
+	tb := Summarize([]Ratios{{0.8, 1.1, 1}, {0.9, 1.2, 1}, {0.7, 1.0, 1}})
+	// mean turnaround 0.8, SE 0.1/sqrt(3) = 0.0577; throughput 1.1, same SE.
+	if math.Abs(tb.MeanTurnaround-0.8) > 1e-12 || math.Abs(tb.SE.MeanTurnaround-0.1/math.Sqrt(3)) > 1e-12 {
+		t.Fatalf("testbed effect %+v; want mean 0.8, SE 0.0577", tb)
+	}
+	for _, tc := range []struct {
+		name string
+		sim  Ratios
+		want [3]Agreement
+	}{
+		{"close", Ratios{0.85, 1.15, 1}, [3]Agreement{{true, true}, {true, true}, {true, true}}},
+		{"right sign, too far", Ratios{0.6, 1.5, 1}, [3]Agreement{{true, false}, {true, false}, {true, true}}},
+		{"wrong sign", Ratios{1.05, 0.95, 1}, [3]Agreement{{false, false}, {false, false}, {true, true}}},
+	} {
+		if got := Agree(EffectStats{Ratios: tc.sim}, tb); got != tc.want {
+			t.Errorf("%s: agreement %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}

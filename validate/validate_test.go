@@ -1,0 +1,102 @@
+package validate_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/testbed"
+	"github.com/mrsched/mrsched/testbed/master"
+	"github.com/mrsched/mrsched/validate"
+)
+
+const scen = `
+cluster: {racks: 2, nodes_per_rack: 2}
+workload: {trace: FB-2009, users: 3, max_jobs: 30}
+policy: {name: fair}
+validate:
+  policies:
+    - {policy: delay, baseline: fair}
+    - {policy: fifo, baseline: fair}
+`
+
+// asTestbed stands in for the testbed with the simulator itself, so the
+// plumbing is checked without privileges: every error must then be 0 and
+// every effect the same in both.
+func asTestbed(_ context.Context, c *scenario.Config) (*testbed.Result, error) {
+	r, err := c.Run(nil)
+	if err != nil {
+		return nil, err
+	}
+	res := &testbed.Result{Result: &master.Result{Collector: r.Collector}}
+	res.Report.CrossRack.PayloadBytes = r.Summary.Bytes.CrossRackTotal
+	return res, nil
+}
+
+func TestValidateAgainstItselfFindsNoError(t *testing.T) {
+	c, err := scenario.LoadBytes([]byte(scen), "v.yaml", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	rep, err := validate.Validate(context.Background(), c, validate.Options{Seeds: []uint64{1, 2}, Out: out, Testbed: asTestbed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fair, delay and fifo once a seed: fair is both pairs' baseline.
+	if len(rep.Runs) != 6 || len(rep.Effects) != 2 {
+		t.Fatalf("%d runs and %d effects; want 3 policies x 2 seeds and 2 effects", len(rep.Runs), len(rep.Effects))
+	}
+	for _, r := range rep.Runs {
+		e := r.Error
+		if e.MeanTurnaround != 0 || e.P95Turnaround != 0 || e.Makespan != 0 || e.CrossRackBytes != 0 || e.SpearmanTurnaround != 1 {
+			t.Errorf("%s seed %d: errors %+v against an identical run; want 0s and a rank correlation of 1", r.Policy, r.Seed, e)
+		}
+	}
+	for _, e := range rep.Effects {
+		if e.Sim.Ratios != e.Testbed.Ratios || e.Sim.Seeds != 2 {
+			t.Errorf("%s / %s: simulator %+v, testbed %+v; want the same ratios over 2 seeds", e.Policy, e.Baseline, e.Sim, e.Testbed)
+		}
+		for k, a := range e.Agree {
+			if !a.SameSign || !a.WithinTwoSE {
+				t.Errorf("%s / %s figure %d: %+v; identical effects must agree", e.Policy, e.Baseline, k, a)
+			}
+		}
+		if math.IsNaN(e.Sim.MeanTurnaround) {
+			t.Errorf("%s / %s: no ratio", e.Policy, e.Baseline)
+		}
+	}
+	// Each run's scenario reruns as that run.
+	rerun, err := scenario.Load(filepath.Join(out, "seed-2", "delay", "sim", "scenario.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rerun.Policy.Name != "delay" || rerun.Seed != 2 {
+		t.Errorf("the delay run's scenario.yaml names policy %q seed %d; want delay, 2", rerun.Policy.Name, rerun.Seed)
+	}
+	if _, err := os.Stat(filepath.Join(out, "seed-1", "fair", "testbed", "summary.json")); err != nil {
+		t.Errorf("no testbed run directory: %v", err)
+	}
+}
+
+func TestBadValidateSectionsNameTheirLine(t *testing.T) {
+	for _, tc := range []struct{ name, section, want string }{
+		{"none", "", "validate.policies: want at least one"},
+		{"unknown policy", "validate:\n  policies:\n    - {policy: nope, baseline: fair}\n", "line 7: validate.policies[0].policy"},
+		{"no baseline", "validate:\n  policies:\n    - {policy: delay}\n", "validate.policies[0].baseline: required"},
+		{"its own baseline", "validate:\n  policies:\n    - {policy: fair, baseline: fair}\n", "its own baseline"},
+		{"unknown field", "validate:\n  policys: []\n", "field policys not found"},
+	} {
+		c, err := scenario.Parse(strings.NewReader("workload: {trace: FB-2009}\npolicy: {name: fair}\n\n\n"+tc.section), "v.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := validate.LoadSpec(c); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v; want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+}
