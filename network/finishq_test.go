@@ -165,10 +165,10 @@ func TestCompletionsMatchAScanOfEveryFlow(t *testing.T) {
 						quantum, seed, step, next, ok, want, wantOK)
 				}
 				popped += len(n.PopCompleted(now))
-				for _, f := range n.flows {
-					if f.state == stateActive && (f.finish <= now || f.remaining(now) <= CompletionTolerance*f.bytes) {
+				for _, f := range activeFlows(n) {
+					if fin := finishOf(n, f); fin <= now || n.remainingOf(f, now) <= CompletionTolerance*f.bytes {
 						t.Fatalf("quantum %v seed %d step %d: flow %d (finish %v) is complete at %v but was not popped",
-							quantum, seed, step, f.seq, f.finish, now)
+							quantum, seed, step, f.seq, fin, now)
 					}
 				}
 			}
@@ -188,13 +188,30 @@ func scanNext(n *Network[int]) (float64, bool) {
 		return 0, false
 	}
 	t := math.Inf(1)
-	for _, f := range n.flows {
-		if f.state == stateActive {
-			t = min(t, f.finish)
-		}
+	for _, f := range activeFlows(n) {
+		t = min(t, finishOf(n, f))
 	}
 	if n.dirty {
 		t = min(t, n.due)
 	}
 	return t, true
+}
+
+// activeFlows returns the network's active flows, from its ID slots.
+func activeFlows[T any](n *Network[T]) []*flow[T] {
+	var out []*flow[T]
+	for _, e := range n.slots {
+		if e.f != nil && e.f.state == stateActive {
+			out = append(out, e.f)
+		}
+	}
+	return out
+}
+
+// finishOf returns when active flow f completes at the current rates.
+func finishOf[T any](n *Network[T], f *flow[T]) float64 {
+	if n.x != nil {
+		return n.exactFinish(f)
+	}
+	return f.finish
 }

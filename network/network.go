@@ -2,10 +2,13 @@
 // full-duplex links and share link capacity with exact max-min fairness,
 // subject to per-flow rate caps.
 //
-// Rates are piecewise constant. They are re-solved (progressive filling,
-// see solver.go) exactly when the set of active flows changes: on AddFlow,
-// Remove, and whenever a flow completes. Solves are lazy, so any number of
-// changes at one instant cost a single solve before the next query.
+// Rates are piecewise constant. They are re-solved exactly when the set of
+// active flows changes: on AddFlow, Remove, and whenever a flow completes.
+// Solves are lazy, so any number of changes at one instant cost a single
+// solve before the next query. The exact mode keeps the solution between
+// changes and re-runs progressive filling only where a change can move a
+// rate (groups.go, lpf.go, cool.go); the quantized mode, and tests as the
+// reference, re-solve every flow (solver.go).
 //
 // Time is virtual (seconds as float64) and starts at 0. It only moves
 // forward: a call with a time earlier than the network's current time is
@@ -18,9 +21,10 @@
 // that PopCompleted(t) with t taken from NextCompletion (or recomputed by the
 // caller with slightly different rounding) always returns the flow.
 //
-// Determinism: flows are kept and iterated in the order they were added, and
-// links in index order; no map is used, so identical call sequences give
-// bit-identical results.
+// Determinism: flows are kept and iterated in the order they were added,
+// links in index order, and the exact mode's counts in the order they were
+// made (its one map is only looked up, never iterated), so identical call
+// sequences give bit-identical results.
 //
 // Quantized mode (SetQuantum) trades exactness for speed on large, busy
 // networks: see SetQuantum. The default is exact.
@@ -80,11 +84,14 @@ const inlinePath = 8
 //
 // A flow is 128 bytes, two cache lines, and holds only what the network
 // reads while the flow is active; the caller's value and the start time
-// are kept by its ID's slot (slotEntry). A solve visits every active flow
-// three times (listing it, freezing it, publishing its rate) and a day
-// runs ninety thousand solves over thousands of flows, so every line more
-// is a cache miss per visit; and the allocator puts 128-byte objects on
-// 128-byte boundaries, so a flow never straddles a third line.
+// are kept by its ID's slot (slotEntry), as is the exact mode's state
+// (xflow). A quantized solve visits every active flow three times
+// (listing it, freezing it, publishing its rate) and a day runs ninety
+// thousand solves over thousands of flows, so every line more is a cache
+// miss per visit; and the allocator puts 128-byte objects on 128-byte
+// boundaries, so a flow never straddles a third line. In the exact mode,
+// rate, rem0, t0 and finish hold only while the flow runs at its cap;
+// otherwise its group's clock gives its progress (groups.go).
 type flow[T any] struct {
 	state  flowState
 	ver    uint32 // bumped whenever finish changes or the struct is reused, to retire finish-queue entries
@@ -135,11 +142,13 @@ type Network[T any] struct {
 	// gone counts dropped entries still in flows, compacted when they
 	// outnumber live ones.
 	gone int
-	// fullOnly disables the incremental fast path (for tests that compare
-	// it against full solves).
+	// fullOnly makes the exact mode re-solve every flow at every change,
+	// without fast paths: the reference tests compare the exact mode with.
 	fullOnly bool
-	lastSeq  int64
-	flows    []*flow[T] // in the order added; may hold non-active entries until the next solve compacts them
+	// onSolve, when set (by tests), runs after every solve.
+	onSolve func()
+	lastSeq int64
+	flows   []*flow[T] // in the order added; may hold non-active entries until the next solve compacts them
 	// slots holds the flows not yet popped or removed, by their ID's
 	// slot, and free the unused slots, reused last-in first-out.
 	slots       []slotEntry[T]
@@ -172,6 +181,11 @@ type Network[T any] struct {
 	// reusable holds flows that ended and left every list, for AddFlow to
 	// reuse: a day on 600 nodes starts tens of millions of flows.
 	reusable []*flow[T]
+	// x is the exact mode's incremental solution (groups.go, lpf.go); nil
+	// in quantized mode and for full solves (fullOnly). modeSet records
+	// that the first flow chose it.
+	x       *exactState
+	modeSet bool
 }
 
 // link is one link's state. A flow's start or end reads and writes most
@@ -182,8 +196,9 @@ type link struct {
 	load  float64 // sum of flow rates: valid when !dirty, always in quantized mode
 	bytes float64 // bytes carried up to t
 	t     float64 // when bytes was last brought up to date
-	// level is the link's fair share at the last solve in quantized mode:
-	// the rate of the flows it bottlenecked, +Inf if it bottlenecked none.
+	// level is the link's fair share at the last solve: the rate of the
+	// flows it bottlenecked. In quantized mode it is +Inf if it
+	// bottlenecked none; in the exact mode it is its group's rate (nb > 0).
 	level float64
 	// flows counts active flows' path occurrences, kept as flows start
 	// and end so that a solve need not count them.
@@ -191,10 +206,18 @@ type link struct {
 	// queued and served are len(Network.waiting[l]) and how many of its
 	// entries have been dealt with.
 	queued, served int32
+	// nb counts, in the exact mode, the path occurrences of the flows it
+	// bottlenecks (its group, groups.go) on it. It sits here rather than
+	// with the group because a solve reads it with the load for every
+	// link it visits.
+	nb int32
 	// counting marks an Unlimited link, which only counts bytes and is
 	// left out of solves.
 	counting bool
-	_        [11]byte // pads the struct to a 64-byte cache line
+	// cold marks, in the exact mode, a link certified to have room
+	// (cool.go): its load is not kept, and counting links are cold.
+	cold bool
+	_    [6]byte // pads the struct to a 64-byte cache line
 }
 
 // waiter is a flow in a link's waiting line, with its seq to tell it from
@@ -220,7 +243,7 @@ func (n *Network[T]) newFlow() *flow[T] {
 
 // Stats counts what a network did, for performance reports.
 type Stats struct {
-	Solves      int // exact max-min solves run
+	Solves      int // exact max-min solves run (incremental in the exact mode)
 	FastAdds    int // flows started without a solve (exact fast path)
 	FastDrops   int // flows ended without a solve (exact fast path)
 	Provisional int // flows started or ended between solves in quantized mode
@@ -239,10 +262,10 @@ func (n *Network[T]) Stats() Stats {
 // the first flow is added.
 //
 // In the exact mode every change to the flow set that can move a rate is
-// followed by a full max-min solve; on a 600-node cluster under a Facebook
-// trace that is tens of solves per simulated second over thousands of
-// flows, and the solves are nearly the whole cost of a run. In quantized
-// mode a change never triggers more than one solve per q:
+// followed by a max-min solve; on a 600-node cluster under a Facebook trace
+// that is tens of solves per simulated second, each visiting the few
+// links and groups the change moves (lpf.go). In quantized mode a change
+// never triggers more than one full solve per q:
 //
 //   - a flow that starts between solves gets, at once, the bandwidth left
 //     unused on its path (its cap if every link has room, else the least
@@ -360,6 +383,12 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 		return 0, fmt.Errorf("network: flow over Unlimited links only needs a finite positive rate cap, else its rate is unbounded")
 	}
 	n.advanceTo(now)
+	if !n.modeSet {
+		n.modeSet = true
+		if n.quantum == 0 && !n.fullOnly {
+			n.exactInit()
+		}
+	}
 	n.lastSeq++
 	f := n.newFlow()
 	*f = flow[T]{
@@ -378,12 +407,16 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 		n.done = append(n.done, f)
 		return f.id, nil
 	}
-	n.flows = append(n.flows, f)
 	n.nActive++
 	for _, l := range f.path {
 		n.links[l].flows++
 	}
 	n.peak = max(n.peak, n.nActive)
+	if n.x != nil {
+		n.exactAdd(f)
+		return f.id, nil
+	}
+	n.flows = append(n.flows, f)
 	if n.quantum > 0 && !n.fullOnly {
 		n.addQuantized(f)
 		return f.id, nil
@@ -450,8 +483,19 @@ func (n *Network[T]) fitsUnsaturated(f *flow[T]) bool {
 	if math.IsInf(f.cap, 1) {
 		return false
 	}
-	for _, l := range f.path {
-		if k := &n.links[l]; k.load+f.cap > k.cap*(1-saturationSlack) {
+	for i, l := range f.path {
+		times := 1.0 // a link listed k times carries k times the rate
+		for _, m := range f.path[:i] {
+			if m == l {
+				times++
+			}
+		}
+		k := &n.links[l]
+		load := k.load
+		if k.cold {
+			load = n.exactLoad(l)
+		}
+		if load+times*f.cap > k.cap*(1-saturationSlack) {
 			return false
 		}
 	}
@@ -464,7 +508,8 @@ func (n *Network[T]) crossesSaturated(f *flow[T]) bool {
 		return true // an uncapped flow, or one below its cap, has a bottleneck link
 	}
 	for _, l := range f.path {
-		if k := &n.links[l]; k.load > k.cap*(1-saturationSlack) {
+		// A cold link is certified to have room.
+		if k := &n.links[l]; !k.cold && k.load > k.cap*(1-saturationSlack) {
 			return true
 		}
 	}
@@ -476,6 +521,10 @@ func (n *Network[T]) crossesSaturated(f *flow[T]) bool {
 // those links, so no other rate changes), else by marking the solution
 // dirty.
 func (n *Network[T]) drop(f *flow[T]) {
+	if n.x != nil {
+		n.exactDrop(f)
+		return
+	}
 	n.nActive--
 	for _, l := range f.path {
 		n.links[l].flows--
@@ -601,12 +650,14 @@ func (n *Network[T]) Remove(now float64, id FlowID) (transferred float64, ok boo
 	if f.state == stateFinished {
 		n.done = slices.DeleteFunc(n.done, func(g *flow[T]) bool { return g == f })
 		f.state = stateGone
+		n.recycleNow(f)
 		return f.bytes, true
 	}
-	transferred = f.bytes - f.remaining(n.now)
+	transferred = f.bytes - n.remainingOf(f, n.now)
 	f.state = stateGone
 	f.ver++
 	n.drop(f)
+	n.recycleNow(f)
 	return transferred, true
 }
 
@@ -640,6 +691,10 @@ func (n *Network[T]) nextStop() float64 {
 // finish queue, or +Inf if none. With a solve due, a finish after it is
 // not needed: nextStop is the solve then, and +Inf may stand for it.
 func (n *Network[T]) nextFinish() float64 {
+	if n.x != nil {
+		_, t := n.exactFirst()
+		return t
+	}
 	by := math.Inf(1)
 	if n.dirty {
 		by = n.due
@@ -711,6 +766,7 @@ func (n *Network[T]) PopCompleted(now float64) []Completed[T] {
 		out = append(out, Completed[T]{ID: f.id, Data: e.data, Bytes: f.bytes, Start: e.start, Finish: f.finish})
 		f.state = stateGone
 		n.release(f)
+		n.recycleNow(f)
 		n.done[i] = nil
 	}
 	n.done = n.done[:0]
@@ -733,6 +789,9 @@ func (n *Network[T]) Advance(now float64) { n.advanceTo(now) }
 func (n *Network[T]) Rate(id FlowID) float64 {
 	n.ensureSolved()
 	if f := n.lookup(id); f != nil && f.state == stateActive {
+		if n.x != nil {
+			return n.exactRate(f)
+		}
 		return f.rate
 	}
 	return 0
@@ -745,6 +804,9 @@ func (n *Network[T]) LinkLoad(l LinkID) float64 {
 	if l < 0 || int(l) >= len(n.links) {
 		return 0
 	}
+	if n.x != nil && n.links[l].cold {
+		return n.exactLoad(l)
+	}
 	return n.links[l].load
 }
 
@@ -755,6 +817,9 @@ func (n *Network[T]) LinkBytes(l LinkID) float64 {
 		return 0
 	}
 	n.ensureSolved()
+	if n.x != nil {
+		return n.exactBytes(l)
+	}
 	k := &n.links[l]
 	return k.bytes + k.load*(n.now-k.t)
 }
@@ -788,6 +853,10 @@ func (n *Network[T]) progress(t float64) { n.now = max(n.now, t) }
 // package doc for the tolerance) to the done queue, taking them from the
 // front of the finish queue.
 func (n *Network[T]) collect(t float64) {
+	if n.x != nil {
+		n.exactCollect(t)
+		return
+	}
 	for {
 		f := n.first(t)
 		if f == nil || !(f.finish <= t || f.remaining(t) <= CompletionTolerance*f.bytes) {
@@ -805,10 +874,17 @@ func (n *Network[T]) collect(t float64) {
 // and the solve is due (always, in the exact mode).
 func (n *Network[T]) ensureSolved() {
 	if n.dirty && n.due <= n.now {
-		n.solve()
+		if n.x != nil {
+			n.exactSolve()
+		} else {
+			n.solve()
+		}
 		n.solves++
 		n.dirty = false
 		n.lastSolve = n.now
+		if n.onSolve != nil {
+			n.onSolve()
+		}
 	}
 }
 
@@ -854,6 +930,23 @@ func (n *Network[T]) release(f *flow[T]) {
 // out of the flow list, so only stale finish-queue entries (told apart by
 // version) and waiting lines (by seq) still point at it. A flow still in
 // the done queue is left to the collector.
+// remainingOf returns the bytes active flow f has left at time t.
+func (n *Network[T]) remainingOf(f *flow[T], t float64) float64 {
+	if n.x != nil {
+		return n.exactRemaining(f, t)
+	}
+	return f.remaining(t)
+}
+
+// recycleNow keeps popped or removed flow f for reuse at once in the
+// exact mode, which holds flows by slot only; the other modes recycle
+// flows as they compact their flow list.
+func (n *Network[T]) recycleNow(f *flow[T]) {
+	if n.x != nil {
+		n.recycle(f)
+	}
+}
+
 func (n *Network[T]) recycle(f *flow[T]) {
 	if f.state != stateGone {
 		return

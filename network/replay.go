@@ -7,6 +7,10 @@ import (
 	"slices"
 )
 
+// replaySetup, when set (by tests), adjusts Replay's network before the
+// first flow, e.g. to make it solve in full at every change.
+var replaySetup func(*Network[int])
+
 // TimedFlow is one transfer for Replay: Bytes over Path, starting at Start,
 // limited to Cap bytes/second (Cap <= 0 or +Inf means uncapped).
 type TimedFlow struct {
@@ -32,6 +36,9 @@ func Replay(capacities []float64, flows []TimedFlow) ([]FlowResult, float64, err
 	n, err := New[int](capacities)
 	if err != nil {
 		return nil, 0, err
+	}
+	if replaySetup != nil {
+		replaySetup(n)
 	}
 	for i, f := range flows {
 		if math.IsNaN(f.Start) || math.IsInf(f.Start, 0) || f.Start < 0 {
