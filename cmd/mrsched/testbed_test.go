@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/testbed/fabric"
+	"github.com/mrsched/mrsched/testbed/fabric/fabrictest"
 )
 
 // mainEnv makes the test binary act as the mrsched command: the testbed
@@ -168,6 +169,7 @@ func TestTestbedInterruptLeavesNothing(t *testing.T) {
 // removes them, and only them.
 func TestTestbedCleanAfterKill(t *testing.T) {
 	needTestbedPrivilege(t)
+	fabrictest.LockHost(t)
 	dir := t.TempDir()
 	cmd, stderr, id := startRun(t, dir)
 	cmd.Process.Kill()

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mrsched/mrsched/testbed/fabric/fabrictest"
 )
 
 // TestCleanAfterKilledBuilder builds a fabric in a helper process that
@@ -20,6 +22,7 @@ import (
 // fabric, which must still carry traffic afterwards.
 func TestCleanAfterKilledBuilder(t *testing.T) {
 	needPrivilege(t)
+	fabrictest.LockHost(t)
 	const dead = "tkilled"
 	before := snapshot(t)
 	// Namespaces Clean must leave alone.
@@ -131,6 +134,7 @@ func TestCleanAfterKilledBuilder(t *testing.T) {
 // remove one old enough to be what a run killed at that instant left.
 func TestCleanWaitsForANameBeingMounted(t *testing.T) {
 	needPrivilege(t)
+	fabrictest.LockHost(t)
 	path := netnsDir + "/" + Prefix + "tmount-core"
 	if err := os.WriteFile(path, nil, 0o444); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mrsched/mrsched/testbed/fabric/fabrictest"
 )
 
 func TestSpecValidate(t *testing.T) {
@@ -215,6 +217,7 @@ func TestStartRunsInTheNodeOnly(t *testing.T) {
 // it removed everything it had made and nothing else.
 func TestBuildFailureLeavesNothing(t *testing.T) {
 	needPrivilege(t)
+	fabrictest.LockHost(t)
 	for _, c := range []struct {
 		name string
 		run  string
