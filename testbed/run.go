@@ -217,7 +217,7 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 		a, b, d := plans[i].Bytes()
 		in, sh, out = in+a, sh+b, out+d
 	}
-	logf("testbed: %d jobs, %.1f MB of input (%.1f MB with replicas), %.1f MB of shuffle, %.1f MB of output at byte scale %g; time scale %g (a scenario second is %.3g wall seconds)",
+	logf("testbed: %d jobs, %.1f MB of input (%.1f MB with replicas), %.1f MB of shuffle, %.1f MB of output at byte scale %g; time scale %.3g (a scenario second is %.3g wall seconds)",
 		len(jobs), float64(in)/1e6, float64(in)*float64(cfg.Replication)/1e6, float64(sh)/1e6, float64(out)/1e6, spec.ByteScale, spec.TimeScale(), spec.TimeScale())
 	for i := range jobs {
 		expected[i] = plans[i].Expected()

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -104,6 +105,9 @@ type Effect struct {
 type Report struct {
 	Scenario string   `json:"scenario"`
 	Seeds    []uint64 `json:"seeds"`
+	// SimSettings are the settings the simulator's runs had on top of the
+	// scenario, which its testbed runs did not (Options.SimSettings).
+	SimSettings []string `json:"sim_settings,omitempty"`
 	Runs     []Run    `json:"runs"`
 	Effects  []Effect `json:"effects"`
 	// Definitions say what each number is.
@@ -121,6 +125,14 @@ type Options struct {
 	Testbed func(ctx context.Context, c *scenario.Config) (*testbed.Result, error)
 	// Log receives a line as each run starts and ends.
 	Log io.Writer
+	// SimSettings change the simulator's runs only (cluster.profile, a
+	// network mode): the same ground truth, held against another model.
+	SimSettings []scenario.Setting
+	// Reuse reads back a testbed run from Out instead of running it again
+	// when Out holds one of the same scenario, byte for byte: a validation
+	// cut short resumes, and one with other SimSettings costs no testbed
+	// time.
+	Reuse bool
 }
 
 type run struct {
@@ -156,6 +168,9 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 		}
 	}
 	rep := &Report{Scenario: c.Name(), Seeds: opt.Seeds, Definitions: definitions()}
+	for _, st := range opt.SimSettings {
+		rep.SimSettings = append(rep.SimSettings, st.String())
+	}
 	outcomes := map[string]map[uint64][2]Outcome{} // run key -> seed -> sim, testbed
 	for _, seed := range opt.Seeds {
 		for _, r := range runs {
@@ -164,12 +179,22 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 				return nil, err
 			}
 			name := label(r)
+			dir := ""
+			if opt.Out != "" {
+				dir = filepath.Join(opt.Out, "seed-"+strconv.FormatUint(seed, 10), name)
+			}
+			sc, ssrc := rc, src
+			if len(opt.SimSettings) > 0 {
+				if sc, ssrc, err = simVariant(rc, src, opt.SimSettings); err != nil {
+					return nil, err
+				}
+			}
 			logf("validate: %s, seed %d: simulating", name, seed)
-			sres, err := rc.Run(nil)
+			sres, err := sc.Run(nil)
 			if err != nil {
 				return nil, err
 			}
-			cc, _, err := nudged(rc, src)
+			cc, _, err := nudged(sc, ssrc)
 			if err != nil {
 				return nil, err
 			}
@@ -177,32 +202,45 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 			if err != nil {
 				return nil, err
 			}
-			logf("validate: %s, seed %d: on the testbed", name, seed)
-			start := time.Now()
-			tres, err := opt.Testbed(ctx, rc)
-			if err != nil {
-				return nil, err
+			so := outcome(sres.Summary, turnarounds(sres.Collector))
+			var tb *tbRun
+			if opt.Reuse && dir != "" {
+				if tb, err = readTestbedRun(filepath.Join(dir, "testbed"), src); err != nil {
+					return nil, err
+				}
+				if tb != nil {
+					logf("validate: %s, seed %d: the testbed run in %s is of this scenario; read back", name, seed, filepath.Join(dir, "testbed"))
+				}
 			}
-			wall := time.Since(start)
-			tsum := tres.Collector.Summarize(rc.Policy.Name)
-			so, to := outcome(sres.Summary, sres.Collector), outcome(tsum, tres.Collector)
-			to.CrossRackBytes = tres.Report.CrossRack.PayloadBytes
+			if tb == nil {
+				logf("validate: %s, seed %d: on the testbed", name, seed)
+				start := time.Now()
+				tres, err := opt.Testbed(ctx, rc)
+				if err != nil {
+					return nil, err
+				}
+				tb = &tbRun{summary: tres.Collector.Summarize(rc.Policy.Name), turnaround: turnarounds(tres.Collector),
+					report: tres.Report, wall: time.Since(start).Seconds()}
+				if dir != "" {
+					if err := report.WriteRunDir(filepath.Join(dir, "testbed"), report.Output{Scenario: src, Summary: tb.summary, Collector: tres.Collector}); err != nil {
+						return nil, err
+					}
+					if err := writeJSON(filepath.Join(dir, "testbed", "testbed.json"), tres.Report); err != nil {
+						return nil, err
+					}
+				}
+			}
+			to := outcome(tb.summary, tb.turnaround)
+			to.CrossRackBytes = tb.report.CrossRack.PayloadBytes
 			if outcomes[key(r.policy, r.params)] == nil {
 				outcomes[key(r.policy, r.params)] = map[uint64][2]Outcome{}
 			}
 			outcomes[key(r.policy, r.params)][seed] = [2]Outcome{so, to}
-			rep.Runs = append(rep.Runs, Run{Policy: name, Seed: seed, Error: Compare(so, to), Control: Compare(outcome(cres.Summary, cres.Collector), so), Sim: so, Testbed: to,
-				TestbedCrossRack: tres.Report.CrossRack, Host: tres.Report.Host, TestbedS: wall.Seconds()})
-			logf("validate: %s, seed %d: done in %.0f s; mean turnaround sim %.1f s, testbed %.1f s", name, seed, wall.Seconds(), so.MeanTurnaround, to.MeanTurnaround)
-			if opt.Out != "" {
-				dir := filepath.Join(opt.Out, "seed-"+strconv.FormatUint(seed, 10), name)
-				if err := report.WriteRunDir(filepath.Join(dir, "sim"), report.Output{Scenario: src, Summary: sres.Summary, Collector: sres.Collector}); err != nil {
-					return nil, err
-				}
-				if err := report.WriteRunDir(filepath.Join(dir, "testbed"), report.Output{Scenario: src, Summary: tsum, Collector: tres.Collector}); err != nil {
-					return nil, err
-				}
-				if err := writeJSON(filepath.Join(dir, "testbed", "testbed.json"), tres.Report); err != nil {
+			rep.Runs = append(rep.Runs, Run{Policy: name, Seed: seed, Error: Compare(so, to), Control: Compare(outcome(cres.Summary, turnarounds(cres.Collector)), so), Sim: so, Testbed: to,
+				TestbedCrossRack: tb.report.CrossRack, Host: tb.report.Host, TestbedS: tb.wall})
+			logf("validate: %s, seed %d: testbed run of %.0f s; mean turnaround sim %.1f s, testbed %.1f s", name, seed, tb.wall, so.MeanTurnaround, to.MeanTurnaround)
+			if dir != "" {
+				if err := report.WriteRunDir(filepath.Join(dir, "sim"), report.Output{Scenario: ssrc, Summary: sres.Summary, Collector: sres.Collector}); err != nil {
 					return nil, err
 				}
 			}
@@ -278,18 +316,68 @@ func policyNode(r run) *yaml.Node {
 	return n
 }
 
-// outcome reduces a run's summary and per-job records to what validation
-// compares.
-func outcome(s metrics.Summary, col *metrics.Collector) Outcome {
-	o := Outcome{MeanTurnaround: s.Turnaround.Mean, P95Turnaround: s.Turnaround.P95, MakespanS: s.MakespanS,
-		ThroughputJobsPerHour: s.ThroughputJobsPerHour, CrossRackBytes: s.Bytes.CrossRackTotal, Turnaround: map[int]float64{}}
+// outcome reduces a run's summary and per-job turnarounds to what
+// validation compares.
+func outcome(s metrics.Summary, turnaround map[int]float64) Outcome {
+	return Outcome{MeanTurnaround: s.Turnaround.Mean, P95Turnaround: s.Turnaround.P95, MakespanS: s.MakespanS,
+		ThroughputJobsPerHour: s.ThroughputJobsPerHour, CrossRackBytes: s.Bytes.CrossRackTotal, Turnaround: turnaround}
+}
+
+// turnarounds is every completed job's turnaround, by job ID.
+func turnarounds(col *metrics.Collector) map[int]float64 {
+	m := map[int]float64{}
 	jobs := col.Jobs()
 	for i := range jobs {
 		if t := jobs[i].Turnaround(); t >= 0 {
-			o.Turnaround[jobs[i].ID] = t
+			m[jobs[i].ID] = t
 		}
 	}
-	return o
+	return m
+}
+
+// tbRun is what validation keeps of a testbed run, run now or read back.
+type tbRun struct {
+	summary    metrics.Summary
+	turnaround map[int]float64
+	report     testbed.Report
+	wall       float64
+}
+
+// readTestbedRun reads back the testbed run in dir if it is a complete run
+// of the scenario src: its scenario.yaml is src and its testbed.json says
+// every job's output was right. It returns nil, and no error, when dir
+// holds no such run (none, another scenario's, or one cut short).
+func readTestbedRun(dir string, src []byte) (*tbRun, error) {
+	got, err := os.ReadFile(filepath.Join(dir, "scenario.yaml"))
+	if err != nil || !bytes.Equal(got, src) {
+		return nil, nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "testbed.json"))
+	if err != nil {
+		return nil, nil
+	}
+	var rep testbed.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "testbed.json"), err)
+	}
+	if !rep.ChecksumsOK {
+		return nil, nil
+	}
+	run, err := metrics.ReadRun(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &tbRun{summary: run.Summary, turnaround: run.Turnaround, report: rep, wall: rep.WallS}, nil
+}
+
+// simVariant is the simulator's side of a run: rc with settings applied.
+func simVariant(rc *scenario.Config, src []byte, settings []scenario.Setting) (*scenario.Config, []byte, error) {
+	b, err := scenario.Override(src, settings...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", rc.Name(), err)
+	}
+	c, err := scenario.LoadBytes(b, rc.Name(), rc.Dir())
+	return c, b, err
 }
 
 func definitions() map[string]string {

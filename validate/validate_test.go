@@ -100,3 +100,79 @@ func TestBadValidateSectionsNameTheirLine(t *testing.T) {
 		}
 	}
 }
+
+// TestTestbedRunsAreReadBack: a second validation into the same directory
+// reads back the testbed runs of the same scenario instead of running them
+// again (a run cut short resumes), gets the same figures, and a
+// simulator-only setting changes the simulator's side alone.
+func TestTestbedRunsAreReadBack(t *testing.T) {
+	c, err := scenario.LoadBytes([]byte(scen), "v.yaml", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	calls := 0
+	counting := func(ctx context.Context, c *scenario.Config) (*testbed.Result, error) {
+		calls++
+		r, err := asTestbed(ctx, c)
+		if err == nil {
+			r.Report.ChecksumsOK = true
+		}
+		return r, err
+	}
+	opt := validate.Options{Seeds: []uint64{1}, Out: out, Testbed: counting, Reuse: true}
+	first, err := validate.Validate(context.Background(), c, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 3 {
+		t.Fatalf("the first validation ran %d testbed runs; want 3 (fair, delay, fifo)", calls)
+	}
+	second, err := validate.Validate(context.Background(), c, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 3 {
+		t.Errorf("the second validation ran %d more testbed runs; want none, all three read back", calls-3)
+	}
+	for i := range first.Runs {
+		a, b := first.Runs[i], second.Runs[i]
+		if a.Testbed.MeanTurnaround != b.Testbed.MeanTurnaround || a.Testbed.CrossRackBytes != b.Testbed.CrossRackBytes || a.Error != b.Error {
+			t.Errorf("%s: read back %+v / %+v; want what the run gave, %+v / %+v", a.Policy, b.Testbed, b.Error, a.Testbed, a.Error)
+		}
+	}
+
+	// The simulator's side alone moves: heartbeats twice as long.
+	hb, err := scenario.ParseSetting("engine.heartbeat_s=6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.SimSettings = []scenario.Setting{hb}
+	third, err := validate.Validate(context.Background(), c, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 3 {
+		t.Errorf("a simulator-only setting ran %d testbed runs; want the runs read back", calls-3)
+	}
+	if len(third.SimSettings) != 1 || third.SimSettings[0] != "engine.heartbeat_s=6" {
+		t.Errorf("the report records sim settings %v; want [engine.heartbeat_s=6]", third.SimSettings)
+	}
+	moved := false
+	for i := range third.Runs {
+		if third.Runs[i].Testbed.MeanTurnaround != first.Runs[i].Testbed.MeanTurnaround {
+			t.Errorf("%s: the testbed side moved with a simulator-only setting", third.Runs[i].Policy)
+		}
+		moved = moved || third.Runs[i].Sim.MeanTurnaround != first.Runs[i].Sim.MeanTurnaround
+	}
+	if !moved {
+		t.Error("6 s heartbeats left every simulated mean turnaround as at 3 s; the setting did not reach the simulator")
+	}
+	rec, err := os.ReadFile(filepath.Join(out, "seed-1", "fair", "sim", "scenario.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(rec), "heartbeat_s: 6") {
+		t.Errorf("the simulator's run directory records a scenario without its setting:\n%s", rec)
+	}
+}

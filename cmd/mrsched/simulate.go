@@ -6,15 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
-	"github.com/mrsched/mrsched/sched"
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
@@ -22,17 +18,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML (required; see examples/)")
 	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, uplinks.csv, pools.csv, perf.json")
-	policy := fs.String("policy", "", "run this policy instead of the scenario's (without the scenario's parameters; add them with -set policy.params.NAME=V)")
-	seed := fs.Uint64("seed", 0, "run with this seed instead of the scenario's")
-	var sets []scenario.Setting
-	fs.Func("set", "set a scenario field by its path, as `path=value` (cluster.racks=4, policy.params.t1_s=10); repeatable", func(s string) error {
-		st, err := scenario.ParseSetting(s)
-		if err != nil {
-			return err
-		}
-		sets = append(sets, st)
-		return nil
-	})
+	ov := addOverrideFlags(fs)
 	quiet := fs.Bool("q", false, "no progress line")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	memProfile := fs.String("memprofile", "", "write a heap profile to this file at the end of the run")
@@ -48,30 +34,9 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	// The settings the flags make, in the order they apply: -policy first,
-	// so that -set can give the new policy its parameters.
-	var flagSets []scenario.Setting
-	var described []string // the settings as the command line gave them
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if given["policy"] {
-		if _, err := sched.NewPolicy(*policy, nil); err != nil && strings.HasPrefix(err.Error(), "unknown policy") {
-			return fmt.Errorf("-policy: %w", err)
-		}
-		flagSets = append(flagSets, scenario.Setting{Path: "policy", Value: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map",
-			Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "name"}, {Kind: yaml.ScalarNode, Tag: "!!str", Value: *policy}}}})
-		described = append(described, "-policy "+*policy)
-	}
-	if given["seed"] {
-		if *seed == 0 {
-			return fmt.Errorf("-seed: must be at least 1")
-		}
-		flagSets = append(flagSets, scenario.Setting{Path: "seed", Value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(*seed, 10)}})
-		described = append(described, fmt.Sprint("-seed ", *seed))
-	}
-	flagSets = append(flagSets, sets...)
-	for _, s := range sets {
-		described = append(described, "-set "+s.String())
+	flagSets, described, err := ov.settings(fs)
+	if err != nil {
+		return err
 	}
 	if err := writableDir(*out); err != nil {
 		return fmt.Errorf("-out %s: %w", *out, err)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/report"
-	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/testbed"
 	"github.com/mrsched/mrsched/testbed/fabric"
 	"github.com/mrsched/mrsched/testbed/worker"
@@ -38,9 +37,11 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML with an optional testbed: section (required; see examples/testbed/)")
 	out := fs.String("out", "", "output directory (required): the files simulate writes, plus testbed.json")
+	ov := addOverrideFlags(fs)
 	quiet := fs.Bool("q", false, "no progress line")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: mrsched testbed -config FILE -out DIR   run a scenario on an emulated cluster (needs root)
+		fmt.Fprint(stderr, `usage: mrsched testbed -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]...
+                                                run a scenario on an emulated cluster (needs root)
        mrsched testbed clean                    remove what a killed run left behind
        mrsched testbed netsim FILE.json         a netsim file's flows as real TCP transfers, beside the model's
 `)
@@ -53,14 +54,18 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	if err := fabric.CheckPrivileges(); err != nil {
-		return err // before anything is changed, the output directory included
-	}
-	c, err := scenario.Load(*cfgPath)
+	sets, described, err := ov.settings(fs)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := fabric.CheckPrivileges(); err != nil {
+		return err // before anything is changed, the output directory included
+	}
+	if err := writableDir(*out); err != nil {
+		return fmt.Errorf("-out %s: %w", *out, err)
+	}
+	c, record, err := loadSimulated(*cfgPath, *out, sets, described)
+	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -76,8 +81,7 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	s := res.Collector.Summarize(c.Policy.Name)
-	src := append([]byte(fmt.Sprintf("# The scenario of this testbed run, as read from %s (paths in it are relative to that file's directory).\n", *cfgPath)), c.Source()...)
-	if err := report.WriteRunDir(*out, report.Output{Scenario: src, Summary: s, Collector: res.Collector,
+	if err := report.WriteRunDir(*out, report.Output{Scenario: record, Summary: s, Collector: res.Collector,
 		Perf: perf{Policy: s.Policy, WallS: time.Since(start).Seconds(), AssignCalls: res.Cost.Count(),
 			DecisionMeanUS: float64(res.Cost.Mean()) / 1e3, DecisionP99US: float64(res.Cost.Quantile(0.99)) / 1e3}}); err != nil {
 		return err

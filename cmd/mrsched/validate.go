@@ -26,8 +26,19 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	seeds := fs.Int("seeds", 3, "how many seeds, from -seed on")
 	first := fs.Uint64("seed", 0, "the first seed (default: the scenario's seed, or 1)")
 	quiet := fs.Bool("q", false, "no progress lines")
+	rerun := fs.Bool("rerun", false, "run every testbed run again, even where -out holds one of the same scenario")
+	var simSets []scenario.Setting
+	fs.Func("sim-set", "set a scenario field for the simulator's runs only, as `path=value` (cluster.profile=hadoop1-hdd); repeatable", func(s string) error {
+		st, err := scenario.ParseSetting(s)
+		if err != nil {
+			return err
+		}
+		simSets = append(simSets, st)
+		return nil
+	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched validate -config FILE -out DIR [-seeds N] [-seed S]   (needs root: it runs the testbed)")
+		fmt.Fprintln(stderr, "usage: mrsched validate -config FILE -out DIR [-seeds N] [-seed S] [-sim-set path=value]... [-rerun]   (needs root: it runs the testbed)")
+		fmt.Fprintln(stderr, "A testbed run that -out already holds, of the same scenario, is read back rather than run again: a validation cut short resumes, and -sim-set holds another model against the same runs.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -67,7 +78,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rep, err := validate.Validate(ctx, c, validate.Options{Seeds: list, Out: *out, Log: log,
+	rep, err := validate.Validate(ctx, c, validate.Options{Seeds: list, Out: *out, Log: log, SimSettings: simSets, Reuse: !*rerun,
 		Testbed: func(ctx context.Context, c *scenario.Config) (*testbed.Result, error) {
 			return testbed.Run(ctx, c, testbed.Options{Log: log})
 		}})
