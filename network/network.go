@@ -257,6 +257,13 @@ func (n *Network[T]) Stats() Stats {
 		Provisional: n.provisional, HandOffs: n.handOffs, PeakFlows: n.peak}
 }
 
+// SetFullSolves makes the exact mode re-solve every flow from scratch at
+// every change, with none of its kept solution or fast paths: the
+// reference the exact mode is checked against, on whole runs as in the
+// network's own tests (TestExactMatchesFullSolvesOnACluster). It is many
+// times slower. Call it before the first flow.
+func (n *Network[T]) SetFullSolves(on bool) { n.fullOnly = on }
+
 // SetQuantum selects quantized re-solving with period q seconds of virtual
 // time (q = 0, the default, is the exact mode). It must be called before
 // the first flow is added.

@@ -128,6 +128,11 @@ type nodeState struct {
 	usedMem           float64
 }
 
+// referenceSolves makes every engine's network re-solve from scratch at
+// every change (network.SetFullSolves). Only tests set it, to check the
+// exact mode against its reference on whole runs of shipped scenarios.
+var referenceSolves bool
+
 // New prepares a run of jobs (sorted by submit time, IDs dense from 0) on
 // topo under policy pol. seed drives block placement.
 func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy, seed uint64) (*Engine, error) {
@@ -165,6 +170,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if err := net.SetQuantum(p.NetworkQuantumS); err != nil {
 		return nil, fmt.Errorf("engine.network_quantum_s: %v", err)
 	}
+	net.SetFullSolves(referenceSolves)
 	e.net = net
 	e.idleOffers = sched.IdleOffersOf(pol)
 	e.jobObs, _ = pol.(sched.JobObserver)

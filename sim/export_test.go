@@ -6,3 +6,7 @@ var (
 	LivelockEvents = &livelockEvents
 	ProjectAfter   = &projectAfter
 )
+
+// ReferenceSolves makes engines re-solve the network from scratch at every
+// change, the exact mode's reference.
+var ReferenceSolves = &referenceSolves
