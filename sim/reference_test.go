@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
-	"path/filepath"
 	"testing"
 	"time"
 
