@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 
+	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sweep"
 	"github.com/mrsched/mrsched/sweep/rundb"
 )
@@ -18,8 +19,9 @@ const sweepUsage = `usage: mrsched sweep plan    -grid FILE -out DIR     one sce
        mrsched sweep run     -dir DIR [-index N | -parallel P]
                                                     run one run (the index, or SLURM_ARRAY_TASK_ID or
                                                     JOB_COMPLETION_INDEX) or every unfinished run here
-       mrsched sweep collect -dir DIR [-csv FILE] [-report FILE] [-sqlite FILE] [-partial] [-force]
-                                                    mean and standard error over seeds, a row a cell and policy
+       mrsched sweep collect -dir DIR [-effects P/B,...] [-csv FILE] [-report FILE] [-sqlite FILE] [-partial] [-force]
+                                                    mean and standard error over seeds, a row a cell and policy;
+                                                    -effects: each policy's effect over a baseline, seed by seed
        mrsched sweep k8s     -dir DIR [-image IMAGE] [-parallelism P] [-claim NAME]
                                                     a Kubernetes Indexed Job that runs the sweep
 Run 'mrsched sweep COMMAND -h' for a command's flags; docs/sweeps.md explains grids and engines.
@@ -176,15 +178,23 @@ func sweepRun(args []string, stdout, stderr io.Writer) error {
 }
 
 func sweepCollect(args []string, stdout, stderr io.Writer) error {
-	fs := sweepFlags("collect", "mrsched sweep collect -dir DIR [-csv FILE] [-report FILE] [-sqlite FILE] [-partial] [-force]", stderr)
+	fs := sweepFlags("collect", "mrsched sweep collect -dir DIR [-effects P/B,...] [-csv FILE] [-report FILE] [-sqlite FILE] [-partial] [-force]", stderr)
 	dir := fs.String("dir", "", "the sweep directory")
 	csvPath := fs.String("csv", "", "write the table as CSV here (default DIR/collect.csv)")
 	reportPath := fs.String("report", "", "write the HTML report (the table, and mean turnaround by the first axis) here (default DIR/report.html)")
 	dbPath := fs.String("sqlite", "", "also write every run's summary and jobs to this SQLite database (schema: docs/sweeps.md)")
 	partial := fs.Bool("partial", false, "collect the finished runs when some have not finished")
 	force := fs.Bool("force", false, "aggregate runs that are not what the plan says (another plan's runs, another workload)")
+	effects := fs.String("effects", "", "also give each `policy/baseline` pair's effect (comma-separated, as nas/delay,sw-fair/fair): the ratio of the policy's figure to the baseline's on the same seed, per cell, and its shift from the first cell's; CSV in DIR/effects.csv")
 	if err := parseSweep(fs, args, dir); err != nil {
 		return err
+	}
+	var pairs []sweep.EffectPair
+	if *effects != "" {
+		var err error
+		if pairs, err = sweep.ParseEffectPairs(*effects); err != nil {
+			return fmt.Errorf("-effects: %w", err)
+		}
 	}
 	if *csvPath == "" {
 		*csvPath = filepath.Join(*dir, "collect.csv")
@@ -210,15 +220,23 @@ func sweepCollect(args []string, stdout, stderr io.Writer) error {
 	if err := c.Table().WriteText(stdout); err != nil {
 		return err
 	}
-	f, err := os.Create(*csvPath)
-	if err != nil {
-		return err
+	if len(pairs) > 0 {
+		effs, err := c.Effects(pairs)
+		if err != nil {
+			return fmt.Errorf("-effects: %w", err)
+		}
+		text, csv := c.EffectsTables(effs)
+		fmt.Fprintln(stdout)
+		if err := text.WriteText(stdout); err != nil {
+			return err
+		}
+		path := filepath.Join(*dir, "effects.csv")
+		if err := writeCSVFile(path, csv); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", path)
 	}
-	if err := c.CSV().WriteCSV(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", *csvPath, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := writeCSVFile(*csvPath, c.CSV()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "wrote %s\n", *csvPath)
@@ -262,4 +280,17 @@ func sweepK8s(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = stdout.Write(b)
 	return err
+}
+
+// writeCSVFile writes t to path as CSV.
+func writeCSVFile(path string, t *report.Table) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := t.WriteCSV(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
 }
