@@ -35,6 +35,9 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 		{"generator of ten million jobs", "policy: {name: fair}\nworkload:\n  generator: shufflewatcher\n  mean_interarrival_s: 0.001\n  duration_s: 10000\n", 4, "workload.mean_interarrival_s", "jobs"},
 		{"heartbeat not below the stall timeout", fb + "engine:\n  heartbeat_s: 100\n  stall_s: 50\n", 4, "engine.heartbeat_s", "stall_s"},
 		{"stall timeout not above the default heartbeat", fb + "engine:\n  stall_s: 2\n", 4, "engine.stall_s", "heartbeat_s (3 s)"},
+		// Keys given twice, refused in the decoder's words before.
+		{"a section given twice", fb + "workload: {users: 3}\n", 3, "workload", "given twice (first at line 2)"},
+		{"a fault's time given twice", fb + "faults:\n  - {kill_node: r0n0, at_s: 0, at_s: 1}\n", 4, "faults[0].at_s", "given twice"},
 		// Zeros that ran with the defaults.
 		{"zero racks (ran 10)", fb + "cluster: {racks: 0}\n", 3, "cluster.racks", "default, 10"},
 		{"zero block size (ran 64 MB)", fb + "cluster:\n  block_mb: 0\n", 4, "cluster.block_mb", "default, 64"},

@@ -178,6 +178,9 @@ func Parse(r io.Reader, name string) (*Config, error) {
 		return nil, fmt.Errorf("%s: empty scenario", name)
 	}
 	root := doc.Content[0]
+	if err := (checker{file: name}).duplicates(root, ""); err != nil {
+		return nil, err
+	}
 	if err := (checker{file: name}).section(root, reflect.TypeOf(Config{}), ""); err != nil {
 		return nil, err
 	}

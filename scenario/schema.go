@@ -248,6 +248,39 @@ func kindName(n *yaml.Node) string {
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
+// duplicates finds the first mapping anywhere under n that gives a key
+// twice, which YAML forbids: the decoder would refuse it in its own words,
+// so the scenario's are given first.
+func (k checker) duplicates(n *yaml.Node, path string) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		seen := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			p := key.Value
+			if path != "" {
+				p = path + "." + key.Value
+			}
+			if key.Kind == yaml.ScalarNode {
+				if first, ok := seen[key.Value]; ok {
+					return k.errorf(key, p, "given twice (first at line %d)", first.Line)
+				}
+				seen[key.Value] = key
+			}
+			if err := k.duplicates(n.Content[i+1], p); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, e := range n.Content {
+			if err := k.duplicates(e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // section checks a mapping node against struct type t.
 func (k checker) section(n *yaml.Node, t reflect.Type, path string) error {
 	if n.Kind == yaml.AliasNode {
