@@ -206,6 +206,20 @@ func (c *Config) build() (*built, error) {
 	return b, nil
 }
 
+// Describe records in s what a run of the scenario ran, as Run records it
+// in its own summary: the effective configuration and the workload's
+// fingerprint. A run made elsewhere (the testbed) calls it so that its
+// summary.json says the same, and diff and sweeps can pair it with a
+// simulation of the same jobs.
+func (c *Config) Describe(s *metrics.Summary) error {
+	b, err := c.build()
+	if err != nil {
+		return err
+	}
+	s.Config, s.Fingerprint = c.effective(b.topo, b.jobs, b.params), Fingerprint(b.topo.Config(), b.jobs)
+	return nil
+}
+
 // Run builds and runs the scenario. progress may be nil.
 func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	b, err := c.build()

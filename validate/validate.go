@@ -108,8 +108,8 @@ type Report struct {
 	// SimSettings are the settings the simulator's runs had on top of the
 	// scenario, which its testbed runs did not (Options.SimSettings).
 	SimSettings []string `json:"sim_settings,omitempty"`
-	Runs     []Run    `json:"runs"`
-	Effects  []Effect `json:"effects"`
+	Runs        []Run    `json:"runs"`
+	Effects     []Effect `json:"effects"`
 	// Definitions say what each number is.
 	Definitions map[string]string `json:"definitions"`
 }
@@ -221,6 +221,9 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 				}
 				tb = &tbRun{summary: tres.Collector.Summarize(rc.Policy.Name), turnaround: turnarounds(tres.Collector),
 					report: tres.Report, wall: time.Since(start).Seconds()}
+				if err := rc.Describe(&tb.summary); err != nil {
+					return nil, err
+				}
 				if dir != "" {
 					if err := report.WriteRunDir(filepath.Join(dir, "testbed"), report.Output{Scenario: src, Summary: tb.summary, Collector: tres.Collector}); err != nil {
 						return nil, err

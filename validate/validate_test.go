@@ -2,6 +2,7 @@ package validate_test
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -78,8 +79,28 @@ func TestValidateAgainstItselfFindsNoError(t *testing.T) {
 	if rerun.Policy.Name != "delay" || rerun.Seed != 2 {
 		t.Errorf("the delay run's scenario.yaml names policy %q seed %d; want delay, 2", rerun.Policy.Name, rerun.Seed)
 	}
-	if _, err := os.Stat(filepath.Join(out, "seed-1", "fair", "testbed", "summary.json")); err != nil {
-		t.Errorf("no testbed run directory: %v", err)
+	// The testbed's summary says what it ran, as the simulator's does, so
+	// that diff pairs the two.
+	var fps []string
+	for _, side := range []string{"sim", "testbed"} {
+		b, err := os.ReadFile(filepath.Join(out, "seed-1", "fair", side, "summary.json"))
+		if err != nil {
+			t.Fatalf("no %s run directory: %v", side, err)
+		}
+		var sum struct {
+			Fingerprint string `json:"workload_fingerprint"`
+			Config      any    `json:"config"`
+		}
+		if err := json.Unmarshal(b, &sum); err != nil {
+			t.Fatal(err)
+		}
+		if sum.Config == nil {
+			t.Errorf("the %s summary records no configuration", side)
+		}
+		fps = append(fps, sum.Fingerprint)
+	}
+	if fps[0] == "" || fps[0] != fps[1] {
+		t.Errorf("workload fingerprints %q (simulator) and %q (testbed); want one, the same", fps[0], fps[1])
 	}
 }
 

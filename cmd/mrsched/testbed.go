@@ -81,6 +81,9 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	s := res.Collector.Summarize(c.Policy.Name)
+	if err := c.Describe(&s); err != nil {
+		return err
+	}
 	if err := report.WriteRunDir(*out, report.Output{Scenario: record, Summary: s, Collector: res.Collector,
 		Perf: perf{Policy: s.Policy, WallS: time.Since(start).Seconds(), AssignCalls: res.Cost.Count(),
 			DecisionMeanUS: float64(res.Cost.Mean()) / 1e3, DecisionP99US: float64(res.Cost.Quantile(0.99)) / 1e3}}); err != nil {
