@@ -144,9 +144,13 @@ func ReadOrder(dst []NodeID, t *Topology, reps []NodeID, n, src NodeID, rng *ran
 		dst = append(dst, reps...)
 		order := dst[start:]
 		pseudoSortByDistance(t, order, n, rng)
-		if i := slices.Index(order, src); src >= 0 && i > 0 {
-			copy(order[1:i+1], order[:i])
-			order[0] = src
+		if src >= 0 {
+			if i := slices.Index(order, src); i >= 0 {
+				copy(order[1:i+1], order[:i])
+				order[0] = src
+			} else {
+				dst = slices.Insert(dst, start, src)
+			}
 		}
 		return dst
 	}
