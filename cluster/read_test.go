@@ -141,6 +141,10 @@ func TestReadOrderPutsThePolicysSourceFirst(t *testing.T) {
 		// rack-local to node 5, 0 off-rack).
 		{NearestRandom, []NodeID{0, 3, 4}, 5, 3, []NodeID{3, 4, 0}},
 		{NearestRandom, []NodeID{0, 3, 4}, 5, 0, []NodeID{0, 3, 4}},
+		// A source no replica holds (the engines refuse one) still comes
+		// first, the replicas after it as the choice orders them.
+		{Hadoop020, []NodeID{0, 3, 4}, 5, 7, []NodeID{7, 3, 0, 4}},
+		{NearestRandom, []NodeID{0, 3, 4}, 5, 7, []NodeID{7, 3, 4, 0}},
 	}
 	for _, tc := range tests {
 		got := ReadOrder(nil, nineNodes(t, tc.choice), tc.reps, tc.reader, tc.src, rand.New(rand.NewPCG(1, 1)))
