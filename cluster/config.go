@@ -36,6 +36,11 @@ type Config struct {
 
 	BlockMB     int `yaml:"block_mb" json:"block_mb"`
 	Replication int `yaml:"replication" json:"replication"`
+
+	// ReplicaChoice is how a map picks the replica of its block it reads
+	// (ReadOrder). Empty is the default, NearestRandom, so that a
+	// configuration written before the setting existed reads as it did.
+	ReplicaChoice ReplicaChoice `yaml:"replica_choice" json:"replica_choice,omitempty"`
 }
 
 // Defaults for fields a config leaves at zero. The shape follows the
@@ -82,6 +87,9 @@ func (c Config) WithDefaults() Config {
 	deff(&c.RackUplinkMbps, DefaultRackUplinkMbps)
 	def(&c.BlockMB, DefaultBlockMB)
 	def(&c.Replication, DefaultReplication)
+	if c.ReplicaChoice == NearestRandom {
+		c.ReplicaChoice = "" // the default has one spelling: empty
+	}
 	return c
 }
 
@@ -158,6 +166,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("cluster: set either containers (YARN model) or map_slots/reduce_slots (slot model), not both")
 	case c.Containers == 0 && (c.MapSlots == 0 || c.ReduceSlots == 0):
 		return fmt.Errorf("cluster: the slot model needs map_slots > 0 and reduce_slots > 0 (or set containers)")
+	}
+	if err := c.ReplicaChoice.Validate(); err != nil {
+		return err
 	}
 	if c.Replication > c.Racks*c.NodesPerRack {
 		return fmt.Errorf("cluster.replication: %d replicas need at least that many nodes, the cluster has %d",

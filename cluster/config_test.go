@@ -65,6 +65,22 @@ func TestWithDefaults(t *testing.T) {
 			}(),
 			why: "a negative value is a user error Validate must see, not a request for the default",
 		},
+		{
+			name: "the default replica choice has one spelling, empty",
+			in:   Config{ReplicaChoice: NearestRandom},
+			want: shuffleWatcher,
+			why:  "a written nearest-random must configure what an absent one does, byte for byte in every output",
+		},
+		{
+			name: "another replica choice is kept",
+			in:   Config{ReplicaChoice: Hadoop020},
+			want: func() Config {
+				c := shuffleWatcher
+				c.ReplicaChoice = Hadoop020
+				return c
+			}(),
+			why: "only the default is rewritten",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,6 +132,9 @@ func TestValidate(t *testing.T) {
 		{"a NIC below 1 Mbit/s", with(func(c *Config) { c.NICMbps = 1e-9 }), []string{"cluster.nic_mbps", "at least 1"}},
 		{"a NIC past any hardware, near the network's Unlimited", with(func(c *Config) { c.NICMbps = 1e300 }), []string{"cluster.nic_mbps", "at most"}},
 		{"a terabyte block is valid", with(func(c *Config) { c.BlockMB = MaxBlockMB }), nil},
+		{"hadoop-0.20 replica choice is valid", with(func(c *Config) { c.ReplicaChoice = Hadoop020 }), nil},
+		{"nearest-random written out is valid", with(func(c *Config) { c.ReplicaChoice = NearestRandom }), nil},
+		{"an unknown replica choice", with(func(c *Config) { c.ReplicaChoice = "hadoop-2" }), []string{"cluster.replica_choice", `"hadoop-2"`, "nearest-random, hadoop-0.20"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,8 +20,10 @@ type Placer struct {
 }
 
 // NewPlacer returns a placer drawing from its own seeded stream.
-func NewPlacer(t *Topology, seed uint64) *Placer {
-	return &Placer{topo: t, rng: rand.New(rand.NewPCG(seed, 0x68646673))}
+func NewPlacer(t *Topology, seed uint64) *Placer { return newPlacer(t, seed, placerStream) }
+
+func newPlacer(t *Topology, seed, stream uint64) *Placer {
+	return &Placer{topo: t, rng: rand.New(rand.NewPCG(seed, stream))}
 }
 
 // Replication is the number of replicas each block gets.

@@ -399,7 +399,7 @@ func SameWorkload(a, b *Run) (known bool, err error) {
 // (scenario.EffectiveWorkload's jobs after scaling).
 var madeByWorkload = map[string]bool{
 	"jobs": true, "maps": true, "reduces": true, "input_bytes": true, "shuffle_bytes": true,
-	"output_bytes": true, "first_submit_s": true, "last_submit_s": true,
+	"output_bytes": true, "first_submit_s": true, "last_submit_s": true, "data_sets": true,
 }
 
 func orNone(s string) string {

@@ -72,6 +72,11 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 		{"a list for a number", fb + "cluster:\n  racks: [1, 2]\n", 4, "cluster.racks", "a list"},
 		{"no value", fb + "cluster:\n  racks:\n", 4, "cluster.racks", "no value"},
 		{"a word for a flag", fb + "metrics:\n  slowdown: sometimes\n", 4, "metrics.slowdown", "true or false"},
+		{"an unknown replica choice", fb + "cluster:\n  replica_choice: hadoop-2\n", 4, "cluster.replica_choice", `"hadoop-2"; want one of nearest-random, hadoop-0.20`},
+		{"a replica choice in another case", fb + "cluster: {replica_choice: Hadoop-0.20}\n", 3, "cluster.replica_choice", `"Hadoop-0.20"`},
+		{"no replica choice", fb + "cluster:\n  replica_choice:\n", 4, "cluster.replica_choice", "no value (leave the field out for the default, nearest-random)"},
+		{"an unknown placement", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  placement: inside\n", 4, "workload.placement", `"inside"; want one of outside, writer`},
+		{"a number for a placement", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  placement: 1\n", 4, "workload.placement", "default, outside"},
 		{"fractional demand", "policy: {name: td}\nworkload:\n  trace: FB-2009\n  demand:\n    default: 2.5\n", 5, "workload.demand.default", "whole number"},
 		// Messages that named a Go type or nothing.
 		{"unknown cluster field", fb + "cluster:\n  rackz: 2\n", 4, "cluster.rackz", "unknown field; cluster has racks"},

@@ -92,6 +92,11 @@ type Workload struct {
 	// TaskFailureRate is the probability that a task attempt fails
 	// (sim.Params.TaskFailureRate); default 0.
 	TaskFailureRate float64 `yaml:"task_failure_rate"`
+
+	// Placement says who wrote the jobs' input: "outside" (the default)
+	// or "writer", a node of the cluster drawn per data set
+	// (workload.Placement).
+	Placement string `yaml:"placement"`
 }
 
 // PolicySpec names a policy and its parameters.

@@ -48,6 +48,9 @@ type EffectiveWorkload struct {
 	TaskFailureRate   float64 `json:"task_failure_rate"`
 	// Demand is workload.demand as given, when set.
 	Demand *EffectiveDemand `json:"demand,omitempty"`
+	// Placement is workload.placement when it is not the default,
+	// outside (absent: outside, as before the setting existed).
+	Placement string `json:"placement,omitempty"`
 
 	// The jobs the settings made, after scaling.
 	Jobs         int     `json:"jobs"`
@@ -58,6 +61,9 @@ type EffectiveWorkload struct {
 	OutputBytes  int64   `json:"output_bytes"`
 	FirstSubmitS float64 `json:"first_submit_s"`
 	LastSubmitS  float64 `json:"last_submit_s"`
+	// DataSets is how many distinct data sets the jobs read, when the
+	// trace names them (workload.Job.DataSet).
+	DataSets int `json:"data_sets,omitempty"`
 }
 
 // EffectiveDemand is workload.demand's values.
@@ -111,7 +117,11 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 		}
 		ew.Demand = ed
 	}
+	if p, err := workload.ParsePlacement(w.Placement); err == nil && p != workload.PlaceOutside {
+		ew.Placement = p.String()
+	}
 	ew.Jobs = len(jobs)
+	ew.DataSets = workload.Summarize(jobs).DataSets
 	for i := range jobs {
 		j := &jobs[i]
 		ew.Maps += int64(j.NumMaps)
@@ -146,12 +156,15 @@ func orDefaultInt(v, d int) int {
 
 // Fingerprint identifies a workload on a cluster: a SHA-256, in hex, of
 // the cluster's settings and of every job's name, kind, submit time, task
-// counts, byte sizes, processing profile and weight, in job order. Runs
-// with one fingerprint ran the same jobs on the same cluster, so that
-// comparing them job by job (mrsched diff) pairs like with like. It leaves
-// out what a seed or a policy setting varies without changing the jobs:
-// the users jobs are spread over, the td demands, the engine, the policy
-// and the failure rate.
+// counts, byte sizes, processing profile and weight, in job order, and,
+// when any job reads a data set or was written inside the cluster, of
+// every job's data set and placement. Runs with one fingerprint ran the
+// same jobs on the same cluster, so that comparing them job by job
+// (mrsched diff) pairs like with like. It leaves out what a seed or a
+// policy setting varies without changing the jobs: the users jobs are
+// spread over, the td demands, the engine, the policy and the failure
+// rate; and the replica choice, which changes how jobs read their data,
+// not what or where it is.
 func Fingerprint(cfg cluster.Config, jobs []workload.Job) string {
 	h := sha256.New()
 	var buf []byte
@@ -161,7 +174,18 @@ func Fingerprint(cfg cluster.Config, jobs []workload.Job) string {
 	}
 	i64 := func(v int64) { buf = binary.AppendVarint(buf, v) }
 	f64 := func(v float64) { buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v)) }
-	str("mrsched workload v1")
+	// Workloads without data sets or inside writers keep the encoding
+	// they always had, and so their fingerprints; the others add two
+	// fields a job under a header of their own.
+	located := false
+	for i := range jobs {
+		located = located || jobs[i].DataSet != "" || jobs[i].Placement != workload.PlaceOutside
+	}
+	if located {
+		str("mrsched workload v2: data sets and placement")
+	} else {
+		str("mrsched workload v1")
+	}
 	for _, v := range []int{cfg.Racks, cfg.NodesPerRack, cfg.MapSlots, cfg.ReduceSlots, cfg.Containers, cfg.BlockMB, cfg.Replication} {
 		i64(int64(v))
 	}
@@ -181,6 +205,10 @@ func Fingerprint(cfg cluster.Config, jobs []workload.Job) string {
 		p := j.Profile
 		for _, v := range []float64{p.MapSecPerByte, p.ReduceSecPerByte, p.MapCPU, p.MapMemGB, p.ReduceCPU, p.ReduceMemGB, j.Weight} {
 			f64(v)
+		}
+		if located {
+			str(j.DataSet)
+			i64(int64(j.Placement))
 		}
 		if len(buf) > 1<<16 {
 			h.Write(buf)

@@ -32,11 +32,18 @@ type Result struct {
 }
 
 // Jobs builds the scenario's workload for topology t, with the demands
-// workload.demand sets.
+// workload.demand sets and the input placement workload.placement sets.
 func (c *Config) Jobs(t *cluster.Topology) ([]workload.Job, error) {
+	placement, err := workload.ParsePlacement(c.Workload.Placement)
+	if err != nil {
+		return nil, fmt.Errorf("workload.placement: %w", err)
+	}
 	jobs, err := c.loadJobs(t)
 	if err != nil {
 		return nil, err
+	}
+	for i := range jobs {
+		jobs[i].Placement = placement
 	}
 	if err := c.Workload.Demand.apply(jobs, t, "workload.demand"); err != nil {
 		if c.name != "" {
@@ -95,7 +102,7 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 		return nil, fmt.Errorf("workload.generator: unknown generator %q (known: shufflewatcher)", w.Generator)
 	}
 	if w.Trace == "" {
-		return nil, fmt.Errorf("workload: set trace (FB-2009, FB-2010 or a SWIM TSV file) or generator")
+		return nil, fmt.Errorf("workload: set trace (%s, or a SWIM TSV file) or generator", strings.Join(traces.Names(), ", "))
 	}
 	prof := workload.DefaultProfile()
 	if w.MapMBps < 0 || w.ReduceMBps < 0 {
@@ -116,6 +123,7 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 	if embedded && opt.SourceNodes == 0 {
 		opt.SourceNodes = src
 	}
+	opt.SynthesisPaths = embedded && traces.SynthesisPaths(w.Trace)
 	if !embedded && opt.SourceNodes == 0 {
 		return nil, fmt.Errorf("workload.source_nodes: required for trace file %s (the traced cluster's node count; SWIM scales bytes by nodes/source_nodes)", w.Trace)
 	}

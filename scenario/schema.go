@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // A setting is a numeric field of a scenario file and the values it may
@@ -83,6 +85,40 @@ var settings = []setting{
 
 	{path: "metrics.steady_start_s", lo: 0, hi: inf, unit: "s", def: "the first submit"},
 	{path: "metrics.steady_end_s", lo: 0, loOpen: true, hi: inf, unit: "s", def: "the last submit"},
+}
+
+// A choice is a field of a scenario file that takes one of a few names.
+// Like a setting's range it is checked where the file writes it, and
+// docs/scenarios.md lists it (TestScenarioDocsListEveryChoice).
+type choice struct {
+	path   string
+	values []string
+	def    string // the default, one of values
+}
+
+// choices are the fields that take one of a few names.
+var choices = []choice{
+	{path: "cluster.replica_choice", values: cluster.ReplicaChoices(), def: string(cluster.NearestRandom)},
+	{path: "workload.placement", values: workload.PlacementNames(), def: workload.PlaceOutside.String()},
+}
+
+// choiceByPath indexes choices.
+var choiceByPath = func() map[string]*choice {
+	m := make(map[string]*choice, len(choices))
+	for i := range choices {
+		m[choices[i].path] = &choices[i]
+	}
+	return m
+}()
+
+// describe says what a choice takes, as docs/scenarios.md writes it:
+// "one of `outside`, `writer`".
+func (c *choice) describe() string {
+	quoted := make([]string, len(c.values))
+	for i, v := range c.values {
+		quoted[i] = "`" + v + "`"
+	}
+	return "one of " + strings.Join(quoted, ", ")
 }
 
 // Limits of workload settings; like the engine's and the cluster's
@@ -360,6 +396,9 @@ func (k checker) value(n *yaml.Node, t reflect.Type, path string) error {
 		if s := settingByPath[path]; s != nil && s.def != "" {
 			hint = fmt.Sprintf(" (leave the field out for the default, %s)", s.def)
 		}
+		if c := choiceByPath[path]; c != nil {
+			hint = fmt.Sprintf(" (leave the field out for the default, %s)", c.def)
+		}
 		return k.errorf(n, path, "no value%s", hint)
 	}
 	if n.Kind != yaml.ScalarNode {
@@ -372,6 +411,10 @@ func (k checker) value(n *yaml.Node, t reflect.Type, path string) error {
 			return k.errorf(n, path, "want true or false, got %s", kindName(n))
 		}
 	case reflect.String:
+		if c := choiceByPath[path]; c != nil && !slices.Contains(c.values, n.Value) {
+			return k.errorf(n, path, "%s; want one of %s (leave the field out for the default, %s)",
+				kindName(n), strings.Join(c.values, ", "), c.def)
+		}
 	case reflect.Int, reflect.Int64, reflect.Uint64, reflect.Float64:
 		s := settingByPath[path]
 		if s == nil {

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,6 +46,48 @@ func TestScenarioDocsListEveryRange(t *testing.T) {
 	for _, s := range settings {
 		row := "| `" + s.path + "` | " + s.describe() + " |"
 		if !strings.Contains(doc, row) {
+			t.Errorf("docs/scenarios.md lacks the row %q", row)
+		}
+	}
+}
+
+// TestEveryChoiceIsAStringField: a choice names a field of the scenario
+// that takes a name, and its default is one of its values.
+func TestEveryChoiceIsAStringField(t *testing.T) {
+	strs := map[string]bool{}
+	var walk func(rt reflect.Type, prefix string)
+	walk = func(rt reflect.Type, prefix string) {
+		for _, f := range yamlFields(rt) {
+			switch {
+			case f.typ == nodeType || f.typ == demandType:
+			case f.typ.Kind() == reflect.Struct:
+				walk(f.typ, prefix+f.name+".")
+			case f.typ.Kind() == reflect.String:
+				strs[prefix+f.name] = true
+			}
+		}
+	}
+	walk(reflect.TypeOf(Config{}), "")
+	for _, c := range choices {
+		if !strs[c.path] {
+			t.Errorf("choice %s names no field of a scenario that takes a name", c.path)
+		}
+		if !slices.Contains(c.values, c.def) {
+			t.Errorf("choice %s: default %q is not one of %v", c.path, c.def, c.values)
+		}
+	}
+}
+
+// TestScenarioDocsListEveryChoice: docs/scenarios.md gives every field
+// that takes a name its names and default, as the checks read them.
+func TestScenarioDocsListEveryChoice(t *testing.T) {
+	b, err := os.ReadFile("../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range choices {
+		row := "| `" + c.path + "` | " + c.describe() + " | `" + c.def + "` |"
+		if !strings.Contains(string(b), row) {
 			t.Errorf("docs/scenarios.md lacks the row %q", row)
 		}
 	}

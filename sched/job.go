@@ -126,3 +126,14 @@ func (j *Job) KindAt(c Cluster, o Offer) (TaskKind, bool) {
 	}
 	return ReduceTask, true
 }
+
+// InputFile is the input file of job spec as every engine places it for
+// the run with this seed: its data set's file (spec.DataSet) or a file of
+// its own, written from outside the cluster or by one of its nodes as
+// spec.Placement says (cluster.Input.Place); map i reads block i. The
+// simulator, the testbed's master and its workers all place inputs here,
+// so that they agree on every replica.
+func InputFile(t *cluster.Topology, seed uint64, spec *workload.Job) cluster.File {
+	in := cluster.Input{Job: spec.Name, DataSet: spec.DataSet, Writer: spec.Placement == workload.PlaceWriter}
+	return in.Place(t, seed, spec.NumMaps)
+}

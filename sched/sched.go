@@ -72,8 +72,9 @@ type Decision struct {
 	Map  int
 	Rule string
 	// Source, when SourceSet, is the replica a map reads its block from
-	// (it must hold one); otherwise the engine reads the nearest replica,
-	// a random one among equally near ones, as HDFS does. TD steers
+	// (it must hold one); otherwise the engine reads the replica the
+	// cluster's replica choice picks (cluster.ReadReplica): by default
+	// the nearest, a random one among equally near ones. TD steers
 	// non-local reads away from hot spots with it.
 	Source    cluster.NodeID
 	SourceSet bool

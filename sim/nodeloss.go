@@ -165,26 +165,20 @@ func (e *Engine) breakReduce(jr *jobRun, i int) {
 	}
 }
 
-// readSource is the replica among reps a map on node n reads: the nearest
-// (cluster.NearestReplica) on a live node, or, when none is live, the
-// nearest, from which the read will fail.
+// readSource is the replica among reps a map on node n reads: the one the
+// cluster's replica choice reads on a live node (cluster.ReadReplica),
+// or, when none is live, the one it would read, from which the read will
+// fail.
 func (e *Engine) readSource(reps []cluster.NodeID, n cluster.NodeID) cluster.NodeID {
-	if e.downCount > 0 {
-		var live []cluster.NodeID
-		for _, r := range reps {
-			if !e.nodes[r].down {
-				live = append(live, r)
-			}
-		}
-		if len(live) > 0 {
-			reps = live
-		}
-	}
 	if len(reps) == 0 {
 		e.fail("invariant: a map whose block has no replica left was launched on node %d; its job should have failed", n)
 		return n
 	}
-	return cluster.NearestReplica(e.topo, reps, n, e.rng)
+	var down func(cluster.NodeID) bool
+	if e.downCount > 0 {
+		down = func(r cluster.NodeID) bool { return e.nodes[r].down }
+	}
+	return cluster.ReadReplica(e.topo, reps, n, down, e.rng)
 }
 
 // rereadFrom points map i's read, whose source is dead, at the nearest
@@ -352,7 +346,7 @@ func (e *Engine) failIfInputLost(jr *jobRun) {
 		if jr.maps[i].state == tsDone || len(jr.sj.Input.BlockReplicas(i)) > 0 {
 			continue
 		}
-		placed := cluster.PlaceInput(e.topo, e.seed, jr.spec.Name, jr.spec.NumMaps)
+		placed := sched.InputFile(e.topo, e.seed, jr.spec)
 		e.col.FaultFailedJob()
 		e.failJob(jr, fmt.Sprintf("block %d of its input has no live replica (lost with nodes %s) at t=%.3f s",
 			i, faults.NodeNames(e.topo, placed.BlockReplicas(i)), e.now))

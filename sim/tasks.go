@@ -152,7 +152,7 @@ type jobRun struct {
 	next          int // lowest reduce index that may be pending
 	done          bool
 	// nameHash keys the job's attempt failures by its name, as its input
-	// placement is (cluster.PlaceInput), so that they do not depend on
+	// placement is (sched.InputFile), so that they do not depend on
 	// the rest of the workload.
 	nameHash uint64
 	// produced and fetched are the job's part of the shuffle ledger
@@ -214,7 +214,7 @@ const (
 func (e *Engine) submit(i int) {
 	spec := &e.specs[i]
 	e.lastDone, e.doneEvents = e.now, e.handled
-	f := cluster.PlaceInput(e.topo, e.seed, spec.Name, spec.NumMaps)
+	f := sched.InputFile(e.topo, e.seed, spec)
 	if e.wipedCount > 0 {
 		f = f.Without(func(n cluster.NodeID) bool { return e.nodes[n].wiped })
 	}

@@ -18,6 +18,10 @@ func TestEmbedded(t *testing.T) {
 		{"FB-2010", true, 3000, 24442},
 		{"fb2010", true, 3000, 24442},
 		{"FB2010", true, 3000, 24442},
+		{"FB-2010-paths", true, 3000, 25428},
+		{"fb2010-paths", true, 3000, 25428},
+		{"FB-2010-Paths", true, 3000, 25428},
+		{"FB-2010paths", false, 0, 0},
 		{"FB-2011", false, 0, 0},
 		{"", false, 0, 0},
 	}
@@ -41,7 +45,7 @@ func TestAccessorsMatchEmbedded(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		data []byte
-	}{{FB2009Name, FB2009()}, {FB2010Name, FB2010()}} {
+	}{{FB2009Name, FB2009()}, {FB2010Name, FB2010()}, {FB2010PathsName, FB2010Paths()}} {
 		got, _, ok := Embedded(tc.name)
 		if !ok || !bytes.Equal(got, tc.data) {
 			t.Errorf("Embedded(%q) does not return the same bytes as its accessor", tc.name)
@@ -50,7 +54,12 @@ func TestAccessorsMatchEmbedded(t *testing.T) {
 			t.Errorf("%s: embedded trace is empty; the go:embed file is missing", tc.name)
 		}
 	}
-	if n := len(Names()); n != 2 {
-		t.Errorf("Names() has %d entries, want 2", n)
+	if n := len(Names()); n != 3 {
+		t.Errorf("Names() has %d entries, want 3, one an embedded trace", n)
+	}
+	for _, name := range Names() {
+		if got := SynthesisPaths(name); got != (name == FB2010PathsName) {
+			t.Errorf("SynthesisPaths(%q) = %v; only %s has WorkloadSynthesis.pl's path names", name, got, FB2010PathsName)
+		}
 	}
 }

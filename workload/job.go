@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Job is one MapReduce job as submitted. Bytes are totals over the job; how
@@ -32,6 +33,63 @@ type Job struct {
 	// ignore it. Loaders and generators leave it 0; a scenario sets it
 	// with workload.demand (scenario.DemandSpec).
 	Demand int
+	// DataSet is the path of the data set the job reads, when its source
+	// names one (the input_path column of SWIM's traces with input
+	// paths): jobs with one DataSet read one file, each its first
+	// NumMaps blocks (cluster.Input). Empty: the job reads a file of its
+	// own.
+	DataSet string
+	// Placement says who wrote the job's input, which decides where HDFS
+	// put the first replica of each block.
+	Placement Placement
+}
+
+// Placement is where a job's input was written from.
+type Placement uint8
+
+// The placements.
+const (
+	// PlaceOutside: the input came from outside the cluster, so HDFS put
+	// each block's first replica on a random node. The default.
+	PlaceOutside Placement = iota
+	// PlaceWriter: a node of the cluster wrote the input (one node a data
+	// set, drawn from the seed), and HDFS put every block's first replica
+	// on it, as it does for a writer that runs a datanode.
+	PlaceWriter
+	numPlacements
+)
+
+// String is the placement's name in a scenario: "outside" or "writer".
+func (p Placement) String() string {
+	switch p {
+	case PlaceOutside:
+		return "outside"
+	case PlaceWriter:
+		return "writer"
+	}
+	return fmt.Sprintf("Placement(%d)", uint8(p))
+}
+
+// PlacementNames lists the placements' names, the default first.
+func PlacementNames() []string {
+	names := make([]string, numPlacements)
+	for p := range numPlacements {
+		names[p] = p.String()
+	}
+	return names
+}
+
+// ParsePlacement reads a placement's name; "" is the default.
+func ParsePlacement(s string) (Placement, error) {
+	if s == "" {
+		return PlaceOutside, nil
+	}
+	for p := range numPlacements {
+		if s == p.String() {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("%q; want one of %s", s, strings.Join(PlacementNames(), ", "))
 }
 
 // KindSWIM is the Kind of jobs loaded from a SWIM trace.
@@ -223,6 +281,8 @@ func (j *Job) Validate() error {
 		return fmt.Errorf("job %d: weight %v must be positive and finite", j.ID, j.Weight)
 	case j.Demand < 0:
 		return fmt.Errorf("job %d: demand %d must not be negative (0 lets the policy choose)", j.ID, j.Demand)
+	case j.Placement >= numPlacements:
+		return fmt.Errorf("job %d: unknown input placement %v", j.ID, j.Placement)
 	}
 	if err := j.Profile.Validate(); err != nil {
 		return fmt.Errorf("job %d: %w", j.ID, err)

@@ -15,6 +15,9 @@ type Stats struct {
 	Classes                               [NumClasses]int // jobs per ShuffleClass, by ClassOf(ShuffleBytes)
 	FirstSubmit, LastSubmit               float64
 	Maps, Reduces                         int64
+	// DataSets is the number of distinct data sets the jobs read (Job.DataSet);
+	// 0 when the source names none.
+	DataSets int
 }
 
 // Summarize adds up jobs. Byte sums saturate at math.MaxInt64 rather than wrap
@@ -23,6 +26,7 @@ type Stats struct {
 // job's benchmark class.
 func Summarize(jobs []Job) Stats {
 	var s Stats
+	sets := map[string]bool{}
 	for i := range jobs {
 		j := &jobs[i]
 		if s.Jobs == 0 || j.Submit < s.FirstSubmit {
@@ -40,7 +44,11 @@ func Summarize(jobs []Job) Stats {
 		}
 		s.Maps += int64(j.NumMaps)
 		s.Reduces += int64(j.NumReduces)
+		if j.DataSet != "" {
+			sets[j.DataSet] = true
+		}
 	}
+	s.DataSets = len(sets)
 	return s
 }
 
@@ -61,7 +69,8 @@ func (s Stats) ClassPercent(c ShuffleClass) float64 {
 
 // Write prints s as a two-column table: jobs, bytes in GB (decimal, 10^9, the
 // unit the papers' tables use), the class split with percentages and the
-// thresholds it uses, the arrival span, and task counts.
+// thresholds it uses, the arrival span, task counts, and the data sets when
+// the jobs name any.
 func (s Stats) Write(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	gb := func(b int64) string { return fmt.Sprintf("%.1f GB", float64(b)/1e9) }
@@ -77,5 +86,8 @@ func (s Stats) Write(w io.Writer) error {
 	fmt.Fprintf(tw, "arrivals\t%.1f s to %.1f s (span %.1f s, %.2f h)\n", s.FirstSubmit, s.LastSubmit, span, span/3600)
 	fmt.Fprintf(tw, "maps\t%d\n", s.Maps)
 	fmt.Fprintf(tw, "reduces\t%d\n", s.Reduces)
+	if s.DataSets > 0 {
+		fmt.Fprintf(tw, "data sets\t%d\n", s.DataSets)
+	}
 	return tw.Flush()
 }

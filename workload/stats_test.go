@@ -2,6 +2,7 @@ package workload
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -34,8 +35,28 @@ func TestSummarize(t *testing.T) {
 			t.Errorf("Write output lacks %q:\n%s", line, out)
 		}
 	}
+	if strings.Contains(out, "data sets") {
+		t.Errorf("Write output names data sets for jobs that read none:\n%s", out)
+	}
 	if (Summarize(nil) != Stats{}) {
 		t.Errorf("Summarize(nil) should be the zero Stats")
+	}
+}
+
+// TestSummarizeCountsDataSets: jobs naming one path read one data set; a
+// job without one reads a file of its own, not a data set.
+func TestSummarizeCountsDataSets(t *testing.T) {
+	jobs := []Job{{DataSet: "inputPath1"}, {DataSet: "inputPath2"}, {DataSet: "inputPath1"}, {}}
+	s := Summarize(jobs)
+	if s.DataSets != 2 {
+		t.Errorf("DataSets = %d, want 2 (inputPath1 twice, inputPath2, one job without)", s.DataSets)
+	}
+	var b strings.Builder
+	if err := s.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^data sets +2$`).MatchString(b.String()) {
+		t.Errorf("Write output lacks the data sets line:\n%s", b.String())
 	}
 }
 

@@ -25,6 +25,15 @@ var SWIMColumns = [6]string{
 	"reduce_output_bytes",
 }
 
+// SWIMPathColumns are the three columns a SWIM trace with input paths
+// (FB-2010_samples_24_times_1hr_withInputPaths_0.tsv) has after the six:
+// SWIM's WorkloadSynthesis.pl writes each job's anonymised input path
+// (inputPath1, inputPath2, ...) or nothing, its anonymised output path
+// or nothing, each followed by a tab, so the line ends in an empty ninth
+// column. The output path is read and not used (a job's output is a new
+// file); the ninth column must be empty.
+var SWIMPathColumns = [3]string{"input_path", "output_path", "trailing_tab"}
+
 // MaxSWIMLineBytes bounds one trace line; SWIM lines are under 100 bytes, so a
 // longer one is not a trace line (a binary file, a missing newline).
 const MaxSWIMLineBytes = 1 << 20
@@ -52,6 +61,10 @@ type SWIMOptions struct {
 	Profile        Profile // zero value -> DefaultProfile()
 	MaxJobs        int     // 0 = all; else the first MaxJobs jobs (of the window)
 	StartS, EndS   float64 // optional submit-time window [StartS, EndS) (EndS 0 = no end); submit times are kept as in the trace minus StartS
+	// SynthesisPaths says the input paths are the anonymised names SWIM's
+	// WorkloadSynthesis.pl gives (inputPathN), which ParseSWIM renumbers
+	// (see there); false takes every path as written.
+	SynthesisPaths bool
 }
 
 // Validate reports the first option that ParseSWIM cannot use, naming it
@@ -132,6 +145,7 @@ type swimRecord struct {
 	name                   string
 	submit, gap            float64
 	input, shuffle, output int64
+	path                   string // input path, "" when the trace has none
 }
 
 // ParseSWIM reads a SWIM trace (see SWIMColumns and traces/README.md) and
@@ -148,10 +162,25 @@ type swimRecord struct {
 //     draw per trace line in file order, so a job keeps its user whatever
 //     window or MaxJobs selects it. Pool is PoolOf(User); Weight is 1.
 //   - Profile is opt.Profile, or DefaultProfile() if that is zero.
+//   - DataSet is the line's input path, when the trace has them (nine
+//     columns, SWIMPathColumns); a job without one reads a file of its
+//     own. With SynthesisPaths, a path named inputPathN is renumbered:
+//     WorkloadSynthesis.pl numbers a path by the count of paths seen when
+//     it first meets it, and stores the count before the path was added,
+//     so it prints a path's first read as inputPathN and every later read
+//     of it as inputPath(N-1), the previous path's name. ParseSWIM gives
+//     the first line naming inputPathN (N >= 1) data set inputPathN and
+//     every later line naming it data set inputPath(N+1). In FB-2010's
+//     trace with input paths every one of the 8,270 later reads of a name
+//     comes after the next path's first read, for 241 names on the very
+//     next line; were the names the paths, about as many would be re-read
+//     before the next path appears (traces/README.md).
 //
-// Every line is checked, also outside the window: six tab-separated fields
-// (spaces around a field and a trailing CR are ignored; blank lines are
-// skipped), a non-empty name, non-negative finite times, non-negative integer
+// Every line is checked, also outside the window: six tab-separated
+// fields, or nine in a trace with input paths, every line as many as the
+// first (spaces around a field and a trailing CR are ignored; blank lines
+// are skipped), a non-empty name, a valid UTF-8 input path, an empty
+// ninth column, non-negative finite times, non-negative integer
 // bytes, submit times that never decrease (the SWIM traces are sorted; an
 // unsorted trace is rejected rather than silently reordered), and a gap column
 // that agrees with consecutive submit times (from the second line on: the first
@@ -179,7 +208,12 @@ func ParseSWIM(r io.Reader, name string, opt SWIMOptions) ([]Job, error) {
 		lineNo, records int
 		prevSubmit      float64
 		prevLine        int
+		cols, colsLine  int             // the first record's field count (6 or 9), and its line
+		named           map[string]bool // synthesis path names met so far
 	)
+	if opt.SynthesisPaths {
+		named = map[string]bool{}
+	}
 	for sc.Scan() {
 		lineNo++
 		line := sc.Text()
@@ -189,7 +223,7 @@ func ParseSWIM(r io.Reader, name string, opt SWIMOptions) ([]Job, error) {
 		perr := func(field string, format string, args ...any) error {
 			return &ParseError{File: name, Line: lineNo, Field: field, Err: fmt.Errorf(format, args...)}
 		}
-		rec, err := parseSWIMLine(line)
+		rec, n, err := parseSWIMLine(line, cols, colsLine)
 		if err != nil {
 			var fe *fieldError
 			if errors.As(err, &fe) {
@@ -207,9 +241,16 @@ func ParseSWIM(r io.Reader, name string, opt SWIMOptions) ([]Job, error) {
 					fmtSec(rec.gap), fmtSec(rec.submit), fmtSec(prevSubmit), fmtSec(d), prevLine)
 			}
 		}
+		if records == 0 {
+			cols, colsLine = n, lineNo
+		}
 		records++
 		prevSubmit, prevLine = rec.submit, lineNo
 		user := rng.IntN(opt.Users)
+		dataSet := rec.path
+		if named != nil {
+			dataSet = synthesisDataSet(rec.path, named)
+		}
 
 		if rec.submit < opt.StartS || (opt.EndS > 0 && rec.submit >= opt.EndS) {
 			continue
@@ -226,6 +267,7 @@ func ParseSWIM(r io.Reader, name string, opt SWIMOptions) ([]Job, error) {
 			Submit:  rec.submit - opt.StartS,
 			Profile: profile,
 			Weight:  DefaultWeight,
+			DataSet: dataSet,
 		}
 		for _, f := range []struct {
 			col int
@@ -280,12 +322,20 @@ type fieldError struct{ field, msg string }
 
 func (e *fieldError) Error() string { return fmt.Sprintf("field %q: %s", e.field, e.msg) }
 
-// parseSWIMLine splits and checks one non-blank line.
-func parseSWIMLine(line string) (swimRecord, error) {
+// parseSWIMLine splits and checks one non-blank line, and returns its
+// field count. want is the count every line must have (the first line's,
+// from line wantLine), or 0 for the first line, which may have six or
+// nine.
+func parseSWIMLine(line string, want, wantLine int) (swimRecord, int, error) {
 	var rec swimRecord
 	fields := strings.Split(line, "\t")
-	if len(fields) != len(SWIMColumns) {
-		return rec, fmt.Errorf("has %d tab-separated fields, want %d (%s)", len(fields), len(SWIMColumns), strings.Join(SWIMColumns[:], ", "))
+	six, nine := len(SWIMColumns), len(SWIMColumns)+len(SWIMPathColumns)
+	switch n := len(fields); {
+	case want == 0 && n != six && n != nine:
+		return rec, n, fmt.Errorf("has %d tab-separated fields, want %d (%s) or, with input paths, %d (those and %s)",
+			n, six, strings.Join(SWIMColumns[:], ", "), nine, strings.Join(SWIMPathColumns[:], ", "))
+	case want != 0 && n != want:
+		return rec, n, fmt.Errorf("has %d tab-separated fields, want %d as line %d has", n, want, wantLine)
 	}
 	for i := range fields {
 		fields[i] = strings.TrimSpace(fields[i])
@@ -293,23 +343,51 @@ func parseSWIMLine(line string) (swimRecord, error) {
 	rec.name = fields[0]
 	switch {
 	case rec.name == "":
-		return rec, &fieldError{SWIMColumns[0], "empty job name"}
+		return rec, len(fields), &fieldError{SWIMColumns[0], "empty job name"}
 	case !utf8.ValidString(rec.name):
-		return rec, &fieldError{SWIMColumns[0], fmt.Sprintf("%q is not valid UTF-8", rec.name)}
+		return rec, len(fields), &fieldError{SWIMColumns[0], fmt.Sprintf("%q is not valid UTF-8", rec.name)}
 	}
 	var err error
 	if rec.submit, err = parseSeconds(SWIMColumns[1], fields[1]); err != nil {
-		return rec, err
+		return rec, len(fields), err
 	}
 	if rec.gap, err = parseSeconds(SWIMColumns[2], fields[2]); err != nil {
-		return rec, err
+		return rec, len(fields), err
 	}
 	for i, dst := range []*int64{&rec.input, &rec.shuffle, &rec.output} {
 		if *dst, err = parseBytes(SWIMColumns[3+i], fields[3+i]); err != nil {
-			return rec, err
+			return rec, len(fields), err
 		}
 	}
-	return rec, nil
+	if len(fields) == nine {
+		rec.path = fields[six]
+		if !utf8.ValidString(rec.path) {
+			return rec, len(fields), &fieldError{SWIMPathColumns[0], fmt.Sprintf("%q is not valid UTF-8", rec.path)}
+		}
+		if last := fields[nine-1]; last != "" {
+			return rec, len(fields), &fieldError{SWIMPathColumns[2], fmt.Sprintf("%q; want it empty: a line ends with a tab after the output path", last)}
+		}
+	}
+	return rec, len(fields), nil
+}
+
+// synthesisPrefix is how WorkloadSynthesis.pl names anonymised paths.
+const synthesisPrefix = "inputPath"
+
+// synthesisDataSet is the data set a line naming path reads, given the
+// synthesis path names met before it (SWIMOptions.SynthesisPaths), which
+// it updates. A path not named inputPathN is taken as written.
+func synthesisDataSet(path string, named map[string]bool) string {
+	digits, ok := strings.CutPrefix(path, synthesisPrefix)
+	n, err := strconv.ParseUint(digits, 10, 63)
+	if !ok || err != nil || strconv.FormatUint(n, 10) != digits {
+		return path
+	}
+	if n >= 1 && !named[path] {
+		named[path] = true
+		return path
+	}
+	return synthesisPrefix + strconv.FormatUint(n+1, 10)
 }
 
 func parseSeconds(field, s string) (float64, error) {

@@ -24,7 +24,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
-	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010 or a SWIM TSV file (with -source-nodes)")
+	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010, FB-2010-paths or a SWIM TSV file (with -source-nodes)")
 	sourceNodes := fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on (SWIM scales its bytes by nodes / source nodes); embedded traces know theirs")
 	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")

@@ -124,7 +124,7 @@ Commands:
                                      -bases DIR,... compares the runs' mean with
                                      the mean of a set of base runs
   mrsched netsim FILE.json           the flow-level network model alone
-  mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]
+  mrsched trace stats FILE|FB-2009|FB-2010|FB-2010-paths [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span
   mrsched experiment [-seeds N] [-out DIR] [-report FILE] [-figures DIR] NAME...
                                      a paper's experiment, ours beside the paper's numbers

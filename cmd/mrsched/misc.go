@@ -38,7 +38,7 @@ const (
 
 func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "stats" {
-		fmt.Fprintln(stderr, "usage: mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]")
+		fmt.Fprintln(stderr, "usage: mrsched trace stats FILE|FB-2009|FB-2010|FB-2010-paths [-source-nodes N]")
 		if len(args) > 0 && isHelp(args[0]) {
 			return flag.ErrHelp
 		}
@@ -59,7 +59,7 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	if name == "" && fs.NArg() == 1 {
 		name = fs.Arg(0)
 	} else if fs.NArg() > 0 || name == "" {
-		fmt.Fprintln(stderr, "usage: mrsched trace stats FILE|FB-2009|FB-2010 [-source-nodes N]")
+		fmt.Fprintln(stderr, "usage: mrsched trace stats FILE|FB-2009|FB-2010|FB-2010-paths [-source-nodes N]")
 		return errUsage
 	}
 	given := false
@@ -76,6 +76,7 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-source-nodes: %d, but %s was traced on %d nodes; the flag is for trace files", *src, name, n)
 		}
 		opt.SourceNodes, opt.TargetNodes = n, n
+		opt.SynthesisPaths = traces.SynthesisPaths(name)
 		jobs, err = workload.ParseSWIM(bytes.NewReader(data), name, opt)
 	} else {
 		if given {

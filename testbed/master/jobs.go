@@ -1,7 +1,6 @@
 package master
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -63,7 +62,7 @@ type jobRun struct {
 func (m *Master) submit(i int) {
 	spec := &m.cfg.Jobs[i]
 	t := m.cfg.Topology
-	f := cluster.PlaceInput(t, m.cfg.Seed, spec.Name, spec.NumMaps)
+	f := sched.InputFile(t, m.cfg.Seed, spec)
 	if len(m.lost) > 0 {
 		// Its input was written before the run: the replicas of nodes
 		// lost since are gone (a restored node comes back empty).
@@ -146,9 +145,11 @@ func (m *Master) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	t.attempt++
 	jr.lastMapLaunch = now
 	m.hold(n, jr.spec, true, 1)
-	if src < 0 {
-		src = cluster.NearestReplica(m.cfg.Topology, sj.Input.BlockReplicas(i), n, m.rng)
-	}
+	// The replicas in the order the map tries them, as the simulator
+	// orders them (cluster.ReadOrder): it reads from the first, and from
+	// the next should that one's node die.
+	order := cluster.ReadOrder(nil, m.cfg.Topology, sj.Input.BlockReplicas(i), n, src, m.rng)
+	src = order[0]
 	m.col.TaskLaunched(jr.spec.ID, now, true, m.cfg.Topology.ReachOf(src, n), 0)
 	if m.tskObs != nil {
 		m.tskObs.TaskLaunched(m, sj, sched.MapTask, n)
@@ -157,17 +158,10 @@ func (m *Master) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	for r := range parts {
 		parts[r] = jr.plan.PartitionBytes(i, r)
 	}
-	// The other replicas, nearest first, for a read whose source dies.
 	var others []int
-	for _, rep := range sj.Input.BlockReplicas(i) {
-		if rep != src {
-			others = append(others, int(rep))
-		}
+	for _, rep := range order[1:] {
+		others = append(others, int(rep))
 	}
-	slices.SortStableFunc(others, func(a, b int) int {
-		t := m.cfg.Topology
-		return cmp.Compare(t.ReachOf(cluster.NodeID(a), n), t.ReachOf(cluster.NodeID(b), n))
-	})
 	m.send(n, wire.Msg{Launch: &wire.Launch{
 		Attempt: wire.Attempt{Job: jr.spec.ID, Kind: wire.Map, Task: i, Attempt: t.attempt},
 		Seed:    m.cfg.Seed, JobName: jr.spec.Name, BytesPerSec: m.rate(jr.spec.Profile.MapSecPerByte),

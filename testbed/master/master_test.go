@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,15 +94,46 @@ func fb2009(t *testing.T, topo *cluster.Topology, n int) []workload.Job {
 }
 
 // TestLoopbackRunCompletesEveryJobWithItsChecksum runs a few FB-2009 jobs
-// through the master and in-process workers on loopback under fair, and
-// checks that every job completes with the output checksum its plan
-// predicts: bytes read, shuffled and written are the right ones.
+// through the master and in-process workers on loopback under fair
+// (runLoopbackFair).
 func TestLoopbackRunCompletesEveryJobWithItsChecksum(t *testing.T) {
 	topo, err := cluster.New(cluster.Config{Racks: 2, NodesPerRack: 2, MapSlots: 2, ReduceSlots: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	runLoopbackFair(t, topo, fb2009(t, topo, 6))
+}
+
+// TestLoopbackRunReadsSharedWriterPlacedDataSetsUnderHadoop020: jobs
+// reading two data sets written inside the cluster, read with 0.20's
+// replica choice, complete with their checksums: the workers hold each
+// block where the master sends its readers (both place through
+// sched.InputFile and order reads through cluster.ReadOrder), or reads
+// would fail.
+func TestLoopbackRunReadsSharedWriterPlacedDataSetsUnderHadoop020(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 2, NodesPerRack: 2, MapSlots: 2, ReduceSlots: 1, ReplicaChoice: cluster.Hadoop020})
+	if err != nil {
+		t.Fatal(err)
+	}
 	jobs := fb2009(t, topo, 6)
+	for i := range jobs {
+		jobs[i].DataSet = []string{"inputPath1", "inputPath2"}[i%2]
+		jobs[i].Placement = workload.PlaceWriter
+	}
+	a, b := sched.InputFile(topo, 1, &jobs[0]), sched.InputFile(topo, 1, &jobs[2])
+	if n := min(len(a.Replicas), len(b.Replicas)); !slices.Equal(a.Replicas[:n], b.Replicas[:n]) {
+		t.Fatalf("jobs 0 and 2 read inputPath1 from different blocks: %v and %v", a.Replicas[:n], b.Replicas[:n])
+	}
+	runLoopbackFair(t, topo, jobs)
+}
+
+// runLoopbackFair runs jobs through the master and in-process workers on
+// loopback under fair, and checks that every job completes with the
+// output checksum its plan predicts: bytes read, shuffled and written are
+// the right ones.
+func runLoopbackFair(t *testing.T, topo *cluster.Topology, jobs []workload.Job) {
+	t.Helper()
+	var err error
 	// Time runs 200 times faster than the scenario: the first six jobs
 	// arrive over about 6 minutes, so the run takes a couple of seconds.
 	const timeScale, byteScale = 0.005, 0.01

@@ -231,7 +231,7 @@ func (m *Master) failIfInputLost(jr *jobRun) {
 		if jr.maps[i].state == done || len(jr.sj.Input.BlockReplicas(i)) > 0 {
 			continue
 		}
-		placed := cluster.PlaceInput(m.cfg.Topology, m.cfg.Seed, jr.spec.Name, jr.spec.NumMaps)
+		placed := sched.InputFile(m.cfg.Topology, m.cfg.Seed, jr.spec)
 		m.col.FaultFailedJob()
 		m.failJob(jr, fmt.Sprintf("block %d of its input has no live replica (lost with nodes %s) at t=%.3f s",
 			i, faults.NodeNames(m.cfg.Topology, placed.BlockReplicas(i)), m.Now()))

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/testbed/content"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -142,7 +143,7 @@ func (s *Store) outputPath(job, r int) string {
 
 // StoreInputs writes every job's input blocks into the store of each node
 // that HDFS's placement for the run with this seed puts a replica on
-// (cluster.PlaceInput), as the cluster would hold them before the jobs
+// (sched.InputFile), as the cluster would hold them before the jobs
 // run. dir gives each node's store directory. Each block is generated once
 // and copied to its other replicas.
 func StoreInputs(dir func(node int) string, t *cluster.Topology, jobs []workload.Job, plans []content.Plan, seed uint64) error {
@@ -153,7 +154,7 @@ func StoreInputs(dir func(node int) string, t *cluster.Topology, jobs []workload
 	}
 	for i := range jobs {
 		j := &jobs[i]
-		f := cluster.PlaceInput(t, seed, j.Name, j.NumMaps)
+		f := sched.InputFile(t, seed, j)
 		for b := range j.NumMaps {
 			reps := f.BlockReplicas(b)
 			first := dir(int(reps[0]))

@@ -1,0 +1,176 @@
+package scenario
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/metrics"
+)
+
+// runOutputs runs a scenario and returns the SHA-256 of each output a run
+// directory holds but scenario.yaml (the file as written) and perf.json
+// (wall time): summary.json, jobs.csv, timeseries.csv, uplinks.csv and
+// pools.csv.
+func runOutputs(t *testing.T, src string) map[string]string {
+	t.Helper()
+	cfg, err := Parse(strings.NewReader(src), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for name, write := range map[string]func(io.Writer) error{
+		"summary.json":   func(w io.Writer) error { return metrics.WriteSummaryJSON(w, res.Summary) },
+		"jobs.csv":       res.Collector.WriteJobsCSV,
+		"timeseries.csv": res.Collector.WriteTimeseriesCSV,
+		"uplinks.csv":    res.Collector.WriteUplinksCSV,
+		"pools.csv":      res.Collector.WritePoolsCSV,
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.Sum256(b.Bytes())
+		out[name] = hex.EncodeToString(h[:])
+	}
+	return out
+}
+
+// placementScenario is a small run of FB-2009 under fair sharing, which
+// reads a third of its maps' input off the map's node, with extra cluster
+// and workload fields.
+func placementScenario(cluster, workload string) string {
+	return "policy: {name: fair}\ncluster:\n  racks: 3\n  nodes_per_rack: 4\n" + cluster +
+		"workload:\n  trace: FB-2009\n  max_jobs: 80\n" + workload
+}
+
+// TestDefaultPlacementAndReplicaChoiceAreByteIdentical: the new settings
+// written at their defaults run exactly what leaving them out runs, every
+// output byte for byte, and the workload keeps the fingerprint it had
+// before the settings existed. The other values change the outputs, so
+// the comparison can tell.
+func TestDefaultPlacementAndReplicaChoiceAreByteIdentical(t *testing.T) {
+	absent := runOutputs(t, placementScenario("", ""))
+	explicit := runOutputs(t, placementScenario("  replica_choice: nearest-random\n", "  placement: outside\n"))
+	for name, want := range absent {
+		if explicit[name] != want {
+			t.Errorf("%s differs with replica_choice: nearest-random and placement: outside written out; the defaults must run what absent fields run", name)
+		}
+	}
+	for _, tc := range []struct{ what, cluster, workload string }{
+		{"replica_choice: hadoop-0.20", "  replica_choice: hadoop-0.20\n", ""},
+		{"placement: writer", "", "  placement: writer\n"},
+	} {
+		other := runOutputs(t, placementScenario(tc.cluster, tc.workload))
+		if other["jobs.csv"] == absent["jobs.csv"] && other["timeseries.csv"] == absent["timeseries.csv"] {
+			t.Errorf("%s ran the same jobs.csv and timeseries.csv as the defaults: it changed nothing, or this test cannot see a change", tc.what)
+		}
+	}
+	// The fingerprint of this workload as the model computed it before
+	// data sets and placement existed (v1 encoding).
+	cfg, err := Parse(strings.NewReader(placementScenario("", "  placement: outside\n")), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, jobs, _, err := cfg.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Fingerprint(topo.Config(), jobs), "4263cff83c9c33e1"; got != want {
+		t.Errorf("fingerprint %s, want %s, the one runs made before placement existed: diff would refuse to compare them", got, want)
+	}
+}
+
+// TestPlacementChangesTheFingerprintAndReplicaChoiceDoesNot: where the
+// input lives is part of the workload (diff must not pair jobs that read
+// other blocks), how it is read is not (a run under hadoop-0.20 compares
+// job by job with one under nearest-random).
+func TestPlacementChangesTheFingerprintAndReplicaChoiceDoesNot(t *testing.T) {
+	fp := func(cluster, workload string) string {
+		cfg, err := Parse(strings.NewReader(placementScenario(cluster, workload)), "s.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		topo, jobs, _, err := cfg.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Fingerprint(topo.Config(), jobs)
+	}
+	base := fp("", "")
+	if fp("", "  placement: writer\n") == base {
+		t.Error("placement: writer kept the workload's fingerprint; its blocks sit elsewhere, so it is another workload")
+	}
+	if fp("  replica_choice: hadoop-0.20\n", "") != base {
+		t.Error("replica_choice: hadoop-0.20 changed the workload's fingerprint; it changes how jobs read, not the jobs")
+	}
+}
+
+// TestSummaryRecordsPlacementReplicaChoiceAndDataSets: summary.json's
+// configuration records the settings when they are not the defaults, and
+// the data sets a trace with input paths names; at the defaults it
+// records none of them, as before they existed.
+func TestSummaryRecordsPlacementReplicaChoiceAndDataSets(t *testing.T) {
+	summary := func(src string) map[string]any {
+		cfg, err := Parse(strings.NewReader(src), "s.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cfg.Run(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := metrics.WriteSummaryJSON(&b, res.Summary); err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Config map[string]any `json:"config"`
+		}
+		if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		flat := map[string]any{}
+		for sec, v := range m.Config {
+			fields, _ := v.(map[string]any)
+			for k, v := range fields {
+				flat[sec+"."+k] = v
+			}
+		}
+		return flat
+	}
+	def := summary(placementScenario("", ""))
+	for _, k := range []string{"cluster.replica_choice", "workload.placement", "workload.data_sets"} {
+		if v, ok := def[k]; ok {
+			t.Errorf("summary at the defaults records %s = %v; the defaults are recorded by their absence, as before the settings existed", k, v)
+		}
+	}
+	set := summary("policy: {name: fair}\ncluster:\n  racks: 3\n  nodes_per_rack: 4\n  replica_choice: hadoop-0.20\n" +
+		"workload:\n  trace: FB-2010-paths\n  max_jobs: 40\n  placement: writer\n")
+	for k, want := range map[string]any{"cluster.replica_choice": "hadoop-0.20", "workload.placement": "writer", "workload.data_sets": 29.0} {
+		if got := set[k]; got != want {
+			t.Errorf("summary records %s = %v, want %v", k, got, want)
+		}
+	}
+}
+
+// TestDataSetRunsAreDeterministic: a run of the trace with input paths,
+// writer-placed and read as 0.20 reads, gives the same outputs twice.
+func TestDataSetRunsAreDeterministic(t *testing.T) {
+	src := "policy: {name: delay}\ncluster:\n  racks: 3\n  nodes_per_rack: 4\n  replica_choice: hadoop-0.20\n" +
+		"workload:\n  trace: FB-2010-paths\n  max_jobs: 150\n  placement: writer\n"
+	a, b := runOutputs(t, src), runOutputs(t, src)
+	for name := range a {
+		if a[name] != b[name] {
+			t.Errorf("%s differs between two runs of one scenario: the run depends on something besides its inputs and seed", name)
+		}
+	}
+}
