@@ -186,6 +186,10 @@ type Network[T any] struct {
 	// that the first flow chose it.
 	x       *exactState
 	modeSet bool
+	// streams holds, by link, the capacities of links whose capacity
+	// depends on how many flows cross them (streams.go); nil when no link
+	// has, so that the other networks pay one nil check a change.
+	streams []streamCap
 }
 
 // link is one link's state. A flow's start or end reads and writes most
@@ -217,7 +221,10 @@ type link struct {
 	// cold marks, in the exact mode, a link certified to have room
 	// (cool.go): its load is not kept, and counting links are cold.
 	cold bool
-	_    [6]byte // pads the struct to a 64-byte cache line
+	// multi marks a link whose capacity depends on how many flows cross
+	// it (streams.go).
+	multi bool
+	_     [5]byte // pads the struct to a 64-byte cache line
 }
 
 // waiter is a flow in a link's waiting line, with its seq to tell it from
@@ -411,6 +418,9 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 	for _, l := range f.path {
 		n.links[l].flows++
 	}
+	if n.streams != nil {
+		n.restream(f.path)
+	}
 	n.peak = max(n.peak, n.nActive)
 	if n.x != nil {
 		n.exactAdd(f)
@@ -523,6 +533,9 @@ func (n *Network[T]) crossesSaturated(f *flow[T]) bool {
 func (n *Network[T]) drop(f *flow[T]) {
 	if n.x != nil {
 		n.exactDrop(f)
+		if n.streams != nil {
+			n.restream(f.path)
+		}
 		return
 	}
 	n.nActive--
@@ -532,6 +545,9 @@ func (n *Network[T]) drop(f *flow[T]) {
 	quantized := n.quantum > 0 && !n.fullOnly
 	if !quantized && (n.dirty || n.fullOnly || n.crossesSaturated(f)) {
 		n.markDirty()
+		if n.streams != nil {
+			n.restream(f.path)
+		}
 		return
 	}
 	// In quantized mode loads always match the rates: the bandwidth f
@@ -555,6 +571,9 @@ func (n *Network[T]) drop(f *flow[T]) {
 		}
 	}
 	f.rate = 0
+	if n.streams != nil {
+		n.restream(f.path)
+	}
 	if n.gone++; n.gone > 64 && n.gone > len(n.flows)/2 {
 		n.sweep()
 	}
