@@ -36,6 +36,12 @@ type Config struct {
 
 	BlockMB     int `yaml:"block_mb" json:"block_mb"`
 	Replication int `yaml:"replication" json:"replication"`
+
+	// Disk, when set, models each node's disk as a device whose rate
+	// falls when streams interleave (Disk); DiskMBps then defaults to,
+	// and must equal, its sequential rate. Nil keeps DiskMBps an ideal
+	// bandwidth-only disk.
+	Disk *Disk `yaml:"disk" json:"disk,omitempty"`
 }
 
 // Defaults for fields a config leaves at zero. The shape follows the
@@ -77,6 +83,9 @@ func (c Config) WithDefaults() Config {
 	}
 	deff(&c.CPUCores, DefaultCPUCores)
 	deff(&c.MemoryGB, DefaultMemoryGB)
+	if c.Disk != nil {
+		deff(&c.DiskMBps, c.Disk.SeqMBps)
+	}
 	deff(&c.DiskMBps, DefaultDiskMBps)
 	deff(&c.NICMbps, DefaultNICMbps)
 	deff(&c.RackUplinkMbps, DefaultRackUplinkMbps)
@@ -158,6 +167,15 @@ func (c Config) Validate() error {
 		return fmt.Errorf("cluster: set either containers (YARN model) or map_slots/reduce_slots (slot model), not both")
 	case c.Containers == 0 && (c.MapSlots == 0 || c.ReduceSlots == 0):
 		return fmt.Errorf("cluster: the slot model needs map_slots > 0 and reduce_slots > 0 (or set containers)")
+	}
+	if c.Disk != nil {
+		if err := c.Disk.Validate(); err != nil {
+			return err
+		}
+		if c.DiskMBps != c.Disk.SeqMBps {
+			return fmt.Errorf("cluster.disk_mbps: %v MB/s differs from cluster.disk.seq_mbps %v: with cluster.disk the disk's rate is its seq_mbps (leave disk_mbps out)",
+				c.DiskMBps, c.Disk.SeqMBps)
+		}
 	}
 	if c.Replication > c.Racks*c.NodesPerRack {
 		return fmt.Errorf("cluster.replication: %d replicas need at least that many nodes, the cluster has %d",

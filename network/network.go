@@ -816,6 +816,23 @@ func (n *Network[T]) Rate(id FlowID) float64 {
 	return 0
 }
 
+// Progress returns a flow's size and the bytes it has moved by time now,
+// which must not be past the next change of rates (NextCompletion); a
+// flow finished but not yet popped has moved them all. ok is false for a
+// flow that is unknown, popped or removed. It changes nothing: the
+// network's clock stays where it was, and no solve runs, so that asking
+// does not move when solves happen.
+func (n *Network[T]) Progress(now float64, id FlowID) (size, moved float64, ok bool) {
+	f := n.lookup(id)
+	if f == nil {
+		return 0, 0, false
+	}
+	if f.state != stateActive {
+		return f.bytes, f.bytes, true
+	}
+	return f.bytes, f.bytes - n.remainingOf(f, max(now, n.now)), true
+}
+
 // LinkLoad returns the current sum of flow rates on link l (0 for an
 // out-of-range l).
 func (n *Network[T]) LinkLoad(l LinkID) float64 {

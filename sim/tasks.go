@@ -19,14 +19,20 @@ const (
 	tsStarting
 	tsRunning     // map: reading; reduce: copying
 	tsWaitCompute // copied, waiting for a compute slot (copy-compute splitting)
+	tsMerging     // map: merging its spills; reduce: its final merge (costs.go)
 	tsComputing
 	tsWriting
 	tsDone
 )
 
 type mapTask struct {
-	start   float64
-	flow    network.FlowID
+	start float64
+	// flow is the attempt's input read, then its merge (costs.go).
+	flow network.FlowID
+	// spill is the attempt's spill to its disk while it reads, in a run
+	// that models spills; parts counts the read and the spill while
+	// either runs.
+	spill   network.FlowID
 	node    cluster.NodeID
 	src     cluster.NodeID
 	attempt uint32
@@ -40,6 +46,7 @@ type mapTask struct {
 	failures uint16
 	state    taskState
 	slot     sched.SlotKind
+	parts    uint8
 }
 
 type reduceTask struct {
@@ -68,6 +75,9 @@ type reduceTask struct {
 	fetched float64
 	// fx is the attempt's node-loss state, only in a run with faults.
 	fx *reduceFaults
+	// dk is the attempt's shuffle buffer and files on disk, only in a
+	// run that models the reduce's merge (costs.go).
+	dk *reduceDisk
 }
 
 // reduceFaults is what a reduce attempt keeps in a run with faults
@@ -209,6 +219,9 @@ const (
 	flowMapRead uint8 = iota
 	flowFetch
 	flowWrite
+	flowSpill       // a map's spills to its disk (costs.go)
+	flowMapMerge    // a map's merge of its spills
+	flowReduceMerge // a reduce's final merge
 )
 
 func (e *Engine) submit(i int) {
@@ -300,6 +313,9 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	if e.faults != nil {
 		r.fx = &reduceFaults{}
 	}
+	if e.p.ReduceBufferMB > 0 {
+		r.dk = &reduceDisk{}
+	}
 	jr.started(sched.ReduceTask, i)
 	if jr.copyingOn != nil {
 		jr.copyingOn[n]++
@@ -357,7 +373,7 @@ func (e *Engine) phaseDone(job, t int, attempt uint32) {
 
 func (e *Engine) startPhase(jr *jobRun, t int32) {
 	if t >= 0 {
-		e.startMapRead(jr, int(t))
+		e.startMap(jr, int(t))
 		return
 	}
 	i := int(-1 - t)
@@ -380,6 +396,19 @@ func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref flow
 	return id
 }
 
+// startMap starts map i's read and, in a run that models spills, its
+// spill (costs.go).
+func (e *Engine) startMap(jr *jobRun, i int) {
+	m := &jr.maps[i]
+	m.parts = 1
+	e.startMapRead(jr, i)
+	if e.p.SortBufferMB > 0 && !jr.done && m.state == tsRunning {
+		e.startSpill(jr, i)
+	}
+}
+
+// startMapRead starts (or, its source lost, starts again) map i's read of
+// its input block.
 func (e *Engine) startMapRead(jr *jobRun, i int) {
 	m := &jr.maps[i]
 	if e.downCount > 0 && e.nodes[m.src].down && !e.rereadFrom(jr, i) {
@@ -414,11 +443,23 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 		if ref.remote {
 			e.col.Transfer(metrics.RemoteMap, ref.cross, c.Bytes)
 		}
-		if jr.maps[ref.task].failAt > 0 {
+		m := &jr.maps[ref.task]
+		m.flow = 0
+		if m.failAt > 0 {
 			e.failAttempt(jr, sched.MapTask, int(ref.task))
 			return
 		}
+		e.mapPartDone(jr, int(ref.task))
+	case flowSpill:
+		e.diskDone(metrics.Spill, c.Bytes)
+		jr.maps[ref.task].spill = 0
+		e.mapPartDone(jr, int(ref.task))
+	case flowMapMerge:
+		e.diskDone(metrics.Merge, 2*c.Bytes)
+		jr.maps[ref.task].flow = 0
 		e.mapDone(jr, int(ref.task))
+	case flowReduceMerge:
+		e.reduceMergeDone(jr, int(ref.task))
 	case flowFetch:
 		e.col.Transfer(metrics.Shuffle, ref.cross, c.Bytes)
 		e.fetchDone(jr, int(ref.task), ref.hostIdx, c.Bytes)
@@ -441,7 +482,7 @@ func (e *Engine) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 
 func (e *Engine) mapDone(jr *jobRun, i int) {
 	m := &jr.maps[i]
-	if m.state != tsRunning {
+	if m.state != tsRunning && m.state != tsMerging {
 		e.fail("invariant: map %d of job %d finished in state %d", i, jr.spec.ID, m.state)
 		return
 	}
@@ -561,6 +602,10 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		hf.state = hostFetching
 		r.fetches++
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
+		if r.dk != nil && r.dk.reserve(hi, bytes, e.p.ReduceBufferMB*mib) {
+			path = append(path, e.topo.DiskLink(r.node)) // it does not fit in the buffer (costs.go)
+			e.ledger.planned[metrics.Spill] += bytes
+		}
 		ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
 			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
 		hf.flow = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
@@ -577,6 +622,11 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h int32, bytes float64) {
 	r.fetched += bytes
 	hf := &r.from[h]
 	hf.flow = 0
+	if r.dk != nil {
+		if toDisk, b := r.dk.land(h); toDisk {
+			e.diskDone(metrics.Spill, b)
+		}
+	}
 	if r.fx != nil {
 		c := &r.fx.cnt[h]
 		c.got = c.taken
@@ -613,7 +663,7 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 		ns.computing++
 		e.markDirty(r.node)
 	}
-	e.compute(jr, i)
+	e.reduceMerge(jr, i)
 }
 
 func (e *Engine) compute(jr *jobRun, i int) {
@@ -643,7 +693,7 @@ func (e *Engine) releaseCompute(n cluster.NodeID) {
 			continue // killed while waiting
 		}
 		ns.computing++
-		e.compute(jr, int(w[1]))
+		e.reduceMerge(jr, int(w[1]))
 		return
 	}
 }
@@ -740,7 +790,7 @@ func (e *Engine) leave(jr *jobRun) {
 
 // current reports whether a flow belongs to its task's live attempt.
 func (e *Engine) current(jr *jobRun, ref *flowRef) bool {
-	if ref.kind == flowMapRead {
+	if ref.kind == flowMapRead || ref.kind == flowSpill || ref.kind == flowMapMerge {
 		return jr.maps[ref.task].attempt == ref.attempt
 	}
 	return jr.reduces[ref.task].attempt == ref.attempt
