@@ -238,16 +238,29 @@ func (e *Engine) diskDone(cause metrics.DiskCause, diskBytes float64) {
 // cancelDiskFlow removes the disk flow *id of cause, which crosses its
 // disk times times, as its attempt ends, and clears *id. Its bytes leave
 // the ledger as cancelled; like a killed attempt's network transfers,
-// they are not counted in the run's bytes.
+// they are not counted in the run's bytes. A flow that completed at this
+// instant, in the batch being handled, is gone from the network already:
+// its completion, ignored as its attempt's, cancels it (staleDiskFlow).
 func (e *Engine) cancelDiskFlow(id *network.FlowID, times int, cause metrics.DiskCause) {
 	if *id == 0 {
 		return
 	}
 	if size, _, ok := e.net.Progress(e.now, *id); ok {
 		e.ledger.cancelled[cause] += size * float64(times)
+		e.net.Remove(e.now, *id)
 	}
-	e.net.Remove(e.now, *id)
 	*id = 0
+}
+
+// staleDiskFlow takes off the ledger a map's spill or merge flow that
+// completed after its attempt ended (cancelDiskFlow).
+func (e *Engine) staleDiskFlow(ref *flowRef, bytes float64) {
+	switch ref.kind {
+	case flowSpill:
+		e.ledger.cancelled[metrics.Spill] += bytes
+	case flowMapMerge:
+		e.ledger.cancelled[metrics.Merge] += 2 * bytes
+	}
 }
 
 // checkDiskLedger verifies, at the end of a run, that every spill and
@@ -266,11 +279,10 @@ func (e *Engine) checkDiskLedger() error {
 	return nil
 }
 
-// startSpill starts map i's spill to its own disk: its output (the part
-// its attempt makes before it fails, if it fails), written as the map
+// startSpill starts attempt m's spill of map i's output to its own disk
+// (the part it makes before it fails, if it fails), written as the map
 // makes it.
-func (e *Engine) startSpill(jr *jobRun, i int) {
-	m := &jr.maps[i]
+func (e *Engine) startSpill(jr *jobRun, i int, m *mapTask) {
 	bb := e.topo.Config().BlockBytes()
 	out := jr.spec.MapOutputBytes(i, bb)
 	if m.failAt > 0 {
@@ -285,15 +297,15 @@ func (e *Engine) startSpill(jr *jobRun, i int) {
 			rateCap = out / (in * c) // the map makes output as fast as it reads input
 		}
 	}
-	ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowSpill, host: m.node}
+	ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowSpill, host: m.node, backup: m != &jr.maps[i]}
 	m.spill = e.diskFlow(m.node, out, 1, rateCap, ref, metrics.Spill)
 	m.parts++
 }
 
-// mapPartDone is called when map i's read or its spill ends; when both
-// have, the map merges its spills, if it has several, or is done.
-func (e *Engine) mapPartDone(jr *jobRun, i int) {
-	m := &jr.maps[i]
+// mapPartDone is called when attempt m of map i ends its read or its
+// spill; when both have, it merges its spills, if it has several, or is
+// done.
+func (e *Engine) mapPartDone(jr *jobRun, i int, m *mapTask) {
 	if m.parts--; m.parts > 0 {
 		return
 	}
@@ -301,12 +313,12 @@ func (e *Engine) mapPartDone(jr *jobRun, i int) {
 		out := jr.spec.MapOutputBytes(i, e.topo.Config().BlockBytes())
 		if _, merge := mapSpills(out, e.p.SortBufferMB, e.p.MergeFactor); merge > 0 {
 			m.state = tsMerging
-			ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapMerge, host: m.node}
+			ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapMerge, host: m.node, backup: m != &jr.maps[i]}
 			m.flow = e.diskFlow(m.node, merge, 2, 0, ref, metrics.Merge)
 			return
 		}
 	}
-	e.mapDone(jr, i)
+	e.finishMap(jr, i, m)
 }
 
 // cancelFetch takes the fetch from host index h of reduce attempt r, whose

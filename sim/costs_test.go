@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -211,5 +212,95 @@ func TestOneLaunchPerHeartbeat(t *testing.T) {
 		if got := r.Finish - r.FirstLaunch; math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("limit %d: job took %v s after its first launch, want %v: %s", c.limit, got, c.want, c.why)
 		}
+	}
+}
+
+// TestSpeculativeBackupWins runs a job of two maps whose blocks both sit on
+// node 0 of two, behind NICs of 1 Mbit/s: the map node 1 takes reads
+// remotely for 537 s. With speculation, at node 0's heartbeat at 60 s
+// (the job's age reaches SPECULATIVE_LAG) the slow map, at progress
+// 2/3 x 58.5 s x 125 kB/s / 64 MiB = 0.073 against an average of
+// (1 + 0.073) / 2, is 0.46 behind; its backup reads locally at 8 MiB/s
+// and wins at 68 s.
+func TestSpeculativeBackupWins(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 2, MapSlots: 1, ReduceSlots: 1, Replication: 1, NICMbps: 1})
+	block := topo.Config().BlockBytes()
+	name := ""
+	for k := range 64 {
+		f := cluster.PlaceInput(topo, 1, "straggler"+string(rune('a'+k%26))+string(rune('a'+k/26)), 2)
+		if f.Replicas[0] == 0 && f.Replicas[1] == 0 {
+			name = "straggler" + string(rune('a'+k%26)) + string(rune('a'+k/26))
+			break
+		}
+	}
+	if name == "" {
+		t.Fatal("no job name places both blocks on node 0")
+	}
+	remote := float64(block) / 125e3
+	for _, c := range []struct {
+		spec bool
+		want float64
+		why  string
+	}{
+		{false, 1.5 + remote, "no backup: the remote map launched at node 1's first heartbeat (1.5 s) reads 64 MiB at 125 kB/s"},
+		{true, 68, "the backup launched on node 0 at 60 s reads its local block in 8 s"},
+	} {
+		jobs := []workload.Job{newJob(0, 0).maps(2, block, 8).reduces(1, 0, 0).build()}
+		jobs[0].Name = name
+		jobs[0].Profile.ReduceSecPerByte = 0
+		e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{HeartbeatS: 3, Speculative: c.spec})
+		r := e.Collector().Jobs()[0]
+		if math.Abs(r.Finish-c.want) > 1e-6 {
+			t.Errorf("speculative %v: job finished at %.6f s, want %.6f s: %s", c.spec, r.Finish, c.want, c.why)
+		}
+		s := e.Collector().Summarize("fifo")
+		if !c.spec {
+			if s.Speculation != nil {
+				t.Errorf("speculation reported without engine.speculative: %+v", s.Speculation)
+			}
+			continue
+		}
+		if sp := s.Speculation; sp == nil || sp.Backups != 1 || sp.BackupsWon != 1 || sp.Killed != 1 || math.Abs(sp.WastedTaskS-66.5) > 1e-6 {
+			t.Errorf("speculation %+v, want 1 backup that won and 1 attempt killed, which had run 66.5 s (1.5 to 68)", s.Speculation)
+		}
+	}
+}
+
+// TestSpeculationKeepsInvariants runs jobs whose remote maps straggle
+// behind slow NICs (one replica a block), with every cost on, attempt failures and
+// preemption, under several policies, with the engine's invariants on:
+// backups launch, win and lose, and are stopped with their tasks, and
+// every slot, flow and disk byte is accounted for at the end.
+func TestSpeculationKeepsInvariants(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 2, NodesPerRack: 3, MapSlots: 2, ReduceSlots: 1, Replication: 1,
+		NICMbps: 10, RackUplinkMbps: 20, Disk: &costDisk})
+	block := topo.Config().BlockBytes()
+	var jobs []workload.Job
+	for i := range 12 {
+		j := newJob(i, float64(20*i)).maps(4+i%5*2, block, 20).reduces(2, 8<<20, 5).output(4 << 20).build()
+		j.Pool = []string{"a", "b"}[i%2]
+		jobs = append(jobs, j)
+	}
+	preempting, err := sched.NewFair(sched.FairParams{
+		Pools:      []sched.PoolConfig{{Name: "b", MinMaps: 4}},
+		Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 10, FairShareTimeoutS: 30},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Params{SortBufferMB: 10, ReduceBufferMB: 20, TaskStartupS: 1, Speculative: true, TaskFailureRate: 0.1}
+	var backups, won, lost int64
+	for _, pol := range []sched.Policy{mustPolicy(t, "fifo"), mustPolicy(t, "fair"), mustPolicy(t, "delay"), mustPolicy(t, "td"), mustPolicy(t, "nas"), preempting} {
+		e := runJobs(t, topo, jobs, pol, p)
+		s := e.Collector().Summarize(pol.Name())
+		if s.JobsCompleted+s.JobsFailed != len(jobs) {
+			t.Errorf("%s: %d jobs completed and %d failed of %d", pol.Name(), s.JobsCompleted, s.JobsFailed, len(jobs))
+		}
+		backups += s.Speculation.Backups
+		won += s.Speculation.BackupsWon
+		lost += s.Speculation.Killed - s.Speculation.BackupsWon
+	}
+	if backups == 0 || won == 0 || lost == 0 {
+		t.Errorf("%d backups, %d won, %d lost over the runs; want some of each for the test to exercise speculation", backups, won, lost)
 	}
 }

@@ -177,6 +177,9 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if p.SortBufferMB > 0 || p.ReduceBufferMB > 0 {
 		e.col.EnableDiskCosts()
 	}
+	if p.Speculative {
+		e.col.EnableSpeculation()
+	}
 	e.idleOffers = sched.IdleOffersOf(pol)
 	e.jobObs, _ = pol.(sched.JobObserver)
 	e.tskObs, _ = pol.(sched.TaskObserver)
@@ -460,6 +463,13 @@ func (e *Engine) offer(n cluster.NodeID) {
 			e.apply(n, k, d)
 			if launched++; launched == e.p.LaunchesPerHeartbeat {
 				return // the heartbeat's launches are used up
+			}
+		}
+		// A map slot the policy leaves free may take a speculative
+		// backup (speculate.go).
+		for e.p.Speculative && k != sched.ReduceSlot && e.nodes[n].free[k] > 0 && e.err == nil && e.speculate(n, k) {
+			if launched++; launched == e.p.LaunchesPerHeartbeat {
+				return
 			}
 		}
 	}

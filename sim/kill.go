@@ -74,6 +74,9 @@ func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.N
 	sj := jr.sj
 	if k == sched.MapTask {
 		m := &jr.maps[i]
+		if m.backup != nil {
+			e.endBackup(jr, i) // a task that stops runs no attempt
+		}
 		e.cancelMapFlows(m)
 		m.attempt++ // invalidates the attempt's pending phase event
 		m.state = tsPending

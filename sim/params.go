@@ -110,6 +110,10 @@ type Params struct {
 	// default, is no limit: every free slot is offered until the policy
 	// declines.
 	LaunchesPerHeartbeat int `yaml:"launches_per_heartbeat" json:"launches_per_heartbeat,omitempty"`
+	// Speculative runs a backup attempt of a slow map by Hadoop 1's rule
+	// (speculate.go); the first attempt to finish wins and the other is
+	// killed. Off by default.
+	Speculative bool `yaml:"speculative" json:"speculative,omitempty"`
 }
 
 // Valid ranges of the engine's settings. They are limits on what the

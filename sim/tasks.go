@@ -47,6 +47,12 @@ type mapTask struct {
 	state    taskState
 	slot     sched.SlotKind
 	parts    uint8
+	// backup is a speculative attempt running beside this one, and
+	// backups counts the task's backups, to number them (speculate.go).
+	// A backup is a mapTask of its own whose task-level fields (ran,
+	// failures, backup) are unused.
+	backup  *mapTask
+	backups uint16
 }
 
 type reduceTask struct {
@@ -213,6 +219,7 @@ type flowRef struct {
 	hostIdx int32 // a fetch's index in its job's hosts
 	cross   bool
 	remote  bool
+	backup  bool // a map's speculative backup attempt (speculate.go)
 }
 
 const (
@@ -350,8 +357,11 @@ func (e *Engine) phaseDone(job, t int, attempt uint32) {
 		return // the job failed; its attempts were killed
 	}
 	if t >= 0 {
-		if m := &jr.maps[t]; m.attempt == attempt && m.state == tsStarting && !e.frozen(m.node) {
+		m := &jr.maps[t]
+		if m.attempt == attempt && m.state == tsStarting && !e.frozen(m.node) {
 			e.startPhase(jr, int32(t))
+		} else if b := m.backup; b != nil && attempt&backupAttempt != 0 && b.attempt == attempt && b.state == tsStarting {
+			e.startMap(jr, t, b)
 		}
 		return
 	}
@@ -373,7 +383,7 @@ func (e *Engine) phaseDone(job, t int, attempt uint32) {
 
 func (e *Engine) startPhase(jr *jobRun, t int32) {
 	if t >= 0 {
-		e.startMap(jr, int(t))
+		e.startMap(jr, int(t), &jr.maps[t])
 		return
 	}
 	i := int(-1 - t)
@@ -396,21 +406,19 @@ func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref flow
 	return id
 }
 
-// startMap starts map i's read and, in a run that models spills, its
-// spill (costs.go).
-func (e *Engine) startMap(jr *jobRun, i int) {
-	m := &jr.maps[i]
+// startMap starts attempt m of map i (the task's own, or its backup):
+// its read and, in a run that models spills, its spill (costs.go).
+func (e *Engine) startMap(jr *jobRun, i int, m *mapTask) {
 	m.parts = 1
-	e.startMapRead(jr, i)
+	e.startMapRead(jr, i, m)
 	if e.p.SortBufferMB > 0 && !jr.done && m.state == tsRunning {
-		e.startSpill(jr, i)
+		e.startSpill(jr, i, m)
 	}
 }
 
-// startMapRead starts (or, its source lost, starts again) map i's read of
-// its input block.
-func (e *Engine) startMapRead(jr *jobRun, i int) {
-	m := &jr.maps[i]
+// startMapRead starts (or, its source lost, starts again) attempt m's
+// read of map i's input block.
+func (e *Engine) startMapRead(jr *jobRun, i int, m *mapTask) {
 	if e.downCount > 0 && e.nodes[m.src].down && !e.rereadFrom(jr, i) {
 		return // no replica is left to read; the attempt failed
 	}
@@ -425,7 +433,7 @@ func (e *Engine) startMapRead(jr *jobRun, i int) {
 	}
 	path := e.topo.Path(e.pathBuf[:0], m.src, m.node, true, false)
 	ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapRead,
-		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node}
+		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node, backup: m != &jr.maps[i]}
 	m.flow = e.addFlow(path, bytes, rateCap, ref, metrics.RemoteMap)
 	e.pathBuf = path[:0]
 }
@@ -436,28 +444,33 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 	e.lastProgress = e.now
 	jr := e.jobs[ref.job]
 	if jr.done || !e.current(jr, ref) {
-		return // the attempt was killed; its flow was removed
+		// The attempt was killed, and its flow removed, or it ended at
+		// this instant, this flow among the completions being handled.
+		e.staleDiskFlow(ref, c.Bytes)
+		return
 	}
 	switch ref.kind {
 	case flowMapRead:
 		if ref.remote {
 			e.col.Transfer(metrics.RemoteMap, ref.cross, c.Bytes)
 		}
-		m := &jr.maps[ref.task]
+		m := jr.attemptOf(ref)
 		m.flow = 0
 		if m.failAt > 0 {
 			e.failAttempt(jr, sched.MapTask, int(ref.task))
 			return
 		}
-		e.mapPartDone(jr, int(ref.task))
+		e.mapPartDone(jr, int(ref.task), m)
 	case flowSpill:
 		e.diskDone(metrics.Spill, c.Bytes)
-		jr.maps[ref.task].spill = 0
-		e.mapPartDone(jr, int(ref.task))
+		m := jr.attemptOf(ref)
+		m.spill = 0
+		e.mapPartDone(jr, int(ref.task), m)
 	case flowMapMerge:
 		e.diskDone(metrics.Merge, 2*c.Bytes)
-		jr.maps[ref.task].flow = 0
-		e.mapDone(jr, int(ref.task))
+		m := jr.attemptOf(ref)
+		m.flow = 0
+		e.finishMap(jr, int(ref.task), m)
 	case flowReduceMerge:
 		e.reduceMergeDone(jr, int(ref.task))
 	case flowFetch:
@@ -791,6 +804,10 @@ func (e *Engine) leave(jr *jobRun) {
 // current reports whether a flow belongs to its task's live attempt.
 func (e *Engine) current(jr *jobRun, ref *flowRef) bool {
 	if ref.kind == flowMapRead || ref.kind == flowSpill || ref.kind == flowMapMerge {
+		if ref.backup {
+			b := jr.maps[ref.task].backup
+			return b != nil && b.attempt == ref.attempt
+		}
 		return jr.maps[ref.task].attempt == ref.attempt
 	}
 	return jr.reduces[ref.task].attempt == ref.attempt
