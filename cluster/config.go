@@ -37,6 +37,11 @@ type Config struct {
 	BlockMB     int `yaml:"block_mb" json:"block_mb"`
 	Replication int `yaml:"replication" json:"replication"`
 
+	// Profile names the cost model the cluster runs under: "fluid" (or
+	// empty, the default), "hadoop1-hdd", "yarn-hdd" or "ssd". The
+	// scenario package resolves it (scenario.Profiles) into Disk and the
+	// engine's cost settings; here it is only recorded.
+	Profile string `yaml:"profile" json:"profile,omitempty"`
 	// Disk, when set, models each node's disk as a device whose rate
 	// falls when streams interleave (Disk); DiskMBps then defaults to,
 	// and must equal, its sequential rate. Nil keeps DiskMBps an ideal

@@ -30,6 +30,9 @@ var (
 // under the path of the field to change, which fileErr places at its
 // line. Parse has checked every field's own range.
 func (c *Config) checkSettings() error {
+	if err := c.resolveProfile(); err != nil {
+		return err
+	}
 	cl := c.Cluster
 	if cl.Containers == 0 {
 		for _, f := range []struct {

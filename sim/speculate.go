@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math"
+
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
@@ -23,8 +25,12 @@ import (
 //     (EagerTaskInitializationListener), so the lag runs from the submit.
 //   - a map's progress is its input read (2/3) then its merge (1/3), as a
 //     Hadoop map's with reduces is its map phase (0.667) then its sort
-//     phase (0.333); the model reads it now, where Hadoop's JobTracker
-//     sees it as of the last heartbeat.
+//     phase (0.333). Hadoop's JobTracker sees progress as of each
+//     TaskTracker's last heartbeat; the model reads it when it looks, and
+//     looks again at a job's maps once a heartbeat period has passed, or
+//     once a map of the job has finished or started, reusing the
+//     candidates it found in between (a day's run offers slots hundreds
+//     of times a second).
 //
 // A slot the policy leaves free (it declines, or no task is pending) is
 // offered to backups, the jobs in submit order; among a job's candidates a
@@ -113,6 +119,43 @@ func (e *Engine) stopAttempt(jr *jobRun, a *mapTask) {
 	e.hold(a.node, jr.spec, true, -1)
 }
 
+// specCands are a job's maps found behind enough to take a backup, and
+// when and on what they were found.
+type specCands struct {
+	at                float64
+	finished, running int
+	maps              []int32 // in launch order
+}
+
+// candidates returns jr's maps at least specGap behind their job's
+// average progress, looking again when the last look is a heartbeat
+// period old or a map has finished or started since.
+func (e *Engine) candidates(jr *jobRun) []int32 {
+	sj := jr.sj
+	c := jr.cands
+	if c == nil {
+		c = &specCands{at: math.Inf(-1)}
+		jr.cands = c
+	}
+	if e.now-c.at < e.p.HeartbeatS && c.finished == sj.FinishedMaps && c.running == sj.RunningMaps {
+		return c.maps
+	}
+	c.at, c.finished, c.running, c.maps = e.now, sj.FinishedMaps, sj.RunningMaps, c.maps[:0]
+	sum := float64(sj.FinishedMaps)
+	for _, t := range jr.running {
+		if t.kind == sched.MapTask {
+			sum += e.mapProgress(jr, &jr.maps[t.index])
+		}
+	}
+	limit := sum/float64(sj.NumMaps) - specGap
+	for _, t := range jr.running {
+		if t.kind == sched.MapTask && e.mapProgress(jr, &jr.maps[t.index]) <= limit {
+			c.maps = append(c.maps, t.index)
+		}
+	}
+	return c.maps
+}
+
 // speculate launches a backup map on node n's free slot of kind k, if a
 // map qualifies (see above), and reports whether it did.
 func (e *Engine) speculate(n cluster.NodeID, k sched.SlotKind) bool {
@@ -123,27 +166,17 @@ func (e *Engine) speculate(n cluster.NodeID, k sched.SlotKind) bool {
 			continue
 		}
 		jr := e.jobs[sj.Index]
-		sum := float64(sj.FinishedMaps)
-		for _, t := range jr.running {
-			if t.kind == sched.MapTask {
-				sum += e.mapProgress(jr, &jr.maps[t.index])
-			}
-		}
-		limit := sum/float64(sj.NumMaps) - specGap
-		for _, t := range jr.running {
-			if t.kind != sched.MapTask {
-				continue
-			}
-			m := &jr.maps[t.index]
-			if m.backup != nil || m.node == n || e.mapProgress(jr, m) > limit {
+		for _, i := range e.candidates(jr) {
+			m := &jr.maps[i]
+			if m.backup != nil || m.node == n || !jr.isRunning(sched.MapTask, int(i)) {
 				continue
 			}
 			reach := cluster.OffRack
-			for _, r := range sj.Input.BlockReplicas(int(t.index)) {
+			for _, r := range sj.Input.BlockReplicas(int(i)) {
 				reach = min(reach, e.topo.ReachOf(r, n))
 			}
 			if reach < bestReach {
-				best, bestI, bestReach = jr, int(t.index), reach
+				best, bestI, bestReach = jr, int(i), reach
 			}
 		}
 		if best != nil {

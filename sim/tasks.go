@@ -190,6 +190,9 @@ type jobRun struct {
 	rerun                     []bool
 	mapsBack                  bool
 	mapsBackAt, lastMapLaunch float64
+	// cands is the job's last look for maps to back up (speculate.go);
+	// nil until speculation looks at the job.
+	cands *specCands
 }
 
 type taskKey struct {
