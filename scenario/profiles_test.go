@@ -201,3 +201,23 @@ func TestFluidProfileIsNoProfile(t *testing.T) {
 		t.Error("profile hadoop1-hdd wrote the same outputs as no profile: its costs changed nothing")
 	}
 }
+
+// TestSpeculationRefusedWithFaults: backups on nodes that die are not
+// modelled, so a scenario asking for both is refused at the setting.
+func TestSpeculationRefusedWithFaults(t *testing.T) {
+	src := "cluster: {racks: 2, nodes_per_rack: 4, profile: hadoop1-hdd}\nworkload: {trace: FB-2009, max_jobs: 20}\npolicy: {name: fair}\nfaults:\n  - {kill_node: r0n1, at_s: 100}\n"
+	cfg, err := Parse(strings.NewReader(src), "s.yaml")
+	if err == nil {
+		_, err = cfg.Run(nil)
+	}
+	if err == nil || !strings.Contains(err.Error(), "engine.speculative: not modelled with faults") {
+		t.Errorf("hadoop1-hdd (speculative) with faults: %v; want engine.speculative refused", err)
+	}
+	src = strings.Replace(src, "policy:", "engine: {speculative: false}\npolicy:", 1)
+	if cfg, err = Parse(strings.NewReader(src), "s.yaml"); err == nil {
+		_, err = cfg.Run(nil)
+	}
+	if err != nil {
+		t.Errorf("hadoop1-hdd with speculative: false and faults: %v; want a run", err)
+	}
+}
