@@ -122,8 +122,7 @@ func mapSpills(out, bufMB float64, factor int) (spills int, merge float64) {
 // reduceDisk is a reduce attempt's shuffle buffer and files on disk, in a
 // run that models the reduce's merge (Params.ReduceBufferMB > 0).
 type reduceDisk struct {
-	mem    float64 // bytes in the buffer, fetched or on their way
-	onDisk float64 // bytes fetched to disk, or on their way
+	mem float64 // bytes in the buffer, fetched or on their way
 	// segs are the sizes of the files on disk, one a fetch to disk.
 	segs []float64
 	// flying are the fetches in flight: at most ParallelCopies.
@@ -147,9 +146,7 @@ type flyingFetch struct {
 // It reports whether it goes to disk.
 func (d *reduceDisk) reserve(h int32, bytes, bufBytes float64) bool {
 	toDisk := bytes > maxSingleShuffleFraction*bufBytes || d.mem+bytes > bufBytes
-	if toDisk {
-		d.onDisk += bytes
-	} else {
+	if !toDisk {
 		d.mem += bytes
 	}
 	d.flying = append(d.flying, flyingFetch{h, bytes, toDisk})
@@ -176,9 +173,7 @@ func (d *reduceDisk) land(h int32) (toDisk bool, bytes float64) {
 func (d *reduceDisk) cancel(h int32) {
 	for k, f := range d.flying {
 		if f.host == h {
-			if f.toDisk {
-				d.onDisk -= f.bytes
-			} else {
+			if !f.toDisk {
 				d.mem -= f.bytes
 			}
 			d.flying = slices.Delete(d.flying, k, k+1)
@@ -284,7 +279,8 @@ func (e *Engine) checkDiskLedger() error {
 // makes it.
 func (e *Engine) startSpill(jr *jobRun, i int, m *mapTask) {
 	bb := e.topo.Config().BlockBytes()
-	out := jr.spec.MapOutputBytes(i, bb)
+	full := jr.spec.MapOutputBytes(i, bb)
+	out := full
 	if m.failAt > 0 {
 		out *= float64(m.failAt)
 	}
@@ -294,7 +290,7 @@ func (e *Engine) startSpill(jr *jobRun, i int, m *mapTask) {
 	rateCap := 0.0 // uncapped
 	if c := jr.spec.Profile.MapSecPerByte; c > 0 {
 		if in := float64(jr.spec.MapInputBytes(i, bb)); in > 0 {
-			rateCap = out / (in * c) // the map makes output as fast as it reads input
+			rateCap = full / (in * c) // output in proportion to the input it reads at its processing rate
 		}
 	}
 	ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowSpill, host: m.node, backup: m != &jr.maps[i]}

@@ -48,7 +48,7 @@ import (
 
 // Hadoop 1's speculation constants (TaskInProgress).
 const (
-	specLagS = 60.0 // SPECULATIVE_LAG, ms in Hadoop
+	specLagS = 60.0 // SPECULATIVE_LAG, 60,000 ms in Hadoop
 	specGap  = 0.2  // SPECULATIVE_GAP
 )
 
