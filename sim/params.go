@@ -83,8 +83,8 @@ type Params struct {
 	// SortBufferMB is a map's in-memory sort buffer in MiB: Hadoop's
 	// io.sort.mb (mapreduce.task.io.sort.mb in Hadoop 2), 100 in both
 	// versions' defaults. A map spills its output to its disk each time
-	// the buffer is SpillPercent full and merges the spills into one file
-	// (costs.go). 0 leaves spills out: a map's output lands on its node
+	// the buffer is 80% full (io.sort.spill.percent) and merges the
+	// spills into one file (costs.go). 0 leaves spills out: a map's output lands on its node
 	// at no cost.
 	SortBufferMB float64 `yaml:"sort_buffer_mb" json:"sort_buffer_mb,omitempty"`
 	// MergeFactor is how many segments one merge pass reads at most:
