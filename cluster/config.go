@@ -41,6 +41,16 @@ type Config struct {
 	// (ReadOrder). Empty is the default, NearestRandom, so that a
 	// configuration written before the setting existed reads as it did.
 	ReplicaChoice ReplicaChoice `yaml:"replica_choice" json:"replica_choice,omitempty"`
+	// Profile names the cost model the cluster runs under: "fluid" (or
+	// empty, the default), "hadoop1-hdd", "yarn-hdd" or "ssd". The
+	// scenario package resolves it (scenario.Profiles) into Disk and the
+	// engine's cost settings; here it is only recorded.
+	Profile string `yaml:"profile" json:"profile,omitempty"`
+	// Disk, when set, models each node's disk as a device whose rate
+	// falls when streams interleave (Disk); DiskMBps then defaults to,
+	// and must equal, its sequential rate. Nil keeps DiskMBps an ideal
+	// bandwidth-only disk.
+	Disk *Disk `yaml:"disk" json:"disk,omitempty"`
 }
 
 // Defaults for fields a config leaves at zero. The shape follows the
@@ -82,6 +92,9 @@ func (c Config) WithDefaults() Config {
 	}
 	deff(&c.CPUCores, DefaultCPUCores)
 	deff(&c.MemoryGB, DefaultMemoryGB)
+	if c.Disk != nil {
+		deff(&c.DiskMBps, c.Disk.SeqMBps)
+	}
 	deff(&c.DiskMBps, DefaultDiskMBps)
 	deff(&c.NICMbps, DefaultNICMbps)
 	deff(&c.RackUplinkMbps, DefaultRackUplinkMbps)
@@ -169,6 +182,15 @@ func (c Config) Validate() error {
 	}
 	if err := c.ReplicaChoice.Validate(); err != nil {
 		return err
+	}
+	if c.Disk != nil {
+		if err := c.Disk.Validate(); err != nil {
+			return err
+		}
+		if c.DiskMBps != c.Disk.SeqMBps {
+			return fmt.Errorf("cluster.disk_mbps: %v MB/s differs from cluster.disk.seq_mbps %v: with cluster.disk the disk's rate is its seq_mbps (leave disk_mbps out)",
+				c.DiskMBps, c.Disk.SeqMBps)
+		}
 	}
 	if c.Replication > c.Racks*c.NodesPerRack {
 		return fmt.Errorf("cluster.replication: %d replicas need at least that many nodes, the cluster has %d",

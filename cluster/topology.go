@@ -72,6 +72,18 @@ func (t *Topology) ContainerModel() bool { return t.cfg.Containers > 0 }
 // by network.LinkID. The caller must not modify it.
 func (t *Topology) LinkCapacities() []float64 { return t.caps }
 
+// DiskStreamBps is a node's disk rate with two or more streams, in bytes
+// a second, and whether it differs from its one-stream rate (the disk
+// link's capacity): true only for a Disk of kind hdd with a seek.
+func (t *Topology) DiskStreamBps() (float64, bool) {
+	d := t.cfg.Disk
+	if d == nil {
+		return 0, false
+	}
+	m := d.MultiStreamBps()
+	return m, m < t.caps[0]
+}
+
 // DiskLink is node n's disk.
 func (t *Topology) DiskLink(n NodeID) network.LinkID {
 	return network.LinkID(int(n) * linksPerNode)

@@ -31,6 +31,26 @@ func (c Cause) String() string {
 	return "output"
 }
 
+// DiskCause is why bytes crossed a node's disk without crossing the
+// network: the costs a run models beyond bandwidth (docs/model.md).
+type DiskCause uint8
+
+// The disk-only causes: buffers that overflowed to disk (a map's spills, a
+// reduce's fetched output beyond its shuffle buffer and what its buffer
+// held when the copy ended) and merge passes (their reads and writes, and
+// the final merge's read).
+const (
+	Spill DiskCause = iota
+	Merge
+)
+
+func (c DiskCause) String() string {
+	if c == Spill {
+		return "spill"
+	}
+	return "merge"
+}
+
 // Options configure what a collector derives.
 type Options struct {
 	// CongestionThreshold is the uplink utilisation at or above which a
@@ -129,6 +149,61 @@ type Collector struct {
 	hoard     float64
 	waitS     float64
 	faults    *Faults // nil unless the run has node faults (EnableFaults)
+	// disk counts disk-only bytes by DiskCause, and spec speculative
+	// backups; nil unless the run models them (EnableDiskCosts,
+	// EnableSpeculation), so that other runs' summaries are unchanged.
+	disk *DiskBytes
+	spec *Speculation
+}
+
+// EnableDiskCosts makes the summary report disk-only bytes
+// (Summary.DiskBytes), for a run that models spills and merges.
+func (c *Collector) EnableDiskCosts() {
+	if c.disk == nil {
+		c.disk = &DiskBytes{}
+	}
+}
+
+// DiskIO records bytes that crossed a node's disk for cause.
+func (c *Collector) DiskIO(cause DiskCause, bytes float64) {
+	if cause == Spill {
+		c.disk.Spill += bytes
+	} else {
+		c.disk.Merge += bytes
+	}
+}
+
+// DiskBytes returns the disk-only bytes recorded for cause so far.
+func (c *Collector) DiskBytes(cause DiskCause) float64 {
+	if c.disk == nil {
+		return 0
+	}
+	if cause == Spill {
+		return c.disk.Spill
+	}
+	return c.disk.Merge
+}
+
+// EnableSpeculation makes the summary report speculative backups
+// (Summary.Speculation), for a run with engine.speculative.
+func (c *Collector) EnableSpeculation() {
+	if c.spec == nil {
+		c.spec = &Speculation{}
+	}
+}
+
+// BackupLaunched counts a speculative backup attempt.
+func (c *Collector) BackupLaunched() { c.spec.Backups++ }
+
+// BackupRaceEnded counts the end of a race between a task's two attempts:
+// whether the backup won, and the task-seconds the losing attempt had run,
+// which are wasted.
+func (c *Collector) BackupRaceEnded(backupWon bool, wastedS float64) {
+	if backupWon {
+		c.spec.BackupsWon++
+	}
+	c.spec.Killed++
+	c.spec.WastedTaskS += wastedS
 }
 
 // ReduceWaiting adds the reducer-seconds a job's reducers spent waiting

@@ -54,7 +54,13 @@ type Summary struct {
 	ReduceHoardingSlotS float64 `json:"reduce_hoarding_slot_s"`
 	// Faults is what node losses did, in a run with faults
 	// (docs/faults.md); absent otherwise.
-	Faults      *Faults           `json:"faults,omitempty"`
+	Faults *Faults `json:"faults,omitempty"`
+	// DiskBytes is the bytes that crossed nodes' disks for spills and
+	// merges, in a run that models them (docs/model.md); absent otherwise.
+	DiskBytes *DiskBytes `json:"disk_bytes,omitempty"`
+	// Speculation is what speculative backups did, in a run with
+	// engine.speculative; absent otherwise.
+	Speculation *Speculation      `json:"speculation,omitempty"`
 	Extra       map[string]any    `json:"extra,omitempty"`
 	Definitions map[string]string `json:"definitions"`
 	// Config is the configuration the run used, every default filled in,
@@ -79,6 +85,29 @@ type Faults struct {
 	// FailedJobs counts jobs that failed because a block of their input
 	// lost every replica.
 	FailedJobs int `json:"failed_jobs"`
+}
+
+// DiskBytes are bytes that crossed a node's disk and no network, by cause.
+type DiskBytes struct {
+	// Spill is bytes written to disk because a buffer was full: map
+	// spills, fetched map output beyond a reduce's shuffle buffer, and a
+	// reduce's buffer written out when its copy ended.
+	Spill float64 `json:"spill"`
+	// Merge is bytes read and written by merge passes, and read by the
+	// final merges (a byte read and written counts twice).
+	Merge float64 `json:"merge"`
+}
+
+// Speculation counts speculative backup attempts (engine.speculative).
+type Speculation struct {
+	// Backups counts backup attempts launched.
+	Backups int64 `json:"backups"`
+	// BackupsWon counts tasks whose backup finished first.
+	BackupsWon int64 `json:"backups_won"`
+	// Killed counts attempts killed because the other attempt of their
+	// task finished first, and WastedTaskS the task-seconds they ran.
+	Killed      int64   `json:"killed"`
+	WastedTaskS float64 `json:"wasted_task_s"`
 }
 
 // SteadyState is throughput over a window.
@@ -228,6 +257,16 @@ func (c *Collector) Summarize(policy string) Summary {
 		f := *c.faults
 		s.Faults = &f
 		s.Definitions["faults"] = "node losses (docs/faults.md): nodes declared lost; attempts failed by a loss (on a lost node, or finding no live replica to read); finished maps run again because their output was lost; the task-seconds of both; jobs failed because a block lost every replica (they count in jobs_failed too)"
+	}
+	if c.disk != nil {
+		d := *c.disk
+		s.DiskBytes = &d
+		s.Definitions["disk_bytes"] = "bytes that crossed nodes' disks and no network (docs/model.md, Costs beyond bandwidth): spill, written because a sort or shuffle buffer was full or a reduce's copy ended; merge, read and written by merge passes and read by final merges"
+	}
+	if c.spec != nil {
+		sp := *c.spec
+		s.Speculation = &sp
+		s.Definitions["speculation"] = "speculative backups (engine.speculative): backups launched; tasks whose backup finished first; attempts killed because their task's other attempt finished first, and the task-seconds they had run"
 	}
 	return s
 }

@@ -347,5 +347,8 @@ func (n *Network[T]) exactCollect(t float64) {
 		f.state = stateFinished
 		n.done = append(n.done, f)
 		n.exactDrop(f)
+		if n.streams != nil {
+			n.restream(f.path)
+		}
 	}
 }

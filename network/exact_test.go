@@ -22,10 +22,19 @@ func sameTo1e9(a, b float64) bool {
 // steps batch several changes at one instant, as a simulator does.
 func churnPair(t *testing.T, seed uint64, caps []float64, steps int, dt float64, flow func(*rand.Rand) ([]LinkID, float64, float64)) Stats {
 	t.Helper()
+	return churnPairWith(t, seed, caps, steps, dt, func(*Network[int]) {}, flow)
+}
+
+// churnPairWith is churnPair on networks that setup prepares before the
+// first flow.
+func churnPairWith(t *testing.T, seed uint64, caps []float64, steps int, dt float64, setup func(*Network[int]), flow func(*rand.Rand) ([]LinkID, float64, float64)) Stats {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 5))
 	exact, _ := New[int](caps)
 	full, _ := New[int](caps)
 	full.fullOnly = true
+	setup(exact)
+	setup(full)
 	var solveErr error
 	exact.onSolve = func() {
 		if solveErr == nil {

@@ -186,6 +186,10 @@ type Network[T any] struct {
 	// that the first flow chose it.
 	x       *exactState
 	modeSet bool
+	// streams holds, by link, the capacities of links whose capacity
+	// depends on how many flows cross them (streams.go); nil when no link
+	// has, so that the other networks pay one nil check a change.
+	streams []streamCap
 }
 
 // link is one link's state. A flow's start or end reads and writes most
@@ -217,7 +221,10 @@ type link struct {
 	// cold marks, in the exact mode, a link certified to have room
 	// (cool.go): its load is not kept, and counting links are cold.
 	cold bool
-	_    [6]byte // pads the struct to a 64-byte cache line
+	// multi marks a link whose capacity depends on how many flows cross
+	// it (streams.go).
+	multi bool
+	_     [5]byte // pads the struct to a 64-byte cache line
 }
 
 // waiter is a flow in a link's waiting line, with its seq to tell it from
@@ -418,6 +425,9 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 	for _, l := range f.path {
 		n.links[l].flows++
 	}
+	if n.streams != nil {
+		n.restream(f.path)
+	}
 	n.peak = max(n.peak, n.nActive)
 	if n.x != nil {
 		n.exactAdd(f)
@@ -530,6 +540,9 @@ func (n *Network[T]) crossesSaturated(f *flow[T]) bool {
 func (n *Network[T]) drop(f *flow[T]) {
 	if n.x != nil {
 		n.exactDrop(f)
+		if n.streams != nil {
+			n.restream(f.path)
+		}
 		return
 	}
 	n.nActive--
@@ -539,6 +552,9 @@ func (n *Network[T]) drop(f *flow[T]) {
 	quantized := n.quantum > 0 && !n.fullOnly
 	if !quantized && (n.dirty || n.fullOnly || n.crossesSaturated(f)) {
 		n.markDirty()
+		if n.streams != nil {
+			n.restream(f.path)
+		}
 		return
 	}
 	// In quantized mode loads always match the rates: the bandwidth f
@@ -562,6 +578,9 @@ func (n *Network[T]) drop(f *flow[T]) {
 		}
 	}
 	f.rate = 0
+	if n.streams != nil {
+		n.restream(f.path)
+	}
 	if n.gone++; n.gone > 64 && n.gone > len(n.flows)/2 {
 		n.sweep()
 	}
@@ -802,6 +821,23 @@ func (n *Network[T]) Rate(id FlowID) float64 {
 		return f.rate
 	}
 	return 0
+}
+
+// Progress returns a flow's size and the bytes it has moved by time now,
+// which must not be past the next change of rates (NextCompletion); a
+// flow finished but not yet popped has moved them all. ok is false for a
+// flow that is unknown, popped or removed. It changes nothing: the
+// network's clock stays where it was, and no solve runs, so that asking
+// does not move when solves happen.
+func (n *Network[T]) Progress(now float64, id FlowID) (size, moved float64, ok bool) {
+	f := n.lookup(id)
+	if f == nil {
+		return 0, 0, false
+	}
+	if f.state != stateActive {
+		return f.bytes, f.bytes, true
+	}
+	return f.bytes, f.bytes - n.remainingOf(f, max(now, n.now)), true
 }
 
 // LinkLoad returns the current sum of flow rates on link l (0 for an

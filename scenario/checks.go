@@ -30,6 +30,9 @@ var (
 // under the path of the field to change, which fileErr places at its
 // line. Parse has checked every field's own range.
 func (c *Config) checkSettings() error {
+	if err := c.resolveProfile(); err != nil {
+		return err
+	}
 	cl := c.Cluster
 	if cl.Containers == 0 {
 		for _, f := range []struct {
@@ -80,6 +83,9 @@ func (c *Config) checkSettings() error {
 		}
 	}
 	p := c.engine().WithDefaults()
+	if len(c.Faults) > 0 && p.Speculative {
+		return fmt.Errorf("engine.speculative: not modelled with faults (a backup on a node that dies is not tracked); set it false, or leave the faults out")
+	}
 	if len(c.Faults) == 0 && c.set("engine.node_expiry_s") {
 		return fmt.Errorf("engine.node_expiry_s: has no effect without a faults section (a node is declared lost only after it dies)")
 	}

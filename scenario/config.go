@@ -49,6 +49,9 @@ type Config struct {
 	// to its line, so that a setting refused after parsing is reported
 	// at its line.
 	lines map[string]int
+	// profiled is set once cluster.profile's values are in place
+	// (resolveProfile).
+	profiled bool
 }
 
 // Workload selects the jobs: a SWIM trace (embedded by name, or a file) or
@@ -200,6 +203,9 @@ func Parse(r io.Reader, name string) (*Config, error) {
 	c.name = name
 	c.lines = map[string]int{}
 	fieldLines(root, "", c.lines)
+	if err := c.resolveProfile(); err != nil {
+		return nil, c.fileErr(err)
+	}
 	return &c, nil
 }
 

@@ -163,8 +163,10 @@ func orDefaultInt(v, d int) int {
 // (mrsched diff) pairs like with like. It leaves out what a seed or a
 // policy setting varies without changing the jobs: the users jobs are
 // spread over, the td demands, the engine, the policy and the failure
-// rate; and the replica choice, which changes how jobs read their data,
-// not what or where it is.
+// rate; the replica choice, which changes how jobs read their data, not
+// what or where it is; and the cost model (cluster.profile and
+// cluster.disk, as the engine's cost settings), so that runs of one
+// workload under different profiles compare job by job.
 func Fingerprint(cfg cluster.Config, jobs []workload.Job) string {
 	h := sha256.New()
 	var buf []byte

@@ -53,6 +53,9 @@ var settings = []setting{
 	{path: "cluster.rack_uplink_mbps", lo: cluster.MinBandwidth, hi: cluster.MaxRackUplinkMbps, unit: "Mbit/s", def: "500"},
 	{path: "cluster.block_mb", lo: 1, hi: cluster.MaxBlockMB, unit: "MB", def: "64"},
 	{path: "cluster.replication", lo: 1, hi: cluster.MaxReplication, def: "3"},
+	{path: "cluster.disk.seq_mbps", lo: cluster.MinBandwidth, hi: cluster.MaxDiskMBps, unit: "MB/s", def: "the profile's; none without cluster.disk"},
+	{path: "cluster.disk.seek_ms", lo: 0, hi: cluster.MaxSeekMs, unit: "ms", def: "the profile's"},
+	{path: "cluster.disk.chunk_kb", lo: cluster.MinChunkKB, hi: cluster.MaxChunkKB, unit: "KiB", def: "the profile's"},
 
 	{path: "workload.source_nodes", lo: 1, hi: maxSourceNodes, def: "the embedded trace's (600, 3000); required for a file"},
 	{path: "workload.scale", lo: 0, loOpen: true, hi: maxScale, def: "nodes / source_nodes"},
@@ -82,6 +85,11 @@ var settings = []setting{
 	{path: "engine.network_quantum_s", lo: 0, hi: sim.MaxNetworkQuantumS, unit: "s", def: "0 (exact)"},
 	{path: "engine.max_attempts", lo: 1, hi: sim.MaxAttemptsLimit, def: "4"},
 	{path: "engine.node_expiry_s", lo: sim.MinPeriodS, hi: sim.MaxNodeExpiryS, unit: "s", def: "600"},
+	{path: "engine.sort_buffer_mb", lo: 1, hi: sim.MaxBufferMB, unit: "MiB", def: "the profile's; none (no spills) under fluid"},
+	{path: "engine.merge_factor", lo: sim.MinMergeFactor, hi: sim.MaxMergeFactor, def: "10, with spills or a reduce buffer"},
+	{path: "engine.reduce_buffer_mb", lo: 1, hi: sim.MaxBufferMB, unit: "MiB", def: "the profile's; none (no reduce merge) under fluid"},
+	{path: "engine.reduce_input_buffer_mb", lo: 0, hi: sim.MaxBufferMB, unit: "MiB", def: "0, with a reduce buffer"},
+	{path: "engine.launches_per_heartbeat", lo: 1, hi: sim.MaxLaunchesPerHeartbeat, def: "the profile's; no limit under fluid"},
 
 	{path: "metrics.steady_start_s", lo: 0, hi: inf, unit: "s", def: "the first submit"},
 	{path: "metrics.steady_end_s", lo: 0, loOpen: true, hi: inf, unit: "s", def: "the last submit"},

@@ -91,6 +91,7 @@ type Engine struct {
 	wipedCount   int // nodes that were ever declared lost: their replicas are gone
 
 	shuffleProduced, shuffleFetched float64
+	ledger                          diskLedger // spill and merge bytes (costs.go)
 	cost                            metrics.Latency
 	clock                           time.Time // the origin decisions are timed from
 	handled, flowsDone              int64
@@ -171,7 +172,20 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		return nil, fmt.Errorf("engine.network_quantum_s: %v", err)
 	}
 	net.SetFullSolves(referenceSolves)
+	if multi, ok := topo.DiskStreamBps(); ok {
+		for n := range topo.NumNodes() {
+			if err := net.SetStreamCapacity(topo.DiskLink(cluster.NodeID(n)), multi); err != nil {
+				return nil, fmt.Errorf("cluster.disk: %v", err)
+			}
+		}
+	}
 	e.net = net
+	if p.SortBufferMB > 0 || p.ReduceBufferMB > 0 {
+		e.col.EnableDiskCosts()
+	}
+	if p.Speculative {
+		e.col.EnableSpeculation()
+	}
 	e.idleOffers = sched.IdleOffersOf(pol)
 	e.jobObs, _ = pol.(sched.JobObserver)
 	e.tskObs, _ = pol.(sched.TaskObserver)
@@ -413,8 +427,16 @@ func (e *Engine) flushOffers() {
 }
 
 // offer asks the policy to fill node n's free slots, kind by kind, until it
-// declines. Hadoop's schedulers can assign several tasks a heartbeat
-// (mapred.fairscheduler.assignmultiple); mrsched always does.
+// declines, or until it has launched Params.LaunchesPerHeartbeat tasks
+// there when that is set. Hadoop 1.2.1's Fair Scheduler assigns as many
+// tasks a heartbeat as the node has free slots (mapred.fairscheduler.
+// assignmultiple, true, with no cap by default); its 0.20 version, with
+// assignmultiple false by default, and YARN's Fair Scheduler
+// (yarn.scheduler.fair.assignmultiple, false) one. Maps are offered first,
+// as those schedulers try maps before reduces, so a node limited to one
+// launch starts a reduce only when no map takes its slot. An offer made
+// because a task ended counts as a heartbeat of its own (Hadoop's
+// out-of-band heartbeat).
 //
 // An offer for a slot kind no pending task could take (no job has a pending
 // map, nor an enabled pending reduce) is not made: every policy would have
@@ -425,6 +447,7 @@ func (e *Engine) offer(n cluster.NodeID) {
 	if len(e.active) == 0 {
 		return
 	}
+	launched := 0
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
 		for e.nodes[n].free[k] > 0 && e.err == nil {
 			if !e.launchable(k) {
@@ -444,6 +467,16 @@ func (e *Engine) offer(n cluster.NodeID) {
 				break
 			}
 			e.apply(n, k, d)
+			if launched++; launched == e.p.LaunchesPerHeartbeat {
+				return // the heartbeat's launches are used up
+			}
+		}
+		// A map slot the policy leaves free may take a speculative
+		// backup (speculate.go).
+		for e.p.Speculative && k != sched.ReduceSlot && e.nodes[n].free[k] > 0 && e.err == nil && e.speculate(n, k) {
+			if launched++; launched == e.p.LaunchesPerHeartbeat {
+				return
+			}
 		}
 	}
 }

@@ -168,6 +168,13 @@ func fb2009Slice(t testing.TB, n int, topo *cluster.Topology) []workload.Job {
 	return jobs
 }
 
+// costDisk and costParams turn on every cost beyond bandwidth, with small
+// buffers so that a trace slice spills, merges and overflows.
+var (
+	costDisk   = cluster.Disk{Kind: cluster.DiskHDD, SeqMBps: 120, SeekMs: 12, ChunkKB: 4096}
+	costParams = Params{SortBufferMB: 2, MergeFactor: 3, ReduceBufferMB: 4, TaskStartupS: 1, LaunchesPerHeartbeat: 2, Speculative: true}
+)
+
 // TestEveryPolicyCompletesEveryJob runs a real trace slice under each
 // registered policy, in both slot and container models, with the engine's
 // invariants on (slots never over-committed, tasks finish once, every
@@ -181,6 +188,13 @@ func TestEveryPolicyCompletesEveryJob(t *testing.T) {
 		{"slots", cluster.Config{Racks: 4, NodesPerRack: 5}, Params{}},
 		{"containers", cluster.Config{Racks: 4, NodesPerRack: 5, Containers: 6}, Params{}},
 		{"containers-quantized", cluster.Config{Racks: 4, NodesPerRack: 5, Containers: 6}, Params{NetworkQuantumS: 0.5}},
+		// Every cost beyond bandwidth at once (costs.go, speculate.go).
+		{"slots-costs", cluster.Config{Racks: 4, NodesPerRack: 5, Disk: &costDisk}, costParams},
+		{"containers-costs-quantized", cluster.Config{Racks: 4, NodesPerRack: 5, Containers: 6, Disk: &costDisk}, func() Params {
+			p := costParams
+			p.NetworkQuantumS = 0.5
+			return p
+		}()},
 	}
 	for _, m := range models {
 		topo := mustTopo(t, m.cfg)

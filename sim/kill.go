@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -54,7 +55,7 @@ func (jr *jobRun) isRunning(k sched.TaskKind, i int) bool {
 			return false
 		}
 		st := jr.maps[i].state
-		return st == tsStarting || st == tsRunning
+		return st == tsStarting || st == tsRunning || st == tsMerging
 	}
 	if i < 0 || i >= len(jr.reduces) {
 		return false
@@ -73,9 +74,10 @@ func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.N
 	sj := jr.sj
 	if k == sched.MapTask {
 		m := &jr.maps[i]
-		if m.state == tsRunning {
-			e.removeFlow(&m.flow)
+		if m.backup != nil {
+			e.endBackup(jr, i) // a task that stops runs no attempt
 		}
+		e.cancelMapFlows(m)
 		m.attempt++ // invalidates the attempt's pending phase event
 		m.state = tsPending
 		jr.ended(sched.MapTask, i)
@@ -86,14 +88,7 @@ func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.N
 		return m.node, m.slot, m.start
 	}
 	r := &jr.reduces[i]
-	for k := range r.from {
-		if r.from[k].state == hostFetching {
-			e.removeFlow(&r.from[k].flow)
-		}
-	}
-	if r.state == tsWriting {
-		e.removeFlow(&r.write)
-	}
+	e.cancelReduceFlows(r)
 	if r.state == tsStarting || r.state == tsRunning {
 		if jr.copyingOn != nil {
 			jr.copyingOn[r.node]--
@@ -102,7 +97,7 @@ func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.N
 			jr.addWait(e.now-r.start, e.p.CopyCompute.Enabled)
 		}
 	}
-	if r.state == tsComputing && jr.copyingOn != nil {
+	if (r.state == tsComputing || r.state == tsMerging) && jr.copyingOn != nil {
 		e.releaseCompute(r.node)
 	}
 	if r.state == tsRunning {
@@ -131,6 +126,35 @@ func (e *Engine) afterKill(jr *jobRun, k sched.TaskKind, n cluster.NodeID, slot 
 	e.freeSlot(n, slot)
 	if e.tskObs != nil {
 		e.tskObs.TaskEnded(e, jr.sj, k, n, true)
+	}
+}
+
+// cancelMapFlows removes the flows of map attempt m: its read, spill or
+// merge.
+func (e *Engine) cancelMapFlows(m *mapTask) {
+	switch m.state {
+	case tsRunning:
+		e.removeFlow(&m.flow)
+		e.cancelDiskFlow(&m.spill, 1, metrics.Spill)
+	case tsMerging:
+		e.cancelDiskFlow(&m.flow, 2, metrics.Merge)
+	}
+}
+
+// cancelReduceFlows removes the flows of reduce attempt r: its fetches,
+// its merge or its output pipeline.
+func (e *Engine) cancelReduceFlows(r *reduceTask) {
+	for k := range r.from {
+		if r.from[k].state == hostFetching {
+			e.removeFlow(&r.from[k].flow)
+			e.cancelFetch(r, int32(k))
+		}
+	}
+	switch r.state {
+	case tsMerging:
+		e.cancelReduceMerge(r)
+	case tsWriting:
+		e.removeFlow(&r.write)
 	}
 }
 

@@ -93,6 +93,9 @@ func (e *Engine) checkEnd() error {
 	if d := math.Abs(e.shuffleProduced - e.shuffleFetched); d > 1e-6*math.Max(1, e.shuffleProduced) {
 		return fmt.Errorf("invariant: %.0f shuffle bytes produced but %.0f fetched", e.shuffleProduced, e.shuffleFetched)
 	}
+	if err := e.checkDiskLedger(); err != nil {
+		return err
+	}
 	for n := range e.nodes {
 		want := e.capacity
 		if e.nodes[n].gone {

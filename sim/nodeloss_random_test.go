@@ -14,7 +14,7 @@ import (
 
 // TestRandomFaultSchedules runs random kill, rack-kill and restore
 // schedules on a small busy cluster, under every policy and engine
-// feature, with invariants on: every run must end, every job complete or
+// feature (the costs beyond bandwidth among them), with invariants on: every run must end, every job complete or
 // fail with a reason, and the same seed give the same bytes.
 func TestRandomFaultSchedules(t *testing.T) {
 	policies := []string{"fifo", "fair", "delay", "drf", "nas", "td", "sw-fair", "preempt"}
@@ -27,7 +27,7 @@ func TestRandomFaultSchedules(t *testing.T) {
 		cfg := cluster.Config{Racks: 2 + rng.IntN(2), NodesPerRack: 2 + rng.IntN(2), Replication: 1 + rng.IntN(3)}
 		slow := []float64{0, 0.05, 1}[rng.IntN(3)]
 		p := Params{NodeExpiryS: []float64{1, 10, 60, 600}[rng.IntN(4)], ParallelCopies: 1 + rng.IntN(5), SlowStart: &slow}
-		switch rng.IntN(6) {
+		switch rng.IntN(7) {
 		case 0:
 			cfg.Containers = 3
 		case 1:
@@ -38,6 +38,11 @@ func TestRandomFaultSchedules(t *testing.T) {
 			p.NetworkQuantumS = 1
 		case 4:
 			p.TaskFailureRate, p.MaxAttempts = 0.2, 3
+		case 5:
+			// The costs beyond bandwidth but speculation, which faults
+			// refuse: a seeking disk, spills, merges, reduce merges.
+			cfg.Disk = &costDisk
+			p.SortBufferMB, p.MergeFactor, p.ReduceBufferMB = 2, 3, 4
 		}
 		topo := mustTopo(t, cfg)
 		specs := randomFaults(rng, topo, []float64{50, 200, 1000}[rng.IntN(3)])

@@ -75,6 +75,45 @@ type Params struct {
 	// CheckInvariants verifies slot accounting and byte conservation as
 	// the run goes, at some cost; tests turn it on.
 	CheckInvariants bool `yaml:"check_invariants" json:"check_invariants"`
+
+	// The costs below are off (zero) by default, the fluid model; a
+	// scenario's cluster.profile sets them (docs/model.md, Costs beyond
+	// bandwidth). costs.go says how the engine charges each.
+
+	// SortBufferMB is a map's in-memory sort buffer in MiB: Hadoop's
+	// io.sort.mb (mapreduce.task.io.sort.mb in Hadoop 2), 100 in both
+	// versions' defaults. A map spills its output to its disk each time
+	// the buffer is 80% full (io.sort.spill.percent) and merges the
+	// spills into one file (costs.go). 0 leaves spills out: a map's output lands on its node
+	// at no cost.
+	SortBufferMB float64 `yaml:"sort_buffer_mb" json:"sort_buffer_mb,omitempty"`
+	// MergeFactor is how many segments one merge pass reads at most:
+	// Hadoop's io.sort.factor (mapreduce.task.io.sort.factor), 10. Used
+	// only with SortBufferMB or ReduceBufferMB; 0 takes 10 then.
+	MergeFactor int `yaml:"merge_factor" json:"merge_factor,omitempty"`
+	// ReduceBufferMB is a reduce's in-memory shuffle buffer in MiB:
+	// mapred.job.shuffle.input.buffer.percent (0.70) of the reduce's
+	// heap. Fetched map output beyond it goes to the reduce's disk, and
+	// the final merge reads it back (costs.go). 0 leaves the reduce's
+	// merge out: fetched bytes cost nothing after the network.
+	ReduceBufferMB float64 `yaml:"reduce_buffer_mb" json:"reduce_buffer_mb,omitempty"`
+	// ReduceInputBufferMB is how much of a reduce's fetched map output
+	// may stay in memory into the reduce function: Hadoop's
+	// mapred.job.reduce.input.buffer.percent of the heap, 0.0 by default,
+	// so that the bytes still in memory when the copy ends are written to
+	// disk before the final merge (unless the reduce already has
+	// MergeFactor files on disk). Used only with ReduceBufferMB.
+	ReduceInputBufferMB float64 `yaml:"reduce_input_buffer_mb" json:"reduce_input_buffer_mb,omitempty"`
+	// LaunchesPerHeartbeat is how many tasks a node may be given in one
+	// offer, a heartbeat or the offer a finished task makes: the
+	// schedulers' per-heartbeat limits (docs/scenarios.md). 0, the
+	// default, is no limit: every free slot is offered until the policy
+	// declines.
+	LaunchesPerHeartbeat int `yaml:"launches_per_heartbeat" json:"launches_per_heartbeat,omitempty"`
+	// Speculative runs a backup attempt of a slow map by Hadoop 1's rule
+	// (speculate.go); the first attempt to finish wins and the other is
+	// killed. Off by default.
+	Speculative bool `yaml:"speculative" json:"speculative,omitempty"`
 }
 
 // Valid ranges of the engine's settings. They are limits on what the
@@ -110,6 +149,17 @@ const (
 	DefaultMaxAttempts = 4
 	// MaxNodeExpiryS bounds engine.node_expiry_s, as engine.stall_s.
 	MaxNodeExpiryS = MaxStallS
+	// MaxBufferMB bounds the sort and shuffle buffers: Hadoop refuses an
+	// io.sort.mb above 2047 (MapOutputBuffer) and sizes its shuffle
+	// buffers in an int of bytes.
+	MaxBufferMB = 2047.0
+	// MinMergeFactor and MaxMergeFactor bound engine.merge_factor: a
+	// pass must merge at least two segments.
+	MinMergeFactor = 2
+	MaxMergeFactor = 1 << 20
+	// MaxLaunchesPerHeartbeat bounds engine.launches_per_heartbeat, as
+	// a node's slots are bounded.
+	MaxLaunchesPerHeartbeat = cluster.MaxSlotsPerNode
 )
 
 // Defaults of the engine's settings (see Params).
@@ -123,6 +173,7 @@ const (
 	DefaultStallS              = 86400.0
 	DefaultPreemptionIntervalS = 0.5
 	DefaultNodeExpiryS         = 600.0
+	DefaultMergeFactor         = 10
 )
 
 // WithDefaults fills zero fields (and a nil SlowStart).
@@ -148,6 +199,9 @@ func (p Params) WithDefaults() Params {
 	set(&p.NodeExpiryS, DefaultNodeExpiryS)
 	if p.MaxAttempts == 0 {
 		p.MaxAttempts = DefaultMaxAttempts
+	}
+	if p.MergeFactor == 0 && (p.SortBufferMB > 0 || p.ReduceBufferMB > 0) {
+		p.MergeFactor = DefaultMergeFactor
 	}
 	return p
 }
@@ -213,6 +267,25 @@ func (p Params) Validate() error {
 	}
 	if p.MaxAttempts < 1 || p.MaxAttempts > MaxAttemptsLimit {
 		return fmt.Errorf("engine.max_attempts: %d; want 1 to %d", p.MaxAttempts, MaxAttemptsLimit)
+	}
+	bufs := []struct {
+		name string
+		v    float64
+		lo   float64
+	}{{"sort_buffer_mb", p.SortBufferMB, 1}, {"reduce_buffer_mb", p.ReduceBufferMB, 1}, {"reduce_input_buffer_mb", p.ReduceInputBufferMB, 0}}
+	for _, b := range bufs {
+		if b.v != 0 && !(b.v >= b.lo && b.v <= MaxBufferMB) {
+			return fmt.Errorf("engine.%s: %v; want a number from %v to %v (MiB)", b.name, b.v, b.lo, MaxBufferMB)
+		}
+	}
+	if p.ReduceInputBufferMB > 0 && p.ReduceBufferMB == 0 {
+		return fmt.Errorf("engine.reduce_input_buffer_mb: only with engine.reduce_buffer_mb (the reduce's merge is not modelled without it)")
+	}
+	if p.MergeFactor != 0 && (p.MergeFactor < MinMergeFactor || p.MergeFactor > MaxMergeFactor) {
+		return fmt.Errorf("engine.merge_factor: %d; want %d to %d", p.MergeFactor, MinMergeFactor, MaxMergeFactor)
+	}
+	if p.LaunchesPerHeartbeat < 0 || p.LaunchesPerHeartbeat > MaxLaunchesPerHeartbeat {
+		return fmt.Errorf("engine.launches_per_heartbeat: %d; want 1 to %d, or leave it out for no limit", p.LaunchesPerHeartbeat, MaxLaunchesPerHeartbeat)
 	}
 	if cc := p.CopyCompute; cc.MaxComputing < 0 || cc.MaxReducers < 0 || cc.MaxReducers > cluster.MaxSlotsPerNode {
 		return fmt.Errorf("engine.copy_compute: max_reducers %d and max_computing %d; want 1 <= max_computing <= max_reducers <= %d",

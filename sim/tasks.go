@@ -19,14 +19,20 @@ const (
 	tsStarting
 	tsRunning     // map: reading; reduce: copying
 	tsWaitCompute // copied, waiting for a compute slot (copy-compute splitting)
+	tsMerging     // map: merging its spills; reduce: its final merge (costs.go)
 	tsComputing
 	tsWriting
 	tsDone
 )
 
 type mapTask struct {
-	start   float64
-	flow    network.FlowID
+	start float64
+	// flow is the attempt's input read, then its merge (costs.go).
+	flow network.FlowID
+	// spill is the attempt's spill to its disk while it reads, in a run
+	// that models spills; parts counts the read and the spill while
+	// either runs.
+	spill   network.FlowID
 	node    cluster.NodeID
 	src     cluster.NodeID
 	attempt uint32
@@ -40,6 +46,13 @@ type mapTask struct {
 	failures uint16
 	state    taskState
 	slot     sched.SlotKind
+	parts    uint8
+	// backup is a speculative attempt running beside this one, and
+	// backups counts the task's backups, to number them (speculate.go).
+	// A backup is a mapTask of its own whose task-level fields (ran,
+	// failures, backup) are unused.
+	backup  *mapTask
+	backups uint16
 }
 
 type reduceTask struct {
@@ -68,6 +81,9 @@ type reduceTask struct {
 	fetched float64
 	// fx is the attempt's node-loss state, only in a run with faults.
 	fx *reduceFaults
+	// dk is the attempt's shuffle buffer and files on disk, only in a
+	// run that models the reduce's merge (costs.go).
+	dk *reduceDisk
 }
 
 // reduceFaults is what a reduce attempt keeps in a run with faults
@@ -174,6 +190,9 @@ type jobRun struct {
 	rerun                     []bool
 	mapsBack                  bool
 	mapsBackAt, lastMapLaunch float64
+	// cands is the job's last look for maps to back up (speculate.go);
+	// nil until speculation looks at the job.
+	cands *specCands
 }
 
 type taskKey struct {
@@ -203,12 +222,16 @@ type flowRef struct {
 	hostIdx int32 // a fetch's index in its job's hosts
 	cross   bool
 	remote  bool
+	backup  bool // a map's speculative backup attempt (speculate.go)
 }
 
 const (
 	flowMapRead uint8 = iota
 	flowFetch
 	flowWrite
+	flowSpill       // a map's spills to its disk (costs.go)
+	flowMapMerge    // a map's merge of its spills
+	flowReduceMerge // a reduce's final merge
 )
 
 func (e *Engine) submit(i int) {
@@ -300,6 +323,9 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	if e.faults != nil {
 		r.fx = &reduceFaults{}
 	}
+	if e.p.ReduceBufferMB > 0 {
+		r.dk = &reduceDisk{}
+	}
 	jr.started(sched.ReduceTask, i)
 	if jr.copyingOn != nil {
 		jr.copyingOn[n]++
@@ -334,8 +360,11 @@ func (e *Engine) phaseDone(job, t int, attempt uint32) {
 		return // the job failed; its attempts were killed
 	}
 	if t >= 0 {
-		if m := &jr.maps[t]; m.attempt == attempt && m.state == tsStarting && !e.frozen(m.node) {
+		m := &jr.maps[t]
+		if m.attempt == attempt && m.state == tsStarting && !e.frozen(m.node) {
 			e.startPhase(jr, int32(t))
+		} else if b := m.backup; b != nil && attempt&backupAttempt != 0 && b.attempt == attempt && b.state == tsStarting {
+			e.startMap(jr, t, b)
 		}
 		return
 	}
@@ -357,7 +386,7 @@ func (e *Engine) phaseDone(job, t int, attempt uint32) {
 
 func (e *Engine) startPhase(jr *jobRun, t int32) {
 	if t >= 0 {
-		e.startMapRead(jr, int(t))
+		e.startMap(jr, int(t), &jr.maps[t])
 		return
 	}
 	i := int(-1 - t)
@@ -380,8 +409,19 @@ func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref flow
 	return id
 }
 
-func (e *Engine) startMapRead(jr *jobRun, i int) {
-	m := &jr.maps[i]
+// startMap starts attempt m of map i (the task's own, or its backup):
+// its read and, in a run that models spills, its spill (costs.go).
+func (e *Engine) startMap(jr *jobRun, i int, m *mapTask) {
+	m.parts = 1
+	e.startMapRead(jr, i, m)
+	if e.p.SortBufferMB > 0 && !jr.done && m.state == tsRunning {
+		e.startSpill(jr, i, m)
+	}
+}
+
+// startMapRead starts (or, its source lost, starts again) attempt m's
+// read of map i's input block.
+func (e *Engine) startMapRead(jr *jobRun, i int, m *mapTask) {
 	if e.downCount > 0 && e.nodes[m.src].down && !e.rereadFrom(jr, i) {
 		return // no replica is left to read; the attempt failed
 	}
@@ -396,7 +436,7 @@ func (e *Engine) startMapRead(jr *jobRun, i int) {
 	}
 	path := e.topo.Path(e.pathBuf[:0], m.src, m.node, true, false)
 	ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: m.attempt, kind: flowMapRead,
-		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node}
+		host: m.src, cross: e.topo.Rack(m.src) != e.topo.Rack(m.node), remote: m.src != m.node, backup: m != &jr.maps[i]}
 	m.flow = e.addFlow(path, bytes, rateCap, ref, metrics.RemoteMap)
 	e.pathBuf = path[:0]
 }
@@ -407,18 +447,35 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 	e.lastProgress = e.now
 	jr := e.jobs[ref.job]
 	if jr.done || !e.current(jr, ref) {
-		return // the attempt was killed; its flow was removed
+		// The attempt was killed, and its flow removed, or it ended at
+		// this instant, this flow among the completions being handled.
+		e.staleDiskFlow(ref, c.Bytes)
+		return
 	}
 	switch ref.kind {
 	case flowMapRead:
 		if ref.remote {
 			e.col.Transfer(metrics.RemoteMap, ref.cross, c.Bytes)
 		}
-		if jr.maps[ref.task].failAt > 0 {
+		m := jr.attemptOf(ref)
+		m.flow = 0
+		if m.failAt > 0 {
 			e.failAttempt(jr, sched.MapTask, int(ref.task))
 			return
 		}
-		e.mapDone(jr, int(ref.task))
+		e.mapPartDone(jr, int(ref.task), m)
+	case flowSpill:
+		e.diskDone(metrics.Spill, c.Bytes)
+		m := jr.attemptOf(ref)
+		m.spill = 0
+		e.mapPartDone(jr, int(ref.task), m)
+	case flowMapMerge:
+		e.diskDone(metrics.Merge, 2*c.Bytes)
+		m := jr.attemptOf(ref)
+		m.flow = 0
+		e.finishMap(jr, int(ref.task), m)
+	case flowReduceMerge:
+		e.reduceMergeDone(jr, int(ref.task))
 	case flowFetch:
 		e.col.Transfer(metrics.Shuffle, ref.cross, c.Bytes)
 		e.fetchDone(jr, int(ref.task), ref.hostIdx, c.Bytes)
@@ -441,7 +498,7 @@ func (e *Engine) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 
 func (e *Engine) mapDone(jr *jobRun, i int) {
 	m := &jr.maps[i]
-	if m.state != tsRunning {
+	if m.state != tsRunning && m.state != tsMerging {
 		e.fail("invariant: map %d of job %d finished in state %d", i, jr.spec.ID, m.state)
 		return
 	}
@@ -561,6 +618,10 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		hf.state = hostFetching
 		r.fetches++
 		path := e.topo.Path(e.pathBuf[:0], h, r.node, true, false)
+		if r.dk != nil && r.dk.reserve(hi, bytes, e.p.ReduceBufferMB*mib) {
+			path = append(path, e.topo.DiskLink(r.node)) // it does not fit in the buffer (costs.go)
+			e.ledger.planned[metrics.Spill] += bytes
+		}
 		ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
 			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
 		hf.flow = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
@@ -577,6 +638,11 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h int32, bytes float64) {
 	r.fetched += bytes
 	hf := &r.from[h]
 	hf.flow = 0
+	if r.dk != nil {
+		if toDisk, b := r.dk.land(h); toDisk {
+			e.diskDone(metrics.Spill, b)
+		}
+	}
 	if r.fx != nil {
 		c := &r.fx.cnt[h]
 		c.got = c.taken
@@ -613,7 +679,7 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 		ns.computing++
 		e.markDirty(r.node)
 	}
-	e.compute(jr, i)
+	e.reduceMerge(jr, i)
 }
 
 func (e *Engine) compute(jr *jobRun, i int) {
@@ -643,7 +709,7 @@ func (e *Engine) releaseCompute(n cluster.NodeID) {
 			continue // killed while waiting
 		}
 		ns.computing++
-		e.compute(jr, int(w[1]))
+		e.reduceMerge(jr, int(w[1]))
 		return
 	}
 }
@@ -740,7 +806,11 @@ func (e *Engine) leave(jr *jobRun) {
 
 // current reports whether a flow belongs to its task's live attempt.
 func (e *Engine) current(jr *jobRun, ref *flowRef) bool {
-	if ref.kind == flowMapRead {
+	if ref.kind == flowMapRead || ref.kind == flowSpill || ref.kind == flowMapMerge {
+		if ref.backup {
+			b := jr.maps[ref.task].backup
+			return b != nil && b.attempt == ref.attempt
+		}
 		return jr.maps[ref.task].attempt == ref.attempt
 	}
 	return jr.reduces[ref.task].attempt == ref.attempt
