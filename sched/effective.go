@@ -63,6 +63,10 @@ func (p SWParams) Effective() map[string]any {
 
 // Effective returns NAS's own parameters.
 func (p NASParams) Effective() map[string]any {
+	skipsOn := DefaultNASSkipsOn
+	if p.SkipsOn != nil {
+		skipsOn = *p.SkipsOn
+	}
 	oi := func(v *int, d int) int {
 		if v == nil {
 			return d
@@ -77,6 +81,7 @@ func (p NASParams) Effective() map[string]any {
 		"recurring_share":          orDefault(p.RecurringShare, 0),
 		"map_completion_threshold": orDefault(p.MapCompletionThreshold, 0),
 		"threshold_period_s":       orDefault(p.ThresholdPeriodS, DefaultNASThresholdPeriodS),
+		"skips_on":                 skipsOn,
 	}
 }
 

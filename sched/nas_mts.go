@@ -127,7 +127,9 @@ func (p *NAS) mtsUser(u int32, g []*Job) bool {
 		return p.launchMap(us, best, bi, RuleNASLocal)
 	}
 	if !p.relaxed(us.mapSkips, p.cfg.mapSkips, us.mapSpell, us.mapStart) {
-		us.mapSkips++
+		if k.o.Freed || p.cfg.everyOffer {
+			us.mapSkips++
+		}
 		if !us.mapSpell {
 			us.mapSpell, us.mapStart = true, k.now
 		}

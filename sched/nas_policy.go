@@ -9,7 +9,8 @@ import "fmt"
 // additive ablations of section IV ("NAS w/ MTS", "w/ MTS+CA-RTS") and the
 // TrafficThreshold ablations of Fig. 3(g) ("w/o TT", "w/o both"). Every
 // one takes the fair policy's pools and preemption and NASParams:
-// congestion_threshold (0.8), map_skips (135), reduce_skips (135), wait_s
+// congestion_threshold (0.8), map_skips (135), reduce_skips (135),
+// skips_on ("freed": only offers of slots a task just freed count), wait_s
 // (0: skip counts), light_mb (1), heavy_mb (100), small_input_mb (10),
 // recurring_share (0), map_completion_threshold (0), threshold_period_s (3).
 

@@ -123,7 +123,9 @@ func (p *NAS) crrtsUser(u int32, g []*Job) bool {
 					s.delayed = max(s.delayed, j.PendingReduces())
 				}
 			}
-			us.redSkips++
+			if k.o.Freed || p.cfg.everyOffer {
+				us.redSkips++
+			}
 			if !us.redSpell {
 				us.redSpell, us.redStart = true, k.now
 			}

@@ -10,6 +10,7 @@ import (
 
 func f64(v float64) *float64 { return &v }
 func iptr(v int) *int        { return &v }
+func sptr(v string) *string  { return &v }
 
 // nasPolicy composes a FIFO order (users in submit order, so a test says
 // whose turn it is) with a NAS placer.
@@ -102,7 +103,7 @@ func TestNASMTSShuffleQualified(t *testing.T) {
 					t.Fatalf("AvailableShuffle(node 0) = %.3g B, want %.3g B (no map runs there)", got/B, want/B)
 				}
 			}
-			d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.AnySlot})
+			d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.AnySlot, Freed: true})
 			if jobIdx(d, ok) != tc.wantJob || d.Rule != sched.RuleNASLocal {
 				t.Fatalf("Assign = job %d rule %q, want job %d rule %q: %s", jobIdx(d, ok), d.Rule, tc.wantJob, sched.RuleNASLocal, tc.why)
 			}
@@ -130,12 +131,19 @@ func TestNASMapSkipCounter(t *testing.T) {
 		p     sched.NASParams
 		times []float64 // offer times
 		want  []bool    // launch at each
+		idle  []bool    // offers of an idle slot (not Freed); nil: every offer is a freed slot's
 		why   string
 	}{
-		{"skips", sched.NASParams{MapSkips: iptr(3)}, []float64{0, 0, 0, 0}, []bool{false, false, false, true},
+		{"skips", sched.NASParams{MapSkips: iptr(3)}, []float64{0, 0, 0, 0}, []bool{false, false, false, true}, nil,
 			"D^m = 3: three skips, then the fourth offer launches"},
-		{"default 135", sched.NASParams{}, nil, nil, "D^m = 135 by default"},
-		{"wait_s", sched.NASParams{WaitS: f64(5)}, []float64{0, 2, 4.9, 5}, []bool{false, false, false, true},
+		{"idle re-offers are not requests", sched.NASParams{MapSkips: iptr(2)}, []float64{0, 0, 0, 0, 0}, []bool{false, false, false, false, true},
+			[]bool{false, true, true, false, true},
+			"D^m = 2 counts requests (slots just freed): the two idle re-offers skip the user without counting, the fourth offer is its second skip, and the fifth, idle, launches"},
+		{"every offer counts with skips_on: every-offer", sched.NASParams{MapSkips: iptr(2), SkipsOn: sptr(sched.NASSkipsOnEveryOffer)},
+			[]float64{0, 0, 0}, []bool{false, false, true}, []bool{true, true, true},
+			"skips_on: every-offer counts the idle re-offers: two skips, then the third offer launches"},
+		{"default 135", sched.NASParams{}, nil, nil, nil, "D^m = 135 by default"},
+		{"wait_s", sched.NASParams{WaitS: f64(5)}, []float64{0, 2, 4.9, 5}, []bool{false, false, false, true}, nil,
 			"wait_s = 5: the spell starts at the first skip (t = 0) and the user is relaxed at t = 5"},
 	}
 	for _, tc := range tests {
@@ -152,7 +160,8 @@ func TestNASMapSkipCounter(t *testing.T) {
 			addJobs(t, c, c.fakeCluster, pol, j)
 			for i, now := range tc.times {
 				c.now = now
-				d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.AnySlot})
+				freed := tc.idle == nil || !tc.idle[i]
+				d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.AnySlot, Freed: freed})
 				if ok != tc.want[i] {
 					t.Fatalf("offer %d at t=%v: launched %v, want %v (%s)", i, now, ok, tc.want[i], tc.why)
 				}
@@ -272,7 +281,7 @@ func TestNASCRRTS(t *testing.T) {
 		{0, sched.RuleNASAnyReduce, 0, "user a reached D^r = 2: any reduce of it runs, its counter resets"},
 	}
 	for i, s := range steps {
-		d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.ReduceSlot})
+		d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.ReduceSlot, Freed: true})
 		if jobIdx(d, ok) != s.job || d.Rule != s.rule {
 			t.Fatalf("step %d: Assign = job %d rule %q, want job %d rule %q: %s", i, jobIdx(d, ok), d.Rule, s.job, s.rule, s.why)
 		}
@@ -511,7 +520,7 @@ func TestNASContainerRequest(t *testing.T) {
 				b = swJob(t, topo, 1, "b", 1, far)
 			}
 			addJobs(t, c, c.fakeCluster, pol, a, b)
-			d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.AnySlot})
+			d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.AnySlot, Freed: true})
 			if jobIdx(d, ok) != tc.want || d.Kind != tc.kind {
 				t.Errorf("Assign = job %d %v (rule %q), want job %d %v: %s", jobIdx(d, ok), d.Kind, d.Rule, tc.want, tc.kind, tc.why)
 			}

@@ -60,6 +60,15 @@ func (s SlotKind) String() string {
 type Offer struct {
 	Node cluster.NodeID
 	Slot SlotKind
+	// Freed says a task that ended on the node since its last offers freed
+	// this slot: the offer is a request for work, as a YARN NodeManager's
+	// heartbeat reporting a completed container is, rather than a periodic
+	// heartbeat offering again a slot that was already idle. The first
+	// offers of a kind after tasks end carry it, as many as slots freed;
+	// the rest of that round's offers do not, and slots not offered in it
+	// are idle by the next. Policies that count requests (NAS's skip
+	// counts, section III-C) count these.
+	Freed bool
 }
 
 // Decision is a policy's answer to an offer: run a task of Job there. For a

@@ -112,6 +112,9 @@ func (e *Engine) Stats() Stats {
 
 type nodeState struct {
 	free [3]int
+	// freed counts the slots, by kind, that tasks ending on the node have
+	// freed since its last offers (sched.Offer.Freed).
+	freed [3]int32
 	// computing and computeWait implement copy-compute splitting: reducers
 	// computing now, and those waiting to (job index, reduce index).
 	computing   int
@@ -448,11 +451,15 @@ func (e *Engine) offer(n cluster.NodeID) {
 		return
 	}
 	launched := 0
+	freed := e.nodes[n].freed
+	e.nodes[n].freed = [3]int32{}
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
 		for e.nodes[n].free[k] > 0 && e.err == nil {
+			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
+			freed[k]--
 			if !e.launchable(k) {
 				if e.idleOffers != nil {
-					e.idleOffers.OfferIdle(e, sched.Offer{Node: n, Slot: k})
+					e.idleOffers.OfferIdle(e, o)
 				}
 				break
 			}
@@ -461,7 +468,7 @@ func (e *Engine) offer(n cluster.NodeID) {
 			// Both clock reads are monotonic-only: time.Now would also
 			// read the wall clock, a third of the timing's cost.
 			t0 := time.Since(e.clock)
-			d, ok := e.pol.Assign(e, sched.Offer{Node: n, Slot: k})
+			d, ok := e.pol.Assign(e, o)
 			e.cost.Add(time.Since(e.clock) - t0)
 			if !ok {
 				break

@@ -487,6 +487,7 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 
 func (e *Engine) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 	e.nodes[n].free[k]++
+	e.nodes[n].freed[k]++
 	e.running--
 	if e.p.CheckInvariants {
 		if e.nodes[n].free[k] > e.capacity[k] {

@@ -53,3 +53,31 @@ func TestBadSpecsNameFileLineAndField(t *testing.T) {
 		})
 	}
 }
+
+// TestCostsTheTestbedDoesNotEmulateAreRefused: a scenario whose cost model
+// the testbed cannot emulate is refused at the field that asks for it (or
+// the profile that sets it), not run as if it had none.
+func TestCostsTheTestbedDoesNotEmulateAreRefused(t *testing.T) {
+	head := "workload: {trace: FB-2009}\npolicy: {name: fair}\n"
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"bandwidth only", "", ""},
+		{"start-up and launch limits, which it emulates", "engine: {task_startup_s: 1, launches_per_heartbeat: 1}\n", ""},
+		{"a profile", "cluster: {profile: hadoop1-hdd}\n", "s.yaml: line 3: cluster.profile: hadoop1-hdd: the testbed does not emulate cluster.disk (disks that seek), engine.sort_buffer_mb"},
+		{"the fluid profile", "cluster: {profile: fluid}\n", ""},
+		{"spills", "engine:\n  sort_buffer_mb: 100\n", "s.yaml: line 4: engine.sort_buffer_mb: the testbed does not emulate engine.sort_buffer_mb (map spills and merges)"},
+		{"backups", "engine: {speculative: true}\n", "engine.speculative: the testbed does not emulate engine.speculative (backup attempts)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := parse(t, head+tc.body)
+			err := notEmulated(c, c.Engine.WithDefaults())
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v; the testbed runs it", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("%v; want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}

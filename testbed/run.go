@@ -188,6 +188,9 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	if engine.CopyCompute.Enabled {
 		return nil, fmt.Errorf("%s: engine.copy_compute: the testbed does not run copy-compute splitting", c.Name())
 	}
+	if err := notEmulated(c, engine); err != nil {
+		return nil, err
+	}
 	topo, jobs, pol, err := c.Build()
 	if err != nil {
 		return nil, err
@@ -531,4 +534,41 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// notEmulated refuses the costs of the cost model (docs/model.md, Costs
+// beyond bandwidth) that the testbed does not emulate, rather than run a
+// scenario that silently means something else: its disks are a shared
+// bandwidth limiter without seeks, its maps write their output once
+// without spills or merges, its reduces keep what they fetch, and it
+// runs no backups. Start-up costs and launch limits it does emulate.
+func notEmulated(c *scenario.Config, engine sim.Params) error {
+	var what []string
+	if c.Cluster.Disk != nil {
+		what = append(what, "cluster.disk (disks that seek)")
+	}
+	if engine.SortBufferMB > 0 {
+		what = append(what, "engine.sort_buffer_mb (map spills and merges)")
+	}
+	if engine.ReduceBufferMB > 0 {
+		what = append(what, "engine.reduce_buffer_mb (reduce merges)")
+	}
+	if engine.Speculative {
+		what = append(what, "engine.speculative (backup attempts)")
+	}
+	if len(what) == 0 {
+		return nil
+	}
+	field, line := what[0], c.LineOf(strings.Fields(what[0])[0])
+	if p := c.Cluster.Profile; p != "" && p != scenario.FluidProfile {
+		field, line = "cluster.profile: "+p, c.LineOf("cluster.profile")
+	} else {
+		field = strings.Fields(field)[0]
+	}
+	at := c.Name() + ": "
+	if line > 0 {
+		at = fmt.Sprintf("%s: line %d: ", c.Name(), line)
+	}
+	return fmt.Errorf("%s%s: the testbed does not emulate %s; run those in the simulator, or hold the simulator with them against the testbed without them (mrsched validate -sim-set)",
+		at, field, strings.Join(what, ", "))
 }

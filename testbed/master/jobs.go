@@ -266,6 +266,7 @@ func (m *Master) ended(n cluster.NodeID, e wire.Ended) {
 
 func (m *Master) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 	m.nodes[n].free[k]++
+	m.nodes[n].freed[k]++
 }
 
 func (m *Master) mapDone(jr *jobRun, i int) {

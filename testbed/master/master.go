@@ -144,7 +144,10 @@ type Master struct {
 }
 
 type nodeState struct {
-	free             [3]int
+	free [3]int
+	// freed counts the slots, by kind, that attempts ending on the node
+	// have freed since its last offers (sched.Offer.Freed).
+	freed            [3]int32
 	usedCPU, usedMem float64
 }
 
@@ -419,21 +422,26 @@ func (m *Master) transfer(t wire.Transfer) {
 }
 
 // offer asks the policy to fill node n's free slots, kind by kind, until
-// it declines, as the simulator's engine does; a slot no pending task
-// could take is not offered (idle-offer policies are told of it).
+// it declines or engine.launches_per_heartbeat tasks have launched, as the
+// simulator's engine does; a slot no pending task could take is not
+// offered (idle-offer policies are told of it).
 func (m *Master) offer(n cluster.NodeID) {
 	if len(m.active) == 0 {
 		return
 	}
+	launched := 0
+	freed := m.nodes[n].freed
+	m.nodes[n].freed = [3]int32{}
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
 		for m.nodes[n].free[k] > 0 && m.err == nil {
+			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
+			freed[k]--
 			if !m.launchable(k) {
 				if m.idle != nil {
-					m.idle.OfferIdle(m, sched.Offer{Node: n, Slot: k})
+					m.idle.OfferIdle(m, o)
 				}
 				break
 			}
-			o := sched.Offer{Node: n, Slot: k}
 			t0 := time.Now()
 			d, ok := m.pol.Assign(m, o)
 			m.cost.Add(time.Since(t0))
@@ -445,6 +453,9 @@ func (m *Master) offer(n cluster.NodeID) {
 				return
 			}
 			m.apply(n, k, d)
+			if launched++; launched == m.cfg.Engine.LaunchesPerHeartbeat {
+				return
+			}
 		}
 	}
 }

@@ -1,0 +1,99 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
+)
+
+// freedLog wraps a policy and records the offers it is asked and the
+// tasks that end, per node and time.
+type freedLog struct {
+	sched.Policy
+	offers []freedOffer
+	ended  map[nodeTime]int // map attempts ended, by node and time
+}
+
+type freedOffer struct {
+	t float64
+	o sched.Offer
+}
+
+type nodeTime struct {
+	n cluster.NodeID
+	t float64
+}
+
+func (l *freedLog) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
+	l.offers = append(l.offers, freedOffer{c.Now(), o})
+	return l.Policy.Assign(c, o)
+}
+
+func (l *freedLog) JobAdded(c sched.Cluster, j *sched.Job) {
+	l.Policy.(sched.JobObserver).JobAdded(c, j)
+}
+
+func (l *freedLog) JobRemoved(c sched.Cluster, j *sched.Job) {
+	l.Policy.(sched.JobObserver).JobRemoved(c, j)
+}
+
+func (l *freedLog) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
+	if o, ok := l.Policy.(sched.TaskObserver); ok {
+		o.TaskLaunched(c, j, k, n)
+	}
+}
+
+func (l *freedLog) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
+	if o, ok := l.Policy.(sched.TaskObserver); ok {
+		o.TaskEnded(c, j, k, n, killed)
+	}
+	if k == sched.MapTask {
+		l.ended[nodeTime{n, c.Now()}]++
+	}
+}
+
+// TestFreedOffersAreTheSlotsTasksFreed pins sched.Offer.Freed: one node with
+// two map slots runs a job of six maps of different lengths. The first
+// map-slot offer after a map ends carries Freed, once per slot freed; the
+// periodic heartbeat's offers of a slot that stayed idle never do.
+func TestFreedOffersAreTheSlotsTasksFreed(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 1, MapSlots: 2, ReduceSlots: 1, Replication: 1})
+	block := topo.Config().BlockBytes()
+	// Six maps: a job the fifo order drains two at a time.
+	jobs := []workload.Job{newJob(0, 0).maps(6, block, 10).reduces(1, 1, 1).build()}
+	l := &freedLog{Policy: mustPolicy(t, "fifo"), ended: map[nodeTime]int{}}
+	e, err := New(Params{CheckInvariants: true}, topo, jobs, l, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	freed := map[nodeTime]int{}
+	for _, a := range l.offers {
+		if a.o.Slot != sched.MapSlot {
+			if a.o.Freed {
+				t.Errorf("t=%v: a %s slot offer carries Freed; only map tasks ended on this node's map slots", a.t, a.o.Slot)
+			}
+			continue
+		}
+		k := nodeTime{a.o.Node, a.t}
+		if a.o.Freed {
+			freed[k]++
+			if freed[k] > l.ended[k] {
+				t.Errorf("t=%v: %d freed map-slot offers, but %d maps ended on node %d then; a re-offer of an idle slot is not freed", a.t, freed[k], l.ended[k], a.o.Node)
+			}
+		}
+	}
+	// Every map that ended while maps were still to run freed a slot that
+	// was offered as freed at once: the first four of six.
+	total := 0
+	for _, n := range freed {
+		total += n
+	}
+	if total != 4 {
+		t.Errorf("%d freed map-slot offers; want 4 (the first four maps to end free a slot a pending map takes)", total)
+	}
+}
