@@ -76,7 +76,13 @@ type Experiment struct {
 	// DefaultSeeds is the number of schedules run when Options.Seeds is 0
 	// (1 for deterministic set-ups that have nothing to average).
 	DefaultSeeds int
-	run          func(Options) (*Result, error)
+	// QuantumS is the network quantum the experiment's runs use, 0 for the
+	// exact network. Comparisons run exact unless a quantum is shown not
+	// to move their effects beyond the exact network's own spread over
+	// seeds (docs/performance.md, Its error on the papers' effects); every
+	// table says which.
+	QuantumS float64
+	run      func(Options) (*Result, error)
 }
 
 // Run runs the experiment.
@@ -87,7 +93,18 @@ func (e Experiment) Run(o Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", e.Name, err)
 	}
 	r.Name = e.Name
+	if r.Table != nil {
+		r.Table.Notes = append(r.Table.Notes, e.networkNote())
+	}
 	return r, nil
+}
+
+// networkNote says which network the experiment's runs used.
+func (e Experiment) networkNote() string {
+	if e.QuantumS == 0 {
+		return "network: exact (engine.network_quantum_s 0)"
+	}
+	return fmt.Sprintf("network: quantized, engine.network_quantum_s %g, which moves the papers' effects no more than the exact network's own spread over seeds (docs/performance.md)", e.QuantumS)
 }
 
 // registry lists every experiment, paper by paper.
