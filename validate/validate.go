@@ -108,6 +108,9 @@ type Report struct {
 	// SimSettings are the settings the simulator's runs had on top of the
 	// scenario, which its testbed runs did not (Options.SimSettings).
 	SimSettings []string `json:"sim_settings,omitempty"`
+	// TestbedFrom is the directory the testbed runs were read back from,
+	// when not the report's own (Options.TestbedFrom).
+	TestbedFrom string `json:"testbed_from,omitempty"`
 	Runs        []Run    `json:"runs"`
 	Effects     []Effect `json:"effects"`
 	// Definitions say what each number is.
@@ -128,11 +131,15 @@ type Options struct {
 	// SimSettings change the simulator's runs only (cluster.profile, a
 	// network mode): the same ground truth, held against another model.
 	SimSettings []scenario.Setting
-	// Reuse reads back a testbed run from Out instead of running it again
-	// when Out holds one of the same scenario, byte for byte: a validation
-	// cut short resumes, and one with other SimSettings costs no testbed
-	// time.
+	// Reuse reads back a testbed run from Out (or TestbedFrom) instead of
+	// running it again when it holds one of the same scenario, byte for
+	// byte: a validation cut short resumes, and one with other SimSettings
+	// costs no testbed time.
 	Reuse bool
+	// TestbedFrom, if set, is where Reuse looks for testbed runs instead
+	// of Out: another validation's directory, so that a second model's
+	// results go to a directory of their own beside the first's.
+	TestbedFrom string
 }
 
 type run struct {
@@ -167,7 +174,7 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 			fmt.Fprintf(opt.Log, format+"\n", args...)
 		}
 	}
-	rep := &Report{Scenario: c.Name(), Seeds: opt.Seeds, Definitions: definitions()}
+	rep := &Report{Scenario: c.Name(), Seeds: opt.Seeds, Definitions: definitions(), TestbedFrom: opt.TestbedFrom}
 	for _, st := range opt.SimSettings {
 		rep.SimSettings = append(rep.SimSettings, st.String())
 	}
@@ -204,12 +211,16 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 			}
 			so := outcome(sres.Summary, turnarounds(sres.Collector))
 			var tb *tbRun
-			if opt.Reuse && dir != "" {
-				if tb, err = readTestbedRun(filepath.Join(dir, "testbed"), src); err != nil {
+			if from := opt.TestbedFrom; opt.Reuse && (dir != "" || from != "") {
+				tdir := filepath.Join(dir, "testbed")
+				if from != "" {
+					tdir = filepath.Join(from, "seed-"+strconv.FormatUint(seed, 10), name, "testbed")
+				}
+				if tb, err = readTestbedRun(tdir, src); err != nil {
 					return nil, err
 				}
 				if tb != nil {
-					logf("validate: %s, seed %d: the testbed run in %s is of this scenario; read back", name, seed, filepath.Join(dir, "testbed"))
+					logf("validate: %s, seed %d: the testbed run in %s is of this scenario; read back", name, seed, tdir)
 				}
 			}
 			if tb == nil {

@@ -163,18 +163,23 @@ func TestTestbedRunsAreReadBack(t *testing.T) {
 		}
 	}
 
-	// The simulator's side alone moves: heartbeats twice as long.
+	// The simulator's side alone moves: heartbeats twice as long, in a
+	// directory of its own, against the first validation's testbed runs.
 	hb, err := scenario.ParseSetting("engine.heartbeat_s=6")
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.SimSettings = []scenario.Setting{hb}
+	opt.TestbedFrom, opt.Out = out, t.TempDir()
 	third, err := validate.Validate(context.Background(), c, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if calls != 3 {
 		t.Errorf("a simulator-only setting ran %d testbed runs; want the runs read back", calls-3)
+	}
+	if third.TestbedFrom != out {
+		t.Errorf("the report says its testbed runs came from %q; want %q", third.TestbedFrom, out)
 	}
 	if len(third.SimSettings) != 1 || third.SimSettings[0] != "engine.heartbeat_s=6" {
 		t.Errorf("the report records sim settings %v; want [engine.heartbeat_s=6]", third.SimSettings)
@@ -189,7 +194,7 @@ func TestTestbedRunsAreReadBack(t *testing.T) {
 	if !moved {
 		t.Error("6 s heartbeats left every simulated mean turnaround as at 3 s; the setting did not reach the simulator")
 	}
-	rec, err := os.ReadFile(filepath.Join(out, "seed-1", "fair", "sim", "scenario.yaml"))
+	rec, err := os.ReadFile(filepath.Join(opt.Out, "seed-1", "fair", "sim", "scenario.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

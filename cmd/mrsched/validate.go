@@ -27,6 +27,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	first := fs.Uint64("seed", 0, "the first seed (default: the scenario's seed, or 1)")
 	quiet := fs.Bool("q", false, "no progress lines")
 	rerun := fs.Bool("rerun", false, "run every testbed run again, even where -out holds one of the same scenario")
+	from := fs.String("testbed-from", "", "read back the testbed runs of the same scenario from this validation's directory instead of -out (to hold another model, -sim-set, against them in a directory of its own)")
 	var simSets []scenario.Setting
 	fs.Func("sim-set", "set a scenario field for the simulator's runs only, as `path=value` (cluster.profile=hadoop1-hdd); repeatable", func(s string) error {
 		st, err := scenario.ParseSetting(s)
@@ -37,8 +38,8 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		return nil
 	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched validate -config FILE -out DIR [-seeds N] [-seed S] [-sim-set path=value]... [-rerun]   (needs root: it runs the testbed)")
-		fmt.Fprintln(stderr, "A testbed run that -out already holds, of the same scenario, is read back rather than run again: a validation cut short resumes, and -sim-set holds another model against the same runs.")
+		fmt.Fprintln(stderr, "usage: mrsched validate -config FILE -out DIR [-seeds N] [-seed S] [-sim-set path=value]... [-testbed-from DIR] [-rerun]   (needs root: it runs the testbed)")
+		fmt.Fprintln(stderr, "A testbed run that -out (or -testbed-from) already holds, of the same scenario, is read back rather than run again: a validation cut short resumes, and -sim-set holds another model against the same runs.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -47,6 +48,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return errUsage
+	}
+	if *rerun && *from != "" {
+		return fmt.Errorf("-rerun runs every testbed run again; -testbed-from reads them back: give one")
 	}
 	if *seeds < 1 || *seeds > 1000 {
 		return fmt.Errorf("-seeds: %d; want 1 to 1000", *seeds)
@@ -78,7 +82,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rep, err := validate.Validate(ctx, c, validate.Options{Seeds: list, Out: *out, Log: log, SimSettings: simSets, Reuse: !*rerun,
+	rep, err := validate.Validate(ctx, c, validate.Options{Seeds: list, Out: *out, Log: log, SimSettings: simSets, Reuse: !*rerun, TestbedFrom: *from,
 		Testbed: func(ctx context.Context, c *scenario.Config) (*testbed.Result, error) {
 			return testbed.Run(ctx, c, testbed.Options{Log: log})
 		}})
