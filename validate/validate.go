@@ -110,7 +110,7 @@ type Report struct {
 	SimSettings []string `json:"sim_settings,omitempty"`
 	// TestbedFrom is the directory the testbed runs were read back from,
 	// when not the report's own (Options.TestbedFrom).
-	TestbedFrom string `json:"testbed_from,omitempty"`
+	TestbedFrom string   `json:"testbed_from,omitempty"`
 	Runs        []Run    `json:"runs"`
 	Effects     []Effect `json:"effects"`
 	// Definitions say what each number is.
