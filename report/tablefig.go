@@ -40,6 +40,10 @@ type TableFigure struct {
 	YLabel string
 	// YMin0 starts the y axis at zero.
 	YMin0 bool
+	// Heat, when set, draws the table as a grid of coloured cells instead
+	// of lines (heat.go); X is then the grid's columns and YLabel names
+	// the value.
+	Heat *Heat
 }
 
 // YColumn is a value column, with the columns of its range over seeds.
@@ -189,6 +193,9 @@ func cmpErr(a, b error) error {
 
 // Figure draws the table as the spec says; name is the figure's file name.
 func (f TableFigure) Figure(name string, t *Table) (*Figure, error) {
+	if f.Heat != nil {
+		return f.heatFigure(name, t)
+	}
 	panels, err := f.Data(t)
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", name, err)
