@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sim"
 )
 
 // Profile is a named cost model (cluster.profile): the values of the
@@ -116,6 +117,34 @@ func LookupProfile(name string) (Profile, bool) {
 		}
 	}
 	return Profile{}, false
+}
+
+// Apply gives a cluster and engine made in Go the profile's costs: every
+// cost setting they leave at zero takes the profile's value, as a
+// scenario file's absent fields do (a false Speculative takes the
+// profile's). The disk becomes the profile's, its rate the cluster's
+// disk_mbps. Fluid changes nothing.
+func (p Profile) Apply(cl *cluster.Config, eng *sim.Params) {
+	if p.Disk != nil && cl.Disk == nil {
+		d := *p.Disk
+		cl.Disk, cl.DiskMBps = &d, d.SeqMBps
+	}
+	setF := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	setF(&eng.HeartbeatS, p.HeartbeatS)
+	setF(&eng.TaskStartupS, p.TaskStartupS)
+	setF(&eng.SortBufferMB, p.SortBufferMB)
+	setF(&eng.ReduceBufferMB, p.ReduceBufferMB)
+	if eng.MergeFactor == 0 {
+		eng.MergeFactor = p.MergeFactor
+	}
+	if eng.LaunchesPerHeartbeat == 0 {
+		eng.LaunchesPerHeartbeat = p.LaunchesPerHeartbeat
+	}
+	eng.Speculative = eng.Speculative || p.Speculative
 }
 
 // resolveProfile fills the fields the scenario leaves out with its

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -219,5 +220,29 @@ func TestSpeculationRefusedWithFaults(t *testing.T) {
 	}
 	if err != nil {
 		t.Errorf("hadoop1-hdd with speculative: false and faults: %v; want a run", err)
+	}
+}
+
+// TestApplyMatchesAScenariosProfile: a profile applied to a cluster and
+// engine made in Go gives them the costs a scenario file naming the
+// profile resolves to.
+func TestApplyMatchesAScenariosProfile(t *testing.T) {
+	for _, name := range ProfileNames() {
+		t.Run(name, func(t *testing.T) {
+			c, err := Parse(strings.NewReader("workload: {trace: FB-2009}\npolicy: {name: fair}\ncluster: {profile: "+name+"}\n"), "p.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _ := LookupProfile(name)
+			var cl cluster.Config
+			var eng sim.Params
+			p.Apply(&cl, &eng)
+			if !reflect.DeepEqual(cl.Disk, c.Cluster.Disk) || (cl.Disk != nil && cl.DiskMBps != c.Cluster.Disk.SeqMBps) {
+				t.Errorf("disk %+v at %v MB/s; the scenario's is %+v", cl.Disk, cl.DiskMBps, c.Cluster.Disk)
+			}
+			if !reflect.DeepEqual(eng, c.Engine) {
+				t.Errorf("engine %+v; the scenario's is %+v", eng, c.Engine)
+			}
+		})
 	}
 }
