@@ -55,6 +55,12 @@ var swExperiments = []Experiment{
 	{Name: "shufflewatcher/main-4h", Source: "ShuffleWatcher paper, sections 4.3 and 5.2 (the paper's 4-hour steady state)", DefaultSeeds: 1,
 		Summary: "shufflewatcher/main with the paper's 4 h steady window (6 h of arrivals); about 2 minutes a seed on 2 cores",
 		run:     func(o Options) (*Result, error) { return runSWMain(o, swPaper4h) }},
+	{Name: "shufflewatcher/regime", Source: "ShuffleWatcher paper, sections 4.3 and 5.2, in its regime (README-shufflewatcher.md)", DefaultSeeds: 3,
+		Summary: "Fig. 8's pairs at Table 3's bytes under the hadoop1-hdd costs, along a sweep of task cost with section 4.3's operating point, at 30, 10 and 3 users, inputs from outside and written in the cluster",
+		run:     runSWRegime},
+	{Name: "shufflewatcher/map", Source: "beyond the paper: where SW-fair gains over Fair", DefaultSeeds: 3,
+		Summary: "SW-fair over Fair across task cost (the slots' load) and rack uplink speed (over-subscription), the paper's point marked",
+		run:     runSWMap},
 }
 
 // ---------------------------------------------------------------------
@@ -451,23 +457,34 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	topo, err := cluster.New(swCluster())
+	out, err := swSimulate(r.cfg, swCluster(), sim.Params{}, jobs, r.spec, r.key.Seed)
 	if err != nil {
 		return nil, err
 	}
-	pol, err := r.spec.Build()
+	out.wallS = time.Since(start).Seconds()
+	return out, nil
+}
+
+// swSimulate runs jobs on cluster cl with engine eng under spec, through
+// the traffic tap, measuring cfg's window.
+func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload.Job, spec PolicySpec, seed uint64) (*swOutcome, error) {
+	topo, err := cluster.New(cl)
+	if err != nil {
+		return nil, err
+	}
+	pol, err := spec.Build()
 	if err != nil {
 		return nil, err
 	}
 	tap := newSWTrafficTap(pol, topo, len(jobs))
-	tap.probe.winLo, tap.probe.winHi = r.cfg.RampS, r.cfg.RampS+r.cfg.WindowS
-	res, err := scenario.Simulation{Engine: r.spec.engine(sim.Params{}), Topology: topo, Jobs: jobs, Policy: tap, Seed: r.key.Seed,
-		Metrics: scenario.MetricsSpec{SteadyStartS: r.cfg.RampS, SteadyEndS: r.cfg.RampS + r.cfg.WindowS}}.Run()
+	tap.probe.winLo, tap.probe.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
+	res, err := scenario.Simulation{Engine: spec.engine(eng), Topology: topo, Jobs: jobs, Policy: tap, Seed: seed,
+		Metrics: scenario.MetricsSpec{SteadyStartS: cfg.RampS, SteadyEndS: cfg.RampS + cfg.WindowS}}.Run()
 	if err != nil {
-		return nil, fmt.Errorf("%s (%s, seed %d): %w", r.spec.Label, r.spec.Name, r.key.Seed, err)
+		return nil, fmt.Errorf("%s (%s, seed %d): %w", spec.Label, spec.Name, seed, err)
 	}
 	col := res.Collector
-	out := &swOutcome{spec: r.spec, cfg: r.cfg, jobs: col.Jobs(), summary: res.Summary,
+	out := &swOutcome{spec: spec, cfg: cfg, jobs: col.Jobs(), summary: res.Summary,
 		traffic: tap.traffic, probe: tap.probe, series: col.Timeseries()}
 	block := float64(topo.Config().BlockBytes())
 	for i := range out.jobs {
@@ -480,7 +497,6 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 		out.traffic[i].RemoteMapTotal = (rack + off) * per
 		out.traffic[i].RemoteMapCross = off * per
 	}
-	out.wallS = time.Since(start).Seconds()
 	return out, nil
 }
 

@@ -1,0 +1,346 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/workload"
+)
+
+// The ShuffleWatcher paper in its own regime (README-shufflewatcher.md,
+// "In the paper's regime", where every rule below is written down with its
+// source): the paper's cluster "under full load" (section 4.3) with Table
+// 3's bytes, which our per-byte task costs alone leave nearly idle. One
+// global factor on every task's CPU cost per byte is swept, and the
+// operating point is picked by the paper's own rule from Delay's curve
+// alone; at 30, 10 and 3 users, with the input written from outside the
+// cluster and by a node of it, under the hadoop1-hdd cost profile.
+
+// swRegimeProfile is the cost model: the paper ran Hadoop 1.0.0 (section
+// 4) on EC2 extra-large instances.
+const swRegimeProfile = "hadoop1-hdd"
+
+// swRegimeFactors are the task-cost factors swept.
+var swRegimeFactors = []float64{1, 2, 4, 6, 8, 12, 16}
+
+// swRegimeUsers are the user counts: the paper's 30, and fewer users with
+// more jobs each, so that NASS has jobs to choose among.
+var swRegimeUsers = []int{30, 10, 3}
+
+// swRegimePlacements are where the jobs' inputs were written from.
+var swRegimePlacements = []workload.Placement{workload.PlaceOutside, workload.PlaceWriter}
+
+// swKeepUp is the operating point's rule: Delay keeps up with arrivals
+// when its steady-state throughput is at least this share of the arrival
+// rate.
+const swKeepUp = 0.95
+
+// swRegimePairs are the comparisons the paper reports: each
+// ShuffleWatcher variant over its base (Fig. 8).
+var swRegimePairs = [][2]PolicySpec{{swSWFair, swFair}, {swSWRelaxed, swDelay}, {swSWDRF, swDRF}}
+
+// swRegime is one point of the regime: the task-cost factor, the users
+// and the placement of inputs.
+type swRegime struct {
+	Factor    float64
+	Users     int
+	Placement workload.Placement
+	// UplinkMbps, when > 0, replaces the racks' uplink speed (the map's
+	// second axis).
+	UplinkMbps float64
+}
+
+// swRegimeCluster is the paper's cluster with the regime's uplinks and
+// the profile's costs.
+func swRegimeCluster(g swRegime) (cluster.Config, sim.Params) {
+	cl, eng := swCluster(), sim.Params{}
+	if g.UplinkMbps > 0 {
+		cl.RackUplinkMbps = g.UplinkMbps
+	}
+	p, _ := scenario.LookupProfile(swRegimeProfile)
+	p.Apply(&cl, &eng)
+	return cl, eng
+}
+
+// swRegimeJobs are the regime's jobs: Table 1's mix at Table 3's volume,
+// every task's CPU cost per byte times the factor, inputs placed as the
+// regime says.
+func swRegimeJobs(g swRegime, seed uint64) ([]workload.Job, error) {
+	jobs, err := swWorkload(swTable3, workload.DefaultSWMix(), seed, g.Users)
+	if err != nil {
+		return nil, err
+	}
+	for i := range jobs {
+		jobs[i].Profile.MapSecPerByte *= g.Factor
+		jobs[i].Profile.ReduceSecPerByte *= g.Factor
+		jobs[i].Placement = g.Placement
+	}
+	return jobs, nil
+}
+
+// swRegimeKey names a regime run in the cache.
+type swRegimeKey struct {
+	g      swRegime
+	policy string
+	seed   uint64
+}
+
+var swRegimeCache runCache[swRegimeKey, *swOutcome]
+
+type swRegimeSpec struct {
+	g    swRegime
+	spec PolicySpec
+	seed uint64
+}
+
+func swRegimeExec(r swRegimeSpec) (*swOutcome, error) {
+	start := time.Now()
+	jobs, err := swRegimeJobs(r.g, r.seed)
+	if err != nil {
+		return nil, err
+	}
+	cl, eng := swRegimeCluster(r.g)
+	out, err := swSimulate(swTable3, cl, eng, jobs, r.spec, r.seed)
+	if err != nil {
+		return nil, err
+	}
+	out.wallS = time.Since(start).Seconds()
+	return out, nil
+}
+
+// swRegimeRuns runs every spec (or takes it from the cache).
+func swRegimeRuns(o Options, specs []swRegimeSpec) ([]*swOutcome, error) {
+	return cachedRuns(o, &swRegimeCache, specs, func(s swRegimeSpec) swRegimeKey {
+		return swRegimeKey{s.g, s.spec.Label, s.seed}
+	}, swRegimeExec)
+}
+
+// swArrivalsPerHour is the arrival rate the operating point is measured
+// against.
+const swArrivalsPerHour = 3600 / swMeanInterarrivalS
+
+// swOperatingFactor is section 4.3's rule applied to Delay's curve: the
+// largest factor at which Delay still keeps up (its mean steady-state
+// throughput over seeds at least swKeepUp of the arrival rate), which is
+// where it uses the cluster most. If it keeps up nowhere, the smallest.
+func swOperatingFactor(factors []float64, delayThroughput []float64) float64 {
+	best := factors[0]
+	for i, f := range factors {
+		if delayThroughput[i] >= swKeepUp*swArrivalsPerHour {
+			best = f
+		}
+	}
+	return best
+}
+
+func runSWRegime(o Options) (*Result, error) {
+	pols := []PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
+	var specs []swRegimeSpec
+	var grid []swRegime
+	for _, pl := range swRegimePlacements {
+		for _, u := range swRegimeUsers {
+			for _, f := range swRegimeFactors {
+				g := swRegime{Factor: f, Users: u, Placement: pl, UplinkMbps: swCluster().RackUplinkMbps}
+				grid = append(grid, g)
+				for _, p := range pols {
+					for _, s := range o.seeds() {
+						specs = append(specs, swRegimeSpec{g, p, s})
+					}
+				}
+			}
+		}
+	}
+	outs, err := swRegimeRuns(o, specs)
+	if err != nil {
+		return nil, err
+	}
+	n := len(o.seeds())
+	runsOf := func(gi int, label string) []*swOutcome {
+		for pi, p := range pols {
+			if p.Label == label {
+				k := (gi*len(pols) + pi) * n
+				return outs[k : k+n]
+			}
+		}
+		panic("unknown policy " + label)
+	}
+	// The operating point of each (placement, users), from Delay alone.
+	operating := map[[2]int]float64{}
+	for gi := 0; gi < len(grid); gi += len(swRegimeFactors) {
+		var tp []float64
+		for k := range swRegimeFactors {
+			var s sample
+			for _, r := range runsOf(gi+k, swDelay.Label) {
+				s.add(r.throughput(swAllClasses))
+			}
+			m, _ := s.meanSE()
+			tp = append(tp, m)
+		}
+		g := grid[gi]
+		operating[[2]int{int(g.Placement), g.Users}] = swOperatingFactor(swRegimeFactors, tp)
+	}
+	t := &report.Table{
+		Title: fmt.Sprintf("shufflewatcher/regime: the paper's cluster under %s, Table 1 mix at Table 3's volume (sizes x %s), "+
+			"mean inter-arrival 40 s; every task's CPU cost per byte x the factor; %s",
+			swRegimeProfile, num(swTable3.scale(), 3), swTable3.describe(o)),
+		Headers: []string{"input", "users", "task cost x", "Delay jobs/h", "Delay map slots busy", "pair", "throughput x", "turnaround x",
+			"cross-rack shuffle x", "cross-rack output x", "operating point"},
+	}
+	c := &report.Table{Headers: []string{"placement", "users", "factor", "delay_jobs_per_h", "delay_map_slots_busy", "policy", "baseline",
+		"throughput_x", "throughput_x_se", "turnaround_x", "turnaround_x_se", "cross_rack_shuffle_x", "cross_rack_shuffle_x_se",
+		"cross_rack_output_x", "cross_rack_output_x_se", "operating_point"}}
+	pm := func(s sample) string {
+		m, se := s.meanSE()
+		if math.IsNaN(se) {
+			return fmt.Sprintf("%.3f", m)
+		}
+		return fmt.Sprintf("%.3f ± %.3f", m, se)
+	}
+	numOr := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	for gi, g := range grid {
+		var dt, busy sample
+		for _, r := range runsOf(gi, swDelay.Label) {
+			dt.add(r.throughput(swAllClasses))
+			busy.add(r.mapSlotsBusy())
+		}
+		dtm, _ := dt.meanSE()
+		bm, _ := busy.meanSE()
+		op := ""
+		if operating[[2]int{int(g.Placement), g.Users}] == g.Factor {
+			op = "yes"
+		}
+		for _, pair := range swRegimePairs {
+			rs, base := runsOf(gi, pair[0].Label), runsOf(gi, pair[1].Label)
+			var tx, tax, sx, ox sample
+			for s := range rs {
+				ratio := func(a, b float64, into *sample) {
+					if b > 0 {
+						into.add(a / b)
+					}
+				}
+				ratio(rs[s].throughput(swAllClasses), base[s].throughput(swAllClasses), &tx)
+				ratio(rs[s].turnaround(), base[s].turnaround(), &tax)
+				ra, rb := rs[s].trafficOf(swAllClasses), base[s].trafficOf(swAllClasses)
+				ratio(ra.ShuffleCross, rb.ShuffleCross, &sx)
+				ratio(ra.OutputCross, rb.OutputCross, &ox)
+			}
+			t.AddRow(g.Placement.String(), strconv.Itoa(g.Users), num(g.Factor, 0), fmt.Sprintf("%.1f", dtm), fmt.Sprintf("%.0f%%", 100*bm),
+				pair[0].Label+" / "+pair[1].Label, pm(tx), pm(tax), pm(sx), pm(ox), op)
+			row := []string{g.Placement.String(), strconv.Itoa(g.Users), num(g.Factor, 0), numOr(dtm), numOr(bm), pair[0].Label, pair[1].Label}
+			for _, s := range []sample{tx, tax, sx, ox} {
+				m, se := s.meanSE()
+				row = append(row, numOr(m), numOr(se))
+			}
+			c.AddRow(append(row, op)...)
+		}
+	}
+	t.Notes = []string{
+		fmt.Sprintf("x: the ShuffleWatcher variant's figure over its base's (Fig. 8's pairs) on the same seed, mean ± standard error over %d seeds; "+
+			"throughput: jobs finishing in the steady window per hour; turnaround and traffic: jobs submitted in it; cross-rack shuffle and "+
+			"cross-rack reduce output (the replicas' off-rack hop) apart", o.Seeds),
+		fmt.Sprintf("operating point: section 4.3's rule on Delay's curve alone, the largest factor at which Delay's mean steady-state "+
+			"throughput is at least %.0f%% of the arrival rate (%.0f jobs/h), for each placement and user count", 100*swKeepUp, swArrivalsPerHour),
+		"Delay map slots busy: the share of the window's map-slot time Delay's map attempts held (mean over seeds)",
+		"paper (Fig. 8, 30 users): SW-fair / Fair throughput 1.39, turnaround 0.73; SW-relaxed / Delay 1.46, 0.68; SW-DRF / DRF similar to SW-fair",
+	}
+	return &Result{Table: t, CSV: c}, nil
+}
+
+// mapSlotsBusy is the share of the steady window's map-slot time that map
+// attempts held: the slots' load, read from the timeseries of running maps.
+func (r *swOutcome) mapSlotsBusy() float64 {
+	cl := swCluster().WithDefaults()
+	slots := float64(cl.Racks * cl.NodesPerRack * cl.MapSlots)
+	var busy, span float64
+	for i, row := range r.series {
+		if !r.cfg.inWindow(row.T) {
+			continue
+		}
+		dt := 60.0
+		if i+1 < len(r.series) {
+			dt = r.series[i+1].T - row.T
+		}
+		busy += float64(row.RunningMaps) * dt
+		span += dt
+	}
+	if span == 0 {
+		return math.NaN()
+	}
+	return busy / (slots * span)
+}
+
+// The map's axes: the task-cost factor (the slots' load) across, the racks'
+// uplink speed (over-subscription 10:1, 5:1, 2.5:1 with 10 nodes of
+// 250 Mbps) up; the paper's cluster has 500 Mbps.
+var (
+	swMapFactors = []float64{1, 4, 8, 12, 16}
+	swMapUplinks = []float64{250, 500, 1000}
+)
+
+// runSWMap is SW-fair's gain over Fair across load and over-subscription,
+// at 30 users with inputs from outside the cluster, under the regime's
+// costs. The paper's operating point is the cell of its 500 Mbps uplinks
+// at the factor section 4.3's rule picks from Delay's runs there.
+func runSWMap(o Options) (*Result, error) {
+	var delay []swRegimeSpec
+	for _, f := range swMapFactors {
+		for _, s := range o.seeds() {
+			delay = append(delay, swRegimeSpec{swRegime{Factor: f, Users: swUsers, UplinkMbps: 500}, swDelay, s})
+		}
+	}
+	outs, err := swRegimeRuns(o, delay)
+	if err != nil {
+		return nil, err
+	}
+	n := len(o.seeds())
+	var tp []float64
+	for i := range swMapFactors {
+		var s sample
+		for _, r := range outs[i*n : (i+1)*n] {
+			s.add(r.throughput(swAllClasses))
+		}
+		m, _ := s.meanSE()
+		tp = append(tp, m)
+	}
+	op := swOperatingFactor(swMapFactors, tp)
+	m := swMap()
+	for xi, f := range swMapFactors {
+		if f == op {
+			m.Marks = map[[2]int]string{{xi, 1}: "paper"}
+		}
+	}
+	return runMap(o, m)
+}
+
+// swMap is the map's definition, its marks set by runSWMap.
+func swMap() regimeMap {
+	return regimeMap{
+		XName: "task_cost_factor", YName: "uplink_mbps", XLabel: "task CPU cost per byte x", YLabel: "rack uplink (Mbit/s)",
+		Xs: swMapFactors, Ys: swMapUplinks, Policy: swSWFair, Baseline: swFair,
+		Title: fmt.Sprintf("shufflewatcher/map: SW-fair over Fair by the slots' load and the racks' uplinks; the paper's cluster (10 racks of 10 "+
+			"nodes, 250 Mbit/s NICs) under %s, 30 users, Table 1 mix at Table 3's volume, inputs from outside", swRegimeProfile),
+		Notes: []string{
+			"paper's point: its 500 Mbit/s uplinks at the task-cost factor where Delay uses the cluster most while keeping up (section 4.3's rule, as shufflewatcher/regime)",
+			"throughput: jobs finishing in the steady window per hour; turnaround: jobs submitted in it",
+		},
+		run: func(p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+			rs, err := swRegimeRuns(Options{Parallel: 1}, []swRegimeSpec{{
+				swRegime{Factor: swMapFactors[xi], Users: swUsers, UplinkMbps: swMapUplinks[yi]}, p, seed}})
+			if err != nil {
+				return mapOutcome{}, err
+			}
+			return mapOutcome{Turnaround: rs[0].turnaround(), Throughput: rs[0].throughput(swAllClasses)}, nil
+		},
+	}
+}
