@@ -87,6 +87,10 @@ type Workload struct {
 	// (section 5.6) and a small cluster want smaller jobs.
 	InputScale float64 `yaml:"input_scale"`
 	DurationS  float64 `yaml:"duration_s"`
+	// TaskCostScale multiplies every job's CPU cost per byte, maps' and
+	// reduces' (default 1): the load the jobs put on the slots with the
+	// bytes unchanged, which a trace's bytes alone do not fix.
+	TaskCostScale float64 `yaml:"task_cost_scale"`
 
 	// Demand sets jobs' j.demand for the `td` policy (DemandSpec); unset,
 	// td chooses.

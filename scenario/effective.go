@@ -45,7 +45,9 @@ type EffectiveWorkload struct {
 	MeanInterarrivalS float64 `json:"mean_interarrival_s,omitempty"`
 	DurationS         float64 `json:"duration_s,omitempty"`
 	InputScale        float64 `json:"input_scale,omitempty"`
-	TaskFailureRate   float64 `json:"task_failure_rate"`
+	// TaskCostScale is recorded when it is not 1.
+	TaskCostScale   float64 `json:"task_cost_scale,omitempty"`
+	TaskFailureRate float64 `json:"task_failure_rate"`
 	// Demand is workload.demand as given, when set.
 	Demand *EffectiveDemand `json:"demand,omitempty"`
 	// Placement is workload.placement when it is not the default,
@@ -88,6 +90,9 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 		Trace: w.Trace, Generator: w.Generator, Users: orDefaultInt(w.Users, DefaultUsers),
 		BytesPerReduce:  int64(orDefaultInt(int(w.BytesPerReduce), workload.DefaultBytesPerReduce)),
 		TaskFailureRate: w.TaskFailureRate,
+	}
+	if w.TaskCostScale != 1 {
+		ew.TaskCostScale = w.TaskCostScale
 	}
 	if w.Generator != "" {
 		ew.MeanInterarrivalS = orDefault(w.MeanInterarrivalS, swMeanInterarrivalS)

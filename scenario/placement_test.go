@@ -6,10 +6,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // runOutputs runs a scenario and returns the SHA-256 of each output a run
@@ -171,6 +173,41 @@ func TestDataSetRunsAreDeterministic(t *testing.T) {
 	for name := range a {
 		if a[name] != b[name] {
 			t.Errorf("%s differs between two runs of one scenario: the run depends on something besides its inputs and seed", name)
+		}
+	}
+}
+
+// TestTaskCostScaleMultipliesCPUCosts: workload.task_cost_scale multiplies
+// every job's map and reduce CPU cost per byte and nothing else, for a
+// trace and for the generator alike, and the run records it.
+func TestTaskCostScaleMultipliesCPUCosts(t *testing.T) {
+	for _, w := range []string{"{trace: FB-2009, max_jobs: 20", "{generator: shufflewatcher, duration_s: 600, input_scale: 0.001"} {
+		load := func(extra string) []workload.Job {
+			t.Helper()
+			c, err := Parse(strings.NewReader("cluster: {racks: 2, nodes_per_rack: 4}\npolicy: {name: fair}\nworkload: "+w+extra+"}\n"), "s.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, jobs, _, err := c.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return jobs
+		}
+		base, scaled := load(""), load(", task_cost_scale: 3")
+		if len(base) == 0 || len(base) != len(scaled) {
+			t.Fatalf("%s: %d and %d jobs", w, len(base), len(scaled))
+		}
+		for i := range base {
+			b, s := base[i], scaled[i]
+			if s.Profile.MapSecPerByte != 3*b.Profile.MapSecPerByte || s.Profile.ReduceSecPerByte != 3*b.Profile.ReduceSecPerByte {
+				t.Errorf("%s: job %d costs %v / %v s a byte; want three times %v / %v", w, i, s.Profile.MapSecPerByte, s.Profile.ReduceSecPerByte,
+					b.Profile.MapSecPerByte, b.Profile.ReduceSecPerByte)
+			}
+			s.Profile, b.Profile = workload.Profile{}, workload.Profile{}
+			if !reflect.DeepEqual(s, b) {
+				t.Errorf("%s: job %d differs beyond its costs:\n%+v\n%+v", w, i, s, b)
+			}
 		}
 	}
 }

@@ -44,6 +44,10 @@ func (c *Config) Jobs(t *cluster.Topology) ([]workload.Job, error) {
 	}
 	for i := range jobs {
 		jobs[i].Placement = placement
+		if s := c.Workload.TaskCostScale; s != 0 {
+			jobs[i].Profile.MapSecPerByte *= s
+			jobs[i].Profile.ReduceSecPerByte *= s
+		}
 	}
 	if err := c.Workload.Demand.apply(jobs, t, "workload.demand"); err != nil {
 		if c.name != "" {

@@ -69,6 +69,7 @@ var settings = []setting{
 	{path: "workload.mean_interarrival_s", lo: sim.MinPeriodS, hi: maxGeneratorS, unit: "s", def: "40"},
 	{path: "workload.duration_s", lo: 1, hi: maxGeneratorS, unit: "s", def: "21600"},
 	{path: "workload.input_scale", lo: 0, loOpen: true, hi: 1e6, def: "1"},
+	{path: "workload.task_cost_scale", lo: 0, loOpen: true, hi: 1e6, def: "1"},
 	{path: "workload.task_failure_rate", lo: 0, hi: 1, def: "0"},
 
 	{path: "engine.heartbeat_s", lo: sim.MinPeriodS, hi: sim.MaxPeriodS, unit: "s", def: "3"},
