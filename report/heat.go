@@ -169,7 +169,7 @@ func (f TableFigure) heatFigure(name string, t *Table) (*Figure, error) {
 	bar := plot.New()
 	bar.Add(&plotter.ColorBar{ColorMap: cm, Colors: 50})
 	bar.HideY()
-	bar.X.Label.Text = fmt.Sprintf("%s: %s left, %s right of %g", f.YLabel, h.LowLabel, h.HighLabel, h.Center)
+	bar.X.Label.Text = fmt.Sprintf("%s: %s < %g < %s", f.YLabel, h.LowLabel, h.Center, h.HighLabel)
 	bar.X.Padding = 0
 	bar.X.Tick.Marker = plainTicks{}
 	return &Figure{Name: name, Title: f.Title, Caption: f.Caption, W: wideW, H: wideH, draw: func(c draw.Canvas) {
