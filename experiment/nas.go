@@ -130,8 +130,8 @@ const (
 	// nasDayQuantumS is the network quantum of the runs of the whole day,
 	// whose exact runs take about 8 CPU-minutes each: 1 s moves the NAS,
 	// SW-delay and TD effects on the day's first 2 hours by less than
-	// their standard error over 8 seeds, where 2 s moved two of them by
-	// two to three (docs/performance.md).
+	// their standard error over 8 seeds, where 2 s moved SW-delay's by
+	// more than two (docs/performance.md).
 	nasDayQuantumS = 1.0
 )
 
