@@ -62,6 +62,7 @@ var figures = map[string]*report.TableFigure{
 		},
 		YLabel: "completion (s)", YMin0: true,
 	},
+	"td/map": tdMapFigure(),
 }
 
 // Figure is how the experiment's CSV rows are drawn beside the paper's
