@@ -193,7 +193,9 @@ func TDQueueJobs(c TDQueueConfig) ([]workload.Job, error) {
 // near ones (its own stream, keyed by the run's seed), and sets
 // Decision.Source. That is the engine's rule, so the run is the same in
 // distribution as without the wrapper, and the counted sources are the
-// ones read. TD sets Source itself and is only observed.
+// ones read. On a cluster with cluster.Hadoop020's replica order
+// (td/regime) it draws by that order instead, as the engine would. TD sets
+// Source itself and is only observed.
 type hotWatch struct {
 	inner   sched.Policy
 	jobObs  sched.JobObserver
