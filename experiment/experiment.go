@@ -130,6 +130,18 @@ var fairDelayExperiments = []Experiment{
 	{Name: "fair-delay/io-rate-biasing", Source: "Fair Scheduler paper, section 6.2.4, Fig. 15", DefaultSeeds: 10,
 		Summary: "a 2 GB hot file read by 10 compute and 10 scan workers: jobs done in 10 minutes without delay, with delay, with IO-rate biasing",
 		run:     runIORateBiasing},
+	{Name: "fair-delay/small-jobs-hdd", Source: "Fair Scheduler paper, section 6.2.1, Table 3, Fig. 12, on the hadoop1-hdd cost profile", DefaultSeeds: 3,
+		Summary: "small-jobs beside itself on hard disks (one 138 MB/s drive a node, 4 s start-up, spills, merges, backups): locality, throughput gain, map time by locality",
+		run:     runSmallJobsHDD},
+	{Name: "fair-delay/sticky-slots-hdd", Source: "Fair Scheduler paper, section 6.2.2, Fig. 13-14, on the hadoop1-hdd cost profile", DefaultSeeds: 3,
+		Summary: "sticky-slots beside itself on hard disks: locality, throughput gain of delay, map time node-local and remote",
+		run:     runStickySlotsHDD},
+	{Name: "fair-delay/io-rate-biasing-hdd", Source: "Fair Scheduler paper, section 6.2.4, Fig. 15, on the hadoop1-hdd cost profile", DefaultSeeds: 10,
+		Summary: "io-rate-biasing beside itself on hard disks (speculation off): jobs done in 10 min per class, map time node-local and remote",
+		run:     runIORateBiasingHDD},
+	{Name: "fair-delay/map", Source: "beyond the paper: small-jobs (section 6.2.1) on a grid, hadoop1-hdd cost profile", DefaultSeeds: 3,
+		Summary: "FIFO + delay over FIFO on small-jobs' batches by maps per job (3-100) x task start-up (0-4 s), the hdd profile's other costs on",
+		run:     runFairDelayMap},
 }
 
 // All lists the registered experiments in order.

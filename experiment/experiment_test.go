@@ -13,12 +13,13 @@ import (
 
 func TestRegistryListsEveryExperiment(t *testing.T) {
 	want := []string{"fair-delay/fifo-vs-fair", "fair-delay/zipf", "fair-delay/bm",
-		"fair-delay/small-jobs", "fair-delay/sticky-slots", "fair-delay/io-rate-biasing"}
+		"fair-delay/small-jobs", "fair-delay/sticky-slots", "fair-delay/io-rate-biasing",
+		"fair-delay/small-jobs-hdd", "fair-delay/sticky-slots-hdd", "fair-delay/io-rate-biasing-hdd", "fair-delay/map"}
 	for _, e := range slices.Concat(swExperiments, nasExperiments, tdExperiments) {
 		want = append(want, e.Name)
 	}
 	if got := Names(); !slices.Equal(got, want) {
-		t.Errorf("Names() = %v, want %v: the Fair Scheduler paper's six, then ShuffleWatcher's, NAS's, TD's", got, want)
+		t.Errorf("Names() = %v, want %v: the Fair Scheduler paper's six and their hdd re-runs, then ShuffleWatcher's, NAS's, TD's", got, want)
 	}
 	for _, e := range All() {
 		if e.run == nil || e.Summary == "" || e.Source == "" || e.DefaultSeeds < 1 {

@@ -70,6 +70,8 @@ var figures = map[string]*report.TableFigure{
 		},
 		YLabel: "completion (s)", YMin0: true,
 	},
+	"td/map":         tdMapFigure(),
+	"fair-delay/map": fdMapFigure(),
 }
 
 // Figure is how the experiment's CSV rows are drawn beside the paper's

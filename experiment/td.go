@@ -17,6 +17,7 @@ import (
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -36,6 +37,12 @@ var tdExperiments = []Experiment{
 	{Name: "td/diagnose", Source: "TD paper, section V (why TD ties FIFO here)", DefaultSeeds: 2,
 		Summary: "200 GB queues under FIFO, Fair, TD: map-slot use, idle slots while maps wait, non-local read cost, reduce tail, how often L and H bind; our set-up and costlier non-local reads",
 		run:     runTDDiagnose},
+	{Name: "td/regime", Source: "TD paper, section V-A, on its Hadoop 0.20.1 cluster's costs (README-td.md, The paper's own regime)", DefaultSeeds: 5,
+		Summary: "200 GB queues under FIFO, Fair, TD with two racks at 5:1, the hdd disk, 0.20's replica order, 3 s heartbeats without out-of-band offers, 4 s start-up: each alone, then all",
+		run:     runTDRegime},
+	{Name: "td/map", Source: "beyond the paper: TD's gain over FIFO around its operating point", DefaultSeeds: 5,
+		Summary: "TD / FIFO on small 200 GB queues over rack over-subscription (1-20:1) x disk seek (0-24.8 ms), td/regime's other costs on",
+		run:     runTDMap},
 }
 
 // ---------------------------------------------------------------------
@@ -186,7 +193,9 @@ func TDQueueJobs(c TDQueueConfig) ([]workload.Job, error) {
 // near ones (its own stream, keyed by the run's seed), and sets
 // Decision.Source. That is the engine's rule, so the run is the same in
 // distribution as without the wrapper, and the counted sources are the
-// ones read. TD sets Source itself and is only observed.
+// ones read. On a cluster with cluster.Hadoop020's replica order
+// (td/regime) it draws by that order instead, as the engine would. TD sets
+// Source itself and is only observed.
 type hotWatch struct {
 	inner   sched.Policy
 	jobObs  sched.JobObserver
@@ -237,7 +246,15 @@ func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 	}
 	reps := d.Job.Input.BlockReplicas(d.Map)
 	if !d.SourceSet {
-		d.Source, d.SourceSet = h.nearest(c.Topology(), reps, o.Node), true
+		t := c.Topology()
+		if t.Config().ReplicaChoice == cluster.Hadoop020 {
+			// Hadoop 0.20's order (td/regime): the engine's rule for
+			// that choice, drawn from this wrapper's stream.
+			d.Source = cluster.ReadReplica(t, reps, o.Node, nil, h.rnd)
+		} else {
+			d.Source = h.nearest(t, reps, o.Node)
+		}
+		d.SourceSet = true
 	}
 	h.last = hwRun{job: d.Job.Index, m: d.Map, src: d.Source, remote: d.Source != o.Node}
 	h.lastOK, h.lastN = true, o.Node
@@ -363,6 +380,7 @@ type tdSim struct {
 	policy  PolicySpec
 	seed    uint64
 	variant *tdVariant // nil: the E4 cluster as is
+	regime  *tdRegime  // nil: td/queues' cluster and engine (td_regime.go)
 }
 
 // cluster is the run's cluster: E4's, changed by the variant if any.
@@ -370,6 +388,9 @@ func (r tdSim) cluster() cluster.Config {
 	c := tdCluster()
 	if r.variant != nil {
 		r.variant.cluster(&c)
+	}
+	if r.regime != nil {
+		r.regime.apply(&c)
 	}
 	return c
 }
@@ -397,7 +418,15 @@ func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*sc
 	if err != nil {
 		return nil, err
 	}
-	res, err := scenario.Simulation{Topology: topo, Jobs: r.jobs, Policy: wrap(pol), Seed: r.seed}.Run()
+	p := wrap(pol)
+	var eng sim.Params // zero: the engine's defaults, as td/queues runs
+	if r.regime != nil {
+		eng = r.regime.engine()
+		if r.regime.heartbeatOnly {
+			p = newHeartbeatOnly(p, eng.WithDefaults().HeartbeatS)
+		}
+	}
+	res, err := scenario.Simulation{Engine: eng, Topology: topo, Jobs: r.jobs, Policy: p, Seed: r.seed}.Run()
 	if err != nil {
 		return nil, fmt.Errorf("%s (seed %d): %w", label, r.seed, err)
 	}
@@ -413,6 +442,12 @@ func (r tdSim) exec() (*tdOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.outcome(res, w), nil
+}
+
+// outcome is what the TD experiments keep of a finished run whose policy
+// w watched.
+func (r tdSim) outcome(res *scenario.Result, w *hotWatch) *tdOutcome {
 	col := res.Collector
 	sum := res.Summary
 	out := &tdOutcome{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs)}
@@ -442,7 +477,7 @@ func (r tdSim) exec() (*tdOutcome, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // tdRunAll runs the simulations, o.Parallel at a time; results do not

@@ -74,7 +74,7 @@ func TestTDExperimentNames(t *testing.T) {
 			t.Errorf("%s: incomplete registration", e.Name)
 		}
 	}
-	if want := []string{"td/queues", "td/data-size", "td/bounds", "td/bounds-costly", "td/diagnose"}; !slices.Equal(names, want) {
+	if want := []string{"td/queues", "td/data-size", "td/bounds", "td/bounds-costly", "td/diagnose", "td/regime", "td/map"}; !slices.Equal(names, want) {
 		t.Fatalf("names %v, want %v", names, want)
 	}
 	for _, e := range registry {
