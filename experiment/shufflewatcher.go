@@ -58,7 +58,7 @@ var swExperiments = []Experiment{
 	{Name: "shufflewatcher/regime", Source: "ShuffleWatcher paper, sections 4.3 and 5.2, in its regime (README-shufflewatcher.md)", DefaultSeeds: 3,
 		Summary: "Fig. 8's pairs at Table 3's bytes under the hadoop1-hdd costs, along a sweep of task cost with section 4.3's operating point, at 30, 10 and 3 users, inputs from outside and written in the cluster",
 		run:     runSWRegime},
-	{Name: "shufflewatcher/map", Source: "beyond the paper: where SW-fair gains over Fair", DefaultSeeds: 3,
+	{Name: "shufflewatcher/map", Source: "beyond the ShuffleWatcher paper: where SW-fair gains over Fair", DefaultSeeds: 3,
 		Summary: "SW-fair over Fair across task cost (the slots' load) and rack uplink speed (over-subscription), the paper's point marked",
 		run:     runSWMap},
 }

@@ -112,7 +112,7 @@ func TestSWSteadyWindow(t *testing.T) {
 func TestSWRegistryNames(t *testing.T) {
 	want := []string{"shufflewatcher/main", "shufflewatcher/traffic", "shufflewatcher/breakdown", "shufflewatcher/mix",
 		"shufflewatcher/timeseries", "shufflewatcher/concurrency", "shufflewatcher/users", "shufflewatcher/placement",
-		"shufflewatcher/main-table3", "shufflewatcher/main-4h"}
+		"shufflewatcher/main-table3", "shufflewatcher/main-4h", "shufflewatcher/regime", "shufflewatcher/map"}
 	if len(swExperiments) != len(want) {
 		t.Fatalf("%d experiments, want %d", len(swExperiments), len(want))
 	}
