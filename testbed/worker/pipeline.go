@@ -93,6 +93,7 @@ func (w *Worker) forward(ctx context.Context, job, r int, body io.Reader, n int6
 	}
 	req.ContentLength = n
 	req.Header.Set(hdrLength, strconv.FormatInt(n, 10))
+	req.Header.Set("Expect", "100-continue") // see peerClient
 	resp, err := w.client.Do(req)
 	if err != nil {
 		return content.Digest{}, asPeerError(next[0], fmt.Errorf("pipeline to node %d: %w", next[0], err))

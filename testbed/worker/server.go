@@ -181,6 +181,11 @@ func (w *Worker) servePipeline(rw http.ResponseWriter, req *http.Request) {
 		if n, dead := deadNode(err); dead {
 			rw.Header().Set(hdrFailedNode, strconv.Itoa(n))
 		}
+		// Take the rest of the replica before answering: a node that
+		// answers and closes while the writer still sends resets the
+		// connection, and the writer would read this node as dead and
+		// lose the reason (and the failed node named above).
+		io.Copy(io.Discard, req.Body)
 		http.Error(rw, err.Error(), status)
 		return
 	}

@@ -63,12 +63,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	control := congestionControl(s.CongestionControl)
 	w := &Worker{setup: s, conn: conn, store: store, disk: pace.New(s.DiskBytesPerSec),
-		client: &http.Client{Transport: &http.Transport{
-			// One connection a transfer, as Hadoop's fetcher opens one
-			// per host per fetch: every transfer starts in TCP slow start.
-			DisableKeepAlives: true,
-			DialContext:       (&net.Dialer{Timeout: 30 * time.Second, Control: control}).DialContext,
-		}},
+		client:   peerClient(control),
 		attempts: map[wire.Attempt]context.CancelFunc{}, fetchers: map[int][]*fetcher{},
 		kick: make(chan struct{}, 1)}
 	ln, err := (&net.ListenConfig{Control: control}).Listen(ctx, "tcp", s.Addrs[s.Node])
@@ -269,4 +264,22 @@ func (w *Worker) announce(m *wire.MapOutputs) {
 	for _, f := range fs {
 		f.add(m.Outputs)
 	}
+}
+
+// peerClient is the HTTP client a worker talks to its peers with.
+//
+// One connection a transfer, as Hadoop's fetcher opens one per host per
+// fetch: every transfer starts in TCP slow start. A pipeline write asks
+// "Expect: 100-continue" and waits for the next node's go-ahead before it
+// sends the replica, as an HDFS writer sets the pipeline up before it sends
+// a packet: a node that refuses at once (a bad request, no room) answers
+// with its reason instead of closing a connection the writer is still
+// sending on, which the writer could only read as the node's death. The
+// wait is bounded so that a peer that never answers 100 still gets the body.
+func peerClient(control func(network, address string, c syscall.RawConn) error) *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		DisableKeepAlives:     true,
+		ExpectContinueTimeout: 5 * time.Second,
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, Control: control}).DialContext,
+	}}
 }

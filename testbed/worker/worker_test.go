@@ -53,7 +53,7 @@ func newCluster(t *testing.T, racks []int, fakes map[int]http.Handler) *testClus
 			t.Fatal(err)
 		}
 		w := &Worker{setup: wire.Setup{Node: i, Addrs: addrs, Racks: racks}, store: store, disk: pace.New(0),
-			client:   &http.Client{Transport: &http.Transport{DisableKeepAlives: true}},
+			client:   peerClient(nil),
 			attempts: map[wire.Attempt]context.CancelFunc{}, fetchers: map[int][]*fetcher{}, kick: make(chan struct{}, 1)}
 		w.conn = wire.NewConn(strings.NewReader(""), io.Discard, "test")
 		h := w.routes()
