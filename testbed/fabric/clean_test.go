@@ -158,3 +158,19 @@ func TestCleanWaitsForANameBeingMounted(t *testing.T) {
 		t.Errorf("Clean left an unmounted core name %v old (removed %v)", 2*unmountedGrace, removed)
 	}
 }
+
+// TestCleanReportsOnlyWhatItRemoved: Clean lists the namespaces, then takes
+// run by run; a live run may close itself in between. Clean must not report
+// as removed the names that run already took away (a user reading "removed"
+// would think it had touched a live run).
+func TestCleanReportsOnlyWhatItRemoved(t *testing.T) {
+	needPrivilege(t)
+	names := []string{Prefix + "tgone-n0", Prefix + "tgone-r0", Prefix + "tgone-core"}
+	removed, err := cleanRun("tgone", names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 0 {
+		t.Errorf("cleanRun of a run already gone reported %v removed, want nothing", removed)
+	}
+}

@@ -145,11 +145,14 @@ func cleanRun(run string, names []string) ([]string, error) {
 	}
 	var removed []string
 	for _, name := range names {
-		if err := deleteNamedNetns(name); err != nil {
+		gone, err := removeNamedNetns(name)
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		removed = append(removed, name)
+		if gone {
+			removed = append(removed, name)
+		}
 	}
 	return removed, errors.Join(errs...)
 }

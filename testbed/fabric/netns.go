@@ -126,15 +126,26 @@ func createNamedNetns(name string, lock bool) (netns.NsHandle, error) {
 // between creating and mounting it) is removed all the same; a name that is
 // already gone is not an error.
 func deleteNamedNetns(name string) error {
+	_, err := removeNamedNetns(name)
+	return err
+}
+
+// removeNamedNetns is deleteNamedNetns that also says whether the name was
+// there to remove, so that Clean reports only what it removed, not the
+// names of a run that closed itself between Clean's listing and its turn.
+func removeNamedNetns(name string) (bool, error) {
 	path := filepath.Join(netnsDir, name)
 	uerr := unix.Unmount(path, unix.MNT_DETACH)
 	if uerr != nil && uerr != unix.EINVAL && uerr != unix.ENOENT {
-		return fmt.Errorf("fabric: unmount %s: %w", path, uerr)
+		return false, fmt.Errorf("fabric: unmount %s: %w", path, uerr)
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("fabric: %w", err)
+	if err := os.Remove(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("fabric: %w", err)
 	}
-	return nil
+	return true, nil
 }
 
 // isNetns says whether f is a namespace (a mounted name), not the empty file
