@@ -102,12 +102,15 @@ func sampleBacklogs(t *testing.T, f *Fabric) (stop func()) {
 // algorithm and the testbed's; the host's BBR starves one of two flows at
 // the fabric's microsecond base round trip, measured -78% in 2 of 12 runs
 // at the default queue and -100% in 5 of 6 at a 20-frame queue), across a
-// 20 Mbit/s uplink, the testbed's default scaled rate, for about 9 s. Each
-// must get within 10% of an equal share of what the uplink carries, and
-// together they must fill it within 10%. Over 4 s at 100 Mbit/s, Reno
-// flows ended up to 15% from an equal share (the drop-tail "outcast" and
-// phase effects of real switches); over 9 s at 20 Mbit/s, CUBIC flows were
-// measured within 6.3% of it in four runs.
+// 20 Mbit/s uplink, the testbed's default scaled rate, for about 9 s.
+// Together they must fill it within 10%, and neither may starve: each must
+// get within 35% of an equal share of what the uplink carries. Two CUBIC
+// flows at a drop-tail queue do not split a link evenly over 9 s (the
+// "outcast" and phase effects of real switches): on an idle host, eleven
+// runs ended 2.0, 2.6, 3.0, 3.7, 4.7, 10.5, 10.6, 11.1, 11.5, 13.7 and 26.5%
+// from equal, so a tighter bound would fail on TCP's own noise, while the
+// starvation it guards against (BBR, above) is 78-100%. Over 4 s at 100
+// Mbit/s, Reno flows ended up to 15% from an equal share.
 func TestShapingTwoFlowsShareTheUplink(t *testing.T) {
 	needPrivilege(t)
 	const uplink = 100e6
@@ -141,8 +144,8 @@ func TestShapingTwoFlowsShareTheUplink(t *testing.T) {
 			var misses []string
 			for i, got := range shares {
 				t.Logf("attempt %d: flow %d: %.2f Mbit/s over %v, an equal share is %.2f: %+.1f%% (host idle %.0f%%)", attempt, i, got/1e6, span.Round(time.Millisecond), link/2e6, 100*(got/(link/2)-1), 100*idle)
-				if math.Abs(got/(link/2)-1) > 0.10 {
-					misses = append(misses, fmt.Sprintf("flow %d got %.2f Mbit/s: not within 10%% of an equal share (%.2f)", i, got/1e6, link/2e6))
+				if math.Abs(got/(link/2)-1) > 0.35 {
+					misses = append(misses, fmt.Sprintf("flow %d got %.2f Mbit/s: not within 35%% of an equal share (%.2f): one flow starves the other", i, got/1e6, link/2e6))
 				}
 			}
 			if math.Abs(sum/link-1) > 0.10 {
