@@ -97,7 +97,7 @@ func TestNASRegimeWaits(t *testing.T) {
 
 // TestNASMapSetUp pins nas/map: NAS over Delay at the paper's parameters,
 // load x users with the paper's point (bytes as traced, 200 users) marked,
-// every cell on the same 6-hour window.
+// every cell on the same 2-hour window.
 func TestNASMapSetUp(t *testing.T) {
 	m := nasMap
 	if m.Policy.Name != "nas" || m.Baseline.Name != "delay" || len(m.Policy.Params)+len(m.Baseline.Params) != 0 {
@@ -113,8 +113,8 @@ func TestNASMapSetUp(t *testing.T) {
 	}
 	for xi := range m.Xs {
 		s := nasMapSetup(xi)
-		if s.EndS != 6*3600 || s.NetworkQuantumS != 1 {
-			t.Errorf("column %d: window end %v s, quantum %v; want 21600 and 1", xi, s.EndS, s.NetworkQuantumS)
+		if s.EndS != 2*3600 || s.NetworkQuantumS != 1 {
+			t.Errorf("column %d: window end %v s, quantum %v; want 7200 and 1", xi, s.EndS, s.NetworkQuantumS)
 		}
 	}
 	if figures["nas/map"] == nil || figures["nas/map"].Heat == nil {
