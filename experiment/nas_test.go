@@ -95,7 +95,7 @@ func TestNASGroups(t *testing.T) {
 		want    []string
 		notWant string
 	}{
-		{"nas", []string{"nas/main", "nas/classes", "nas/users", "nas/diagnose", "nas/cluster40", "nas/cluster40-classes"}, "nas-window/"},
+		{"nas", []string{"nas/main", "nas/classes", "nas/users", "nas/diagnose", "nas/cluster40", "nas/cluster40-classes", "nas/regime", "nas/map"}, "nas-window/"},
 		{"nas-window", []string{"nas-window/main", "nas-window/classes", "nas-window/users"}, "nas/"},
 	}
 	for _, tc := range tests {

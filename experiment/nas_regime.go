@@ -1,0 +1,249 @@
+package experiment
+
+// nas/regime and nas/map: NAS in the paper's own regime, and where it wins.
+//
+// nas/main replays FB-2010 with its bytes scaled by 600/3000, the project's
+// rule for a trace on a smaller cluster; the paper ran the trace unscaled
+// (its Fig. 2 class mix is the unscaled trace's) on its 600 nodes, about
+// five times the load per node the trace had. nas/regime runs that day,
+// with every locality-aware scheduler also given the same 5 s wait the
+// paper's real cluster gave NAS; nas/map puts NAS's gain over Delay on a
+// grid of offered load and users. The rules of both, each with its source,
+// are in README-nas.md (The paper's regime), written before any run.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
+	"github.com/mrsched/mrsched/workload"
+)
+
+const (
+	// nasRegimeScale is the paper's byte scale: the trace as traced.
+	nasRegimeScale = 1.0
+	// nasRegimeSeeds is the regime's default number of seeds: a run of the
+	// unscaled day costs several CPU-minutes (README-nas.md, Runtime).
+	nasRegimeSeeds = 2
+	// nasMapWindowS is nas/map's window: jobs submitted in the trace's
+	// first 2 hours, each run to its finish. The whole day at every cell
+	// costs hours of CPU on 2 cores, and so did 6 hours on a shared host
+	// (README-nas.md, The rules); the window is the same in every cell.
+	nasMapWindowS = 2 * 3600
+)
+
+// nasScaledSetup is the NAS paper's 600-node cluster under FB-2010 with
+// its bytes scaled by scale (SWIM's Scale; 1 is the trace's own bytes)
+// and jobs submitted in [0, endS) (0: the whole day), on the day's 1 s
+// network quantum.
+func nasScaledSetup(name, describe string, scale, endS float64) nasSetup {
+	return nasSetup{Name: name, MainName: "nas/regime", Describe: describe,
+		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim,
+		jobs: func(s nasSetup, users int, seed uint64) ([]workload.Job, error) {
+			cl := s.Cluster.WithDefaults()
+			return workload.ParseSWIM(strings.NewReader(string(traces.FB2010())), traces.FB2010Name, workload.SWIMOptions{
+				SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, Scale: scale,
+				BlockBytes: cl.BlockBytes(), Users: users, Seed: seed, EndS: s.EndS})
+		}}
+}
+
+// nasRegimeDay is the paper's simulation as it ran it: the whole FB-2010
+// day, bytes as traced, on 600 nodes with 200 users.
+var nasRegimeDay = nasScaledSetup("fb2010-day-unscaled",
+	"the whole FB-2010 day (24,442 jobs), bytes as traced (SWIM scale 1), on 600 nodes, network quantum 1 s",
+	nasRegimeScale, 0)
+
+// nasSameWait is the paper's real-cluster wait (nasWaitS, 5 s) given to
+// every locality-aware scheduler: Delay and SW-delay as t1 = t2 = 5 s,
+// the NAS variants as wait_s in place of D^m and D^r.
+var (
+	nasDelayWait = map[string]any{"t1_s": nasWaitS, "t2_s": nasWaitS}
+	nasNASWait   = map[string]any{"wait_s": nasWaitS}
+)
+
+// nasRegimePolicies are the regime's schedulers: the paper's, at its
+// simulation's parameters (D^m = D^r = 135 on freed containers, Delay's
+// 15 s + 15 s), NAS without CR-RTS (MTS+CA-RTS), then the locality-aware
+// ones with the same 5 s wait.
+var nasRegimePolicies = []PolicySpec{
+	nasPolicy("Fair"), nasPolicy("Delay"), nasPolicy("SW-delay"), nasPolicy("MTS"),
+	{Label: "NAS w/o CR-RTS", Name: "nas-mts-carts"},
+	nasPolicy("NAS"),
+	{Label: "Delay, 5 s", Name: "delay", Params: nasDelayWait},
+	{Label: "SW-delay, 5 s", Name: "sw-delay", Params: nasDelayWait},
+	{Label: "MTS, 5 s", Name: "nas-mts", Params: nasNASWait},
+	{Label: "NAS, 5 s", Name: "nas", Params: nasNASWait},
+}
+
+// nasRegimeAgainst is, for each scheduler of nasRegimePolicies, the NAS it
+// is compared with: the one with the same waits ("" for the NAS runs).
+var nasRegimeAgainst = map[string]string{
+	"Fair": "NAS", "Delay": "NAS", "SW-delay": "NAS", "MTS": "NAS", "NAS w/o CR-RTS": "NAS",
+	"Delay, 5 s": "NAS, 5 s", "SW-delay, 5 s": "NAS, 5 s", "MTS, 5 s": "NAS, 5 s", "NAS": "NAS, 5 s",
+}
+
+// runNASRegime runs every regime scheduler on s, whose bytes are scaled by
+// scale (nasRegimeDay: the unscaled day), and puts NAS over each, on the
+// same seed.
+func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
+	pols := nasRegimePolicies
+	res, err := nasGrid(o, s, s.Users, pols)
+	if err != nil {
+		return nil, err
+	}
+	byLabel := map[string][]*nasOutcome{}
+	for i, p := range pols {
+		byLabel[p.Label] = res[i]
+	}
+	var count [3]int
+	for i := range res[0][0].jobs {
+		count[nasClassOf(&res[0][0].jobs[i])]++
+	}
+	t := &report.Table{
+		Title: "nas/regime: the paper's regime; " + s.describe(o, s.Users),
+		Headers: []string{"scheduler", "jobs/h", "steady jobs/h", "mean job time (s)", "light (s)", "medium (s)", "heavy (s)",
+			"node-local maps %", "cross-rack TB", "congestion", "reducer-s waiting (M)", "last finish (h)",
+			"against", "NAS jobs/h", "NAS steady", "NAS job time"},
+		Notes: []string{
+			"mean (min-max over seeds). jobs/h: jobs / (last finish - first submit), the paper's throughput; steady jobs/h: jobs finished",
+			"between the first and the last submission, per hour of that span (summary.json steady_state); job time: finish - submit.",
+			fmt.Sprintf("classes by true shuffle (light < 1 MB, heavy > 100 MB): %d light, %d medium, %d heavy jobs (seed %d).",
+				count[sched.NASLight], count[sched.NASMedium], count[sched.NASHeavy], o.Seed),
+			"congestion: (3 s monitor sample, uplink direction) pairs at or above 80%; reducer-s waiting: launched reduces waiting for maps.",
+			"NAS columns: NAS's figure over the row's on the same seed, as a change, mean (min to max over seeds), against the NAS with the",
+			"same waits (the paper's D^m = D^r = 135 on freed containers, or the 5 s wait): a gain is + in jobs/h and - in job time.",
+			"Waits: Delay and SW-delay 15 s + 15 s; MTS, NAS w/o CR-RTS (MTS+CA-RTS) and NAS D^m = D^r = 135 counted on freed containers;",
+			"the ', 5 s' rows: Delay and SW-delay t1 = t2 = 5 s, MTS and NAS wait_s 5 (the paper's real cluster).",
+		},
+	}
+	c := &report.Table{Headers: row("scheduler", "window", "scale", "users",
+		[]string{"throughput_jph", "throughput_jph_min", "throughput_jph_max"},
+		[]string{"steady_jph", "steady_jph_min", "steady_jph_max"},
+		[]string{"job_time_s", "job_time_s_min", "job_time_s_max"},
+		[]string{"light_s", "light_s_min", "light_s_max"}, []string{"medium_s", "medium_s_min", "medium_s_max"},
+		[]string{"heavy_s", "heavy_s_min", "heavy_s_max"},
+		[]string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"},
+		[]string{"cross_rack_tb", "cross_rack_tb_min", "cross_rack_tb_max"},
+		[]string{"congestion", "congestion_min", "congestion_max"},
+		[]string{"reduce_wait_ms", "reduce_wait_ms_min", "reduce_wait_ms_max"},
+		[]string{"last_finish_h", "last_finish_h_min", "last_finish_h_max"},
+		"jobs", "jobs_completed", "against",
+		[]string{"nas_throughput_x", "nas_throughput_x_min", "nas_throughput_x_max"},
+		[]string{"nas_steady_x", "nas_steady_x_min", "nas_steady_x_max"},
+		[]string{"nas_job_time_x", "nas_job_time_x_min", "nas_job_time_x_max"},
+		[]string{"wall_s", "wall_s_min", "wall_s_max"})}
+	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
+	steady := func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }
+	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
+	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
+		return func(r *nasOutcome) float64 {
+			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
+		}
+	}
+	node := func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }
+	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e12 }
+	cong := func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }
+	wait := func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }
+	last := func(r *nasOutcome) float64 { return r.lastFinish() / 3600 }
+	done := func(r *nasOutcome) float64 { return float64(r.summary.JobsCompleted) }
+	wall := func(r *nasOutcome) float64 { return r.wallS }
+	for i, p := range pols {
+		rs := res[i]
+		cells := []string{p.Label, nasOver(rs, tput).text(1), nasOver(rs, steady).text(1), nasOver(rs, jt).text(0),
+			nasOver(rs, classJT(sched.NASLight)).text(0), nasOver(rs, classJT(sched.NASMedium)).text(0),
+			nasOver(rs, classJT(sched.NASHeavy)).text(0), nasOver(rs, node).text(1), nasOver(rs, cross).text(1),
+			nasOver(rs, cong).text(0), nasOver(rs, wait).text(1), nasOver(rs, last).text(1)}
+		against := nasRegimeAgainst[p.Label]
+		var tx, sx, jx stat
+		if against != "" {
+			n := byLabel[against]
+			tx, sx, jx = nasRatio(n, rs, tput), nasRatio(n, rs, steady), nasRatio(n, rs, jt)
+		}
+		t.AddRow(append(cells, orDash(against), gain(tx), gain(sx), gain(jx))...)
+		c.AddRow(row(p.Label, s.Name, num(scale, 2), strconv.Itoa(s.Users), nasOver(rs, tput).csv(3),
+			nasOver(rs, steady).csv(3), nasOver(rs, jt).csv(2), nasOver(rs, classJT(sched.NASLight)).csv(2),
+			nasOver(rs, classJT(sched.NASMedium)).csv(2), nasOver(rs, classJT(sched.NASHeavy)).csv(2),
+			nasOver(rs, node).csv(2), nasOver(rs, cross).csv(3), nasOver(rs, cong).csv(0), nasOver(rs, wait).csv(2),
+			nasOver(rs, last).csv(2), strconv.Itoa(len(rs[0].jobs)), num(nasOver(rs, done).mean(), 0), against,
+			tx.csv(4), sx.csv(4), jx.csv(4), nasOver(rs, wall).csv(0))...)
+	}
+	t.Notes = append(t.Notes, nasWallNote(res))
+	return &Result{Table: t, CSV: c}, nil
+}
+
+// lastFinish is the latest finish of the run's jobs, NaN if none finished.
+func (r *nasOutcome) lastFinish() float64 {
+	last := math.NaN()
+	for i := range r.jobs {
+		if f := r.jobs[i].Finish; f >= 0 && !(f <= last) {
+			last = f
+		}
+	}
+	return last
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// ---------------------------------------------------------------------
+// nas/map
+
+// The map's axes: offered load as SWIM's byte scale (0.2 is the project's
+// 600/3000, nas/main; 1 the paper's), and users (Fig. 3(h)'s ends: fewer
+// users, more jobs a user).
+var (
+	nasMapScales = []float64{0.2, 0.5, 1}
+	nasMapUsers  = []float64{25, nasUsers}
+)
+
+// nasMap is NAS over Delay, both at the paper's simulation parameters, on
+// offered load x users, FB-2010's first 2 hours (nasMapWindowS), with the
+// paper's operating point (scale 1, 200 users) marked.
+var nasMap = regimeMap{
+	XName: "scale", YName: "users",
+	XLabel:  "offered load: FB-2010's bytes x scale (1 = as traced on 3,000 nodes)",
+	YLabel:  "users",
+	Xs:      nasMapScales,
+	Ys:      nasMapUsers,
+	YFormat: "%.0f",
+	Policy:  nasPolicy("NAS"), Baseline: nasPolicy("Delay"),
+	Marks: map[[2]int]string{{len(nasMapScales) - 1, len(nasMapUsers) - 1}: "paper"},
+	Title: "nas/map: NAS over Delay by offered load and users; FB-2010 jobs submitted in the first " +
+		strconv.Itoa(nasMapWindowS/3600) + " h, each run to its finish, on 600 nodes, network quantum 1 s",
+	Notes: []string{
+		"scale: FB-2010's bytes as SWIM scales them (0.2 = 600/3000, nas/main's; 1 = as traced, the paper's). users: jobs to users at random.",
+		"NAS: D^m = D^r = 135 counted on freed containers; Delay: 15 s + 15 s (the paper's simulation parameters).",
+		"throughput: the paper's, jobs / (last finish - first submit). The paper's operating point is marked (on this window, not the day:",
+		"nas/regime has the day).",
+	},
+	run: runNASMapCell,
+}
+
+// nasMapSetup is the set-up of the map's column xi: its byte scale on the
+// map's window.
+func nasMapSetup(xi int) nasSetup {
+	sc := nasMapScales[xi]
+	return nasScaledSetup(fmt.Sprintf("fb2010-2h-scale-%g", sc),
+		fmt.Sprintf("FB-2010 jobs submitted in the first %d h, bytes x %g, on 600 nodes, network quantum 1 s", nasMapWindowS/3600, sc),
+		sc, nasMapWindowS)
+}
+
+// runNASMapCell runs one policy on one cell of the map with one seed.
+func runNASMapCell(p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+	s := nasMapSetup(xi)
+	users := int(nasMapUsers[yi])
+	r, err := nasExec(nasRunSpec{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p})
+	if err != nil {
+		return mapOutcome{}, err
+	}
+	return mapOutcome{Turnaround: r.jobTime(nil), Throughput: r.throughput(nil)}, nil
+}
