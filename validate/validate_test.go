@@ -202,3 +202,27 @@ func TestTestbedRunsAreReadBack(t *testing.T) {
 		t.Errorf("the simulator's run directory records a scenario without its setting:\n%s", rec)
 	}
 }
+
+// TestShippedScenariosAreValid: every examples/testbed/validate-*.yaml a
+// user is told to run loads, names registered policies in its validate
+// section and has a valid testbed section.
+func TestShippedScenariosAreValid(t *testing.T) {
+	files, err := filepath.Glob("../examples/testbed/validate-*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("found no shipped validate scenarios (%v)", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			c, err := scenario.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := validate.LoadSpec(c); err != nil {
+				t.Errorf("its validate section: %v", err)
+			}
+			if _, err := testbed.LoadSpec(c); err != nil {
+				t.Errorf("its testbed section: %v", err)
+			}
+		})
+	}
+}
