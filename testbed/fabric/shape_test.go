@@ -37,20 +37,35 @@ func TestShapingOneFlowReachesTheUplinkRate(t *testing.T) {
 	needPrivilege(t)
 	const uplink = 100e6
 	f := build(t, Spec{Racks: 2, NodesPerRack: 2, NICBitsPerSec: 4 * uplink, UplinkBitsPerSec: uplink})
-	stop := sampleBacklogs(t, f)
-	fl := startFlow(f, 0, 2, 5001, 15<<20)
-	<-fl.done
-	stop()
-	if fl.err != nil {
-		t.Fatal(fl.err)
-	}
-	from, to := fl.marks[20], fl.marks[flowMarks]
-	got := float64(fl.bytesBetween(from, to)) * 8 / to.Sub(from).Seconds()
-	want := payloadRate(uplink, fl.mss)
-	t.Logf("goodput %.2f Mbit/s over %v, the %.0f Mbit/s uplink allows %.2f (MSS %d): %+.2f%%",
-		got/1e6, to.Sub(from).Round(time.Millisecond), uplink/1e6, want/1e6, fl.mss, 100*(got/want-1))
-	if math.Abs(got/want-1) > 0.05 {
-		t.Errorf("one flow's goodput %.2f Mbit/s is not within 5%% of the %.2f Mbit/s the uplink allows", got/1e6, want/1e6)
+	// A flow at 100 Mbit/s needs the CPU for 8,000 frames a second at
+	// once (it leaves a 2-core host about half idle on its own): with
+	// other tests' un-niced work on both cores it was measured 8.7% short,
+	// and alone within 2-3%. So the test waits for an idle host before
+	// each measurement and fails only when three in a row miss; a wrong
+	// rate misses every time.
+	for attempt := 1; ; attempt++ {
+		waitIdle(t, 0.75, 3*time.Minute)
+		before := readCPU(t)
+		stop := sampleBacklogs(t, f)
+		fl := startFlow(f, 0, 2, 5001+attempt, 15<<20)
+		<-fl.done
+		stop()
+		idle := readCPU(t).idleSince(before)
+		if fl.err != nil {
+			t.Fatal(fl.err)
+		}
+		from, to := fl.marks[20], fl.marks[flowMarks]
+		got := float64(fl.bytesBetween(from, to)) * 8 / to.Sub(from).Seconds()
+		want := payloadRate(uplink, fl.mss)
+		t.Logf("attempt %d: goodput %.2f Mbit/s over %v, the %.0f Mbit/s uplink allows %.2f (MSS %d): %+.2f%% (host idle %.0f%%)",
+			attempt, got/1e6, to.Sub(from).Round(time.Millisecond), uplink/1e6, want/1e6, fl.mss, 100*(got/want-1), 100*idle)
+		if math.Abs(got/want-1) <= 0.05 {
+			return
+		}
+		if attempt == 3 {
+			t.Errorf("one flow's goodput %.2f Mbit/s is not within 5%% of the %.2f Mbit/s the uplink allows in any of 3 measurements (host %.0f%% idle during the last)", got/1e6, want/1e6, 100*idle)
+			return
+		}
 	}
 }
 
