@@ -96,6 +96,9 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s on the testbed: %d/%d jobs, makespan %.0f s, mean turnaround %.1f s, node-local maps %.1f%%, cross-rack %.3f GB; wall %.0f s; cores %.0f%% busy with un-niced work (p95 %.0f%%)\nwrote %s\n",
 		s.Policy, s.JobsCompleted, s.JobsSubmitted, s.MakespanS, s.Turnaround.Mean, 100*s.Locality.Node,
 		s.Bytes.CrossRackTotal/1e9, r.WallS, 100*mean(r.Host.UnniceMean), 100*r.Host.UnniceP95, *out)
+	if sh := r.Host.NicedShare(); sh > testbed.NicedWarnShare {
+		fmt.Fprintf(stderr, "warning: niced work took %.0f%% of the host's CPU during the run; it slows the shaped links all the same (docs/testbed.md, The host): take ground truth on a quiet host\n", 100*sh)
+	}
 	if !r.ChecksumsOK {
 		var bad []string
 		for _, j := range r.Jobs {

@@ -111,18 +111,21 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 func validateTables(rep *validate.Report) []*report.Table {
 	pct := func(x float64) string { return fmt.Sprintf("%+.1f%%", 100*x) }
 	errs := &report.Table{Title: "The simulator against the testbed, run by run: (simulator - testbed) / testbed",
-		Headers: []string{"policy", "seed", "mean turnaround", "p95 turnaround", "makespan", "cross-rack bytes", "rank correlation", "host busy (p95)"}}
+		Headers: []string{"policy", "seed", "mean turnaround", "p95 turnaround", "makespan", "cross-rack bytes", "rank correlation", "host busy (p95)", "niced work"}}
 	for _, r := range rep.Runs {
 		errs.AddRow(r.Policy, fmt.Sprint(r.Seed), pct(r.Error.MeanTurnaround), pct(r.Error.P95Turnaround), pct(r.Error.Makespan),
-			pct(r.Error.CrossRackBytes), fmt.Sprintf("%.3f", r.Error.SpearmanTurnaround), fmt.Sprintf("%.0f%%", 100*r.Host.UnniceP95))
+			pct(r.Error.CrossRackBytes), fmt.Sprintf("%.3f", r.Error.SpearmanTurnaround), fmt.Sprintf("%.0f%%", 100*r.Host.UnniceP95),
+			fmt.Sprintf("%.0f%%", 100*r.Host.NicedShare()))
 		c := r.Control
-		errs.AddRow("  control", "", pct(c.MeanTurnaround), pct(c.P95Turnaround), pct(c.Makespan), pct(c.CrossRackBytes), fmt.Sprintf("%.3f", c.SpearmanTurnaround), "")
+		errs.AddRow("  control", "", pct(c.MeanTurnaround), pct(c.P95Turnaround), pct(c.Makespan), pct(c.CrossRackBytes), fmt.Sprintf("%.3f", c.SpearmanTurnaround), "", "")
 	}
 	errs.Notes = []string{
 		"rank correlation: Spearman's, of per-job turnaround over the jobs completed in both;",
 		"control: the simulator with every heartbeat 1 ns later against the simulator, the model's own spread;",
 		"cross-rack bytes on the testbed: the TCP payload the kernel counted on the rack uplinks;",
-		"host busy: the 95th percentile of one-second samples of the cores' un-niced busy share during the testbed run.",
+		"host busy: the 95th percentile of one-second samples of the cores' un-niced busy share during the testbed run;",
+		"niced work: the share of the cores' time other work took at a lowered priority during it, which still slows",
+		fmt.Sprintf("the shaped links (docs/testbed.md, The host): above %.0f%% the run was not taken on a quiet host.", 100*testbed.NicedWarnShare),
 	}
 	eff := &report.Table{Title: fmt.Sprintf("Effects: a policy's figure over its baseline's on the same seed, mean ± standard error over %d seeds", len(rep.Seeds)),
 		Headers: []string{"policy / baseline", "figure", "simulator", "testbed", "same sign", "within 2 SE"}}
