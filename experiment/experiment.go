@@ -33,6 +33,11 @@ type Options struct {
 	// Progress, when set, is called after each simulation with the number
 	// done and the total; calls are serialised.
 	Progress func(done, total int)
+	// KeepDir, when set, is a directory where each finished simulation of
+	// the experiments that keep runs (nas/*) is written as it finishes and
+	// read back by the next invocation of the same build: a stopped
+	// experiment resumes where it stopped (keep.go).
+	KeepDir string
 }
 
 func (o Options) withDefaults(seeds int) Options {

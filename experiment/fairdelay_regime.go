@@ -690,7 +690,7 @@ func fdMap() regimeMap {
 			"each batch: small-jobs' rule, jobs = 600 s x 600 map slots / (maps x 9 s), submitted at 0. mean turnaround: the batch's",
 			"jobs' mean; throughput: jobs / workload time, so its ratio is FIFO's workload time / FIFO + delay's (Fig. 12's gain).",
 		},
-		run: func(p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
 			maps := int(fdMapMaps[xi])
 			jobs := make([]workload.Job, smallJobsCount(maps, slots))
 			for i := range jobs {

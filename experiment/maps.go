@@ -28,9 +28,10 @@ type regimeMap struct {
 	// Title heads the table; Notes follow it (the set-up and its rules).
 	Title string
 	Notes []string
-	// run runs one policy on cell (xi, yi) with seed. Runs share nothing:
-	// they run o.Parallel at a time.
-	run func(p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error)
+	// run runs one policy on cell (xi, yi) with seed; o is the
+	// experiment's (its keep directory). Runs share nothing: they run
+	// o.Parallel at a time.
+	run func(o Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error)
 }
 
 // mapOutcome is what a map keeps of a run: the figures whose ratios it
@@ -73,7 +74,7 @@ func runMap(o Options, m regimeMap) (*Result, error) {
 	}
 	outs, err := inParallel(o, len(jobs), func(i int) (mapOutcome, error) {
 		j := jobs[i]
-		r, err := m.run(j.pol, j.xi, j.yi, j.seed)
+		r, err := m.run(o, j.pol, j.xi, j.yi, j.seed)
 		if err != nil {
 			return r, fmt.Errorf("%s=%s, %s=%s, %s, seed %d: %w", m.XName, m.fmtX(j.xi), m.YName, m.fmtY(j.yi), j.pol.Label, j.seed, err)
 		}

@@ -13,7 +13,7 @@ func TestRunMapPairsSeeds(t *testing.T) {
 	base, pol := PolicySpec{Label: "B", Name: "fair"}, PolicySpec{Label: "P", Name: "delay"}
 	m := regimeMap{XName: "load", YName: "users", Xs: []float64{1, 2}, Ys: []float64{3, 30},
 		Policy: pol, Baseline: base, Marks: map[[2]int]string{{1, 0}: "paper"},
-		run: func(p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
 			// The baseline takes 10 s; the policy 10 x (x+1) x seed/10 s,
 			// so the ratio is (x+1) x seed / 10 and the throughput its inverse.
 			if p.Label == "B" {

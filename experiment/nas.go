@@ -272,8 +272,25 @@ type nasKey struct {
 	Seed          uint64
 }
 
-// nasCache holds the NAS experiments' runs (see runCache).
-var nasCache runCache[nasKey, *nasOutcome]
+// nasCache holds the NAS experiments' runs (see runCache), and keeps them
+// in Options.KeepDir: a run of the unscaled day takes tens of minutes.
+var nasCache = runCache[nasKey, *nasOutcome]{keep: gobKeep[*nasOutcome, nasKept]{
+	name: "nas",
+	to: func(r *nasOutcome) nasKept {
+		return nasKept{Jobs: r.jobs, Summary: r.summary, Load: r.load, WallS: r.wallS}
+	},
+	from: func(k nasKept) *nasOutcome {
+		return &nasOutcome{jobs: k.Jobs, summary: k.Summary, load: k.Load, wallS: k.WallS}
+	},
+}}
+
+// nasKept is a nasOutcome as it is kept on disk.
+type nasKept struct {
+	Jobs    []metrics.JobRecord
+	Summary metrics.Summary
+	Load    sched.NASLoadStats
+	WallS   float64
+}
 
 type nasRunSpec struct {
 	key   nasKey
@@ -302,6 +319,10 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s (%s, seed %d, %d users): %w", spec.Label, spec.Name, r.key.Seed, r.key.Users, err)
 	}
+	// The summary's free-form parts (the effective configuration, extras)
+	// are read by no NAS experiment and hold values a kept run could not
+	// carry: they are dropped here, so a kept run and a fresh one agree.
+	res.Summary.Config, res.Summary.Extra = nil, nil
 	return &nasOutcome{jobs: res.Collector.Jobs(), summary: res.Summary,
 		load: metered.(sched.NASLoadReporter).NASLoad(), wallS: time.Since(start).Seconds()}, nil
 }

@@ -237,13 +237,15 @@ func nasMapSetup(xi int) nasSetup {
 		sc, nasMapWindowS)
 }
 
-// runNASMapCell runs one policy on one cell of the map with one seed.
-func runNASMapCell(p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+// runNASMapCell runs one policy on one cell of the map with one seed,
+// through the NAS run cache (and o's keep directory).
+func runNASMapCell(o Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
 	s := nasMapSetup(xi)
 	users := int(nasMapUsers[yi])
-	r, err := nasExec(nasRunSpec{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p})
+	one := Options{Seeds: 1, Seed: seed, Parallel: 1, KeepDir: o.KeepDir}
+	rs, err := nasRunMany(one, []nasRunSpec{{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p}})
 	if err != nil {
 		return mapOutcome{}, err
 	}
-	return mapOutcome{Turnaround: r.jobTime(nil), Throughput: r.throughput(nil)}, nil
+	return mapOutcome{Turnaround: rs[0].jobTime(nil), Throughput: rs[0].throughput(nil)}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -164,33 +165,62 @@ func inParallel[T any](o Options, n int, exec func(i int) (T, error)) ([]T, erro
 // runCache keeps finished runs for the life of the process, so that a
 // group of experiments reading the same simulations (`mrsched experiment
 // nas` runs nas/main, nas/classes and nas/users on shared runs) runs each
-// once. Runs are deterministic, so a cached run is the run.
+// once. Runs are deterministic, so a cached run is the run. A cache with
+// a keep codec also keeps its runs in Options.KeepDir (keep.go).
 type runCache[K comparable, V any] struct {
-	mu sync.Mutex
-	m  map[K]V
+	mu   sync.Mutex
+	m    map[K]V
+	keep keepCodec[V]
 }
 
 // cachedRuns returns one result per spec in order, taking it from c when
-// its key is there and running the rest with exec, o.Parallel at a time.
+// its key is there (or, with o.KeepDir, kept on disk by this build) and
+// running the rest with exec, o.Parallel at a time. With o.KeepDir each
+// run is written there as soon as it finishes.
 func cachedRuns[K comparable, S, V any](o Options, c *runCache[K, V], specs []S, key func(S) K, exec func(S) (V, error)) ([]V, error) {
 	out := make([]V, len(specs))
+	keep := o.KeepDir != "" && c.keep != nil
+	keyText := func(s S) string { return fmt.Sprintf("%#v", key(s)) }
 	var pending []int
 	c.mu.Lock()
 	for i, s := range specs {
 		if v, ok := c.m[key(s)]; ok {
 			out[i] = v
-		} else {
-			pending = append(pending, i)
+			continue
 		}
+		if keep {
+			v, ok, err := loadKept(o.KeepDir, c.keep, keyText(s))
+			if err != nil {
+				c.mu.Unlock()
+				return nil, err
+			}
+			if ok {
+				out[i] = v
+				continue
+			}
+		}
+		pending = append(pending, i)
 	}
 	c.mu.Unlock()
-	ran, err := inParallel(o, len(pending), func(k int) (V, error) { return exec(specs[pending[k]]) })
+	ran, err := inParallel(o, len(pending), func(k int) (V, error) {
+		s := specs[pending[k]]
+		v, err := exec(s)
+		if err == nil && keep {
+			err = storeKept(o.KeepDir, c.keep, keyText(s), v)
+		}
+		return v, err
+	})
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[K]V{}
+	}
+	for i, s := range specs { // the kept ones too: later experiments of this process read them
+		if !slices.Contains(pending, i) {
+			c.m[key(s)] = out[i]
+		}
 	}
 	for k, i := range pending {
 		out[i] = ran[k]

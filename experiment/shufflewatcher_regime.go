@@ -334,7 +334,7 @@ func swMap() regimeMap {
 			"paper's point: its 500 Mbit/s uplinks at the task-cost factor where Delay uses the cluster most while keeping up (section 4.3's rule, as shufflewatcher/regime)",
 			"throughput: jobs finishing in the steady window per hour; turnaround: jobs submitted in it",
 		},
-		run: func(p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
 			rs, err := swRegimeRuns(Options{Parallel: 1}, []swRegimeSpec{{
 				swRegime{Factor: swMapFactors[xi], Users: swUsers, UplinkMbps: swMapUplinks[yi]}, p, seed}})
 			if err != nil {

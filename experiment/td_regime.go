@@ -453,7 +453,7 @@ func tdMap() regimeMap {
 			"replica order, offers only at each node's 3 s heartbeat, 4 s task start-up. mean turnaround: the queue's jobs' mean finish",
 			"(all submitted at 0); throughput: jobs / queue completion, so its ratio is FIFO's completion / TD's.",
 		},
-		run: func(p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
 			jobs, err := tdQueue(tdMapQueue, 200, seed)
 			if err != nil {
 				return mapOutcome{}, err

@@ -16,7 +16,7 @@ import (
 // cmdExperiment runs the papers' experiments by name:
 //
 //	mrsched experiment -list
-//	mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-parallel P] [-q] NAME...
+//	mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...
 //
 // NAME is a full name (fair-delay/zipf), a short one (zipf) or a paper
 // (fair-delay: all of its experiments). Each experiment prints a table of
@@ -32,10 +32,11 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "simulations run at once (results do not depend on it)")
 	quiet := fs.Bool("q", false, "no progress or timing on stderr")
 	list := fs.Bool("list", false, "list the experiments and exit")
+	keep := fs.String("keep", "", "keep each finished simulation of the nas experiments in DIR (created if missing) and reuse those this build kept there: a stopped experiment resumes")
 	outs := addReportFlag(fs)
 	figures := fs.String("figures", "", "also write each experiment's figure (those that have one) to DIR/<paper>-<name>.svg; with no NAME, run every experiment that has a figure")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list")
+		fmt.Fprintln(stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the names.
@@ -72,6 +73,11 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	if *parallel < 1 {
 		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)
 	}
+	if *keep != "" {
+		if err := writableDir(*keep); err != nil {
+			return fmt.Errorf("-keep %s: %w", *keep, err)
+		}
+	}
 	exps, err := experiment.Select(names)
 	if err != nil {
 		return err
@@ -96,7 +102,7 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout)
 		}
 		prog := newCounter(stderr, e.Name, *quiet)
-		opts := experiment.Options{Seeds: *seeds, Seed: *seed, Parallel: *parallel, Progress: prog.count}
+		opts := experiment.Options{Seeds: *seeds, Seed: *seed, Parallel: *parallel, Progress: prog.count, KeepDir: *keep}
 		res, err := e.Run(opts)
 		prog.finish()
 		if err != nil {

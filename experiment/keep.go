@@ -1,0 +1,166 @@
+package experiment
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Keeping runs on disk (Options.KeepDir). An experiment of the unscaled
+// FB-2010 day runs for hours; held only in memory, a stopped run of it
+// lost every simulation it had finished. With a keep directory each
+// finished simulation is written there at once, and the next invocation
+// reads it back instead of running it again: a stopped experiment resumes.
+//
+// A kept run is the run only for the binary that made it: the policies
+// and the engine change between builds while the keys (set-up, policy
+// label, users, seed) do not. Each file therefore records the build (a
+// hash of the executable) and its key in full; a file from another build,
+// or whose key does not match, is ignored and the run made again.
+
+// keepCodec writes the runs of one cache to a keep directory and reads
+// them back.
+type keepCodec[V any] interface {
+	// kind names the cache's files: <kind>-<hash of the key>.gob.
+	kind() string
+	encode(enc *gob.Encoder, v V) error
+	decode(dec *gob.Decoder) (V, error)
+}
+
+// gobKeep is a keepCodec through a gob-encodable form T of a run (runs
+// keep unexported fields, which gob does not see).
+type gobKeep[V, T any] struct {
+	name string
+	to   func(V) T
+	from func(T) V
+}
+
+func (g gobKeep[V, T]) kind() string { return g.name }
+
+func (g gobKeep[V, T]) encode(enc *gob.Encoder, v V) error { return enc.Encode(g.to(v)) }
+
+func (g gobKeep[V, T]) decode(dec *gob.Decoder) (V, error) {
+	var t T
+	if err := dec.Decode(&t); err != nil {
+		var zero V
+		return zero, err
+	}
+	return g.from(t), nil
+}
+
+// keptHeader opens every kept file: the build that made it and the key in
+// full, so that neither a hash collision nor a rebuilt binary can hand
+// back the wrong run.
+type keptHeader struct {
+	Build, Key string
+}
+
+// keepPath is where a run with key is kept.
+func keepPath[V any](dir string, c keepCodec[V], key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(dir, c.kind()+"-"+hex.EncodeToString(sum[:8])+".gob")
+}
+
+// loadKept reads the run with key from dir; ok is false when there is none
+// made by this build. A file that cannot be read as one is an error: it
+// is in the directory the user named, and running over it silently would
+// hide a disk or a permissions problem.
+func loadKept[V any](dir string, c keepCodec[V], key string) (v V, ok bool, err error) {
+	path := keepPath(dir, c, key)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return v, false, nil
+	}
+	if err != nil {
+		return v, false, fmt.Errorf("keep directory: %w", err)
+	}
+	build, err := buildID()
+	if err != nil {
+		return v, false, err
+	}
+	dec := gob.NewDecoder(bytes.NewReader(data))
+	var h keptHeader
+	if err := dec.Decode(&h); err != nil {
+		return v, false, fmt.Errorf("keep directory: %s: not a kept run (%v); remove it", path, err)
+	}
+	if h.Build != build || h.Key != key {
+		return v, false, nil // another build's run, or another key under the same hash
+	}
+	v, err = c.decode(dec)
+	if err != nil {
+		return v, false, fmt.Errorf("keep directory: %s: %v; remove it", path, err)
+	}
+	return v, true, nil
+}
+
+// storeKept writes the run with key to dir, through a temporary file and a
+// rename, so that a run stopped mid-write leaves no half file behind.
+func storeKept[V any](dir string, c keepCodec[V], key string, v V) error {
+	build, err := buildID()
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	enc := gob.NewEncoder(&buf)
+	if err := enc.Encode(keptHeader{Build: build, Key: key}); err != nil {
+		return err
+	}
+	if err := c.encode(enc, v); err != nil {
+		return fmt.Errorf("keeping a run: %w", err)
+	}
+	path := keepPath(dir, c, key)
+	tmp, err := os.CreateTemp(dir, ".keep-*")
+	if err != nil {
+		return fmt.Errorf("keep directory: %w", err)
+	}
+	_, werr := tmp.Write(buf.Bytes())
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("keep directory: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("keep directory: %w", err)
+	}
+	return nil
+}
+
+var (
+	buildOnce sync.Once
+	buildSum  string
+	buildErr  error
+)
+
+// buildID identifies the running binary: the hash of its executable. Go
+// builds are reproducible, so the same source built again keeps its runs.
+func buildID() (string, error) {
+	buildOnce.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			buildErr = fmt.Errorf("keep directory: cannot find this binary to tell its build: %w", err)
+			return
+		}
+		f, err := os.Open(exe)
+		if err != nil {
+			buildErr = fmt.Errorf("keep directory: cannot read this binary to tell its build: %w", err)
+			return
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			buildErr = fmt.Errorf("keep directory: cannot read this binary to tell its build: %w", err)
+			return
+		}
+		buildSum = hex.EncodeToString(h.Sum(nil))
+	})
+	return buildSum, buildErr
+}

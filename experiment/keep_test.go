@@ -1,0 +1,129 @@
+package experiment
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/sched"
+)
+
+// intKeep keeps ints, as a cache of a real experiment keeps its runs.
+var intKeep = gobKeep[int, int]{name: "test", to: func(v int) int { return v }, from: func(v int) int { return v }}
+
+// A stopped experiment resumes: the runs one process finished and kept
+// are read back by the next (a fresh cache) instead of running again,
+// and a run kept under another key is never handed back.
+func TestKeptRunsResumeAStoppedExperiment(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{Parallel: 2, KeepDir: dir}
+	key := func(s string) string { return s }
+	var ran []string
+	exec := func(s string) (int, error) {
+		ran = append(ran, s)
+		return len(s), nil
+	}
+	first := runCache[string, int]{keep: intKeep}
+	if _, err := cachedRuns(Options{Parallel: 1, KeepDir: dir}, &first, []string{"a", "bb"}, key, exec); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "test-") || filepath.Ext(e.Name()) != ".gob" {
+			t.Errorf("keep directory holds %s; want only test-*.gob (no temporaries left)", e.Name())
+		}
+	}
+	if len(ents) != 2 {
+		t.Errorf("keep directory holds %d files, want 2: one per finished run", len(ents))
+	}
+	ran = nil
+	second := runCache[string, int]{keep: intKeep} // a new process
+	got, err := cachedRuns(o, &second, []string{"ccc", "a", "bb"}, key, exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{3, 1, 2}; !slices.Equal(got, want) {
+		t.Errorf("results %v, want %v in the order asked for", got, want)
+	}
+	if want := []string{"ccc"}; !slices.Equal(ran, want) {
+		t.Errorf("ran %v, want only %v: the first process kept the others", ran, want)
+	}
+	// Without a keep directory nothing is read from disk.
+	ran = nil
+	third := runCache[string, int]{keep: intKeep}
+	if _, err := cachedRuns(Options{Parallel: 1}, &third, []string{"a"}, key, exec); err != nil {
+		t.Fatal(err)
+	}
+	if len(ran) != 1 {
+		t.Errorf("ran %v without -keep, want the run made again", ran)
+	}
+}
+
+// A file at a run's path whose header names another key (a hash
+// collision, or an edited file) is not that run: it is run again.
+func TestKeptRunOfAnotherKeyIsRunAgain(t *testing.T) {
+	dir := t.TempDir()
+	if err := storeKept(dir, intKeep, "other", 7); err != nil {
+		t.Fatal(err)
+	}
+	// Move the kept "other" to where "mine" would be.
+	if err := os.Rename(keepPath(dir, intKeep, "other"), keepPath(dir, intKeep, "mine")); err != nil {
+		t.Fatal(err)
+	}
+	_, ok, err := loadKept(dir, intKeep, "mine")
+	if err != nil || ok {
+		t.Errorf("loadKept = ok %v, err %v; want no run and no error: the file holds another key's run", ok, err)
+	}
+}
+
+// A file that is not a kept run is an error naming it, not a silent
+// re-run over it: it sits in the directory the user named.
+func TestKeptFileThatIsNotARunIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	path := keepPath(dir, intKeep, "k")
+	if err := os.WriteFile(path, []byte("not gob"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := loadKept(dir, intKeep, "k")
+	if err == nil || !strings.Contains(err.Error(), filepath.Base(path)) {
+		t.Errorf("loadKept of a garbage file: error %v, want one naming %s", err, filepath.Base(path))
+	}
+}
+
+// A NAS run kept and read back is the run: every figure the NAS
+// experiments read survives, NaNs and the class map included.
+func TestNASRunKeptIsTheRun(t *testing.T) {
+	r := &nasOutcome{
+		jobs: []metrics.JobRecord{{ID: 1, Pool: "user-1", Submit: 3, Finish: 9.5, Maps: 4, Slowdown: math.NaN()},
+			{ID: 2, Pool: "user-2", Submit: 4, Finish: -1, Failed: true, Reason: "lost"}},
+		summary: metrics.Summary{JobsCompleted: 1, MakespanS: 6.5,
+			TurnaroundByClass: map[string]metrics.Distribution{"light": {Mean: 6.5}},
+			ReduceWaitS:       12, CongestionOccurrences: 3},
+		load:  sched.NASLoadStats{PeriodS: 3, Samples: 10, Nodes: 600, MeanShare: 0.25},
+		wallS: 42,
+	}
+	dir := t.TempDir()
+	if err := storeKept(dir, nasCache.keep, "k", r); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := loadKept(dir, nasCache.keep, "k")
+	if err != nil || !ok {
+		t.Fatalf("loadKept: ok %v, err %v", ok, err)
+	}
+	// NaN != NaN: compare the slowdowns apart.
+	if !math.IsNaN(got.jobs[0].Slowdown) {
+		t.Errorf("slowdown %v, want NaN kept", got.jobs[0].Slowdown)
+	}
+	got.jobs[0].Slowdown, r.jobs[0].Slowdown = 0, 0
+	if !reflect.DeepEqual(got, r) {
+		t.Errorf("kept run read back as\n%+v\nwant\n%+v", got, r)
+	}
+}
