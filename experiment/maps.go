@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/mrsched/mrsched/report"
+
+	"github.com/mrsched/mrsched/metrics"
 )
 
 // regimeMap is a policy's gain over its baseline on a grid of two regime
@@ -115,25 +117,9 @@ func fmtAxis(f string, v float64) string {
 	return fmt.Sprintf(f, v)
 }
 
-// meanSE is the sample's mean and its standard error (NaN with fewer than
-// two values).
-func (s sample) meanSE() (mean, se float64) {
-	if len(s) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range s {
-		mean += x
-	}
-	mean /= float64(len(s))
-	if len(s) < 2 {
-		return mean, math.NaN()
-	}
-	var ss float64
-	for _, x := range s {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss/float64(len(s)-1)) / math.Sqrt(float64(len(s)))
-}
+// meanSE is the sample's mean and its standard error (NaN with fewer
+// than two values).
+func (s sample) meanSE() (mean, se float64) { return metrics.MeanSE(s) }
 
 func (m regimeMap) tables(o Options, cells []mapCell) *Result {
 	pm := func(s sample) string {

@@ -2,9 +2,10 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
+
+	"github.com/mrsched/mrsched/metrics"
 )
 
 // SetLabels names each run by its policy, or, where several runs share a
@@ -116,7 +117,7 @@ func PolicyMeans(runs []*Run) *Table {
 			for i, r := range rs {
 				v[i] = f(r)
 			}
-			m, se := meanSE(v)
+			m, se := metrics.MeanSE(v)
 			if len(v) < 2 {
 				return f1(m) + " (-)"
 			}
@@ -131,26 +132,6 @@ func PolicyMeans(runs []*Run) *Table {
 	}
 	t.Notes = []string{"A run of a busy cluster is one draw: set policies against each other by these means, with their standard errors, not by single runs."}
 	return t
-}
-
-// meanSE is the mean and its standard error (sample standard deviation /
-// sqrt(n); 0 for fewer than two values).
-func meanSE(v []float64) (mean, se float64) {
-	if len(v) == 0 {
-		return 0, 0
-	}
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) < 2 {
-		return mean, 0
-	}
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
 }
 
 func f1(v float64) string { return fmt.Sprintf("%.1f", v) }

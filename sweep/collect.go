@@ -143,29 +143,12 @@ var measures = []measure{
 	{"cross-rack (GB)", "cross_rack_gb", 1, func(s *metrics.Summary) float64 { return s.Bytes.CrossRackTotal / 1e9 }},
 }
 
-// meanSE is the mean of v and its standard error (the sample standard
-// deviation over the square root of the count; NaN for one value).
-func meanSE(v []float64) (mean, se float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) < 2 {
-		return mean, math.NaN()
-	}
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
-}
-
 func (g Group) stats(m measure) (mean, se float64) {
 	v := make([]float64, len(g.Runs))
 	for i, r := range g.Runs {
 		v[i] = m.get(&r.Summary)
 	}
-	return meanSE(v)
+	return metrics.MeanSE(v)
 }
 
 // Table is the collection for people: a row a cell and policy, each

@@ -118,7 +118,7 @@ func shift(e, ref Effect, k int) (mean, se float64, n int) {
 	if len(d) == 0 {
 		return math.NaN(), math.NaN(), 0
 	}
-	mean, se = meanSE(d)
+	mean, se = metrics.MeanSE(d)
 	return mean, se, len(d)
 }
 
@@ -173,7 +173,7 @@ func (c *Collection) EffectsTables(effs []Effect) (text, csv *report.Table) {
 		row = append(row, e.Pair.String(), strconv.Itoa(len(e.Seeds)))
 		crow = append(crow, e.Pair.Policy, e.Pair.Baseline, strconv.Itoa(len(e.Seeds)))
 		for k := range effectFigures {
-			mean, se := meanSE(e.Ratios[k])
+			mean, se := metrics.MeanSE(e.Ratios[k])
 			row = append(row, pm(mean, se, false))
 			crow = append(crow, num(mean), num(se))
 		}

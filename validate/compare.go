@@ -9,6 +9,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/mrsched/mrsched/metrics"
 )
 
 // Outcome is what validation compares of one run, simulated or on the
@@ -168,25 +170,12 @@ func Summarize(rs []Ratios) EffectStats {
 		for i, r := range rs {
 			v[i] = g(r)
 		}
-		m[k], se[k] = meanSE(v)
+		m[k], se[k] = metrics.MeanSE(v)
+		if len(v) < 2 {
+			se[k] = 0 // one seed: no spread, and Agreement compares the means alone
+		}
 	}
 	return EffectStats{Ratios: Ratios{m[0], m[1], m[2]}, SE: Ratios{se[0], se[1], se[2]}, Seeds: len(rs)}
-}
-
-// meanSE is the mean of v and its standard error.
-func meanSE(v []float64) (float64, float64) {
-	if len(v) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	m := mean(v)
-	if len(v) < 2 {
-		return m, 0
-	}
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
 }
 
 // Agreement says whether the simulator's effect agrees with the testbed's

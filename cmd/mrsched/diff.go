@@ -98,7 +98,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	if n := len(cols[0]); n > 1 {
 		mean, se := []string{fmt.Sprintf("mean of %d", n)}, []string{"standard error"}
 		for _, c := range cols {
-			m, s := meanSE(c)
+			m, s := metrics.MeanSE(c)
 			mean = append(mean, pctCell(m, "%+.2f"))
 			se = append(se, pctCell(s, "%.2f"))
 		}
@@ -194,8 +194,8 @@ func sizeTable(base string, runs [][]metrics.BandChange) *report.Table {
 			t.AddRow(append(append(row, fmt.Sprintf("%+.3g", ds[0]), pctCell(ps[0], "%+.1f"), "-", "-"), tail...)...)
 			continue
 		}
-		dm, dse := meanSE(ds)
-		pm, pse := meanSE(ps)
+		dm, dse := metrics.MeanSE(ds)
+		pm, pse := metrics.MeanSE(ps)
 		t.AddRow(append(append(row, fmt.Sprintf("%+.3g", dm), pctCell(pm, "%+.1f"), fmt.Sprintf("%.2g", dse), pctCell(pse, "%.1f")), tail...)...)
 	}
 	return t
@@ -217,20 +217,6 @@ func mean(v []float64) float64 {
 		m += x
 	}
 	return m / float64(len(v))
-}
-
-// meanSE returns the mean of v and its standard error (sample standard
-// deviation over the square root of the count; v has at least 2 values).
-func meanSE(v []float64) (mean, se float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss/float64(len(v)-1)) / math.Sqrt(float64(len(v)))
 }
 
 // sameWorkload refuses to compare runs of different workloads (their
