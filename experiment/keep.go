@@ -122,8 +122,9 @@ func storeKept[V any](dir string, c keepCodec[V], key string, v V) error {
 		return fmt.Errorf("keep directory: %w", err)
 	}
 	_, werr := tmp.Write(buf.Bytes())
+	merr := tmp.Chmod(0o644) // as every other output: CreateTemp makes it private
 	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, merr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("keep directory: %w", err)
 	}

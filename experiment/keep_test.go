@@ -40,6 +40,9 @@ func TestKeptRunsResumeAStoppedExperiment(t *testing.T) {
 		if !strings.HasPrefix(e.Name(), "test-") || filepath.Ext(e.Name()) != ".gob" {
 			t.Errorf("keep directory holds %s; want only test-*.gob (no temporaries left)", e.Name())
 		}
+		if info, err := e.Info(); err != nil || info.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v (%v), want -rw-r--r-- as every other output", e.Name(), info.Mode(), err)
+		}
 	}
 	if len(ents) != 2 {
 		t.Errorf("keep directory holds %d files, want 2: one per finished run", len(ents))
