@@ -88,8 +88,9 @@ type nasSetup struct {
 	// WaitS, when > 0, replaces NAS's skip counts by a wait (the real
 	// cluster's 5 s).
 	WaitS float64
-	// NetworkQuantumS, when > 0, runs the quantized network (see the
-	// docs/performance.md): the whole day takes hours exactly.
+	// NetworkQuantumS, when > 0, runs the quantized network
+	// (docs/performance.md): the day exactly takes 3 to 10 CPU-minutes a
+	// policy, about 6 times the quantized network's.
 	NetworkQuantumS float64
 	// Paper holds the paper's numbers for this set-up.
 	Paper nasPaper
