@@ -474,18 +474,7 @@ func (s nasSetup) describe(o Options, users int) string {
 func nasMinutes(s float64) string { return strconv.FormatFloat(s/60, 'f', -1, 64) }
 
 func nasWallNote(rs ...[][]*nasOutcome) string {
-	var total, most float64
-	n := 0
-	for _, g := range rs {
-		for _, p := range g {
-			for _, r := range p {
-				total += r.wallS
-				most = math.Max(most, r.wallS)
-				n++
-			}
-		}
-	}
-	return fmt.Sprintf("simulations: %d, CPU-seconds %.0f in all, longest %.0f s (cached runs count once per process)", n, total, most)
+	return wallNote(func(r *nasOutcome) float64 { return r.wallS }, rs...)
 }
 
 // ---------------------------------------------------------------------

@@ -162,6 +162,24 @@ func inParallel[T any](o Options, n int, exec func(i int) (T, error)) ([]T, erro
 	return sweep.Parallel(n, o.Parallel, o.Progress, exec)
 }
 
+// wallNote says what an experiment's simulations took: how many, their
+// seconds in all and the longest (wall reads a run's); a run the process
+// had cached, or a kept one, counts with the seconds it took when made.
+func wallNote[T any](wall func(T) float64, rs ...[][]T) string {
+	var total, most float64
+	n := 0
+	for _, g := range rs {
+		for _, p := range g {
+			for _, r := range p {
+				total += wall(r)
+				most = max(most, wall(r))
+				n++
+			}
+		}
+	}
+	return fmt.Sprintf("simulations: %d, CPU-seconds %.0f in all, longest %.0f s (cached runs count once per process)", n, total, most)
+}
+
 // runCache keeps finished runs for the life of the process, so that a
 // group of experiments reading the same simulations (`mrsched experiment
 // nas` runs nas/main, nas/classes and nas/users on shared runs) runs each

@@ -624,18 +624,7 @@ func (c swConfig) describe(o Options) string {
 func swHours(s float64) string { return strconv.FormatFloat(s/3600, 'f', -1, 64) }
 
 func swWallNote(rs ...[][]*swOutcome) string {
-	var total, most float64
-	n := 0
-	for _, g := range rs {
-		for _, p := range g {
-			for _, r := range p {
-				total += r.wallS
-				most = math.Max(most, r.wallS)
-				n++
-			}
-		}
-	}
-	return fmt.Sprintf("simulations: %d, CPU-seconds %.0f in all, longest %.0f s (cached runs count once per process)", n, total, most)
+	return wallNote(func(r *swOutcome) float64 { return r.wallS }, rs...)
 }
 
 // ---------------------------------------------------------------------
