@@ -78,9 +78,7 @@ func withHDDProfile(s Setup, speculative bool) Setup {
 // the engine launches on its own (speculation) and killed attempts are
 // not timed.
 type mapTimer struct {
-	inner   sched.Policy
-	jobObs  sched.JobObserver
-	taskObs sched.TaskObserver
+	passThrough
 	classOf func(*sched.Job) int
 
 	last   mtRun
@@ -111,13 +109,8 @@ func newMapTimer(inner sched.Policy, classes int, classOf func(*sched.Job) int) 
 	if classOf == nil {
 		classOf = func(*sched.Job) int { return 0 }
 	}
-	t := &mapTimer{inner: inner, classOf: classOf, dur: make([][3]stat, classes)}
-	t.jobObs, _ = inner.(sched.JobObserver)
-	t.taskObs, _ = inner.(sched.TaskObserver)
-	return t
+	return &mapTimer{passThrough: passTo(inner), classOf: classOf, dur: make([][3]stat, classes)}
 }
-
-func (t *mapTimer) Name() string { return t.inner.Name() }
 
 func (t *mapTimer) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
 	t.lastOK = false
@@ -137,32 +130,8 @@ func (t *mapTimer) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 	return d, ok
 }
 
-// WantsIdleOffers passes the inner policy's wish on.
-func (t *mapTimer) WantsIdleOffers() bool { return sched.IdleOffersOf(t.inner) != nil }
-
-// OfferIdle forwards an idle offer to the inner policy.
-func (t *mapTimer) OfferIdle(c sched.Cluster, o sched.Offer) {
-	if i := sched.IdleOffersOf(t.inner); i != nil {
-		i.OfferIdle(c, o)
-	}
-}
-
-func (t *mapTimer) JobAdded(c sched.Cluster, j *sched.Job) {
-	if t.jobObs != nil {
-		t.jobObs.JobAdded(c, j)
-	}
-}
-
-func (t *mapTimer) JobRemoved(c sched.Cluster, j *sched.Job) {
-	if t.jobObs != nil {
-		t.jobObs.JobRemoved(c, j)
-	}
-}
-
 func (t *mapTimer) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	if t.taskObs != nil {
-		t.taskObs.TaskLaunched(c, j, k, n)
-	}
+	t.passThrough.TaskLaunched(c, j, k, n)
 	if k != sched.MapTask {
 		return
 	}
@@ -179,9 +148,7 @@ func (t *mapTimer) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 }
 
 func (t *mapTimer) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	if t.taskObs != nil {
-		t.taskObs.TaskEnded(c, j, k, n, killed)
-	}
+	t.passThrough.TaskEnded(c, j, k, n, killed)
 	if k != sched.MapTask || t.runs == nil {
 		return
 	}

@@ -139,9 +139,7 @@ const heartbeatTolS = 1e-6
 // it). A declined offer leaves the node's slots free and its next
 // heartbeat scheduled, so nothing else changes.
 type heartbeatOnly struct {
-	inner   sched.Policy
-	jobObs  sched.JobObserver
-	taskObs sched.TaskObserver
+	passThrough
 	periodS float64
 	// declined counts the offers declined between heartbeats.
 	declined int
@@ -155,13 +153,8 @@ var (
 )
 
 func newHeartbeatOnly(inner sched.Policy, periodS float64) *heartbeatOnly {
-	h := &heartbeatOnly{inner: inner, periodS: periodS}
-	h.jobObs, _ = inner.(sched.JobObserver)
-	h.taskObs, _ = inner.(sched.TaskObserver)
-	return h
+	return &heartbeatOnly{passThrough: passTo(inner), periodS: periodS}
 }
-
-func (h *heartbeatOnly) Name() string { return h.inner.Name() }
 
 // onBeat reports whether now is one of node n's heartbeat instants.
 func (h *heartbeatOnly) onBeat(c sched.Cluster, n cluster.NodeID) bool {
@@ -179,38 +172,11 @@ func (h *heartbeatOnly) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, 
 	return h.inner.Assign(c, o)
 }
 
-// WantsIdleOffers passes the inner policy's wish on.
-func (h *heartbeatOnly) WantsIdleOffers() bool { return sched.IdleOffersOf(h.inner) != nil }
-
 // OfferIdle tells the inner policy of an idle slot at a heartbeat; between
 // heartbeats Hadoop 0.20.1's master hears nothing of the node.
 func (h *heartbeatOnly) OfferIdle(c sched.Cluster, o sched.Offer) {
 	if i := sched.IdleOffersOf(h.inner); i != nil && h.onBeat(c, o.Node) {
 		i.OfferIdle(c, o)
-	}
-}
-
-func (h *heartbeatOnly) JobAdded(c sched.Cluster, j *sched.Job) {
-	if h.jobObs != nil {
-		h.jobObs.JobAdded(c, j)
-	}
-}
-
-func (h *heartbeatOnly) JobRemoved(c sched.Cluster, j *sched.Job) {
-	if h.jobObs != nil {
-		h.jobObs.JobRemoved(c, j)
-	}
-}
-
-func (h *heartbeatOnly) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	if h.taskObs != nil {
-		h.taskObs.TaskLaunched(c, j, k, n)
-	}
-}
-
-func (h *heartbeatOnly) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	if h.taskObs != nil {
-		h.taskObs.TaskEnded(c, j, k, n, killed)
 	}
 }
 

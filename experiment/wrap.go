@@ -1,0 +1,60 @@
+package experiment
+
+import (
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
+)
+
+// passThrough is what a policy wrapper passes on unchanged to the policy it
+// wraps: its name, its idle offers and what it observes of jobs and tasks.
+// A wrapper embeds it, writes its own Assign, and overrides only what it
+// watches or changes (calling the embedded method first, so the inner
+// policy sees every event as it would unwrapped).
+type passThrough struct {
+	inner   sched.Policy
+	jobObs  sched.JobObserver
+	taskObs sched.TaskObserver
+}
+
+func passTo(inner sched.Policy) passThrough {
+	p := passThrough{inner: inner}
+	p.jobObs, _ = inner.(sched.JobObserver)
+	p.taskObs, _ = inner.(sched.TaskObserver)
+	return p
+}
+
+func (p *passThrough) Name() string { return p.inner.Name() }
+
+// WantsIdleOffers passes the inner policy's wish on.
+func (p *passThrough) WantsIdleOffers() bool { return sched.IdleOffersOf(p.inner) != nil }
+
+// OfferIdle forwards an idle offer to the inner policy.
+func (p *passThrough) OfferIdle(c sched.Cluster, o sched.Offer) {
+	if i := sched.IdleOffersOf(p.inner); i != nil {
+		i.OfferIdle(c, o)
+	}
+}
+
+func (p *passThrough) JobAdded(c sched.Cluster, j *sched.Job) {
+	if p.jobObs != nil {
+		p.jobObs.JobAdded(c, j)
+	}
+}
+
+func (p *passThrough) JobRemoved(c sched.Cluster, j *sched.Job) {
+	if p.jobObs != nil {
+		p.jobObs.JobRemoved(c, j)
+	}
+}
+
+func (p *passThrough) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
+	if p.taskObs != nil {
+		p.taskObs.TaskLaunched(c, j, k, n)
+	}
+}
+
+func (p *passThrough) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
+	if p.taskObs != nil {
+		p.taskObs.TaskEnded(c, j, k, n, killed)
+	}
+}
