@@ -306,9 +306,7 @@ func (t swJobTraffic) crossAll() float64      { return t.ShuffleCross + t.Remote
 // swTrafficTap wraps a policy to see where each job's tasks finish; it
 // forwards every call unchanged.
 type swTrafficTap struct {
-	inner   sched.Policy
-	jobObs  sched.JobObserver
-	taskObs sched.TaskObserver
+	passThrough
 	topo    *cluster.Topology
 	mapsOn  map[int][]int32 // job index -> finished maps per node
 	redsOn  map[int][]int32 // job index -> finished reduces per node
@@ -320,18 +318,15 @@ var (
 	_ sched.Policy       = (*swTrafficTap)(nil)
 	_ sched.JobObserver  = (*swTrafficTap)(nil)
 	_ sched.TaskObserver = (*swTrafficTap)(nil)
+	_ sched.IdleOffers   = (*swTrafficTap)(nil)
 )
 
 func newSWTrafficTap(inner sched.Policy, topo *cluster.Topology, jobs int) *swTrafficTap {
-	t := &swTrafficTap{inner: inner, topo: topo, mapsOn: map[int][]int32{}, redsOn: map[int][]int32{},
+	t := &swTrafficTap{passThrough: passTo(inner), topo: topo, mapsOn: map[int][]int32{}, redsOn: map[int][]int32{},
 		traffic: make([]swJobTraffic, jobs)}
-	t.jobObs, _ = inner.(sched.JobObserver)
-	t.taskObs, _ = inner.(sched.TaskObserver)
 	t.probe = newSWProbe(inner, topo, jobs)
 	return t
 }
-
-func (t *swTrafficTap) Name() string { return t.inner.Name() }
 
 func (t *swTrafficTap) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
 	d, ok := t.inner.Assign(c, o)
@@ -344,9 +339,7 @@ func (t *swTrafficTap) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, b
 func (t *swTrafficTap) JobAdded(c sched.Cluster, j *sched.Job) {
 	n := t.topo.NumNodes()
 	t.mapsOn[j.Index], t.redsOn[j.Index] = make([]int32, n), make([]int32, n)
-	if t.jobObs != nil {
-		t.jobObs.JobAdded(c, j)
-	}
+	t.passThrough.JobAdded(c, j)
 	t.probe.jobAdded(c, j)
 }
 
@@ -355,16 +348,12 @@ func (t *swTrafficTap) JobRemoved(c sched.Cluster, j *sched.Job) {
 	t.probe.jobRemoved(c, j)
 	delete(t.mapsOn, j.Index)
 	delete(t.redsOn, j.Index)
-	if t.jobObs != nil {
-		t.jobObs.JobRemoved(c, j)
-	}
+	t.passThrough.JobRemoved(c, j)
 }
 
 func (t *swTrafficTap) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
 	t.probe.launched(c, j, k, n) // before the policy counts the launch
-	if t.taskObs != nil {
-		t.taskObs.TaskLaunched(c, j, k, n)
-	}
+	t.passThrough.TaskLaunched(c, j, k, n)
 }
 
 func (t *swTrafficTap) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
@@ -376,9 +365,7 @@ func (t *swTrafficTap) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind
 			t.redsOn[j.Index][n]++
 		}
 	}
-	if t.taskObs != nil {
-		t.taskObs.TaskEnded(c, j, k, n, killed)
-	}
+	t.passThrough.TaskEnded(c, j, k, n, killed)
 }
 
 // attribute computes a finished job's shuffle and output bytes; remote map

@@ -197,11 +197,9 @@ func TDQueueJobs(c TDQueueConfig) ([]workload.Job, error) {
 // (td/regime) it draws by that order instead, as the engine would. TD sets
 // Source itself and is only observed.
 type hotWatch struct {
-	inner   sched.Policy
-	jobObs  sched.JobObserver
-	taskObs sched.TaskObserver
-	thr     int32
-	rnd     *rand.Rand
+	passThrough
+	thr int32
+	rnd *rand.Rand
 
 	reads   []int32
 	running [][]hwRun
@@ -222,16 +220,13 @@ var (
 	_ sched.Policy       = (*hotWatch)(nil)
 	_ sched.JobObserver  = (*hotWatch)(nil)
 	_ sched.TaskObserver = (*hotWatch)(nil)
+	_ sched.IdleOffers   = (*hotWatch)(nil)
 )
 
 func newHotWatch(inner sched.Policy, thr int, seed uint64) *hotWatch {
-	h := &hotWatch{inner: inner, thr: int32(thr), rnd: rng(seed, 0x686f74)} // "hot"
-	h.jobObs, _ = inner.(sched.JobObserver)
-	h.taskObs, _ = inner.(sched.TaskObserver)
+	h := &hotWatch{passThrough: passTo(inner), thr: int32(thr), rnd: rng(seed, 0x686f74)} // "hot"
 	return h
 }
-
-func (h *hotWatch) Name() string { return h.inner.Name() }
 
 func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
 	if h.reads == nil {
@@ -281,22 +276,8 @@ func (h *hotWatch) nearest(t *cluster.Topology, reps []cluster.NodeID, n cluster
 	return h.buf[h.rnd.IntN(len(h.buf))]
 }
 
-func (h *hotWatch) JobAdded(c sched.Cluster, j *sched.Job) {
-	if h.jobObs != nil {
-		h.jobObs.JobAdded(c, j)
-	}
-}
-
-func (h *hotWatch) JobRemoved(c sched.Cluster, j *sched.Job) {
-	if h.jobObs != nil {
-		h.jobObs.JobRemoved(c, j)
-	}
-}
-
 func (h *hotWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	if h.taskObs != nil {
-		h.taskObs.TaskLaunched(c, j, k, n)
-	}
+	h.passThrough.TaskLaunched(c, j, k, n)
 	if k != sched.MapTask || h.reads == nil {
 		return
 	}
@@ -315,9 +296,7 @@ func (h *hotWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 }
 
 func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	if h.taskObs != nil {
-		h.taskObs.TaskEnded(c, j, k, n, killed)
-	}
+	h.passThrough.TaskEnded(c, j, k, n, killed)
 	if k != sched.MapTask || h.reads == nil {
 		return
 	}

@@ -39,10 +39,8 @@ var tdVariants = []tdVariant{
 // and those left idle while some job still has a map to launch, and times
 // every map against its CPU time, split by where it read its input.
 type tdProbe struct {
-	inner   sched.Policy
-	jobObs  sched.JobObserver
-	taskObs sched.TaskObserver
-	block   int64
+	passThrough
+	block int64
 
 	T          int
 	now        float64
@@ -73,16 +71,12 @@ var (
 	_ sched.Policy       = (*tdProbe)(nil)
 	_ sched.JobObserver  = (*tdProbe)(nil)
 	_ sched.TaskObserver = (*tdProbe)(nil)
+	_ sched.IdleOffers   = (*tdProbe)(nil)
 )
 
 func newTDProbe(inner sched.Policy) *tdProbe {
-	p := &tdProbe{inner: inner}
-	p.jobObs, _ = inner.(sched.JobObserver)
-	p.taskObs, _ = inner.(sched.TaskObserver)
-	return p
+	return &tdProbe{passThrough: passTo(inner)}
 }
-
-func (p *tdProbe) Name() string { return p.inner.Name() }
 
 // advance integrates up to now with the state since the last event.
 func (p *tdProbe) advance(c sched.Cluster) {
@@ -126,25 +120,19 @@ func (p *tdProbe) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) 
 
 func (p *tdProbe) JobAdded(c sched.Cluster, j *sched.Job) {
 	p.advance(c)
-	if p.jobObs != nil {
-		p.jobObs.JobAdded(c, j)
-	}
+	p.passThrough.JobAdded(c, j)
 	p.refresh(c)
 }
 
 func (p *tdProbe) JobRemoved(c sched.Cluster, j *sched.Job) {
 	p.advance(c)
-	if p.jobObs != nil {
-		p.jobObs.JobRemoved(c, j)
-	}
+	p.passThrough.JobRemoved(c, j)
 	p.refresh(c)
 }
 
 func (p *tdProbe) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
 	p.advance(c)
-	if p.taskObs != nil {
-		p.taskObs.TaskLaunched(c, j, k, n)
-	}
+	p.passThrough.TaskLaunched(c, j, k, n)
 	if k == sched.MapTask {
 		p.running++
 		r := probeRun{job: j, m: -1}
@@ -160,9 +148,7 @@ func (p *tdProbe) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, 
 
 func (p *tdProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
 	p.advance(c)
-	if p.taskObs != nil {
-		p.taskObs.TaskEnded(c, j, k, n, killed)
-	}
+	p.passThrough.TaskEnded(c, j, k, n, killed)
 	if k == sched.MapTask {
 		p.running--
 		p.lastMapEnd = p.now
