@@ -72,14 +72,14 @@ var figures = map[string]*report.TableFigure{
 	},
 	"td/map":         tdMapFigure(),
 	"fair-delay/map": fdMapFigure(),
-	"nas/map": mapFigure("nas/map: NAS's mean job time over Delay's by offered load and users",
+	"nas/map": logColours(mapFigure("nas/map: NAS's mean job time over Delay's by offered load and users",
 		"NAS's mean job time over Delay's on the same seed, both at the NAS paper's simulation parameters (D^m = D^r = 135 "+
 			"on freed containers; Delay 15 s + 15 s), for FB-2010 jobs submitted in the trace's first 2 hours on the paper's "+
 			"600 nodes, by the trace's bytes scale (offered load) and users; mean over seeds. Below 1 (blue) NAS is faster. "+
 			"The marked cell is the paper's operating point (bytes as traced, 200 users), on this window.",
 		"No figure of the paper maps regimes. Its simulation (section IV-B) has NAS's mean job time 33.9% below Delay's on the "+
 			"whole day with bytes as traced and 200 users, and Fig. 3(h) NAS's throughput rising with fewer users.",
-		nasMap),
+		nasMap)),
 }
 
 // Figure is how the experiment's CSV rows are drawn beside the paper's

@@ -157,6 +157,14 @@ func (m regimeMap) tables(o Options, cells []mapCell) *Result {
 }
 
 // mapFigure is the heat figure of a map's mean-turnaround ratios.
+// logColours colours a map's ratios by their logarithm: for a map whose
+// cells span a factor of several (nas/map's run from 0.95 to 5.6), where a
+// linear scale centred on 1 would give the colour bar negative ratios.
+func logColours(f *report.TableFigure) *report.TableFigure {
+	f.Heat.Log = true
+	return f
+}
+
 func mapFigure(title, caption, paper string, m regimeMap) *report.TableFigure {
 	return &report.TableFigure{Title: title, Caption: caption, Paper: paper,
 		X: m.XName, XLabel: m.XLabel, YLabel: fmt.Sprintf("mean turnaround, %s / %s", m.Policy.Label, m.Baseline.Label),

@@ -26,6 +26,11 @@ type Heat struct {
 	// Center is the value drawn white; Span the distance from it drawn
 	// at full colour (0: the largest distance in the table).
 	Center, Span float64
+	// Log colours by the logarithm of the value, for ratios that span a
+	// factor of several: half and twice the centre then take the same
+	// depth of colour, and no tick of the colour bar reads a negative
+	// ratio. Span is then a factor (0: the largest in the table).
+	Log bool
 	// LowLabel and HighLabel say what each side of the centre means
 	// ("policy faster", "baseline faster"), for the colour bar.
 	LowLabel, HighLabel string
@@ -102,20 +107,29 @@ func (f TableFigure) heatFigure(name string, t *Table) (*Figure, error) {
 		return nil, fmt.Errorf("figure %s: %w", name, err)
 	}
 	h := f.Heat
-	span := h.Span
+	// scale maps a value to where the colour map reads it: itself, or its
+	// logarithm.
+	scale := func(v float64) float64 { return v }
+	if h.Log {
+		scale = math.Log
+	}
+	center, span := scale(h.Center), h.Span
+	if h.Log && span != 0 {
+		span = math.Log(span)
+	}
 	if span == 0 {
 		for _, c := range d.Cells {
-			span = math.Max(span, math.Abs(c.Value-h.Center))
+			span = math.Max(span, math.Abs(scale(c.Value)-center))
 		}
 	}
 	if span == 0 || math.IsNaN(span) || math.IsInf(span, 0) {
 		span = 1
 	}
 	cm := moreland.SmoothBlueRed()
-	cm.SetMin(h.Center - span)
-	cm.SetMax(h.Center + span)
+	cm.SetMin(center - span)
+	cm.SetMax(center + span)
 	colorOf := func(v float64) color.Color {
-		c, err := cm.At(math.Min(h.Center+span, math.Max(h.Center-span, v)))
+		c, err := cm.At(math.Min(center+span, math.Max(center-span, scale(v))))
 		if err != nil {
 			return color.Gray{0x80}
 		}
@@ -172,9 +186,34 @@ func (f TableFigure) heatFigure(name string, t *Table) (*Figure, error) {
 	bar.X.Label.Text = fmt.Sprintf("%s: %s < %g < %s", f.YLabel, h.LowLabel, h.Center, h.HighLabel)
 	bar.X.Padding = 0
 	bar.X.Tick.Marker = plainTicks{}
+	if h.Log {
+		bar.X.Tick.Marker = ratioTicks(center-span, center+span)
+	}
 	return &Figure{Name: name, Title: f.Title, Caption: f.Caption, W: wideW, H: wideH, draw: func(c draw.Canvas) {
 		barH := 1.6 * vg.Centimeter
 		p.Draw(draw.Crop(c, 0, 0, barH, 0))
 		bar.Draw(draw.Crop(c, 1.2*vg.Centimeter, -0.4*vg.Centimeter, 0, -(c.Max.Y - c.Min.Y - barH)))
 	}}, nil
+}
+
+// ratioTicks labels a logarithmic colour bar from lo to hi (logarithms)
+// with round ratios: powers of two when it spans a factor of two or more
+// each side, finer steps when it spans less.
+func ratioTicks(lo, hi float64) plot.ConstantTicks {
+	steps := []float64{0.25, 0.5, 1, 2, 4}
+	switch {
+	case hi-lo >= 2*math.Log(8):
+		steps = []float64{1.0 / 64, 1.0 / 16, 0.25, 1, 4, 16, 64}
+	case hi-lo < 2*math.Log(1.25):
+		steps = []float64{0.9, 0.95, 1, 1.05, 1.1}
+	case hi-lo < 2*math.Log(2):
+		steps = []float64{0.67, 0.8, 1, 1.25, 1.5}
+	}
+	var t plot.ConstantTicks
+	for _, r := range steps {
+		if l := math.Log(r); l >= lo-1e-9 && l <= hi+1e-9 {
+			t = append(t, plot.Tick{Value: l, Label: strconv.FormatFloat(r, 'g', -1, 64)})
+		}
+	}
+	return t
 }
