@@ -163,8 +163,10 @@ func inParallel[T any](o Options, n int, exec func(i int) (T, error)) ([]T, erro
 }
 
 // wallNote says what an experiment's simulations took: how many, their
-// seconds in all and the longest (wall reads a run's); a run the process
-// had cached, or a kept one, counts with the seconds it took when made.
+// wall time in all and the longest (wall reads a run's). It is wall time,
+// not CPU: runs sharing the cores with more runs than cores read longer.
+// A run the process had cached, or a kept one, counts with the seconds it
+// took when made.
 func wallNote[T any](wall func(T) float64, rs ...[][]T) string {
 	var total, most float64
 	n := 0
@@ -177,7 +179,7 @@ func wallNote[T any](wall func(T) float64, rs ...[][]T) string {
 			}
 		}
 	}
-	return fmt.Sprintf("simulations: %d, CPU-seconds %.0f in all, longest %.0f s (cached runs count once per process)", n, total, most)
+	return fmt.Sprintf("simulations: %d, %.0f s of wall time in all, longest %.0f s (each run timed alone; cached runs count once per process)", n, total, most)
 }
 
 // runCache keeps finished runs for the life of the process, so that a
