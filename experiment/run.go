@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 
@@ -179,7 +178,7 @@ func wallNote[T any](wall func(T) float64, rs ...[][]T) string {
 			}
 		}
 	}
-	return fmt.Sprintf("simulations: %d, %.0f s of wall time in all, longest %.0f s (each run timed alone; cached runs count once per process)", n, total, most)
+	return fmt.Sprintf("simulations: %d, %.0f s of wall time in all, longest %.0f s (each run its own wall time; cached runs count once per process)", n, total, most)
 }
 
 // runCache keeps finished runs for the life of the process, so that a
@@ -201,7 +200,7 @@ func cachedRuns[K comparable, S, V any](o Options, c *runCache[K, V], specs []S,
 	out := make([]V, len(specs))
 	keep := o.KeepDir != "" && c.keep != nil
 	keyText := func(s S) string { return fmt.Sprintf("%#v", key(s)) }
-	var pending []int
+	var pending, kept []int
 	c.mu.Lock()
 	for i, s := range specs {
 		if v, ok := c.m[key(s)]; ok {
@@ -216,6 +215,7 @@ func cachedRuns[K comparable, S, V any](o Options, c *runCache[K, V], specs []S,
 			}
 			if ok {
 				out[i] = v
+				kept = append(kept, i)
 				continue
 			}
 		}
@@ -237,10 +237,8 @@ func cachedRuns[K comparable, S, V any](o Options, c *runCache[K, V], specs []S,
 	if c.m == nil {
 		c.m = map[K]V{}
 	}
-	for i, s := range specs { // the kept ones too: later experiments of this process read them
-		if !slices.Contains(pending, i) {
-			c.m[key(s)] = out[i]
-		}
+	for _, i := range kept { // later experiments of this process read them too
+		c.m[key(specs[i])] = out[i]
 	}
 	for k, i := range pending {
 		out[i] = ran[k]
