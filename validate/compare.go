@@ -150,7 +150,8 @@ func RatiosOf(p, b Outcome) Ratios {
 
 // EffectStats are an effect's ratios averaged over seeds, with their
 // standard errors (the standard deviation over seeds over the root of the
-// number of seeds; 0 with one seed).
+// number of seeds; 0 with one seed, where JSON cannot carry NaN, and
+// Agreement marks the spread as untested).
 type EffectStats struct {
 	Ratios
 	SE    Ratios `json:"se"`
@@ -172,7 +173,7 @@ func Summarize(rs []Ratios) EffectStats {
 		}
 		m[k], se[k] = metrics.MeanSE(v)
 		if len(v) < 2 {
-			se[k] = 0 // one seed: no spread, and Agreement compares the means alone
+			se[k] = 0 // one seed: no spread; Agree reports it untested (OneSeed)
 		}
 	}
 	return EffectStats{Ratios: Ratios{m[0], m[1], m[2]}, SE: Ratios{se[0], se[1], se[2]}, Seeds: len(rs)}
@@ -180,10 +181,13 @@ func Summarize(rs []Ratios) EffectStats {
 
 // Agreement says whether the simulator's effect agrees with the testbed's
 // on one figure: the same side of 1 (the same sign of the effect), and
-// the simulator's mean within two of the testbed's standard errors.
+// the simulator's mean within two of the testbed's standard errors. A
+// testbed run on one seed has no spread to measure against: OneSeed is set
+// and WithinTwoSE is false, meaning untested rather than failed.
 type Agreement struct {
 	SameSign    bool `json:"same_sign"`
 	WithinTwoSE bool `json:"within_two_se"`
+	OneSeed     bool `json:"one_seed,omitempty"`
 }
 
 // Agree compares a simulated effect with the testbed's on each figure.
@@ -195,7 +199,8 @@ func Agree(sim, tb EffectStats) [3]Agreement {
 	for k := range out {
 		out[k] = Agreement{
 			SameSign:    math.Signbit(s[k]-1) == math.Signbit(t[k]-1) || s[k] == t[k],
-			WithinTwoSE: math.Abs(s[k]-t[k]) <= 2*se[k],
+			WithinTwoSE: tb.Seeds >= 2 && math.Abs(s[k]-t[k]) <= 2*se[k],
+			OneSeed:     tb.Seeds < 2,
 		}
 	}
 	return out

@@ -50,12 +50,32 @@ func TestEffectsAgreeBySignAndTwoStandardErrors(t *testing.T) {
 		sim  Ratios
 		want [3]Agreement
 	}{
-		{"close", Ratios{0.85, 1.15, 1}, [3]Agreement{{true, true}, {true, true}, {true, true}}},
-		{"right sign, too far", Ratios{0.6, 1.5, 1}, [3]Agreement{{true, false}, {true, false}, {true, true}}},
-		{"wrong sign", Ratios{1.05, 0.95, 1}, [3]Agreement{{false, false}, {false, false}, {true, true}}},
+		{"close", Ratios{0.85, 1.15, 1}, [3]Agreement{{true, true, false}, {true, true, false}, {true, true, false}}},
+		{"right sign, too far", Ratios{0.6, 1.5, 1}, [3]Agreement{{true, false, false}, {true, false, false}, {true, true, false}}},
+		{"wrong sign", Ratios{1.05, 0.95, 1}, [3]Agreement{{false, false, false}, {false, false, false}, {true, true, false}}},
 	} {
 		if got := Agree(EffectStats{Ratios: tc.sim}, tb); got != tc.want {
 			t.Errorf("%s: agreement %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// One testbed seed has no standard error: even an identical simulated
+// effect is reported as untested against the spread, not as agreeing
+// (the old 0 SE made "within 2 SE" mean "exactly equal").
+func TestOneTestbedSeedLeavesTheSpreadUntested(t *testing.T) {
+	tb := Summarize([]Ratios{{0.8, 1.1, 1}})
+	for _, tc := range []struct {
+		name string
+		sim  Ratios
+	}{
+		{"identical", Ratios{0.8, 1.1, 1}},
+		{"close", Ratios{0.81, 1.09, 1}},
+	} {
+		for k, a := range Agree(EffectStats{Ratios: tc.sim, Seeds: 1}, tb) {
+			if !a.OneSeed || a.WithinTwoSE || !a.SameSign {
+				t.Errorf("%s figure %d: %+v; want same sign, one_seed set and within_two_se untested (false)", tc.name, k, a)
+			}
 		}
 	}
 }

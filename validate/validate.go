@@ -401,7 +401,7 @@ func definitions() map[string]string {
 		"control":             "the simulator with every heartbeat one nanosecond later against the simulator: the spread of the model itself",
 		"effect":              "a policy's figure over its baseline's on the same seed (ratio); mean and standard error over seeds",
 		"agree.same_sign":     "the simulator's ratio is on the same side of 1 as the testbed's",
-		"agree.within_two_se": "|simulator's mean ratio - testbed's| <= 2 x the testbed's standard error",
+		"agree.within_two_se": "|simulator's mean ratio - testbed's| <= 2 x the testbed's standard error; false and agree.one_seed set when the testbed ran one seed (no spread to test against)",
 	}
 }
 
