@@ -183,9 +183,13 @@ func (c *Config) checkAgainstWorkload(t *cluster.Topology, jobs []workload.Job) 
 // checkPoolShares refuses a pool whose minimum share the cluster cannot
 // give, or that names the other slot model's share.
 func (c *Config) checkPoolShares(t *cluster.Topology) error {
-	pools := mapValue(&c.Policy.Params, "pools")
-	if pools == nil || pools.Kind != yaml.SequenceNode {
+	pools := &c.Policy.Pools
+	if pools.Kind != yaml.SequenceNode {
 		return nil
+	}
+	at := c.Policy.poolsAt
+	if at == "" {
+		at = "policy"
 	}
 	cfg := t.Config()
 	n := t.NumNodes()
@@ -209,7 +213,7 @@ func (c *Config) checkPoolShares(t *cluster.Topology) error {
 			if v.Decode(&k) != nil {
 				continue // the policy reports it
 			}
-			path := fmt.Sprintf("policy.params.pools[%d].%s", i, f.key)
+			path := fmt.Sprintf("%s.pools[%d].%s", at, i, f.key)
 			switch {
 			case k > 0 && f.container != containers:
 				other := "min_maps and min_reduces (the slot model)"

@@ -49,6 +49,9 @@ type Config struct {
 	// to its line, so that a setting refused after parsing is reported
 	// at its line.
 	lines map[string]int
+	// seedSet records a seed set by SetSeed, which a 0 Seed cannot tell
+	// from none.
+	seedSet bool
 	// profiled is set once cluster.profile's values are in place
 	// (resolveProfile).
 	profiled bool
@@ -106,10 +109,23 @@ type Workload struct {
 	Placement string `yaml:"placement"`
 }
 
-// PolicySpec names a policy and its parameters.
+// PolicySpec names a policy and its parameters, and holds the cluster's
+// pools.
 type PolicySpec struct {
 	Name   string    `yaml:"name"`
 	Params yaml.Node `yaml:"params"`
+	// Pools and Preemption are the cluster's Fair Scheduler pools
+	// (sched.PoolSettings): unlike Params, they are the cluster's, and
+	// apply under every policy that has pools, so that `compare` and
+	// sweeps run each policy with them. A scenario may also write them
+	// under params, as the fair policies' own parameters; Parse moves
+	// them here (poolsAt says where they were written).
+	Pools      yaml.Node `yaml:"pools"`
+	Preemption yaml.Node `yaml:"preemption"`
+
+	// poolsAt is the section the pools were written in, "policy" or
+	// "policy.params", for errors in the file's own words.
+	poolsAt string
 }
 
 // MetricsSpec tunes derived metrics.
@@ -204,6 +220,9 @@ func Parse(r io.Reader, name string) (*Config, error) {
 	if c.Policy.Name == "" {
 		return nil, fmt.Errorf("%s: policy.name: required (one of the registered policies)", name)
 	}
+	if err := c.Policy.liftPools(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	c.name = name
 	c.lines = map[string]int{}
 	fieldLines(root, "", c.lines)
@@ -260,8 +279,10 @@ func (c *Config) policyErr(err error) error {
 	_, rest, _ := strings.Cut(err.Error(), ": ")
 	field, _, _ := strings.Cut(rest, ":")
 	field, _, _ = strings.Cut(field, " ") // "pools[0].weight (a)": the entry's name follows
-	if line, ok := c.lines["policy.params."+field]; ok {
-		return fmt.Errorf("%s: line %d: %w", c.name, line, err)
+	for _, at := range []string{"policy.params.", "policy."} {
+		if line, ok := c.lines[at+field]; ok {
+			return fmt.Errorf("%s: line %d: %w", c.name, line, err)
+		}
 	}
 	return c.fileErr(err)
 }
@@ -334,7 +355,14 @@ func decodeSection(n *yaml.Node, path string) func(any) error {
 			msg = paramLine.ReplaceAllStringFunc(msg, func(m string) string {
 				sub := paramLine.FindStringSubmatch(m)
 				if sub[2] != "" {
-					if line := keyLine(n, sub[2]); line > 0 {
+					if line, top := keyLine(n, sub[2]), isKey(n, sub[2]); line > 0 && top {
+						// A misspelt name at the top: say what is taken.
+						what, has := "field", path+" has"
+						if path == "policy.params" {
+							what, has = "parameter", "the policy takes"
+						}
+						return fmt.Sprintf("line %d: %s: no such %s; %s %s", line, sub[2], what, has, fieldList(reflect.TypeOf(into)))
+					} else if line > 0 {
 						return fmt.Sprintf("line %d: field %s not found", line, sub[2])
 					}
 				}
@@ -360,6 +388,30 @@ var (
 	// which means nothing to a scenario's author.
 	unknownType = regexp.MustCompile(` in type [\w.]+`)
 )
+
+// isKey reports whether mapping n has key at its top.
+func isKey(n *yaml.Node, key string) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldList names the YAML fields of the struct t points to, in order.
+func fieldList(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return "no fields"
+	}
+	return fieldNames(yamlFields(t))
+}
 
 // keyLine returns the line of the first mapping key named key in n or
 // below it, 0 if there is none.

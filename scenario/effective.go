@@ -79,11 +79,15 @@ type EffectiveDemand struct {
 type EffectivePolicy struct {
 	Name   string         `json:"name"`
 	Params map[string]any `json:"params"`
+	// NotApplied names what of the scenario the policy cannot apply, a
+	// line each: the cluster's pools under a policy that has none, or
+	// minimum shares under DRF.
+	NotApplied []string `json:"not_applied,omitempty"`
 }
 
 // effective describes a run of c on t with jobs, under a policy whose
 // effective parameters are params.
-func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[string]any) Effective {
+func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[string]any, notApplied []string) Effective {
 	cfg := t.Config()
 	w := c.Workload
 	ew := EffectiveWorkload{
@@ -147,7 +151,7 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 	}
 	return Effective{
 		Seed: c.seed(), Cluster: cfg, Workload: ew,
-		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params},
+		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params, NotApplied: notApplied},
 		Engine: eng, Metrics: c.Metrics, Faults: c.Faults,
 	}
 }

@@ -207,6 +207,9 @@ func isInt(t reflect.Type) bool {
 
 // want says what a field of type t takes, and what it was given.
 func want(t reflect.Type, got *yaml.Node) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem() // an optional field takes what its value takes
+	}
 	var w string
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:

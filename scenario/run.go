@@ -154,11 +154,19 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 
 // seed is the run's seed: the file's, even 0, or 1 when it sets none.
 func (c *Config) seed() uint64 {
-	if c.Seed == 0 && !c.set("seed") {
+	if c.Seed == 0 && !c.set("seed") && !c.seedSet {
 		return 1
 	}
 	return c.Seed
 }
+
+// SetSeed makes the scenario run with seed s, as if its file said so: 0
+// is seed 0, as a written "seed: 0" is.
+func (c *Config) SetSeed(s uint64) { c.Seed, c.seedSet = s, true }
+
+// RunSeed is the seed a run of the scenario uses: the one it sets, 0
+// included, or 1 when it sets none.
+func (c *Config) RunSeed() uint64 { return c.seed() }
 
 // Build makes the topology, jobs and policy of the scenario. Its errors
 // name the scenario file, and the field at fault.
@@ -178,6 +186,9 @@ type built struct {
 	// params are the policy's parameters with defaults filled.
 	params map[string]any
 	faults []faults.Event
+	// notes name what of the scenario the policy cannot apply (the
+	// cluster's pools under a policy that has none).
+	notes []string
 }
 
 func (c *Config) build() (*built, error) {
@@ -188,17 +199,32 @@ func (c *Config) build() (*built, error) {
 	if err != nil {
 		return nil, c.fileErr(err)
 	}
-	var params any
+	pools, err := c.poolSettings()
+	if err != nil {
+		return nil, c.fileErr(err)
+	}
+	var (
+		params    any
+		notes     []string
+		tookPools bool
+	)
 	decode := decodeParams(&c.Policy.Params)
 	pol, err := sched.NewPolicy(c.Policy.Name, func(into any) error {
 		params = into
-		return decode(into)
+		if err := decode(into); err != nil {
+			return err
+		}
+		notes, tookPools, err = usePools(into, pools)
+		return err
 	})
 	if err != nil {
 		return nil, c.policyErr(err)
 	}
 	if params == nil && len(c.Policy.Params.Content) > 0 {
 		return nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
+	}
+	if !tookPools && !pools.Empty() {
+		notes = append(notes, noPoolsNote(c.Policy.Name, pools))
 	}
 	evs, err := c.FaultEvents(t)
 	if err != nil {
@@ -211,7 +237,10 @@ func (c *Config) build() (*built, error) {
 	if err := c.checkAgainstWorkload(t, jobs); err != nil {
 		return nil, c.fileErr(err)
 	}
-	b := &built{topo: t, jobs: jobs, pol: pol, faults: evs}
+	if err := c.checkPoolsReached(pools, jobs); err != nil {
+		return nil, c.fileErr(err)
+	}
+	b := &built{topo: t, jobs: jobs, pol: pol, faults: evs, notes: notes}
 	if e, ok := params.(interface{ Effective() map[string]any }); ok {
 		b.params = e.Effective()
 	}
@@ -228,7 +257,7 @@ func (c *Config) Describe(s *metrics.Summary) error {
 	if err != nil {
 		return err
 	}
-	s.Config, s.Fingerprint = c.effective(b.topo, b.jobs, b.params), Fingerprint(b.topo.Config(), b.jobs)
+	s.Config, s.Fingerprint = c.effective(b.topo, b.jobs, b.params, b.notes), Fingerprint(b.topo.Config(), b.jobs)
 	return nil
 }
 
@@ -239,7 +268,7 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 		return nil, err
 	}
 	t, jobs, pol := b.topo, b.jobs, b.pol
-	eff := c.effective(t, jobs, b.params)
+	eff := c.effective(t, jobs, b.params, b.notes)
 	fp := Fingerprint(t.Config(), jobs)
 	res, err := Simulation{Engine: c.engine(), Topology: t, Jobs: jobs, Policy: pol, Seed: c.seed(), Metrics: c.Metrics,
 		Faults: b.faults, Progress: progress}.Run()

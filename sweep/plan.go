@@ -276,8 +276,8 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *sce
 	// run's policy's parameters.
 	var sets []scenario.Setting
 	if r.Policy != base.Policy.Name {
-		sets = append(sets, scenario.Setting{Path: "policy", Value: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map",
-			Content: []*yaml.Node{scalar("name", "!!str"), scalar(r.Policy, "!!str")}}})
+		// Another policy: its defaults, on the cluster's pools.
+		sets = append(sets, scenario.Setting{Path: "policy", Value: base.PoolsNode(r.Policy)})
 	}
 	sets = append(sets, cell...)
 	if trace != nil {

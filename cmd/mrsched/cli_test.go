@@ -82,14 +82,17 @@ func TestSimulateRefusesBadOverrides(t *testing.T) {
 		{[]string{"-set", "cluster.rackz=4"}, "cluster has no field rackz"},
 		{[]string{"-set", "cluster.racks"}, "want path=value"},
 		{[]string{"-policy", "nope"}, `-policy: unknown policy "nope"`},
-		{[]string{"-seed", "0"}, "-seed: must be at least 1"},
-		{[]string{"-set", "policy.params.t9_s=1", "-policy", "delay"}, "t9_s"},
+		{[]string{"-set", "policy.params.t9_s=1", "-policy", "delay"}, "t9_s: no such parameter; the policy takes pools, preemption, t1_s, t2_s"},
+		{[]string{"-set", "engine.slow_start=abc"}, "engine.slow_start=abc: want a number, got abc"},
 	}
 	for _, tc := range tests {
 		args := append([]string{"simulate", "-q", "-config", cfg, "-out", filepath.Join(dir, "out")}, tc.args...)
 		code, _, errOut := runCLI(t, args...)
 		if code == 0 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want an error saying %q", tc.args, code, errOut, tc.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+			t.Errorf("%v: the failed simulate left its output directory; a failed command creates nothing", tc.args)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if *bases != "" {
 		if *bySize {

@@ -43,7 +43,7 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	var names []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return err
+			return flagErr(err)
 		}
 		if fs.NArg() == 0 {
 			break

@@ -50,6 +50,28 @@ func setGC() {
 // errUsage marks an error whose message is already a usage text.
 var errUsage = errors.New("usage")
 
+// usageError is wrong usage (an argument where none is taken, a required
+// flag missing): its message is printed and the command exits 2, as
+// docs/cli.md says.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// badUsage returns a usageError with the message format gives.
+func badUsage(format string, args ...any) error {
+	return usageError{fmt.Sprintf(format, args...)}
+}
+
+// flagErr is the error of a flag set that failed to parse: the flag
+// package has printed what was wrong and the usage, so it is wrong usage
+// with nothing more to say; -h is not an error.
+func flagErr(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return errUsage
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "compare"
 	if len(args) > 0 {
@@ -93,6 +115,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, errInterrupted):
+		return 130 // the command has said what it kept
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(stderr, "mrsched %s: %v\n", cmd, err)
 		return 2
 	}
 	fmt.Fprintf(stderr, "mrsched %s: %v\n", cmd, err)

@@ -54,7 +54,7 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 		name, rest = rest[0], rest[1:]
 	}
 	if err := fs.Parse(rest); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if name == "" && fs.NArg() == 1 {
 		name = fs.Arg(0)

@@ -23,7 +23,7 @@ type overrideFlags struct {
 
 func addOverrideFlags(fs *flag.FlagSet) *overrideFlags {
 	o := &overrideFlags{
-		policy: fs.String("policy", "", "run this policy instead of the scenario's (without the scenario's parameters; add them with -set policy.params.NAME=V)"),
+		policy: fs.String("policy", "", "run this policy instead of the scenario's, on the scenario's pools and with its own defaults (give parameters with -set policy.params.NAME=V)"),
 		seed:   fs.Uint64("seed", 0, "run with this seed instead of the scenario's"),
 	}
 	fs.Func("set", "set a scenario field by its path, as `path=value` (cluster.racks=4, policy.params.t1_s=10); repeatable", func(s string) error {
@@ -52,9 +52,6 @@ func (o *overrideFlags) settings(fs *flag.FlagSet) (sets []scenario.Setting, des
 		described = append(described, "-policy "+*o.policy)
 	}
 	if given["seed"] {
-		if *o.seed == 0 {
-			return nil, nil, fmt.Errorf("-seed: must be at least 1")
-		}
 		sets = append(sets, scenario.Setting{Path: "seed", Value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(*o.seed, 10)}})
 		described = append(described, fmt.Sprint("-seed ", *o.seed))
 	}

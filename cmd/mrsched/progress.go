@@ -109,11 +109,11 @@ func (p *progress) fraction(now float64, finished, total int) float64 {
 
 // sim records simulation i's progress (an engine progress callback).
 func (p *progress) sim(i int, now float64, finished, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.off {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.frac[i] = p.fraction(now, finished, total)
 	p.jobs[i], p.tot[i] = finished, total
 	p.show(false)
@@ -121,11 +121,11 @@ func (p *progress) sim(i int, now float64, finished, total int) {
 
 // count records done of total simulations (an experiment's callback).
 func (p *progress) count(done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.off {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if total > 0 {
 		p.frac[0] = float64(done) / float64(total)
 	}
@@ -219,6 +219,18 @@ func (p *progress) finish() {
 	}
 	p.nextTenth = 10
 	p.show(true)
+}
+
+// abandon ends the display of runs cut short, without claiming they
+// finished: the bar's line is ended on a terminal, and nothing more is
+// shown.
+func (p *progress) abandon() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.off && p.tty && p.drawn {
+		fmt.Fprintln(p.w)
+	}
+	p.off = true
 }
 
 func bar(f float64, width int) string {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -40,7 +39,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	var paths []string
 	for { // flags may come before or after the paths
 		if err := fl.Parse(args); err != nil {
-			return err
+			return flagErr(err)
 		}
 		if fl.NArg() == 0 {
 			break
@@ -170,7 +169,8 @@ func (o *outputs) check() error {
 			return fmt.Errorf("-report %s: %w", p, err)
 		}
 	}
-	for _, d := range []*string{o.out, o.figures} {
+	// -out is prepared by openOutDir, which knows whether a run is there.
+	for _, d := range []*string{o.figures} {
 		if d != nil && *d != "" {
 			if err := writableDir(*d); err != nil {
 				return fmt.Errorf("%s: %w", *d, err)
@@ -209,34 +209,22 @@ func (o *outputs) writeRuns(runs []*report.Run, note string, stderr io.Writer, q
 	return nil
 }
 
-// writeCompare writes compare's run directories, report and figures, as
-// far as asked for.
-func (o *outputs) writeCompare(base *scenario.Config, names []string, results []*scenario.Result, walls []time.Duration, stderr io.Writer, quiet bool) error {
-	if *o.report == "" && *o.out == "" && *o.figures == "" {
+// writeCompare writes compare's report and figures, as far as asked for;
+// the run directories are written as the runs end (runCompare).
+func (o *outputs) writeCompare(base *scenario.Config, runs []*compareRun, stderr io.Writer, quiet bool) error {
+	if *o.out != "" && !quiet {
+		fmt.Fprintf(stderr, "wrote %s/{%s}\n", *o.out, strings.Join(compareNames(runs), ","))
+	}
+	if *o.report == "" && *o.figures == "" {
 		return nil
 	}
-	runs := make([]*report.Run, len(results))
-	for i, r := range results {
-		scen, err := compareScenario(base, names[i])
-		if err != nil {
-			return err
-		}
-		runs[i] = report.FromCollector(scen, r.Summary, r.Collector)
-		if *o.out != "" {
-			dir := filepath.Join(*o.out, names[i])
-			perf := perfReport(r.Summary.Policy, r.Cost, r.Engine, walls[i])
-			if err := report.WriteRunDir(dir, report.Output{Scenario: scen, Summary: r.Summary, Collector: r.Collector, Perf: perf}); err != nil {
-				return err
-			}
-			runs[i].Dir = dir
-		}
-	}
-	if *o.out != "" && !quiet {
-		fmt.Fprintf(stderr, "wrote %d run directories under %s\n", len(runs), *o.out)
+	rs := make([]*report.Run, len(runs))
+	for i, r := range runs {
+		rs[i] = r.run
 	}
 	if *o.figures != "" {
-		report.SetLabels(runs)
-		written, err := report.WriteFigures(*o.figures, report.ComparisonFigures(runs), false)
+		report.SetLabels(rs)
+		written, err := report.WriteFigures(*o.figures, report.ComparisonFigures(rs), false)
 		if err != nil {
 			return err
 		}
@@ -244,7 +232,15 @@ func (o *outputs) writeCompare(base *scenario.Config, names []string, results []
 			fmt.Fprintf(stderr, "wrote %s\n", strings.Join(written, ", "))
 		}
 	}
-	return o.writeRuns(runs, "compare on "+workloadName(base), stderr, quiet)
+	return o.writeRuns(rs, "compare on "+workloadName(base), stderr, quiet)
+}
+
+func compareNames(runs []*compareRun) []string {
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		out[i] = r.name
+	}
+	return out
 }
 
 func workloadName(c *scenario.Config) string {

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
@@ -23,12 +26,14 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	memProfile := fs.String("memprofile", "", "write a heap profile to this file at the end of the run")
 	outs := addReportFlag(fs)
+	force := fs.Bool("force", false, "replace what -out holds (another run, or other files)")
+	verbose := fs.Bool("v", false, "also say what the policy's decisions cost on this machine (as perf.json records)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-q]")
+		fmt.Fprintln(stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-force] [-q] [-v]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
 		fs.Usage()
@@ -37,9 +42,6 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	flagSets, described, err := ov.settings(fs)
 	if err != nil {
 		return err
-	}
-	if err := writableDir(*out); err != nil {
-		return fmt.Errorf("-out %s: %w", *out, err)
 	}
 	for _, f := range []struct{ flag, path string }{{"-cpuprofile", *cpuProfile}, {"-memprofile", *memProfile}} {
 		if f.path != "" {
@@ -51,28 +53,47 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := outs.check(); err != nil {
 		return err
 	}
-	c, record, err := loadSimulated(*cfgPath, *out, flagSets, described)
+	c, record, err := loadSimulated(*cfgPath, flagSets, described)
 	if err != nil {
 		return err
 	}
-	if *cpuProfile != "" {
-		stop, err := startProfile(*cpuProfile)
+	if err := c.CheckPolicy(); err != nil {
+		return err // before the output directory is touched
+	}
+	dir, err := openOutDir("-out", *out, *force, nil)
+	if err != nil {
+		return err
+	}
+	if err := simulateInto(c, record, dir.path, outs, *cfgPath, *cpuProfile, *memProfile, *quiet, *verbose, stdout, stderr); err != nil {
+		dir.discard()
+		return err
+	}
+	return nil
+}
+
+// simulateInto runs c and writes its run directory into out.
+func simulateInto(c *scenario.Config, record []byte, out string, outs *outputs, cfgPath, cpuProfile, memProfile string, quiet, verbose bool, stdout, stderr io.Writer) error {
+	if cpuProfile != "" {
+		stop, err := startProfile(cpuProfile)
 		if err != nil {
 			return err
 		}
 		defer stop()
 	}
 	var wl jobSpan
-	if !*quiet {
+	if !quiet {
 		wl = workloadOf(c)
 	}
-	prog := newProgress(stderr, c.Policy.Name, 1, wl, *quiet)
+	for _, n := range c.NotApplied() {
+		fmt.Fprintf(stderr, "warning: %s\n", n)
+	}
+	prog := newProgress(stderr, c.Policy.Name, 1, wl, quiet)
 	start := time.Now()
 	res, err := c.Run(func(now float64, done, total int) { prog.sim(0, now, done, total) })
 	wall := time.Since(start)
 	prog.finish()
-	if *memProfile != "" {
-		if err := writeHeapProfile(*memProfile); err != nil {
+	if memProfile != "" {
+		if err := writeHeapProfile(memProfile); err != nil {
 			return err
 		}
 	}
@@ -80,53 +101,72 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	perf := perfReport(res.Summary.Policy, res.Cost, res.Engine, wall)
-	if err := report.WriteRunDir(*out, report.Output{Scenario: record, Summary: res.Summary, Collector: res.Collector, Perf: perf}); err != nil {
+	if err := report.WriteRunDir(out, report.Output{Scenario: record, Summary: res.Summary, Collector: res.Collector, Perf: perf}); err != nil {
 		return err
 	}
-	if err := outs.writeRuns([]*report.Run{report.FromCollector(record, res.Summary, res.Collector)}, "simulate "+*cfgPath, stderr, *quiet); err != nil {
+	if err := outs.writeRuns([]*report.Run{report.FromCollector(record, res.Summary, res.Collector)}, "simulate "+cfgPath, stderr, quiet); err != nil {
 		return err
 	}
-	fmt.Fprintln(stderr, perf.Line())
+	if verbose {
+		fmt.Fprintln(stderr, perf.Line())
+	}
 	s := res.Summary
 	fmt.Fprintf(stdout, "%s: %d/%d jobs, makespan %.0f s, throughput %.1f jobs/h, mean turnaround %.1f s, node-local maps %.1f%%, cross-rack %.2f GB\nwrote %s\n",
 		s.Policy, s.JobsCompleted, s.JobsSubmitted, s.MakespanS, s.ThroughputJobsPerHour, s.Turnaround.Mean,
-		100*s.Locality.Node, s.Bytes.CrossRackTotal/1e9, *out)
+		100*s.Locality.Node, s.Bytes.CrossRackTotal/1e9, out)
 	return nil
 }
 
 // loadSimulated reads the scenario at path with the flags' settings
-// applied (described as the command line gave them), and returns it with the record of it a run directory keeps:
-// the scenario as it runs, after a comment saying where it came from.
-// With settings, the record is written to DIR/scenario.yaml before it is
-// parsed, so that an error's line is a line of a file the user can open.
-func loadSimulated(path, out string, sets []scenario.Setting, described []string) (*scenario.Config, []byte, error) {
-	src, err := os.ReadFile(path)
+// applied (described as the command line gave them), and returns it with
+// the record of it a run directory keeps: the scenario as it runs, after
+// a comment saying where it came from. The file is read first as it is,
+// so that its own errors name its lines; an error the settings make names
+// the settings and the field.
+func loadSimulated(path string, sets []scenario.Setting, described []string) (*scenario.Config, []byte, error) {
+	c, err := scenario.Load(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(sets) == 0 {
-		c, err := scenario.Load(path)
-		if err != nil {
-			return nil, nil, err
-		}
 		// The run's own record of what it ran: results alone do not say
 		// which network mode, seed or trace made them.
 		head := fmt.Sprintf("# The scenario of this run, as read from %s (paths in it are relative to that file's directory).\n", path)
 		return c, append([]byte(head), c.Source()...), nil
 	}
-	edited, err := scenario.Override(src, sets...)
+	// -policy: another policy runs with its defaults, on the cluster's
+	// pools; the scenario's own policy keeps its parameters.
+	var kept []scenario.Setting
+	for _, s := range sets {
+		if s.Path == "policy" && s.Value.Kind == yaml.MappingNode && len(s.Value.Content) == 2 {
+			name := s.Value.Content[1].Value
+			if name == c.Policy.Name {
+				continue
+			}
+			s.Value = c.PoolsNode(name)
+		}
+		kept = append(kept, s)
+	}
+	edited, err := scenario.Override(c.Source(), kept...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	head := fmt.Sprintf("# The scenario of this run: %s with %s (paths in it are relative to that file's directory).\n", path, strings.Join(described, " "))
+	with := strings.Join(described, " ")
+	head := fmt.Sprintf("# The scenario of this run: %s with %s (paths in it are relative to that file's directory).\n", path, with)
 	record := append([]byte(head), edited...)
-	name := filepath.Join(out, "scenario.yaml")
-	if err := os.WriteFile(name, record, 0o644); err != nil {
-		return nil, nil, err
-	}
-	c, err := scenario.LoadBytes(record, name, filepath.Dir(path))
+	name := path + " with " + with
+	c, err = scenario.LoadBytes(record, name, filepath.Dir(path))
 	if err != nil {
-		return nil, nil, err
+		// A line of the edited text is a line of no file: the settings
+		// and the field say where the error is.
+		msg := err.Error()
+		if rest, ok := strings.CutPrefix(msg, name+": "); ok {
+			msg = name + ": " + recordLine.ReplaceAllString(rest, "")
+		}
+		return nil, nil, errors.New(msg)
 	}
 	return c, record, nil
 }
+
+// recordLine is the line of an edited scenario an error starts with.
+var recordLine = regexp.MustCompile(`line \d+: `)

@@ -63,7 +63,7 @@ func sweepFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 // parseSweep parses args and refuses stray arguments and a missing -dir.
 func parseSweep(fs *flag.FlagSet, args []string, dir *string) error {
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if fs.NArg() > 0 || *dir == "" {
 		fs.Usage()
@@ -77,7 +77,7 @@ func sweepPlan(args []string, stdout, stderr io.Writer) error {
 	grid := fs.String("grid", "", "the grid file: a base scenario, policies, seeds and axes (examples/sweep/)")
 	out := fs.String("out", "", "the sweep directory to create")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if fs.NArg() > 0 || *grid == "" || *out == "" {
 		fs.Usage()

@@ -48,7 +48,7 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
 		fs.Usage()
@@ -64,7 +64,7 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	if err := writableDir(*out); err != nil {
 		return fmt.Errorf("-out %s: %w", *out, err)
 	}
-	c, record, err := loadSimulated(*cfgPath, *out, sets, described)
+	c, record, err := loadSimulated(*cfgPath, sets, described)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func cmdTestbedClean(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	workDir := fs.String("work-dir", "", "also look for leftover run directories here (a scenario's testbed.work_dir); the system's temporary directory is always searched")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: mrsched testbed clean [-work-dir DIR]")

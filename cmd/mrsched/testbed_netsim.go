@@ -90,7 +90,7 @@ func cmdTestbedNetsim(args []string, stdout, stderr io.Writer) error {
 		name, args = args[0], args[1:]
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if name == "" && fs.NArg() == 1 {
 		name = fs.Arg(0)

@@ -43,7 +43,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagErr(err)
 	}
 	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
 		fs.Usage()
