@@ -23,6 +23,53 @@ type Sweep struct {
 	Plan *Plan
 	// id identifies the plan (planID), recorded in each run's run.json.
 	id string
+
+	// mu guards the temporary directories this process writes runs into,
+	// so that Abandon removes every one and no run is renamed into place
+	// after it.
+	mu        sync.Mutex
+	temps     map[string]bool
+	abandoned bool
+}
+
+// errAbandoned is a run's error once Abandon has been called.
+var errAbandoned = errors.New("abandoned: the sweep was interrupted")
+
+// Abandon removes the temporary directories of the runs this process has
+// under way, and stops any of them being kept: for a process told to stop
+// (SIGINT, or SIGTERM from a batch system), which would otherwise leave
+// them behind, hidden, in runs/. Finished runs stay.
+func (s *Sweep) Abandon() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.abandoned = true
+	for t := range s.temps {
+		os.RemoveAll(t)
+	}
+	s.temps = nil
+}
+
+// Finished counts the runs that have finished.
+func (s *Sweep) Finished() int { return len(s.Plan.Runs) - len(s.Pending()) }
+
+// track records tmp as under way; false once the sweep is abandoned.
+func (s *Sweep) track(tmp string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.abandoned {
+		return false
+	}
+	if s.temps == nil {
+		s.temps = map[string]bool{}
+	}
+	s.temps[tmp] = true
+	return true
+}
+
+func (s *Sweep) untrack(tmp string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.temps, tmp)
 }
 
 // Open reads the plan in dir.
@@ -136,6 +183,10 @@ func (s *Sweep) Execute(i int, progress sim.Progress) (*Outcome, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp) // nothing left once renamed
+	if !s.track(tmp) {
+		return nil, errAbandoned
+	}
+	defer s.untrack(tmp)
 	start := time.Now()
 	res, err := c.Run(progress)
 	if err != nil {
@@ -159,7 +210,14 @@ func (s *Sweep) Execute(i int, progress sim.Progress) (*Outcome, error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	if err := os.Rename(tmp, s.RunDir(i)); err != nil {
+	s.mu.Lock() // no rename once abandoned
+	if s.abandoned {
+		s.mu.Unlock()
+		return nil, errAbandoned
+	}
+	err = os.Rename(tmp, s.RunDir(i))
+	s.mu.Unlock()
+	if err != nil {
 		if s.Done(i) { // another task ran it too and finished first
 			out.Skipped = true
 			return out, nil

@@ -120,6 +120,11 @@ type Report struct {
 // Options are how Validate runs.
 type Options struct {
 	Seeds []uint64
+	// Finished, when set, is called after each policy's run on a seed is
+	// done on both sides (and written to Out), with the count done and
+	// the count in all: so that a validation cut short can say what it
+	// kept.
+	Finished func(done, total int)
 	// Out, if set, receives every run's directory: Out/seed-N/POLICY/sim
 	// and .../testbed, as simulate and testbed write them.
 	Out string
@@ -179,6 +184,7 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 		rep.SimSettings = append(rep.SimSettings, st.String())
 	}
 	outcomes := map[string]map[uint64][2]Outcome{} // run key -> seed -> sim, testbed
+	done, total := 0, len(opt.Seeds)*len(runs)
 	for _, seed := range opt.Seeds {
 		for _, r := range runs {
 			rc, src, err := variant(c, r, seed)
@@ -258,6 +264,10 @@ func Validate(ctx context.Context, c *scenario.Config, opt Options) (*Report, er
 					return nil, err
 				}
 			}
+			done++
+			if opt.Finished != nil {
+				opt.Finished(done, total)
+			}
 		}
 	}
 	for i := range spec.Policies {
@@ -292,8 +302,16 @@ func variant(c *scenario.Config, r run, seed uint64) (*scenario.Config, []byte, 
 	if src == nil {
 		return nil, nil, fmt.Errorf("validate: the scenario was not read from a file (scenario.Load or LoadBytes)")
 	}
+	pol := policyNode(r)
+	if c.Policy.Pools.Kind != 0 || c.Policy.Preemption.Kind != 0 {
+		// The cluster's pools, under every policy the validation runs.
+		pol = c.PoolsNode(r.policy)
+		if r.params != nil && r.params.Kind != 0 {
+			pol.Content = append(pol.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "params"}, r.params)
+		}
+	}
 	settings := []scenario.Setting{
-		{Path: "policy", Value: policyNode(r)},
+		{Path: "policy", Value: pol},
 		{Path: "seed", Value: &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatUint(seed, 10)}},
 	}
 	b, err := scenario.Override(src, settings...)

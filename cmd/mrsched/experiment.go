@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mrsched/mrsched/experiment"
 	"github.com/mrsched/mrsched/report"
@@ -102,8 +104,26 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout)
 		}
 		prog := newCounter(stderr, e.Name, *quiet)
-		opts := experiment.Options{Seeds: *seeds, Seed: *seed, Parallel: *parallel, Progress: prog.count, KeepDir: *keep}
-		res, err := e.Run(opts)
+		var done, total atomic.Int64
+		count := func(d, t int) {
+			done.Store(int64(d))
+			total.Store(int64(t))
+			prog.count(d, t)
+		}
+		opts := experiment.Options{Seeds: *seeds, Seed: *seed, Parallel: *parallel, Progress: count, KeepDir: *keep}
+		res, err := runInterruptible(func() (*experiment.Result, error) { return e.Run(opts) })
+		if errors.Is(err, errInterrupted) {
+			prog.abandon()
+			kept := "none kept (-keep DIR keeps the nas experiments' simulations, and the same command resumes from them)"
+			if *keep != "" {
+				kept = "those of the nas experiments are kept in " + *keep + ", and the same command resumes from them"
+			}
+			if *out != "" && i > 0 {
+				kept += fmt.Sprintf("; the %d experiments before it are in %s", i, *out)
+			}
+			fmt.Fprintf(stderr, "interrupted: %d of %d runs of %s finished; %s\n", done.Load(), total.Load(), e.Name, kept)
+			return err
+		}
 		prog.finish()
 		if err != nil {
 			return err
@@ -162,4 +182,28 @@ func writeCSV(path string, res *experiment.Result) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// runInterruptible runs f until it returns or SIGINT or SIGTERM arrives,
+// when it returns errInterrupted at once: f's own work is abandoned with
+// the process.
+func runInterruptible[T any](f func() (T, error)) (T, error) {
+	ctx, stop := interruptContext()
+	defer stop()
+	type result struct {
+		v   T
+		err error
+	}
+	ended := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ended <- result{v, err}
+	}()
+	select {
+	case r := <-ended:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, errInterrupted
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sweep"
@@ -151,7 +152,26 @@ func sweepRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if one >= 0 {
-		o, err := s.Execute(one, nil)
+		ctx, stop := interruptContext()
+		defer stop()
+		type result struct {
+			o   *sweep.Outcome
+			err error
+		}
+		ended := make(chan result, 1)
+		go func() {
+			o, err := s.Execute(one, nil)
+			ended <- result{o, err}
+		}()
+		var r result
+		select {
+		case r = <-ended:
+		case <-ctx.Done():
+			s.Abandon()
+			fmt.Fprintf(stderr, "interrupted: run %d (from %s) did not finish; nothing of it is kept, and it runs again next time\n", one, from)
+			return errInterrupted
+		}
+		o, err := r.o, r.err
 		if err != nil {
 			return err
 		}
@@ -165,16 +185,35 @@ func sweepRun(args []string, stdout, stderr io.Writer) error {
 	total := len(s.Plan.Runs)
 	pending := len(s.Pending())
 	say("%d of %d runs to do, %d at a time\n", pending, total, min(*parallel, max(pending, 1)))
-	return s.RunAll(*parallel, func(done, n, i int, o *sweep.Outcome, err error) {
-		switch {
-		case err != nil:
-			fmt.Fprintf(stderr, "[%d/%d] run %d failed: %v\n", done, n, i, err)
-		case o.Skipped:
-			say("[%d/%d] run %d (%s): already finished\n", done, n, i, o.Run.Describe())
-		default:
-			say("[%d/%d] run %d (%s): %.1f s\n", done, n, i, o.Run.Describe(), o.Perf.WallS)
-		}
-	})
+	ctx, stop := interruptContext()
+	defer stop()
+	var mu sync.Mutex // the report lines stop at an interrupt
+	ended := make(chan error, 1)
+	go func() {
+		ended <- s.RunAll(*parallel, func(done, n, i int, o *sweep.Outcome, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case ctx.Err() != nil:
+			case err != nil:
+				fmt.Fprintf(stderr, "[%d/%d] run %d failed: %v\n", done, n, i, err)
+			case o.Skipped:
+				say("[%d/%d] run %d (%s): already finished\n", done, n, i, o.Run.Describe())
+			default:
+				say("[%d/%d] run %d (%s): %.1f s\n", done, n, i, o.Run.Describe(), o.Perf.WallS)
+			}
+		})
+	}()
+	select {
+	case err := <-ended:
+		return err
+	case <-ctx.Done():
+		s.Abandon()
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(stderr, "interrupted: %d of %d runs finished, kept in %s; sweep run resumes from them\n", s.Finished(), total, filepath.Join(*dir, "runs"))
+		return errInterrupted
+	}
 }
 
 func sweepCollect(args []string, stdout, stderr io.Writer) error {

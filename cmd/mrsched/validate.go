@@ -2,14 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
+	"reflect"
 
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
@@ -26,6 +27,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	seeds := fs.Int("seeds", 3, "how many seeds, from -seed on")
 	first := fs.Uint64("seed", 0, "the first seed (default: the scenario's seed, or 1)")
 	quiet := fs.Bool("q", false, "no progress lines")
+	force := fs.Bool("force", false, "replace what -out holds when it is not an earlier run of this validation (which resumes)")
 	rerun := fs.Bool("rerun", false, "run every testbed run again, even where -out holds one of the same scenario")
 	from := fs.String("testbed-from", "", "read back the testbed runs of the same scenario from this validation's directory instead of -out (to hold another model, -sim-set, against them in a directory of its own)")
 	var simSets []scenario.Setting
@@ -65,12 +67,9 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if _, err := validate.LoadSpec(c); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-	s := *first
-	if s == 0 {
-		s = max(c.Seed, 1)
+	s := c.RunSeed()
+	if flagGiven(fs, "seed") {
+		s = *first
 	}
 	var list []uint64
 	for i := range *seeds {
@@ -80,13 +79,34 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if *quiet {
 		log = io.Discard
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	man := validateManifest{Scenario: textSum(c.Source()), Seeds: list, TestbedFrom: *from}
+	for _, st := range simSets {
+		man.SimSet = append(man.SimSet, st.String())
+	}
+	dir, err := openOutDir("-out", *out, *force, man.matches)
+	if err != nil {
+		return err
+	}
+	if err := writeJSONFile(filepath.Join(dir.path, validateManifestFile), man); err != nil {
+		dir.discard()
+		return err
+	}
+	ctx, stop := interruptContext()
 	defer stop()
+	done, total := 0, 0
 	rep, err := validate.Validate(ctx, c, validate.Options{Seeds: list, Out: *out, Log: log, SimSettings: simSets, Reuse: !*rerun, TestbedFrom: *from,
+		Finished: func(d, t int) { done, total = d, t },
 		Testbed: func(ctx context.Context, c *scenario.Config) (*testbed.Result, error) {
 			return testbed.Run(ctx, c, testbed.Options{Log: log})
 		}})
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "interrupted: %d of %d runs finished, kept in %s; the same command resumes from them\n", done, max(total, done), dir.path)
+		return errInterrupted
+	}
 	if err != nil {
+		if done == 0 {
+			dir.discard()
+		}
 		return err
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
@@ -155,4 +175,31 @@ func validateTables(rep *validate.Report) []*report.Table {
 		}
 	}
 	return []*report.Table{errs, eff}
+}
+
+// validateManifest is validate-run.json in validate's -out directory:
+// which validation it holds, so that the same command resumes there and
+// another is refused rather than mixed with it.
+type validateManifest struct {
+	Scenario    string   `json:"scenario"`
+	Seeds       []uint64 `json:"seeds"`
+	SimSet      []string `json:"sim_set,omitempty"`
+	TestbedFrom string   `json:"testbed_from,omitempty"`
+}
+
+const validateManifestFile = "validate-run.json"
+
+func (m validateManifest) matches(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, validateManifestFile))
+	if err != nil {
+		return false
+	}
+	var got validateManifest
+	return json.Unmarshal(b, &got) == nil && reflect.DeepEqual(got, m)
+}
+
+// textSum identifies a scenario's text.
+func textSum(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:8])
 }

@@ -258,3 +258,54 @@ func TestSeedZeroAndUsage(t *testing.T) {
 		t.Errorf("a parameter typo: exit %d, %q; want exit 1 listing delay's parameters (t1_s, t2_s, ...)", code, errOut)
 	}
 }
+
+// TestSweepInterruptLeavesNoHiddenRuns sends SIGTERM, as a batch system
+// does before it kills a job, to a sweep run once a run has finished: it
+// exits 130 saying what it kept, no hidden runs/.NNNN-* directory is left,
+// and sweep run then does the rest.
+func TestSweepInterruptLeavesNoHiddenRuns(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.yaml")
+	if err := os.WriteFile(base, []byte("workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	grid := filepath.Join(dir, "grid.yaml")
+	if err := os.WriteFile(grid, []byte("base: base.yaml\npolicies: [fifo, nas, sw-fair]\nseeds: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sw := filepath.Join(dir, "sw")
+	if code, _, errOut := runCLI(t, "sweep", "plan", "-grid", grid, "-out", sw); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, errOut)
+	}
+	cmd := mrschedCmd(t, "sweep", "run", "-dir", sw, "-parallel", "1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for !fileExists(filepath.Join(sw, "runs", "0000")) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("sweep run after SIGTERM: %v; want exit status 130 (stderr: %s)", err, &stderr)
+	}
+	if !strings.Contains(stderr.String(), "runs finished, kept in "+filepath.Join(sw, "runs")) {
+		t.Errorf("stderr %q does not say what was kept", &stderr)
+	}
+	entries, _ := os.ReadDir(filepath.Join(sw, "runs"))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("the interrupted sweep left %s in runs/", e.Name())
+		}
+	}
+	if code, _, errOut := runCLI(t, "sweep", "run", "-dir", sw, "-q"); code != 0 {
+		t.Fatalf("sweep run after the interrupt: exit %d: %s", code, errOut)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(sw, "runs")); len(entries) != 6 {
+		t.Errorf("runs/ holds %d entries after resuming; want the 6 runs", len(entries))
+	}
+}
