@@ -66,6 +66,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	}
 	var cols [5][]float64
 	var bands [][]metrics.BandChange
+	policies := map[string]bool{} // the runs' policies, with their parameters
 	undefined := false
 	for _, dir := range fs.Args()[1:] {
 		r, err := metrics.ReadRun(dir)
@@ -75,6 +76,10 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 		if err := sameWorkload(base, r, *force, stderr); err != nil {
 			return err
 		}
+		if err := sameSeed(base, r, *force, stderr); err != nil {
+			return err
+		}
+		policies[runPolicy(r)] = true
 		c, err := metrics.Compare(base, r)
 		if err != nil {
 			return err
@@ -95,7 +100,9 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 		}
 		t.AddRow(append(row, fmt.Sprint(c.Jobs))...)
 	}
-	if n := len(cols[0]); n > 1 {
+	if n := len(cols[0]); n > 1 && len(policies) > 1 {
+		t.Notes = append(t.Notes, "no mean over the runs: they ran different policies, and a mean over policies means nothing")
+	} else if n > 1 {
 		mean, se := []string{fmt.Sprintf("mean of %d", n)}, []string{"standard error"}
 		for _, c := range cols {
 			m, s := metrics.MeanSE(c)
@@ -319,4 +326,38 @@ func expandRunDirs(list string) ([]string, error) {
 		}
 	}
 	return dirs, nil
+}
+
+// runPolicy names a run's policy with its parameters, as its summary
+// records them.
+func runPolicy(r *metrics.Run) string {
+	if cfg, ok := report.ConfigMap(r.Summary.Config); ok {
+		return report.PolicyKey(cfg)
+	}
+	return r.Summary.Policy
+}
+
+// sameSeed refuses to pair a run with a base of another seed: a change
+// between two draws is not the change a setting made.
+func sameSeed(base, r *metrics.Run, force bool, stderr io.Writer) error {
+	bs, ok1 := runSeed(base)
+	rs, ok2 := runSeed(r)
+	if !ok1 || !ok2 || bs == rs {
+		return nil
+	}
+	msg := fmt.Sprintf("%s ran seed %d and %s seed %d", base.Dir, bs, r.Dir, rs)
+	if force {
+		fmt.Fprintf(stderr, "mrsched diff: warning: %s; compared anyway (-force)\n", msg)
+		return nil
+	}
+	return fmt.Errorf("%s: the change would be a change between two draws, not the change the runs' settings made (-force compares anyway; -bases compares sets of seeds)", msg)
+}
+
+func runSeed(r *metrics.Run) (uint64, bool) {
+	cfg, ok := report.ConfigMap(r.Summary.Config)
+	if !ok {
+		return 0, false
+	}
+	s, ok := cfg["seed"].(float64)
+	return uint64(s), ok
 }

@@ -32,8 +32,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	figDir := fl.String("figures", "", "also write every figure to this directory as NAME.svg")
 	png := fl.Bool("png", false, "with -figures, also write NAME.png")
 	title := fl.String("title", "", "the page's title (default: names the runs)")
+	force := fl.Bool("force", false, "lay runs side by side even when their set-ups or seeds differ")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched report [-o report.html] [-figures DIR] [-png] [-title T] RUN_DIR|DIR...")
+		fmt.Fprintln(stderr, "usage: mrsched report [-o report.html] [-figures DIR] [-png] [-title T] [-force] RUN_DIR|DIR...")
 		fl.PrintDefaults()
 	}
 	var paths []string
@@ -54,6 +55,12 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	page, err := loadPage(paths)
 	if err != nil {
 		return err
+	}
+	if err := report.Comparable(page.Runs); err != nil {
+		if !*force {
+			return fmt.Errorf("%w (-force lays them side by side anyway; sweep collect reports a sweep cell by cell)", err)
+		}
+		fmt.Fprintf(stderr, "mrsched report: warning: %v; laid side by side anyway (-force)\n", err)
 	}
 	page.Title = *title
 	if page.Title == "" {

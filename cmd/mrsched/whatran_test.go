@@ -309,3 +309,40 @@ func TestSweepInterruptLeavesNoHiddenRuns(t *testing.T) {
 		t.Errorf("runs/ holds %d entries after resuming; want the 6 runs", len(entries))
 	}
 }
+
+// TestReportAndDiffRefuseMixedRuns: report refuses runs of different
+// seeds laid side by side, naming them, unless -force; diff refuses a
+// base of another seed, and gives no mean over runs of different
+// policies.
+func TestReportAndDiffRefuseMixedRuns(t *testing.T) {
+	dir := t.TempDir()
+	cfg := smallScenario(t, dir)
+	sim := func(name string, args ...string) string {
+		out := filepath.Join(dir, name)
+		if code, _, errOut := runCLI(t, append([]string{"simulate", "-q", "-config", cfg, "-out", out}, args...)...); code != 0 {
+			t.Fatalf("simulate %s: exit %d: %s", name, code, errOut)
+		}
+		return out
+	}
+	fair1, delay2 := sim("fair1", "-policy", "fair"), sim("delay2", "-policy", "delay", "-seed", "5")
+	fifo1, delay1 := sim("fifo1"), sim("delay1", "-policy", "delay")
+	html := filepath.Join(dir, "r.html")
+	code, _, errOut := runCLI(t, "report", "-o", html, fair1, delay2)
+	if code != 1 || !strings.Contains(errOut, "fair ran seeds 2 and delay ran seeds 5") {
+		t.Errorf("report of fair seed 2 beside delay seed 5: exit %d, %q; want a refusal naming the seeds", code, errOut)
+	}
+	if fileExists(html) {
+		t.Errorf("the refused report wrote %s", html)
+	}
+	if code, _, errOut := runCLI(t, "report", "-force", "-o", html, fair1, delay2); code != 0 || !strings.Contains(errOut, "warning") {
+		t.Errorf("report -force: exit %d, %q; want the page with a warning", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "diff", fair1, delay2)
+	if code != 1 || !strings.Contains(errOut, "ran seed 2 and") {
+		t.Errorf("diff across seeds: exit %d, %q; want a refusal naming the seeds", code, errOut)
+	}
+	code, stdout, errOut := runCLI(t, "diff", fair1, fifo1, delay1)
+	if code != 0 || strings.Contains(stdout, "mean of") || !strings.Contains(stdout, "no mean over the runs") {
+		t.Errorf("diff over two policies: exit %d, %q %q; want no mean across policies, and a note saying why", code, stdout, errOut)
+	}
+}
