@@ -45,3 +45,18 @@ func TestComparable(t *testing.T) {
 		})
 	}
 }
+
+// TestPageOfRunsWithoutCompletedJobs: a run in which no job completed (all
+// failed) still gives a page, its turnaround figure empty and saying why;
+// a log axis over no values used to fail the whole page.
+func TestPageOfRunsWithoutCompletedJobs(t *testing.T) {
+	runs := []*Run{{Label: "fifo", Summary: metrics.Summary{Policy: "fifo", JobsSubmitted: 3}},
+		{Label: "fair", Summary: metrics.Summary{Policy: "fair", JobsSubmitted: 3}}}
+	var b strings.Builder
+	if err := (&Page{Title: "t", Runs: runs}).Render(&b); err != nil {
+		t.Fatalf("render: %v; want a page with empty figures", err)
+	}
+	if !strings.Contains(b.String(), "Not drawn (no jobs.csv or no completed job): fifo, fair") {
+		t.Errorf("the page does not say why the turnaround figure is empty")
+	}
+}

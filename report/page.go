@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"html/template"
@@ -177,15 +178,13 @@ func (p *Page) WriteFile(path string) error {
 			return err
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := p.Render(f); err != nil {
-		f.Close()
+	// Rendered whole before the file is made, so that a page that cannot
+	// be drawn leaves no empty file behind.
+	var b bytes.Buffer
+	if err := p.Render(&b); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return f.Close()
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // WriteFigures writes every figure of the page to dir as NAME.svg, and as

@@ -57,6 +57,12 @@ func cdfFigure(runs []*Run) *Figure {
 	if len(missing) > 0 {
 		caption += " Not drawn (no jobs.csv or no completed job): " + strings.Join(missing, ", ") + "."
 	}
+	if len(names) == 0 {
+		// Nothing to draw: a log axis over no values has no range, so the
+		// empty figure keeps a linear one and its caption says why.
+		p.X.Scale, p.X.Tick.Marker = plot.LinearScale{}, plot.DefaultTicks{}
+		p.X.Min, p.X.Max = 0, 1
+	}
 	return &Figure{Name: "turnaround-cdf", Title: "Job turnaround, cumulative distribution", Caption: caption,
 		W: wideW, H: wideH, draw: func(c draw.Canvas) { sideLegend(p, names, c) }}
 }
