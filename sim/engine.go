@@ -328,6 +328,16 @@ func (e *Engine) Run() error {
 			nextReport = e.finished + max(1, len(e.specs)/100)
 		}
 	}
+	// The run ends with its last job, but what else happens at that
+	// instant still happens: faults and expiries queued for it (a whole
+	// rack expires at one instant, and the expiry that fails the last job
+	// may not be its last). Nothing later does.
+	for e.err == nil && e.events.len() > 0 && e.events.peek().t <= e.now {
+		ev := e.events.pop()
+		if ev.kind == evFault {
+			e.handle(ev)
+		}
+	}
 	if e.err != nil {
 		return e.err
 	}

@@ -569,3 +569,21 @@ func TestSetFaultsRefusesNonsense(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryExpiryOfAnInstantCounts: nodes lost at one instant expire at
+// one instant; when an expiry there ends the run (the last job fails, its
+// blocks' every replica lost), the expiries after it at the same instant
+// still happen and count: the whole cluster lost is every node lost.
+func TestEveryExpiryOfAnInstantCounts(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 2, NodesPerRack: 3, MapSlots: 1, ReduceSlots: 1})
+	block := topo.Config().BlockBytes()
+	jobs := []workload.Job{newJob(0, 0).maps(6, block, 50).reduces(1, 1<<20, 5).build()}
+	e := runFaults(t, topo, jobs, mustPolicy(t, "fair"), Params{NodeExpiryS: 60}, []faults.Spec{killRack(0, 10), killRack(1, 10)})
+	f := faultsOf(t, e)
+	if f.LostNodes != 6 {
+		t.Errorf("%d nodes lost, want all 6: every node of the cluster died at 10 s and expired at 70 s", f.LostNodes)
+	}
+	if f.FailedJobs != 1 {
+		t.Errorf("%d jobs failed, want the one job, its blocks lost", f.FailedJobs)
+	}
+}
