@@ -56,7 +56,7 @@ func (p FairParams) Validate() error {
 			return fmt.Errorf("%s (%s): minimum shares must not be negative", where, pc.Name)
 		}
 		if !(pc.Weight >= 0) || math.IsInf(pc.Weight, 0) {
-			return fmt.Errorf("%s.weight (%s): must be a finite number, 0 or more, got %v", where, pc.Name, pc.Weight)
+			return fmt.Errorf("%s.weight (%s): want a finite number > 0 (leave it out for 1), got %v", where, pc.Name, pc.Weight)
 		}
 		switch strings.ToLower(pc.Mode) {
 		case "", "fair", "fifo":

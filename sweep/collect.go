@@ -53,6 +53,7 @@ type CollectOptions struct {
 // together by accident).
 func (s *Sweep) Collect(o CollectOptions) (*Collection, error) {
 	c := &Collection{Sweep: s}
+	bad := 0 // runs with a mismatch; a run may have several
 	for i, planned := range s.Plan.Runs {
 		if !s.Done(i) {
 			c.Missing = append(c.Missing, i)
@@ -72,6 +73,7 @@ func (s *Sweep) Collect(o CollectOptions) (*Collection, error) {
 			return nil, err
 		}
 		run := &Collected{Run: planned, Dir: dir, SummaryJSON: sb}
+		before := len(c.Mismatched)
 		if err := json.Unmarshal(sb, &run.Summary); err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "summary.json"), err)
 		}
@@ -88,6 +90,9 @@ func (s *Sweep) Collect(o CollectOptions) (*Collection, error) {
 		if run.Summary.Policy != planned.Policy {
 			c.Mismatched = append(c.Mismatched, fmt.Sprintf("run %d's summary is of policy %s, the plan's is %s", i, run.Summary.Policy, planned.Policy))
 		}
+		if len(c.Mismatched) > before {
+			bad++
+		}
 		c.Runs = append(c.Runs, run)
 	}
 	if len(c.Missing) > 0 && !o.Partial {
@@ -95,8 +100,12 @@ func (s *Sweep) Collect(o CollectOptions) (*Collection, error) {
 			len(c.Missing), len(s.Plan.Runs), ranges(c.Missing), s.Dir)
 	}
 	if len(c.Mismatched) > 0 && !o.Force {
-		return nil, fmt.Errorf("%d runs are not what the plan says, so they would mix different workloads:\n  %s\nremove their directories under %s and run them again, or aggregate them anyway with -force",
-			len(c.Mismatched), strings.Join(c.Mismatched, "\n  "), filepath.Join(s.Dir, runsDir))
+		what := fmt.Sprintf("%d runs are", bad)
+		if bad == 1 {
+			what = "1 run is"
+		}
+		return nil, fmt.Errorf("%s not what the plan says, so they would mix different workloads:\n  %s\nremove their directories under %s and run them again, or aggregate them anyway with -force",
+			what, strings.Join(c.Mismatched, "\n  "), filepath.Join(s.Dir, runsDir))
 	}
 	if len(c.Runs) == 0 {
 		return nil, fmt.Errorf("no run of the sweep in %s has finished", s.Dir)

@@ -405,9 +405,13 @@ func TestCollect(t *testing.T) {
 func TestCollectRefusesMixedWorkloads(t *testing.T) {
 	tests := []struct {
 		name, field, value, want string
+		// summaryPolicy, when set, also rewrites the run's summary.json
+		// to another policy: one run, two mismatches.
+		summaryPolicy string
 	}{
-		{"another workload", "workload", "sha256:0000000000000000", "ran workload sha256:0000000000000000"},
-		{"another plan", "plan", "sha256:1111111111111111", "was run for another plan"},
+		{"another workload", "workload", "sha256:0000000000000000", "ran workload sha256:0000000000000000", ""},
+		{"another plan", "plan", "sha256:1111111111111111", "was run for another plan", ""},
+		{"one run, two mismatches", "plan", "sha256:1111111111111111", "1 run is not what the plan says", "fifo"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -426,12 +430,29 @@ func TestCollectRefusesMixedWorkloads(t *testing.T) {
 			if err := os.WriteFile(path, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			if tc.summaryPolicy != "" {
+				sp := filepath.Join(s.RunDir(2), "summary.json")
+				b, _ := os.ReadFile(sp)
+				var sum map[string]any
+				if err := json.Unmarshal(b, &sum); err != nil {
+					t.Fatal(err)
+				}
+				sum["policy"] = tc.summaryPolicy
+				b, _ = json.Marshal(sum)
+				if err := os.WriteFile(sp, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if _, err := s.Collect(CollectOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "-force") {
 				t.Errorf("Collect = %v, want a refusal saying %q and offering -force", err, tc.want)
 			}
 			c, err := s.Collect(CollectOptions{Force: true})
-			if err != nil || len(c.Runs) != 8 || len(c.Mismatched) != 1 {
-				t.Errorf("Collect with Force: %v; want all 8 runs and 1 mismatch noted", err)
+			want := 1
+			if tc.summaryPolicy != "" {
+				want = 2
+			}
+			if err != nil || len(c.Runs) != 8 || len(c.Mismatched) != want {
+				t.Errorf("Collect with Force: %v, %d mismatches; want all 8 runs and the mismatches noted", err, len(c.Mismatched))
 			}
 		})
 	}
