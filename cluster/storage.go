@@ -46,12 +46,11 @@ func (p *Placer) PlaceBlock(dst []NodeID, writer NodeID) []NodeID {
 	}
 	if repl >= 3 {
 		second := p.used[1]
-		p.used = append(p.used, p.pick(func(n NodeID) bool {
-			if t.cfg.NodesPerRack == 1 {
-				return true
-			}
-			return t.Rack(n) == t.Rack(second)
-		}))
+		if t.cfg.NodesPerRack == 1 {
+			p.used = append(p.used, p.pick(func(NodeID) bool { return true }))
+		} else {
+			p.used = append(p.used, p.pickInRack(t.Rack(second)))
+		}
 	}
 	for len(p.used) < repl {
 		p.used = append(p.used, p.pick(func(NodeID) bool { return true }))
@@ -81,6 +80,41 @@ func (p *Placer) pick(ok func(NodeID) bool) NodeID {
 		}
 	}
 	return NodeID(start) // unreachable when replication <= nodes
+}
+
+// pickInRack is pick with the rule "in rack r", drawing the same numbers
+// and choosing the same node; only its fallback differs, scanning the
+// rack's nodes alone in the order pick's scan of the cluster meets them.
+// On a cluster of many racks the rejection draws rarely land in the rack,
+// and a scan of every node for every block made a million-node cluster
+// spend minutes placing its blocks.
+func (p *Placer) pickInRack(r RackID) NodeID {
+	t := p.topo
+	for range 64 {
+		n := NodeID(p.rng.IntN(t.nodes))
+		if t.Rack(n) == r && !p.isUsed(n) {
+			return n
+		}
+	}
+	start := NodeID(p.rng.IntN(t.nodes))
+	first, count := t.RackNodes(r)
+	end := first + NodeID(count)
+	for n := max(first, start); n < end; n++ { // from start to the end of the cluster
+		if !p.isUsed(n) {
+			return n
+		}
+	}
+	for n := first; n < min(start, end); n++ { // then, wrapped, from node 0
+		if !p.isUsed(n) {
+			return n
+		}
+	}
+	for i := 0; i < t.nodes; i++ { // the rack is full: any unused node
+		if n := NodeID((int(start) + i) % t.nodes); !p.isUsed(n) {
+			return n
+		}
+	}
+	return start // unreachable when replication <= nodes
 }
 
 func (p *Placer) isUsed(n NodeID) bool {

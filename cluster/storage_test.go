@@ -305,3 +305,42 @@ func TestFileWithoutLostNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestPickInRackIsPick: the in-rack draw chooses the node the general
+// draw with an in-rack rule chooses, on the same stream, whether the
+// rejection draws land in the rack (few racks) or its fallback scans
+// (many racks, a nearly full rack); only its cost differs.
+func TestPickInRackIsPick(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		racks, nodes int
+		used         int // nodes of the rack already used
+	}{
+		{"few racks", 4, 10, 1},
+		{"many racks: the fallback", 400, 4, 1},
+		{"the rack all but full", 300, 3, 2},
+		{"the rack full: any node", 300, 2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			topo, err := New(Config{Racks: tc.racks, NodesPerRack: tc.nodes}.WithDefaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := NewPlacer(topo, 7), NewPlacer(topo, 7)
+			for i := range 200 {
+				r := RackID(i % tc.racks)
+				first, _ := topo.RackNodes(r)
+				a.used, b.used = a.used[:0], b.used[:0]
+				for k := range tc.used {
+					a.used = append(a.used, first+NodeID(k))
+					b.used = append(b.used, first+NodeID(k))
+				}
+				got := a.pickInRack(r)
+				want := b.pick(func(n NodeID) bool { return topo.Rack(n) == r })
+				if got != want {
+					t.Fatalf("draw %d in rack %d: pickInRack chose node %d, pick node %d; they must choose alike, so that placements stay as they were", i, r, got, want)
+				}
+			}
+		})
+	}
+}

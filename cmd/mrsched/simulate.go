@@ -89,8 +89,15 @@ func simulateInto(c *scenario.Config, record []byte, out string, outs *outputs, 
 	}
 	prog := newProgress(stderr, c.Policy.Name, 1, wl, quiet)
 	start := time.Now()
-	res, err := c.Run(func(now float64, done, total int) { prog.sim(0, now, done, total) })
+	res, err := runInterruptible(func() (*scenario.Result, error) {
+		return c.Run(func(now float64, done, total int) { prog.sim(0, now, done, total) })
+	})
 	wall := time.Since(start)
+	if errors.Is(err, errInterrupted) {
+		prog.abandon()
+		fmt.Fprintf(stderr, "interrupted: the run did not finish; %s holds nothing of it\n", out)
+		return err
+	}
 	prog.finish()
 	if memProfile != "" {
 		if err := writeHeapProfile(memProfile); err != nil {
