@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"strings"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -34,6 +36,36 @@ func (c *Config) WithPolicy(name string) *Config {
 	}
 	d.Policy = p
 	return &d
+}
+
+// PolicyNode is the scenario's policy section as a run of policy name
+// under it is written: name; the scenario's own parameters when name is
+// its policy (less the cluster's pools); and the cluster's pools and
+// preemption, under policy.
+func (c *Config) PolicyNode(name string) *yaml.Node {
+	m := c.PoolsNode(name)
+	if name == c.Policy.Name && len(c.Policy.Params.Content) > 0 {
+		p := c.Policy.Params
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "params"}, &p)
+	}
+	return m
+}
+
+// HasPools reports whether the scenario configures the cluster's pools
+// or preemption, wherever it wrote them.
+func (c *Config) HasPools() bool { return c.Policy.Pools.Kind != 0 || c.Policy.Preemption.Kind != 0 }
+
+// PoolPath is path with the cluster's pools named where they live
+// (policy.pools, policy.preemption) when it names them under
+// policy.params, where a scenario may also write them: so that a setting
+// of them reaches every policy.
+func PoolPath(path string) string {
+	for _, k := range poolKeys {
+		if rest, ok := strings.CutPrefix(path, "policy.params."+k); ok && (rest == "" || rest[0] == '.') {
+			return "policy." + k + rest
+		}
+	}
+	return path
 }
 
 // OwnParams reports whether the scenario sets parameters of its policy

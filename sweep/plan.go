@@ -275,11 +275,21 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *sce
 	// The policy first, so that an axis below policy.params sets the
 	// run's policy's parameters.
 	var sets []scenario.Setting
-	if r.Policy != base.Policy.Name {
-		// Another policy: its defaults, on the cluster's pools.
+	switch {
+	case base.HasPools() || poolAxis(cell):
+		// The cluster's pools under policy, where every policy reads them
+		// and an axis over them (under policy or policy.params) sets them.
+		sets = append(sets, scenario.Setting{Path: "policy", Value: base.PolicyNode(r.Policy)})
+		for _, s := range cell {
+			sets = append(sets, scenario.Setting{Path: scenario.PoolPath(s.Path), Value: s.Value})
+		}
+	case r.Policy != base.Policy.Name:
+		// Another policy: its defaults.
 		sets = append(sets, scenario.Setting{Path: "policy", Value: base.PoolsNode(r.Policy)})
+		fallthrough
+	default:
+		sets = append(sets, cell...)
 	}
-	sets = append(sets, cell...)
 	if trace != nil {
 		sets = append(sets, *trace)
 	}
@@ -354,4 +364,14 @@ func runName(i, runs int) string { return fmt.Sprintf("%0*d", width(runs), i) }
 func planID(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:8])
+}
+
+// poolAxis reports whether a cell sets the cluster's pools.
+func poolAxis(cell []scenario.Setting) bool {
+	for _, s := range cell {
+		if scenario.PoolPath(s.Path) != s.Path || strings.HasPrefix(s.Path, "policy.pools") || strings.HasPrefix(s.Path, "policy.preemption") {
+			return true
+		}
+	}
+	return false
 }

@@ -525,3 +525,48 @@ func TestPage(t *testing.T) {
 		t.Errorf("the page does not render: %v", err)
 	}
 }
+
+// TestSweepCarriesThePools: every run of a sweep runs on the base
+// scenario's pools, whichever policy it runs, and an axis over them,
+// written under policy or under policy.params, sets them for every policy,
+// those without pools included.
+func TestSweepCarriesThePools(t *testing.T) {
+	base := "seed: 1\ncluster: {racks: 2, nodes_per_rack: 4}\nworkload: {trace: FB-2009, max_jobs: 40, users: 3}\n" +
+		"policy:\n  name: fair\n  params:\n    pools: [{name: user0, weight: 3}]\n"
+	for _, axis := range []string{"policy.pools", "policy.params.pools"} {
+		t.Run(axis, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "base.yaml"), []byte(base), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			grid := filepath.Join(dir, "grid.yaml")
+			if err := os.WriteFile(grid, []byte("base: base.yaml\npolicies: [fair, delay, drf, td]\naxes:\n  "+axis+": [[{name: user0, weight: 3}], [{name: user1, weight: 2}]]\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			g, err := LoadGrid(grid)
+			if err != nil {
+				t.Fatalf("an axis over the pools across fair, delay, drf and td: %v", err)
+			}
+			if _, err := g.Write(filepath.Join(dir, "sweep")); err != nil {
+				t.Fatalf("plan: %v", err)
+			}
+			s, err := Open(filepath.Join(dir, "sweep"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range s.Plan.Runs {
+				b, err := os.ReadFile(s.Spec(i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, not := "user0", "user1"
+				if r.Cell == 1 {
+					want, not = "user1", "user0"
+				}
+				if !strings.Contains(string(b), "name: "+want) || strings.Contains(string(b), "name: "+not) {
+					t.Errorf("run %d (%s, cell %d) does not run on the cell's pool %s alone:\n%s", i, r.Policy, r.Cell, want, b)
+				}
+			}
+		})
+	}
+}
