@@ -35,7 +35,7 @@ type Options struct {
 	Progress func(done, total int)
 	// KeepDir, when set, is a directory where each finished simulation of
 	// the experiments that keep runs (nas/*) is written as it finishes and
-	// read back by the next invocation of the same build: a stopped
+	// read back by the next invocation of a build of the same source: a stopped
 	// experiment resumes where it stopped (keep.go).
 	KeepDir string
 }

@@ -32,7 +32,7 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "simulations run at once (results do not depend on it)")
 	quiet := fs.Bool("q", false, "no progress or timing on stderr")
 	list := fs.Bool("list", false, "list the experiments and exit")
-	keep := fs.String("keep", "", "keep each finished simulation of the nas experiments in DIR (created if missing) and reuse those this same binary kept there: a stopped experiment resumes")
+	keep := fs.String("keep", "", "keep each finished simulation of the nas experiments in DIR (created if missing) and reuse those a build of the same source kept there (docs/cli.md): a stopped experiment resumes")
 	outs := addReportFlag(fs)
 	figures := fs.String("figures", "", "also write each experiment's figure (those that have one) to DIR/<paper>-<name>.svg; with no NAME, run every experiment that has a figure")
 	fs.Usage = func() {
