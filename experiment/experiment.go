@@ -68,6 +68,11 @@ type Result struct {
 	Name  string
 	Table *report.Table
 	CSV   *report.Table
+	// Wall, when set, says what the simulations took in wall time. It is
+	// the machine's and the hour's, not the experiment's, so it stays out
+	// of the table (whose text the write-ups hold and diff): the command
+	// prints it on stderr with the progress.
+	Wall string
 }
 
 // Experiment is a registered experiment.

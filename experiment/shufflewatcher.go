@@ -689,8 +689,8 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 		c.AddRow(row(p.Label, swBaseOf[p.Label], swOver(rs, tput).csv(3), tx.csv(4), csvPaper(paper[0]), swOver(rs, ta).csv(1), tax.csv(4), csvPaper(paper[1]),
 			swOver(rs, cross).csv(2), cx.csv(4), csvPaper(paper[2]), cax.csv(4), strconv.Itoa(slower), strconv.Itoa(measured))...)
 	}
-	t.Notes = append(t.Notes, swShufflePerHour(byLabel[swFair.Label]), swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	t.Notes = append(t.Notes, swShufflePerHour(byLabel[swFair.Label]))
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -761,8 +761,8 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 			dev.add(sum.crossAll()/b - 1)
 		}
 	}
-	t.Notes = append(t.Notes, "attributed cross-rack bytes of all jobs vs the engine's count: "+dev.scale(100).text(2)+"% off", swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	t.Notes = append(t.Notes, "attributed cross-rack bytes of all jobs vs the engine's count: "+dev.scale(100).text(2)+"% off")
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -822,8 +822,7 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 			c.AddRow(row(p.Label, name, tx.csv(4), cx.csv(4), sx.csv(4), mx.csv(4), ox.csv(4))...)
 		}
 	}
-	t.Notes = append(t.Notes, swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -864,8 +863,7 @@ func runSWMix(o Options, cfg swConfig) (*Result, error) {
 		t.AddRow(m.Name, pct, swOver(fair, tput).text(1), swOver(sw, tput).text(1), tx.text(2), m.PaperThroughputFactor, tax.text(2), cx.text(2), ox.text(2))
 		c.AddRow(row(m.Name, num(m.Light, 0), num(m.Medium, 0), num(m.Heavy, 0), tx.csv(4), m.PaperThroughputFactor, tax.csv(4), cx.csv(4), ox.csv(4))...)
 	}
-	t.Notes = append(t.Notes, swWallNote(all))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(all)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -911,8 +909,7 @@ func runSWTimeseries(o Options, cfg swConfig) (*Result, error) {
 		t.AddRow(p.Label, num(meanOf(sh), 0), num(maxOf(sh), 0), num(swCV(sh), 2), num(meanOf(tot), 0), num(maxOf(tot), 0), num(swCV(tot), 2),
 			fmt.Sprintf("%d of %d", congested, len(sh)))
 	}
-	t.Notes = append(t.Notes, swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 func swCV(v []float64) float64 {

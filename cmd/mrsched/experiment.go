@@ -150,6 +150,9 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 		if err := res.Table.WriteText(stdout); err != nil {
 			return err
 		}
+		if res.Wall != "" && !*quiet {
+			fmt.Fprintf(stderr, "%s: %s\n", e.Name, res.Wall)
+		}
 		if *out != "" {
 			path := filepath.Join(*out, filepath.FromSlash(e.Name)+".csv")
 			if err := writeCSV(path, res); err != nil {
