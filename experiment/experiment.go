@@ -35,7 +35,7 @@ type Options struct {
 	Progress func(done, total int)
 	// KeepDir, when set, is a directory where each finished simulation of
 	// the experiments that keep runs (nas/*) is written as it finishes and
-	// read back by the next invocation of the same build: a stopped
+	// read back by the next invocation of a build of the same source: a stopped
 	// experiment resumes where it stopped (keep.go).
 	KeepDir string
 }
@@ -68,6 +68,11 @@ type Result struct {
 	Name  string
 	Table *report.Table
 	CSV   *report.Table
+	// Wall, when set, says what the simulations took in wall time. It is
+	// the machine's and the hour's, not the experiment's, so it stays out
+	// of the table (whose text the write-ups hold and diff): the command
+	// prints it on stderr with the progress.
+	Wall string
 }
 
 // Experiment is a registered experiment.
@@ -87,7 +92,14 @@ type Experiment struct {
 	// seeds (docs/performance.md, Its error on the papers' effects); every
 	// table says which.
 	QuantumS float64
-	run      func(Options) (*Result, error)
+	// Fast marks an experiment whose default run takes at most about 15
+	// CPU-seconds (measured with /usr/bin/time on the 2-core reference
+	// machine, docs/experiments.md): the write-ups' test reruns the
+	// generated blocks of fast experiments and fails on any difference
+	// (cmd/mrsched, writeups.go); the others' blocks are checked only by
+	// mrsched experiment -check.
+	Fast bool
+	run  func(Options) (*Result, error)
 }
 
 // Run runs the experiment.
@@ -117,10 +129,10 @@ var registry = slices.Concat(fairDelayExperiments, swExperiments, nasExperiments
 
 // fairDelayExperiments are the Fair Scheduler paper's (E3).
 var fairDelayExperiments = []Experiment{
-	{Name: "fair-delay/fifo-vs-fair", Source: "Fair Scheduler paper, section 5.3, Fig. 7", DefaultSeeds: 1,
+	{Name: "fair-delay/fifo-vs-fair", Fast: true, Source: "Fair Scheduler paper, section 5.3, Fig. 7", DefaultSeeds: 1,
 		Summary: "two jobs of 100 s maps + 100 s CPU-bound reduces: FIFO finishes the batch at 300 s, fair at 400 s",
 		run:     runFIFOvsFair},
-	{Name: "fair-delay/zipf", Source: "Fair Scheduler paper, section 5.3, Fig. 8-9", DefaultSeeds: 20,
+	{Name: "fair-delay/zipf", Fast: true, Source: "Fair Scheduler paper, section 5.3, Fig. 8-9", DefaultSeeds: 20,
 		Summary: "30 Zipf-sized jobs on 10 nodes: slowdowns and batch response time of FIFO, fair, fair+CCS, fair+preemption",
 		run:     runZipf},
 	{Name: "fair-delay/bm", Source: "Fair Scheduler paper, section 6.1, Table 2, Fig. 10-11", DefaultSeeds: 3,
@@ -129,10 +141,10 @@ var fairDelayExperiments = []Experiment{
 	{Name: "fair-delay/small-jobs", Source: "Fair Scheduler paper, section 6.2.1, Table 3, Fig. 12", DefaultSeeds: 3,
 		Summary: "3-, 10- and 100-map scan jobs on 4 racks: locality and throughput with and without delay scheduling",
 		run:     runSmallJobs},
-	{Name: "fair-delay/sticky-slots", Source: "Fair Scheduler paper, section 6.2.2, Fig. 13-14", DefaultSeeds: 3,
+	{Name: "fair-delay/sticky-slots", Fast: true, Source: "Fair Scheduler paper, section 6.2.2, Fig. 13-14", DefaultSeeds: 3,
 		Summary: "5 to 50 concurrent scans of one data set under fair sharing: locality and throughput with and without delay scheduling",
 		run:     runStickySlots},
-	{Name: "fair-delay/io-rate-biasing", Source: "Fair Scheduler paper, section 6.2.4, Fig. 15", DefaultSeeds: 10,
+	{Name: "fair-delay/io-rate-biasing", Fast: true, Source: "Fair Scheduler paper, section 6.2.4, Fig. 15", DefaultSeeds: 10,
 		Summary: "a 2 GB hot file read by 10 compute and 10 scan workers: jobs done in 10 minutes without delay, with delay, with IO-rate biasing",
 		run:     runIORateBiasing},
 	{Name: "fair-delay/small-jobs-hdd", Source: "Fair Scheduler paper, section 6.2.1, Table 3, Fig. 12, on the hadoop1-hdd cost profile", DefaultSeeds: 3,

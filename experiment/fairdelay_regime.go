@@ -32,16 +32,16 @@ type fdCost struct {
 // fdCosts returns the models, fluid first, then the profile, then the
 // profile split in two: every cost but the task start-up, and the
 // start-up alone (added after the first runs, which found the two pulling
-// apart). speculative says whether the profile's backups run
-// (README-fair-delay.md gives why each experiment's choice); the start-up
-// alone runs none, as the fluid model.
-func fdCosts(speculative bool) []fdCost {
-	startup := hddProfile().TaskStartupS
+// apart). hdd is the hadoop1-hdd profile (hddProfile); speculative says
+// whether the profile's backups run (README-fair-delay.md gives why each
+// experiment's choice); the start-up alone runs none, as the fluid model.
+func fdCosts(hdd scenario.Profile, speculative bool) []fdCost {
+	startup := hdd.TaskStartupS
 	return []fdCost{
 		{name: "fluid"},
-		{name: hddProfileName, apply: func(s Setup) Setup { return withHDDProfile(s, speculative) }},
+		{name: hddProfileName, apply: func(s Setup) Setup { return withHDDProfile(s, hdd, speculative) }},
 		{name: "hdd, no start-up", apply: func(s Setup) Setup {
-			s = withHDDProfile(s, speculative)
+			s = withHDDProfile(s, hdd, speculative)
 			s.Engine.TaskStartupS = 0
 			return s
 		}},
@@ -52,11 +52,10 @@ func fdCosts(speculative bool) []fdCost {
 	}
 }
 
-// withHDDProfile gives s the hadoop1-hdd profile's costs: its disk, task
+// withHDDProfile gives s the hadoop1-hdd profile p's costs: its disk, task
 // start-up, spills, merges, heartbeat and launch limit, as a scenario
 // naming the profile would get them, and speculation as speculative says.
-func withHDDProfile(s Setup, speculative bool) Setup {
-	p := hddProfile()
+func withHDDProfile(s Setup, p scenario.Profile, speculative bool) Setup {
 	d := *p.Disk
 	s.Cluster.Disk, s.Cluster.DiskMBps = &d, d.SeqMBps
 	e := &s.Engine
@@ -320,7 +319,11 @@ func runSmallJobsHDD(o Options) (*Result, error) {
 	block := cfg.BlockBytes()
 	wls := SmallJobsWorkloads(cfg.Racks * cfg.NodesPerRack * cfg.MapSlots)
 	pols := smallJobsPolicies
-	costs := fdCosts(true)
+	hdd, err := hddProfile()
+	if err != nil {
+		return nil, err
+	}
+	costs := fdCosts(hdd, true)
 	seeds := o.seeds()
 	var runs []fdRun
 	for _, cost := range costs {
@@ -423,7 +426,11 @@ func runStickySlotsHDD(o Options) (*Result, error) {
 	pols := []PolicySpec{polFair, stickyDelay}
 	cl := ec2Cluster()
 	block := cl.WithDefaults().BlockBytes()
-	costs := fdCosts(true)
+	hdd, err := hddProfile()
+	if err != nil {
+		return nil, err
+	}
+	costs := fdCosts(hdd, true)
 	seeds := o.seeds()
 	var runs []fdRun
 	for _, cost := range costs {
@@ -521,7 +528,11 @@ func runIORateBiasingHDD(o Options) (*Result, error) {
 	for w := range per {
 		per[w] = int(hotHorizonS/hotMapS(w)) + 2
 	}
-	costs := fdCosts(false)
+	hdd, err := hddProfile()
+	if err != nil {
+		return nil, err
+	}
+	costs := fdCosts(hdd, false)
 	classOf := func(j *sched.Job) int { return hotClass(j.Spec.User) }
 	seeds := o.seeds()
 	var runs []fdRun
@@ -632,12 +643,32 @@ func smallJobsCount(maps, mapSlots int) int {
 	return max(1, int(math.Round(smallJobsWorkS*float64(mapSlots)/(ScanMapS*float64(maps)))))
 }
 
+// fdMapAxes is fair-delay/map's grid and labels, all its figure needs.
+func fdMapAxes() regimeMap {
+	return regimeMap{
+		XName: "maps", YName: "startup_s",
+		XLabel: "maps per job (scan jobs, 128 MB blocks)", YLabel: "task start-up (s)",
+		Xs: fdMapMaps, Ys: fdMapStartupS,
+		Policy: smallJobsPolicies[1], Baseline: smallJobsPolicies[0],
+		Title: "fair-delay/map: delay scheduling against FIFO on small-jobs' batches, private cluster under the hadoop1-hdd profile, by job size and task start-up",
+		Notes: []string{
+			"the hadoop1-hdd profile's costs (one 138 MB/s disk a node, spills, merges, backups) but for the start-up, which is the y axis.",
+			"each batch: small-jobs' rule, jobs = 600 s x 600 map slots / (maps x 9 s), submitted at 0. mean turnaround: the batch's",
+			"jobs' mean; throughput: jobs / workload time, so its ratio is FIFO's workload time / FIFO + delay's (Fig. 12's gain).",
+		},
+	}
+}
+
 // fdMap is fair-delay/map as a regime map: FIFO + delay over FIFO on
 // small-jobs' batches under the hadoop1-hdd profile, by job size and task
 // start-up.
-func fdMap() regimeMap {
+func fdMap() (regimeMap, error) {
+	hdd, err := hddProfile()
+	if err != nil {
+		return regimeMap{}, err
+	}
 	marks := map[[2]int]string{}
-	yi := slices.Index(fdMapStartupS, hddProfile().TaskStartupS)
+	yi := slices.Index(fdMapStartupS, hdd.TaskStartupS)
 	for _, m := range []float64{3, 10, 100} {
 		if xi := slices.Index(fdMapMaps, m); xi >= 0 && yi >= 0 {
 			marks[[2]int{xi, yi}] = "small-jobs-hdd"
@@ -646,45 +677,42 @@ func fdMap() regimeMap {
 	cl := privateCluster()
 	cfg := cl.WithDefaults()
 	slots := cfg.Racks * cfg.NodesPerRack * cfg.MapSlots
-	return regimeMap{
-		XName: "maps", YName: "startup_s",
-		XLabel: "maps per job (scan jobs, 128 MB blocks)", YLabel: "task start-up (s)",
-		Xs: fdMapMaps, Ys: fdMapStartupS,
-		Policy: smallJobsPolicies[1], Baseline: smallJobsPolicies[0], Marks: marks,
-		Title: "fair-delay/map: delay scheduling against FIFO on small-jobs' batches, private cluster under the hadoop1-hdd profile, by job size and task start-up",
-		Notes: []string{
-			"the hadoop1-hdd profile's costs (one 138 MB/s disk a node, spills, merges, backups) but for the start-up, which is the y axis.",
-			"each batch: small-jobs' rule, jobs = 600 s x 600 map slots / (maps x 9 s), submitted at 0. mean turnaround: the batch's",
-			"jobs' mean; throughput: jobs / workload time, so its ratio is FIFO's workload time / FIFO + delay's (Fig. 12's gain).",
-		},
-		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
-			maps := int(fdMapMaps[xi])
-			jobs := make([]workload.Job, smallJobsCount(maps, slots))
-			for i := range jobs {
-				jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", maps, seed, i), i, 0, maps, cfg.BlockBytes(), ScanMapS)
-			}
-			s := withHDDProfile(Setup{Cluster: cl, Seed: seed}, true)
-			s.Engine.TaskStartupS = fdMapStartupS[yi]
-			out, err := fdRun{simRun: simRun{setup: s, jobs: jobs, policy: p}}.exec()
-			if err != nil {
-				return mapOutcome{}, err
-			}
-			sum := out.summary
-			if sum.JobsCompleted != len(jobs) {
-				return mapOutcome{}, fmt.Errorf("%d of %d jobs finished", sum.JobsCompleted, len(jobs))
-			}
-			return mapOutcome{Turnaround: sum.Turnaround.Mean, Throughput: sum.ThroughputJobsPerHour}, nil
-		},
+	m := fdMapAxes()
+	m.Marks = marks
+	m.run = func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+		maps := int(fdMapMaps[xi])
+		jobs := make([]workload.Job, smallJobsCount(maps, slots))
+		for i := range jobs {
+			jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", maps, seed, i), i, 0, maps, cfg.BlockBytes(), ScanMapS)
+		}
+		s := withHDDProfile(Setup{Cluster: cl, Seed: seed}, hdd, true)
+		s.Engine.TaskStartupS = fdMapStartupS[yi]
+		out, err := fdRun{simRun: simRun{setup: s, jobs: jobs, policy: p}}.exec()
+		if err != nil {
+			return mapOutcome{}, err
+		}
+		sum := out.summary
+		if sum.JobsCompleted != len(jobs) {
+			return mapOutcome{}, fmt.Errorf("%d of %d jobs finished", sum.JobsCompleted, len(jobs))
+		}
+		return mapOutcome{Turnaround: sum.Turnaround.Mean, Throughput: sum.ThroughputJobsPerHour}, nil
 	}
+	return m, nil
 }
 
 // runFairDelayMap runs fair-delay/map.
-func runFairDelayMap(o Options) (*Result, error) { return runMap(o, fdMap()) }
+func runFairDelayMap(o Options) (*Result, error) {
+	m, err := fdMap()
+	if err != nil {
+		return nil, err
+	}
+	return runMap(o, m)
+}
 
 // fdMapFigure is fair-delay/map's heat figure: the throughput ratio, the
 // paper's measure, on the grid.
 func fdMapFigure() *report.TableFigure {
-	m := fdMap()
+	m := fdMapAxes()
 	f := mapFigure("fair-delay/map: delay scheduling's throughput gain by job size and task start-up (hdd profile)",
 		"FIFO's workload time over FIFO + delay's (T1 = T2 = 15 s) on the same small-jobs batch (above 1: delay finishes "+
 			"first), mean over 3 seeds, on the private cluster (100 nodes in 4 racks, 6 map slots) under the hadoop1-hdd "+

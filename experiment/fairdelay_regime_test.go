@@ -26,7 +26,7 @@ func TestHDDReRunSetUps(t *testing.T) {
 		{"io-rate-biasing-hdd", ec2Cluster(), false},
 	}
 	for _, tc := range cases {
-		costs := fdCosts(tc.speculative)
+		costs := fdCosts(mustHDD(t), tc.speculative)
 		if len(costs) != 4 || costs[0].name != "fluid" || costs[0].apply != nil || costs[1].name != "hadoop1-hdd" ||
 			costs[2].name != "hdd, no start-up" || costs[3].name != "fluid + start-up" {
 			t.Fatalf("%s: cost models %+v; want fluid (unchanged), hadoop1-hdd and its two halves", tc.name, costs)
@@ -83,7 +83,7 @@ func TestMapTimerChangesNothing(t *testing.T) {
 		return scanJob(id, "t-hot", w, 0, hotFileBlocks, block, []float64{ComputeMapS, ScanMapS}[w%2])
 	})
 	plan.horizonS = 60
-	for _, cost := range fdCosts(true) {
+	for _, cost := range fdCosts(mustHDD(t), true) {
 		for _, p := range []PolicySpec{smallJobsPolicies[1], hotPolicies[2]} {
 			for _, r := range []simRun{{jobs: open, policy: p}, {jobs: closed, policy: p, workers: plan}} {
 				r.setup = Setup{Cluster: cl, Seed: 3}
@@ -126,7 +126,7 @@ func TestMapTimerChangesNothing(t *testing.T) {
 func TestMapTimerDurations(t *testing.T) {
 	cl := pairCluster()
 	block := cl.WithDefaults().BlockBytes()
-	for _, cost := range fdCosts(false) {
+	for _, cost := range fdCosts(mustHDD(t), false) {
 		s := Setup{Cluster: cl, Seed: 1}
 		if cost.apply != nil {
 			s = cost.apply(s)
@@ -160,7 +160,10 @@ func TestMapTimerDurations(t *testing.T) {
 // TestFairDelayMapGrid: fair-delay/map's axes, its batches sized by
 // small-jobs' rule, its marks on small-jobs-hdd's cells, and its figure.
 func TestFairDelayMapGrid(t *testing.T) {
-	m := fdMap()
+	m, err := fdMap()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(m.Xs) != 4 || len(m.Ys) != 4 || m.Policy.Name != "fifo-delay" || m.Baseline.Name != "fifo" {
 		t.Fatalf("map %v x %v, %s over %s", m.Xs, m.Ys, m.Policy.Name, m.Baseline.Name)
 	}

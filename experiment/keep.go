@@ -11,7 +11,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+
+	"github.com/mrsched/mrsched"
+	"github.com/mrsched/mrsched/traces"
 )
 
 // Keeping runs on disk (Options.KeepDir). An experiment of the unscaled
@@ -20,11 +24,15 @@ import (
 // finished simulation is written there at once, and the next invocation
 // reads it back instead of running it again: a stopped experiment resumes.
 //
-// A kept run is the run only for the binary that made it: the policies
-// and the engine change between builds while the keys (set-up, policy
+// A kept run is the run only for the source that made it: the policies
+// and the engine change between commits while the keys (set-up, policy
 // label, users, seed) do not. Each file therefore records the build (a
-// hash of the executable) and its key in full; a file from another build,
-// or whose key does not match, is ignored and the run made again.
+// hash of the Go source of the packages the result depends on, embedded
+// in the binary: buildID) and its key in full; a file from another
+// source, or whose key does not match, is ignored and the run made again.
+// The hash is of the source, not of the executable, so that a commit that
+// changes only docs, tests or another command keeps the runs, and a
+// rebuild with another toolchain or flags does too.
 
 // keepCodec writes the runs of one cache to a keep directory and reads
 // them back.
@@ -141,27 +149,59 @@ var (
 	buildErr  error
 )
 
-// buildID identifies the running binary: the hash of its executable. Go
-// builds are reproducible, so the same source built again keeps its runs.
+// buildID identifies the source this binary was built from: sourceHash of
+// the embedded sources (mrsched.Sources), with the embedded traces'
+// bytes, which the experiments replay.
 func buildID() (string, error) {
 	buildOnce.Do(func() {
-		exe, err := os.Executable()
+		sum, err := sourceHash(mrsched.Sources)
 		if err != nil {
-			buildErr = fmt.Errorf("keep directory: cannot find this binary to tell its build: %w", err)
+			buildErr = fmt.Errorf("keep directory: cannot hash this binary's embedded source: %w", err)
 			return
 		}
-		f, err := os.Open(exe)
-		if err != nil {
-			buildErr = fmt.Errorf("keep directory: cannot read this binary to tell its build: %w", err)
-			return
-		}
-		defer f.Close()
 		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			buildErr = fmt.Errorf("keep directory: cannot read this binary to tell its build: %w", err)
-			return
+		io.WriteString(h, sum)
+		for _, name := range traces.Names() {
+			data, _, _ := traces.Embedded(name)
+			fmt.Fprintf(h, "\x00trace %s %d\x00", name, len(data))
+			h.Write(data)
 		}
 		buildSum = hex.EncodeToString(h.Sum(nil))
 	})
 	return buildSum, buildErr
+}
+
+// sourceHash hashes the Go files in fsys that go into a build: every
+// *.go file but *_test.go, each by its path and its bytes, in the sorted
+// order fs.WalkDir visits them, so the same files give the same hash on
+// any machine and any change to one, a file added, removed or renamed
+// gives another. Other files (docs, test data) are not hashed.
+func sourceHash(fsys fs.FS) (string, error) {
+	h := sha256.New()
+	n := 0
+	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, path)
+		if err != nil {
+			return err
+		}
+		// Length-prefixed, so that no two different sets of files
+		// can run together into the same bytes.
+		fmt.Fprintf(h, "%d:%s%d:", len(path), path, len(data))
+		h.Write(data)
+		n++
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if n == 0 {
+		return "", fmt.Errorf("no Go source among the embedded files")
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

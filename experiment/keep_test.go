@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"go/build"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -8,7 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/mrsched/mrsched"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -128,5 +132,93 @@ func TestNASRunKeptIsTheRun(t *testing.T) {
 	got.jobs[0].Slowdown, r.jobs[0].Slowdown = 0, 0
 	if !reflect.DeepEqual(got, r) {
 		t.Errorf("kept run read back as\n%+v\nwant\n%+v", got, r)
+	}
+}
+
+// TestSourceHashTracksGoSourceOnly pins what keys kept runs: the same Go
+// files give the same hash; a change to a built .go file, a file added or
+// renamed, changes it; test files and docs do not, so a docs-only commit
+// keeps the runs.
+func TestSourceHashTracksGoSourceOnly(t *testing.T) {
+	base := fstest.MapFS{
+		"sim/engine.go":      {Data: []byte("package sim\n")},
+		"sim/engine_test.go": {Data: []byte("package sim\n// a test\n")},
+		"sched/fair.go":      {Data: []byte("package sched\n")},
+		"sched/README.md":    {Data: []byte("# notes\n")},
+	}
+	with := func(edit func(fstest.MapFS)) fstest.MapFS {
+		m := fstest.MapFS{}
+		for k, v := range base {
+			m[k] = &fstest.MapFile{Data: slices.Clone(v.Data)}
+		}
+		edit(m)
+		return m
+	}
+	cases := []struct {
+		name string
+		fsys fstest.MapFS
+		same bool
+	}{
+		{"the same files again", with(func(fstest.MapFS) {}), true},
+		{"a test file changed", with(func(m fstest.MapFS) { m["sim/engine_test.go"].Data = []byte("package sim\n// another\n") }), true},
+		{"a doc changed", with(func(m fstest.MapFS) { m["sched/README.md"].Data = []byte("# other notes\n") }), true},
+		{"a test file added", with(func(m fstest.MapFS) { m["sched/fair_test.go"] = &fstest.MapFile{Data: []byte("package sched\n")} }), true},
+		{"a .go file changed", with(func(m fstest.MapFS) { m["sched/fair.go"].Data = []byte("package sched\n\nconst x = 1\n") }), false},
+		{"a .go file added", with(func(m fstest.MapFS) { m["sim/net.go"] = &fstest.MapFile{Data: []byte("package sim\n")} }), false},
+		{"a .go file renamed", with(func(m fstest.MapFS) { m["sched/fair2.go"] = m["sched/fair.go"]; delete(m, "sched/fair.go") }), false},
+		{"a .go file removed", with(func(m fstest.MapFS) { delete(m, "sim/engine.go") }), false},
+	}
+	want, err := sourceHash(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		got, err := sourceHash(tc.fsys)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if (got == want) != tc.same {
+			t.Errorf("%s: hash equal to the original's = %v, want %v (only built .go files key kept runs)", tc.name, got == want, tc.same)
+		}
+	}
+	if _, err := sourceHash(fstest.MapFS{"README.md": {Data: []byte("x")}}); err == nil {
+		t.Error("no Go source: no error; want one, as a key of nothing would match every build")
+	}
+}
+
+// TestSourcesCoverExperiment: the embedded sources that key kept runs
+// hold every non-test Go file of every package of this module that the
+// experiment package imports, directly or not, so a new dependency cannot
+// change results without changing the key.
+func TestSourcesCoverExperiment(t *testing.T) {
+	const module = "github.com/mrsched/mrsched"
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	queue := []string{"experiment"}
+	for len(queue) > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		pkg, err := build.ImportDir(filepath.Join(root, filepath.FromSlash(dir)), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		for _, f := range pkg.GoFiles {
+			if _, err := fs.Stat(mrsched.Sources, dir+"/"+f); err != nil {
+				t.Errorf("%s/%s is not among mrsched.Sources: add %s/*.go to source.go's go:embed line", dir, f, dir)
+			}
+		}
+		for _, imp := range pkg.Imports {
+			if rest, ok := strings.CutPrefix(imp, module+"/"); ok {
+				queue = append(queue, rest)
+			}
+		}
 	}
 }

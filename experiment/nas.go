@@ -553,8 +553,7 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 			gain(nasRatio(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
 			gain(nasRatio(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
 	}
-	t.Notes = append(t.Notes, nasWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: nasWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -598,8 +597,7 @@ func runNASClasses(o Options, s nasSetup) (*Result, error) {
 		}
 		t.AddRow(append(cells, jts...)...)
 	}
-	t.Notes = append(t.Notes, nasWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: nasWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -666,8 +664,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 		c.AddRow(row(p.Label, s.Name, nasOver(rs, jt).csv(2), jx.csv(4), light.csv(2), medium.csv(2), heavy.csv(1),
 			nasOver(rs, node).csv(2), nasOver(rs, off).csv(2), nasOver(rs, nonLocal).csv(1), nasOver(rs, wait).csv(2))...)
 	}
-	t.Notes = append(t.Notes, nasWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: nasWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -718,6 +715,5 @@ func runNASUsers(o Options, s nasSetup) (*Result, error) {
 		t.AddRow(strconv.Itoa(u), nasOver(nas, tput).text(1), tx.text(2), jx.text(2), nasOver(fair, tput).text(1), fx.text(2), same.text(2))
 		c.AddRow(row(strconv.Itoa(u), s.Name, nasOver(nas, tput).csv(3), tx.csv(4), jx.csv(4), nasOver(fair, tput).csv(3), fx.csv(4), same.csv(4))...)
 	}
-	t.Notes = append(t.Notes, nasWallNote(all))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: nasWallNote(all)}, nil
 }

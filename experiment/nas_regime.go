@@ -173,8 +173,7 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 			nasOver(rs, last).csv(2), strconv.Itoa(len(rs[0].jobs)), num(nasOver(rs, done).mean(), 0), against,
 			tx.csv(4), sx.csv(4), jx.csv(4), nasOver(rs, wall).csv(0))...)
 	}
-	t.Notes = append(t.Notes, nasWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: nasWallNote(res)}, nil
 }
 
 // lastFinish is the latest finish of the run's jobs, NaN if none finished.

@@ -25,10 +25,10 @@ import (
 )
 
 var swExperiments = []Experiment{
-	{Name: "shufflewatcher/main", Source: "ShuffleWatcher paper, sections 4 and 5.2, Fig. 8 and 11", DefaultSeeds: 3,
+	{Name: "shufflewatcher/main", Fast: true, Source: "ShuffleWatcher paper, sections 4 and 5.2, Fig. 8 and 11", DefaultSeeds: 3,
 		Summary: "Fair, Delay, DRF vs SW-fair, SW-relaxed, SW-DRF on 100 nodes: throughput, turnaround, cross-rack traffic, jobs made slower",
 		run:     func(o Options) (*Result, error) { return runSWMain(o, swDefault) }},
-	{Name: "shufflewatcher/traffic", Source: "ShuffleWatcher paper, section 5.1, Table 3", DefaultSeeds: 3,
+	{Name: "shufflewatcher/traffic", Fast: true, Source: "ShuffleWatcher paper, section 5.1, Table 3", DefaultSeeds: 3,
 		Summary: "traffic volume by job class under Fair: shuffle, cross-rack shuffle, cross-rack remote map, total (with and without reduce output)",
 		run:     func(o Options) (*Result, error) { return runSWTraffic(o, swDefault) }},
 	{Name: "shufflewatcher/breakdown", Source: "ShuffleWatcher paper, section 5.3, Fig. 12-13", DefaultSeeds: 3,
@@ -40,16 +40,16 @@ var swExperiments = []Experiment{
 	{Name: "shufflewatcher/timeseries", Source: "ShuffleWatcher paper, Fig. 1 and 10", DefaultSeeds: 1,
 		Summary: "cross-rack traffic over time under Fair and SW-fair (CSV: one row a minute); the table summarises its balance",
 		run:     func(o Options) (*Result, error) { return runSWTimeseries(o, swDefault) }},
-	{Name: "shufflewatcher/concurrency", Source: "ShuffleWatcher paper, section 5.2, Fig. 9", DefaultSeeds: 3,
+	{Name: "shufflewatcher/concurrency", Fast: true, Source: "ShuffleWatcher paper, section 5.2, Fig. 9", DefaultSeeds: 3,
 		Summary: "intra-job concurrency (a job's running maps and reduces over its user's running tasks) by third of the job's life, Fair and SW-fair",
 		run:     func(o Options) (*Result, error) { return runSWConcurrency(o, swDefault) }},
 	{Name: "shufflewatcher/users", Source: "ShuffleWatcher paper, section 5.4, Fig. 14(a)", DefaultSeeds: 3,
 		Summary: "SW-fair over Fair at 1 (per-job fairness), 9, 12 (default) and 18 jobs per user, same arrivals",
 		run:     func(o Options) (*Result, error) { return runSWUsers(o, swDefault) }},
-	{Name: "shufflewatcher/placement", Source: "ShuffleWatcher paper, sections 3.2-3.3 and 4.2 (diagnostic)", DefaultSeeds: 3,
+	{Name: "shufflewatcher/placement", Fast: true, Source: "ShuffleWatcher paper, sections 3.2-3.3 and 4.2 (diagnostic)", DefaultSeeds: 3,
 		Summary: "do SAMP's and SARP's preferences take effect: preferred racks, maps and reduces on them, shuffle kept in a rack, NASS's choice",
 		run:     func(o Options) (*Result, error) { return runSWPlacement(o, swDefault) }},
-	{Name: "shufflewatcher/main-table3", Source: "ShuffleWatcher paper, sections 5.1-5.2 (job sizes at Table 3's volume)", DefaultSeeds: 3,
+	{Name: "shufflewatcher/main-table3", Fast: true, Source: "ShuffleWatcher paper, sections 5.1-5.2 (job sizes at Table 3's volume)", DefaultSeeds: 3,
 		Summary: "shufflewatcher/main with job sizes scaled to Table 3's shuffle volume (1344 GB in 4 h) instead of the uplinks' capacity",
 		run:     func(o Options) (*Result, error) { return runSWMain(o, swTable3) }},
 	{Name: "shufflewatcher/main-4h", Source: "ShuffleWatcher paper, sections 4.3 and 5.2 (the paper's 4-hour steady state)", DefaultSeeds: 3,
@@ -689,8 +689,8 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 		c.AddRow(row(p.Label, swBaseOf[p.Label], swOver(rs, tput).csv(3), tx.csv(4), csvPaper(paper[0]), swOver(rs, ta).csv(1), tax.csv(4), csvPaper(paper[1]),
 			swOver(rs, cross).csv(2), cx.csv(4), csvPaper(paper[2]), cax.csv(4), strconv.Itoa(slower), strconv.Itoa(measured))...)
 	}
-	t.Notes = append(t.Notes, swShufflePerHour(byLabel[swFair.Label]), swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	t.Notes = append(t.Notes, swShufflePerHour(byLabel[swFair.Label]))
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -761,8 +761,8 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 			dev.add(sum.crossAll()/b - 1)
 		}
 	}
-	t.Notes = append(t.Notes, "attributed cross-rack bytes of all jobs vs the engine's count: "+dev.scale(100).text(2)+"% off", swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	t.Notes = append(t.Notes, "attributed cross-rack bytes of all jobs vs the engine's count: "+dev.scale(100).text(2)+"% off")
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -822,8 +822,7 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 			c.AddRow(row(p.Label, name, tx.csv(4), cx.csv(4), sx.csv(4), mx.csv(4), ox.csv(4))...)
 		}
 	}
-	t.Notes = append(t.Notes, swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -864,8 +863,7 @@ func runSWMix(o Options, cfg swConfig) (*Result, error) {
 		t.AddRow(m.Name, pct, swOver(fair, tput).text(1), swOver(sw, tput).text(1), tx.text(2), m.PaperThroughputFactor, tax.text(2), cx.text(2), ox.text(2))
 		c.AddRow(row(m.Name, num(m.Light, 0), num(m.Medium, 0), num(m.Heavy, 0), tx.csv(4), m.PaperThroughputFactor, tax.csv(4), cx.csv(4), ox.csv(4))...)
 	}
-	t.Notes = append(t.Notes, swWallNote(all))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(all)}, nil
 }
 
 // ---------------------------------------------------------------------
@@ -911,8 +909,7 @@ func runSWTimeseries(o Options, cfg swConfig) (*Result, error) {
 		t.AddRow(p.Label, num(meanOf(sh), 0), num(maxOf(sh), 0), num(swCV(sh), 2), num(meanOf(tot), 0), num(maxOf(tot), 0), num(swCV(tot), 2),
 			fmt.Sprintf("%d of %d", congested, len(sh)))
 	}
-	t.Notes = append(t.Notes, swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 func swCV(v []float64) float64 {

@@ -83,8 +83,7 @@ func runSWConcurrency(o Options, cfg swConfig) (*Result, error) {
 			t.AddRow(p.Label, swThirds[k], cells[0], cells[1], paper[0], paper[1], cells[2], cells[3], cells[4], cells[5])
 		}
 	}
-	t.Notes = append(t.Notes, swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 // runSWPlacement counts whether ShuffleWatcher's preferences are what the
@@ -171,8 +170,7 @@ func runSWPlacement(o Options, cfg swConfig) (*Result, error) {
 			c.AddRow(row(p.Label, name, pref.csv(2), onPref.csv(1), wanted.csv(1), inRack.csv(2), sole.csv(1), pend.csv(3), sat.csv(1))...)
 		}
 	}
-	t.Notes = append(t.Notes, swWallNote(res))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
 }
 
 // swUserCounts are Fig. 14(a)'s points. The paper varies "the number of
@@ -248,8 +246,7 @@ func runSWUsers(o Options, cfg swConfig) (*Result, error) {
 			tx.text(2), u.Paper, tax.text(2), cx.text(2))
 		c.AddRow(row(u.JobsPerUser, users, num(perUser.mean(), 2), active.csv(3), pend.csv(3), tx.csv(4), csvPaper(u.Paper), tax.csv(4), cx.csv(4))...)
 	}
-	t.Notes = append(t.Notes, swWallNote(all))
-	return &Result{Table: t, CSV: c}, nil
+	return &Result{Table: t, CSV: c, Wall: swWallNote(all)}, nil
 }
 
 // swShufflePerHour is Fair's shuffle of the jobs submitted in the window,

@@ -139,8 +139,33 @@ func swOperatingFactor(factors []float64, delayThroughput []float64) float64 {
 	return best
 }
 
+// swRegimePolicyIndex indexes pols by label, and checks that every label
+// the table reads (Delay's, for the operating point, and both of each
+// pair's) is one of them: before any run, so that a pair naming a policy
+// the grid left out is an error naming it, not an index out of range.
+func swRegimePolicyIndex(pols []PolicySpec, pairs [][2]PolicySpec) (map[string]int, error) {
+	idx := map[string]int{}
+	for pi, p := range pols {
+		idx[p.Label] = pi
+	}
+	wanted := []string{swDelay.Label}
+	for _, pair := range pairs {
+		wanted = append(wanted, pair[0].Label, pair[1].Label)
+	}
+	for _, l := range wanted {
+		if _, ok := idx[l]; !ok {
+			return nil, fmt.Errorf("the table reads policy %q, which the runs do not include", l)
+		}
+	}
+	return idx, nil
+}
+
 func runSWRegime(o Options) (*Result, error) {
 	pols := []PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
+	polIndex, err := swRegimePolicyIndex(pols, swRegimePairs)
+	if err != nil {
+		return nil, err
+	}
 	var specs []swRegimeSpec
 	var grid []swRegime
 	for _, pl := range swRegimePlacements {
@@ -162,13 +187,8 @@ func runSWRegime(o Options) (*Result, error) {
 	}
 	n := len(o.seeds())
 	runsOf := func(gi int, label string) []*swOutcome {
-		for pi, p := range pols {
-			if p.Label == label {
-				k := (gi*len(pols) + pi) * n
-				return outs[k : k+n]
-			}
-		}
-		panic("unknown policy " + label)
+		k := (gi*len(pols) + polIndex[label]) * n
+		return outs[k : k+n]
 	}
 	// The operating point of each (placement, users), from Delay alone.
 	operating := map[[2]int]float64{}

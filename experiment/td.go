@@ -22,13 +22,13 @@ import (
 )
 
 var tdExperiments = []Experiment{
-	{Name: "td/queues", Source: "TD paper, section V-A, Fig. 7-8, Table I", DefaultSeeds: 5,
+	{Name: "td/queues", Fast: true, Source: "TD paper, section V-A, Fig. 7-8, Table I", DefaultSeeds: 5,
 		Summary: "200 GB queues of small, mix and large jobs on 50 slaves: queue completion, local ratio and hotspots per fifth of the run under FIFO, Fair, TD",
 		run:     runTDQueues},
-	{Name: "td/data-size", Source: "TD paper, section V-A, Fig. 7", DefaultSeeds: 3,
+	{Name: "td/data-size", Fast: true, Source: "TD paper, section V-A, Fig. 7", DefaultSeeds: 3,
 		Summary: "queue completion time of FIFO, Fair and TD against data size, 100 to 300 GB, for small, mix and large queues",
 		run:     runTDDataSize},
-	{Name: "td/bounds", Source: "TD paper, section V-B, Fig. 9", DefaultSeeds: 3,
+	{Name: "td/bounds", Fast: true, Source: "TD paper, section V-B, Fig. 9", DefaultSeeds: 3,
 		Summary: "TD's queue completion time against its lower bound L (0.5-0.9) and upper bound H (1.1-1.5) on 200 GB queues",
 		run:     runTDBounds},
 	{Name: "td/bounds-costly", Source: "TD paper, section V-B, Fig. 9 (td/diagnose's \"both\" set-up)", DefaultSeeds: 2,

@@ -25,13 +25,18 @@ import (
 const hddProfileName = "hadoop1-hdd"
 
 // hddProfile returns the hadoop1-hdd profile. It is built into the
-// scenario package, so its absence is a programming error.
-func hddProfile() scenario.Profile {
-	p, ok := scenario.LookupProfile(hddProfileName)
+// scenario package, so its absence is a programming error, but one that
+// ends the experiment with an error naming the profile, not a panic.
+func hddProfile() (scenario.Profile, error) { return diskProfile(hddProfileName) }
+
+// diskProfile returns the built-in cost profile name, which must model a
+// disk.
+func diskProfile(name string) (scenario.Profile, error) {
+	p, ok := scenario.LookupProfile(name)
 	if !ok || p.Disk == nil {
-		panic("experiment: the cost profile " + hddProfileName + " is missing or has no disk")
+		return scenario.Profile{}, fmt.Errorf("the cost profile %s is missing or has no disk", name)
 	}
-	return p
+	return p, nil
 }
 
 // tdRegimeOversub is the over-subscription of td/regime's rack uplinks: the
@@ -82,29 +87,36 @@ type tdCost struct {
 	on   func(*tdRegime)
 }
 
-// tdCosts are the five costs in the order td/regime's rows take them.
-var tdCosts = []tdCost{
-	{fmt.Sprintf("2 racks, %g:1", tdRegimeOversub), func(r *tdRegime) { r.oversub = tdRegimeOversub }},
-	{"hdd", func(r *tdRegime) { d := *hddProfile().Disk; r.disk = &d }},
-	{"0.20 replicas", func(r *tdRegime) { r.replica = cluster.Hadoop020 }},
-	{"3 s heartbeats only", func(r *tdRegime) { r.heartbeatOnly = true }},
-	{fmt.Sprintf("%g s start-up", hddProfile().TaskStartupS), func(r *tdRegime) { r.startupS = hddProfile().TaskStartupS }},
+// tdCosts are the five costs in the order td/regime's rows take them, the
+// disk and start-up being hdd's (the hadoop1-hdd profile).
+func tdCosts(hdd scenario.Profile) []tdCost {
+	return []tdCost{
+		{fmt.Sprintf("2 racks, %g:1", tdRegimeOversub), func(r *tdRegime) { r.oversub = tdRegimeOversub }},
+		{"hdd", func(r *tdRegime) { d := *hdd.Disk; r.disk = &d }},
+		{"0.20 replicas", func(r *tdRegime) { r.replica = cluster.Hadoop020 }},
+		{"3 s heartbeats only", func(r *tdRegime) { r.heartbeatOnly = true }},
+		{fmt.Sprintf("%g s start-up", hdd.TaskStartupS), func(r *tdRegime) { r.startupS = hdd.TaskStartupS }},
+	}
 }
 
 // tdRegimes are td/regime's set-ups: td/queues' ("none"), each cost alone,
 // all of them ("all on"), and all of them at td/map's one over-subscription
 // where TD gained, added after td/map's first run so that the table's probe
 // shows where that gain comes from.
-func tdRegimes() []tdRegime {
+func tdRegimes() ([]tdRegime, error) {
+	hdd, err := hddProfile()
+	if err != nil {
+		return nil, err
+	}
 	out := []tdRegime{{name: "none (td/queues)"}}
-	for _, c := range tdCosts {
+	for _, c := range tdCosts(hdd) {
 		r := tdRegime{name: c.name}
 		c.on(&r)
 		out = append(out, r)
 	}
-	at20 := tdAllOn()
+	at20 := tdAllOn(hdd)
 	at20.name, at20.oversub = fmt.Sprintf("all on, %g:1 (td/map)", tdRegimeOversub20), tdRegimeOversub20
-	return append(out, tdAllOn(), at20)
+	return append(out, tdAllOn(hdd), at20), nil
 }
 
 // tdRegimeOversub20 is td/regime's last set-up's over-subscription: the
@@ -112,9 +124,9 @@ func tdRegimes() []tdRegime {
 const tdRegimeOversub20 = 20.0
 
 // tdAllOn is the regime with all five costs.
-func tdAllOn() tdRegime {
+func tdAllOn(hdd scenario.Profile) tdRegime {
 	r := tdRegime{name: "all on"}
-	for _, c := range tdCosts {
+	for _, c := range tdCosts(hdd) {
 		c.on(&r)
 	}
 	return r
@@ -232,7 +244,10 @@ func (r tdSim) regimeExec() (*tdRegimeOut, error) {
 // runTDRegime is the ablation: every regime of tdRegimes, queue type,
 // scheduler and seed, on the same 200 GB queues.
 func runTDRegime(o Options) (*Result, error) {
-	regs := tdRegimes()
+	regs, err := tdRegimes()
+	if err != nil {
+		return nil, err
+	}
 	seeds := o.seeds()
 	var runs []tdSim
 	for ri := range regs {
@@ -387,8 +402,8 @@ var (
 var tdMapQueue = TDQueueTypes[0]
 
 // tdMapRegime is td/regime's all-on set-up with the map's two axes set.
-func tdMapRegime(oversub, seekMs float64) tdRegime {
-	r := tdAllOn()
+func tdMapRegime(hdd scenario.Profile, oversub, seekMs float64) tdRegime {
+	r := tdAllOn(hdd)
 	r.name = fmt.Sprintf("%g:1, seek %g ms", oversub, seekMs)
 	r.oversub = oversub
 	d := *r.disk
@@ -397,50 +412,68 @@ func tdMapRegime(oversub, seekMs float64) tdRegime {
 	return r
 }
 
-// tdMap is td/map as a regime map: TD over FIFO on small queues.
-func tdMap() regimeMap {
-	marks := map[[2]int]string{}
-	hddSeek := hddProfile().Disk.SeekMs
-	if xi, yi := slices.Index(tdMapOversub, 1), slices.Index(tdMapSeekMs, hddSeek); xi >= 0 && yi >= 0 {
-		marks[[2]int{xi, yi}] = "paper's hardware, one switch"
-	}
-	if xi, yi := slices.Index(tdMapOversub, tdRegimeOversub), slices.Index(tdMapSeekMs, hddSeek); xi >= 0 && yi >= 0 {
-		marks[[2]int{xi, yi}] = "td/regime all on"
-	}
+// tdMapAxes is td/map's grid and labels, all its figure needs.
+func tdMapAxes() regimeMap {
 	return regimeMap{
 		XName: "oversub", YName: "seek_ms",
 		XLabel: "rack uplink over-subscription (x:1), 2 racks of 25 x 1 Gbit/s",
 		YLabel: "disk seek + rotation (ms), 138 MB/s drive",
 		Xs:     tdMapOversub, Ys: tdMapSeekMs, YFormat: "%.1f",
-		Policy: tdTD, Baseline: tdFIFO, Marks: marks,
+		Policy: tdTD, Baseline: tdFIFO,
 		Title: "td/map: TD against FIFO on 200 GB small queues, td/regime's all-on set-up with its uplinks' over-subscription and its disk's seek varied",
 		Notes: []string{
 			"all on besides the axes: 2 racks of 25 nodes, 1 Gbit/s NICs, one 138 MB/s disk a node reading 4 MiB a turn, Hadoop 0.20's",
 			"replica order, offers only at each node's 3 s heartbeat, 4 s task start-up. mean turnaround: the queue's jobs' mean finish",
 			"(all submitted at 0); throughput: jobs / queue completion, so its ratio is FIFO's completion / TD's.",
 		},
-		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
-			jobs, err := tdQueue(tdMapQueue, 200, seed)
-			if err != nil {
-				return mapOutcome{}, err
-			}
-			rg := tdMapRegime(tdMapOversub[xi], tdMapSeekMs[yi])
-			out, err := tdSim{jobs: jobs, policy: p, seed: seed, regime: &rg}.regimeExec()
-			if err != nil {
-				return mapOutcome{}, err
-			}
-			return mapOutcome{Turnaround: out.meanTurnaroundS, Throughput: 3600 * float64(out.finished) / out.completionS}, nil
-		},
 	}
 }
 
+// tdMap is td/map as a regime map: TD over FIFO on small queues, its cells
+// td/regime's all-on set-up (the hadoop1-hdd profile's disk and start-up).
+func tdMap() (regimeMap, error) {
+	hdd, err := hddProfile()
+	if err != nil {
+		return regimeMap{}, err
+	}
+	marks := map[[2]int]string{}
+	hddSeek := hdd.Disk.SeekMs
+	if xi, yi := slices.Index(tdMapOversub, 1), slices.Index(tdMapSeekMs, hddSeek); xi >= 0 && yi >= 0 {
+		marks[[2]int{xi, yi}] = "paper's hardware, one switch"
+	}
+	if xi, yi := slices.Index(tdMapOversub, tdRegimeOversub), slices.Index(tdMapSeekMs, hddSeek); xi >= 0 && yi >= 0 {
+		marks[[2]int{xi, yi}] = "td/regime all on"
+	}
+	m := tdMapAxes()
+	m.Marks = marks
+	m.run = func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+		jobs, err := tdQueue(tdMapQueue, 200, seed)
+		if err != nil {
+			return mapOutcome{}, err
+		}
+		rg := tdMapRegime(hdd, tdMapOversub[xi], tdMapSeekMs[yi])
+		out, err := tdSim{jobs: jobs, policy: p, seed: seed, regime: &rg}.regimeExec()
+		if err != nil {
+			return mapOutcome{}, err
+		}
+		return mapOutcome{Turnaround: out.meanTurnaroundS, Throughput: 3600 * float64(out.finished) / out.completionS}, nil
+	}
+	return m, nil
+}
+
 // runTDMap runs td/map.
-func runTDMap(o Options) (*Result, error) { return runMap(o, tdMap()) }
+func runTDMap(o Options) (*Result, error) {
+	m, err := tdMap()
+	if err != nil {
+		return nil, err
+	}
+	return runMap(o, m)
+}
 
 // tdMapFigure is td/map's heat figure: the completion ratio, the paper's
 // measure, on the grid.
 func tdMapFigure() *report.TableFigure {
-	m := tdMap()
+	m := tdMapAxes()
 	f := mapFigure("td/map: TD's throughput over FIFO's by over-subscription and disk seek (small queues)",
 		"FIFO's queue completion over TD's on the same 200 GB small queue (above 1: TD finishes first), mean over 5 queues, on two "+
 			"racks of 25 nodes with Hadoop 0.20's replica order, 3 s heartbeats without the out-of-band offer and 4 s task start-up; "+

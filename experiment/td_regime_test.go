@@ -2,9 +2,12 @@ package experiment
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -37,7 +40,10 @@ func TestTDRegimeSetUps(t *testing.T) {
 		{"all on", want{2, 25, 5000, &hdd, 138, cluster.Hadoop020, true, 4}},
 		{"all on, 20:1 (td/map)", want{2, 25, 1250, &hdd, 138, cluster.Hadoop020, true, 4}},
 	}
-	regs := tdRegimes()
+	regs, err := tdRegimes()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(regs) != len(cases) {
 		t.Fatalf("%d set-ups, want %d", len(regs), len(cases))
 	}
@@ -77,7 +83,10 @@ func TestTDRegimeSetUps(t *testing.T) {
 
 // TestTDMapGrid: the map's axes, its cells' set-ups and its marks.
 func TestTDMapGrid(t *testing.T) {
-	m := tdMap()
+	m, err := tdMap()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(m.Xs) != 5 || len(m.Ys) != 4 || m.Policy.Name != "td" || m.Baseline.Name != "fifo" {
 		t.Fatalf("map %v x %v, %s over %s", m.Xs, m.Ys, m.Policy.Name, m.Baseline.Name)
 	}
@@ -90,13 +99,13 @@ func TestTDMapGrid(t *testing.T) {
 			t.Errorf("mark at %v = %q, want %q", k, m.Marks[k], v)
 		}
 	}
-	r := tdMapRegime(10, 24.8)
+	r := tdMapRegime(mustHDD(t), 10, 24.8)
 	c := tdCluster()
 	r.apply(&c)
 	if c.RackUplinkMbps != 2500 || c.Disk.SeekMs != 24.8 || c.Disk.SeqMBps != 138 || !r.heartbeatOnly || r.startupS != 4 || c.ReplicaChoice != cluster.Hadoop020 {
 		t.Errorf("cell 10:1, 24.8 ms: %+v, disk %+v, %+v", c, c.Disk, r)
 	}
-	if all := tdAllOn(); all.disk.SeekMs != 12.4 {
+	if all := tdAllOn(mustHDD(t)); all.disk.SeekMs != 12.4 {
 		t.Errorf("tdMapRegime changed the all-on set-up's disk: %+v", all.disk)
 	}
 	if f := figures["td/map"]; f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
@@ -197,7 +206,10 @@ func TestTDRegimeRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	regs := tdRegimes()
+	regs, err := tdRegimes()
+	if err != nil {
+		t.Fatal(err)
+	}
 	none, all := regs[0], regs[len(regs)-2]
 	for _, p := range tdPolicies {
 		old, err := tdSim{jobs: jobs, policy: p, seed: 1}.exec()
@@ -227,6 +239,67 @@ func TestTDRegimeRuns(t *testing.T) {
 		}
 		if out.stretchL < 1 || out.completionS <= old.completionS {
 			t.Errorf("%s all on: stretch %.3f, completion %.1f s against %.1f s: the costs should only slow it", p.Label, out.stretchL, out.completionS, old.completionS)
+		}
+	}
+}
+
+// mustHDD is the hadoop1-hdd profile the regimes take, or the test's end.
+func mustHDD(t *testing.T) scenario.Profile {
+	t.Helper()
+	p, err := hddProfile()
+	if err != nil {
+		t.Fatalf("the built-in profile the regimes need: %v", err)
+	}
+	return p
+}
+
+// TestSWRegimePolicyIndexNamesMissingPolicy: a pair naming a policy the
+// runs leave out is an error naming it, returned before any run, not a
+// panic after them.
+func TestSWRegimePolicyIndexNamesMissingPolicy(t *testing.T) {
+	pols := []PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
+	cases := []struct {
+		name    string
+		pols    []PolicySpec
+		pairs   [][2]PolicySpec
+		missing string
+	}{
+		{"every policy present", pols, swRegimePairs, ""},
+		{"a pair's variant missing", pols[:5], swRegimePairs, swSWDRF.Label},
+		{"Delay missing, which the operating point reads", []PolicySpec{swFair, swSWFair}, [][2]PolicySpec{{swSWFair, swFair}}, swDelay.Label},
+	}
+	for _, tc := range cases {
+		idx, err := swRegimePolicyIndex(tc.pols, tc.pairs)
+		switch {
+		case tc.missing == "" && err != nil:
+			t.Errorf("%s: %v, want no error", tc.name, err)
+		case tc.missing == "" && idx[swSWDRF.Label] != 5:
+			t.Errorf("%s: index %v, want each label at its place in the list", tc.name, idx)
+		case tc.missing != "" && (err == nil || !strings.Contains(err.Error(), strconv.Quote(tc.missing))):
+			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.missing)
+		}
+	}
+}
+
+// TestDiskProfileErrors: the regimes' profile, looked up by name, is an
+// error naming it when it is unknown or models no disk (fluid), not a
+// panic; hadoop1-hdd is found.
+func TestDiskProfileErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		ok   bool
+	}{
+		{hddProfileName, true},
+		{"no-such-profile", false},
+		{"fluid", false},
+	}
+	for _, tc := range cases {
+		p, err := diskProfile(tc.name)
+		if tc.ok && (err != nil || p.Disk == nil) {
+			t.Errorf("%s: %v, disk %v; want the profile with its disk", tc.name, err, p.Disk)
+		}
+		if !tc.ok && (err == nil || !strings.Contains(err.Error(), tc.name)) {
+			t.Errorf("%s: error %v, want one naming the profile", tc.name, err)
 		}
 	}
 }

@@ -15,9 +15,13 @@ import (
 	"github.com/mrsched/mrsched/report"
 )
 
+//go:generate go run . experiment -q -write-docs -fast
+
 // cmdExperiment runs the papers' experiments by name:
 //
 //	mrsched experiment -list
+//	mrsched experiment -write-docs [-fast] [NAME...]
+//	mrsched experiment -check [-fast] [NAME...]
 //	mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...
 //
 // NAME is a full name (fair-delay/zipf), a short one (zipf) or a paper
@@ -25,6 +29,12 @@ import (
 // our numbers beside the paper's on stdout. With -out, each also writes its
 // rows as CSV to DIR/<name>.csv (DIR/fair-delay/zipf.csv); without it
 // nothing is written. Progress and wall time go to stderr unless -q.
+//
+// -write-docs runs the commands of the write-ups' generated blocks and
+// rewrites the blocks with what they print; -check runs them and fails on
+// any block that differs or claim that no longer holds (package writeup,
+// writeups.go). -fast keeps to the fast experiments' blocks, NAMEs to
+// those experiments'. go generate ./cmd/mrsched rewrites the fast blocks.
 func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -34,11 +44,14 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "simulations run at once (results do not depend on it)")
 	quiet := fs.Bool("q", false, "no progress or timing on stderr")
 	list := fs.Bool("list", false, "list the experiments and exit")
-	keep := fs.String("keep", "", "keep each finished simulation of the nas experiments in DIR (created if missing) and reuse those this same binary kept there: a stopped experiment resumes")
+	keep := fs.String("keep", "", "keep each finished simulation of the nas experiments in DIR (created if missing) and reuse those a build of the same source kept there (docs/cli.md): a stopped experiment resumes")
 	outs := addReportFlag(fs)
+	writeDocs := fs.Bool("write-docs", false, "rewrite the generated blocks of README.md, docs/*.md and experiment/README-*.md with what their commands print (run inside the source tree); with NAMEs only those experiments' blocks")
+	check := fs.Bool("check", false, "run the write-ups' generated blocks' commands and fail on any block that differs or claim that no longer holds; with NAMEs only those experiments'")
+	fast := fs.Bool("fast", false, "with -write-docs or -check: only the blocks and claims of fast experiments (and of mrsched compare)")
 	figures := fs.String("figures", "", "also write each experiment's figure (those that have one) to DIR/<paper>-<name>.svg; with no NAME, run every experiment that has a figure")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list")
+		fmt.Fprintln(stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list\n       mrsched experiment -write-docs|-check [-fast] [-q] [NAME...]")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the names.
@@ -58,6 +71,15 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "%-28s %s (%s; default seeds %d)\n", e.Name, e.Summary, e.Source, e.DefaultSeeds)
 		}
 		return nil
+	}
+	if *writeDocs && *check {
+		return fmt.Errorf("-write-docs and -check: give one (-check after -write-docs finds nothing to report)")
+	}
+	if *writeDocs || *check {
+		return cmdWriteups(*writeDocs, *fast, names, *quiet, stdout, stderr)
+	}
+	if *fast {
+		return fmt.Errorf("-fast applies only with -write-docs or -check")
 	}
 	if len(names) == 0 && *figures != "" {
 		names = experiment.WithFigures()
@@ -147,6 +169,9 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 		}
 		if err := res.Table.WriteText(stdout); err != nil {
 			return err
+		}
+		if res.Wall != "" && !*quiet {
+			fmt.Fprintf(stderr, "%s: %s\n", e.Name, res.Wall)
 		}
 		if *out != "" {
 			path := filepath.Join(*out, filepath.FromSlash(e.Name)+".csv")

@@ -1,0 +1,20 @@
+// Package mrsched carries, inside every binary that imports it, the Go
+// source of the packages a simulation's result depends on (Sources), so
+// that the binary can tell which source built it without any build flag:
+// a plain `go build` or `go run` embeds the files as they are on disk.
+// Kept experiment runs (experiment.Options.KeepDir) are keyed by it.
+package mrsched
+
+import "embed"
+
+// Sources holds the Go files of every package of this module that an
+// experiment's result depends on: the engine and network, the cluster,
+// workload, traces, scenario and fault models, the policies, the
+// metrics, the report's tables, sweeps and the experiments themselves
+// (experiment's imports within the module; TestSourcesCoverExperiment
+// keeps the list whole). Test files are embedded too, as a pattern cannot
+// leave them out; the key skips them. Docs are not embedded, so a commit
+// that changes only docs keeps kept runs valid.
+//
+//go:embed cluster/*.go experiment/*.go faults/*.go metrics/*.go network/*.go report/*.go scenario/*.go sched/*.go sim/*.go sweep/*.go traces/*.go workload/*.go
+var Sources embed.FS
