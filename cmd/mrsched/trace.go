@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"text/tabwriter"
 
+	"github.com/mrsched/mrsched/cluster/hostmap"
 	"github.com/mrsched/mrsched/workload"
 	"github.com/mrsched/mrsched/workload/hadooptrace"
 )
@@ -20,6 +22,13 @@ const traceStatsUsage = "usage: mrsched trace stats FILE|DIR|FB-2009|FB-2010|FB-
 func hadoopTraceStats(path string, format hadooptrace.Format, asJSON bool, stdout io.Writer) (bool, error) {
 	if format == "" {
 		f, err := hadooptrace.SniffPath(path)
+		if errors.Is(err, hadooptrace.ErrNotJobTrace) {
+			m, merr := hostmap.Load(path)
+			if merr != nil {
+				return true, fmt.Errorf("%w (nor a topology: %v)", err, merr)
+			}
+			return true, topologyStats(m, asJSON, stdout)
+		}
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return false, nil
@@ -49,6 +58,53 @@ func swimStatsJSON(w io.Writer, s workload.Stats) error {
 		"input_bytes": s.InputBytes, "shuffle_bytes": s.ShuffleBytes, "output_bytes": s.OutputBytes,
 		"hosts": 0, "racks": 0, "bytes_modelled": false,
 	})
+}
+
+// topologyStats prints a host map's racks and nodes: counts, each rack's
+// size, the nodes that state their resources, and the reader's warnings.
+func topologyStats(m *hostmap.Map, asJSON bool, w io.Writer) error {
+	sizes := map[string]int{}
+	withRes := 0
+	for _, n := range m.Nodes {
+		sizes[n.Rack]++
+		if n.MemoryMB > 0 || n.VCores > 0 {
+			withRes++
+		}
+	}
+	racks := m.Racks()
+	minR, maxR := len(m.Nodes), 0
+	for _, r := range racks {
+		minR, maxR = min(minR, sizes[r]), max(maxR, sizes[r])
+	}
+	warnings := m.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	if asJSON {
+		return writeJSON(w, map[string]any{
+			"format": m.Format, "hosts": len(m.Nodes), "racks": len(racks), "rack_sizes": sizes,
+			"aliases": len(m.Aliases), "names": len(m.Nodes) + len(m.Aliases), "nodes_with_resources": withRes, "warnings": warnings,
+		})
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "format\t%s\n", m.Format)
+	fmt.Fprintf(tw, "racks\t%d\n", len(racks))
+	fmt.Fprintf(tw, "nodes\t%d\n", len(m.Nodes))
+	fmt.Fprintf(tw, "nodes a rack\t%d to %d\n", minR, maxR)
+	if len(m.Aliases) > 0 {
+		fmt.Fprintf(tw, "addresses\t%d (aliases of hosts, not nodes)\n", len(m.Aliases))
+	}
+	fmt.Fprintf(tw, "nodes with resources\t%d\n", withRes)
+	for _, r := range racks {
+		fmt.Fprintf(tw, "  %s\t%d nodes\n", r, sizes[r])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range warnings {
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTraceStatsJSONEveryFormat: trace stats -json reads a trace or a
+// topology in any format, told from its content, and gives the same keys.
+func TestTraceStatsJSONEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"rumen.json": `{"jobID":"job_1","mapTasks":[{"inputBytes":10,"attempts":[{"result":"SUCCESS","hostName":"/r1/h1","hdfsBytesWritten":3}]}]}`,
+		"sls.json":   `{"job.id":"j","job.start.ms":0,"job.tasks":[{"container.host":"/r1/h1","container.start.ms":0,"container.end.ms":5}]}`,
+		"swim.tsv":   "job0\t0\t0\t100\t10\t1\n",
+		"topo.data":  "h1 /r1\nh2 /r2\nh3 /r2\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		file string
+		want map[string]float64
+	}{
+		{"rumen.json", map[string]float64{"jobs": 1, "maps": 1, "reduces": 0, "input_bytes": 10, "output_bytes": 3, "hosts": 1, "racks": 1}},
+		{"sls.json", map[string]float64{"jobs": 1, "maps": 1, "input_bytes": 0, "hosts": 1, "racks": 1}},
+		{"swim.tsv", map[string]float64{"jobs": 1, "input_bytes": 100, "shuffle_bytes": 10, "output_bytes": 1}},
+		{"topo.data", map[string]float64{"hosts": 3, "racks": 2}},
+	} {
+		code, out, errOut := runCLI(t, "trace", "stats", "-json", filepath.Join(dir, tc.file))
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.file, code, errOut)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v in %q", tc.file, err, out)
+		}
+		for k, v := range tc.want {
+			if got[k] != v {
+				t.Errorf("%s: %s = %v; want %v", tc.file, k, got[k], v)
+			}
+		}
+	}
+	if code, _, errOut := runCLI(t, "trace", "stats", "-format", "rumen", filepath.Join(dir, "swim.tsv")); code == 0 || !strings.Contains(errOut, "swim.tsv:1") {
+		t.Errorf("a SWIM file read as Rumen: exit %d, %q; want an error naming the file and line", code, errOut)
+	}
+}
