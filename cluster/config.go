@@ -51,6 +51,11 @@ type Config struct {
 	// and must equal, its sequential rate. Nil keeps DiskMBps an ideal
 	// bandwidth-only disk.
 	Disk *Disk `yaml:"disk" json:"disk,omitempty"`
+	// Topology is a file naming the cluster's hosts and racks (a Rumen
+	// topology, a Hadoop table file or an SLS nodes file); the scenario
+	// package reads it (NewHosts builds the cluster). Here it is only
+	// recorded.
+	Topology string `yaml:"topology" json:"topology,omitempty"`
 }
 
 // Defaults for fields a config leaves at zero. The shape follows the

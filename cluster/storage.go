@@ -47,7 +47,7 @@ func (p *Placer) PlaceBlock(dst []NodeID, writer NodeID) []NodeID {
 	if repl >= 3 {
 		second := p.used[1]
 		p.used = append(p.used, p.pick(func(n NodeID) bool {
-			if t.cfg.NodesPerRack == 1 {
+			if _, count := t.RackNodes(t.Rack(second)); count == 1 {
 				return true
 			}
 			return t.Rack(n) == t.Rack(second)

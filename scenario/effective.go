@@ -26,6 +26,9 @@ type Effective struct {
 	Metrics  MetricsSpec       `json:"metrics"`
 	// Faults are the scenario's faults as written, when it has any.
 	Faults []faults.Spec `json:"faults,omitempty"`
+	// Topology is the cluster's hosts when they differ from racks of
+	// identical nodes (cluster.topology, or a trace's hosts).
+	Topology *EffectiveTopology `json:"topology,omitempty"`
 }
 
 // EffectiveWorkload is the workload's settings as the run used them, and
@@ -66,6 +69,11 @@ type EffectiveWorkload struct {
 	// DataSets is how many distinct data sets the jobs read, when the
 	// trace names them (workload.Job.DataSet).
 	DataSets int `json:"data_sets,omitempty"`
+	// Format is a Hadoop or YARN trace's format (rumen, jhist, sls);
+	// BytesModelled says its bytes come from the byte model, not the
+	// trace (SLS records none).
+	Format        string `json:"format,omitempty"`
+	BytesModelled bool   `json:"bytes_modelled,omitempty"`
 }
 
 // EffectiveDemand is workload.demand's values.
@@ -79,6 +87,8 @@ type EffectiveDemand struct {
 type EffectivePolicy struct {
 	Name   string         `json:"name"`
 	Params map[string]any `json:"params"`
+	// Allocations is the allocation file the policy took, when set.
+	Allocations *EffectiveAllocations `json:"allocations,omitempty"`
 }
 
 // effective describes a run of c on t with jobs, under a policy whose
@@ -145,11 +155,13 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 	if len(c.Faults) == 0 {
 		eng.NodeExpiryS = 0 // unused without faults, and not recorded
 	}
-	return Effective{
+	e := Effective{
 		Seed: c.seed(), Cluster: cfg, Workload: ew,
 		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params},
 		Engine: eng, Metrics: c.Metrics, Faults: c.Faults,
 	}
+	c.effectiveInputs(&e, t)
+	return e
 }
 
 func orDefaultInt(v, d int) int {

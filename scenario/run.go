@@ -42,6 +42,9 @@ func (c *Config) Jobs(t *cluster.Topology) ([]workload.Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.placeJobs(jobs); err != nil {
+		return nil, err
+	}
 	for i := range jobs {
 		jobs[i].Placement = placement
 		if s := c.Workload.TaskCostScale; s != 0 {
@@ -118,6 +121,9 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 	if w.ReduceMBps > 0 {
 		prof.ReduceSecPerByte = 1 / (w.ReduceMBps * (1 << 20))
 	}
+	if jobs, ok, err := c.hadoopJobs(t, prof); ok {
+		return jobs, err
+	}
 	opt := workload.SWIMOptions{
 		SourceNodes: w.SourceNodes, TargetNodes: t.NumNodes(), Scale: w.Scale,
 		BlockBytes: cfg.BlockBytes(), BytesPerReduce: w.BytesPerReduce, Users: users,
@@ -184,7 +190,7 @@ func (c *Config) build() (*built, error) {
 	if err := c.checkSettings(); err != nil {
 		return nil, c.fileErr(err) // before a large trace is read
 	}
-	t, err := cluster.New(c.Cluster)
+	t, err := c.buildTopology()
 	if err != nil {
 		return nil, c.fileErr(err)
 	}
@@ -192,7 +198,10 @@ func (c *Config) build() (*built, error) {
 	decode := decodeParams(&c.Policy.Params)
 	pol, err := sched.NewPolicy(c.Policy.Name, func(into any) error {
 		params = into
-		return decode(into)
+		if err := decode(into); err != nil {
+			return err
+		}
+		return c.applyAllocations(into, t)
 	})
 	if err != nil {
 		return nil, c.policyErr(err)

@@ -42,6 +42,37 @@ type Job struct {
 	// Placement says who wrote the job's input, which decides where HDFS
 	// put the first replica of each block.
 	Placement Placement
+
+	// UserName and Queue are the user and queue a trace records for the
+	// job (Rumen, JobHistory, SLS); empty for sources that name none. An
+	// allocation file places the job in a pool by them.
+	UserName, Queue string
+	// MapInputs, when set, is each map's input in bytes as a trace
+	// records it (NumMaps of them, adding up to InputBytes); nil cuts the
+	// input into blocks (MapInputBytes).
+	MapInputs []int64
+	// MapHosts, when set, names for each map the hosts that hold its input
+	// (a trace's preferred locations): its block's replicas are put on
+	// those of them the cluster has.
+	MapHosts [][]string
+	// Measured is what a trace measured of the job; nil for other sources.
+	Measured *Measured
+}
+
+// Measured is what a trace recorded of a job's run, for task times from
+// the trace and for replay fidelity.
+type Measured struct {
+	// DurationS is the job's run time, submit to finish, in seconds; -1
+	// when the trace does not record both.
+	DurationS float64
+	// Succeeded says the job's outcome was success.
+	Succeeded bool
+	// MapS and ReduceS are each task's successful attempt's run time in
+	// seconds, -1 for a task without one or without times.
+	MapS, ReduceS []float64
+	// MapHost is the host each map's successful attempt ran on ("" when
+	// unknown).
+	MapHost []string
 }
 
 // Placement is where a job's input was written from.
@@ -202,11 +233,19 @@ func ratio(num, den int64) float64 {
 	return float64(num) / float64(den)
 }
 
-// MapInputBytes is the input of map i when the job's input is cut into blocks
+// MapInputBytes is the input of map i: MapInputs[i] when the job has
+// them (a trace's), else as follows. It is the input of map i when the
+// job's input is cut into blocks
 // of blockBytes: a whole block for every map but the last, which gets the
 // remainder. A job with no input has one map reading 0 bytes. An index outside
 // 0..MapCount(InputBytes, blockBytes)-1, or blockBytes <= 0, gives 0.
 func (j *Job) MapInputBytes(i int, blockBytes int64) int64 {
+	if j.MapInputs != nil {
+		if i < 0 || i >= len(j.MapInputs) {
+			return 0
+		}
+		return j.MapInputs[i]
+	}
 	if blockBytes <= 0 || i < 0 || j.InputBytes <= 0 {
 		return 0
 	}
@@ -286,6 +325,24 @@ func (j *Job) Validate() error {
 	}
 	if err := j.Profile.Validate(); err != nil {
 		return fmt.Errorf("job %d: %w", j.ID, err)
+	}
+	if j.MapInputs != nil {
+		if len(j.MapInputs) != j.NumMaps {
+			return fmt.Errorf("job %d: %d map inputs for %d maps", j.ID, len(j.MapInputs), j.NumMaps)
+		}
+		var sum int64
+		for _, b := range j.MapInputs {
+			if b < 0 {
+				return fmt.Errorf("job %d: a map input of %d bytes", j.ID, b)
+			}
+			sum += b
+		}
+		if sum != j.InputBytes {
+			return fmt.Errorf("job %d: map inputs add up to %d bytes, the job's input is %d", j.ID, sum, j.InputBytes)
+		}
+	}
+	if j.MapHosts != nil && len(j.MapHosts) != j.NumMaps {
+		return fmt.Errorf("job %d: hosts for %d maps, the job has %d", j.ID, len(j.MapHosts), j.NumMaps)
 	}
 	return nil
 }

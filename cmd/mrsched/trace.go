@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/mrsched/mrsched/cluster/hostmap"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/workload"
 	"github.com/mrsched/mrsched/workload/hadooptrace"
 )
@@ -114,4 +116,42 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// isSWIMFile reports whether a trace file is a SWIM trace (which needs the
+// traced cluster's size) rather than a Hadoop or YARN one.
+func isSWIMFile(path string) bool {
+	f, err := hadooptrace.SniffPath(path)
+	return err != nil || f == hadooptrace.FormatSWIM
+}
+
+// ownClusterFlags sets compare's -topology and -allocations on the
+// scenario, as absolute paths, and prints the files' warnings.
+func ownClusterFlags(c *scenario.Config, topology, allocs string, stderr io.Writer) error {
+	for _, f := range []struct {
+		flag, path string
+		into       *string
+	}{{"-topology", topology, &c.Cluster.Topology}, {"-allocations", allocs, &c.Policy.Allocations}} {
+		if f.path == "" {
+			continue
+		}
+		if _, err := os.Stat(f.path); err != nil {
+			return fmt.Errorf("%s: %w", f.flag, err)
+		}
+		abs, err := filepath.Abs(f.path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.flag, err)
+		}
+		*f.into = abs
+	}
+	printInputWarnings(c, stderr)
+	return nil
+}
+
+// printInputWarnings prints the warnings of a scenario's topology and
+// allocation files: what they say that the model skips.
+func printInputWarnings(c *scenario.Config, stderr io.Writer) {
+	for _, w := range c.InputWarnings() {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 }
