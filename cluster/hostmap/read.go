@@ -99,9 +99,8 @@ func ReadRumen(r io.Reader, file string) (*Map, error) {
 		// known.
 		start := len(m.Nodes)
 		err := d.Object(func(key []byte) error {
-			field := string(key)
 			var err error
-			switch field {
+			switch string(key) {
 			case "name":
 				name, err = d.String()
 				name = unescapeRumen(name)
@@ -116,7 +115,7 @@ func ReadRumen(r io.Reader, file string) (*Map, error) {
 			if err != nil {
 				var se *jsonstream.SyntaxError
 				if errors.As(err, &se) {
-					return &ParseError{File: file, Line: se.Line, Field: field, Err: errors.New(se.Msg)}
+					return &ParseError{File: file, Line: se.Line, Field: string(key), Err: errors.New(se.Msg)}
 				}
 			}
 			return err
@@ -193,9 +192,8 @@ func ReadSLS(r io.Reader, file string) (*Map, error) {
 		var rack string
 		var nodes []Node
 		err = d.Object(func(key []byte) error {
-			field := string(key)
 			var err error
-			switch field {
+			switch string(key) {
 			case "rack":
 				rack, err = d.String()
 			case "nodes":
@@ -203,9 +201,8 @@ func ReadSLS(r io.Reader, file string) (*Map, error) {
 					n := Node{Line: d.Line()}
 					named := false
 					err := d.Object(func(key []byte) error {
-						field := string(key)
 						var err error
-						switch field {
+						switch string(key) {
 						case "node":
 							n.Host, err = d.String()
 							named = true
@@ -217,7 +214,7 @@ func ReadSLS(r io.Reader, file string) (*Map, error) {
 							err = d.Skip()
 						}
 						if err != nil {
-							return slsErr(err, file, fmt.Sprintf("nodes[%d].%s", i, field))
+							return slsErr(err, file, fmt.Sprintf("nodes[%d].%s", i, key))
 						}
 						return nil
 					})
@@ -235,7 +232,7 @@ func ReadSLS(r io.Reader, file string) (*Map, error) {
 				err = d.Skip()
 			}
 			if err != nil {
-				return slsErr(err, file, field)
+				return slsErr(err, file, string(key))
 			}
 			return nil
 		})

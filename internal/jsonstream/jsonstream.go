@@ -47,8 +47,9 @@ type Reader struct {
 	rerr  error // a read error other than io.EOF
 	line  int
 	depth int
-	// scratch holds an unescaped string between calls.
-	scratch []byte
+	// keys holds each open object's current key, by depth, so that a key
+	// stays valid while its value is read, nested objects included.
+	keys [][]byte
 }
 
 // NewReader reads from r.
@@ -194,8 +195,8 @@ func (d *Reader) literal(word string) error {
 }
 
 // Object reads an object, calling fn with each key; fn must read or
-// Skip the key's value. The key is valid only until fn reads. null reads
-// as an empty object.
+// Skip the key's value. The key is valid until fn returns. null reads as
+// an empty object.
 func (d *Reader) Object(fn func(key []byte) error) error {
 	switch c := d.peek(); c {
 	case 'n':
@@ -225,8 +226,11 @@ func (d *Reader) Object(fn func(key []byte) error) error {
 			return err
 		}
 		// The key must survive the reads fn makes of the buffer.
-		d.scratch = append(d.scratch[:0], key...)
-		key = d.scratch
+		for len(d.keys) < d.depth {
+			d.keys = append(d.keys, nil)
+		}
+		d.keys[d.depth-1] = append(d.keys[d.depth-1][:0], key...)
+		key = d.keys[d.depth-1]
 		if c := d.peek(); c != ':' {
 			if c == 0 {
 				return d.endErr("an object")
@@ -304,23 +308,40 @@ func (d *Reader) String() (string, error) {
 	return string(b), err
 }
 
+// StringBytes reads a string and returns its bytes, valid until the next
+// read: for a caller that looks the string up (an interned host name)
+// without keeping it. null reads as empty.
+func (d *Reader) StringBytes() ([]byte, error) {
+	switch c := d.peek(); c {
+	case 'n':
+		return nil, d.literal("null")
+	case '"':
+	default:
+		return nil, d.errf("want a string, got %s", kindName(c))
+	}
+	return d.stringBytes()
+}
+
 // stringBytes reads the string at d.pos (a quote) and returns its
 // unescaped bytes, valid until the next read.
 func (d *Reader) stringBytes() ([]byte, error) {
 	start := d.pos + 1
 	i := start
-	escaped := false
+	escaped, wide := false, false
 	for {
 		for i < d.end {
 			c := d.buf[i]
 			if c == '"' {
 				goto done
 			}
-			if c == '\\' {
+			switch {
+			case c == '\\':
 				escaped = true
 				i++ // the escaped byte is never the closing quote
-			} else if c < 0x20 {
+			case c < 0x20:
 				return nil, d.errf("a control character (byte %#x) inside a string", c)
+			case c >= 0x80:
+				wide = true
 			}
 			i++
 		}
@@ -337,7 +358,7 @@ done:
 	raw := d.buf[start:i]
 	d.pos = i + 1
 	if !escaped {
-		if !utf8.Valid(raw) {
+		if wide && !utf8.Valid(raw) {
 			return nil, d.errf("a string that is not valid UTF-8")
 		}
 		return raw, nil
@@ -454,7 +475,10 @@ func (d *Reader) Int() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+	if v, ok := smallInt(b); ok {
+		return v, nil
+	}
+	if v, err := strconv.ParseInt(string(b), 10, 64); err == nil && validNumber(b) {
 		return v, nil
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
@@ -465,6 +489,30 @@ func (d *Reader) Int() (int64, error) {
 		return 0, d.errf("%s is not a whole number within 64 bits", b)
 	}
 	return int64(f), nil
+}
+
+// smallInt parses a JSON integer of at most 18 digits, the common case,
+// without the string conversion ParseInt needs.
+func smallInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	digits := b
+	if neg {
+		digits = b[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 || (len(digits) > 1 && digits[0] == '0') {
+		return 0, false
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // Float reads a finite number.
@@ -532,13 +580,13 @@ func (d *Reader) Bool() (bool, error) {
 	}
 }
 
-// Skip reads and discards the next value, checking its syntax.
+// Skip reads and discards the next value, checking its syntax. Objects
+// and lists are walked without a call a level, since most of what a
+// trace's reader skips is lists of numbers.
 func (d *Reader) Skip() error {
 	switch c := d.peek(); {
-	case c == '{':
-		return d.Object(func([]byte) error { return d.Skip() })
-	case c == '[':
-		return d.Array(func(int) error { return d.Skip() })
+	case c == '{' || c == '[':
+		return d.skipContainer()
 	case c == '"':
 		_, err := d.stringBytes()
 		return err
@@ -560,3 +608,122 @@ func (d *Reader) Skip() error {
 		return d.errf("want a value, got %s", kindName(c))
 	}
 }
+
+// skipContainer skips the object or list at d.pos, checking its grammar
+// with a stack of the open containers.
+func (d *Reader) skipContainer() error {
+	type state uint8
+	const (
+		wantValue    state = iota // a value (or, just after '[', a ']')
+		wantKey                   // a key (or, just after '{', a '}')
+		wantColon                 // ':' after a key
+		wantCommaEnd              // ',' or the container's end
+	)
+	var stack []byte // '{' or '[' of each open container
+	st := wantValue
+	first := false // the container just opened: it may close at once
+	for {
+		c := d.peek()
+		if c == 0 {
+			return d.endErr("a value")
+		}
+		switch st {
+		case wantKey:
+			if c == '}' && first {
+				break
+			}
+			if c != '"' {
+				return d.errf("want a key in quotes, got %s", kindName(c))
+			}
+			if _, err := d.rawString(); err != nil {
+				return err
+			}
+			st = wantColon
+			continue
+		case wantColon:
+			if c != ':' {
+				return d.errf("want ':' after a key, got %s", kindName(c))
+			}
+			d.pos++
+			st = wantValue
+			first = false
+			continue
+		case wantValue:
+			if c == ']' && first {
+				break
+			}
+			first = false
+			switch {
+			case c == '{' || c == '[':
+				if len(stack)+d.depth >= MaxDepth {
+					return d.errf("nested deeper than %d", MaxDepth)
+				}
+				stack = append(stack, c)
+				d.pos++
+				first = true
+				st = wantValue
+				if c == '{' {
+					st = wantKey
+				}
+				continue
+			case c == '"':
+				if _, err := d.rawString(); err != nil {
+					return err
+				}
+			case c == 't':
+				if err := d.literal("true"); err != nil {
+					return err
+				}
+			case c == 'f':
+				if err := d.literal("false"); err != nil {
+					return err
+				}
+			case c == 'n':
+				if err := d.literal("null"); err != nil {
+					return err
+				}
+			case c == '-' || (c >= '0' && c <= '9'):
+				b, err := d.number()
+				if err != nil {
+					return err
+				}
+				if !validNumber(b) {
+					return d.errf("%q is not a number", b)
+				}
+			default:
+				return d.errf("want a value, got %s", kindName(c))
+			}
+			st = wantCommaEnd
+			if len(stack) == 0 {
+				return nil
+			}
+			continue
+		case wantCommaEnd:
+			top := stack[len(stack)-1]
+			switch {
+			case c == ',':
+				d.pos++
+				st = wantValue
+				if top == '{' {
+					st = wantKey
+				}
+				continue
+			case (c == '}' && top == '{') || (c == ']' && top == '['):
+			default:
+				return d.errf("want ',' or the end of %s, got %s", map[byte]string{'{': "an object", '[': "a list"}[top], kindName(c))
+			}
+		}
+		// The container at the top closes here.
+		d.pos++
+		stack = stack[:len(stack)-1]
+		first = false
+		if len(stack) == 0 {
+			return nil
+		}
+		st = wantCommaEnd
+	}
+}
+
+// rawString skips a string, checking it as stringBytes does but without
+// unescaping it.
+func (d *Reader) rawString() ([]byte, error) { return d.stringBytes() }

@@ -12,6 +12,7 @@
 package hadooptrace
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -307,16 +308,26 @@ func (in interner) get(b []byte) string {
 
 // splitHost splits a Rumen host name "/rack/host" (or "/a/b/host") into
 // its rack ("/rack") and host; a name without a slash is a host on no
-// known rack ("").
+// known rack (""). Names are interned, so a trace's many attempts on one
+// host share one string.
 func splitHost(in interner, name []byte) Location {
-	s := string(name)
-	i := strings.LastIndexByte(s, '/')
+	i := bytes.LastIndexByte(name, '/')
 	if i < 0 {
 		return Location{Host: in.get(name)}
 	}
-	rack := strings.TrimRight(s[:i], "/")
-	if rack != "" && rack[0] != '/' {
-		rack = "/" + rack
-	}
-	return Location{Rack: in.get([]byte(rack)), Host: in.get(name[i+1:])}
+	rack := bytes.TrimRight(name[:i], "/")
+	return Location{Rack: in.rack(rack), Host: in.get(name[i+1:])}
 }
+
+// rack interns a rack name with its leading slash.
+func (in interner) rack(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if b[0] == '/' {
+		return in.get(b)
+	}
+	var buf [128]byte
+	return in.get(append(append(buf[:0], '/'), b...))
+}
+

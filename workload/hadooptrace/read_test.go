@@ -97,7 +97,7 @@ func TestRumenErrorsNameLineJobAndField(t *testing.T) {
 			[]string{"t.json:3", "job job_7", "task t_m_1", `"inputBytes"`, "want a whole number"}},
 		{"a negative count", "{\"jobID\":\"job_7\",\"submitTime\":-5}", []string{"t.json:1", "job job_7", `"submitTime"`, "negative"}},
 		{"an unknown result", "{\"jobID\":\"j\",\"mapTasks\":[{\"attempts\":[{\"attemptID\":\"a_1\",\"result\":\"MAYBE\"}]}]}",
-			[]string{"attempt a_1", `"result"`, "MAYBE"}},
+			[]string{"attempts[0]", `"result"`, "MAYBE"}},
 		{"truncated", "{\"jobID\":\"j\",\"mapTasks\":[", []string{"t.json", "input ends"}},
 		{"not an object", "[1,2]", []string{"t.json:1", "want a job object"}},
 	} {

@@ -2,6 +2,7 @@ package hadooptrace
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -86,9 +87,8 @@ func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) 
 		return nil, wrapSyntax(d.Errorf("want a job object, got %s", kindWord(d.Kind())), file, j, "", "")
 	}
 	err := d.Object(func(key []byte) error {
-		field := string(key)
 		var err error
-		switch field {
+		switch string(key) {
 		case "jobID":
 			j.ID, err = d.String()
 		case "jobName":
@@ -116,7 +116,7 @@ func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) 
 					return err
 				}
 				if kind == "" {
-					kind = strings.TrimSuffix(field, "Tasks")
+					kind = strings.TrimSuffix(string(key), "Tasks")
 				}
 				switch kind {
 				case "map":
@@ -132,7 +132,7 @@ func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) 
 			err = d.Skip()
 		}
 		if err != nil {
-			return wrapSyntax(err, file, j, "", field)
+			return wrapSyntax(err, file, j, "", string(key))
 		}
 		return nil
 	})
@@ -148,9 +148,8 @@ func readRumenTask(d *jsonstream.Reader, file string, j *Job, in interner) (Task
 	t := Task{Input: Unknown}
 	var id, kind string
 	err := d.Object(func(key []byte) error {
-		field := string(key)
 		var err error
-		switch field {
+		switch string(key) {
 		case "taskID":
 			id, err = d.String()
 		case "taskType":
@@ -176,8 +175,8 @@ func readRumenTask(d *jsonstream.Reader, file string, j *Job, in interner) (Task
 				return err
 			})
 		case "attempts":
-			err = d.Array(func(int) error {
-				a, err := readRumenAttempt(d, file, j, id, in)
+			err = d.Array(func(n int) error {
+				a, err := readRumenAttempt(d, file, j, id, n, in)
 				if err == nil {
 					t.Attempts = append(t.Attempts, a)
 				}
@@ -187,7 +186,7 @@ func readRumenTask(d *jsonstream.Reader, file string, j *Job, in interner) (Task
 			err = d.Skip()
 		}
 		if err != nil {
-			return wrapSyntax(err, file, j, taskName(id), field)
+			return wrapSyntax(err, file, j, taskName(id), string(key))
 		}
 		return nil
 	})
@@ -205,40 +204,37 @@ func taskName(id string) string {
 }
 
 // readLayers reads a LoggedLocation, {"layers": ["rack", "host"]}: the
-// last layer is the host, the ones before it the rack.
+// last layer is the host, the ones before it the rack ("/a/b" for two).
 func readLayers(d *jsonstream.Reader, in interner) (Location, error) {
-	var layers []string
+	var path []byte // "/layer/layer/..."
+	last := 0       // where the last layer starts in path
 	err := d.Object(func(key []byte) error {
 		if string(key) != "layers" {
 			return d.Skip()
 		}
 		return d.Array(func(int) error {
-			s, err := d.String()
-			layers = append(layers, s)
+			b, err := d.StringBytes()
+			last = len(path)
+			path = append(append(path, '/'), b...)
 			return err
 		})
 	})
-	if err != nil || len(layers) == 0 {
+	if err != nil || len(path) == 0 {
 		return Location{}, err
 	}
-	host := layers[len(layers)-1]
-	rack := strings.Join(layers[:len(layers)-1], "/")
-	if rack != "" && !strings.HasPrefix(rack, "/") {
-		rack = "/" + rack
-	}
-	return Location{Rack: in.get([]byte(rack)), Host: in.get([]byte(host))}, nil
+	return Location{Rack: in.rack(path[:last]), Host: in.get(path[last+1:])}, nil
 }
 
-func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, in interner) (Attempt, error) {
+func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, n int, in interner) (Attempt, error) {
 	a := Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown, HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
-	var id string
 	var loc Location
 	err := d.Object(func(key []byte) error {
-		field := string(key)
 		var err error
-		switch field {
+		switch string(key) {
 		case "attemptID":
-			id, err = d.String()
+			// Kept only for errors, which name the attempt by its place
+			// instead: an id a task attempt would cost a string each.
+			err = d.Skip()
 		case "result":
 			var s string
 			if s, err = d.String(); err == nil {
@@ -248,9 +244,9 @@ func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, in
 				}
 			}
 		case "hostName":
-			var s string
-			if s, err = d.String(); err == nil && s != "" {
-				a.Loc = splitHost(in, []byte(s))
+			var b []byte
+			if b, err = d.StringBytes(); err == nil && len(b) > 0 {
+				a.Loc = splitHost(in, b)
 			}
 		case "location":
 			loc, err = readLayers(d, in)
@@ -268,11 +264,11 @@ func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, in
 			err = d.Skip()
 		}
 		if err != nil {
-			where := "attempt " + id
-			if id == "" {
-				where = taskName(task)
+			where := fmt.Sprintf("attempts[%d]", n)
+			if task != "" {
+				where = fmt.Sprintf("task %s, attempts[%d]", task, n)
 			}
-			return wrapSyntax(err, file, j, where, field)
+			return wrapSyntax(err, file, j, where, string(key))
 		}
 		return nil
 	})

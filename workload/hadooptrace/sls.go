@@ -45,9 +45,8 @@ func readSLSJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
 		return nil, wrapSyntax(d.Errorf("want a job object, got %s", kindWord(d.Kind())), file, j, "", "")
 	}
 	err := d.Object(func(key []byte) error {
-		field := string(key)
 		var err error
-		switch field {
+		switch string(key) {
 		case "job.id":
 			j.ID, err = d.String()
 		case "job.user":
@@ -86,7 +85,7 @@ func readSLSJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
 			err = d.Skip()
 		}
 		if err != nil {
-			return wrapSyntax(err, file, j, "", field)
+			return wrapSyntax(err, file, j, "", string(key))
 		}
 		return nil
 	})
@@ -106,9 +105,8 @@ func readSLSTask(d *jsonstream.Reader, file string, j *Job, i int, in interner) 
 	mb := int64(Unknown)
 	where := fmt.Sprintf("job.tasks[%d]", i)
 	err := d.Object(func(key []byte) error {
-		field := string(key)
 		var err error
-		switch field {
+		switch string(key) {
 		case "container.host":
 			var s string
 			if s, err = d.String(); err == nil && s != "" {
@@ -135,7 +133,7 @@ func readSLSTask(d *jsonstream.Reader, file string, j *Job, i int, in interner) 
 			err = d.Skip()
 		}
 		if err != nil {
-			return wrapSyntax(err, file, j, where, field)
+			return wrapSyntax(err, file, j, where, string(key))
 		}
 		return nil
 	})
