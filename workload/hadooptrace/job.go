@@ -330,4 +330,3 @@ func (in interner) rack(b []byte) string {
 	var buf [128]byte
 	return in.get(append(append(buf[:0], '/'), b...))
 }
-
