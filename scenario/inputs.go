@@ -211,6 +211,22 @@ func (c *Config) hadoopJobs(t *cluster.Topology, prof workload.Profile) ([]workl
 	if err != nil {
 		return nil, true, fmt.Errorf("workload.trace: %w", err)
 	}
+	// Task times from the trace, unless the scenario sets the rates.
+	cfg := t.Config()
+	io := hadooptrace.IdleIO{DiskBps: cfg.DiskMBps * 1e6, NICBps: cfg.NICMbps * 1e6 / 8, StartupS: c.engine().Resolved(cfg).TaskStartupS}
+	for i := range jobs {
+		if w.MapMBps > 0 && w.ReduceMBps > 0 {
+			break
+		}
+		keep := jobs[i].Profile
+		hadooptrace.MeasuredProfile(&jobs[i], io)
+		if w.MapMBps > 0 {
+			jobs[i].Profile.MapSecPerByte = keep.MapSecPerByte
+		}
+		if w.ReduceMBps > 0 {
+			jobs[i].Profile.ReduceSecPerByte = keep.ReduceSecPerByte
+		}
+	}
 	return jobs, true, nil
 }
 

@@ -261,6 +261,7 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 		return nil, c.fileErr(err)
 	}
 	res.Summary.Config, res.Summary.Fingerprint = eff, fp
+	res.Summary.TraceFidelity = traceFidelity(jobs, res.Collector)
 	return res, nil
 }
 

@@ -70,6 +70,10 @@ type Measured struct {
 	// MapS and ReduceS are each task's successful attempt's run time in
 	// seconds, -1 for a task without one or without times.
 	MapS, ReduceS []float64
+	// ReduceFnS is each reduce's successful attempt's time from the end
+	// of its sort to its finish (its reduce function and output write),
+	// -1 when the trace does not record the sort's end.
+	ReduceFnS []float64
 	// MapHost is the host each map's successful attempt ran on ("" when
 	// unknown).
 	MapHost []string

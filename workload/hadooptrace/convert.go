@@ -208,12 +208,16 @@ func Convert(traced []*Job, opt ConvertOptions) ([]workload.Job, ConvertStats, e
 				}
 			}
 		}
+		m.ReduceFnS = make([]float64, w.NumReduces)
 		for i := range m.ReduceS {
-			m.ReduceS[i] = -1
+			m.ReduceS[i], m.ReduceFnS[i] = -1, -1
 			if i < len(j.Reduces) {
 				if a, ok := j.Reduces[i].Success(); ok {
 					if d, ok := a.Duration(); ok {
 						m.ReduceS[i] = d
+					}
+					if d, ok := a.ReduceS(); ok {
+						m.ReduceFnS[i] = d
 					}
 				}
 			}

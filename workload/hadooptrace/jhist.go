@@ -28,6 +28,7 @@ type jhEvent struct {
 	typ                                string
 	jobID, jobName, user, queue        string
 	submit, launch, finish, start      int64
+	sortFinish                         int64
 	taskID, taskType, attemptID        string
 	status, host, rack, tracker        string
 	splitLocations                     string
@@ -143,7 +144,7 @@ func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
 			if !seen {
 				i = len(ts.task.Attempts)
 				ts.attempts[e.attemptID] = i
-				ts.task.Attempts = append(ts.task.Attempts, Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown,
+				ts.task.Attempts = append(ts.task.Attempts, Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown, SortFinish: Unknown,
 					HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown})
 			}
 			a := &ts.task.Attempts[i]
@@ -154,7 +155,7 @@ func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
 				}
 				continue
 			}
-			a.Finish = e.finish
+			a.Finish, a.SortFinish = e.finish, e.sortFinish
 			switch phase {
 			case "FINISHED":
 				a.Result = Succeeded
@@ -261,7 +262,7 @@ func wrapLine(err error, file string, line int, job, field string) error {
 
 // readJhEvent reads one event object: {"type": T, "event": {CLASS: {...}}}.
 func readJhEvent(d *jsonstream.Reader) (jhEvent, error) {
-	e := jhEvent{submit: Unknown, launch: Unknown, finish: Unknown, start: Unknown,
+	e := jhEvent{submit: Unknown, launch: Unknown, finish: Unknown, start: Unknown, sortFinish: Unknown,
 		hdfsRead: Unknown, hdfsWritten: Unknown, shuffleRead: Unknown}
 	err := d.Object(func(key []byte) error {
 		switch string(key) {
@@ -304,6 +305,8 @@ func readJhBody(d *jsonstream.Reader, e *jhEvent) error {
 			num(&e.finish)
 		case "startTime":
 			num(&e.start)
+		case "sortFinishTime":
+			num(&e.sortFinish)
 		case "taskid":
 			str(&e.taskID)
 		case "taskType":

@@ -98,6 +98,10 @@ type Attempt struct {
 	// Start and Finish are milliseconds since the epoch; Unknown when not
 	// recorded.
 	Start, Finish int64
+	// SortFinish is when a reduce attempt's shuffle and merge ended and
+	// its reduce function began (Rumen's sortFinished, JobHistory's
+	// sortFinishTime); Unknown when not recorded.
+	SortFinish int64
 	// HDFSRead, HDFSWritten and ShuffleBytes are the attempt's counters
 	// (HDFS_BYTES_READ, HDFS_BYTES_WRITTEN, REDUCE_SHUFFLE_BYTES);
 	// Unknown when not recorded.
@@ -111,6 +115,15 @@ func (a Attempt) Duration() (float64, bool) {
 		return 0, false
 	}
 	return float64(a.Finish-a.Start) / 1000, true
+}
+
+// ReduceS is a reduce attempt's reduce-function time, finish less
+// sort finish, in seconds, and whether it is known.
+func (a Attempt) ReduceS() (float64, bool) {
+	if a.SortFinish < 0 || a.Finish < a.SortFinish {
+		return 0, false
+	}
+	return float64(a.Finish-a.SortFinish) / 1000, true
 }
 
 // Task is one map or reduce of a job.

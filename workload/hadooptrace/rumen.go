@@ -226,7 +226,7 @@ func readLayers(d *jsonstream.Reader, in interner) (Location, error) {
 }
 
 func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, n int, in interner) (Attempt, error) {
-	a := Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown, HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
+	a := Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown, SortFinish: Unknown, HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
 	var loc Location
 	err := d.Object(func(key []byte) error {
 		var err error
@@ -254,6 +254,8 @@ func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, n 
 			a.Start, err = int64Field(d)
 		case "finishTime":
 			a.Finish, err = int64Field(d)
+		case "sortFinished":
+			a.SortFinish, err = int64Field(d)
 		case "hdfsBytesRead":
 			a.HDFSRead, err = int64Field(d)
 		case "hdfsBytesWritten":

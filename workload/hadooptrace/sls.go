@@ -100,7 +100,7 @@ func readSLSJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
 }
 
 func readSLSTask(d *jsonstream.Reader, file string, j *Job, i int, in interner) (Task, bool, int64, error) {
-	a := Attempt{Result: Succeeded, Start: Unknown, Finish: Unknown, HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
+	a := Attempt{Result: Succeeded, Start: Unknown, Finish: Unknown, SortFinish: Unknown, HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
 	reduce := false
 	mb := int64(Unknown)
 	where := fmt.Sprintf("job.tasks[%d]", i)
