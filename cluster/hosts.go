@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"path"
 )
 
 // NodeSpec is one node of a cluster whose racks or nodes differ: its name,
@@ -133,4 +134,68 @@ func orF(v, d float64) float64 {
 		return d
 	}
 	return v
+}
+
+// UniformHosts lists the nodes of cfg's racks x nodes_per_rack, named
+// rRnN on racks "/rackR", in the order New numbers them: for giving some
+// of them other settings (node groups, rack uplinks).
+func UniformHosts(cfg Config) []NodeSpec {
+	cfg = cfg.WithDefaults()
+	out := make([]NodeSpec, 0, cfg.Racks*cfg.NodesPerRack)
+	for r := range cfg.Racks {
+		for n := range cfg.NodesPerRack {
+			out = append(out, NodeSpec{Name: fmt.Sprintf("r%dn%d", r, n), Rack: fmt.Sprintf("/rack%d", r)})
+		}
+	}
+	return out
+}
+
+// ApplyGroups gives each node the settings of the first group whose
+// pattern matches its name; a field the group leaves 0 keeps the node's.
+// A group that matches no node, or a pattern path.Match cannot read, is
+// an error naming the group.
+func ApplyGroups(cfg Config, nodes []NodeSpec, groups []NodeGroup) error {
+	cfg = cfg.WithDefaults()
+	used := make([]bool, len(groups))
+	for i := range nodes {
+		n := &nodes[i]
+		for g, grp := range groups {
+			ok, err := path.Match(grp.Hosts, n.Name)
+			if err != nil {
+				return fmt.Errorf("cluster.node_groups[%d].hosts: %q is not a pattern: %v", g, grp.Hosts, err)
+			}
+			if !ok {
+				continue
+			}
+			used[g] = true
+			if grp.MapSlots != 0 || grp.ReduceSlots != 0 || grp.Containers != 0 {
+				if n.MapSlots == 0 && n.ReduceSlots == 0 && n.Containers == 0 {
+					n.MapSlots, n.ReduceSlots, n.Containers = cfg.MapSlots, cfg.ReduceSlots, cfg.Containers
+				}
+				for _, f := range []struct {
+					into *int
+					v    int
+				}{{&n.MapSlots, grp.MapSlots}, {&n.ReduceSlots, grp.ReduceSlots}, {&n.Containers, grp.Containers}} {
+					if f.v != 0 {
+						*f.into = f.v
+					}
+				}
+			}
+			for _, f := range []struct {
+				into *float64
+				v    float64
+			}{{&n.CPUCores, grp.CPUCores}, {&n.MemoryGB, grp.MemoryGB}, {&n.DiskMBps, grp.DiskMBps}, {&n.NICMbps, grp.NICMbps}} {
+				if f.v != 0 {
+					*f.into = f.v
+				}
+			}
+			break
+		}
+	}
+	for g, u := range used {
+		if !u {
+			return fmt.Errorf("cluster.node_groups[%d].hosts: %q matches no host of the cluster", g, groups[g].Hosts)
+		}
+	}
+	return nil
 }

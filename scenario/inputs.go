@@ -171,15 +171,20 @@ func (c *Config) buildTopology() (*cluster.Topology, error) {
 		if len(specs) == 0 {
 			return nil, fmt.Errorf("workload.trace: the trace names no hosts; give cluster.topology, or cluster.racks and nodes_per_rack")
 		}
+	case len(c.Cluster.Groups()) > 0 || len(c.Cluster.Uplinks()) > 0:
+		specs = cluster.UniformHosts(c.Cluster)
 	default:
 		return cluster.New(c.Cluster)
+	}
+	if err := cluster.ApplyGroups(c.Cluster, specs, c.Cluster.Groups()); err != nil {
+		return nil, err
 	}
 	cfg := c.Cluster
 	if n := len(specs); !c.set("cluster.replication") && n < cluster.DefaultReplication {
 		cfg.Replication = n // a cluster of fewer hosts than HDFS's default replication keeps a replica a host
 		in.warnings = appendOnce(in.warnings, fmt.Sprintf("cluster.replication: %d hosts, so %d replicas a block (HDFS's default is %d)", n, n, cluster.DefaultReplication))
 	}
-	return cluster.NewHosts(cfg, specs, nil)
+	return cluster.NewHosts(cfg, specs, c.Cluster.Uplinks())
 }
 
 func appendOnce(list []string, s string) []string {

@@ -138,3 +138,51 @@ func TestOwnClusterBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeGroupsAndRackUplinks: groups give the nodes they name other
+// slots and links, per group; racks take their own uplinks; a bad value
+// is refused at its line, under its entry's path.
+func TestNodeGroupsAndRackUplinks(t *testing.T) {
+	c := writeScenario(t, `cluster:
+  racks: 2
+  nodes_per_rack: 3
+  node_groups:
+    - {hosts: "r0n*", map_slots: 8, nic_mbps: 1000}
+    - {hosts: r1n2, disk_mbps: 100}
+  rack_uplinks: {/rack1: 2000}
+workload: {trace: FB-2009, max_jobs: 20}
+policy: {name: fair}
+engine: {check_invariants: true}
+`)
+	res, err := c.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Summary; s.JobsCompleted != 20 {
+		t.Errorf("%d jobs completed; want 20", s.JobsCompleted)
+	}
+	topo, _, _, err := c.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := topo.LinkCapacities()
+	r0n0, _ := topo.NodeByName("r0n0")
+	r1n2, _ := topo.NodeByName("r1n2")
+	if topo.Slots(r0n0) != [3]int{8, 2, 0} || caps[topo.NICUp(r0n0)] != 1000e6/8 || caps[topo.DiskLink(r1n2)] != 100e6 || caps[topo.UplinkUp(1)] != 2000e6/8 {
+		t.Errorf("r0n0 slots %v NIC %v, r1n2 disk %v, rack 1 uplink %v; want the groups' and the rack's own", topo.Slots(r0n0), caps[topo.NICUp(r0n0)], caps[topo.DiskLink(r1n2)], caps[topo.UplinkUp(1)])
+	}
+	for _, tc := range []struct{ body, want string }{
+		{"cluster:\n  node_groups:\n    - {hosts: x, nic_mbps: 0}\nworkload: {trace: FB-2009}\npolicy: {name: fair}\n", "line 3: cluster.node_groups[0].nic_mbps"},
+		{"cluster:\n  rack_uplinks: {/rack0: -5}\nworkload: {trace: FB-2009}\npolicy: {name: fair}\n", "cluster.rack_uplinks./rack0"},
+		{"cluster:\n  node_groups: [{hosts: nosuch, containers: 2}]\nworkload: {trace: FB-2009}\npolicy: {name: fair}\n", "matches no host"},
+	} {
+		dir, _ := filepath.Abs("../examples/hadoop")
+		c, err := LoadBytes([]byte(tc.body), "s.yaml", dir)
+		if err == nil {
+			_, _, _, err = c.Build()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v; want one naming %q", tc.body, err, tc.want)
+		}
+	}
+}

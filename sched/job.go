@@ -137,8 +137,8 @@ func (j *Job) KindAt(c Cluster, o Offer) (TaskKind, bool) {
 func InputFile(t *cluster.Topology, seed uint64, spec *workload.Job) cluster.File {
 	in := cluster.Input{Job: spec.Name, DataSet: spec.DataSet, Writer: spec.Placement == workload.PlaceWriter}
 	f := in.Place(t, seed, spec.NumMaps)
-	if spec.MapHosts != nil {
-		f = onHosts(t, f, spec.MapHosts)
+	if m := spec.Measured; m != nil && m.MapHosts != nil {
+		f = onHosts(t, f, m.MapHosts)
 	}
 	return f
 }

@@ -47,21 +47,23 @@ type Job struct {
 	// job (Rumen, JobHistory, SLS); empty for sources that name none. An
 	// allocation file places the job in a pool by them.
 	UserName, Queue string
-	// MapInputs, when set, is each map's input in bytes as a trace
+	// Measured is what a trace recorded of the job, task by task; nil for
+	// other sources. A pointer, so that a Job stays comparable.
+	Measured *Measured
+}
+
+// Measured is what a trace recorded of a job's tasks and run: where its
+// maps' input is and how large, and how long things took, for task times
+// from the trace and for replay fidelity.
+type Measured struct {
+	// MapInputs, when set, is each map's input in bytes as the trace
 	// records it (NumMaps of them, adding up to InputBytes); nil cuts the
 	// input into blocks (MapInputBytes).
 	MapInputs []int64
 	// MapHosts, when set, names for each map the hosts that hold its input
-	// (a trace's preferred locations): its block's replicas are put on
+	// (the trace's preferred locations): its block's replicas are put on
 	// those of them the cluster has.
 	MapHosts [][]string
-	// Measured is what a trace measured of the job; nil for other sources.
-	Measured *Measured
-}
-
-// Measured is what a trace recorded of a job's run, for task times from
-// the trace and for replay fidelity.
-type Measured struct {
 	// DurationS is the job's run time, submit to finish, in seconds; -1
 	// when the trace does not record both.
 	DurationS float64
@@ -237,18 +239,19 @@ func ratio(num, den int64) float64 {
 	return float64(num) / float64(den)
 }
 
-// MapInputBytes is the input of map i: MapInputs[i] when the job has
-// them (a trace's), else as follows. It is the input of map i when the
+// MapInputBytes is the input of map i: Measured.MapInputs[i] when the
+// job has them (a trace's), else as follows. It is the input of map i when the
 // job's input is cut into blocks
 // of blockBytes: a whole block for every map but the last, which gets the
 // remainder. A job with no input has one map reading 0 bytes. An index outside
 // 0..MapCount(InputBytes, blockBytes)-1, or blockBytes <= 0, gives 0.
 func (j *Job) MapInputBytes(i int, blockBytes int64) int64 {
-	if j.MapInputs != nil {
-		if i < 0 || i >= len(j.MapInputs) {
+	if j.Measured != nil && j.Measured.MapInputs != nil {
+		in := j.Measured.MapInputs
+		if i < 0 || i >= len(in) {
 			return 0
 		}
-		return j.MapInputs[i]
+		return in[i]
 	}
 	if blockBytes <= 0 || i < 0 || j.InputBytes <= 0 {
 		return 0
@@ -330,12 +333,12 @@ func (j *Job) Validate() error {
 	if err := j.Profile.Validate(); err != nil {
 		return fmt.Errorf("job %d: %w", j.ID, err)
 	}
-	if j.MapInputs != nil {
-		if len(j.MapInputs) != j.NumMaps {
-			return fmt.Errorf("job %d: %d map inputs for %d maps", j.ID, len(j.MapInputs), j.NumMaps)
+	if m := j.Measured; m != nil && m.MapInputs != nil {
+		if len(m.MapInputs) != j.NumMaps {
+			return fmt.Errorf("job %d: %d map inputs for %d maps", j.ID, len(m.MapInputs), j.NumMaps)
 		}
 		var sum int64
-		for _, b := range j.MapInputs {
+		for _, b := range m.MapInputs {
 			if b < 0 {
 				return fmt.Errorf("job %d: a map input of %d bytes", j.ID, b)
 			}
@@ -345,8 +348,8 @@ func (j *Job) Validate() error {
 			return fmt.Errorf("job %d: map inputs add up to %d bytes, the job's input is %d", j.ID, sum, j.InputBytes)
 		}
 	}
-	if j.MapHosts != nil && len(j.MapHosts) != j.NumMaps {
-		return fmt.Errorf("job %d: hosts for %d maps, the job has %d", j.ID, len(j.MapHosts), j.NumMaps)
+	if m := j.Measured; m != nil && m.MapHosts != nil && len(m.MapHosts) != j.NumMaps {
+		return fmt.Errorf("job %d: hosts for %d maps, the job has %d", j.ID, len(m.MapHosts), j.NumMaps)
 	}
 	return nil
 }

@@ -160,26 +160,28 @@ func Convert(traced []*Job, opt ConvertOptions) ([]workload.Job, ConvertStats, e
 		if len(j.Reduces) == 0 {
 			st.MapOnly++
 		}
-		w.MapInputs = make([]int64, w.NumMaps)
+		m := &workload.Measured{DurationS: -1, Succeeded: j.Succeeded(), MapInputs: make([]int64, w.NumMaps),
+			MapS: make([]float64, w.NumMaps), ReduceS: make([]float64, w.NumReduces), MapHost: make([]string, w.NumMaps)}
+		w.Measured = m
 		var hosts [][]string
 		for i := range j.Maps {
-			m := &j.Maps[i]
+			t := &j.Maps[i]
 			if j.BytesModelled {
-				w.MapInputs[i] = sc(opt.Bytes.MapInputBytes)
+				m.MapInputs[i] = sc(opt.Bytes.MapInputBytes)
 			} else {
-				w.MapInputs[i] = sc(m.InputBytes())
+				m.MapInputs[i] = sc(t.InputBytes())
 			}
-			w.InputBytes += w.MapInputs[i]
-			if len(m.Preferred) > 0 {
+			w.InputBytes += m.MapInputs[i]
+			if len(t.Preferred) > 0 {
 				if hosts == nil {
 					hosts = make([][]string, w.NumMaps)
 				}
-				for _, l := range m.Preferred {
+				for _, l := range t.Preferred {
 					hosts[i] = append(hosts[i], l.Host)
 				}
 			}
 		}
-		w.MapHosts = hosts
+		m.MapHosts = hosts
 		if j.BytesModelled {
 			st.Modelled++
 			w.ShuffleBytes = int64(math.Floor(float64(w.InputBytes) * opt.Bytes.ShuffleRatio))
@@ -192,8 +194,6 @@ func Convert(traced []*Job, opt ConvertOptions) ([]workload.Job, ConvertStats, e
 		} else {
 			w.ShuffleBytes, w.OutputBytes = sc(j.ShuffleBytes()), sc(j.OutputBytes())
 		}
-		m := &workload.Measured{DurationS: -1, Succeeded: j.Succeeded(),
-			MapS: make([]float64, w.NumMaps), ReduceS: make([]float64, w.NumReduces), MapHost: make([]string, w.NumMaps)}
 		if d, ok := j.DurationS(); ok {
 			m.DurationS = d
 		}
@@ -222,7 +222,6 @@ func Convert(traced []*Job, opt ConvertOptions) ([]workload.Job, ConvertStats, e
 				}
 			}
 		}
-		w.Measured = m
 		jobs = append(jobs, w)
 	}
 	if len(jobs) == 0 {

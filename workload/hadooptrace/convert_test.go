@@ -41,7 +41,7 @@ func TestConvertRules(t *testing.T) {
 	if first.NumMaps != 2 || first.NumReduces != 1 || first.ShuffleBytes != 0 || first.OutputBytes != 7 || first.Measured.Succeeded {
 		t.Errorf("map-only failed job %+v; want 2 maps, one empty reduce writing the maps' 7 bytes, not succeeded", first)
 	}
-	if got := first.MapInputs; len(got) != 2 || got[0] != 64 || got[1] != 64 {
+	if got := first.Measured.MapInputs; len(got) != 2 || got[0] != 64 || got[1] != 64 {
 		t.Errorf("map inputs %v; want each map's traced 64 bytes", got)
 	}
 	if second.Pool != "alice" || second.UserName != "alice" || second.Queue != "prod" || first.Pool != "bob" || first.User == second.User {
@@ -50,7 +50,7 @@ func TestConvertRules(t *testing.T) {
 	if second.Profile.MapMemGB != 1.5 {
 		t.Errorf("map memory %v GB; want jobMapMB 1536 as 1.5", second.Profile.MapMemGB)
 	}
-	if h := second.MapHosts; len(h) != 2 || len(h[0]) != 1 || h[0][0] != "h1" || h[1] != nil {
+	if h := second.Measured.MapHosts; len(h) != 2 || len(h[0]) != 1 || h[0][0] != "h1" || h[1] != nil {
 		t.Errorf("map hosts %v; want the first map's preferred h1, none for the second", h)
 	}
 	if m := second.Measured; m.DurationS != 52 || m.MapS[0] != 6 || m.MapHost[0] != "h2" || m.ReduceS[0] != 11 {
@@ -87,15 +87,14 @@ func TestConvertSLSByteModel(t *testing.T) {
 // write took 9 s, writing 100 bytes at min(disk 100, NIC 50) = 50 B/s,
 // computes 9 - 2 = 7 s.
 func TestMeasuredProfile(t *testing.T) {
-	j := workload.Job{NumMaps: 2, NumReduces: 1, InputBytes: 400, MapInputs: []int64{100, 300}, ShuffleBytes: 400, OutputBytes: 100,
-		Profile:  workload.DefaultProfile(),
-		Measured: &workload.Measured{MapS: []float64{12, 20}, ReduceS: []float64{30}, ReduceFnS: []float64{9}}}
+	j := workload.Job{NumMaps: 2, NumReduces: 1, InputBytes: 400, ShuffleBytes: 400, OutputBytes: 100, Profile: workload.DefaultProfile(),
+		Measured: &workload.Measured{MapInputs: []int64{100, 300}, MapS: []float64{12, 20}, ReduceS: []float64{30}, ReduceFnS: []float64{9}}}
 	maps, reduces := MeasuredProfile(&j, IdleIO{DiskBps: 100, NICBps: 50, StartupS: 2})
 	if !maps || !reduces || math.Abs(j.Profile.MapSecPerByte-28.0/400) > 1e-12 || math.Abs(j.Profile.ReduceSecPerByte-7.0/400) > 1e-12 {
 		t.Errorf("profile %+v (%v, %v); want maps 28/400 s a byte, reduces 7/400", j.Profile, maps, reduces)
 	}
-	k := workload.Job{NumMaps: 1, NumReduces: 1, MapInputs: []int64{0}, Profile: workload.DefaultProfile(),
-		Measured: &workload.Measured{MapS: []float64{5}, ReduceS: []float64{-1}, ReduceFnS: []float64{-1}}}
+	k := workload.Job{NumMaps: 1, NumReduces: 1, Profile: workload.DefaultProfile(),
+		Measured: &workload.Measured{MapInputs: []int64{0}, MapS: []float64{5}, ReduceS: []float64{-1}, ReduceFnS: []float64{-1}}}
 	if maps, reduces := MeasuredProfile(&k, IdleIO{}); maps || reduces || k.Profile != workload.DefaultProfile() {
 		t.Errorf("no bytes, no reduce times: %v %v %+v; want the profile kept", maps, reduces, k.Profile)
 	}
