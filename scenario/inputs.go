@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -28,7 +29,9 @@ type ownInputs struct {
 	traced []*hadooptrace.Job
 	hosts  *hostmap.Map
 	alloc  *allocations.Config
-	// warnings name what the inputs' readers skipped or do not model.
+	// warnings name what the inputs' readers skipped or do not model;
+	// mu guards them, since a comparison's policies build at once.
+	mu       sync.Mutex
 	warnings []string
 }
 
@@ -117,7 +120,9 @@ func (c *Config) InputWarnings() []string {
 	if err != nil {
 		return nil
 	}
-	return in.warnings
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return slices.Clone(in.warnings)
 }
 
 // slsTaskMemoryMB and slsTaskVCores are the container an SLS trace's tasks
@@ -182,6 +187,8 @@ func (c *Config) buildTopology() (*cluster.Topology, error) {
 	cfg := c.Cluster
 	if n := len(specs); !c.set("cluster.replication") && n < cluster.DefaultReplication {
 		cfg.Replication = n // a cluster of fewer hosts than HDFS's default replication keeps a replica a host
+		in.mu.Lock()
+		defer in.mu.Unlock()
 		in.warnings = appendOnce(in.warnings, fmt.Sprintf("cluster.replication: %d hosts, so %d replicas a block (HDFS's default is %d)", n, n, cluster.DefaultReplication))
 	}
 	return cluster.NewHosts(cfg, specs, c.Cluster.Uplinks())
@@ -258,6 +265,16 @@ func (c *Config) placeJobs(jobs []workload.Job) error {
 	return nil
 }
 
+// noPools warns, when the scenario has an allocation file, that its
+// policy has no pools to take it.
+func (c *Config) noPools() {
+	if in, err := c.own(); err == nil && in.alloc != nil {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		in.warnings = appendOnce(in.warnings, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
+	}
+}
+
 var (
 	poolsType   = reflect.TypeOf([]sched.PoolConfig(nil))
 	treeType    = reflect.TypeOf((*sched.ShareTree)(nil)).Elem()
@@ -278,7 +295,13 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 		v = v.Elem()
 	}
 	var pools, tree, preempt reflect.Value
-	if v.Kind() == reflect.Struct {
+	// The fields may sit in an embedded struct (sw-fair's and nas's
+	// parameters inline the fair policy's).
+	var find func(v reflect.Value)
+	find = func(v reflect.Value) {
+		if v.Kind() != reflect.Struct {
+			return
+		}
 		for i := range v.NumField() {
 			f := v.Field(i)
 			switch {
@@ -288,11 +311,14 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 				tree = f
 			case f.Type() == preemptType:
 				preempt = f
+			case v.Type().Field(i).Anonymous:
+				find(f)
 			}
 		}
 	}
+	find(v)
 	if !pools.IsValid() {
-		in.warnings = appendOnce(in.warnings, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
+		c.noPools()
 		return nil
 	}
 	if pools.Len() > 0 {
@@ -398,9 +424,11 @@ func (c *Config) effectiveInputs(e *Effective, t *cluster.Topology) {
 		e.Topology = et
 	}
 	if a := in.alloc; a != nil {
-		ea := &EffectiveAllocations{File: c.Policy.Allocations, Kind: string(a.Kind), Warnings: in.warnings}
-		if ea.Warnings == nil {
-			ea.Warnings = []string{}
+		// The file's own warnings, and this policy's: not the warnings
+		// other runs of a comparison add, which come in no fixed order.
+		ea := &EffectiveAllocations{File: c.Policy.Allocations, Kind: string(a.Kind), Warnings: append([]string{}, a.Warnings...)}
+		if _, has := e.Policy.Params["pools"]; !has {
+			ea.Warnings = append(ea.Warnings, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
 		}
 		for _, q := range a.Queues {
 			eq := EffectiveQueue{Name: q.FileName, Path: q.Name, Weight: q.Weight, Mode: q.Mode}

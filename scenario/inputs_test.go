@@ -186,3 +186,28 @@ engine: {check_invariants: true}
 		}
 	}
 }
+
+// TestAllocationsReachEveryPolicyWithPools: the policies whose
+// parameters hold the fair order's pools, directly or inlined, take the
+// file's; the others run without them and a warning says so.
+func TestAllocationsReachEveryPolicyWithPools(t *testing.T) {
+	for _, name := range sched.PolicyNames() {
+		c := writeScenario(t, "cluster: {topology: topology.data, containers: 4}\nworkload: {trace: job-trace.json}\npolicy: {name: "+name+", allocations: fair-scheduler.xml}\n")
+		res, err := c.Run(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		params := res.Summary.Config.(Effective).Policy.Params
+		pools, has := params["pools"].([]map[string]any)
+		warned := false
+		for _, w := range c.InputWarnings() {
+			warned = warned || strings.Contains(w, "policy "+name+" has no pools")
+		}
+		switch {
+		case has && len(pools) != 4:
+			t.Errorf("%s: pools %v; want the file's 4 leaf queues", name, pools)
+		case !has && !warned:
+			t.Errorf("%s: no pools and no warning; a policy the file does not apply to must be named", name)
+		}
+	}
+}

@@ -206,6 +206,9 @@ func (c *Config) build() (*built, error) {
 	if err != nil {
 		return nil, c.policyErr(err)
 	}
+	if params == nil {
+		c.noPools() // a policy without parameters has no pools for an allocation file
+	}
 	if params == nil && len(c.Policy.Params.Content) > 0 {
 		return nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
 	}
