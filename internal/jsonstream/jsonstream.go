@@ -130,6 +130,10 @@ func (d *Reader) peek() byte {
 }
 
 func (d *Reader) endErr(what string) error {
+	if d.pos < d.end {
+		// peek's 0 was a NUL byte of the input, not its end.
+		return d.errf("a NUL byte inside %s", what)
+	}
 	if d.rerr != nil {
 		return &SyntaxError{Line: d.line, Msg: "read error: " + d.rerr.Error()}
 	}
@@ -140,6 +144,9 @@ func (d *Reader) endErr(what string) error {
 // follows; false at the end of the input.
 func (d *Reader) More() (bool, error) {
 	if d.peek() == 0 {
+		if d.pos < d.end {
+			return false, d.errf("a NUL byte where a value may start")
+		}
 		if d.rerr != nil {
 			return false, d.endErr("")
 		}
@@ -452,10 +459,11 @@ func (d *Reader) number() ([]byte, error) {
 			return nil, d.errf("a number longer than 1024 bytes")
 		}
 		off := i - d.pos
-		if !d.fill() {
+		more := d.fill() // may move the buffer's bytes even when no more come
+		i = d.pos + off
+		if !more {
 			break // the input may end right after a number
 		}
-		i = d.pos + off
 	}
 done:
 	b := d.buf[d.pos:i]
