@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
@@ -211,6 +213,26 @@ func Fingerprint(cfg cluster.Config, jobs []workload.Job) string {
 	for _, v := range []float64{cfg.CPUCores, cfg.MemoryGB, cfg.DiskMBps, cfg.NICMbps, cfg.RackUplinkMbps} {
 		f64(v)
 	}
+	// A cluster of hosts (a topology file, node groups, rack uplinks):
+	// what names its hosts and how they differ. Absent for racks of
+	// identical nodes, whose fingerprints stay as they were.
+	if cfg.Topology != "" || cfg.NodeGroups != nil || cfg.RackUplinks != nil {
+		str("hosts: " + cfg.Topology)
+		for _, g := range cfg.Groups() {
+			str(g.Hosts)
+			for _, v := range []int{g.MapSlots, g.ReduceSlots, g.Containers} {
+				i64(int64(v))
+			}
+			for _, v := range []float64{g.CPUCores, g.MemoryGB, g.DiskMBps, g.NICMbps} {
+				f64(v)
+			}
+		}
+		ups := cfg.Uplinks()
+		for _, r := range slices.Sorted(maps.Keys(ups)) {
+			str(r)
+			f64(ups[r])
+		}
+	}
 	for i := range jobs {
 		j := &jobs[i]
 		str(j.Name)
@@ -228,6 +250,12 @@ func Fingerprint(cfg cluster.Config, jobs []workload.Job) string {
 		if located {
 			str(j.DataSet)
 			i64(int64(j.Placement))
+		}
+		if m := j.Measured; m != nil {
+			// A traced job's maps read what the trace says, each its own.
+			for _, b := range m.MapInputs {
+				i64(b)
+			}
 		}
 		if len(buf) > 1<<16 {
 			h.Write(buf)

@@ -174,7 +174,7 @@ func compareTable(c *scenario.Config, results []*scenario.Result) *report.Table 
 		w = c.Workload.Generator
 	}
 	t := &report.Table{
-		Title: fmt.Sprintf("%s on %d racks x %d nodes (seed %d)", w, cl.Racks, cl.NodesPerRack, max(c.Seed, 1)), // an unset seed runs as 1
+		Title: fmt.Sprintf("%s on %s (seed %d)", w, clusterTitle(cl, results), max(c.Seed, 1)), // an unset seed runs as 1
 		Headers: []string{"policy", "jobs", "throughput (jobs/h)", "vs fair", "mean turnaround (s)", "vs fair",
 			"p95 turnaround (s)", "node-local maps", "cross-rack GB", "vs fair"},
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/cluster/hostmap"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/workload"
@@ -154,4 +155,20 @@ func printInputWarnings(c *scenario.Config, stderr io.Writer) {
 	for _, w := range c.InputWarnings() {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
+}
+
+// clusterTitle names the cluster the results ran on: "10 racks x 10
+// nodes", or, for a cluster of hosts (a topology file, a trace's hosts),
+// its node and rack counts and where they came from.
+func clusterTitle(cl cluster.Config, results []*scenario.Result) string {
+	for _, r := range results {
+		if e, ok := r.Summary.Config.(scenario.Effective); ok && e.Topology != nil {
+			src := e.Topology.Source
+			if e.Topology.File != "" {
+				src = filepath.Base(e.Topology.File)
+			}
+			return fmt.Sprintf("%d nodes in %d racks (%s)", e.Topology.Nodes, e.Topology.Racks, src)
+		}
+	}
+	return fmt.Sprintf("%d racks x %d nodes", cl.Racks, cl.NodesPerRack)
 }

@@ -50,3 +50,34 @@ func TestTraceStatsJSONEveryFormat(t *testing.T) {
 		t.Errorf("a SWIM file read as Rumen: exit %d, %q; want an error naming the file and line", code, errOut)
 	}
 }
+
+// TestCompareOwnCluster: compare runs end to end on a Rumen trace with a
+// table topology and a YARN allocation file, and on an SLS jobs file with
+// an SLS nodes file, every job completing under every policy.
+func TestCompareOwnCluster(t *testing.T) {
+	ex := "../../examples/hadoop/"
+	for _, args := range [][]string{
+		{"-trace", ex + "job-trace.json", "-topology", ex + "topology.data", "-allocations", ex + "fair-scheduler.xml"},
+		{"-trace", ex + "sls-jobs.json", "-topology", ex + "sls-nodes.json"},
+	} {
+		dir := t.TempDir()
+		code, out, errOut := runCLI(t, append([]string{"compare", "-q", "-csv", filepath.Join(dir, "c.csv")}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "c.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
+		if len(rows) < 5 {
+			t.Fatalf("%v: %d rows; want a row a policy\n%s", args, len(rows), out)
+		}
+		for _, r := range rows {
+			f := strings.Split(r, ",")
+			if f[1] != f[2] || f[1] == "0" {
+				t.Errorf("%v: %s: %s of %s jobs completed; want all", args, f[0], f[2], f[1])
+			}
+		}
+	}
+}
