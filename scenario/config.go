@@ -122,6 +122,10 @@ type PolicySpec struct {
 	// YARN's fair-scheduler.xml, relative to the scenario file) whose
 	// pools or queues, placement rules and timeouts the policy takes.
 	Allocations string `yaml:"allocations"`
+	// Site is a Hadoop site configuration (mapred-site.xml,
+	// yarn-site.xml) whose Fair Scheduler locality settings give the
+	// delay policies' waits.
+	Site string `yaml:"site"`
 }
 
 // MetricsSpec tunes derived metrics.

@@ -23,7 +23,7 @@ func Default() *Config {
 // WithPolicy returns a copy of c that runs policy name with no parameters.
 func (c *Config) WithPolicy(name string) *Config {
 	d := *c
-	d.Policy = PolicySpec{Name: name, Allocations: c.Policy.Allocations}
+	d.Policy = PolicySpec{Name: name, Allocations: c.Policy.Allocations, Site: c.Policy.Site}
 	return &d
 }
 

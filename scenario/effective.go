@@ -91,6 +91,8 @@ type EffectivePolicy struct {
 	Params map[string]any `json:"params"`
 	// Allocations is the allocation file the policy took, when set.
 	Allocations *EffectiveAllocations `json:"allocations,omitempty"`
+	// Site is the site file whose locality settings the policy took.
+	Site string `json:"site,omitempty"`
 }
 
 // effective describes a run of c on t with jobs, under a policy whose
@@ -159,7 +161,7 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 	}
 	e := Effective{
 		Seed: c.seed(), Cluster: cfg, Workload: ew,
-		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params},
+		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params, Site: c.Policy.Site},
 		Engine: eng, Metrics: c.Metrics, Faults: c.Faults,
 	}
 	c.effectiveInputs(&e, t)

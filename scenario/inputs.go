@@ -29,6 +29,7 @@ type ownInputs struct {
 	traced []*hadooptrace.Job
 	hosts  *hostmap.Map
 	alloc  *allocations.Config
+	site   *allocations.Site
 	// warnings name what the inputs' readers skipped or do not model;
 	// mu guards them, since a comparison's policies build at once.
 	mu       sync.Mutex
@@ -109,7 +110,79 @@ func (c *Config) readInputs(in *ownInputs) error {
 		in.alloc = a
 		in.warnings = append(in.warnings, a.Warnings...)
 	}
+	if p := c.Policy.Site; p != "" {
+		st, err := allocations.LoadSite(c.path(p))
+		if err != nil {
+			return fmt.Errorf("policy.site: %w", err)
+		}
+		if _, _, err := st.LocalityWaits(c.engine().WithDefaults().HeartbeatS); err != nil {
+			return fmt.Errorf("policy.site: %w", err)
+		}
+		in.site = st
+		in.warnings = append(in.warnings, st.Warnings...)
+	}
 	return nil
+}
+
+var floatPtrType = reflect.TypeOf((*float64)(nil))
+
+// applySite sets a delay policy's waits, t1_s and t2_s, from the site
+// file's locality settings where the scenario's parameters leave them
+// unset; a policy without the waits runs as it is, which a warning says.
+func (c *Config) applySite(into any) error {
+	in, err := c.own()
+	if err != nil || in.site == nil {
+		return err
+	}
+	node, rack, err := in.site.LocalityWaits(c.engine().WithDefaults().HeartbeatS)
+	if err != nil {
+		return fmt.Errorf("policy.site: %w", err)
+	}
+	var t1, t2 reflect.Value
+	var find func(v reflect.Value)
+	find = func(v reflect.Value) {
+		if v.Kind() != reflect.Struct {
+			return
+		}
+		for i := range v.NumField() {
+			f, sf := v.Field(i), v.Type().Field(i)
+			switch {
+			case sf.Name == "T1S" && f.Type() == floatPtrType:
+				t1 = f
+			case sf.Name == "T2S" && f.Type() == floatPtrType:
+				t2 = f
+			case sf.Anonymous:
+				find(f)
+			}
+		}
+	}
+	v := reflect.ValueOf(into)
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	find(v)
+	if !t1.IsValid() || !t2.IsValid() {
+		c.note(fmt.Sprintf("policy.site: policy %s has no locality waits; the site file's do not apply to it", c.Policy.Name))
+		return nil
+	}
+	for _, w := range []struct {
+		field reflect.Value
+		v     *float64
+	}{{t1, node}, {t2, rack}} {
+		if w.v != nil && w.field.IsNil() {
+			w.field.Set(reflect.ValueOf(w.v))
+		}
+	}
+	return nil
+}
+
+// note adds a warning once.
+func (c *Config) note(s string) {
+	if in, err := c.own(); err == nil {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		in.warnings = appendOnce(in.warnings, s)
+	}
 }
 
 // InputWarnings are the warnings of the scenario's topology and

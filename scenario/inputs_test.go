@@ -211,3 +211,26 @@ func TestAllocationsReachEveryPolicyWithPools(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteLocalityWaits: a site file's Fair Scheduler locality settings
+// set the delay policy's waits unless its parameters do.
+func TestSiteLocalityWaits(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "mapred-site.xml")
+	if err := os.WriteFile(site, []byte("<configuration><property><name>mapred.fairscheduler.locality.delay</name><value>7000</value></property></configuration>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		params string
+		t1     float64
+	}{{"", 7}, {", params: {t1_s: 3}", 3}} {
+		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: delay, site: "+site+tc.params+"}\n")
+		res, err := c.Run(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := res.Summary.Config.(Effective).Policy.Params
+		if p["t1_s"] != tc.t1 || p["t2_s"] != 7.0 {
+			t.Errorf("params %q: t1_s %v, t2_s %v; want %v and the site's 7 s", tc.params, p["t1_s"], p["t2_s"], tc.t1)
+		}
+	}
+}

@@ -201,6 +201,9 @@ func (c *Config) build() (*built, error) {
 		if err := decode(into); err != nil {
 			return err
 		}
+		if err := c.applySite(into); err != nil {
+			return err
+		}
 		return c.applyAllocations(into, t)
 	})
 	if err != nil {

@@ -27,6 +27,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010, FB-2010-paths, a SWIM TSV file (with -source-nodes), a Rumen or SLS jobs file, or a .jhist file or directory")
 	topology := fs.String("topology", "", "the cluster's hosts and racks: a Rumen topology, a Hadoop table file or an SLS nodes file")
 	allocs := fs.String("allocations", "", "a Hadoop 1 or YARN fair-scheduler.xml whose pools or queues the policies with pools take")
+	site := fs.String("site", "", "a Hadoop site file (mapred-site.xml, yarn-site.xml) whose Fair Scheduler locality settings give the delay policies' waits")
 	sourceNodes := fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on (SWIM scales its bytes by nodes / source nodes); embedded traces know theirs")
 	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")
@@ -70,7 +71,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			base.Workload.Trace = abs
 		}
 	}
-	if err := ownClusterFlags(base, *topology, *allocs, stderr); err != nil {
+	if err := ownClusterFlags(base, *topology, *allocs, *site, stderr); err != nil {
 		return err
 	}
 	if *sourceNodes > 0 {

@@ -126,13 +126,13 @@ func isSWIMFile(path string) bool {
 	return err != nil || f == hadooptrace.FormatSWIM
 }
 
-// ownClusterFlags sets compare's -topology and -allocations on the
-// scenario, as absolute paths, and prints the files' warnings.
-func ownClusterFlags(c *scenario.Config, topology, allocs string, stderr io.Writer) error {
+// ownClusterFlags sets compare's -topology, -allocations and -site on
+// the scenario, as absolute paths, and prints the files' warnings.
+func ownClusterFlags(c *scenario.Config, topology, allocs, site string, stderr io.Writer) error {
 	for _, f := range []struct {
 		flag, path string
 		into       *string
-	}{{"-topology", topology, &c.Cluster.Topology}, {"-allocations", allocs, &c.Policy.Allocations}} {
+	}{{"-topology", topology, &c.Cluster.Topology}, {"-allocations", allocs, &c.Policy.Allocations}, {"-site", site, &c.Policy.Site}} {
 		if f.path == "" {
 			continue
 		}

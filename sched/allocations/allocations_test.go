@@ -334,3 +334,50 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSiteLocalityWaits(t *testing.T) {
+	for _, tc := range []struct {
+		name, props string
+		node, rack  float64 // -1: not set
+	}{
+		{"hadoop 1 delay", `<property><name>mapred.fairscheduler.locality.delay</name><value>5000</value></property>`, 5, 5},
+		{"hadoop 1 per level, -1 auto", `<property><name>mapred.fairscheduler.locality.delay</name><value>-1</value></property>
+<property><name>mapred.fairscheduler.locality.delay.racklocal</name><value>1000</value></property>`, 4.5, 1},
+		{"yarn thresholds", `<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>0.5</value></property>
+<property><name>yarn.scheduler.fair.locality.threshold.rack</name><value>-1</value></property>`, 1.5, 0},
+		{"continuous", `<property><name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value></property>
+<property><name>yarn.scheduler.fair.locality-delay-node-ms</name><value>2000</value></property>`, 2, -1},
+		{"none", `<property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>`, -1, -1},
+	} {
+		s, err := ParseSite(strings.NewReader("<configuration>"+tc.props+"</configuration>"), "site.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		node, rack, err := s.LocalityWaits(3)
+		got := func(p *float64) float64 {
+			if p == nil {
+				return -1
+			}
+			return *p
+		}
+		if err != nil || got(node) != tc.node || got(rack) != tc.rack {
+			t.Errorf("%s: waits %v, %v (%v); want %v, %v (a threshold is that fraction of a 3 s heartbeat)", tc.name, got(node), got(rack), err, tc.node, tc.rack)
+		}
+	}
+	s, _ := ParseSite(strings.NewReader("<configuration>\n<property><name>yarn.scheduler.fair.sizebasedweight</name><value>true</value></property></configuration>"), "site.xml")
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "site.xml:2: yarn.scheduler.fair.sizebasedweight") {
+		t.Errorf("warnings %q; want the Fair Scheduler property the model lacks named at its line", s.Warnings)
+	}
+	for _, bad := range []string{
+		"<configuration>\n<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>2</value></property></configuration>",
+		"<configuration>\n<property><name>mapred.fairscheduler.locality.delay</name><value>soon</value></property></configuration>",
+	} {
+		s, err := ParseSite(strings.NewReader(bad), "site.xml")
+		if err == nil {
+			_, _, err = s.LocalityWaits(3)
+		}
+		if err == nil || !strings.Contains(err.Error(), "site.xml:2") {
+			t.Errorf("%q: error %v; want one at site.xml:2", bad, err)
+		}
+	}
+}
