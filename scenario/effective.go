@@ -76,6 +76,10 @@ type EffectiveWorkload struct {
 	// trace (SLS records none).
 	Format        string `json:"format,omitempty"`
 	BytesModelled bool   `json:"bytes_modelled,omitempty"`
+	// TaskTimes is "trace" when tasks' CPU costs come from the times the
+	// trace measured (map_mbps and reduce_mbps then stand for tasks it did
+	// not measure).
+	TaskTimes string `json:"task_times,omitempty"`
 }
 
 // EffectiveDemand is workload.demand's values.

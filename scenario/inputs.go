@@ -290,6 +290,11 @@ func (c *Config) hadoopJobs(t *cluster.Topology, prof workload.Profile) ([]workl
 	if w.SourceNodes != 0 {
 		return nil, true, fmt.Errorf("workload.source_nodes: applies to SWIM traces; a %s trace's bytes are taken as traced (workload.scale scales them)", in.format)
 	}
+	for _, f := range []string{"workload.users", "workload.bytes_per_reduce"} {
+		if c.set(f) {
+			c.note(fmt.Sprintf("%s: a %s trace names its users and counts its reduces; the setting does not apply", f, in.format))
+		}
+	}
 	opt := hadooptrace.ConvertOptions{Profile: prof, Bytes: hadooptrace.DefaultSLSByteModel(t.Config().BlockBytes()),
 		MaxJobs: w.MaxJobs, StartS: w.StartS, EndS: w.EndS, Scale: w.Scale}
 	jobs, _, err := hadooptrace.Convert(in.traced, opt)
@@ -488,6 +493,9 @@ func (c *Config) effectiveInputs(e *Effective, t *cluster.Topology) {
 	if in.format != "" && in.format != hadooptrace.FormatSWIM {
 		e.Workload.Format = string(in.format)
 		e.Workload.BytesModelled = in.format == hadooptrace.FormatSLS
+		if w := c.Workload; w.MapMBps == 0 || w.ReduceMBps == 0 {
+			e.Workload.TaskTimes = "trace" // map_mbps and reduce_mbps are the rates of tasks the trace did not measure
+		}
 	}
 	if !t.Uniform() {
 		et := &EffectiveTopology{Racks: t.NumRacks(), Nodes: t.NumNodes(), Source: "trace hosts"}

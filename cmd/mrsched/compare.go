@@ -71,7 +71,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			base.Workload.Trace = abs
 		}
 	}
-	if err := ownClusterFlags(base, *topology, *allocs, *site, stderr); err != nil {
+	if err := ownClusterFlags(base, *topology, *allocs, *site); err != nil {
 		return err
 	}
 	if *sourceNodes > 0 {
@@ -129,6 +129,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	wg.Wait()
 	prog.finish()
+	printInputWarnings(base, stderr)
 	for _, err := range errs {
 		if err != nil {
 			return err

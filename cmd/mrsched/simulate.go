@@ -71,6 +71,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	res, err := c.Run(func(now float64, done, total int) { prog.sim(0, now, done, total) })
 	wall := time.Since(start)
 	prog.finish()
+	printInputWarnings(c, stderr)
 	if *memProfile != "" {
 		if err := writeHeapProfile(*memProfile); err != nil {
 			return err

@@ -127,8 +127,8 @@ func isSWIMFile(path string) bool {
 }
 
 // ownClusterFlags sets compare's -topology, -allocations and -site on
-// the scenario, as absolute paths, and prints the files' warnings.
-func ownClusterFlags(c *scenario.Config, topology, allocs, site string, stderr io.Writer) error {
+// the scenario, as absolute paths.
+func ownClusterFlags(c *scenario.Config, topology, allocs, site string) error {
 	for _, f := range []struct {
 		flag, path string
 		into       *string
@@ -145,12 +145,12 @@ func ownClusterFlags(c *scenario.Config, topology, allocs, site string, stderr i
 		}
 		*f.into = abs
 	}
-	printInputWarnings(c, stderr)
 	return nil
 }
 
-// printInputWarnings prints the warnings of a scenario's topology and
-// allocation files: what they say that the model skips.
+// printInputWarnings prints the warnings of a scenario's own-cluster
+// files and settings: what they say that the model skips. After the runs,
+// since building them adds some.
 func printInputWarnings(c *scenario.Config, stderr io.Writer) {
 	for _, w := range c.InputWarnings() {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
