@@ -81,3 +81,48 @@ func TestCompareOwnCluster(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceStatsRealInputs: trace stats -json on every trace and topology
+// of ../shared/real-inputs prints the counts its facts.py computes.
+func TestTraceStatsRealInputs(t *testing.T) {
+	// ../shared/real-inputs beside the module root.
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			break
+		}
+		if up := filepath.Dir(root); up != root {
+			root = up
+		} else {
+			t.Skip("module root not found")
+		}
+	}
+	dir := filepath.Join(filepath.Dir(root), "shared", "real-inputs")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("../shared/real-inputs absent")
+	}
+	for file, want := range map[string]map[string]float64{
+		"rumen-wordcount.json":    {"jobs": 1, "maps": 3, "reduces": 1, "input_bytes": 1445391, "shuffle_bytes": 127823, "output_bytes": 122793, "hosts": 1, "racks": 1},
+		"rumen-hadoop2-hive.json": {"jobs": 1, "maps": 26, "reduces": 0, "input_bytes": 7607695644, "shuffle_bytes": 0, "output_bytes": 33559310, "hosts": 4, "racks": 1},
+		"teragen.jhist":           {"jobs": 1, "maps": 2, "reduces": 0, "input_bytes": 158, "output_bytes": 10000, "hosts": 1, "racks": 1},
+		"rumen-topology.json":     {"hosts": 547, "racks": 41},
+		"topology-table.data":     {"hosts": 24, "racks": 3, "names": 48},
+	} {
+		code, out, errOut := runCLI(t, "trace", "stats", "-json", filepath.Join(dir, file))
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", file, code, errOut)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %s = %v; want %v (facts.py)", file, k, got[k], v)
+			}
+		}
+	}
+}
