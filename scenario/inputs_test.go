@@ -234,3 +234,21 @@ func TestSiteLocalityWaits(t *testing.T) {
 		}
 	}
 }
+
+// TestHadoopExamplesRun: the example scenarios of examples/hadoop run,
+// every job completing with the engine's invariants on.
+func TestHadoopExamplesRun(t *testing.T) {
+	for _, f := range []string{"../examples/hadoop/mycluster.yaml", "../examples/hadoop/sls.yaml"} {
+		c, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Run(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if s := res.Summary; s.JobsCompleted != s.JobsSubmitted || s.JobsSubmitted == 0 {
+			t.Errorf("%s: %d of %d jobs; want all", f, s.JobsCompleted, s.JobsSubmitted)
+		}
+	}
+}

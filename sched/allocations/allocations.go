@@ -450,6 +450,9 @@ func (c *Config) queueSetting(q *Queue, k *elem) error {
 		c.notModelled(k, "a running-job limit of queue "+q.Name)
 	case h1 && k.name == "schedulingMode", yarn && k.name == "schedulingPolicy":
 		q.Mode, err = c.mode(k)
+		if q.Mode == "drf" {
+			c.warnf(k.line, "queue %s: drf among a queue's jobs is modelled as fair (the model's jobs each ask one kind of container); between queues the tree divides memory", q.Name)
+		}
 	case yarn && k.name == "schedulingMode":
 		c.warnf(k.line, "<schedulingMode> is Hadoop 1's; YARN's Fair Scheduler reads schedulingPolicy, so queue %s keeps the default policy", q.Name)
 	case yarn && k.name == "minResources":
