@@ -19,8 +19,10 @@ var ErrNotJobTrace = errors.New("not a job trace")
 
 // Sniff tells a job trace's format from its first bytes: a JobHistory
 // file starts with "Avro-Json"; a JSON object is a Rumen job when it has
-// a "jobID" key, an SLS job when it has "job.tasks", "job.id",
-// "job.start.ms" or "am.type" (whichever comes first in the text decides);
+// a "jobID", "mapTasks", "reduceTasks", "taskID" or "attemptID" key, an
+// SLS job when it has "job.tasks", "job.id", "job.start.ms", "am.type",
+// "container.host" or "container.start.ms" (whichever comes first in the
+// text decides);
 // text whose first line has six or nine tab-separated fields is SWIM.
 // Anything else is an error wrapping ErrNotJobTrace, naming what the file
 // looks like when it can tell (a Rumen topology, an SLS nodes file).
@@ -39,8 +41,10 @@ func Sniff(head []byte) (Format, error) {
 			}
 			return at
 		}
-		rumen := first("jobID")
-		sls := first("job.tasks", "job.id", "job.start.ms", "am.type")
+		// Keys of the job and of its tasks, so that a job whose id comes
+		// after a long task list is still told by its tasks' keys.
+		rumen := first("jobID", "mapTasks", "reduceTasks", "taskID", "attemptID")
+		sls := first("job.tasks", "job.id", "job.start.ms", "am.type", "container.host", "container.start.ms")
 		switch {
 		case rumen >= 0 && (sls < 0 || rumen < sls):
 			return FormatRumen, nil
