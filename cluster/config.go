@@ -51,6 +51,50 @@ type Config struct {
 	// and must equal, its sequential rate. Nil keeps DiskMBps an ideal
 	// bandwidth-only disk.
 	Disk *Disk `yaml:"disk" json:"disk,omitempty"`
+	// Topology is a file naming the cluster's hosts and racks (a Rumen
+	// topology, a Hadoop table file or an SLS nodes file); the scenario
+	// package reads it (NewHosts builds the cluster). Here it is only
+	// recorded.
+	Topology string `yaml:"topology" json:"topology,omitempty"`
+	// NodeGroups give the hosts whose names match a group's pattern other
+	// slots, resources, disk or NIC than the fields above: nodes that
+	// differ, per node or per group. The first matching group applies.
+	// (A pointer, as RackUplinks, so that a Config stays comparable.)
+	NodeGroups *[]NodeGroup `yaml:"node_groups" json:"node_groups,omitempty"`
+	// RackUplinks gives racks, by name ("/rack01"; "/rack0", "/rack1", ...
+	// for a cluster of racks x nodes_per_rack), their own uplink in Mbit/s.
+	RackUplinks *map[string]float64 `yaml:"rack_uplinks" json:"rack_uplinks,omitempty"`
+}
+
+// Groups is the node groups, none when unset.
+func (c Config) Groups() []NodeGroup {
+	if c.NodeGroups == nil {
+		return nil
+	}
+	return *c.NodeGroups
+}
+
+// Uplinks is the racks' own uplinks, none when unset.
+func (c Config) Uplinks() map[string]float64 {
+	if c.RackUplinks == nil {
+		return nil
+	}
+	return *c.RackUplinks
+}
+
+// NodeGroup is a group of nodes, by host name pattern, and what they have.
+// A zero field keeps the cluster's value.
+type NodeGroup struct {
+	// Hosts is a shell pattern of host names (path.Match: "node*",
+	// "r1n?"); a cluster of racks x nodes_per_rack names its nodes rRnN.
+	Hosts       string  `yaml:"hosts" json:"hosts"`
+	MapSlots    int     `yaml:"map_slots" json:"map_slots,omitempty"`
+	ReduceSlots int     `yaml:"reduce_slots" json:"reduce_slots,omitempty"`
+	Containers  int     `yaml:"containers" json:"containers,omitempty"`
+	CPUCores    float64 `yaml:"cpu_cores" json:"cpu_cores,omitempty"`
+	MemoryGB    float64 `yaml:"memory_gb" json:"memory_gb,omitempty"`
+	DiskMBps    float64 `yaml:"disk_mbps" json:"disk_mbps,omitempty"`
+	NICMbps     float64 `yaml:"nic_mbps" json:"nic_mbps,omitempty"`
 }
 
 // Defaults for fields a config leaves at zero. The shape follows the

@@ -46,7 +46,7 @@ func (p *Placer) PlaceBlock(dst []NodeID, writer NodeID) []NodeID {
 	}
 	if repl >= 3 {
 		second := p.used[1]
-		if t.cfg.NodesPerRack == 1 {
+		if _, count := t.RackNodes(t.Rack(second)); count == 1 {
 			p.used = append(p.used, p.pick(func(NodeID) bool { return true }))
 		} else {
 			p.used = append(p.used, p.pickInRack(t.Rack(second)))

@@ -20,6 +20,25 @@ type Topology struct {
 	nodes int
 	racks int
 	caps  []float64
+	// hosts is set for a cluster built from a host list (NewHosts): racks
+	// of any size and nodes that differ. Nil: racks of cfg.NodesPerRack
+	// identical nodes.
+	hosts *hostLayout
+}
+
+// hostLayout is the per-node and per-rack state of a cluster whose racks
+// or nodes differ.
+type hostLayout struct {
+	rackOf    []RackID
+	rackFirst []NodeID
+	rackCount []int
+	slots     [][3]int // map, reduce, containers
+	cpu, mem  []float64
+	names     []string
+	rackNames []string
+	byName    map[string]NodeID
+	maxSlots  [3]int
+	total     [3]int
 }
 
 // Link layout: each node owns three links (disk, NIC up, NIC down), then each
@@ -57,11 +76,84 @@ func (t *Topology) NumNodes() int { return t.nodes }
 func (t *Topology) NumRacks() int { return t.racks }
 
 // Rack returns the rack a node sits in.
-func (t *Topology) Rack(n NodeID) RackID { return RackID(int(n) / t.cfg.NodesPerRack) }
+func (t *Topology) Rack(n NodeID) RackID {
+	if t.hosts != nil {
+		return t.hosts.rackOf[n]
+	}
+	return RackID(int(n) / t.cfg.NodesPerRack)
+}
 
-// RackNodes returns the first node of rack r and the number of nodes in it.
+// RackNodes returns the first node of rack r and the number of nodes in
+// it; a rack's nodes are numbered together.
 func (t *Topology) RackNodes(r RackID) (first NodeID, count int) {
+	if t.hosts != nil {
+		return t.hosts.rackFirst[r], t.hosts.rackCount[r]
+	}
 	return NodeID(int(r) * t.cfg.NodesPerRack), t.cfg.NodesPerRack
+}
+
+// Slots is node n's map slots, reduce slots and containers.
+func (t *Topology) Slots(n NodeID) [3]int {
+	if t.hosts != nil {
+		return t.hosts.slots[n]
+	}
+	return [3]int{t.cfg.MapSlots, t.cfg.ReduceSlots, t.cfg.Containers}
+}
+
+// MaxSlots is the most map slots, reduce slots and containers any node has.
+func (t *Topology) MaxSlots() [3]int {
+	if t.hosts != nil {
+		return t.hosts.maxSlots
+	}
+	return [3]int{t.cfg.MapSlots, t.cfg.ReduceSlots, t.cfg.Containers}
+}
+
+// TotalSlots is the cluster's map slots, reduce slots and containers.
+func (t *Topology) TotalSlots() [3]int {
+	if t.hosts != nil {
+		return t.hosts.total
+	}
+	return [3]int{t.cfg.MapSlots * t.nodes, t.cfg.ReduceSlots * t.nodes, t.cfg.Containers * t.nodes}
+}
+
+// Resources is node n's CPU cores and memory (GB).
+func (t *Topology) Resources(n NodeID) (cpu, memGB float64) {
+	if t.hosts != nil {
+		return t.hosts.cpu[n], t.hosts.mem[n]
+	}
+	return t.cfg.CPUCores, t.cfg.MemoryGB
+}
+
+// Uniform reports whether every rack has NodesPerRack identical nodes,
+// as a cluster built by New has.
+func (t *Topology) Uniform() bool { return t.hosts == nil }
+
+// NodeName is node n's host name: the one its host list gives, else
+// "rRnN" (node N of rack R, from 0), as faults name nodes.
+func (t *Topology) NodeName(n NodeID) string {
+	if t.hosts != nil && t.hosts.names[n] != "" {
+		return t.hosts.names[n]
+	}
+	r := t.Rack(n)
+	first, _ := t.RackNodes(r)
+	return fmt.Sprintf("r%dn%d", r, n-first)
+}
+
+// RackName is rack r's name: its host list's, else "/rackR".
+func (t *Topology) RackName(r RackID) string {
+	if t.hosts != nil && t.hosts.rackNames[r] != "" {
+		return t.hosts.rackNames[r]
+	}
+	return fmt.Sprintf("/rack%d", r)
+}
+
+// NodeByName finds a node by its host name (a host list's names only).
+func (t *Topology) NodeByName(name string) (NodeID, bool) {
+	if t.hosts == nil {
+		return 0, false
+	}
+	n, ok := t.hosts.byName[name]
+	return n, ok
 }
 
 // ContainerModel reports whether nodes run containers (any task kind) rather

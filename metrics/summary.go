@@ -66,6 +66,20 @@ type Summary struct {
 	// Config is the configuration the run used, every default filled in,
 	// in the scenario's words (scenario.Effective); read back, a map.
 	Config any `json:"config,omitempty"`
+	// TraceFidelity compares the run's jobs with the run times their
+	// trace measured, for a workload read from a Hadoop or YARN trace.
+	TraceFidelity *TraceFidelity `json:"trace_fidelity,omitempty"`
+}
+
+// TraceFidelity is how far a replay's job run times are from the traced
+// ones: over Jobs jobs that succeeded in the trace and the run, the
+// median and 90th percentile of |simulated - traced| / traced turnaround,
+// and Spearman's rank correlation of the two.
+type TraceFidelity struct {
+	Jobs            int     `json:"jobs"`
+	MedianRelError  float64 `json:"median_rel_error"`
+	P90RelError     float64 `json:"p90_rel_error"`
+	RankCorrelation float64 `json:"rank_correlation"`
 }
 
 // Faults counts what node losses did to a run (docs/faults.md).

@@ -191,8 +191,7 @@ func (c *Config) checkPoolShares(t *cluster.Topology) error {
 	if at == "" {
 		at = "policy"
 	}
-	cfg := t.Config()
-	n := t.NumNodes()
+	total := t.TotalSlots()
 	containers := t.ContainerModel()
 	for i, p := range pools.Content {
 		for _, f := range []struct {
@@ -201,9 +200,9 @@ func (c *Config) checkPoolShares(t *cluster.Topology) error {
 			slots     string
 			container bool
 		}{
-			{"min_maps", n * cfg.MapSlots, "map slots", false},
-			{"min_reduces", n * cfg.ReduceSlots, "reduce slots", false},
-			{"min_share", n * cfg.Containers, "containers", true},
+			{"min_maps", total[0], "map slots", false},
+			{"min_reduces", total[1], "reduce slots", false},
+			{"min_share", total[2], "containers", true},
 		} {
 			v := mapValue(p, f.key)
 			if v == nil {

@@ -55,14 +55,22 @@ type Config struct {
 	// profiled is set once cluster.profile's values are in place
 	// (resolveProfile).
 	profiled bool
+	// inputs are the own-cluster files (inputs.go), read once and shared
+	// with the scenario's copies.
+	inputs *ownInputs
 }
 
 // Workload selects the jobs: a SWIM trace (embedded by name, or a file) or
 // the ShuffleWatcher generator.
 type Workload struct {
-	// Trace is "FB-2009" or "FB-2010" for an embedded trace, or a path to a
-	// SWIM TSV file (relative to the scenario file).
+	// Trace is "FB-2009" or "FB-2010" for an embedded trace, or a path
+	// (relative to the scenario file) to a SWIM TSV file, a Rumen JSON
+	// trace, a JobHistory (.jhist) file or a directory of them, or an SLS
+	// jobs file: the format is read from the content.
 	Trace string `yaml:"trace"`
+	// Format overrides the format read from the trace's content: swim,
+	// rumen, jhist or sls.
+	Format string `yaml:"format"`
 	// SourceNodes is the traced cluster's size; embedded traces know theirs.
 	SourceNodes int `yaml:"source_nodes"`
 	// Scale overrides the SWIM byte scale (default nodes / source_nodes).
@@ -126,6 +134,15 @@ type PolicySpec struct {
 	// poolsAt is the section the pools were written in, "policy" or
 	// "policy.params", for errors in the file's own words.
 	poolsAt string
+
+	// Allocations is a Fair Scheduler allocation file (Hadoop 1's or
+	// YARN's fair-scheduler.xml, relative to the scenario file) whose
+	// pools or queues, placement rules and timeouts the policy takes.
+	Allocations string `yaml:"allocations"`
+	// Site is a Hadoop site configuration (mapred-site.xml,
+	// yarn-site.xml) whose Fair Scheduler locality settings give the
+	// delay policies' waits.
+	Site string `yaml:"site"`
 }
 
 // MetricsSpec tunes derived metrics.

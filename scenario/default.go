@@ -85,6 +85,12 @@ func (c *Config) PoolsNode(name string) *yaml.Node {
 			m.Content = append(m.Content, str(k), v)
 		}
 	}
+	// The operator's files are the cluster's too.
+	for _, f := range []struct{ key, path string }{{"allocations", c.Policy.Allocations}, {"site", c.Policy.Site}} {
+		if f.path != "" {
+			m.Content = append(m.Content, str(f.key), str(f.path))
+		}
+	}
 	return m
 }
 

@@ -61,8 +61,8 @@ func (s DemandSpec) apply(jobs []workload.Job, t *cluster.Topology, field string
 	if s.IsZero() {
 		return nil
 	}
-	cfg := t.Config()
-	T := t.NumNodes() * max(cfg.MapSlots, cfg.Containers)
+	total := t.TotalSlots()
+	T := max(total[0], total[2])
 	check := func(name string, v DemandValue) error {
 		if v.N < 1 || v.N > T {
 			return fmt.Errorf("%s (line %d): want 1 to %d map slots (the cluster's), got %d", name, v.Line, T, v.N)

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
@@ -26,6 +28,9 @@ type Effective struct {
 	Metrics  MetricsSpec       `json:"metrics"`
 	// Faults are the scenario's faults as written, when it has any.
 	Faults []faults.Spec `json:"faults,omitempty"`
+	// Topology is the cluster's hosts when they differ from racks of
+	// identical nodes (cluster.topology, or a trace's hosts).
+	Topology *EffectiveTopology `json:"topology,omitempty"`
 }
 
 // EffectiveWorkload is the workload's settings as the run used them, and
@@ -66,6 +71,15 @@ type EffectiveWorkload struct {
 	// DataSets is how many distinct data sets the jobs read, when the
 	// trace names them (workload.Job.DataSet).
 	DataSets int `json:"data_sets,omitempty"`
+	// Format is a Hadoop or YARN trace's format (rumen, jhist, sls);
+	// BytesModelled says its bytes come from the byte model, not the
+	// trace (SLS records none).
+	Format        string `json:"format,omitempty"`
+	BytesModelled bool   `json:"bytes_modelled,omitempty"`
+	// TaskTimes is "trace" when tasks' CPU costs come from the times the
+	// trace measured (map_mbps and reduce_mbps then stand for tasks it did
+	// not measure).
+	TaskTimes string `json:"task_times,omitempty"`
 }
 
 // EffectiveDemand is workload.demand's values.
@@ -83,6 +97,10 @@ type EffectivePolicy struct {
 	// line each: the cluster's pools under a policy that has none, or
 	// minimum shares under DRF.
 	NotApplied []string `json:"not_applied,omitempty"`
+	// Allocations is the allocation file the policy took, when set.
+	Allocations *EffectiveAllocations `json:"allocations,omitempty"`
+	// Site is the site file whose locality settings the policy took.
+	Site string `json:"site,omitempty"`
 }
 
 // effective describes a run of c on t with jobs, under a policy whose
@@ -149,11 +167,13 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 	if len(c.Faults) == 0 {
 		eng.NodeExpiryS = 0 // unused without faults, and not recorded
 	}
-	return Effective{
+	e := Effective{
 		Seed: c.seed(), Cluster: cfg, Workload: ew,
-		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params, NotApplied: notApplied},
+		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params, NotApplied: notApplied, Site: c.Policy.Site},
 		Engine: eng, Metrics: c.Metrics, Faults: c.Faults,
 	}
+	c.effectiveInputs(&e, t)
+	return e
 }
 
 func orDefaultInt(v, d int) int {
@@ -203,6 +223,26 @@ func Fingerprint(cfg cluster.Config, jobs []workload.Job) string {
 	for _, v := range []float64{cfg.CPUCores, cfg.MemoryGB, cfg.DiskMBps, cfg.NICMbps, cfg.RackUplinkMbps} {
 		f64(v)
 	}
+	// A cluster of hosts (a topology file, node groups, rack uplinks):
+	// what names its hosts and how they differ. Absent for racks of
+	// identical nodes, whose fingerprints stay as they were.
+	if cfg.Topology != "" || cfg.NodeGroups != nil || cfg.RackUplinks != nil {
+		str("hosts: " + cfg.Topology)
+		for _, g := range cfg.Groups() {
+			str(g.Hosts)
+			for _, v := range []int{g.MapSlots, g.ReduceSlots, g.Containers} {
+				i64(int64(v))
+			}
+			for _, v := range []float64{g.CPUCores, g.MemoryGB, g.DiskMBps, g.NICMbps} {
+				f64(v)
+			}
+		}
+		ups := cfg.Uplinks()
+		for _, r := range slices.Sorted(maps.Keys(ups)) {
+			str(r)
+			f64(ups[r])
+		}
+	}
 	for i := range jobs {
 		j := &jobs[i]
 		str(j.Name)
@@ -220,6 +260,12 @@ func Fingerprint(cfg cluster.Config, jobs []workload.Job) string {
 		if located {
 			str(j.DataSet)
 			i64(int64(j.Placement))
+		}
+		if m := j.Measured; m != nil {
+			// A traced job's maps read what the trace says, each its own.
+			for _, b := range m.MapInputs {
+				i64(b)
+			}
 		}
 		if len(buf) > 1<<16 {
 			h.Write(buf)

@@ -59,5 +59,5 @@ func ExampleOverride() {
 	// cluster:
 	//   racks: 4 # racks of nodes_per_rack nodes
 	// policy: {name: fair, params: {t1_s: 5}}
-	// cluster.rackz=4: cluster has no field rackz (its fields: racks, nodes_per_rack, map_slots, reduce_slots, containers, cpu_cores, memory_gb, disk_mbps, nic_mbps, rack_uplink_mbps, block_mb, replication, replica_choice, profile, disk)
+	// cluster.rackz=4: cluster has no field rackz (its fields: racks, nodes_per_rack, map_slots, reduce_slots, containers, cpu_cores, memory_gb, disk_mbps, nic_mbps, rack_uplink_mbps, block_mb, replication, replica_choice, profile, disk, topology, node_groups, rack_uplinks)
 }

@@ -42,6 +42,9 @@ func (c *Config) Jobs(t *cluster.Topology) ([]workload.Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.placeJobs(jobs); err != nil {
+		return nil, err
+	}
 	for i := range jobs {
 		jobs[i].Placement = placement
 		if s := c.Workload.TaskCostScale; s != 0 {
@@ -117,6 +120,9 @@ func (c *Config) loadJobs(t *cluster.Topology) ([]workload.Job, error) {
 	}
 	if w.ReduceMBps > 0 {
 		prof.ReduceSecPerByte = 1 / (w.ReduceMBps * (1 << 20))
+	}
+	if jobs, ok, err := c.hadoopJobs(t, prof); ok {
+		return jobs, err
 	}
 	opt := workload.SWIMOptions{
 		SourceNodes: w.SourceNodes, TargetNodes: t.NumNodes(), Scale: w.Scale,
@@ -195,7 +201,7 @@ func (c *Config) build() (*built, error) {
 	if err := c.checkSettings(); err != nil {
 		return nil, c.fileErr(err) // before a large trace is read
 	}
-	t, err := cluster.New(c.Cluster)
+	t, err := c.buildTopology()
 	if err != nil {
 		return nil, c.fileErr(err)
 	}
@@ -214,11 +220,19 @@ func (c *Config) build() (*built, error) {
 		if err := decode(into); err != nil {
 			return err
 		}
-		notes, tookPools, err = usePools(into, pools)
-		return err
+		if notes, tookPools, err = usePools(into, pools); err != nil {
+			return err
+		}
+		if err := c.applySite(into); err != nil {
+			return err
+		}
+		return c.applyAllocations(into, t)
 	})
 	if err != nil {
 		return nil, c.policyErr(err)
+	}
+	if params == nil {
+		c.noPools() // a policy without parameters has no pools for an allocation file
 	}
 	if params == nil && len(c.Policy.Params.Content) > 0 {
 		return nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))
@@ -281,6 +295,7 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 		return nil, c.fileErr(err)
 	}
 	res.Summary.Config, res.Summary.Fingerprint = eff, fp
+	res.Summary.TraceFidelity = traceFidelity(jobs, res.Collector)
 	return res, nil
 }
 

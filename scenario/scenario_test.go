@@ -45,7 +45,7 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"unknown policy", "policy: {name: nope}\nworkload: {trace: FB-2009}\n", `unknown policy "nope"`},
 		{"unknown policy param", "policy: {name: fair, params: {pool: []}}\nworkload: {trace: FB-2009}\n", "pool"},
 		{"bad pool mode", "policy:\n  name: fair\n  params:\n    pools: [{name: a, mode: lifo}]\nworkload: {trace: FB-2009}\n", "mode"},
-		{"NaN pool weight, at its line in the list", "policy:\n  name: fair\n  params:\n    pools:\n      - name: a\n      - name: b\n        weight: .nan\nworkload: {trace: FB-2009}\n", "line 7: policy fair: pools[1].weight (b): must be a finite number"},
+		{"NaN pool weight, at its line in the list", "policy:\n  name: fair\n  params:\n    pools:\n      - name: a\n      - name: b\n        weight: .nan\nworkload: {trace: FB-2009}\n", "line 7: policy fair: pools[1].weight (b): want a finite number > 0"},
 		{"bad pool entry, at the entry's line", "policy:\n  name: fair\n  params:\n    pools:\n      - name: a\n        min_maps: -1\nworkload: {trace: FB-2009}\n", "line 5: policy fair: pools[0] (a): minimum shares"},
 		{"impossible cluster", "policy: {name: fair}\ncluster: {racks: -1}\nworkload: {trace: FB-2009}\n", "line 2: cluster.racks"},
 		{"too large a cluster", "policy: {name: fair}\ncluster:\n  racks: 2000\n  nodes_per_rack: 1000\nworkload: {trace: FB-2009}\n", "line 3: cluster.racks, cluster.nodes_per_rack"},

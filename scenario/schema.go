@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,14 @@ var settings = []setting{
 	{path: "cluster.disk.seq_mbps", lo: cluster.MinBandwidth, hi: cluster.MaxDiskMBps, unit: "MB/s", def: "the profile's; none without cluster.disk"},
 	{path: "cluster.disk.seek_ms", lo: 0, hi: cluster.MaxSeekMs, unit: "ms", def: "the profile's"},
 	{path: "cluster.disk.chunk_kb", lo: cluster.MinChunkKB, hi: cluster.MaxChunkKB, unit: "KiB", def: "the profile's"},
+	{path: "cluster.node_groups.map_slots", lo: 0, hi: cluster.MaxSlotsPerNode, def: "the cluster's"},
+	{path: "cluster.node_groups.reduce_slots", lo: 0, hi: cluster.MaxSlotsPerNode, def: "the cluster's"},
+	{path: "cluster.node_groups.containers", lo: 0, hi: cluster.MaxSlotsPerNode, def: "the cluster's"},
+	{path: "cluster.node_groups.cpu_cores", lo: 0, loOpen: true, hi: cluster.MaxCPUCores, def: "the cluster's"},
+	{path: "cluster.node_groups.memory_gb", lo: 0, loOpen: true, hi: cluster.MaxMemoryGB, unit: "GB", def: "the cluster's"},
+	{path: "cluster.node_groups.disk_mbps", lo: cluster.MinBandwidth, hi: cluster.MaxDiskMBps, unit: "MB/s", def: "the cluster's"},
+	{path: "cluster.node_groups.nic_mbps", lo: cluster.MinBandwidth, hi: cluster.MaxNICMbps, unit: "Mbit/s", def: "the cluster's"},
+	{path: "cluster.rack_uplinks", lo: cluster.MinBandwidth, hi: cluster.MaxRackUplinkMbps, unit: "Mbit/s", def: "cluster.rack_uplink_mbps"},
 
 	{path: "workload.source_nodes", lo: 1, hi: maxSourceNodes, def: "the embedded trace's (600, 3000); required for a file"},
 	{path: "workload.scale", lo: 0, loOpen: true, hi: maxScale, def: "nodes / source_nodes"},
@@ -104,6 +113,10 @@ type choice struct {
 	values []string
 	def    string // the default, one of values
 }
+
+// listIndex matches a list entry's index in a field's path
+// ("cluster.node_groups[2].nic_mbps"), which ranges do not have.
+var listIndex = regexp.MustCompile(`\[\d+\]`)
 
 // choices are the fields that take one of a few names.
 var choices = []choice{
@@ -179,6 +192,10 @@ func settingKinds() map[string]reflect.Kind {
 			case ft == nodeType || ft == demandType:
 			case ft.Kind() == reflect.Struct:
 				walk(ft, prefix+f.name+".")
+			case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct && ft != faultsType:
+				walk(ft.Elem(), prefix+f.name+".") // a list's entries: ranges by the field's path without the index
+			case ft.Kind() == reflect.Map && isNumber(ft.Elem().Kind()):
+				out[prefix+f.name] = ft.Elem().Kind() // every value of the map has the field's range
 			case isNumber(ft.Kind()):
 				out[prefix+f.name] = ft.Kind()
 			}
@@ -399,6 +416,42 @@ func (k checker) value(n *yaml.Node, t reflect.Type, path string) error {
 		return k.faults(n, path)
 	case t.Kind() == reflect.Struct:
 		return k.section(n, t, path)
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+		if isNull(n) {
+			return nil
+		}
+		if n.Kind != yaml.SequenceNode {
+			return k.errorf(n, path, "want a list, got %s", kindName(n))
+		}
+		for i, e := range n.Content {
+			if err := k.section(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String:
+		if isNull(n) {
+			return nil
+		}
+		if n.Kind != yaml.MappingNode {
+			return k.errorf(n, path, "want a mapping of names to values, got %s", kindName(n))
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			if key.Kind != yaml.ScalarNode {
+				return k.errorf(key, path, "a name must be a word, got %s", kindName(key))
+			}
+			s := settingByPath[path]
+			if s == nil {
+				return k.errorf(n, path, "no valid range is known for this field")
+			}
+			at := *s
+			at.path = path + "." + key.Value
+			if err := k.number(n.Content[i+1], &at); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if isNull(n) {
 		hint := ""
@@ -425,9 +478,14 @@ func (k checker) value(n *yaml.Node, t reflect.Type, path string) error {
 				kindName(n), strings.Join(c.values, ", "), c.def)
 		}
 	case reflect.Int, reflect.Int64, reflect.Uint64, reflect.Float64:
-		s := settingByPath[path]
+		s := settingByPath[listIndex.ReplaceAllString(path, "")]
 		if s == nil {
 			return k.errorf(n, path, "no valid range is known for this field") // TestEveryNumericFieldHasARange
+		}
+		if s.path != path { // an entry of a list: errors name the entry
+			at := *s
+			at.path = path
+			s = &at
 		}
 		return k.number(n, s)
 	default:

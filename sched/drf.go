@@ -185,9 +185,18 @@ func (d *DRFOrder) totals(c Cluster) {
 		return
 	}
 	t := c.Topology()
-	cfg := t.Config()
-	d.totCPU = cfg.CPUCores * float64(t.NumNodes())
-	d.totMem = cfg.MemoryGB * float64(t.NumNodes())
+	if t.Uniform() {
+		cfg := t.Config()
+		d.totCPU = cfg.CPUCores * float64(t.NumNodes())
+		d.totMem = cfg.MemoryGB * float64(t.NumNodes())
+		return
+	}
+	// Nodes that differ: the cluster's total is the sum of theirs.
+	for n := range t.NumNodes() {
+		cpu, mem := t.Resources(cluster.NodeID(n))
+		d.totCPU += cpu
+		d.totMem += mem
+	}
 }
 
 func (d *DRFOrder) shareOf(u *drfUser) float64 {

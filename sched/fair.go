@@ -35,6 +35,17 @@ type FairParams struct {
 	Pools []PoolConfig `yaml:"pools"`
 	// Preemption configures task killing (section 3.2); off by default.
 	Preemption PreemptionParams `yaml:"preemption"`
+	// Tree, when set, divides slots among the pools as leaves of a queue
+	// tree (a YARN allocation file's), level by level, instead of among
+	// the pools as peers. It is set by code, never by a scenario's params.
+	Tree ShareTree `yaml:"-"`
+}
+
+// ShareTree divides a slot kind's capacity among the active pools when
+// pools are leaves of a hierarchy: out[i] is pools[i]'s share, reqs[i] its
+// request. Implementations must be deterministic.
+type ShareTree interface {
+	PoolShares(out []float64, capacity float64, pools []string, reqs []ShareRequest) []float64
 }
 
 // Validate reports the first bad pool setting.
@@ -83,6 +94,7 @@ func (p FairParams) Validate() error {
 // those of recomputing everything.
 type FairOrder struct {
 	preempt PreemptionParams
+	tree    ShareTree
 	cfg     map[string]PoolConfig
 	pools   map[string]*pool // lookup by name only; never iterated
 	active  []*pool          // pools with jobs, sorted by name
@@ -97,6 +109,7 @@ type FairOrder struct {
 	poolShares [3]shareMemo
 	// Buffers for update, which runs whenever demand changes.
 	reqs, jobReqs []ShareRequest
+	treeNames     []string
 	scratch       shareScratch
 	// version counts the job and task events the order observes; with the
 	// cluster's epoch it identifies the state a candidate sequence was
@@ -146,7 +159,7 @@ func NewFairOrder(p FairParams) (*FairOrder, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	f := &FairOrder{preempt: p.Preemption.withDefaults(), cfg: map[string]PoolConfig{}, pools: map[string]*pool{}}
+	f := &FairOrder{preempt: p.Preemption.withDefaults(), tree: p.Tree, cfg: map[string]PoolConfig{}, pools: map[string]*pool{}}
 	for _, pc := range p.Pools {
 		f.cfg[pc.Name] = pc
 	}
@@ -269,7 +282,19 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 		reqs = append(reqs, ShareRequest{Demand: float64(d), MinShare: p.minShare(s), Weight: p.cfg.Weight})
 	}
 	pm := &f.poolShares[s]
-	f.reqs = pm.shares(&f.scratch, float64(c.TotalSlots(s)), reqs)
+	if f.tree != nil {
+		names := f.treeNames[:0]
+		for _, p := range f.active {
+			names = append(names, p.name)
+		}
+		f.treeNames = names
+		pm.reqs = append(pm.reqs[:0], reqs...)
+		pm.out = f.tree.PoolShares(pm.out, float64(c.TotalSlots(s)), names, reqs)
+		pm.forget()
+		f.reqs = reqs
+	} else {
+		f.reqs = pm.shares(&f.scratch, float64(c.TotalSlots(s)), reqs)
+	}
 	for i, p := range f.active {
 		p.share[s], p.demand[s] = pm.out[i], pm.reqs[i].Demand
 		if p.fifo {

@@ -437,8 +437,8 @@ func TestFairParamsValidate(t *testing.T) {
 		{"negative min reduces", []sched.PoolConfig{{Name: "a", MinReduces: -1}}, "pools[0] (a): minimum shares"},
 		{"negative min share", []sched.PoolConfig{{Name: "a", MinShare: -1}}, "pools[0] (a): minimum shares"},
 		{"negative weight", []sched.PoolConfig{{Name: "a", Weight: -0.5}}, "pools[0].weight (a)"},
-		{"NaN weight (YAML .nan)", []sched.PoolConfig{{Name: "a", Weight: math.NaN()}}, "pools[0].weight (a): must be a finite number"},
-		{"infinite weight (YAML .inf)", []sched.PoolConfig{{Name: "a", Weight: math.Inf(1)}}, "pools[0].weight (a): must be a finite number"},
+		{"NaN weight (YAML .nan)", []sched.PoolConfig{{Name: "a", Weight: math.NaN()}}, "pools[0].weight (a): want a finite number > 0"},
+		{"infinite weight (YAML .inf)", []sched.PoolConfig{{Name: "a", Weight: math.Inf(1)}}, "pools[0].weight (a): want a finite number > 0"},
 		{"bad mode", []sched.PoolConfig{{Name: "a"}, {Name: "b", Mode: "lifo"}}, `pools[1].mode (b): want "fair" or "fifo", got "lifo"`},
 	}
 	for _, tc := range tests {

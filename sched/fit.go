@@ -70,9 +70,9 @@ const fitSlack = 1e-9
 // never launch. The order's sequence is then walked twice.
 func (f *ResourceFit) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
 	cpu, mem := c.FreeResources(o.Node)
-	cfg := c.Topology().Config()
+	nodeCPU, nodeMem := c.Topology().Resources(o.Node)
 	f.cur = fitCall{jobs: jobs, slot: o.Slot, slots: c.FreeSlots(o.Node, o.Slot),
-		cpu: cpu, mem: mem, nodeCPU: cfg.CPUCores, nodeMem: cfg.MemoryGB}
+		cpu: cpu, mem: mem, nodeCPU: nodeCPU, nodeMem: nodeMem}
 	d, ok := f.inner.Place(c, o, f.seq)
 	if !ok && f.cur.blocked {
 		f.cur.mapsOnly = true

@@ -3,6 +3,7 @@ package sched
 import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/workload"
+	"slices"
 )
 
 // Job is a job's scheduling state: what it asked for and how far it has got.
@@ -135,5 +136,43 @@ func (j *Job) KindAt(c Cluster, o Offer) (TaskKind, bool) {
 // so that they agree on every replica.
 func InputFile(t *cluster.Topology, seed uint64, spec *workload.Job) cluster.File {
 	in := cluster.Input{Job: spec.Name, DataSet: spec.DataSet, Writer: spec.Placement == workload.PlaceWriter}
-	return in.Place(t, seed, spec.NumMaps)
+	f := in.Place(t, seed, spec.NumMaps)
+	if m := spec.Measured; m != nil && m.MapHosts != nil {
+		f = onHosts(t, f, m.MapHosts)
+	}
+	return f
+}
+
+// onHosts puts each block's replicas on the hosts a trace names for its
+// map (its preferred locations) that the cluster has, the first
+// replication of them, and fills the rest from the block's placed
+// replicas, so every block keeps as many replicas as placement gave it.
+func onHosts(t *cluster.Topology, f cluster.File, hosts [][]string) cluster.File {
+	out := cluster.File{Blocks: f.Blocks, Replicas: make([]cluster.NodeID, 0, len(f.Replicas))}
+	var ends []int32
+	for i := 0; i < f.Blocks; i++ {
+		placed := f.BlockReplicas(i)
+		start := len(out.Replicas)
+		if i < len(hosts) {
+			for _, h := range hosts[i] {
+				n, ok := t.NodeByName(h)
+				if ok && len(out.Replicas)-start < len(placed) && !slices.Contains(out.Replicas[start:], n) {
+					out.Replicas = append(out.Replicas, n)
+				}
+			}
+		}
+		for _, n := range placed {
+			if len(out.Replicas)-start >= len(placed) {
+				break
+			}
+			if !slices.Contains(out.Replicas[start:], n) {
+				out.Replicas = append(out.Replicas, n)
+			}
+		}
+		ends = append(ends, int32(len(out.Replicas)))
+	}
+	if f.Ends != nil {
+		out.Ends = ends
+	}
+	return out
 }

@@ -25,11 +25,7 @@ const (
 // copy every threshold_period_s (3 s).
 func (p *NAS) TrafficThreshold(c Cluster) float64 {
 	p.init(c)
-	cfg := p.topo.Config()
-	m := cfg.Containers
-	if m == 0 {
-		m = cfg.MapSlots
-	}
+	m := mapSlotsPerNode(p.topo)
 	var s, k float64
 	for _, j := range c.Jobs() {
 		if j.Index >= len(p.jobs) || !p.jobs[j.Index].active {
@@ -41,7 +37,35 @@ func (p *NAS) TrafficThreshold(c Cluster) float64 {
 	if k == 0 {
 		return 0
 	}
-	return float64(m) * s / k
+	return m * s / k
+}
+
+// mapSlotsPerNode is m of Equation 3, the containers (map slots, in the
+// slot model) a node has: the nodes' own count when they are alike, else
+// their mean, so that N x m is still the cluster's total.
+func mapSlotsPerNode(t *cluster.Topology) float64 {
+	k := 2 // containers
+	if !t.ContainerModel() {
+		k = 0 // map slots
+	}
+	if t.Uniform() {
+		return float64(t.Slots(0)[k])
+	}
+	return float64(t.TotalSlots()[k]) / float64(t.NumNodes())
+}
+
+// nodeShare is node n's part of a per-node quantity computed for a mean
+// node: its own containers (map slots) over the mean. 1 where nodes are
+// alike, so that uniform clusters compute exactly as before.
+func nodeShare(t *cluster.Topology, n cluster.NodeID) float64 {
+	if t.Uniform() {
+		return 1
+	}
+	k := 2
+	if !t.ContainerModel() {
+		k = 0
+	}
+	return float64(t.Slots(n)[k]) / mapSlotsPerNode(t)
 }
 
 // AvailableShuffle is node n's available shuffle space (Algorithm 2 line
@@ -58,6 +82,9 @@ func (p *NAS) AvailableShuffle(c Cluster, n cluster.NodeID) float64 {
 		p.tt, p.ttAt, p.ttSet = p.TrafficThreshold(c), now, true
 	}
 	a := p.tt
+	if s := nodeShare(p.topo, n); s != 1 {
+		a *= s // a node with more containers runs more maps' output at once
+	}
 	for _, x := range p.running[n] {
 		a -= p.jobs[x].out
 	}

@@ -116,11 +116,7 @@ func (m *NASMeter) catchUp(c Cluster) {
 // shares is the share of nodes over TrafficThreshold, predicted and true.
 func (m *NASMeter) shares(c Cluster) (pred, actual float64) {
 	p := m.nas
-	cfg := p.topo.Config()
-	slots := cfg.Containers
-	if slots == 0 {
-		slots = cfg.MapSlots
-	}
+	slots := mapSlotsPerNode(p.topo)
 	// Equation 3 with true shuffle sizes, over the same jobs as the
 	// predictor's (in the cluster and seen by the meter).
 	var s, k float64
@@ -133,7 +129,7 @@ func (m *NASMeter) shares(c Cluster) (pred, actual float64) {
 	}
 	ttTrue := 0.0
 	if k > 0 {
-		ttTrue = float64(slots) * s / k
+		ttTrue = slots * s / k
 	}
 	tt := p.TrafficThreshold(c)
 	nodes := len(p.running)

@@ -50,7 +50,7 @@ func (p *ShuffleWatcher) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decisio
 	if p.cfg.ResourceFit {
 		k := &p.call
 		k.cpu, k.mem = c.FreeResources(o.Node)
-		k.nodeCPU, k.nodeMem = t.Config().CPUCores, t.Config().MemoryGB
+		k.nodeCPU, k.nodeMem = t.Resources(o.Node)
 	}
 	p.delayBegin()
 	p.buf = p.buf[:0]

@@ -183,7 +183,8 @@ func (p *TD) init(c Cluster) {
 	p.topo = c.Topology()
 	cfg := p.topo.Config()
 	nn := p.topo.NumNodes()
-	p.slotsPerNode = max(cfg.MapSlots, cfg.Containers, 1)
+	most := p.topo.MaxSlots() // nodes that differ: the table is as wide as the largest
+	p.slotsPerNode = max(most[0], most[2], 1)
 	p.remWork = make([]float64, nn)
 	p.reads = make([]int32, nn)
 	p.hot.count = make([]int32, nn)

@@ -232,7 +232,12 @@ func (p *TD) endedRun(c Cluster, l []tdRun, n cluster.NodeID, s *tdJob, dflt int
 // are kept per node, oldest first, at most one per slot.
 func (p *TD) pushFreed(n cluster.NodeID, s *tdJob) {
 	l := p.freed[n]
-	if len(l) > 0 && len(l) >= p.slotsPerNode {
+	limit := p.slotsPerNode
+	if !p.topo.Uniform() {
+		sl := p.topo.Slots(n) // this node's own slots
+		limit = max(sl[0], sl[2], 1)
+	}
+	if len(l) > 0 && len(l) >= limit {
 		copy(l, l[1:])
 		l = l[:len(l)-1]
 	}

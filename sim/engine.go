@@ -212,12 +212,15 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if e.p.CopyCompute.Enabled {
 		e.capacity[sched.ReduceSlot] = e.p.CopyCompute.MaxReducers
 	}
+	if !topo.Uniform() && e.p.CopyCompute.Enabled {
+		return nil, fmt.Errorf("engine.copy_compute: copy-compute splitting needs nodes of one size, and the cluster's differ")
+	}
 	e.nodes = make([]nodeState, topo.NumNodes())
 	for i := range e.nodes {
-		e.nodes[i].free = e.capacity
-	}
-	for k := range e.slotTotal {
-		e.slotTotal[k] = e.capacity[k] * len(e.nodes)
+		e.nodes[i].free = e.capOf(cluster.NodeID(i))
+		for k := range e.slotTotal {
+			e.slotTotal[k] += e.nodes[i].free[k]
+		}
 	}
 	e.uplink = make([][2]float64, topo.NumRacks())
 	e.lastUp = make([][2]float64, topo.NumRacks())
@@ -592,8 +595,16 @@ func (e *Engine) ReduceAdmissible(j *sched.Job, n cluster.NodeID) bool {
 
 // FreeResources is node n's CPU and memory not held by running tasks.
 func (e *Engine) FreeResources(n cluster.NodeID) (cpu, memGB float64) {
-	cfg := e.topo.Config()
-	return cfg.CPUCores - e.nodes[n].usedCPU, cfg.MemoryGB - e.nodes[n].usedMem
+	c, m := e.topo.Resources(n)
+	return c - e.nodes[n].usedCPU, m - e.nodes[n].usedMem
+}
+
+// capOf is the slots node n owns, by kind.
+func (e *Engine) capOf(n cluster.NodeID) [3]int {
+	if e.topo.Uniform() {
+		return e.capacity
+	}
+	return e.topo.Slots(n)
 }
 
 // RunningTasks lists job j's running attempts, oldest first.

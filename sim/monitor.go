@@ -97,7 +97,7 @@ func (e *Engine) checkEnd() error {
 		return err
 	}
 	for n := range e.nodes {
-		want := e.capacity
+		want := e.capOf(cluster.NodeID(n))
 		if e.nodes[n].gone {
 			want = [3]int{} // its slots left the cluster
 		}

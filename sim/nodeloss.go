@@ -235,8 +235,9 @@ func (e *Engine) loseNode(d cluster.NodeID) {
 		e.failIfInputLost(e.jobs[sj.Index])
 	}
 	ns.gone = true
+	owned := e.capOf(d)
 	for k := range e.slotTotal {
-		e.slotTotal[k] -= e.capacity[k]
+		e.slotTotal[k] -= owned[k]
 	}
 	ns.free = [3]int{}
 	e.epoch++
@@ -370,9 +371,9 @@ func (e *Engine) restoreNode(d cluster.NodeID) {
 	ns.life++ // its expiry, if still queued, is stale
 	e.downCount--
 	ns.usedCPU, ns.usedMem = 0, 0
-	ns.free = e.capacity
+	ns.free = e.capOf(d)
 	for k := range e.slotTotal {
-		e.slotTotal[k] += e.capacity[k]
+		e.slotTotal[k] += ns.free[k]
 	}
 	e.epoch++
 	if !ns.hb && len(e.active) > 0 {
@@ -434,7 +435,6 @@ func (e *Engine) freeForMaps() {
 // none has one with the cores and memory a map of jr needs.
 func (e *Engine) mapSlotsHeldBack(jr *jobRun) bool {
 	cpu, mem := jr.spec.Profile.TaskDemand(true)
-	cfg := e.topo.Config()
 	free := false
 	for n := range e.nodes {
 		ns := &e.nodes[n]
@@ -442,7 +442,8 @@ func (e *Engine) mapSlotsHeldBack(jr *jobRun) bool {
 			continue
 		}
 		free = true
-		if cfg.CPUCores-ns.usedCPU >= min(cpu, cfg.CPUCores)-1e-9 && cfg.MemoryGB-ns.usedMem >= min(mem, cfg.MemoryGB)-1e-9 {
+		nodeCPU, nodeMem := e.topo.Resources(cluster.NodeID(n))
+		if nodeCPU-ns.usedCPU >= min(cpu, nodeCPU)-1e-9 && nodeMem-ns.usedMem >= min(mem, nodeMem)-1e-9 {
 			return false
 		}
 	}

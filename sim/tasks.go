@@ -490,7 +490,7 @@ func (e *Engine) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 	e.nodes[n].freed[k]++
 	e.running--
 	if e.p.CheckInvariants {
-		if e.nodes[n].free[k] > e.capacity[k] {
+		if e.nodes[n].free[k] > e.capOf(n)[k] {
 			e.fail("invariant: node %d has more free %s slots than it owns", n, k)
 		}
 	}

@@ -195,6 +195,12 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
+	if !topo.Uniform() {
+		// The fabric builds racks x nodes_per_rack identical nodes; a
+		// cluster of hosts would run on another cluster than the one
+		// simulated.
+		return nil, fmt.Errorf("%s: cluster: the testbed emulates racks of identical nodes; a cluster of hosts (cluster.topology, node_groups, rack_uplinks, or a trace's hosts) is not emulated", c.Name())
+	}
 	evs, err := c.FaultEvents(topo)
 	if err != nil {
 		return nil, err

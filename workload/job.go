@@ -42,6 +42,43 @@ type Job struct {
 	// Placement says who wrote the job's input, which decides where HDFS
 	// put the first replica of each block.
 	Placement Placement
+
+	// UserName and Queue are the user and queue a trace records for the
+	// job (Rumen, JobHistory, SLS); empty for sources that name none. An
+	// allocation file places the job in a pool by them.
+	UserName, Queue string
+	// Measured is what a trace recorded of the job, task by task; nil for
+	// other sources. A pointer, so that a Job stays comparable.
+	Measured *Measured
+}
+
+// Measured is what a trace recorded of a job's tasks and run: where its
+// maps' input is and how large, and how long things took, for task times
+// from the trace and for replay fidelity.
+type Measured struct {
+	// MapInputs, when set, is each map's input in bytes as the trace
+	// records it (NumMaps of them, adding up to InputBytes); nil cuts the
+	// input into blocks (MapInputBytes).
+	MapInputs []int64
+	// MapHosts, when set, names for each map the hosts that hold its input
+	// (the trace's preferred locations): its block's replicas are put on
+	// those of them the cluster has.
+	MapHosts [][]string
+	// DurationS is the job's run time, submit to finish, in seconds; -1
+	// when the trace does not record both.
+	DurationS float64
+	// Succeeded says the job's outcome was success.
+	Succeeded bool
+	// MapS and ReduceS are each task's successful attempt's run time in
+	// seconds, -1 for a task without one or without times.
+	MapS, ReduceS []float64
+	// ReduceFnS is each reduce's successful attempt's time from the end
+	// of its sort to its finish (its reduce function and output write),
+	// -1 when the trace does not record the sort's end.
+	ReduceFnS []float64
+	// MapHost is the host each map's successful attempt ran on ("" when
+	// unknown).
+	MapHost []string
 }
 
 // Placement is where a job's input was written from.
@@ -202,11 +239,20 @@ func ratio(num, den int64) float64 {
 	return float64(num) / float64(den)
 }
 
-// MapInputBytes is the input of map i when the job's input is cut into blocks
+// MapInputBytes is the input of map i: Measured.MapInputs[i] when the
+// job has them (a trace's), else as follows. It is the input of map i when the
+// job's input is cut into blocks
 // of blockBytes: a whole block for every map but the last, which gets the
 // remainder. A job with no input has one map reading 0 bytes. An index outside
 // 0..MapCount(InputBytes, blockBytes)-1, or blockBytes <= 0, gives 0.
 func (j *Job) MapInputBytes(i int, blockBytes int64) int64 {
+	if j.Measured != nil && j.Measured.MapInputs != nil {
+		in := j.Measured.MapInputs
+		if i < 0 || i >= len(in) {
+			return 0
+		}
+		return in[i]
+	}
 	if blockBytes <= 0 || i < 0 || j.InputBytes <= 0 {
 		return 0
 	}
@@ -286,6 +332,24 @@ func (j *Job) Validate() error {
 	}
 	if err := j.Profile.Validate(); err != nil {
 		return fmt.Errorf("job %d: %w", j.ID, err)
+	}
+	if m := j.Measured; m != nil && m.MapInputs != nil {
+		if len(m.MapInputs) != j.NumMaps {
+			return fmt.Errorf("job %d: %d map inputs for %d maps", j.ID, len(m.MapInputs), j.NumMaps)
+		}
+		var sum int64
+		for _, b := range m.MapInputs {
+			if b < 0 {
+				return fmt.Errorf("job %d: a map input of %d bytes", j.ID, b)
+			}
+			sum += b
+		}
+		if sum != j.InputBytes {
+			return fmt.Errorf("job %d: map inputs add up to %d bytes, the job's input is %d", j.ID, sum, j.InputBytes)
+		}
+	}
+	if m := j.Measured; m != nil && m.MapHosts != nil && len(m.MapHosts) != j.NumMaps {
+		return fmt.Errorf("job %d: hosts for %d maps, the job has %d", j.ID, len(m.MapHosts), j.NumMaps)
 	}
 	return nil
 }

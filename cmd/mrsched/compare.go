@@ -29,7 +29,10 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
-	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010, FB-2010-paths or a SWIM TSV file (with -source-nodes)")
+	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010, FB-2010-paths, a SWIM TSV file (with -source-nodes), a Rumen or SLS jobs file, or a .jhist file or directory")
+	topology := fs.String("topology", "", "the cluster's hosts and racks: a Rumen topology, a Hadoop table file or an SLS nodes file")
+	allocs := fs.String("allocations", "", "a Hadoop 1 or YARN fair-scheduler.xml whose pools or queues the policies with pools take")
+	site := fs.String("site", "", "a Hadoop site file (mapred-site.xml, yarn-site.xml) whose Fair Scheduler locality settings give the delay policies' waits")
 	sourceNodes := fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on (SWIM scales its bytes by nodes / source nodes); embedded traces know theirs")
 	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")
@@ -68,12 +71,15 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			if _, err := os.Stat(*trace); err != nil {
 				return fmt.Errorf("-trace: neither an embedded trace (%s) nor a file: %w", strings.Join(traces.Names(), ", "), err)
 			}
-			if *sourceNodes == 0 {
+			if *sourceNodes == 0 && isSWIMFile(*trace) {
 				return fmt.Errorf("-trace %s: a trace file needs -source-nodes N, the node count of the cluster it was recorded on", *trace)
 			}
 			abs, _ := filepath.Abs(*trace)
 			base.Workload.Trace = abs
 		}
+	}
+	if err := ownClusterFlags(base, *topology, *allocs, *site); err != nil {
+		return err
 	}
 	if *sourceNodes > 0 {
 		base.Workload.SourceNodes = *sourceNodes
@@ -133,6 +139,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	printInputWarnings(base, stderr)
 	summaries := make([]metrics.Summary, len(runs))
 	for i, r := range runs {
 		summaries[i] = r.summary
@@ -395,7 +402,7 @@ func compareTable(c *scenario.Config, results []metrics.Summary) *report.Table {
 		w = c.Workload.Generator
 	}
 	t := &report.Table{
-		Title: fmt.Sprintf("%s on %d racks x %d nodes (seed %d)", w, cl.Racks, cl.NodesPerRack, c.RunSeed()),
+		Title: fmt.Sprintf("%s on %s (seed %d)", w, clusterTitle(cl, results), c.RunSeed()),
 		Headers: []string{"policy", "jobs", "throughput (jobs/h)", "vs fair", "mean turnaround (s)", "vs fair",
 			"p95 turnaround (s)", "node-local maps", "cross-rack GB", "vs fair"},
 	}

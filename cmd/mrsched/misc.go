@@ -12,6 +12,7 @@ import (
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/traces"
 	"github.com/mrsched/mrsched/workload"
+	"github.com/mrsched/mrsched/workload/hadooptrace"
 )
 
 func cmdPolicies(args []string, w, stderr io.Writer) error {
@@ -38,7 +39,7 @@ const (
 
 func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "stats" {
-		fmt.Fprintln(stderr, "usage: mrsched trace stats FILE|FB-2009|FB-2010|FB-2010-paths [-source-nodes N]")
+		fmt.Fprintln(stderr, traceStatsUsage)
 		if len(args) > 0 && isHelp(args[0]) {
 			return flag.ErrHelp
 		}
@@ -46,7 +47,9 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := flag.NewFlagSet("trace stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	src := fs.Int("source-nodes", 0, "the traced cluster's nodes, for a trace file (embedded traces know theirs; a file without it is taken as traced on 600)")
+	src := fs.Int("source-nodes", 0, "the traced cluster's nodes, for a SWIM trace file (embedded traces know theirs; a file without it is taken as traced on 600)")
+	asJSON := fs.Bool("json", false, "print the stats as JSON (jobs, maps, reduces, input_bytes, shuffle_bytes, output_bytes, hosts, racks, ...)")
+	formatName := fs.String("format", "", "the trace's format when its content should not decide: swim, rumen, jhist or sls")
 	// Accept the trace before or after the flags.
 	rest := args[1:]
 	var name string
@@ -59,8 +62,17 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	if name == "" && fs.NArg() == 1 {
 		name = fs.Arg(0)
 	} else if fs.NArg() > 0 || name == "" {
-		fmt.Fprintln(stderr, "usage: mrsched trace stats FILE|FB-2009|FB-2010|FB-2010-paths [-source-nodes N]")
+		fmt.Fprintln(stderr, traceStatsUsage)
 		return errUsage
+	}
+	format, err := hadooptrace.ParseFormat(*formatName)
+	if err != nil {
+		return fmt.Errorf("-format: %w", err)
+	}
+	if _, _, embedded := traces.Embedded(name); !embedded {
+		if done, err := hadoopTraceStats(name, format, *asJSON, stdout); done || err != nil {
+			return err
+		}
 	}
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "source-nodes" })
@@ -70,7 +82,6 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	// Stats are of the trace as recorded: no byte scaling.
 	opt := workload.SWIMOptions{SourceNodes: defaultSourceNodes, TargetNodes: defaultSourceNodes, Scale: 1, BlockBytes: 128 << 20, Users: 1}
 	var jobs []workload.Job
-	var err error
 	if data, n, ok := traces.Embedded(name); ok {
 		if given && *src != n {
 			return fmt.Errorf("-source-nodes: %d, but %s was traced on %d nodes; the flag is for trace files", *src, name, n)
@@ -91,6 +102,9 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return swimStatsJSON(stdout, workload.Summarize(jobs))
 	}
 	return workload.Summarize(jobs).Write(stdout)
 }

@@ -99,6 +99,7 @@ func simulateInto(c *scenario.Config, record []byte, out string, outs *outputs, 
 		return err
 	}
 	prog.finish()
+	printInputWarnings(c, stderr)
 	if memProfile != "" {
 		if err := writeHeapProfile(memProfile); err != nil {
 			return err

@@ -1,0 +1,526 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
+
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/cluster/hostmap"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sched/allocations"
+	"github.com/mrsched/mrsched/traces"
+	"github.com/mrsched/mrsched/workload"
+	"github.com/mrsched/mrsched/workload/hadooptrace"
+)
+
+// ownInputs are the files that describe a user's own cluster, read once
+// for a scenario and shared by its copies (a comparison's policies): a
+// Hadoop or YARN job trace (workload.trace), a topology
+// (cluster.topology) and an allocation file (policy.allocations).
+type ownInputs struct {
+	once   sync.Once
+	err    error
+	format hadooptrace.Format
+	traced []*hadooptrace.Job
+	hosts  *hostmap.Map
+	alloc  *allocations.Config
+	site   *allocations.Site
+	// warnings name what the inputs' readers skipped or do not model;
+	// mu guards them, since a comparison's policies build at once.
+	mu       sync.Mutex
+	warnings []string
+}
+
+// path is a scenario path, relative to the scenario file's directory.
+func (c *Config) path(p string) string {
+	if p == "" || filepath.IsAbs(p) || c.dir == "" {
+		return p
+	}
+	return filepath.Join(c.dir, p)
+}
+
+// traceFormat is the workload trace's format: "" for an embedded trace or
+// the generator; workload.format when set; else read from the file.
+func (c *Config) traceFormat() (hadooptrace.Format, error) {
+	w := c.Workload
+	if w.Generator != "" || w.Trace == "" {
+		return "", nil
+	}
+	if _, _, embedded := traces.Embedded(w.Trace); embedded {
+		return "", nil
+	}
+	f, err := hadooptrace.ParseFormat(w.Format)
+	if err != nil {
+		return "", fmt.Errorf("workload.format: %w", err)
+	}
+	if f != "" {
+		return f, nil
+	}
+	f, err = hadooptrace.SniffPath(c.path(w.Trace))
+	if errors.Is(err, fs.ErrNotExist) {
+		return hadooptrace.FormatSWIM, nil // the SWIM reader reports what is missing, as it always has
+	}
+	if err != nil {
+		return "", fmt.Errorf("workload.trace: %w", err)
+	}
+	return f, nil
+}
+
+// own reads the scenario's own-cluster files, once.
+func (c *Config) own() (*ownInputs, error) {
+	if c.inputs == nil {
+		c.inputs = &ownInputs{}
+	}
+	in := c.inputs
+	in.once.Do(func() { in.err = c.readInputs(in) })
+	return in, in.err
+}
+
+func (c *Config) readInputs(in *ownInputs) error {
+	f, err := c.traceFormat()
+	if err != nil {
+		return err
+	}
+	in.format = f
+	if f != "" && f != hadooptrace.FormatSWIM {
+		jobs, _, err := hadooptrace.ReadAll(c.path(c.Workload.Trace), f)
+		if err != nil {
+			return fmt.Errorf("workload.trace: %w", err)
+		}
+		in.traced = jobs
+	}
+	if p := c.Cluster.Topology; p != "" {
+		m, err := hostmap.Load(c.path(p))
+		if err != nil {
+			return fmt.Errorf("cluster.topology: %w", err)
+		}
+		in.hosts = m
+		in.warnings = append(in.warnings, m.Warnings...)
+	}
+	if p := c.Policy.Allocations; p != "" {
+		a, err := allocations.Load(c.path(p))
+		if err != nil {
+			return fmt.Errorf("policy.allocations: %w", err)
+		}
+		in.alloc = a
+		in.warnings = append(in.warnings, a.Warnings...)
+	}
+	if p := c.Policy.Site; p != "" {
+		st, err := allocations.LoadSite(c.path(p))
+		if err != nil {
+			return fmt.Errorf("policy.site: %w", err)
+		}
+		if _, _, err := st.LocalityWaits(c.engine().WithDefaults().HeartbeatS); err != nil {
+			return fmt.Errorf("policy.site: %w", err)
+		}
+		in.site = st
+		in.warnings = append(in.warnings, st.Warnings...)
+	}
+	return nil
+}
+
+var floatPtrType = reflect.TypeOf((*float64)(nil))
+
+// applySite sets a delay policy's waits, t1_s and t2_s, from the site
+// file's locality settings where the scenario's parameters leave them
+// unset; a policy without the waits runs as it is, which a warning says.
+func (c *Config) applySite(into any) error {
+	in, err := c.own()
+	if err != nil || in.site == nil {
+		return err
+	}
+	node, rack, err := in.site.LocalityWaits(c.engine().WithDefaults().HeartbeatS)
+	if err != nil {
+		return fmt.Errorf("policy.site: %w", err)
+	}
+	var t1, t2 reflect.Value
+	var find func(v reflect.Value)
+	find = func(v reflect.Value) {
+		if v.Kind() != reflect.Struct {
+			return
+		}
+		for i := range v.NumField() {
+			f, sf := v.Field(i), v.Type().Field(i)
+			switch {
+			case sf.Name == "T1S" && f.Type() == floatPtrType:
+				t1 = f
+			case sf.Name == "T2S" && f.Type() == floatPtrType:
+				t2 = f
+			case sf.Anonymous:
+				find(f)
+			}
+		}
+	}
+	v := reflect.ValueOf(into)
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	find(v)
+	if !t1.IsValid() || !t2.IsValid() {
+		c.note(fmt.Sprintf("policy.site: policy %s has no locality waits; the site file's do not apply to it", c.Policy.Name))
+		return nil
+	}
+	for _, w := range []struct {
+		field reflect.Value
+		v     *float64
+	}{{t1, node}, {t2, rack}} {
+		if w.v != nil && w.field.IsNil() {
+			w.field.Set(reflect.ValueOf(w.v))
+		}
+	}
+	return nil
+}
+
+// note adds a warning once.
+func (c *Config) note(s string) {
+	if in, err := c.own(); err == nil {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		in.warnings = appendOnce(in.warnings, s)
+	}
+}
+
+// InputWarnings are the warnings of the scenario's topology and
+// allocation files: lines skipped, settings not modelled. Reading them
+// reads the files; an error is reported by Build or Run.
+func (c *Config) InputWarnings() []string {
+	in, err := c.own()
+	if err != nil {
+		return nil
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return slices.Clone(in.warnings)
+}
+
+// slsTaskMemoryMB and slsTaskVCores are the container an SLS trace's tasks
+// ask for by default (yarn.sls.container.memory.mb 1024 and
+// yarn.sls.container.vcores 1, SLSConfiguration), from which an SLS node's
+// containers follow.
+const (
+	slsTaskMemoryMB = 1024
+	slsTaskVCores   = 1
+)
+
+// buildTopology makes the cluster: from cluster.topology's hosts when set;
+// else from the hosts a Hadoop or YARN trace names, as SLS builds its
+// nodes from its trace, unless the scenario sets cluster.racks or
+// cluster.nodes_per_rack; else the scenario's racks of identical nodes.
+// An SLS nodes file's memory-mb and vcores make a node's CPU, memory and,
+// in the container model, its containers: as many 1024 MB, 1-vcore
+// containers as fit (the SLS default container).
+func (c *Config) buildTopology() (*cluster.Topology, error) {
+	in, err := c.own()
+	if err != nil {
+		return nil, err
+	}
+	var specs []cluster.NodeSpec
+	switch {
+	case in.hosts != nil:
+		for _, n := range in.hosts.Nodes {
+			s := cluster.NodeSpec{Name: n.Host, Rack: n.Rack}
+			if n.MemoryMB > 0 {
+				s.MemoryGB = float64(n.MemoryMB) / 1024
+			}
+			if n.VCores > 0 {
+				s.CPUCores = float64(n.VCores)
+			}
+			if c.Cluster.Containers > 0 && (n.MemoryMB > 0 || n.VCores > 0) {
+				cont := c.Cluster.Containers
+				if n.MemoryMB > 0 {
+					cont = int(n.MemoryMB / slsTaskMemoryMB)
+				}
+				if n.VCores > 0 {
+					cont = min(cont, int(n.VCores/slsTaskVCores))
+				}
+				s.Containers = max(cont, 1)
+			}
+			specs = append(specs, s)
+		}
+	case in.traced != nil && !c.set("cluster.racks") && !c.set("cluster.nodes_per_rack"):
+		for _, l := range hadooptrace.Hosts(in.traced) {
+			specs = append(specs, cluster.NodeSpec{Name: l.Host, Rack: l.Rack})
+		}
+		if len(specs) == 0 {
+			return nil, fmt.Errorf("workload.trace: the trace names no hosts; give cluster.topology, or cluster.racks and nodes_per_rack")
+		}
+	case len(c.Cluster.Groups()) > 0 || len(c.Cluster.Uplinks()) > 0:
+		specs = cluster.UniformHosts(c.Cluster)
+	default:
+		return cluster.New(c.Cluster)
+	}
+	if err := cluster.ApplyGroups(c.Cluster, specs, c.Cluster.Groups()); err != nil {
+		return nil, err
+	}
+	cfg := c.Cluster
+	if n := len(specs); !c.set("cluster.replication") && n < cluster.DefaultReplication {
+		cfg.Replication = n // a cluster of fewer hosts than HDFS's default replication keeps a replica a host
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		in.warnings = appendOnce(in.warnings, fmt.Sprintf("cluster.replication: %d hosts, so %d replicas a block (HDFS's default is %d)", n, n, cluster.DefaultReplication))
+	}
+	return cluster.NewHosts(cfg, specs, c.Cluster.Uplinks())
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// hadoopJobs converts the scenario's Hadoop or YARN trace into jobs for
+// topology t; ok is false when the workload is no such trace.
+func (c *Config) hadoopJobs(t *cluster.Topology, prof workload.Profile) ([]workload.Job, bool, error) {
+	in, err := c.own()
+	if err != nil {
+		return nil, true, err
+	}
+	if in.traced == nil {
+		return nil, false, nil
+	}
+	w := c.Workload
+	if w.SourceNodes != 0 {
+		return nil, true, fmt.Errorf("workload.source_nodes: applies to SWIM traces; a %s trace's bytes are taken as traced (workload.scale scales them)", in.format)
+	}
+	for _, f := range []string{"workload.users", "workload.bytes_per_reduce"} {
+		if c.set(f) {
+			c.note(fmt.Sprintf("%s: a %s trace names its users and counts its reduces; the setting does not apply", f, in.format))
+		}
+	}
+	opt := hadooptrace.ConvertOptions{Profile: prof, Bytes: hadooptrace.DefaultSLSByteModel(t.Config().BlockBytes()),
+		MaxJobs: w.MaxJobs, StartS: w.StartS, EndS: w.EndS, Scale: w.Scale}
+	jobs, _, err := hadooptrace.Convert(in.traced, opt)
+	if err != nil {
+		return nil, true, fmt.Errorf("workload.trace: %w", err)
+	}
+	// Task times from the trace, unless the scenario sets the rates.
+	cfg := t.Config()
+	io := hadooptrace.IdleIO{DiskBps: cfg.DiskMBps * 1e6, NICBps: cfg.NICMbps * 1e6 / 8, StartupS: c.engine().Resolved(cfg).TaskStartupS}
+	for i := range jobs {
+		if w.MapMBps > 0 && w.ReduceMBps > 0 {
+			break
+		}
+		keep := jobs[i].Profile
+		hadooptrace.MeasuredProfile(&jobs[i], io)
+		if w.MapMBps > 0 {
+			jobs[i].Profile.MapSecPerByte = keep.MapSecPerByte
+		}
+		if w.ReduceMBps > 0 {
+			jobs[i].Profile.ReduceSecPerByte = keep.ReduceSecPerByte
+		}
+	}
+	return jobs, true, nil
+}
+
+// placeJobs puts every job in the pool or queue the allocation file's
+// rules choose by the job's traced user and queue (a generated or SWIM
+// job's user is its pool name, user3).
+func (c *Config) placeJobs(jobs []workload.Job) error {
+	in, err := c.own()
+	if err != nil || in.alloc == nil {
+		return err
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		user := j.UserName
+		if user == "" {
+			user = j.Pool
+		}
+		p, err := in.alloc.PoolFor(user, j.Queue)
+		if err != nil {
+			return fmt.Errorf("policy.allocations: job %s: %w", j.Name, err)
+		}
+		j.Pool = p
+	}
+	return nil
+}
+
+// noPools warns, when the scenario has an allocation file, that its
+// policy has no pools to take it.
+func (c *Config) noPools() {
+	if in, err := c.own(); err == nil && in.alloc != nil {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		in.warnings = appendOnce(in.warnings, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
+	}
+}
+
+var (
+	poolsType   = reflect.TypeOf([]sched.PoolConfig(nil))
+	treeType    = reflect.TypeOf((*sched.ShareTree)(nil)).Elem()
+	preemptType = reflect.TypeOf(sched.PreemptionParams{})
+)
+
+// applyAllocations puts the allocation file's pools or queues, its share
+// tree (YARN) and its preemption timeouts into a policy's parameters,
+// into, when the policy has pools. A policy without pools runs without
+// them, which a warning says.
+func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
+	in, err := c.own()
+	if err != nil || in.alloc == nil {
+		return err
+	}
+	v := reflect.ValueOf(into)
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	var pools, tree, preempt reflect.Value
+	// The fields may sit in an embedded struct (sw-fair's and nas's
+	// parameters inline the fair policy's).
+	var find func(v reflect.Value)
+	find = func(v reflect.Value) {
+		if v.Kind() != reflect.Struct {
+			return
+		}
+		for i := range v.NumField() {
+			f := v.Field(i)
+			switch {
+			case f.Type() == poolsType:
+				pools = f
+			case f.Type() == treeType:
+				tree = f
+			case f.Type() == preemptType:
+				preempt = f
+			case v.Type().Field(i).Anonymous:
+				find(f)
+			}
+		}
+	}
+	find(v)
+	if !pools.IsValid() {
+		c.noPools()
+		return nil
+	}
+	if pools.Len() > 0 {
+		return fmt.Errorf("policy.allocations: set either the allocation file or the scenario's pools (policy.pools), not both")
+	}
+	a := in.alloc
+	pcs := allocationPools(a, t)
+	pools.Set(reflect.ValueOf(pcs))
+	if a.Kind == allocations.YARN && tree.IsValid() {
+		tree.Set(reflect.ValueOf(a.Tree(allocations.Units{TaskMemoryMB: allocations.DefaultTaskMemoryMB})))
+	}
+	if preempt.IsValid() {
+		p := preempt.Addr().Interface().(*sched.PreemptionParams)
+		if p.MinShareTimeoutS == 0 && a.DefaultMinSharePreemptionTimeoutS > 0 {
+			p.MinShareTimeoutS = a.DefaultMinSharePreemptionTimeoutS
+		}
+		if p.FairShareTimeoutS == 0 && a.FairSharePreemptionTimeoutS > 0 {
+			p.FairShareTimeoutS = a.FairSharePreemptionTimeoutS
+		}
+	}
+	return nil
+}
+
+// allocationPools are the leaf pools or queues of an allocation file as
+// the fair order's pools: Hadoop 1's minMaps and minReduces as written; a
+// YARN queue's minResources in tasks of 1024 MB (memory decides, as YARN's
+// fair policy divides memory), as containers in the container model and as
+// both map and reduce slots in the slot model; drf queues share among
+// their jobs fairly (the model's jobs ask one kind of container).
+func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolConfig {
+	u := allocations.Units{TaskMemoryMB: allocations.DefaultTaskMemoryMB}
+	total := t.TotalSlots()
+	var out []sched.PoolConfig
+	for _, q := range a.Queues {
+		if len(q.Children) > 0 {
+			continue
+		}
+		pc := sched.PoolConfig{Name: q.Name, Weight: q.Weight, Mode: q.Mode, MinMaps: q.MinMaps, MinReduces: q.MinReduces}
+		if pc.Mode == "drf" {
+			pc.Mode = "fair"
+		}
+		if pc.Weight == 0 {
+			pc.Weight = 1e-9 // YARN's weight 0 gets its minimum only; the fair order needs a positive weight
+		}
+		if a.Kind == allocations.YARN {
+			if t.ContainerModel() {
+				pc.MinShare = int(u.Slots(q.MinResources, float64(total[2]), false))
+			} else {
+				pc.MinMaps = int(u.Slots(q.MinResources, float64(total[0]), false))
+				pc.MinReduces = int(u.Slots(q.MinResources, float64(total[1]), false))
+			}
+		}
+		out = append(out, pc)
+	}
+	return out
+}
+
+// EffectiveAllocations is an allocation file as a run used it: every pool
+// or queue with its name as the file gives it, its place in the tree,
+// weight and minimum share, and the file's warnings.
+type EffectiveAllocations struct {
+	File     string           `json:"file"`
+	Kind     string           `json:"kind"`
+	Queues   []EffectiveQueue `json:"queues"`
+	Warnings []string         `json:"warnings"`
+}
+
+// EffectiveQueue is one pool or queue of an allocation file.
+type EffectiveQueue struct {
+	Name   string  `json:"name"` // as the file gives it
+	Path   string  `json:"path"` // below the root, dotted
+	Weight float64 `json:"weight"`
+	// MinShare is the minimum share as the file writes it: "5 maps, 3
+	// reduces" (Hadoop 1) or the minResources string (YARN); "" for none.
+	MinShare string `json:"min_share"`
+	Mode     string `json:"mode"`
+}
+
+// EffectiveTopology is a topology file as a run used it.
+type EffectiveTopology struct {
+	File     string   `json:"file,omitempty"`
+	Source   string   `json:"source"` // the file's format, or "trace hosts"
+	Racks    int      `json:"racks"`
+	Nodes    int      `json:"nodes"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// effectiveInputs records the own-cluster files of a run in e.
+func (c *Config) effectiveInputs(e *Effective, t *cluster.Topology) {
+	in, err := c.own()
+	if err != nil {
+		return
+	}
+	if in.format != "" && in.format != hadooptrace.FormatSWIM {
+		e.Workload.Format = string(in.format)
+		e.Workload.BytesModelled = in.format == hadooptrace.FormatSLS
+		if w := c.Workload; w.MapMBps == 0 || w.ReduceMBps == 0 {
+			e.Workload.TaskTimes = "trace" // map_mbps and reduce_mbps are the rates of tasks the trace did not measure
+		}
+	}
+	if !t.Uniform() {
+		et := &EffectiveTopology{Racks: t.NumRacks(), Nodes: t.NumNodes(), Source: "trace hosts"}
+		if in.hosts != nil {
+			et.File, et.Source, et.Warnings = c.Cluster.Topology, string(in.hosts.Format), in.hosts.Warnings
+		}
+		e.Topology = et
+	}
+	if a := in.alloc; a != nil {
+		// The file's own warnings, and this policy's: not the warnings
+		// other runs of a comparison add, which come in no fixed order.
+		ea := &EffectiveAllocations{File: c.Policy.Allocations, Kind: string(a.Kind), Warnings: append([]string{}, a.Warnings...)}
+		if _, has := e.Policy.Params["pools"]; !has {
+			ea.Warnings = append(ea.Warnings, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
+		}
+		for _, q := range a.Queues {
+			eq := EffectiveQueue{Name: q.FileName, Path: q.Name, Weight: q.Weight, Mode: q.Mode}
+			switch {
+			case q.MinResources != nil:
+				eq.MinShare = q.MinResources.Text
+			case q.MinMaps > 0 || q.MinReduces > 0:
+				eq.MinShare = fmt.Sprintf("%d maps, %d reduces", q.MinMaps, q.MinReduces)
+			}
+			ea.Queues = append(ea.Queues, eq)
+		}
+		e.Policy.Allocations = ea
+	}
+}

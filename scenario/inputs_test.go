@@ -1,0 +1,254 @@
+package scenario
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/sched"
+)
+
+// writeScenario writes a scenario beside examples/hadoop's files, so that
+// its relative paths name them.
+func writeScenario(t *testing.T, body string) *Config {
+	t.Helper()
+	dir, err := filepath.Abs("../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadBytes([]byte(body), "s.yaml", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestHeterogeneousClusterEveryPolicy runs a cluster whose racks and nodes
+// differ under every registered policy with the engine's invariants on:
+// an SLS nodes file (nodes of 2 to 16 containers) in the container model,
+// and a table of racks of 1 and 3 nodes in the slot model.
+func TestHeterogeneousClusterEveryPolicy(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "uneven.data")
+	if err := os.WriteFile(table, []byte("node1 /rackA\nnode2 /rackA\nnode3 /rackA\nnode4 /rackB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, body string }{
+		{"sls nodes, containers", "cluster: {topology: sls-nodes.json, containers: 8}\nworkload: {trace: sls-jobs.json}\nengine: {check_invariants: true}\n"},
+		{"uneven racks, slots", "cluster: {topology: " + table + "}\nworkload: {trace: job-trace.json}\nengine: {check_invariants: true}\n"},
+	} {
+		for _, name := range sched.PolicyNames() {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				c := writeScenario(t, tc.body+"policy: {name: "+name+"}\n")
+				res, err := c.Run(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s := res.Summary; s.JobsCompleted != s.JobsSubmitted || s.JobsSubmitted == 0 {
+					t.Errorf("%d of %d jobs completed; want every one on a cluster of unequal nodes", s.JobsCompleted, s.JobsSubmitted)
+				}
+			})
+		}
+	}
+}
+
+// TestTopologyFromFiles: racks of any size, and an SLS node's containers
+// from its memory and vcores (1024 MB, 1 vcore a container); a node
+// without resources takes cluster.containers.
+func TestTopologyFromFiles(t *testing.T) {
+	c := writeScenario(t, "cluster: {topology: sls-nodes.json, containers: 8}\nworkload: {trace: sls-jobs.json}\npolicy: {name: fifo}\n")
+	topo, _, _, err := c.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"node1": 8, "node2": 8, "node3": 4, "node4": 16, "node5": 8, "node6": 2}
+	for host, n := range want {
+		id, ok := topo.NodeByName(host)
+		if !ok || topo.Slots(id)[2] != n {
+			t.Errorf("%s: %v containers; want %d", host, topo.Slots(id), n)
+		}
+	}
+	if topo.NumRacks() != 2 || topo.TotalSlots()[2] != 46 {
+		t.Errorf("%d racks, %d containers; want 2 racks and 46 containers", topo.NumRacks(), topo.TotalSlots()[2])
+	}
+	// Without a topology, the trace's hosts are the cluster.
+	c = writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fifo}\n")
+	topo, _, _, err = c.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if topo.NumNodes() != 6 || topo.NumRacks() != 2 {
+		t.Errorf("trace hosts: %d nodes on %d racks; want the 6 hosts on 2 racks the trace names", topo.NumNodes(), topo.NumRacks())
+	}
+}
+
+// TestAllocationsPlaceJobsAndShowInSummary: jobs go to queues by the
+// file's placement rules, the fair policy takes the file's queues, and the
+// summary lists every queue with its name as the file gives it.
+func TestAllocationsPlaceJobsAndShowInSummary(t *testing.T) {
+	c := writeScenario(t, "cluster: {topology: topology.data, containers: 4}\nworkload: {trace: job-trace.json}\npolicy: {name: fair, allocations: fair-scheduler.xml}\n")
+	_, jobs, _, err := c.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pools := map[string]string{}
+	for _, j := range jobs {
+		pools[j.UserName+"@"+j.Queue] = j.Pool
+	}
+	for key, want := range map[string]string{"alice@prod.etl": "prod.etl", "carol@dev": "dev", "dave@default": "default"} {
+		if pools[key] != want {
+			t.Errorf("job of %s in pool %q; want %q (specified, then default)", key, pools[key], want)
+		}
+	}
+	res, err := c.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Summary.Config.(Effective).Policy.Allocations
+	if a == nil || len(a.Queues) != 5 {
+		t.Fatalf("summary's allocations %+v; want the file's 5 queues", a)
+	}
+	if q := a.Queues[1]; q.Name != "etl" || q.Path != "prod.etl" || q.Weight != 3 || q.MinShare != "4096 mb, 4 vcores" {
+		t.Errorf("queue %+v; want etl (prod.etl), weight 3, min share as written", q)
+	}
+}
+
+func TestOwnClusterBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.xml")
+	if err := os.WriteFile(bad, []byte("<allocations>\n<queue name=\"a\"><weight>x</weight></queue></allocations>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badTrace := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(badTrace, []byte("{\"jobID\":\"j\",\n\"submitTime\":\"yesterday\"}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{"workload: {trace: job-trace.json}\npolicy: {name: fair, allocations: " + bad + "}\n", "bad.xml:2: <weight>"},
+		{"workload: {trace: " + badTrace + "}\npolicy: {name: fair}\n", `bad.json:2: job j, field "submitTime"`},
+		{"workload: {trace: job-trace.json, format: parquet}\npolicy: {name: fair}\n", "workload.format"},
+		{"workload: {trace: job-trace.json}\npolicy: {name: fair, allocations: fair-scheduler.xml, params: {pools: [{name: a}]}}\n", "not both"},
+		{"workload: {trace: job-trace.json, source_nodes: 10}\npolicy: {name: fair}\n", "workload.source_nodes"},
+	} {
+		c := writeScenario(t, tc.body)
+		_, _, _, err := c.Build()
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "s.yaml") {
+			t.Errorf("%q: error %v; want one naming s.yaml and %q", tc.body, err, tc.want)
+		}
+	}
+}
+
+// TestNodeGroupsAndRackUplinks: groups give the nodes they name other
+// slots and links, per group; racks take their own uplinks; a bad value
+// is refused at its line, under its entry's path.
+func TestNodeGroupsAndRackUplinks(t *testing.T) {
+	c := writeScenario(t, `cluster:
+  racks: 2
+  nodes_per_rack: 3
+  node_groups:
+    - {hosts: "r0n*", map_slots: 8, nic_mbps: 1000}
+    - {hosts: r1n2, disk_mbps: 100}
+  rack_uplinks: {/rack1: 2000}
+workload: {trace: FB-2009, max_jobs: 20}
+policy: {name: fair}
+engine: {check_invariants: true}
+`)
+	res, err := c.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Summary; s.JobsCompleted != 20 {
+		t.Errorf("%d jobs completed; want 20", s.JobsCompleted)
+	}
+	topo, _, _, err := c.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := topo.LinkCapacities()
+	r0n0, _ := topo.NodeByName("r0n0")
+	r1n2, _ := topo.NodeByName("r1n2")
+	if topo.Slots(r0n0) != [3]int{8, 2, 0} || caps[topo.NICUp(r0n0)] != 1000e6/8 || caps[topo.DiskLink(r1n2)] != 100e6 || caps[topo.UplinkUp(1)] != 2000e6/8 {
+		t.Errorf("r0n0 slots %v NIC %v, r1n2 disk %v, rack 1 uplink %v; want the groups' and the rack's own", topo.Slots(r0n0), caps[topo.NICUp(r0n0)], caps[topo.DiskLink(r1n2)], caps[topo.UplinkUp(1)])
+	}
+	for _, tc := range []struct{ body, want string }{
+		{"cluster:\n  node_groups:\n    - {hosts: x, nic_mbps: 0}\nworkload: {trace: FB-2009}\npolicy: {name: fair}\n", "line 3: cluster.node_groups[0].nic_mbps"},
+		{"cluster:\n  rack_uplinks: {/rack0: -5}\nworkload: {trace: FB-2009}\npolicy: {name: fair}\n", "cluster.rack_uplinks./rack0"},
+		{"cluster:\n  node_groups: [{hosts: nosuch, containers: 2}]\nworkload: {trace: FB-2009}\npolicy: {name: fair}\n", "matches no host"},
+	} {
+		dir, _ := filepath.Abs("../examples/hadoop")
+		c, err := LoadBytes([]byte(tc.body), "s.yaml", dir)
+		if err == nil {
+			_, _, _, err = c.Build()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v; want one naming %q", tc.body, err, tc.want)
+		}
+	}
+}
+
+// TestAllocationsReachEveryPolicyWithPools: the policies whose
+// parameters hold the fair order's pools, directly or inlined, take the
+// file's; the others run without them and a warning says so.
+func TestAllocationsReachEveryPolicyWithPools(t *testing.T) {
+	for _, name := range sched.PolicyNames() {
+		c := writeScenario(t, "cluster: {topology: topology.data, containers: 4}\nworkload: {trace: job-trace.json}\npolicy: {name: "+name+", allocations: fair-scheduler.xml}\n")
+		res, err := c.Run(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		params := res.Summary.Config.(Effective).Policy.Params
+		pools, has := params["pools"].([]map[string]any)
+		warned := false
+		for _, w := range c.InputWarnings() {
+			warned = warned || strings.Contains(w, "policy "+name+" has no pools")
+		}
+		switch {
+		case has && len(pools) != 4:
+			t.Errorf("%s: pools %v; want the file's 4 leaf queues", name, pools)
+		case !has && !warned:
+			t.Errorf("%s: no pools and no warning; a policy the file does not apply to must be named", name)
+		}
+	}
+}
+
+// TestSiteLocalityWaits: a site file's Fair Scheduler locality settings
+// set the delay policy's waits unless its parameters do.
+func TestSiteLocalityWaits(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "mapred-site.xml")
+	if err := os.WriteFile(site, []byte("<configuration><property><name>mapred.fairscheduler.locality.delay</name><value>7000</value></property></configuration>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		params string
+		t1     float64
+	}{{"", 7}, {", params: {t1_s: 3}", 3}} {
+		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: delay, site: "+site+tc.params+"}\n")
+		res, err := c.Run(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := res.Summary.Config.(Effective).Policy.Params
+		if p["t1_s"] != tc.t1 || p["t2_s"] != 7.0 {
+			t.Errorf("params %q: t1_s %v, t2_s %v; want %v and the site's 7 s", tc.params, p["t1_s"], p["t2_s"], tc.t1)
+		}
+	}
+}
+
+// TestHadoopExamplesRun: the example scenarios of examples/hadoop run,
+// every job completing with the engine's invariants on.
+func TestHadoopExamplesRun(t *testing.T) {
+	for _, f := range []string{"../examples/hadoop/mycluster.yaml", "../examples/hadoop/sls.yaml"} {
+		c, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Run(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if s := res.Summary; s.JobsCompleted != s.JobsSubmitted || s.JobsSubmitted == 0 {
+			t.Errorf("%s: %d of %d jobs; want all", f, s.JobsCompleted, s.JobsSubmitted)
+		}
+	}
+}

@@ -1,0 +1,383 @@
+package allocations
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/sched"
+)
+
+// hadoop1 is a Hadoop 1 allocation file written from the Fair Scheduler's
+// documentation (fair_scheduler.html of Hadoop 1.2.1): every pool setting
+// and every top-level one.
+const hadoop1 = `<?xml version="1.0"?>
+<allocations>
+  <pool name="research">
+    <minMaps>5</minMaps>
+    <minReduces>3</minReduces>
+    <maxMaps>25</maxMaps>
+    <maxReduces>20</maxReduces>
+    <maxRunningJobs>10</maxRunningJobs>
+    <weight>2.0</weight>
+    <schedulingMode>fifo</schedulingMode>
+    <minSharePreemptionTimeout>300</minSharePreemptionTimeout>
+  </pool>
+  <pool name="ads"/>
+  <user name="sam"><maxRunningJobs>6</maxRunningJobs></user>
+  <poolMaxJobsDefault>20</poolMaxJobsDefault>
+  <userMaxJobsDefault>3</userMaxJobsDefault>
+  <fairSharePreemptionTimeout>600</fairSharePreemptionTimeout>
+  <defaultMinSharePreemptionTimeout>120</defaultMinSharePreemptionTimeout>
+</allocations>`
+
+func TestHadoop1(t *testing.T) {
+	c, err := Parse(strings.NewReader(hadoop1), "h1.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kind != Hadoop1 || len(c.Queues) != 2 {
+		t.Fatalf("kind %s with %d pools; want hadoop1 with 2", c.Kind, len(c.Queues))
+	}
+	r := c.Queues[0]
+	if r.Name != "research" || r.MinMaps != 5 || r.MinReduces != 3 || r.MaxMaps != 25 || r.MaxReduces != 20 || r.MaxRunning != 10 ||
+		r.Weight != 2 || r.Mode != "fifo" || r.MinSharePreemptionTimeoutS != 300 {
+		t.Errorf("pool %+v; want every setting as written", r)
+	}
+	if a := c.Queues[1]; a.Weight != 1 || a.Mode != "fair" {
+		t.Errorf("pool ads %+v; want the defaults, weight 1 and fair", a)
+	}
+	if c.UserMaxRunning["sam"] != 6 || c.PoolMaxJobsDefault != 20 || c.UserMaxJobsDefault != 3 ||
+		c.FairSharePreemptionTimeoutS != 600 || c.DefaultMinSharePreemptionTimeoutS != 120 {
+		t.Errorf("top-level settings %+v; want them as written", c)
+	}
+	// Settings the model does not have are named, each at its line.
+	for _, want := range []string{"h1.xml:6: <maxMaps>", "h1.xml:7: <maxReduces>", "h1.xml:8: <maxRunningJobs>", "<userMaxJobsDefault>", "<poolMaxJobsDefault>", "sam"} {
+		found := false
+		for _, w := range c.Warnings {
+			found = found || strings.Contains(w, want)
+		}
+		if !found {
+			t.Errorf("warnings %q lack %q: a setting not modelled must be named", c.Warnings, want)
+		}
+	}
+	for _, tc := range []struct{ user, queue, want string }{
+		{"alice", "research", "research"}, // the queue names a declared pool
+		{"alice", "default", "alice"},     // else the user's pool (poolnameproperty user.name)
+		{"", "", "default"},
+	} {
+		if got, err := c.PoolFor(tc.user, tc.queue); err != nil || got != tc.want {
+			t.Errorf("PoolFor(%q, %q) = %q, %v; want %q", tc.user, tc.queue, got, err, tc.want)
+		}
+	}
+}
+
+// yarn is a YARN allocation file after FairScheduler.md's example: nested
+// queues, every resource-string form, and a placement policy.
+const yarn = `<?xml version="1.0"?>
+<allocations>
+  <queue name="prod">
+    <weight>3</weight>
+    <minResources>10240 mb, 10 vcores</minResources>
+    <maxResources>90%</maxResources>
+    <schedulingPolicy>drf</schedulingPolicy>
+    <queue name="etl">
+      <minResources>vcores=2, memory-mb=4096</minResources>
+      <maxResources>memory-mb=50%, vcores=50%</maxResources>
+      <maxRunningApps>5</maxRunningApps>
+    </queue>
+    <queue name="adhoc">
+      <maxResources>40% memory, 60% cpu</maxResources>
+      <schedulingPolicy>fifo</schedulingPolicy>
+    </queue>
+  </queue>
+  <queue name="dev">
+    <minResources>2048.7mb,1vcores</minResources>
+    <maxResources>vcores=4</maxResources>
+    <fairSharePreemptionThreshold>0.5</fairSharePreemptionThreshold>
+  </queue>
+  <defaultQueueSchedulingPolicy>fair</defaultQueueSchedulingPolicy>
+  <queuePlacementPolicy>
+    <rule name="specified" create="false"/>
+    <rule name="primaryGroup" create="false"/>
+    <rule name="nestedUserQueue"><rule name="default" queue="dev"/></rule>
+    <rule name="default" queue="prod.adhoc"/>
+  </queuePlacementPolicy>
+</allocations>`
+
+func TestYARNQueuesAndResources(t *testing.T) {
+	c, err := Parse(strings.NewReader(yarn), "y.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kind != YARN {
+		t.Fatalf("kind %s; want yarn", c.Kind)
+	}
+	names := []string{}
+	for _, q := range c.Queues {
+		names = append(names, q.Name)
+	}
+	if got := strings.Join(names, " "); got != "prod prod.etl prod.adhoc dev" {
+		t.Errorf("queues %s; want the tree in file order, nested names dotted", got)
+	}
+	for _, tc := range []struct {
+		queue string
+		min   bool
+		want  Resource
+	}{
+		{"prod", true, Resource{MemoryMB: 10240, VCores: 10}},
+		{"prod", false, Resource{MemoryMB: 0.9, VCores: 0.9, Percent: true}},
+		{"prod.etl", true, Resource{MemoryMB: 4096, VCores: 2}},
+		{"prod.etl", false, Resource{MemoryMB: 0.5, VCores: 0.5, Percent: true}},
+		{"prod.adhoc", false, Resource{MemoryMB: 0.4, VCores: 0.6, Percent: true}},
+		{"dev", true, Resource{MemoryMB: 2048, VCores: 1}},
+		{"dev", false, Resource{VCores: 4, MemUnset: true}},
+	} {
+		q := c.Queue(tc.queue)
+		r := q.MaxResources
+		if tc.min {
+			r = q.MinResources
+		}
+		got := *r
+		got.Text = ""
+		if math.Abs(got.MemoryMB-tc.want.MemoryMB) > 1e-12 || math.Abs(got.VCores-tc.want.VCores) > 1e-12 ||
+			got.Percent != tc.want.Percent || got.MemUnset != tc.want.MemUnset || got.CPUUnset != tc.want.CPUUnset {
+			t.Errorf("%s %s (%q) read as %+v; want %+v", tc.queue, map[bool]string{true: "min", false: "max"}[tc.min], r.Text, got, tc.want)
+		}
+	}
+	if c.Queue("prod").Mode != "drf" || c.Queue("prod.adhoc").Mode != "fifo" || c.Queue("dev").Mode != "fair" {
+		t.Errorf("policies %s %s %s; want drf, fifo and the default fair", c.Queue("prod").Mode, c.Queue("prod.adhoc").Mode, c.Queue("dev").Mode)
+	}
+	for _, tc := range []struct{ user, queue, want string }{
+		{"ann", "prod.etl", "prod.etl"},      // specified, and declared
+		{"ann", "root.prod.etl", "prod.etl"}, // "root." is optional
+		{"ann", "nosuch", "dev.ann"},         // specified may not create: nested user queue under default's dev
+		{"a.b", "default", "dev.a_dot_b"},    // "default" is unspecified; a '.' in a user name becomes _dot_
+		{"", "", "prod.adhoc"},               // no user: the last rule
+	} {
+		if got, err := c.PoolFor(tc.user, tc.queue); err != nil || got != tc.want {
+			t.Errorf("PoolFor(%q, %q) = %q, %v; want %q", tc.user, tc.queue, got, err, tc.want)
+		}
+	}
+	if _, err := c.PoolFor("ann", "prod"); err == nil || !strings.Contains(err.Error(), "parent queue") {
+		t.Errorf("placing in a parent queue: %v; want an error saying jobs run in leaf queues", err)
+	}
+}
+
+func TestYARNDefaultPlacement(t *testing.T) {
+	c, err := Parse(strings.NewReader(`<allocations><queue name="a"/></allocations>`), "y.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ user, queue, want string }{{"u", "a", "a"}, {"u", "b", "b"}, {"u", "default", "u"}, {"u", "", "u"}} {
+		if got, err := c.PoolFor(tc.user, tc.queue); err != nil || got != tc.want {
+			t.Errorf("PoolFor(%q, %q) = %q, %v; want %q (specified, then the user's queue, both created)", tc.user, tc.queue, got, err, tc.want)
+		}
+	}
+	c, _ = Parse(strings.NewReader(`<allocations><queue name="a"/><queuePlacementPolicy><rule name="specified" create="false"/><rule name="reject"/></queuePlacementPolicy></allocations>`), "y.xml")
+	if _, err := c.PoolFor("u", "b"); err == nil || !strings.Contains(err.Error(), "reject") {
+		t.Errorf("reject rule: %v; want an error naming it", err)
+	}
+}
+
+func TestBadInputNamesLineAndElement(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"<allocations>\n<pool name=\"a\">\n<weight>heavy</weight></pool></allocations>", "f.xml:3: <weight>"},
+		{"<allocations>\n<queue name=\"a\">\n<minResources>10 mb</minResources></queue></allocations>", "f.xml:3: <minResources>"},
+		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=-5</maxResources></queue></allocations>", "f.xml:2: <maxResources>"},
+		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=50%, vcores=2</maxResources></queue></allocations>", "percentage"},
+		{"<allocations><pool name=\"a\"><schedulingMode>lottery</schedulingMode></pool></allocations>", "want fair or fifo"},
+		{"<allocations><pool><weight>1</weight></pool></allocations>", "without its name"},
+		{"<allocations><queue name=\"a\"/><queue name=\"a\"/></allocations>", "declared twice"},
+		{"<configuration/>", "want <allocations>"},
+		{"<allocations><pool name=\"a\">", "f.xml:1"},
+		{"<allocations><queuePlacementPolicy><rule name=\"guess\"/></queuePlacementPolicy><queue name=\"q\"/></allocations>", "unknown placement rule"},
+	} {
+		_, err := Parse(strings.NewReader(tc.in), "f.xml")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v; want one containing %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// TestTwoLevelFairShare checks a hand computation on a two-level tree of
+// 100 containers: root has a (weight 1) and b (weight 3); a has a1 and a2
+// (weights 1, a2 with a minimum of 20 containers); b has b1.
+// Level 1: R x 1 + R x 3 = 100, so a gets 25 and b 75. Level 2 under a:
+// R + max(R, 20) = 25 gives R = 5: a1 5, a2 20. b1 gets b's 75. Flat, the
+// three leaves of weight 1 would get 26.7, 26.7 and 46.7 (a2's minimum
+// first); the tree is not flattened.
+func TestTwoLevelFairShare(t *testing.T) {
+	c, err := Parse(strings.NewReader(`<allocations>
+  <queue name="a"><weight>1</weight>
+    <queue name="a1"/>
+    <queue name="a2"><minResources>20480 mb, 20 vcores</minResources></queue>
+  </queue>
+  <queue name="b"><weight>3</weight><queue name="b1"/></queue>
+</allocations>`), "tree.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := c.Tree(Units{TaskMemoryMB: 1024})
+	pools := []string{"a.a1", "a.a2", "b.b1"}
+	reqs := make([]sched.ShareRequest, len(pools))
+	for i, p := range pools {
+		q := c.Queue(p)
+		reqs[i] = sched.ShareRequest{Demand: 100, Weight: q.Weight, MinShare: Units{TaskMemoryMB: 1024}.Slots(q.MinResources, 100, false)}
+	}
+	got := tree.PoolShares(nil, 100, pools, reqs)
+	want := []float64{5, 20, 75}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Errorf("%s's share %v; want %v (hand-computed down the tree)", pools[i], got[i], want[i])
+		}
+	}
+	// Only b's leaf active: b takes everything, a inactive gets nothing.
+	got = tree.PoolShares(nil, 100, []string{"b.b1"}, reqs[2:])
+	if math.Abs(got[0]-100) > 1e-9 {
+		t.Errorf("b.b1 alone gets %v; want all 100 (inactive queues get no share)", got[0])
+	}
+	// An undeclared leaf hangs under the queue its name says.
+	got = tree.PoolShares(nil, 100, []string{"a.zed", "b.b1"}, []sched.ShareRequest{{Weight: 1}, {Weight: 1}})
+	if math.Abs(got[0]-25) > 1e-9 || math.Abs(got[1]-75) > 1e-9 {
+		t.Errorf("a.zed and b.b1 get %v; want 25 and 75: a.zed is a's child", got)
+	}
+}
+
+func TestComputeSharesMaxAndWeights(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		total          float64
+		ws, mins, maxs []float64
+		want           []float64
+	}{
+		{"weights", 60, []float64{1, 2}, []float64{0, 0}, []float64{inf, inf}, []float64{20, 40}},
+		{"a maximum caps, the rest flows on", 60, []float64{1, 1}, []float64{0, 0}, []float64{10, inf}, []float64{10, 50}},
+		{"all capped: total unused", 60, []float64{1, 1}, []float64{0, 0}, []float64{10, 5}, []float64{10, 5}},
+		{"weight 0 gets its minimum", 60, []float64{0, 1}, []float64{7, 0}, []float64{inf, inf}, []float64{7, 53}},
+		{"maximum 0 gets nothing", 60, []float64{1, 1}, []float64{5, 0}, []float64{0, inf}, []float64{0, 60}},
+	} {
+		got := ComputeShares(tc.total, tc.ws, tc.mins, tc.maxs)
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-9 {
+				t.Errorf("%s: shares %v; want %v", tc.name, got, tc.want)
+				break
+			}
+		}
+	}
+}
+
+var inf = math.Inf(1)
+
+func realInputs(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			p := filepath.Join(filepath.Dir(dir), "shared", "real-inputs")
+			if _, err := os.Stat(p); err != nil {
+				t.Skip("../shared/real-inputs absent")
+			}
+			return p
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Skip("module root not found")
+		}
+		dir = up
+	}
+}
+
+func TestRealAllocationFiles(t *testing.T) {
+	dir := realInputs(t)
+	c, err := Load(filepath.Join(dir, "yarn-fair-scheduler-allocation.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kind != YARN || len(c.Queues) != 3 || c.Queues[2].Name != "sls_queue_3" || c.Queues[2].Weight != 0.5 ||
+		c.Queues[0].MinResources.MemoryMB != 1024 || c.Queues[0].MinResources.VCores != 1 || c.UserMaxRunning["jenkins"] != 1000 || c.UserMaxJobsDefault != 1000 {
+		t.Errorf("YARN file: %+v; want 3 queues (sls_queue_3 weight 0.5), min 1024 mb 1 vcores, jenkins 1000, userMaxAppsDefault 1000", c)
+	}
+	c, err = Load(filepath.Join(dir, "mr1-fair-scheduler.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := c.Queues[0]
+	if c.Kind != Hadoop1 || len(c.Queues) != 2 || q.Name != "queue1" || q.MinMaps != 1 || q.MaxReduces != 1 || q.Weight != 1 || q.Mode != "fifo" ||
+		q.MinSharePreemptionTimeoutS != 300 || c.FairSharePreemptionTimeoutS != 60 || c.DefaultMinSharePreemptionTimeoutS != 60 {
+		t.Errorf("Hadoop 1 file: %+v, pool %+v; want facts.py's values", c, q)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{hadoop1, yarn, "<allocations/>", "<allocations><queue name=\"a\"><minResources>1%</minResources></queue></allocations>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		c, err := Parse(strings.NewReader(in), "f.xml")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.xml") {
+				t.Errorf("error %q does not name the file", err)
+			}
+			return
+		}
+		for _, q := range c.Queues {
+			if q.Name == "" || q.Weight < 0 {
+				t.Errorf("queue %+v: want a name and a weight of 0 or more", q)
+			}
+			_, _ = c.PoolFor("u", q.Name)
+		}
+	})
+}
+
+func TestSiteLocalityWaits(t *testing.T) {
+	for _, tc := range []struct {
+		name, props string
+		node, rack  float64 // -1: not set
+	}{
+		{"hadoop 1 delay", `<property><name>mapred.fairscheduler.locality.delay</name><value>5000</value></property>`, 5, 5},
+		{"hadoop 1 per level, -1 auto", `<property><name>mapred.fairscheduler.locality.delay</name><value>-1</value></property>
+<property><name>mapred.fairscheduler.locality.delay.racklocal</name><value>1000</value></property>`, 4.5, 1},
+		{"yarn thresholds", `<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>0.5</value></property>
+<property><name>yarn.scheduler.fair.locality.threshold.rack</name><value>-1</value></property>`, 1.5, 0},
+		{"continuous", `<property><name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value></property>
+<property><name>yarn.scheduler.fair.locality-delay-node-ms</name><value>2000</value></property>`, 2, -1},
+		{"none", `<property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>`, -1, -1},
+	} {
+		s, err := ParseSite(strings.NewReader("<configuration>"+tc.props+"</configuration>"), "site.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		node, rack, err := s.LocalityWaits(3)
+		got := func(p *float64) float64 {
+			if p == nil {
+				return -1
+			}
+			return *p
+		}
+		if err != nil || got(node) != tc.node || got(rack) != tc.rack {
+			t.Errorf("%s: waits %v, %v (%v); want %v, %v (a threshold is that fraction of a 3 s heartbeat)", tc.name, got(node), got(rack), err, tc.node, tc.rack)
+		}
+	}
+	s, _ := ParseSite(strings.NewReader("<configuration>\n<property><name>yarn.scheduler.fair.sizebasedweight</name><value>true</value></property></configuration>"), "site.xml")
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "site.xml:2: yarn.scheduler.fair.sizebasedweight") {
+		t.Errorf("warnings %q; want the Fair Scheduler property the model lacks named at its line", s.Warnings)
+	}
+	for _, bad := range []string{
+		"<configuration>\n<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>2</value></property></configuration>",
+		"<configuration>\n<property><name>mapred.fairscheduler.locality.delay</name><value>soon</value></property></configuration>",
+	} {
+		s, err := ParseSite(strings.NewReader(bad), "site.xml")
+		if err == nil {
+			_, _, err = s.LocalityWaits(3)
+		}
+		if err == nil || !strings.Contains(err.Error(), "site.xml:2") {
+			t.Errorf("%q: error %v; want one at site.xml:2", bad, err)
+		}
+	}
+}

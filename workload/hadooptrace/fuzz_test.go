@@ -1,0 +1,45 @@
+package hadooptrace
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// fuzzReader checks that no input panics or hangs a reader, that every
+// job it accepts has non-negative byte sums, and that every rejection is
+// a *ParseError naming the file. `go test` runs the seeds only; `go test
+// -fuzz FuzzScanRumen -fuzztime 30s` explores.
+func fuzzReader(f *testing.F, scan func(r *bytes.Reader, fn func(*Job) error) error, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := scan(bytes.NewReader(data), func(j *Job) error {
+			if j.InputBytes() < 0 || j.ShuffleBytes() < 0 || j.OutputBytes() < 0 {
+				t.Errorf("job %s: negative bytes %d/%d/%d", j.ID, j.InputBytes(), j.ShuffleBytes(), j.OutputBytes())
+			}
+			return nil
+		})
+		var pe *ParseError
+		if err != nil && (!errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "f:")) {
+			t.Errorf("error %v (%T); want a *ParseError naming the file", err, err)
+		}
+	})
+}
+
+func FuzzScanRumen(f *testing.F) {
+	fuzzReader(f, func(r *bytes.Reader, fn func(*Job) error) error { return ScanRumen(r, "f", fn) },
+		rumenJob, rumenJobReordered, rumenMapOnly, "{}", "{\"jobID\":\"\\ud800\"}", "{\"a\":1e400}", "[[[[[[[[")
+}
+
+func FuzzScanJhist(f *testing.F) {
+	fuzzReader(f, func(r *bytes.Reader, fn func(*Job) error) error { return ScanJhist(r, "f", fn) },
+		jhist, "Avro-Json\n{}\n", "Avro-Json\n")
+}
+
+func FuzzScanSLS(f *testing.F) {
+	fuzzReader(f, func(r *bytes.Reader, fn func(*Job) error) error { return ScanSLS(r, "f", fn) },
+		slsJobs, "{\"job.tasks\":[{}]}")
+}

@@ -1,0 +1,458 @@
+package hadooptrace
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mrsched/mrsched/internal/jsonstream"
+)
+
+// JhistMagic is the first line of a MapReduce 2 JobHistory file written
+// in Avro's JSON encoding (mapreduce.jobhistory.jhist.format=json, the
+// default before Hadoop 3): the line Avro's DataFileWriter does not write
+// but JobHistoryEventHandler's EventWriter does, followed by the schema
+// on line 2 and one event a line.
+const JhistMagic = "Avro-Json"
+
+// jhEvent holds the fields of any JobHistory event the reader uses; the
+// event's type says which are meaningful. Reading every event into one
+// shape lets "type" come after "event" in the object.
+type jhEvent struct {
+	typ                                string
+	jobID, jobName, user, queue        string
+	submit, launch, finish, start      int64
+	sortFinish                         int64
+	taskID, taskType, attemptID        string
+	status, host, rack, tracker        string
+	splitLocations                     string
+	hdfsRead, hdfsWritten, shuffleRead int64
+}
+
+// ScanJhist reads one JobHistory (.jhist) file, one job, and calls fn
+// with it. Events used: JOB_SUBMITTED (jobid, jobName, userName,
+// submitTime, jobQueueName), JOB_QUEUE_CHANGED, JOB_INITED and
+// JOB_INFO_CHANGED (launchTime, submitTime), JOB_FINISHED, JOB_FAILED,
+// JOB_KILLED (finishTime, the outcome), TASK_STARTED (taskid, taskType,
+// splitLocations), TASK_FINISHED (counters: a map's input is its
+// HDFS_BYTES_READ, as Rumen's TraceBuilder takes it), the
+// MAP_/REDUCE_ATTEMPT_STARTED events (startTime, trackerName) and the
+// ATTEMPT_FINISHED, _FAILED and _KILLED events (finishTime, hostname,
+// rackname, counters HDFS_BYTES_READ, HDFS_BYTES_WRITTEN and
+// REDUCE_SHUFFLE_BYTES). Setup and cleanup attempts count as the job's
+// other tasks. Other events are skipped.
+func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	magic, err := br.ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return &ParseError{File: file, Line: 1, Err: err}
+	}
+	if strings.TrimRight(magic, "\r\n") != JhistMagic {
+		return &ParseError{File: file, Line: 1, Err: fmt.Errorf("first line %q; want %q (a JobHistory file in Avro's JSON encoding; a binary .jhist must be converted first)", trimForError(magic), JhistMagic)}
+	}
+	d := jsonstream.NewReader(br)
+	d.SetLine(2)
+	// Line 2, the schema: checked as JSON and skipped.
+	if err := d.Skip(); err != nil {
+		return wrapLine(err, file, 2, "", "schema")
+	}
+	j := &Job{File: file, Line: 1, Submit: Unknown, Launch: Unknown, Finish: Unknown, MapMB: Unknown, ReduceMB: Unknown}
+	type taskState struct {
+		kind     string // "map", "reduce", "other"
+		task     Task
+		attempts map[string]int // attempt id -> index in task.Attempts
+	}
+	tasks := map[string]*taskState{}
+	var order []string
+	taskOf := func(id, typ string) *taskState {
+		ts := tasks[id]
+		if ts == nil {
+			ts = &taskState{kind: taskKind(id, typ), task: Task{Input: Unknown}, attempts: map[string]int{}}
+			tasks[id] = ts
+			order = append(order, id)
+		}
+		return ts
+	}
+	in := interner{}
+	for {
+		more, err := d.More()
+		if err != nil {
+			return wrapLine(err, file, 0, j.ID, "")
+		}
+		if !more {
+			break
+		}
+		line := d.Line()
+		e, err := readJhEvent(d)
+		if err != nil {
+			return wrapLine(err, file, line, j.ID, "")
+		}
+		bad := func(field, format string, args ...any) error {
+			return &ParseError{File: file, Line: line, Job: j.ID, Task: e.taskID, Field: field, Err: fmt.Errorf(format, args...)}
+		}
+		switch e.typ {
+		case "JOB_SUBMITTED":
+			j.ID, j.Name, j.User, j.Queue, j.Submit = e.jobID, e.jobName, e.user, e.queue, e.submit
+		case "JOB_QUEUE_CHANGED":
+			if e.queue != "" {
+				j.Queue = e.queue
+			}
+		case "JOB_INITED", "JOB_INFO_CHANGED":
+			if e.launch >= 0 {
+				j.Launch = e.launch
+			}
+			if e.submit >= 0 {
+				j.Submit = e.submit
+			}
+		case "JOB_FINISHED":
+			j.Finish, j.Outcome = e.finish, "SUCCESS"
+		case "JOB_FAILED", "JOB_KILLED", "JOB_ERROR":
+			j.Finish, j.Outcome = e.finish, strings.TrimPrefix(e.typ, "JOB_")
+		case "TASK_STARTED":
+			if e.taskID == "" {
+				return bad("taskid", "missing")
+			}
+			ts := taskOf(e.taskID, e.taskType)
+			for h := range strings.SplitSeq(e.splitLocations, ",") {
+				if h = strings.TrimSpace(h); h != "" {
+					ts.task.Preferred = append(ts.task.Preferred, Location{Host: in.get([]byte(h))})
+				}
+			}
+		case "TASK_FINISHED":
+			if e.taskID == "" {
+				return bad("taskid", "missing")
+			}
+			if ts := taskOf(e.taskID, e.taskType); e.hdfsRead >= 0 {
+				ts.task.Input = e.hdfsRead
+			}
+		default:
+			kind, phase, ok := attemptEvent(e.typ)
+			if !ok {
+				continue // an event the model does not use
+			}
+			if e.taskID == "" || e.attemptID == "" {
+				return bad("attemptId", "an attempt event without its taskid and attemptId")
+			}
+			ts := taskOf(e.taskID, kind)
+			i, seen := ts.attempts[e.attemptID]
+			if !seen {
+				i = len(ts.task.Attempts)
+				ts.attempts[e.attemptID] = i
+				ts.task.Attempts = append(ts.task.Attempts, Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown, SortFinish: Unknown,
+					HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown})
+			}
+			a := &ts.task.Attempts[i]
+			if phase == "STARTED" {
+				a.Start = e.start
+				if a.Loc.Host == "" && e.tracker != "" {
+					a.Loc = Location{Host: in.get([]byte(strings.TrimPrefix(e.tracker, "tracker_")))}
+				}
+				continue
+			}
+			a.Finish, a.SortFinish = e.finish, e.sortFinish
+			switch phase {
+			case "FINISHED":
+				a.Result = Succeeded
+			case "FAILED":
+				a.Result = Failed
+			case "KILLED":
+				a.Result = Killed
+			}
+			if e.host != "" {
+				rack := e.rack
+				if rack != "" && !strings.HasPrefix(rack, "/") {
+					rack = "/" + rack
+				}
+				a.Loc = Location{Rack: in.get([]byte(rack)), Host: in.get([]byte(e.host))}
+			}
+			a.HDFSRead, a.HDFSWritten, a.ShuffleBytes = e.hdfsRead, e.hdfsWritten, e.shuffleRead
+		}
+	}
+	if j.ID == "" {
+		return &ParseError{File: file, Field: "JOB_SUBMITTED", Err: errors.New("no JOB_SUBMITTED event: the file names no job")}
+	}
+	for _, id := range order {
+		ts := tasks[id]
+		if ts.task.Input < 0 && ts.kind == "map" {
+			if a, ok := ts.task.Success(); ok {
+				ts.task.Input = a.HDFSRead
+			}
+		}
+		switch ts.kind {
+		case "map":
+			j.Maps = append(j.Maps, ts.task)
+		case "reduce":
+			j.Reduces = append(j.Reduces, ts.task)
+		default:
+			j.Other++
+		}
+	}
+	return fn(j)
+}
+
+// attemptEvent reads an attempt event's type: the task kind it is of and
+// its phase (STARTED, FINISHED, FAILED, KILLED).
+func attemptEvent(typ string) (kind, phase string, ok bool) {
+	k, p, found := strings.Cut(typ, "_ATTEMPT_")
+	if !found {
+		return "", "", false
+	}
+	switch p {
+	case "STARTED", "FINISHED", "FAILED", "KILLED":
+	default:
+		return "", "", false
+	}
+	switch k {
+	case "MAP":
+		return "MAP", p, true
+	case "REDUCE":
+		return "REDUCE", p, true
+	case "SETUP", "CLEANUP":
+		return "SETUP", p, true
+	}
+	return "", "", false
+}
+
+// taskKind classes a task by its type, else by its id's _m_ or _r_.
+func taskKind(id, typ string) string {
+	switch strings.ToUpper(typ) {
+	case "MAP":
+		return "map"
+	case "REDUCE":
+		return "reduce"
+	case "":
+	default:
+		return "other"
+	}
+	switch {
+	case strings.Contains(id, "_m_"):
+		return "map"
+	case strings.Contains(id, "_r_"):
+		return "reduce"
+	}
+	return "other"
+}
+
+func trimForError(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return s
+}
+
+func wrapLine(err error, file string, line int, job, field string) error {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return err
+	}
+	e := &ParseError{File: file, Line: line, Job: job, Field: field, Err: err}
+	var se *jsonstream.SyntaxError
+	if errors.As(err, &se) {
+		e.Line, e.Err = se.Line, errors.New(se.Msg)
+	}
+	return e
+}
+
+// readJhEvent reads one event object: {"type": T, "event": {CLASS: {...}}}.
+func readJhEvent(d *jsonstream.Reader) (jhEvent, error) {
+	e := jhEvent{submit: Unknown, launch: Unknown, finish: Unknown, start: Unknown, sortFinish: Unknown,
+		hdfsRead: Unknown, hdfsWritten: Unknown, shuffleRead: Unknown}
+	err := d.Object(func(key []byte) error {
+		switch string(key) {
+		case "type":
+			s, err := d.String()
+			e.typ = s
+			return err
+		case "event":
+			// A union: one key, the event's record class.
+			return d.Object(func([]byte) error { return readJhBody(d, &e) })
+		}
+		return d.Skip()
+	})
+	if err == nil && e.typ == "" {
+		err = d.Errorf("an event without its \"type\"")
+	}
+	return e, err
+}
+
+func readJhBody(d *jsonstream.Reader, e *jhEvent) error {
+	return d.Object(func(key []byte) error {
+		field := string(key)
+		var err error
+		str := func(into *string) { *into, err = avroString(d) }
+		num := func(into *int64) { *into, err = int64Field(d) }
+		switch field {
+		case "jobid":
+			str(&e.jobID)
+		case "jobName":
+			str(&e.jobName)
+		case "userName":
+			str(&e.user)
+		case "jobQueueName":
+			str(&e.queue)
+		case "submitTime":
+			num(&e.submit)
+		case "launchTime":
+			num(&e.launch)
+		case "finishTime":
+			num(&e.finish)
+		case "startTime":
+			num(&e.start)
+		case "sortFinishTime":
+			num(&e.sortFinish)
+		case "taskid":
+			str(&e.taskID)
+		case "taskType":
+			str(&e.taskType)
+		case "attemptId":
+			str(&e.attemptID)
+		case "taskStatus", "status":
+			str(&e.status)
+		case "hostname":
+			str(&e.host)
+		case "rackname":
+			str(&e.rack)
+		case "trackerName":
+			str(&e.tracker)
+		case "splitLocations":
+			str(&e.splitLocations)
+		case "counters":
+			err = readCounters(d, func(name []byte, v int64) {
+				switch string(name) {
+				case "HDFS_BYTES_READ":
+					e.hdfsRead = v
+				case "HDFS_BYTES_WRITTEN":
+					e.hdfsWritten = v
+				case "REDUCE_SHUFFLE_BYTES":
+					e.shuffleRead = v
+				}
+			})
+		default:
+			err = d.Skip()
+		}
+		if err != nil {
+			var se *jsonstream.SyntaxError
+			if errors.As(err, &se) {
+				return &jsonstream.SyntaxError{Line: se.Line, Msg: fmt.Sprintf("field %q: %s", field, se.Msg)}
+			}
+		}
+		return err
+	})
+}
+
+// avroString reads a string that Avro's JSON encoding may wrap as a
+// union, {"string": "x"}, or write as null.
+func avroString(d *jsonstream.Reader) (string, error) {
+	if d.Kind() != '{' {
+		return d.String()
+	}
+	var s string
+	err := d.Object(func([]byte) error {
+		var err error
+		s, err = d.String()
+		return err
+	})
+	return s, err
+}
+
+// readCounters reads JhCounters, {"name", "groups": [{"counts": [{"name",
+// "value"}]}]}, calling fn with each counter. A union-wrapped counters
+// value reads the same.
+func readCounters(d *jsonstream.Reader, fn func(name []byte, v int64)) error {
+	return d.Object(func(key []byte) error {
+		switch string(key) {
+		case "groups":
+			return d.Array(func(int) error {
+				return d.Object(func(key []byte) error {
+					if string(key) != "counts" {
+						return d.Skip()
+					}
+					return d.Array(func(int) error {
+						var name []byte
+						v := int64(Unknown)
+						err := d.Object(func(key []byte) error {
+							switch string(key) {
+							case "name":
+								s, err := d.String()
+								name = []byte(s)
+								return err
+							case "value":
+								var err error
+								v, err = int64Field(d)
+								return err
+							}
+							return d.Skip()
+						})
+						if err == nil && name != nil {
+							fn(name, v)
+						}
+						return err
+					})
+				})
+			})
+		case "org.apache.hadoop.mapreduce.jobhistory.JhCounters":
+			return readCounters(d, fn)
+		}
+		return d.Skip()
+	})
+}
+
+// ScanJhistPath reads a .jhist file, or every .jhist file of a directory
+// in name order, one job each.
+func ScanJhistPath(path string, fn func(*Job) error) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	files := []string{path}
+	if st.IsDir() {
+		files, err = jhistFiles(path)
+		if err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return fmt.Errorf("%s: a directory without .jhist files", path)
+		}
+	}
+	for _, f := range files {
+		if err := scanFile(f, ScanJhist, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jhistFiles lists the .jhist files of dir, sorted by name.
+func jhistFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".jhist") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+func scanFile(path string, scan func(io.Reader, string, func(*Job) error) error, fn func(*Job) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return scan(f, path, fn)
+}
+
+// isJhist reports whether head, a file's first bytes, starts a JobHistory file.
+func isJhist(head []byte) bool { return bytes.HasPrefix(head, []byte(JhistMagic)) }

@@ -1,0 +1,299 @@
+package hadooptrace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// rumenJob is a small Rumen job written from LoggedJob's fields: two maps
+// (one with a failed then a successful attempt), one reduce, a setup task.
+const rumenJob = `{"jobID":"job_1_0001","user":"alice","jobName":"wc","queue":"prod","outcome":"SUCCESS",
+ "submitTime":1000,"launchTime":1500,"finishTime":61000,"jobMapMB":1536,
+ "mapTasks":[
+  {"taskID":"task_1_0001_m_000000","taskType":"MAP","inputBytes":100,"preferredLocations":[{"layers":["r1","h1"]}],
+   "attempts":[{"attemptID":"a0","result":"FAILED","hostName":"/r1/h1","startTime":2000,"finishTime":3000,"hdfsBytesRead":-1,"hdfsBytesWritten":-1},
+               {"attemptID":"a1","result":"SUCCESS","hostName":"/r1/h2","startTime":3000,"finishTime":9000,"hdfsBytesRead":100,"hdfsBytesWritten":-1}]},
+  {"taskID":"task_1_0001_m_000001","taskType":"MAP","inputBytes":-1,
+   "attempts":[{"result":"SUCCESS","hostName":"/r2/h3","startTime":2000,"finishTime":8000}]}],
+ "reduceTasks":[{"taskID":"task_1_0001_r_000000","taskType":"REDUCE","inputBytes":40,
+   "attempts":[{"result":"SUCCESS","hostName":"/r2/h3","startTime":9000,"finishTime":20000,"reduceShuffleBytes":40,"hdfsBytesWritten":30}]}],
+ "otherTasks":[{"taskID":"task_1_0001_m_000002","taskType":"SETUP","attempts":[{"result":"SUCCESS","hostName":"/r1/h1"}]}],
+ "unusedKey":{"nested":[1,2,{"x":null}]}}
+`
+
+// The same job's keys in another order, which must read the same.
+const rumenJobReordered = `{"otherTasks":[{"attempts":[{"hostName":"/r1/h1","result":"SUCCESS"}],"taskType":"SETUP"}],
+ "reduceTasks":[{"attempts":[{"hdfsBytesWritten":30,"reduceShuffleBytes":40,"finishTime":20000,"startTime":9000,"hostName":"/r2/h3","result":"SUCCESS"}],"taskType":"REDUCE"}],
+ "mapTasks":[
+  {"attempts":[{"hdfsBytesRead":-1,"finishTime":3000,"startTime":2000,"hostName":"/r1/h1","result":"FAILED"},
+               {"hdfsBytesWritten":-1,"hostName":"/r1/h2","finishTime":9000,"startTime":3000,"result":"SUCCESS"}],"preferredLocations":[{"layers":["r1","h1"]}],"inputBytes":100},
+  {"inputBytes":-1,"attempts":[{"finishTime":8000,"startTime":2000,"hostName":"/r2/h3","result":"SUCCESS"}]}],
+ "jobMapMB":1536,"finishTime":61000,"launchTime":1500,"submitTime":1000,"outcome":"SUCCESS","queue":"prod","jobName":"wc","user":"alice","jobID":"job_1_0001"}`
+
+// A map-only job whose maps write the output, and a duplicate of job 1.
+const rumenMapOnly = `{"jobID":"job_1_0002","user":"bob","queue":"default","outcome":"FAILED","submitTime":5000,
+ "mapTasks":[{"inputBytes":64,"attempts":[{"result":"SUCCESS","hostName":"/r1/h1","hdfsBytesWritten":7}]},
+             {"inputBytes":64,"attempts":[{"result":"KILLED","hostName":"/r1/h1"},{"result":"FAILED","hostName":"/r1/h2"}]}],
+ "reduceTasks":[]}
+{"jobID":"job_1_0001","mapTasks":[{"inputBytes":999}]}`
+
+func TestRumenStats(t *testing.T) {
+	for _, tc := range []struct {
+		name, trace string
+		want        Stats
+	}{
+		{"one job, keys in Rumen's order", rumenJob, Stats{Jobs: 1, Maps: 2, Reduces: 1, OtherTasks: 1,
+			InputBytes: 100, ShuffleBytes: 40, OutputBytes: 30, Hosts: 3, Racks: 2, FailedAttempts: 1}},
+		{"one job, keys reversed", rumenJobReordered, Stats{Jobs: 1, Maps: 2, Reduces: 1, OtherTasks: 1,
+			InputBytes: 100, ShuffleBytes: 40, OutputBytes: 30, Hosts: 3, Racks: 2, FailedAttempts: 1}},
+		{"map-only, failed job, duplicate id", rumenJob + rumenMapOnly, Stats{Jobs: 2, Maps: 4, Reduces: 1, OtherTasks: 1,
+			InputBytes: 228, ShuffleBytes: 40, OutputBytes: 37, Hosts: 3, Racks: 2, FailedAttempts: 2, KilledAttempts: 1,
+			DuplicateJobs: 1, FailedJobs: 1, TasksWithoutSuccess: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCollector(FormatRumen)
+			if err := ScanRumen(strings.NewReader(tc.trace), "t.json", func(j *Job) error { c.Add(j); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			got := c.Stats()
+			got.HostNames, got.RackNames, got.Format, got.FirstSubmitMS, got.LastSubmitMS = nil, nil, "", 0, 0
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("stats\n got %+v\nwant %+v\n(-1 counters read as unknown, SETUP not a map, a map-only job's output its maps' writes, a repeated id dropped)", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRumenJobFields(t *testing.T) {
+	var jobs []*Job
+	if err := ScanRumen(strings.NewReader(rumenJobReordered), "t.json", func(j *Job) error { jobs = append(jobs, j); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	j := jobs[0]
+	if j.ID != "job_1_0001" || j.User != "alice" || j.Queue != "prod" || j.Submit != 1000 || j.Finish != 61000 || j.MapMB != 1536 || j.ReduceMB != Unknown {
+		t.Errorf("job fields %+v; want the id, user, queue, times and memory as written, reduce memory unknown", j)
+	}
+	if got := j.Maps[0].Preferred; len(got) != 1 || got[0] != (Location{"/r1", "h1"}) {
+		t.Errorf("preferred locations %v; want /r1 h1 from the layers", got)
+	}
+	if a, ok := j.Maps[0].Success(); !ok || a.Loc != (Location{"/r1", "h2"}) {
+		t.Errorf("successful attempt %+v; want the second, on /r1/h2", a)
+	}
+	if j.Maps[1].Input != Unknown {
+		t.Errorf("inputBytes -1 read as %d; want Unknown", j.Maps[1].Input)
+	}
+}
+
+func TestRumenErrorsNameLineJobAndField(t *testing.T) {
+	for _, tc := range []struct {
+		name, trace string
+		want        []string
+	}{
+		{"a string for a count", "{\"jobID\":\"job_7\",\n\"mapTasks\":[{\"taskID\":\"t_m_1\",\n\"inputBytes\":\"many\"}]}",
+			[]string{"t.json:3", "job job_7", "task t_m_1", `"inputBytes"`, "want a whole number"}},
+		{"a negative count", "{\"jobID\":\"job_7\",\"submitTime\":-5}", []string{"t.json:1", "job job_7", `"submitTime"`, "negative"}},
+		{"an unknown result", "{\"jobID\":\"j\",\"mapTasks\":[{\"attempts\":[{\"attemptID\":\"a_1\",\"result\":\"MAYBE\"}]}]}",
+			[]string{"attempts[0]", `"result"`, "MAYBE"}},
+		{"truncated", "{\"jobID\":\"j\",\"mapTasks\":[", []string{"t.json", "input ends"}},
+		{"not an object", "[1,2]", []string{"t.json:1", "want a job object"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ScanRumen(strings.NewReader(tc.trace), "t.json", func(*Job) error { return nil })
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err %v; want a *ParseError", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q: it must name the file, line, job, task and field", err, w)
+				}
+			}
+		})
+	}
+}
+
+// jhist is a JobHistory file written from the Event schema: a job with a
+// map that failed once, a reduce, and a setup attempt.
+const jhist = `Avro-Json
+{"type":"record","name":"Event","fields":[]}
+{"type":"JOB_SUBMITTED","event":{"org.apache.hadoop.mapreduce.jobhistory.JobSubmitted":{"jobid":"job_9_0001","jobName":"sort","userName":"carol","submitTime":100000,"jobQueueName":"default","workflowId":{"string":""}}}}
+
+{"event":{"org.apache.hadoop.mapreduce.jobhistory.JobQueueChange":{"jobid":"job_9_0001","jobQueueName":"root.etl"}},"type":"JOB_QUEUE_CHANGED"}
+{"type":"JOB_INITED","event":{"org.apache.hadoop.mapreduce.jobhistory.JobInited":{"jobid":"job_9_0001","launchTime":101000,"totalMaps":1,"totalReduces":1}}}
+{"type":"TASK_STARTED","event":{"org.apache.hadoop.mapreduce.jobhistory.TaskStarted":{"taskid":"task_9_0001_m_000000","taskType":"MAP","startTime":102000,"splitLocations":"n1,n2"}}}
+{"type":"MAP_ATTEMPT_STARTED","event":{"org.apache.hadoop.mapreduce.jobhistory.TaskAttemptStarted":{"taskid":"task_9_0001_m_000000","attemptId":"attempt_9_0001_m_000000_0","startTime":102000,"trackerName":"n1"}}}
+{"type":"MAP_ATTEMPT_FAILED","event":{"org.apache.hadoop.mapreduce.jobhistory.TaskAttemptUnsuccessfulCompletion":{"taskid":"task_9_0001_m_000000","attemptId":"attempt_9_0001_m_000000_0","finishTime":103000,"hostname":"n1","rackname":"/ra","status":"FAILED"}}}
+{"type":"MAP_ATTEMPT_STARTED","event":{"org.apache.hadoop.mapreduce.jobhistory.TaskAttemptStarted":{"taskid":"task_9_0001_m_000000","attemptId":"attempt_9_0001_m_000000_1","startTime":104000,"trackerName":"n2"}}}
+{"type":"MAP_ATTEMPT_FINISHED","event":{"org.apache.hadoop.mapreduce.jobhistory.MapAttemptFinished":{"taskid":"task_9_0001_m_000000","attemptId":"attempt_9_0001_m_000000_1","finishTime":110000,"hostname":"n2","rackname":"/rb","counters":{"name":"C","groups":[{"name":"fs","counts":[{"name":"HDFS_BYTES_READ","value":5000},{"name":"HDFS_BYTES_WRITTEN","value":0}]}]}}}}
+{"type":"TASK_FINISHED","event":{"org.apache.hadoop.mapreduce.jobhistory.TaskFinished":{"taskid":"task_9_0001_m_000000","taskType":"MAP","finishTime":110000,"counters":{"groups":[{"counts":[{"name":"HDFS_BYTES_READ","value":5000}]}]}}}}
+{"type":"REDUCE_ATTEMPT_STARTED","event":{"org.apache.hadoop.mapreduce.jobhistory.TaskAttemptStarted":{"taskid":"task_9_0001_r_000000","attemptId":"attempt_9_0001_r_000000_0","startTime":105000}}}
+{"type":"REDUCE_ATTEMPT_FINISHED","event":{"org.apache.hadoop.mapreduce.jobhistory.ReduceAttemptFinished":{"taskid":"task_9_0001_r_000000","attemptId":"attempt_9_0001_r_000000_0","finishTime":120000,"hostname":"n1","rackname":"/ra","counters":{"groups":[{"counts":[{"name":"REDUCE_SHUFFLE_BYTES","value":800},{"name":"HDFS_BYTES_WRITTEN","value":600}]}]}}}}
+{"type":"SETUP_ATTEMPT_FINISHED","event":{"org.apache.hadoop.mapreduce.jobhistory.TaskAttemptFinished":{"taskid":"task_9_0001_s_000000","attemptId":"attempt_9_0001_s_000000_0","finishTime":101500,"hostname":"n1","rackname":"/ra"}}}
+{"type":"JOB_FINISHED","event":{"org.apache.hadoop.mapreduce.jobhistory.JobFinished":{"jobid":"job_9_0001","finishTime":121000,"finishedMaps":1,"finishedReduces":1}}}
+`
+
+func TestJhist(t *testing.T) {
+	var jobs []*Job
+	if err := ScanJhist(strings.NewReader(jhist), "h.jhist", func(j *Job) error { jobs = append(jobs, j); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	j := jobs[0]
+	if j.ID != "job_9_0001" || j.User != "carol" || j.Queue != "root.etl" || j.Submit != 100000 || j.Launch != 101000 || j.Finish != 121000 || j.Outcome != "SUCCESS" {
+		t.Errorf("job %+v; want the submitted fields, the changed queue, and success from JOB_FINISHED", j)
+	}
+	if len(j.Maps) != 1 || len(j.Reduces) != 1 || j.Other != 1 {
+		t.Fatalf("%d maps, %d reduces, %d other; want 1, 1, 1 (the setup attempt is not a map)", len(j.Maps), len(j.Reduces), j.Other)
+	}
+	m := j.Maps[0]
+	if len(m.Attempts) != 2 || m.Attempts[0].Result != Failed || m.Attempts[1].Result != Succeeded {
+		t.Errorf("map attempts %+v; want a failed then a successful one", m.Attempts)
+	}
+	if a := m.Attempts[1]; a.Start != 104000 || a.Finish != 110000 || a.Loc != (Location{"/rb", "n2"}) {
+		t.Errorf("successful attempt %+v; want 104000-110000 on /rb n2", a)
+	}
+	if j.InputBytes() != 5000 || j.ShuffleBytes() != 800 || j.OutputBytes() != 600 {
+		t.Errorf("bytes %d/%d/%d; want 5000 input (HDFS_BYTES_READ), 800 shuffle, 600 output", j.InputBytes(), j.ShuffleBytes(), j.OutputBytes())
+	}
+	if len(m.Preferred) != 2 || m.Preferred[1].Host != "n2" {
+		t.Errorf("preferred %v; want n1, n2 from splitLocations", m.Preferred)
+	}
+}
+
+func TestJhistErrors(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"binary Avro", "Obj\x01\x04", `want "Avro-Json"`},
+		{"no job", "Avro-Json\n{}\n", "no JOB_SUBMITTED"},
+		{"bad counter", "Avro-Json\n{}\n{\"type\":\"JOB_SUBMITTED\",\"event\":{\"x\":{\"jobid\":\"j\",\"submitTime\":\"soon\"}}}\n", "h.jhist:3"},
+		{"event without type", "Avro-Json\n{}\n{\"event\":{}}\n", "without its \"type\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ScanJhist(strings.NewReader(tc.in), "h.jhist", func(*Job) error { return nil })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// slsJobs is an SLS jobs file as the SLS documentation shows one.
+const slsJobs = `{"am.type":"mapreduce","job.start.ms":0,"job.end.ms":95375,"job.queue.name":"sls_queue_1","job.id":"job_1","job.user":"default",
+ "job.tasks":[{"container.host":"/default-rack/node1","container.start.ms":6664,"container.end.ms":23707,"container.priority":20,"container.type":"map"},
+              {"container.host":"/default-rack/node3","container.start.ms":6665,"container.end.ms":21593,"container.priority":20,"container.type":"map"},
+              {"container.host":"/default-rack/node2","container.start.ms":68770,"container.end.ms":86613,"container.priority":20,"container.type":"reduce"}]}
+{"job.tasks":[{"container.end.ms":9000,"container.start.ms":1000,"container.host":"/rack2/node4"}],"job.id":"job_2","job.queue.name":"sls_queue_2","job.start.ms":500}`
+
+func TestSLS(t *testing.T) {
+	c := NewCollector(FormatSLS)
+	var jobs []*Job
+	if err := ScanSLS(strings.NewReader(slsJobs), "s.json", func(j *Job) error { c.Add(j); jobs = append(jobs, j); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Stats()
+	if s.Jobs != 2 || s.Maps != 3 || s.Reduces != 1 || s.Hosts != 4 || s.Racks != 2 || !s.BytesModelled || s.InputBytes != 0 {
+		t.Errorf("stats %+v; want 2 jobs, 3 maps (a container without a type is a map), 1 reduce, 4 hosts, 2 racks, bytes modelled", s)
+	}
+	if d, ok := jobs[0].Reduces[0].Attempts[0].Duration(); !ok || d != 17.843 {
+		t.Errorf("reduce container duration %v; want 17.843 s", d)
+	}
+	for _, bad := range []struct{ in, want string }{
+		{`{"am.type":"spark","job.tasks":[]}`, `"am.type"`},
+		{`{"job.tasks":[{"container.type":"shuffle"}]}`, "job.tasks[0]"},
+		{`{"job.tasks":[{"container.start.ms":5,"container.end.ms":1}]}`, "before container.start.ms"},
+	} {
+		if err := ScanSLS(strings.NewReader(bad.in), "s.json", func(*Job) error { return nil }); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: error %v; want one naming %q", bad.in, err, bad.want)
+		}
+	}
+}
+
+func TestSniff(t *testing.T) {
+	for _, tc := range []struct {
+		head string
+		want Format
+		err  string
+	}{
+		{rumenJob, FormatRumen, ""},
+		{rumenJobReordered, FormatRumen, ""},
+		{jhist, FormatJhist, ""},
+		{slsJobs, FormatSLS, ""},
+		{"job0\t1\t1\t10\t20\t30\n", FormatSWIM, ""},
+		{`{"name":"<root>","children":[]}`, "", "Rumen topology"},
+		{`{"rack":"r","nodes":[{"node":"n"}]}`, "", "SLS nodes"},
+		{"<allocations/>", "", "XML"},
+		{"h1 /r1\n", "", "neither"},
+	} {
+		got, err := Sniff([]byte(tc.head))
+		if got != tc.want || (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("Sniff(%.30q) = %q, %v; want %q and an error containing %q", tc.head, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestJhistDirectory(t *testing.T) {
+	dir := t.TempDir()
+	second := strings.ReplaceAll(jhist, "job_9_0001", "job_9_0002")
+	for name, body := range map[string]string{"b.jhist": second, "a.jhist": jhist, "notes.txt": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := StatsOf(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Format != FormatJhist || s.Jobs != 2 || s.Maps != 2 {
+		t.Errorf("directory stats %+v; want 2 jhist jobs (other files ignored)", s)
+	}
+}
+
+// realInputs is ../shared/real-inputs beside the module root, or "" when
+// absent (a fresh clone).
+func realInputs(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			p := filepath.Join(filepath.Dir(dir), "shared", "real-inputs")
+			if _, err := os.Stat(p); err != nil {
+				t.Skip("../shared/real-inputs absent")
+			}
+			return p
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Skip("module root not found")
+		}
+		dir = up
+	}
+}
+
+// TestRealTraces reads the real files and checks facts.py's counts.
+func TestRealTraces(t *testing.T) {
+	dir := realInputs(t)
+	for _, tc := range []struct {
+		file string
+		want Stats
+	}{
+		{"rumen-wordcount.json", Stats{Format: FormatRumen, Jobs: 1, Maps: 3, Reduces: 1, OtherTasks: 2, InputBytes: 1445391, ShuffleBytes: 127823, OutputBytes: 122793, Hosts: 1, Racks: 1}},
+		{"rumen-hadoop2-hive.json", Stats{Format: FormatRumen, Jobs: 1, Maps: 26, InputBytes: 7607695644, OutputBytes: 33559310, Hosts: 4, Racks: 1}},
+		{"teragen.jhist", Stats{Format: FormatJhist, Jobs: 1, Maps: 2, InputBytes: 158, OutputBytes: 10000, Hosts: 1, Racks: 1}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			got, err := StatsOf(filepath.Join(dir, tc.file), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.HostNames, got.RackNames, got.FirstSubmitMS, got.LastSubmitMS = nil, nil, 0, 0
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("stats\n got %+v\nwant %+v (facts.py)", got, tc.want)
+			}
+		})
+	}
+}
