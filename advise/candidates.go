@@ -116,7 +116,7 @@ var Spaces = []Space{
 	{Policy: "nas", Thresholds: []Threshold{
 		{Key: "congestion_threshold", Default: "0.8", Values: []string{"0.6", "0.8", "0.95"},
 			Source: "NAS section IV (80%); 0.6 and 0.95 on either side"}},
-		Variants: [][]Setting{nil, {{"map_skips", "45"}, {"reduce_skips", "45"}}, {{"wait_s", "5"}}},
+		Variants:      [][]Setting{nil, {{"map_skips", "45"}, {"reduce_skips", "45"}}, {{"wait_s", "5"}}},
 		VariantSource: "NAS section IV: skip counts D^m = D^r = 135 (the default), a third of them, or the real cluster's 5 s wait"},
 	{Policy: "td", Thresholds: []Threshold{
 		{Key: "l", Default: "0.7", Values: []string{"0.5", "0.7", "0.9"}, Source: "TD section IV-A.1 (L = 0.7); section V-B varies L and H"},

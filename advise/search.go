@@ -78,9 +78,9 @@ type Stage struct {
 	Fraction float64 `json:"fraction"`
 	// Entered are the candidates that entered the stage; Reference is the
 	// current policy when it runs only as the base of the gains.
-	Entered   []int  `json:"entered"`
-	Reference *int   `json:"reference,omitempty"`
-	Seeds     []uint64 `json:"seeds"`
+	Entered   []int      `json:"entered"`
+	Reference *int       `json:"reference,omitempty"`
+	Seeds     []uint64   `json:"seeds"`
 	Runs      []StageRun `json:"runs"`
 	// Kept are the candidates passed on (the last stage: still in
 	// contention at its end), Dropped those that were not, with why.
