@@ -43,9 +43,26 @@ func (c Candidate) Label() string {
 	}
 	parts := []string{c.Policy}
 	for _, s := range c.Settings {
-		parts = append(parts, s.Key+"="+s.Value)
+		parts = append(parts, s.short())
 	}
 	return strings.Join(parts, " ")
+}
+
+// short writes a setting for a label: preemption's keys by the paper's
+// names (Tmin, Tfair), the others as key=value.
+func (s Setting) short() string {
+	switch s.Key {
+	case "preemption.enabled":
+		if s.Value == "true" {
+			return "preemption"
+		}
+		return "no-preemption"
+	case "preemption.min_share_timeout_s":
+		return "tmin_s=" + s.Value
+	case "preemption.fair_share_timeout_s":
+		return "tfair_s=" + s.Value
+	}
+	return s.Key + "=" + s.Value
 }
 
 // Value returns the candidate's value for key, or "" when it leaves the

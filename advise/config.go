@@ -58,7 +58,9 @@ func LocalityThreshold(waitS, heartbeatS float64) (threshold float64, ok bool) {
 func ConfigLines(c Candidate, cl Cluster) []string {
 	var l []string
 	add := func(format string, args ...any) { l = append(l, fmt.Sprintf(format, args...)) }
-	prop := func(file, name, value string) { add("  %s: <property><name>%s</name><value>%s</value></property>", file, name, value) }
+	prop := func(file, name, value string) {
+		add("  %s: <property><name>%s</name><value>%s</value></property>", file, name, value)
+	}
 	switch c.Policy {
 	case "fifo":
 		add("Hadoop 1 (mapred-site.xml; FIFO is the default):")
@@ -118,6 +120,9 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 			}
 		}
 		add("Hadoop 1 (fair-scheduler.xml):")
+		if len(cl.Pools.Pools) == 0 {
+			add("  (no pools configured: a pool a user, as mapred.fairscheduler.poolnameproperty user.name, the default)")
+		}
 		add("  <allocations>")
 		for _, p := range cl.Pools.Pools {
 			var inner []string
@@ -175,6 +180,9 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		}
 	}
 	add("YARN (fair-scheduler.xml):")
+	if len(cl.Pools.Pools) == 0 {
+		add("  (no queues configured: a queue a user, as yarn.scheduler.fair.user-as-default-queue true, the default)")
+	}
 	add("  <allocations>")
 	policy := "fair"
 	switch {

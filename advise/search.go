@@ -115,7 +115,9 @@ type Result struct {
 	Candidates []Candidate `json:"candidates"`
 	Current    int         `json:"current"`
 	Stages     []*Stage    `json:"stages"`
-	Decision   *Decision   `json:"decision,omitempty"`
+	// Planned is the number of stages planned.
+	Planned  int       `json:"planned"`
+	Decision *Decision `json:"decision,omitempty"`
 	// Stop says why the search ended: "separated", "max-seeds",
 	// "budget", "interrupted" or "single".
 	Stop string `json:"stop"`
@@ -139,7 +141,7 @@ func Search(ctx context.Context, cands []Candidate, ev Evaluator, o Options) (*R
 	if o.Current < 0 || o.Current >= len(cands) {
 		return nil, fmt.Errorf("current candidate %d out of range", o.Current)
 	}
-	s := &searcher{o: o, ev: ev, res: &Result{Objective: o.Objective, Constraint: o.Constraint, Candidates: cands, Current: o.Current}}
+	s := &searcher{o: o, ev: ev, res: &Result{Objective: o.Objective, Constraint: o.Constraint, Candidates: cands, Current: o.Current, Planned: len(o.Stages)}}
 	err := s.run(ctx, len(cands))
 	s.res.Decision = decide(s.res)
 	switch {
@@ -322,7 +324,8 @@ func stageValues(st *Stage, c int, get func(StageRun) float64) []float64 {
 }
 
 // best is the candidate of cands with the least mean loss over the seeds
-// all of them ran; ties go to the one listed first.
+// all of them ran; ties go to the current policy, then to the one listed
+// first.
 func (s *searcher) best(st *Stage, cands []int) int {
 	b, bm := -1, math.Inf(1)
 	for _, c := range cands {
@@ -331,18 +334,21 @@ func (s *searcher) best(st *Stage, cands []int) int {
 			continue
 		}
 		m := MeanInterval(v, Confidence).Mean
-		if m < bm {
-			b, bm = c, m
+		if m < bm || (m == bm && c == s.o.Current) {
+			b, bm = c, m // a tie goes to the current policy: a change must earn its place
 		}
 	}
 	return b
 }
 
 // halve passes on the best ceil(n/Eta) candidates by mean, and every
-// other candidate that is not worse than the best beyond noise: its
-// paired difference from the best must exclude 0 at the Bonferroni level
-// 1 - 0.05/(n-1), so that over all n-1 comparisons the chance of leaving
-// behind a candidate as good as the best is at most 5%.
+// other candidate that is not worse than the best beyond noise: a
+// candidate is left behind only when its paired difference from the best
+// has a 95% interval wholly above 0. A candidate as good as the best is
+// left behind only when the best looks better than it by more than the
+// interval's half-width, a chance of at most 2.5% for each such candidate
+// (one side of the interval); with 3 seeds the half-width is 4.3 standard
+// errors of the difference (t at 2 degrees of freedom).
 func (s *searcher) halve(st *Stage) []int {
 	cands := st.Entered
 	n := len(cands)
@@ -365,7 +371,7 @@ func (s *searcher) halve(st *Stage) []int {
 		return 0
 	})
 	top := (n + s.o.Eta - 1) / s.o.Eta
-	conf := 1 - (1-Confidence)/float64(n-1)
+	conf := Confidence
 	keep := map[int]bool{}
 	for i, c := range order {
 		if i < top || c == b {
@@ -401,14 +407,14 @@ func (s *searcher) separated(st *Stage, active []int) bool {
 }
 
 // prune drops, from the last stage's contenders, those worse than the
-// best beyond noise at the Bonferroni level (as halve, without the
-// quota), and returns those left.
+// best beyond noise (as halve, without the quota), and returns those
+// left.
 func (s *searcher) prune(st *Stage, active []int) []int {
 	if len(active) <= 1 {
 		return active
 	}
 	b := s.best(st, active)
-	conf := 1 - (1-Confidence)/float64(len(active)-1)
+	conf := Confidence
 	var out []int
 	for _, c := range active {
 		if c != b {

@@ -115,7 +115,7 @@ func decide(res *Result) *Decision {
 	bm := math.Inf(1)
 	for _, c := range eligible {
 		v := stageValues(st, c, func(r StageRun) float64 { return o.loss(r.Value) })
-		if m := MeanInterval(v, Confidence).Mean; m < bm {
+		if m := MeanInterval(v, Confidence).Mean; m < bm || (m == bm && c == res.Current) {
 			d.Best, bm = c, m
 		}
 	}
@@ -171,7 +171,7 @@ func (res *Result) Verdict() string {
 		return "No verdict: no run finished.\n"
 	}
 	if res.Partial {
-		fmt.Fprintf(&b, "PARTIAL: the search ended early (%s) on stage %d of %d", res.Stop, d.Stage+1, len(res.Stages))
+		fmt.Fprintf(&b, "PARTIAL: the search ended early (%s) on stage %d of %d", res.Stop, d.Stage+1, res.Planned)
 		if !d.Whole {
 			fmt.Fprintf(&b, ", which replays %s of the workload", share(res.Stages[d.Stage].Fraction))
 		}
@@ -197,7 +197,7 @@ func (res *Result) Verdict() string {
 		fmt.Fprintf(&b, "Keep %s: every other candidate is worse beyond noise on %s (95%%, %d seeds).\n", cur.Label(), o.What, d.Seeds)
 	case d.Best == res.Current:
 		fmt.Fprintf(&b, "Keep %s: no candidate beats it beyond noise on %s (%d seeds).\n", cur.Label(), o.What, d.Seeds)
-	case d.Gain.Known() && !d.Gain.Excludes(1):
+	case res.Recommended() == res.Current:
 		fmt.Fprintf(&b, "No gain beyond noise over %s: the best candidate, %s, has %s %s of %s's, an interval that holds 1.\n",
 			curName, describe(best), what, ivText(d.Gain), curName)
 	default:
@@ -205,7 +205,11 @@ func (res *Result) Verdict() string {
 	}
 	if len(d.WithinNoise) > 0 {
 		var names []string
-		for _, c := range d.WithinNoise {
+		for i, c := range d.WithinNoise {
+			if i == maxListed {
+				names = append(names, fmt.Sprintf("and %d more (advice.json)", len(d.WithinNoise)-i))
+				break
+			}
 			names = append(names, fmt.Sprintf("%s (%.2fx)", cands[c.Candidate].Label(), c.Ratio.Mean))
 		}
 		fmt.Fprintf(&b, "Not separated from the best at 95%%: within noise of it are %s; choose among them on other grounds.\n", strings.Join(names, ", "))
@@ -258,6 +262,27 @@ func (res *Result) Verdict() string {
 	return b.String()
 }
 
+// maxListed is how many candidates within noise the verdict names.
+const maxListed = 8
+
+// Recommended is the candidate the verdict tells to run: the best when
+// its gain over the current policy is beyond noise (and it meets the
+// constraint), the current policy otherwise; -1 without a decision.
+func (res *Result) Recommended() int {
+	d := res.Decision
+	if d == nil || d.Best < 0 {
+		return -1
+	}
+	better := d.Gain.Hi < 1
+	if res.Objective.Maximize {
+		better = d.Gain.Lo > 1
+	}
+	if d.Best != res.Current && d.Gain.Known() && better {
+		return d.Best
+	}
+	return res.Current
+}
+
 // describe names a candidate in a verdict: "delay with t1_s=5, t2_s=15",
 // "delay with its defaults".
 func describe(c Candidate) string {
@@ -269,7 +294,7 @@ func describe(c Candidate) string {
 	}
 	var s []string
 	for _, st := range c.Settings {
-		s = append(s, st.Key+"="+st.Value)
+		s = append(s, st.short())
 	}
 	return c.Policy + " with " + strings.Join(s, ", ")
 }
