@@ -62,11 +62,12 @@ type Options struct {
 }
 
 // DefaultOptions are the defaults of mrsched advise: three stages, an
-// eighth of the workload on 3 seeds, half of it on 3, the whole of it on
-// 4 seeds and up to 12, a third passed on at each stage.
+// eighth of the workload and a quarter of it on 4 seeds each, the whole
+// of it on 4 seeds and up to 10, a third passed on at each stage (with
+// every candidate within noise of the best).
 func DefaultOptions() Options {
-	return Options{Objective: Objectives[0], Stages: []StagePlan{{0.125, 3}, {0.5, 3}, {1, 4}},
-		Eta: 3, AddSeeds: 2, MaxSeeds: 12, FirstSeed: 1}
+	return Options{Objective: Objectives[0], Stages: []StagePlan{{0.125, 4}, {0.25, 4}, {1, 4}},
+		Eta: 3, AddSeeds: 2, MaxSeeds: 10, FirstSeed: 1}
 }
 
 // Confidence is the level of every interval advice states.
@@ -347,8 +348,8 @@ func (s *searcher) best(st *Stage, cands []int) int {
 // has a 95% interval wholly above 0. A candidate as good as the best is
 // left behind only when the best looks better than it by more than the
 // interval's half-width, a chance of at most 2.5% for each such candidate
-// (one side of the interval); with 3 seeds the half-width is 4.3 standard
-// errors of the difference (t at 2 degrees of freedom).
+// (one side of the interval); with 4 seeds the half-width is 3.18
+// standard errors of the difference (t at 3 degrees of freedom).
 func (s *searcher) halve(st *Stage) []int {
 	cands := st.Entered
 	n := len(cands)

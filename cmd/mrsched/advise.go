@@ -30,19 +30,25 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	objName := fs.String("objective", "mean-turnaround", "what to optimise: mean-turnaround, p95-turnaround, throughput, cross-rack, worst-pool")
 	current := fs.String("current", "fair", "the policy the cluster runs now: gains are stated against it")
 	constraint := fs.String("constraint", "", "bound another figure as a multiple of the current policy's, as p95-turnaround<=1.1")
-	budget := fs.Duration("budget", 6*time.Minute, "CPU time the search may spend (0: no bound)")
+	budget := fs.Duration("budget", 5*time.Minute, "CPU time the search may spend (0: no bound)")
 	seed := fs.Uint64("seed", 1, "first seed: stage seeds are seed, seed+1, ...")
-	maxSeeds := fs.Int("max-seeds", 12, "at most this many seeds on the whole workload")
+	maxSeeds := fs.Int("max-seeds", 10, "at most this many seeds on the whole workload")
 	profiles := fs.String("profiles", "", "comma-separated cost profiles to run the finalists under too (e.g. fluid,hadoop1-hdd,yarn-hdd): does the winner change?")
 	parallel := fs.Int("parallel", min(2, runtime.GOMAXPROCS(0)), "simulations at once")
 	out := fs.String("out", "", "write advice.json and advice.html to this directory")
 	force := fs.Bool("force", false, "with -out: replace what the directory holds")
 	quiet := fs.Bool("q", false, "no progress lines")
+	sweepDir := fs.String("sweep", "", "write every candidate on the whole workload as sweeps in this directory (one a policy) to run on Slurm or Kubernetes, instead of searching here")
+	sweepSeeds := fs.Int("sweep-seeds", 5, "with -sweep: the seeds every candidate runs")
+	collect := fs.String("collect", "", "decide from the finished runs of a directory -sweep planned")
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
 	}
 	if fs.NArg() > 0 {
 		return badUsage("unexpected argument %q (advise takes only flags; see mrsched advise -h)", fs.Arg(0))
+	}
+	if *collect != "" {
+		return adviseCollect(*collect, *out, *force, stdout, stderr, *quiet)
 	}
 	obj, err := advise.LookupObjective(*objName)
 	if err != nil {
@@ -89,6 +95,26 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		cands = append(cands, advise.Candidate{Policy: *current, Own: true})
 		cur = len(cands) - 1
 	}
+	if *sweepDir != "" {
+		if *sweepSeeds < 2 {
+			return fmt.Errorf("-sweep-seeds: want at least 2 (one seed gives no interval), got %d", *sweepSeeds)
+		}
+		src, err := compareScenario(base, base.Policy.Name)
+		if err != nil {
+			return err
+		}
+		profile, named := advise.ProfileFor(base)
+		runProfile := profile
+		if named {
+			runProfile = ""
+		}
+		w, err := advise.NewWorkload(src, adviseName(*cfgPath), base.Dir(), base, runProfile)
+		if err != nil {
+			return err
+		}
+		return planAdviseSweep(*sweepDir, w, &advisePlan{Scenario: adviseName(*cfgPath), Profile: profile, ProfileNamed: named, Jobs: w.Jobs,
+			Objective: obj.Name, Constraint: *constraint, Candidates: cands, Current: cur, Seeds: *sweepSeeds, Cluster: clusterOf(base, profile)}, stdout)
+	}
 	var dir *outDir
 	if *out != "" {
 		if dir, err = openOutDir("-out", *out, *force, nil); err != nil {
@@ -104,10 +130,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if named {
 		runProfile = ""
 	}
-	name := "the embedded default"
-	if *cfgPath != "" {
-		name = *cfgPath
-	}
+	name := adviseName(*cfgPath)
 	w, err := advise.NewWorkload(src, name, base.Dir(), base, runProfile)
 	if err != nil {
 		dir.discard()
@@ -187,6 +210,47 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if serr != nil {
 		fmt.Fprintln(stderr, "interrupted: the verdict above is partial, from the runs that finished")
 		return errInterrupted
+	}
+	return nil
+}
+
+func adviseName(cfgPath string) string {
+	if cfgPath == "" {
+		return "the embedded default"
+	}
+	return cfgPath
+}
+
+// adviseCollect decides from an advise -sweep directory's finished runs.
+func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet bool) error {
+	var od *outDir
+	if out != "" {
+		var err error
+		if od, err = openOutDir("-out", out, force, nil); err != nil {
+			return err
+		}
+	}
+	a, err := collectAdviseSweep(dir)
+	if err != nil {
+		od.discard()
+		return err
+	}
+	res := a.Result
+	fmt.Fprintf(stdout, "Advice for %s from the sweep %s, %s, under profile %s, against %s:\n%s", a.Scenario, dir, res.Objective.What, a.Profile,
+		res.Candidates[res.Current].Label(), a.Verdict)
+	if rec := res.Recommended(); rec >= 0 && len(a.Config) > 0 {
+		fmt.Fprintf(stdout, "\nTo apply %s:\n%s\n", res.Candidates[rec].Label(), strings.Join(a.Config, "\n"))
+	}
+	if od != nil {
+		if err := a.WriteJSON(od.path); err != nil {
+			return err
+		}
+		if err := a.Page().WriteFile(filepath.Join(od.path, "advice.html")); err != nil {
+			return err
+		}
+		if !quiet {
+			fmt.Fprintf(stderr, "wrote %s\n", od.path)
+		}
 	}
 	return nil
 }

@@ -104,3 +104,24 @@ func TestAdviseSamePolicyTwiceIsWithinNoise(t *testing.T) {
 		t.Errorf("verdict %q tells to run the same policy under its other name", v)
 	}
 }
+
+// compare -seeds runs every policy on the same seeds and says which
+// differences from the first policy exceed their noise; one policy under
+// two names never differs.
+func TestCompareSeedsPairsBySeed(t *testing.T) {
+	delayTwin(t)
+	cfg := writeScenario(t, adviseScenario)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"compare", "-config", cfg, "-policies", "delay,delay-twin,fair", "-seeds", "3", "-q"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("compare -seeds exited %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"(seeds 1-3, common to every policy): mean ± standard error", "differences from delay beyond noise", "within noise: delay-twin throughput, delay-twin mean turnaround, delay-twin cross-rack"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare -seeds 3 output lacks %q:\n%s", want, out)
+		}
+	}
+	if code := run([]string{"compare", "-config", cfg, "-seeds", "2", "-out", t.TempDir()}, &stdout, &stderr); code == 0 {
+		t.Errorf("compare -seeds 2 -out ran; want it refused (-out writes one run a policy)")
+	}
+}
