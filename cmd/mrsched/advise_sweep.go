@@ -32,7 +32,7 @@ type advisePlan struct {
 	Seeds        int                `json:"seeds"`
 	// Where is each candidate's sub-sweep (a directory under DIR, one a
 	// policy) and cell in it.
-	Where   []sweepCell   `json:"where"`
+	Where   []sweepCell    `json:"where"`
 	Cluster advise.Cluster `json:"cluster"`
 }
 
