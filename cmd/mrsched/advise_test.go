@@ -125,3 +125,30 @@ func TestCompareSeedsPairsBySeed(t *testing.T) {
 		t.Errorf("compare -seeds 2 -out ran; want it refused (-out writes one run a policy)")
 	}
 }
+
+// advise -sweep plans the candidates as sweeps; once they have run,
+// advise -collect decides on them as advise would.
+func TestAdviseSweepThenCollect(t *testing.T) {
+	cfg := writeScenario(t, adviseScenario)
+	dir := filepath.Join(t.TempDir(), "adv")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"advise", "-config", cfg, "-policies", "fifo,delay", "-current", "fifo", "-sweep", dir, "-sweep-seeds", "3"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("advise -sweep exited %d: %s", code, stderr.String())
+	}
+	var collectBefore bytes.Buffer
+	if code := run([]string{"advise", "-collect", dir}, &collectBefore, &stderr); code == 0 {
+		t.Fatalf("advise -collect of unrun sweeps succeeded; want it refused, naming the runs not finished")
+	}
+	for _, p := range []string{"fifo", "delay"} {
+		if code := run([]string{"sweep", "run", "-dir", filepath.Join(dir, p), "-q"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("sweep run %s exited %d: %s", p, code, stderr.String())
+		}
+	}
+	var out bytes.Buffer
+	if code := run([]string{"advise", "-collect", dir}, &out, &stderr); code != 0 {
+		t.Fatalf("advise -collect exited %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(out.String(), "against fifo:") || !strings.Contains(out.String(), "3 seeds") {
+		t.Errorf("advise -collect printed %q; want a verdict against fifo over the sweep's 3 seeds", out.String())
+	}
+}
