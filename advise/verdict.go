@@ -216,6 +216,14 @@ func (res *Result) Verdict() string {
 	} else if d.Best != res.Current || !d.Separated {
 		fmt.Fprintf(&b, "It is separated at 95%% from every other candidate of the stage.\n")
 	}
+	if !res.Partial && !d.Separated {
+		switch res.Stop {
+		case "budget":
+			fmt.Fprintf(&b, "The budget ended the search at %d seeds, before the best was separated (a larger -budget adds seeds).\n", d.Seeds)
+		case "max-seeds":
+			fmt.Fprintf(&b, "The search stopped at -max-seeds (%d) before the best was separated.\n", d.Seeds)
+		}
+	}
 	if len(d.Worse) > 0 {
 		// Each other policy's closest candidate, in the order listed.
 		var parts []string
