@@ -320,6 +320,8 @@ func clusterOf(c *scenario.Config, profile string) advise.Cluster {
 		hb = 3 // the engine's default (sim.Params)
 	}
 	out := advise.Cluster{Nodes: cl.Racks * cl.NodesPerRack, HeartbeatS: hb}
+	// The pools decoded when the scenario was built (NewWorkload), with
+	// errors at their lines; they decode here again without one.
 	if c.Policy.Pools.Kind != 0 {
 		_ = c.Policy.Pools.Decode(&out.Pools.Pools)
 	}
