@@ -41,6 +41,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("q", false, "no progress line")
 	verbose := fs.Bool("v", false, "also say what each policy's decisions cost on this machine (Assign calls, mean and p99 wall time)")
 	force := fs.Bool("force", false, "with -out: replace what the directory holds (another run, or other files)")
+	seeds := fs.Int("seeds", 1, "run each policy on this many seeds (the scenario's seed and the next ones, common to every policy) and show mean ± standard error")
 	outs := addOutputFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
@@ -111,6 +112,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := outs.check(); err != nil {
 		return err
+	}
+	if *seeds != 1 {
+		return compareSeeds(fs, base, names, *seeds, *parallel, *quiet, stdout, stderr)
 	}
 	runs := make([]*compareRun, len(names))
 	for i, name := range names {

@@ -81,6 +81,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "compare":
 		err = cmdCompare(args, stdout, stderr)
+	case "advise":
+		err = cmdAdvise(args, stdout, stderr)
 	case "simulate":
 		err = cmdSimulate(args, stdout, stderr)
 	case "netsim":

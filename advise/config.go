@@ -1,0 +1,233 @@
+package advise
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mrsched/mrsched/sched"
+)
+
+// Cluster is what the configuration lines depend on: the node count, the
+// heartbeat interval the nodes offer slots at, and the cluster's pools.
+type Cluster struct {
+	Nodes      int
+	HeartbeatS float64
+	Pools      sched.PoolSettings
+}
+
+// The scheduler classes of stock Hadoop.
+const (
+	hadoop1FIFO = "org.apache.hadoop.mapred.JobQueueTaskScheduler"
+	hadoop1Fair = "org.apache.hadoop.mapred.FairScheduler"
+	yarnFIFO    = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler"
+	yarnFair    = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler"
+)
+
+// papers names where a policy stock Hadoop lacks comes from.
+var papers = map[string]string{
+	"sw-fair":    "ShuffleWatcher (Ahmad et al., USENIX ATC 2014), sections 3.1-3.4, on the Fair Scheduler",
+	"sw-drf":     "ShuffleWatcher (Ahmad et al., USENIX ATC 2014), section 4.2, on DRF",
+	"sw-relaxed": "ShuffleWatcher (Ahmad et al., USENIX ATC 2014), section 5.2 (relaxed fairness)",
+	"sw-delay":   "ShuffleWatcher on the Delay scheduler, as the NAS paper (Lin et al.) runs it, section IV",
+	"nas":        "NAS: A Network-Aware Scheduler for MapReduce (Lin et al.), section III",
+	"td":         "A Throughput Driven Task Scheduler (Wang et al., IEEE BigData Congress 2013), section IV",
+}
+
+// LocalityThreshold is YARN Fair Scheduler's locality threshold for a
+// delay-scheduling wait of waitS seconds. FSAppAttempt.getAllowedLocalityLevel
+// relaxes an application's locality once its scheduling opportunities
+// (node heartbeats at which it was offered a container and passed, since
+// it last launched or relaxed) exceed threshold x the cluster's nodes. Each
+// of N nodes heartbeats every H seconds, so an application considered at
+// every heartbeat passes N/H opportunities a second, and a wait of W
+// seconds is W x N / H opportunities: threshold = W / H, whatever N. YARN
+// caps a threshold at 1 (a wait of one heartbeat interval): ok is false for
+// a longer wait, which needs YARN's time-based delays instead.
+func LocalityThreshold(waitS, heartbeatS float64) (threshold float64, ok bool) {
+	t := waitS / heartbeatS
+	return t, t <= 1
+}
+
+// ConfigLines are the lines that put candidate c into effect on a cluster:
+// for FIFO, Fair, delay scheduling and DRF, Hadoop 1's mapred-site.xml and
+// fair-scheduler.xml and YARN's yarn-site.xml and fair-scheduler.xml; for
+// the papers' policies, which stock Hadoop lacks, the paper and the
+// parameters.
+func ConfigLines(c Candidate, cl Cluster) []string {
+	var l []string
+	add := func(format string, args ...any) { l = append(l, fmt.Sprintf(format, args...)) }
+	prop := func(file, name, value string) {
+		add("  %s: <property><name>%s</name><value>%s</value></property>", file, name, value)
+	}
+	switch c.Policy {
+	case "fifo":
+		add("Hadoop 1 (mapred-site.xml; FIFO is the default):")
+		prop("mapred-site.xml", "mapred.jobtracker.taskScheduler", hadoop1FIFO)
+		add("YARN (yarn-site.xml):")
+		prop("yarn-site.xml", "yarn.resourcemanager.scheduler.class", yarnFIFO)
+		return l
+	case "fair", "delay", "fifo-delay", "drf":
+	default:
+		what := papers[c.Policy]
+		if what == "" {
+			what = "a policy registered with this simulator"
+		}
+		add("Stock Hadoop has no %s scheduler: it is %s.", c.Policy, what)
+		if len(c.Settings) == 0 {
+			add("  Parameters: the paper's defaults (docs/policies.md).")
+		}
+		for _, s := range c.Settings {
+			add("  Parameter %s = %s", s.Key, s.Value)
+		}
+		return l
+	}
+	t1, t2 := -1.0, -1.0 // no delay scheduling
+	if c.Policy == "delay" || c.Policy == "fifo-delay" {
+		t1, t2 = num(c.Value("t1_s"), sched.DefaultDelayT1S), num(c.Value("t2_s"), sched.DefaultDelayT2S)
+	}
+	pre := cl.Pools.Preemption
+	if v := c.Value("preemption.enabled"); v != "" {
+		pre.Enabled = v == "true"
+		pre.MinShareTimeoutS = num(c.Value("preemption.min_share_timeout_s"), pre.MinShareTimeoutS)
+		pre.FairShareTimeoutS = num(c.Value("preemption.fair_share_timeout_s"), pre.FairShareTimeoutS)
+	}
+	tmin, tfair := num("", pre.MinShareTimeoutS), num("", pre.FairShareTimeoutS)
+	if tmin == 0 {
+		tmin = 60
+	}
+	if tfair == 0 {
+		tfair = 600
+	}
+	fifoPools := c.Policy == "fifo-delay"
+
+	// Hadoop 1.2.1: the Fair Scheduler contrib module.
+	if c.Policy == "drf" {
+		add("Hadoop 1: its Fair Scheduler has no dominant resource fairness; run YARN.")
+	} else {
+		add("Hadoop 1 (mapred-site.xml):")
+		prop("mapred-site.xml", "mapred.jobtracker.taskScheduler", hadoop1Fair)
+		prop("mapred-site.xml", "mapred.fairscheduler.allocation.file", "/etc/hadoop/fair-scheduler.xml")
+		prop("mapred-site.xml", "mapred.fairscheduler.preemption", strconv.FormatBool(pre.Enabled))
+		if t1 < 0 {
+			prop("mapred-site.xml", "mapred.fairscheduler.locality.delay", "0")
+			add("  (0 turns delay scheduling off; unset, Hadoop 1 waits 1.5 heartbeats)")
+		} else {
+			prop("mapred-site.xml", "mapred.fairscheduler.locality.delay", ms(t1))
+			if t1 != t2 {
+				add("  (Hadoop 1.2.1 takes one wait, in ms, for both levels: t2_s = %s s cannot be set apart from t1_s)", fmtNum(t2))
+			}
+		}
+		add("Hadoop 1 (fair-scheduler.xml):")
+		if len(cl.Pools.Pools) == 0 {
+			add("  (no pools configured: a pool a user, as mapred.fairscheduler.poolnameproperty user.name, the default)")
+		}
+		add("  <allocations>")
+		for _, p := range cl.Pools.Pools {
+			var inner []string
+			if p.MinMaps > 0 {
+				inner = append(inner, fmt.Sprintf("<minMaps>%d</minMaps>", p.MinMaps))
+			}
+			if p.MinReduces > 0 {
+				inner = append(inner, fmt.Sprintf("<minReduces>%d</minReduces>", p.MinReduces))
+			}
+			if p.Weight > 0 && p.Weight != 1 {
+				inner = append(inner, "<weight>"+fmtNum(p.Weight)+"</weight>")
+			}
+			mode := p.Mode
+			if fifoPools {
+				mode = "fifo"
+			}
+			if mode != "" {
+				inner = append(inner, "<schedulingMode>"+mode+"</schedulingMode>")
+			}
+			if pre.Enabled && (p.MinMaps > 0 || p.MinReduces > 0) {
+				inner = append(inner, fmt.Sprintf("<minSharePreemptionTimeout>%s</minSharePreemptionTimeout>", fmtNum(tmin)))
+			}
+			add("    <pool name=\"%s\">%s</pool>", p.Name, strings.Join(inner, ""))
+		}
+		if fifoPools {
+			add("    <defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode>")
+			add("    (FIFO order with delay scheduling: submit every job to one pool, as mapred.fairscheduler.poolnameproperty set to a constant)")
+		}
+		if pre.Enabled {
+			add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(tmin))
+			add("    <fairSharePreemptionTimeout>%s</fairSharePreemptionTimeout>", fmtNum(tfair))
+		}
+		add("  </allocations>")
+	}
+
+	// YARN (Hadoop 2 and later): the Fair Scheduler.
+	add("YARN (yarn-site.xml):")
+	prop("yarn-site.xml", "yarn.resourcemanager.scheduler.class", yarnFair)
+	prop("yarn-site.xml", "yarn.scheduler.fair.allocation.file", "/etc/hadoop/fair-scheduler.xml")
+	prop("yarn-site.xml", "yarn.scheduler.fair.preemption", strconv.FormatBool(pre.Enabled))
+	if t1 >= 0 {
+		n1, ok1 := LocalityThreshold(t1, cl.HeartbeatS)
+		n2, ok2 := LocalityThreshold(t2, cl.HeartbeatS)
+		if ok1 && ok2 {
+			prop("yarn-site.xml", "yarn.scheduler.fair.locality.threshold.node", fmt.Sprintf("%.2f", n1))
+			prop("yarn-site.xml", "yarn.scheduler.fair.locality.threshold.rack", fmt.Sprintf("%.2f", n2))
+			add("  (a wait of W s is W x %d nodes / %s s heartbeats scheduling opportunities, W / %s of the cluster: FSAppAttempt.getAllowedLocalityLevel)",
+				cl.Nodes, fmtNum(cl.HeartbeatS), fmtNum(cl.HeartbeatS))
+		} else {
+			prop("yarn-site.xml", "yarn.scheduler.fair.continuous-scheduling-enabled", "true")
+			prop("yarn-site.xml", "yarn.scheduler.fair.locality-delay-node-ms", ms(t1))
+			prop("yarn-site.xml", "yarn.scheduler.fair.locality-delay-rack-ms", ms(t2))
+			add("  (a wait longer than one %s s heartbeat is a threshold above 1, which YARN caps: the time-based delays of continuous scheduling say it)",
+				fmtNum(cl.HeartbeatS))
+		}
+	}
+	add("YARN (fair-scheduler.xml):")
+	if len(cl.Pools.Pools) == 0 {
+		add("  (no queues configured: a queue a user, as yarn.scheduler.fair.user-as-default-queue true, the default)")
+	}
+	add("  <allocations>")
+	policy := "fair"
+	switch {
+	case c.Policy == "drf":
+		policy = "drf"
+	case fifoPools:
+		policy = "fifo"
+	}
+	add("    <defaultQueueSchedulingPolicy>%s</defaultQueueSchedulingPolicy>", policy)
+	for _, p := range cl.Pools.Pools {
+		var inner []string
+		if p.MinShare > 0 {
+			inner = append(inner, fmt.Sprintf("<minResources>%d mb,%d vcores</minResources>", p.MinShare*1024, p.MinShare))
+		}
+		if p.Weight > 0 && p.Weight != 1 {
+			inner = append(inner, "<weight>"+fmtNum(p.Weight)+"</weight>")
+		}
+		if p.Mode == "fifo" && !fifoPools {
+			inner = append(inner, "<schedulingPolicy>fifo</schedulingPolicy>")
+		}
+		add("    <queue name=\"%s\">%s</queue>", p.Name, strings.Join(inner, ""))
+	}
+	if pre.Enabled {
+		add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(tmin))
+		add("    <defaultFairSharePreemptionTimeout>%s</defaultFairSharePreemptionTimeout>", fmtNum(tfair))
+	}
+	add("  </allocations>")
+	if len(cl.Pools.Pools) > 0 && cl.Pools.Pools[0].MinShare > 0 {
+		add("  (minResources: a container taken as 1024 mb and 1 vcore; scale to your containers)")
+	}
+	return l
+}
+
+// num reads a setting's value, or d when it is empty.
+func num(v string, d float64) float64 {
+	if v == "" {
+		return d
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return d
+	}
+	return f
+}
+
+func ms(s float64) string { return strconv.FormatInt(int64(math.Round(s*1000)), 10) }
+
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -1,0 +1,480 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mrsched/mrsched/advise"
+	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
+)
+
+func cmdAdvise(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("advise", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "scenario YAML to advise on (its policy is the current one unless -current); default: embedded FB-2009 on the default cluster")
+	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010, FB-2010-paths or a SWIM TSV file (with -source-nodes)")
+	sourceNodes := fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on")
+	pols := fs.String("policies", "", "comma-separated policies to choose among, or \"all\" (default: every registered policy but the ablations)")
+	objName := fs.String("objective", "mean-turnaround", "what to optimise: mean-turnaround, p95-turnaround, throughput, cross-rack, worst-pool")
+	current := fs.String("current", "fair", "the policy the cluster runs now: gains are stated against it")
+	constraint := fs.String("constraint", "", "bound another figure as a multiple of the current policy's, as p95-turnaround<=1.1")
+	budget := fs.Duration("budget", 5*time.Minute, "CPU time the search may spend (0: no bound)")
+	seed := fs.Uint64("seed", 1, "first seed: stage seeds are seed, seed+1, ...")
+	maxSeeds := fs.Int("max-seeds", 10, "at most this many seeds on the whole workload")
+	profiles := fs.String("profiles", "", "comma-separated cost profiles to run the finalists under too (e.g. fluid,hadoop1-hdd,yarn-hdd): does the winner change?")
+	parallel := fs.Int("parallel", min(2, runtime.GOMAXPROCS(0)), "simulations at once")
+	out := fs.String("out", "", "write advice.json and advice.html to this directory")
+	force := fs.Bool("force", false, "with -out: replace what the directory holds")
+	quiet := fs.Bool("q", false, "no progress lines")
+	sweepDir := fs.String("sweep", "", "write every candidate on the whole workload as sweeps in this directory (one a policy) to run on Slurm or Kubernetes, instead of searching here")
+	sweepSeeds := fs.Int("sweep-seeds", 5, "with -sweep: the seeds every candidate runs")
+	collect := fs.String("collect", "", "decide from the finished runs of a directory -sweep planned")
+	if err := fs.Parse(args); err != nil {
+		return flagErr(err)
+	}
+	if fs.NArg() > 0 {
+		return badUsage("unexpected argument %q (advise takes only flags; see mrsched advise -h)", fs.Arg(0))
+	}
+	if *collect != "" {
+		return adviseCollect(*collect, *out, *force, stdout, stderr, *quiet)
+	}
+	obj, err := advise.LookupObjective(*objName)
+	if err != nil {
+		return fmt.Errorf("-objective: %w", err)
+	}
+	var cons *advise.Constraint
+	if *constraint != "" {
+		if cons, err = advise.ParseConstraint(*constraint); err != nil {
+			return fmt.Errorf("-constraint: %w", err)
+		}
+	}
+	if *parallel < 1 {
+		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)
+	}
+	if *maxSeeds < 2 {
+		return fmt.Errorf("-max-seeds: must be at least 2 (one seed gives no interval), got %d", *maxSeeds)
+	}
+	if *budget < 0 {
+		return fmt.Errorf("-budget: must be 0 (no bound) or positive, got %v", *budget)
+	}
+	base, err := adviseBase(*cfgPath, *trace, *sourceNodes)
+	if err != nil {
+		return err
+	}
+	names, err := advisePolicies(*pols)
+	if err != nil {
+		return err
+	}
+	if _, err := sched.NewPolicy(*current, nil); err != nil {
+		return fmt.Errorf("-current: %w", err)
+	}
+	cands, err := advise.CandidatesFor(names)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(names, *current) {
+		// The current policy as the cluster runs it, the base of the
+		// gains; its thresholds are not searched unless -policies names it.
+		cands = append(cands, advise.Candidate{Policy: *current})
+	}
+	cur := slices.IndexFunc(cands, func(c advise.Candidate) bool { return c.Policy == *current && len(c.Settings) == 0 })
+	if *current == base.Policy.Name && base.OwnParams() {
+		// The cluster runs its policy with the scenario's parameters.
+		cands = append(cands, advise.Candidate{Policy: *current, Own: true})
+		cur = len(cands) - 1
+	}
+	if *sweepDir != "" {
+		if *sweepSeeds < 2 {
+			return fmt.Errorf("-sweep-seeds: want at least 2 (one seed gives no interval), got %d", *sweepSeeds)
+		}
+		src, err := compareScenario(base, base.Policy.Name)
+		if err != nil {
+			return err
+		}
+		profile, named := advise.ProfileFor(base)
+		runProfile := profile
+		if named {
+			runProfile = ""
+		}
+		w, err := advise.NewWorkload(src, adviseName(*cfgPath), base.Dir(), base, runProfile)
+		if err != nil {
+			return err
+		}
+		return planAdviseSweep(*sweepDir, w, &advisePlan{Scenario: adviseName(*cfgPath), Profile: profile, ProfileNamed: named, Jobs: w.Jobs,
+			Objective: obj.Name, Constraint: *constraint, Candidates: cands, Current: cur, Seeds: *sweepSeeds, Cluster: clusterOf(base, profile)}, stdout)
+	}
+	var dir *outDir
+	if *out != "" {
+		if dir, err = openOutDir("-out", *out, *force, nil); err != nil {
+			return err
+		}
+	}
+	src, err := compareScenario(base, base.Policy.Name)
+	if err != nil {
+		return err
+	}
+	profile, named := advise.ProfileFor(base)
+	runProfile := profile
+	if named {
+		runProfile = ""
+	}
+	name := adviseName(*cfgPath)
+	w, err := advise.NewWorkload(src, name, base.Dir(), base, runProfile)
+	if err != nil {
+		dir.discard()
+		return err
+	}
+	if !*quiet {
+		how := "the scenario's cluster.profile"
+		if !named {
+			how = "the scenario names no cluster.profile; chosen for its task model"
+		}
+		fmt.Fprintf(stderr, "advise: %d candidates of %d policies on %s (%d jobs), profile %s (%s), objective %s, budget %v CPU\n",
+			len(cands), len(names), name, w.Jobs, profile, how, obj.Name, *budget)
+	}
+	opts := advise.DefaultOptions()
+	opts.Objective, opts.Constraint, opts.Current = obj, cons, cur
+	opts.FirstSeed, opts.MaxSeeds = *seed, *maxSeeds
+	start := cpuSeconds()
+	spent := func() float64 { return cpuSeconds() - start }
+	opts.Budget, opts.Spent = budget.Seconds(), spent
+	ctx, stop := interruptContext()
+	defer stop()
+	ev := &simEvaluator{w: w, cands: cands, parallel: *parallel, quiet: *quiet, stderr: stderr}
+	wall := time.Now()
+	res, serr := advise.Search(ctx, cands, ev, opts)
+	if serr != nil && !errors.Is(serr, advise.ErrInterrupted) {
+		dir.discard()
+		return serr
+	}
+	a := &advise.Advice{Scenario: name, Profile: profile, ProfileNamed: named, Jobs: w.Jobs, Result: res, Verdict: res.Verdict()}
+	rec := res.Recommended()
+	if rec >= 0 {
+		a.Config = advise.ConfigLines(cands[rec], clusterOf(base, profile))
+	}
+	if serr == nil && *profiles != "" {
+		for _, p := range strings.Split(*profiles, ",") {
+			p = strings.TrimSpace(p)
+			if p == profile {
+				continue
+			}
+			pc, err := checkProfile(ctx, w, cands, res, p, opts, ev)
+			if err != nil {
+				if errors.Is(err, advise.ErrInterrupted) {
+					serr = err
+					break
+				}
+				dir.discard()
+				return err
+			}
+			a.Profiles = append(a.Profiles, *pc)
+		}
+	}
+	fmt.Fprintf(stdout, "Advice for %s, %s, under profile %s", name, obj.What, profile)
+	if !named {
+		fmt.Fprintf(stdout, " (the scenario names none; %s suits its %s)", profile, map[bool]string{true: "containers", false: "slots"}[base.Cluster.Containers > 0])
+	}
+	fmt.Fprintf(stdout, ", against %s:\n%s", cands[cur].Label(), a.Verdict)
+	for _, p := range a.Profiles {
+		fmt.Fprintln(stdout, p.Line)
+	}
+	if len(a.Config) > 0 {
+		fmt.Fprintf(stdout, "\nTo apply %s:\n%s\n", cands[rec].Label(), strings.Join(a.Config, "\n"))
+	}
+	if !*quiet {
+		fmt.Fprintf(stderr, "advise: %.0f s CPU, %.0f s wall\n", spent(), time.Since(wall).Seconds())
+	}
+	if dir != nil {
+		if err := a.WriteJSON(dir.path); err != nil {
+			return err
+		}
+		if err := a.Page().WriteFile(filepath.Join(dir.path, "advice.html")); err != nil {
+			return err
+		}
+		if !*quiet {
+			fmt.Fprintf(stderr, "wrote %s\n", dir.path)
+		}
+	}
+	if serr != nil {
+		fmt.Fprintln(stderr, "interrupted: the verdict above is partial, from the runs that finished")
+		return errInterrupted
+	}
+	return nil
+}
+
+func adviseName(cfgPath string) string {
+	if cfgPath == "" {
+		return "the embedded default"
+	}
+	return cfgPath
+}
+
+// adviseCollect decides from an advise -sweep directory's finished runs.
+func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet bool) error {
+	var od *outDir
+	if out != "" {
+		var err error
+		if od, err = openOutDir("-out", out, force, nil); err != nil {
+			return err
+		}
+	}
+	a, err := collectAdviseSweep(dir)
+	if err != nil {
+		od.discard()
+		return err
+	}
+	res := a.Result
+	fmt.Fprintf(stdout, "Advice for %s from the sweep %s, %s, under profile %s, against %s:\n%s", a.Scenario, dir, res.Objective.What, a.Profile,
+		res.Candidates[res.Current].Label(), a.Verdict)
+	if rec := res.Recommended(); rec >= 0 && len(a.Config) > 0 {
+		fmt.Fprintf(stdout, "\nTo apply %s:\n%s\n", res.Candidates[rec].Label(), strings.Join(a.Config, "\n"))
+	}
+	if od != nil {
+		if err := a.WriteJSON(od.path); err != nil {
+			return err
+		}
+		if err := a.Page().WriteFile(filepath.Join(od.path, "advice.html")); err != nil {
+			return err
+		}
+		if !quiet {
+			fmt.Fprintf(stderr, "wrote %s\n", od.path)
+		}
+	}
+	return nil
+}
+
+// adviseBase is the scenario advise runs on, as compare reads it.
+func adviseBase(cfgPath, trace string, sourceNodes int) (*scenario.Config, error) {
+	if sourceNodes < 0 {
+		return nil, fmt.Errorf("-source-nodes: must be positive, got %d", sourceNodes)
+	}
+	base := scenario.Default()
+	if cfgPath != "" {
+		c, err := scenario.Load(cfgPath)
+		if err != nil {
+			return nil, err
+		}
+		base = c
+	}
+	if trace != "" {
+		base.Workload.Trace, base.Workload.Generator, base.Workload.SourceNodes = trace, "", 0
+		if _, _, embedded := traces.Embedded(trace); !embedded {
+			if _, err := os.Stat(trace); err != nil {
+				return nil, fmt.Errorf("-trace: neither an embedded trace (%s) nor a file: %w", strings.Join(traces.Names(), ", "), err)
+			}
+			if sourceNodes == 0 {
+				return nil, fmt.Errorf("-trace %s: a trace file needs -source-nodes N, the node count of the cluster it was recorded on", trace)
+			}
+			abs, _ := filepath.Abs(trace)
+			base.Workload.Trace = abs
+		}
+	}
+	if sourceNodes > 0 {
+		base.Workload.SourceNodes = sourceNodes
+	}
+	return base, nil
+}
+
+func advisePolicies(list string) ([]string, error) {
+	switch list {
+	case "":
+		return sched.MainPolicyNames(), nil
+	case "all":
+		return sched.PolicyNames(), nil
+	}
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		if _, err := sched.NewPolicy(n, nil); err != nil {
+			return nil, fmt.Errorf("-policies: %w", err)
+		}
+		if slices.Contains(names, n) {
+			return nil, fmt.Errorf("-policies: %s is named twice", n)
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+// clusterOf is what the configuration lines need of the scenario: its
+// nodes, the heartbeat its runs took and its pools.
+func clusterOf(c *scenario.Config, profile string) advise.Cluster {
+	cl := c.Cluster.WithDefaults()
+	hb := c.Engine.HeartbeatS
+	if p, ok := scenario.LookupProfile(profile); ok && hb == 0 {
+		hb = p.HeartbeatS
+	}
+	if hb == 0 {
+		hb = 3 // the engine's default (sim.Params)
+	}
+	out := advise.Cluster{Nodes: cl.Racks * cl.NodesPerRack, HeartbeatS: hb}
+	// The pools decoded when the scenario was built (NewWorkload), with
+	// errors at their lines; they decode here again without one.
+	if c.Policy.Pools.Kind != 0 {
+		_ = c.Policy.Pools.Decode(&out.Pools.Pools)
+	}
+	if c.Policy.Preemption.Kind != 0 {
+		_ = c.Policy.Preemption.Decode(&out.Pools.Preemption)
+	}
+	return out
+}
+
+// checkProfile runs the finalists (the candidates that reached the whole
+// workload, and the current policy) under profile p on the decision's
+// seeds (at most 4), and says whether the winner changes.
+func checkProfile(ctx context.Context, w *advise.Workload, cands []advise.Candidate, res *advise.Result, p string, o advise.Options, ev *simEvaluator) (*advise.ProfileCheck, error) {
+	if _, ok := scenario.LookupProfile(p); !ok {
+		return nil, fmt.Errorf("-profiles: %q is not a profile; want one of %s", p, strings.Join(scenario.ProfileNames(), ", "))
+	}
+	d := res.Decision
+	if d == nil || d.Best < 0 {
+		return nil, fmt.Errorf("-profiles: no decision to check")
+	}
+	st := res.Stages[d.Stage]
+	idx := slices.Clone(st.Entered)
+	if !slices.Contains(idx, res.Current) {
+		idx = append(idx, res.Current)
+	}
+	sub := make([]advise.Candidate, len(idx))
+	for i, c := range idx {
+		sub[i] = cands[c]
+	}
+	pw := *w
+	pw.Profile = p
+	n := min(4, max(2, len(st.Seeds)))
+	so := o
+	so.Current = slices.Index(idx, res.Current)
+	so.Stages = []advise.StagePlan{{Fraction: 1, Seeds: n}}
+	so.MaxSeeds = n
+	pev := &simEvaluator{w: &pw, cands: sub, parallel: ev.parallel, quiet: ev.quiet, stderr: ev.stderr}
+	r, err := advise.Search(ctx, sub, pev, so)
+	if err != nil {
+		return nil, err
+	}
+	pc := &advise.ProfileCheck{Profile: p, Result: r, Best: -1}
+	if r.Decision == nil || r.Decision.Best < 0 {
+		pc.Line = fmt.Sprintf("Under %s: no decision (%s).", p, r.Stop)
+		return pc, nil
+	}
+	pc.Best = idx[r.Decision.Best]
+	var within []string
+	for _, c := range r.Decision.WithinNoise {
+		within = append(within, sub[c.Candidate].Label())
+		if idx[c.Candidate] == d.Best {
+			pc.Same = true
+		}
+	}
+	if pc.Best == d.Best {
+		pc.Same = true
+	}
+	verdict := "the winner does not change"
+	if !pc.Same {
+		verdict = "the winner changes"
+	}
+	pc.Line = fmt.Sprintf("Under %s (the %d finalists, %d seeds): best %s, %s %.2fx of %s's; %s", p, len(sub), len(r.Stages[0].Seeds),
+		cands[pc.Best].Label(), r.Objective.What, r.Decision.Gain.Mean, cands[res.Current].Policy, verdict)
+	if len(within) > 0 {
+		pc.Line += " (within noise of it: " + strings.Join(within, ", ") + ")"
+	}
+	pc.Line += "."
+	return pc, nil
+}
+
+// simEvaluator runs advise's requests as simulations, parallel at a time.
+type simEvaluator struct {
+	w        *advise.Workload
+	cands    []advise.Candidate
+	parallel int
+	quiet    bool
+	stderr   io.Writer
+}
+
+func (e *simEvaluator) Evaluate(ctx context.Context, reqs []advise.Request) ([]*advise.Figures, error) {
+	out := make([]*advise.Figures, len(reqs))
+	if len(reqs) == 0 {
+		return out, nil
+	}
+	start := time.Now()
+	if !e.quiet {
+		r := reqs[0]
+		fmt.Fprintf(e.stderr, "advise: stage %d, %d runs of %d jobs each ...", r.Stage+1, len(reqs), e.w.SliceJobs(r.Fraction))
+	}
+	var (
+		mu          sync.Mutex
+		errs        []error
+		interrupted bool
+	)
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range reqs {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	all := make(chan struct{})
+	var wg sync.WaitGroup
+	for range min(e.parallel, len(reqs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := reqs[i]
+				cfg, err := e.w.RunConfig(e.cands[r.Candidate], r.Fraction, r.Seed)
+				var f advise.Figures
+				if err == nil {
+					res, rerr := cfg.Run(nil)
+					if err = rerr; err == nil {
+						f = advise.FiguresOf(res.Summary, res.Collector.Jobs())
+					}
+				}
+				mu.Lock()
+				if !interrupted {
+					if err != nil {
+						errs = append(errs, err)
+					} else {
+						out[i] = &f
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(all) }()
+	select {
+	case <-all:
+	case <-ctx.Done():
+		mu.Lock()
+		interrupted = true
+		mu.Unlock()
+		if !e.quiet {
+			fmt.Fprintln(e.stderr, " interrupted")
+		}
+		return out, ctx.Err()
+	}
+	if len(errs) > 0 {
+		if !e.quiet {
+			fmt.Fprintln(e.stderr)
+		}
+		return out, errs[0]
+	}
+	if !e.quiet {
+		fmt.Fprintf(e.stderr, " %.1f s\n", time.Since(start).Seconds())
+	}
+	return out, nil
+}

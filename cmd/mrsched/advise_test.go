@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mrsched/mrsched/advise"
+	"github.com/mrsched/mrsched/sched"
+)
+
+// adviseScenario is small enough for advice in a second or two: 10 nodes,
+// the FB-2009 day's first 120 jobs.
+const adviseScenario = `seed: 1
+cluster:
+  racks: 2
+  nodes_per_rack: 5
+workload:
+  trace: FB-2009
+  users: 5
+  max_jobs: 120
+policy:
+  name: fair
+`
+
+var registerTwin sync.Once
+
+// delayTwin registers delay again under another name: one policy, two names.
+func delayTwin(t *testing.T) {
+	registerTwin.Do(func() {
+		for _, e := range sched.Policies() {
+			if e.Name == "delay" {
+				if err := sched.Register(sched.Entry{Name: "delay-twin", Summary: "delay under another name (test)", New: e.New, Ablation: true}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	})
+}
+
+func writeScenario(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Advice on a small scenario names a candidate, writes advice.json and
+// advice.html, and the same seed gives the same stdout byte for byte.
+func TestAdviseIsDeterministicAndWritesItsFiles(t *testing.T) {
+	cfg := writeScenario(t, adviseScenario)
+	run := func(out string) string {
+		var stdout, stderr bytes.Buffer
+		args := []string{"-config", cfg, "-policies", "fifo,fair,delay", "-max-seeds", "4", "-budget", "0", "-q", "-out", out}
+		if code := run(append([]string{"advise"}, args...), &stdout, &stderr); code != 0 {
+			t.Fatalf("advise exited %d: %s", code, stderr.String())
+		}
+		return stdout.String()
+	}
+	dir := t.TempDir()
+	a, b := run(filepath.Join(dir, "a")), run(filepath.Join(dir, "b"))
+	if a != b {
+		t.Errorf("two runs of the same advice differ:\n%s\n---\n%s", a, b)
+	}
+	if !strings.Contains(a, "against fair:") || !strings.Contains(a, "seeds)") {
+		t.Errorf("verdict %q: want it stated against fair with an interval's seed count", a)
+	}
+	ja, _ := os.ReadFile(filepath.Join(dir, "a", "advice.json"))
+	jb, _ := os.ReadFile(filepath.Join(dir, "b", "advice.json"))
+	if !bytes.Equal(ja, jb) || len(ja) == 0 {
+		t.Errorf("advice.json differs between two runs of the same advice (or is empty)")
+	}
+	var adv advise.Advice
+	if err := json.Unmarshal(ja, &adv); err != nil || adv.Result == nil || adv.Result.Decision == nil {
+		t.Fatalf("advice.json does not read back as a decided advice: %v", err)
+	}
+	if len(adv.Result.Stages[0].Runs) == 0 {
+		t.Errorf("advice.json holds no runs; want every candidate's figures per seed")
+	}
+	if html, err := os.ReadFile(filepath.Join(dir, "a", "advice.html")); err != nil || !bytes.Contains(html, []byte("delay: mean turnaround against t1_s")) {
+		t.Errorf("advice.html lacks delay's sensitivity curve over t1_s (err %v)", err)
+	}
+}
+
+// One policy under two names: the verdict never says one beats the other.
+func TestAdviseSamePolicyTwiceIsWithinNoise(t *testing.T) {
+	delayTwin(t)
+	cfg := writeScenario(t, adviseScenario)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"advise", "-config", cfg, "-policies", "delay-twin", "-current", "delay", "-max-seeds", "4", "-q"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("advise exited %d: %s", code, stderr.String())
+	}
+	v := stdout.String()
+	if !strings.Contains(v, "Keep delay") || !strings.Contains(v, "within noise of it are delay-twin") {
+		t.Errorf("verdict %q: want it to keep delay and name delay-twin within noise of it", v)
+	}
+	if strings.Contains(v, "Run delay-twin") {
+		t.Errorf("verdict %q tells to run the same policy under its other name", v)
+	}
+}
+
+// compare -seeds runs every policy on the same seeds and says which
+// differences from the first policy exceed their noise; one policy under
+// two names never differs.
+func TestCompareSeedsPairsBySeed(t *testing.T) {
+	delayTwin(t)
+	cfg := writeScenario(t, adviseScenario)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"compare", "-config", cfg, "-policies", "delay,delay-twin,fair", "-seeds", "3", "-q"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("compare -seeds exited %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"(seeds 1-3, common to every policy): mean ± standard error", "differences from delay beyond noise", "within noise: delay-twin throughput, delay-twin mean turnaround, delay-twin cross-rack"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare -seeds 3 output lacks %q:\n%s", want, out)
+		}
+	}
+	if code := run([]string{"compare", "-config", cfg, "-seeds", "2", "-out", t.TempDir()}, &stdout, &stderr); code == 0 {
+		t.Errorf("compare -seeds 2 -out ran; want it refused (-out writes one run a policy)")
+	}
+}
+
+// advise -sweep plans the candidates as sweeps; once they have run,
+// advise -collect decides on them as advise would.
+func TestAdviseSweepThenCollect(t *testing.T) {
+	cfg := writeScenario(t, adviseScenario)
+	dir := filepath.Join(t.TempDir(), "adv")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"advise", "-config", cfg, "-policies", "fifo,delay", "-current", "fifo", "-sweep", dir, "-sweep-seeds", "3"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("advise -sweep exited %d: %s", code, stderr.String())
+	}
+	var collectBefore bytes.Buffer
+	if code := run([]string{"advise", "-collect", dir}, &collectBefore, &stderr); code == 0 {
+		t.Fatalf("advise -collect of unrun sweeps succeeded; want it refused, naming the runs not finished")
+	}
+	for _, p := range []string{"fifo", "delay"} {
+		if code := run([]string{"sweep", "run", "-dir", filepath.Join(dir, p), "-q"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("sweep run %s exited %d: %s", p, code, stderr.String())
+		}
+	}
+	var out bytes.Buffer
+	if code := run([]string{"advise", "-collect", dir}, &out, &stderr); code != 0 {
+		t.Fatalf("advise -collect exited %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(out.String(), "against fifo:") || !strings.Contains(out.String(), "3 seeds") {
+		t.Errorf("advise -collect printed %q; want a verdict against fifo over the sweep's 3 seeds", out.String())
+	}
+}
