@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,15 +16,13 @@ import (
 	"github.com/mrsched/mrsched/advise"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
-	"github.com/mrsched/mrsched/traces"
 )
 
 func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("advise", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "scenario YAML to advise on (its policy is the current one unless -current); default: embedded FB-2009 on the default cluster")
-	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010, FB-2010-paths or a SWIM TSV file (with -source-nodes)")
-	sourceNodes := fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on")
+	sf := addScenarioFlags(fs, "scenario YAML to advise on (its policy is the current one unless -current); default: embedded FB-2009 on the default cluster")
+	cfgPath := sf.config
 	pols := fs.String("policies", "", "comma-separated policies to choose among, or \"all\" (default: every registered policy but the ablations)")
 	objName := fs.String("objective", "mean-turnaround", "what to optimise: mean-turnaround, p95-turnaround, throughput, cross-rack, worst-pool")
 	current := fs.String("current", "fair", "the policy the cluster runs now: gains are stated against it")
@@ -69,7 +66,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if *budget < 0 {
 		return fmt.Errorf("-budget: must be 0 (no bound) or positive, got %v", *budget)
 	}
-	base, err := adviseBase(*cfgPath, *trace, *sourceNodes)
+	base, err := sf.base()
 	if err != nil {
 		return err
 	}
@@ -256,36 +253,6 @@ func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet 
 }
 
 // adviseBase is the scenario advise runs on, as compare reads it.
-func adviseBase(cfgPath, trace string, sourceNodes int) (*scenario.Config, error) {
-	if sourceNodes < 0 {
-		return nil, fmt.Errorf("-source-nodes: must be positive, got %d", sourceNodes)
-	}
-	base := scenario.Default()
-	if cfgPath != "" {
-		c, err := scenario.Load(cfgPath)
-		if err != nil {
-			return nil, err
-		}
-		base = c
-	}
-	if trace != "" {
-		base.Workload.Trace, base.Workload.Generator, base.Workload.SourceNodes = trace, "", 0
-		if _, _, embedded := traces.Embedded(trace); !embedded {
-			if _, err := os.Stat(trace); err != nil {
-				return nil, fmt.Errorf("-trace: neither an embedded trace (%s) nor a file: %w", strings.Join(traces.Names(), ", "), err)
-			}
-			if sourceNodes == 0 {
-				return nil, fmt.Errorf("-trace %s: a trace file needs -source-nodes N, the node count of the cluster it was recorded on", trace)
-			}
-			abs, _ := filepath.Abs(trace)
-			base.Workload.Trace = abs
-		}
-	}
-	if sourceNodes > 0 {
-		base.Workload.SourceNodes = sourceNodes
-	}
-	return base, nil
-}
 
 func advisePolicies(list string) ([]string, error) {
 	switch list {

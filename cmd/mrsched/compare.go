@@ -22,18 +22,12 @@ import (
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
-	"github.com/mrsched/mrsched/traces"
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
-	trace := fs.String("trace", "", "override the workload trace: FB-2009, FB-2010, FB-2010-paths, a SWIM TSV file (with -source-nodes), a Rumen or SLS jobs file, or a .jhist file or directory")
-	topology := fs.String("topology", "", "the cluster's hosts and racks: a Rumen topology, a Hadoop table file or an SLS nodes file")
-	allocs := fs.String("allocations", "", "a Hadoop 1 or YARN fair-scheduler.xml whose pools or queues the policies with pools take")
-	site := fs.String("site", "", "a Hadoop site file (mapred-site.xml, yarn-site.xml) whose Fair Scheduler locality settings give the delay policies' waits")
-	sourceNodes := fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on (SWIM scales its bytes by nodes / source nodes); embedded traces know theirs")
+	sf := addScenarioFlags(fs, "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
 	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")
 	csvPath := fs.String("csv", "", "also write the table as CSV to this file (plain numbers, units in the header)")
@@ -49,41 +43,14 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return badUsage("unexpected argument %q (compare takes only flags; see mrsched compare -h)", fs.Arg(0))
 	}
-	if *sourceNodes < 0 {
-		return fmt.Errorf("-source-nodes: must be positive, got %d", *sourceNodes)
-	}
 	if *csvPath != "" {
 		if err := writableFile(*csvPath); err != nil {
 			return fmt.Errorf("-csv: %w", err)
 		}
 	}
-	base := scenario.Default()
-	if *cfgPath != "" {
-		c, err := scenario.Load(*cfgPath)
-		if err != nil {
-			return err
-		}
-		base = c
-	}
-	if *trace != "" {
-		// Another trace: the scenario's source_nodes was for its own.
-		base.Workload.Trace, base.Workload.Generator, base.Workload.SourceNodes = *trace, "", 0
-		if _, _, embedded := traces.Embedded(*trace); !embedded {
-			if _, err := os.Stat(*trace); err != nil {
-				return fmt.Errorf("-trace: neither an embedded trace (%s) nor a file: %w", strings.Join(traces.Names(), ", "), err)
-			}
-			if *sourceNodes == 0 && isSWIMFile(*trace) {
-				return fmt.Errorf("-trace %s: a trace file needs -source-nodes N, the node count of the cluster it was recorded on", *trace)
-			}
-			abs, _ := filepath.Abs(*trace)
-			base.Workload.Trace = abs
-		}
-	}
-	if err := ownClusterFlags(base, *topology, *allocs, *site); err != nil {
+	base, err := sf.base()
+	if err != nil {
 		return err
-	}
-	if *sourceNodes > 0 {
-		base.Workload.SourceNodes = *sourceNodes
 	}
 	if flagGiven(fs, "seed") {
 		base.SetSeed(*seed)
@@ -139,7 +106,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			r.readBack(dir.path)
 		}
 	}
-	err := runCompare(base, runs, dir, *parallel, *quiet, stderr)
+	err = runCompare(base, runs, dir, *parallel, *quiet, stderr)
 	if err != nil {
 		return err
 	}
