@@ -131,6 +131,12 @@ type PolicySpec struct {
 	Pools      yaml.Node `yaml:"pools"`
 	Preemption yaml.Node `yaml:"preemption"`
 
+	// PoolBy says which pool a job goes to without an allocation file:
+	// "user" (the default: the trace's user, or the user a SWIM trace's
+	// or the generator's job is drawn for, user0, user1, ...) or "queue"
+	// (the trace's queue, for a trace that names queues).
+	PoolBy string `yaml:"pool_by"`
+
 	// poolsAt is the section the pools were written in, "policy" or
 	// "policy.params", for errors in the file's own words.
 	poolsAt string

@@ -85,6 +85,9 @@ func (c *Config) PoolsNode(name string) *yaml.Node {
 			m.Content = append(m.Content, str(k), v)
 		}
 	}
+	if p := c.Policy.PoolBy; p != "" {
+		m.Content = append(m.Content, str("pool_by"), str(p))
+	}
 	// The operator's files are the cluster's too.
 	for _, f := range []struct{ key, path string }{{"allocations", c.Policy.Allocations}, {"site", c.Policy.Site}} {
 		if f.path != "" {

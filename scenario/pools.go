@@ -12,6 +12,31 @@ import (
 	"github.com/mrsched/mrsched/workload"
 )
 
+// The ways jobs go to pools without an allocation file (policy.pool_by).
+const (
+	PoolByUser  = "user"
+	PoolByQueue = "queue"
+)
+
+// poolJobs puts each job in its pool by policy.pool_by. An allocation file
+// places jobs by its own rules (placeJobs), so the two are not given
+// together.
+func (c *Config) poolJobs(jobs []workload.Job) error {
+	if c.Policy.PoolBy == "" || c.Policy.PoolBy == PoolByUser {
+		return nil // the readers' and generators' pools are by user
+	}
+	if c.Policy.Allocations != "" {
+		return fmt.Errorf("policy.pool_by: the allocation file's placement rules place jobs; give pool_by without policy.allocations")
+	}
+	for i := range jobs {
+		if jobs[i].Queue == "" {
+			return fmt.Errorf("policy.pool_by: %s, but job %s has no queue: the trace names none (SWIM traces and the generator have users, not queues)", c.Policy.PoolBy, jobs[i].Name)
+		}
+		jobs[i].Pool = jobs[i].Queue
+	}
+	return nil
+}
+
 // poolKeys are the fair order's parameters that configure the cluster's
 // pools rather than a policy: Parse moves them from policy.params to
 // policy, so that they apply under every policy (PolicySpec.Pools).
@@ -137,7 +162,14 @@ func (c *Config) checkPoolsReached(s sched.PoolSettings, jobs []workload.Job) er
 		if at == "" {
 			at = "policy"
 		}
-		return fmt.Errorf("%s.pools[%d].name: no job goes to pool %q: jobs go to one pool a user, %s", at, i, pc.Name, poolRange(reached))
+		by := "one pool a user"
+		switch {
+		case c.Policy.Allocations != "":
+			by = "the pools the allocation file's rules choose"
+		case c.Policy.PoolBy == PoolByQueue:
+			by = "one pool a queue (policy.pool_by: queue)"
+		}
+		return fmt.Errorf("%s.pools[%d].name: no job goes to pool %q: jobs go to %s, %s", at, i, pc.Name, by, poolRange(reached))
 	}
 	return nil
 }

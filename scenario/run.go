@@ -42,6 +42,9 @@ func (c *Config) Jobs(t *cluster.Topology) ([]workload.Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.poolJobs(jobs); err != nil {
+		return nil, err
+	}
 	if err := c.placeJobs(jobs); err != nil {
 		return nil, err
 	}

@@ -3,13 +3,16 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/workload"
 )
 
 func TestParseRejectsBadScenarios(t *testing.T) {
@@ -289,5 +292,61 @@ func TestSummaryRecordsTheEffectiveConfiguration(t *testing.T) {
 	}
 	if other := run("seed: 4\n" + strings.Replace(base, "FB-2009", "FB-2010", 1))["workload_fingerprint"]; other == fp {
 		t.Errorf("FB-2010's fingerprint equals FB-2009's (%v)", fp)
+	}
+}
+
+// TestPoolBy: without an allocation file jobs go to one pool a user, or,
+// with policy.pool_by: queue, to one pool a queue of the trace; a trace
+// without queues, or an allocation file beside it, is an error.
+func TestPoolBy(t *testing.T) {
+	dir := t.TempDir()
+	trace, err := filepath.Abs("../examples/hadoop/job-trace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, policy, workload string
+		want                   []string // the pools jobs go to, sorted
+		err                    string
+	}{
+		{"by user, a trace", "{name: fair}", "{trace: " + trace + "}", nil, ""},
+		{"by queue, a trace", "{name: fair, pool_by: queue}", "{trace: " + trace + "}", []string{"default", "dev", "prod.adhoc", "prod.etl"}, ""},
+		{"by queue, SWIM", "{name: fair, pool_by: queue}", "{trace: FB-2009, max_jobs: 10}", nil, "policy.pool_by: queue, but job"},
+		{"by queue, a pool of no queue", "{name: fair, pool_by: queue, pools: [{name: user0}]}", "{trace: " + trace + "}", nil,
+			`no job goes to pool "user0": jobs go to one pool a queue (policy.pool_by: queue), default, dev, prod.adhoc, prod.etl`},
+		{"by something else", "{name: fair, pool_by: group}", "{trace: FB-2009}", nil, "policy.pool_by"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "cluster: {racks: 2, nodes_per_rack: 4}\nworkload: " + tc.workload + "\npolicy: " + tc.policy + "\n"
+			path := filepath.Join(dir, "s.yaml")
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load(path)
+			var jobs []workload.Job
+			if err == nil {
+				_, jobs, _, err = c.Build()
+			}
+			switch {
+			case tc.err != "":
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v; want one saying %q", err, tc.err)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if tc.want == nil {
+				return
+			}
+			seen := map[string]bool{}
+			for _, j := range jobs {
+				seen[j.Pool] = true
+			}
+			got := slices.Sorted(maps.Keys(seen))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("jobs went to pools %v; want the trace's queues %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -122,6 +122,7 @@ var listIndex = regexp.MustCompile(`\[\d+\]`)
 var choices = []choice{
 	{path: "cluster.replica_choice", values: cluster.ReplicaChoices(), def: string(cluster.NearestRandom)},
 	{path: "workload.placement", values: workload.PlacementNames(), def: workload.PlaceOutside.String()},
+	{path: "policy.pool_by", values: []string{PoolByUser, PoolByQueue}, def: PoolByUser},
 }
 
 // choiceByPath indexes choices.
