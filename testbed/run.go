@@ -52,6 +52,12 @@ import (
 // Port is where every worker serves its data plane, on its node's address.
 const Port = 50060 // a Hadoop 1 TaskTracker's HTTP port
 
+// TimeoutFloorS is the least wall time a data-plane timeout is scaled
+// down to (wire.Scaled): TCP's retransmission back-off, which does not
+// scale, reaches 1.6 s after three losses of one segment, so a shorter
+// timeout would fail live transfers on a congested link.
+const TimeoutFloorS = 3.0
+
 // Options are how a run is carried out, beside the scenario.
 type Options struct {
 	// WorkerCommand makes the command that runs one worker (reading its
@@ -103,10 +109,13 @@ type Report struct {
 	// LostNodes are the nodes the master declared lost (faults:).
 	LostNodes      []string `json:"lost_nodes,omitempty"`
 	FailedAttempts []string `json:"failed_attempts"`
-	// FetchFailures are fetches from nodes that were gone (node loss),
-	// which the reduces waited out.
+	// FetchFailures are the failed fetches the reduces reported (each
+	// retried after a back-off).
 	FetchFailures []string `json:"fetch_failures"`
-	Host          HostUse  `json:"host"`
+	// FetchFailureReexecutions are the maps the master ran again because
+	// reduces kept failing to fetch their output.
+	FetchFailureReexecutions []string `json:"fetch_failure_reexecutions"`
+	Host                     HostUse  `json:"host"`
 	// MonitorLateMaxS is the largest delay of the master's uplink sample
 	// behind its schedule, wall seconds.
 	MonitorLateMaxS float64 `json:"monitor_late_max_s"`
@@ -313,6 +322,10 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	if rep.FetchFailures == nil {
 		rep.FetchFailures = []string{}
 	}
+	rep.FetchFailureReexecutions = mres.Reexecuted
+	if rep.FetchFailureReexecutions == nil {
+		rep.FetchFailureReexecutions = []string{}
+	}
 	rep.Scale.Bandwidth, rep.Scale.Byte, rep.Scale.Time = spec.BandwidthScale, spec.ByteScale, spec.TimeScale()
 	rep.CrossRack = crossRackOf(counters, spec.ByteScale, mres.Collector.Summarize(pol.Name()).Bytes.CrossRackTotal)
 	recs := mres.Collector.Jobs()
@@ -417,7 +430,7 @@ func startWorkers(ctx context.Context, fab *fabric.Fabric, topo *cluster.Topolog
 			return wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: nodeDir(i),
 				DiskBytesPerSec: topo.Config().DiskMBps * 1e6 * spec.BandwidthScale,
 				HeartbeatS:      spec.HeartbeatS, PhaseS: spec.HeartbeatS * float64(i) / float64(n),
-				CongestionControl: spec.CongestionControl}
+				CongestionControl: spec.CongestionControl, Timeouts: wire.Scaled(spec.TimeScale(), TimeoutFloorS)}
 		}}
 	for i := range n {
 		c, err := w.start(i)

@@ -57,6 +57,10 @@ type jobRun struct {
 	// maps that starve (freeForMaps) reads them.
 	mapsBack                  bool
 	mapsBackAt, lastMapLaunch float64
+	// fetchFails counts the fetch-failure reports about each finished
+	// map's current output (Hadoop's JobInProgress keeps the same count
+	// per map attempt).
+	fetchFails []int
 }
 
 func (m *Master) submit(i int) {
@@ -76,7 +80,7 @@ func (m *Master) submit(i int) {
 	sj.Maps = sched.NewMapIndex(t, sj.Input)
 	jr := &jobRun{spec: spec, sj: sj, plan: &m.cfg.Plans[i], maps: make([]task, spec.NumMaps),
 		reduces: make([]task, spec.NumReduces), mapNode: make([]cluster.NodeID, spec.NumMaps),
-		reduceNodes: map[cluster.NodeID]int{}}
+		reduceNodes: map[cluster.NodeID]int{}, fetchFails: make([]int, spec.NumMaps)}
 	for k := range jr.mapNode {
 		jr.mapNode[k] = -1
 	}
@@ -196,7 +200,7 @@ func (m *Master) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	var ready []wire.MapOutput
 	for k, at := range jr.mapNode {
 		if at >= 0 {
-			ready = append(ready, wire.MapOutput{Map: k, Node: int(at)})
+			ready = append(ready, wire.MapOutput{Map: k, Node: int(at), RunS: jr.maps[k].ran * m.cfg.TimeScale})
 		}
 	}
 	m.send(n, wire.Msg{Launch: &wire.Launch{
@@ -294,7 +298,13 @@ func (m *Master) mapDone(jr *jobRun, i int) {
 			}
 		}
 	}
-	out := &wire.MapOutputs{Job: jr.spec.ID, Outputs: []wire.MapOutput{{Map: i, Node: int(t.node)}}}
+	m.announce(jr, wire.MapOutput{Map: i, Node: int(t.node), RunS: t.ran * m.cfg.TimeScale})
+}
+
+// announce tells the nodes running jr's reduces where map outputs are, or
+// that they are obsolete (node -1).
+func (m *Master) announce(jr *jobRun, outs ...wire.MapOutput) {
+	out := &wire.MapOutputs{Job: jr.spec.ID, Outputs: outs}
 	nodes := make([]cluster.NodeID, 0, len(jr.reduceNodes))
 	for n := range jr.reduceNodes {
 		nodes = append(nodes, n)

@@ -82,9 +82,11 @@ type Result struct {
 	LostNodes []cluster.NodeID
 	// FailedAttempts lists the task attempts that failed, with why.
 	FailedAttempts []string
-	// FetchFailures lists fetches of map outputs from nodes that were
-	// gone, which the reduces waited out.
+	// FetchFailures lists the failed fetches the reduces reported.
 	FetchFailures []string
+	// Reexecuted lists the maps run again because of fetch-failure
+	// reports, with why.
+	Reexecuted []string
 	// Cost is the wall time of the policy's decisions.
 	Cost *metrics.Latency
 	// MonitorLateS is the largest delay of a monitor sample behind its
@@ -138,6 +140,7 @@ type Master struct {
 
 	failed        []string
 	fetchFailures []string
+	reexecuted    []string
 	cost          metrics.Latency
 	monLate       time.Duration
 	err           error
@@ -347,7 +350,7 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 		m.cfg.Progress(m.Now(), m.finished, len(m.jobs))
 	}
 	res := &Result{Collector: m.col, Checksums: make([]content.Digest, len(m.jobs)), FailedAttempts: m.failed, FetchFailures: m.fetchFailures,
-		Cost: &m.cost, MonitorLateS: m.monLate.Seconds(), LostNodes: m.lost}
+		Reexecuted: m.reexecuted, Cost: &m.cost, MonitorLateS: m.monLate.Seconds(), LostNodes: m.lost}
 	for i, jr := range m.jobs {
 		if jr.failed {
 			continue
@@ -392,8 +395,7 @@ func (m *Master) handle(r inbound) {
 			m.transfer(t)
 		}
 	case msg.FetchFailed != nil:
-		ff := msg.FetchFailed
-		m.fetchFailures = append(m.fetchFailures, fmt.Sprintf("%s on node %d: maps %v from node %d: %s", ff.Attempt, r.node, ff.Maps, ff.Node, ff.Err))
+		m.fetchFailed(cluster.NodeID(r.node), msg.FetchFailed)
 	case msg.Fatal != "":
 		m.fail("worker of node %d: %s", r.node, msg.Fatal)
 	default:

@@ -177,7 +177,6 @@ func (m *Master) loseNode(d cluster.NodeID) {
 // loseOutputs returns jr's finished maps whose output lived on node d to
 // pending: they run again. Reduces keep what they had fetched of them.
 func (m *Master) loseOutputs(jr *jobRun, d cluster.NodeID) {
-	sj := jr.sj
 	var lost []int
 	for i := range jr.maps {
 		if t := &jr.maps[i]; t.state == done && t.node == d {
@@ -187,6 +186,16 @@ func (m *Master) loseOutputs(jr *jobRun, d cluster.NodeID) {
 	if len(lost) == 0 {
 		return
 	}
+	for _, i := range lost {
+		m.col.MapReexecuted(jr.maps[i].ran)
+	}
+	m.runMapsAgain(jr, d, lost)
+}
+
+// runMapsAgain returns jr's finished maps lost, whose output lived on node
+// d, to pending, and tells the job's reduces their outputs are obsolete.
+func (m *Master) runMapsAgain(jr *jobRun, d cluster.NodeID, lost []int) {
+	sj := jr.sj
 	now := m.Now()
 	if sj.FinishedMaps == sj.NumMaps {
 		// The reduces' wait, charged when the maps were all done, goes on.
@@ -196,6 +205,7 @@ func (m *Master) loseOutputs(jr *jobRun, d cluster.NodeID) {
 			}
 		}
 	}
+	obsolete := make([]wire.MapOutput, 0, len(lost))
 	for _, i := range lost {
 		t := &jr.maps[i]
 		t.state = pending
@@ -203,8 +213,10 @@ func (m *Master) loseOutputs(jr *jobRun, d cluster.NodeID) {
 		sj.FinishedMaps--
 		m.launchableMaps++
 		jr.mapNode[i] = -1
-		m.col.MapReexecuted(t.ran)
+		jr.fetchFails[i] = 0
+		obsolete = append(obsolete, wire.MapOutput{Map: i, Node: -1})
 	}
+	m.announce(jr, obsolete...)
 	jr.mapsBack, jr.mapsBackAt = true, now
 	rack := m.cfg.Topology.Rack(d)
 	out := 0.0
