@@ -70,14 +70,36 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// SIGUSR1 dumps every process's goroutines into the output directory
+	// and the run goes on (docs/testbed.md, When a run fails).
+	dumps := make(chan os.Signal, 1)
+	signal.Notify(dumps, worker.DumpSignal)
+	defer signal.Stop(dumps)
+	dump := make(chan struct{}, 1)
+	go func() {
+		for range dumps {
+			select {
+			case dump <- struct{}{}:
+			default:
+			}
+		}
+	}()
 	prog := newProgress(stderr, c.Policy.Name+" on the testbed", 1, workloadOf(c), *quiet)
 	start := time.Now()
 	res, err := testbed.Run(ctx, c, testbed.Options{
 		Progress: func(now float64, done, total int) { prog.sim(0, now, done, total) },
-		Log:      stderr,
+		Log:      stderr, LogDir: *out, Dump: dump,
 	})
 	prog.finish()
 	if err != nil {
+		if res != nil {
+			// What happened, and the jobs finished so far.
+			if werr := writeJSONFile(filepath.Join(*out, "testbed.json"), res.Report); werr != nil {
+				return errors.Join(err, werr)
+			}
+			return fmt.Errorf("%w\n(what happened is in %s; the workers' logs in %s)", err,
+				filepath.Join(*out, "testbed.json"), filepath.Join(*out, "workers"))
+		}
 		return err
 	}
 	s := res.Collector.Summarize(c.Policy.Name)

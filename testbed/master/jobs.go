@@ -86,6 +86,7 @@ func (m *Master) submit(i int) {
 	}
 	m.jobs[i] = jr
 	m.active = append(m.active, sj)
+	m.progressed()
 	m.launchableMaps += sj.NumMaps
 	m.enableReduces(jr)
 	m.epoch++
@@ -109,6 +110,7 @@ func (m *Master) enableReduces(jr *jobRun) {
 func (m *Master) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	m.nodes[n].free[k]--
 	m.lastProgress = m.Now()
+	m.progressed()
 	m.col.Decision(d.Rule)
 	jr := m.jobs[d.Job.Index]
 	if d.Kind == sched.MapTask {
@@ -212,14 +214,15 @@ func (m *Master) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	}})
 }
 
-// send sends msg to node n's worker; a worker the run killed is not
-// written to (its pipe is gone).
+// send queues msg to node n's worker; a worker that is down (killed,
+// exited, expired) is not written to.
 func (m *Master) send(n cluster.NodeID, msg wire.Msg) {
 	if m.lives[n].down {
 		return
 	}
-	if err := m.cfg.Workers[n].Send(msg); err != nil {
-		m.fail("node %d: %v", n, err)
+	if o := m.out[n]; !o.put(msg) && !o.full {
+		o.full = true
+		m.events = append(m.events, fmt.Sprintf("t=%.3f s: node %d's worker stopped reading its messages (%d queued)", m.Now(), n, outboxDepth))
 	}
 }
 
@@ -251,6 +254,7 @@ func (m *Master) ended(n cluster.NodeID, e wire.Ended) {
 		return
 	}
 	m.lastProgress = m.Now()
+	m.progressed()
 	if e.Err != "" {
 		m.attemptFailed(jr, e.Attempt, e.Err, e.NoReplica)
 		return
@@ -367,9 +371,9 @@ func (m *Master) jobDone(jr *jobRun) {
 // on the testbed is a broken transfer or store, or a block with no replica
 // left, and its job fails with the reason, as in the simulator.
 //
-// An attempt that found no live replica of its block (noReplica) counts
-// among the faults' killed attempts too, and a job it fails among the
-// faults' failed jobs, as in the simulator.
+// An attempt that could reach no replica of its block (noReplica) in a
+// run that has lost nodes counts among the faults' killed attempts too,
+// and a job it fails among the faults' failed jobs, as in the simulator.
 func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, why string, noReplica bool) {
 	kind, ts := sched.MapTask, jr.maps
 	if a.Kind == wire.Reduce {
@@ -380,6 +384,9 @@ func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, why string, noReplica
 	t.failures++
 	start := m.stop(jr, kind, a.Task)
 	m.col.TaskFailed(m.Now() - start)
+	// A block out of reach is a fault's doing when nodes were lost; else
+	// the network's (a reset, a timeout), an ordinary failure.
+	noReplica = noReplica && m.faultsOn()
 	if noReplica {
 		m.col.FaultKilled(m.Now() - start)
 	}

@@ -36,8 +36,13 @@ type faultAction struct {
 }
 
 type nodeLife struct {
-	down, gone bool
-	life       int
+	// down: nothing is sent to the node's worker (killed, exited or
+	// expired); gone: the node is declared lost; killed: a faults: kill
+	// took it (its expiry is scheduled); expired: lost by heartbeat
+	// expiry, its old worker possibly still alive.
+	down, gone, killed, expired bool
+	life                        int
+	exit                        string // how its worker ended, if it did
 }
 
 // scheduleFaults queues the run's events.
@@ -92,7 +97,7 @@ func (m *Master) killNode(n cluster.NodeID, at float64) {
 	if l.down {
 		return
 	}
-	l.down = true
+	l.down, l.killed = true, true
 	l.life++
 	if err := m.cfg.Kill(int(n)); err != nil {
 		m.fail("killing the worker of node %s: %v", faults.NodeName(m.cfg.Topology, n), err)
@@ -113,14 +118,14 @@ func (m *Master) restoreNode(n cluster.NodeID) {
 		m.fail("restoring node %s: %v", faults.NodeName(m.cfg.Topology, n), err)
 		return
 	}
-	l.down, l.gone = false, false
+	l.down, l.gone, l.killed, l.expired, l.exit = false, false, false, false, ""
 	l.life++
 	m.cfg.Workers[n] = c
+	m.out[n].close()
+	m.out[n] = newOutbox(c)
+	m.heard(int(n))
 	m.listen(int(n), c, l.life)
-	if err := c.Send(wire.Msg{Start: &wire.Start{EpochUnixNano: m.epochWall.UnixNano()}}); err != nil {
-		m.fail("starting the restored worker of node %d: %v", n, err)
-		return
-	}
+	m.send(n, wire.Msg{Start: &wire.Start{EpochUnixNano: m.epochWall.UnixNano()}})
 	ns := &m.nodes[n]
 	ns.usedCPU, ns.usedMem = 0, 0
 	ns.free = m.capacity

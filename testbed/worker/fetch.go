@@ -123,9 +123,9 @@ func (f *fetcher) run(ctx context.Context) ([]content.Digest, int64, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type done struct {
-		host int
-		maps []int
-		err  error
+		host         int
+		maps, failed []int
+		err          error
 	}
 	results := make(chan done)
 	inflight := 0
@@ -145,7 +145,10 @@ func (f *fetcher) run(ctx context.Context) ([]content.Digest, int64, error) {
 			}
 			f.busy[host] = true
 			inflight++
-			go func() { results <- done{host, maps, f.fetch(ctx, host, maps)} }()
+			go func() {
+				failed, err := f.fetch(ctx, host, maps)
+				results <- done{host, maps, failed, err}
+			}()
 		}
 		f.mu.Unlock()
 		if (complete || failed != nil) && inflight == 0 {
@@ -158,7 +161,7 @@ func (f *fetcher) run(ctx context.Context) ([]content.Digest, int64, error) {
 		case d := <-results:
 			inflight--
 			if d.err != nil && ctx.Err() == nil {
-				failed = f.copyFailed(d.host, d.maps, d.err)
+				failed = f.copyFailed(d.host, d.maps, d.failed, d.err)
 				if failed != nil {
 					cancel()
 				}
@@ -177,22 +180,26 @@ func (f *fetcher) run(ctx context.Context) ([]content.Digest, int64, error) {
 }
 
 // copyFailed takes a failed fetch of maps from host, as Hadoop's
-// ShuffleSchedulerImpl.copyFailed does: it counts a failure of each map,
-// reports them to the master, puts the maps back to be fetched from the
-// same host once its penalty is over, and returns the attempt's error
-// when the failures are too many.
-func (f *fetcher) copyFailed(host int, maps []int, err error) error {
+// ShuffleSchedulerImpl.copyFailed does: it counts a failure of each map
+// in failed, reports them to the master, puts every map not yet here back
+// to be fetched from the same host once its penalty is over, and returns
+// the attempt's error when the failures are too many.
+func (f *fetcher) copyFailed(host int, maps, failed []int, err error) error {
 	f.mu.Lock()
 	worst := 0
-	var again []int
+	var again, counted []int
 	for _, m := range maps {
 		if f.have[m] || f.loc[m] != host {
-			continue // fetched meanwhile, or moved: nothing failed that counts
+			continue // fetched, or moved meanwhile: nothing failed that counts
+		}
+		again = append(again, m)
+		if !slices.Contains(failed, m) {
+			continue
 		}
 		f.failures[m]++
 		f.totalFailures++
 		worst = max(worst, f.failures[m])
-		again = append(again, m)
+		counted = append(counted, m)
 	}
 	f.lastErr = fmt.Sprintf("%v (at %s)", err, time.Now().Format(time.RFC3339Nano))
 	if len(again) > 0 {
@@ -210,8 +217,8 @@ func (f *fetcher) copyFailed(host int, maps []int, err error) error {
 	}
 	why := f.tooManyFailures(worst)
 	f.mu.Unlock()
-	if len(again) > 0 {
-		f.w.conn.Send(wire.Msg{FetchFailed: &wire.FetchFailed{Attempt: f.attempt, Node: host, Maps: again, Err: err.Error()}})
+	if len(counted) > 0 {
+		f.w.conn.Send(wire.Msg{FetchFailed: &wire.FetchFailed{Attempt: f.attempt, Node: host, Maps: counted, Err: err.Error()}})
 	}
 	if why != "" {
 		return fmt.Errorf("shuffle failed: %s; the last failure: %w", why, err)
@@ -290,7 +297,12 @@ func (f *fetcher) waiting() string {
 }
 
 // fetch copies this reduce's partitions of maps from host in one request.
-func (f *fetcher) fetch(ctx context.Context, host int, maps []int) error {
+// On failure it returns the maps the failure counts against: every one
+// when no partition arrived (a refused or timed-out connection, an error
+// answer), else the one being read when the stream broke; the partitions
+// read before it are kept, and those after it are fetched again without a
+// failure counted, as Hadoop's Fetcher.copyFromHost does.
+func (f *fetcher) fetch(ctx context.Context, host int, maps []int) ([]int, error) {
 	list := make([]string, len(maps))
 	for i, m := range maps {
 		list[i] = strconv.Itoa(m)
@@ -298,49 +310,55 @@ func (f *fetcher) fetch(ctx context.Context, host int, maps []int) error {
 	url := fmt.Sprintf("http://%s/shuffle/%d/%d?maps=%s", f.w.setup.Addrs[host], f.job, f.r, strings.Join(list, ","))
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return err
+		return maps, err
 	}
 	resp, err := f.w.shuffle.Do(req)
 	if err != nil {
-		return fmt.Errorf("shuffle fetch from node %d: %w", host, err)
+		return maps, fmt.Errorf("shuffle fetch from node %d: %w", host, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-		return fmt.Errorf("shuffle fetch from node %d: %s: %s", host, resp.Status, strings.TrimSpace(string(msg)))
+		return maps, fmt.Errorf("shuffle fetch from node %d: %s: %s", host, resp.Status, strings.TrimSpace(string(msg)))
 	}
 	parts, n, err := readFrames(resp.Body, maps)
-	if err != nil {
-		return fmt.Errorf("shuffle fetch of maps %v from node %d: %w", maps, host, err)
-	}
 	f.mu.Lock()
-	for i, m := range maps {
+	for i, m := range maps[:len(parts)] {
 		if !f.have[m] {
 			f.have[m] = true
 			f.count++
 		}
 		f.digests[m] = parts[i]
 	}
-	f.lastProgress = time.Now()
 	f.bytes += n
+	if len(parts) > 0 {
+		f.lastProgress = time.Now()
+	}
 	f.mu.Unlock()
-	f.w.transfer(wire.Transfer{Job: f.job, Cause: wire.Shuffle, Bytes: n, CrossRack: f.w.setup.Racks[host] != f.w.setup.Racks[f.w.setup.Node]})
-	return nil
+	if n > 0 {
+		f.w.transfer(wire.Transfer{Job: f.job, Cause: wire.Shuffle, Bytes: n, CrossRack: f.w.setup.Racks[host] != f.w.setup.Racks[f.w.setup.Node]})
+	}
+	if err != nil {
+		failed := maps[min(len(parts), len(maps)-1):][:1]
+		return failed, fmt.Errorf("shuffle fetch of maps %v from node %d: %w", maps, host, err)
+	}
+	return nil, nil
 }
 
 // readFrames reads a shuffle response carrying the partitions of maps, in
 // that order, checks each frame's map, length and digest, and returns the
-// digests and the payload bytes.
+// digests and payload bytes of the frames read whole: all of them, or
+// those before the one an error names.
 func readFrames(body io.Reader, maps []int) ([]content.Digest, int64, error) {
-	out := make([]content.Digest, len(maps))
+	out := make([]content.Digest, 0, len(maps))
 	var total int64
 	for i, m := range maps {
 		var hdr [frameHeader]byte
 		if _, err := io.ReadFull(body, hdr[:]); err != nil {
-			return nil, 0, fmt.Errorf("map %d: frame header: %w", m, short(err))
+			return out, total, fmt.Errorf("map %d: frame header: %w", m, short(err))
 		}
 		if got := int(binary.BigEndian.Uint64(hdr[0:])); got != m {
-			return nil, 0, fmt.Errorf("frame %d is map %d's, want map %d's", i, got, m)
+			return out, total, fmt.Errorf("frame %d is map %d's, want map %d's", i, got, m)
 		}
 		n := int64(binary.BigEndian.Uint64(hdr[8:]))
 		var want content.Digest
@@ -351,16 +369,17 @@ func readFrames(body io.Reader, maps []int) ([]content.Digest, int64, error) {
 			err = io.ErrUnexpectedEOF
 		}
 		if err != nil {
-			return nil, 0, fmt.Errorf("map %d: read %d of %d bytes: %w", m, got, n, short(err))
+			return out, total, fmt.Errorf("map %d: read %d of %d bytes: %w", m, got, n, short(err))
 		}
 		if d := h.Sum(); d != want {
-			return nil, 0, fmt.Errorf("map %d: the partition's digest is %s, its header says %s", m, d, want)
+			return out, total, fmt.Errorf("map %d: the partition's digest is %s, its header says %s", m, d, want)
 		}
-		out[i] = want
+		out = append(out, want)
 		total += n
 	}
 	if extra, _ := io.Copy(io.Discard, body); extra > 0 {
-		return nil, 0, fmt.Errorf("%d bytes after the last frame", extra)
+		// The stream is not what was asked for: keep none of it.
+		return out[:0], 0, fmt.Errorf("%d bytes after the last frame", extra)
 	}
 	return out, total, nil
 }

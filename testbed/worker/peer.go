@@ -39,6 +39,7 @@ func asPeerError(node int, err error) error {
 	}
 	var op *net.OpError
 	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.ETIMEDOUT) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || (errors.As(err, &op) && op.Op == "dial") || errors.Is(err, os.ErrDeadlineExceeded) || isTimeout(err) {
 		return &peerError{node: node, err: err}
 	}
