@@ -91,6 +91,12 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		Log:      stderr, LogDir: *out, Dump: dump,
 	})
 	prog.finish()
+	var teardown error
+	if err != nil && res != nil && res.Report.Error == "" {
+		// The run completed and only its teardown failed: write what it
+		// measured, and exit non-zero all the same.
+		teardown, err = err, nil
+	}
 	if err != nil {
 		if res != nil {
 			// What happened, and the jobs finished so far.
@@ -128,7 +134,10 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 				bad = append(bad, j.Name)
 			}
 		}
-		return fmt.Errorf("%d jobs wrote output other than their plans predict: %s (see %s)", len(bad), strings.Join(bad, ", "), filepath.Join(*out, "testbed.json"))
+		return errors.Join(teardown, fmt.Errorf("%d jobs wrote output other than their plans predict: %s (see %s)", len(bad), strings.Join(bad, ", "), filepath.Join(*out, "testbed.json")))
+	}
+	if teardown != nil {
+		return fmt.Errorf("the run completed, but left something behind (see testbed.json's teardown; mrsched testbed clean removes what it can): %w", teardown)
 	}
 	return nil
 }
