@@ -98,15 +98,17 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		teardown, err = err, nil
 	}
 	if err != nil {
+		// What happened, and the jobs finished so far; a run that failed
+		// before its jobs began has only its error to say.
+		rep := testbed.Report{Error: err.Error()}
 		if res != nil {
-			// What happened, and the jobs finished so far.
-			if werr := writeJSONFile(filepath.Join(*out, "testbed.json"), res.Report); werr != nil {
-				return errors.Join(err, werr)
-			}
-			return fmt.Errorf("%w\n(what happened is in %s; the workers' logs in %s)", err,
-				filepath.Join(*out, "testbed.json"), filepath.Join(*out, "workers"))
+			rep = res.Report
 		}
-		return err
+		if werr := writeJSONFile(filepath.Join(*out, "testbed.json"), rep); werr != nil {
+			return errors.Join(err, werr)
+		}
+		return fmt.Errorf("%w\n(what happened is in %s; the workers' logs in %s)", err,
+			filepath.Join(*out, "testbed.json"), filepath.Join(*out, "workers"))
 	}
 	s := res.Collector.Summarize(c.Policy.Name)
 	if err := c.Describe(&s); err != nil {

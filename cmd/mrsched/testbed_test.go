@@ -158,6 +158,11 @@ func TestTestbedInterruptLeavesNothing(t *testing.T) {
 	if !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("stderr does not say the run was interrupted: %s", stderr)
 	}
+	// An interrupted run still says what happened.
+	b, err := os.ReadFile(filepath.Join(dir, "out", "testbed.json"))
+	if err != nil || !bytes.Contains(b, []byte(`"error"`)) || !bytes.Contains(b, []byte("interrupted")) {
+		t.Errorf("testbed.json of the interrupted run: %v; want it written with its error, saying it was interrupted:\n%.500s", err, b)
+	}
 	if left := runOf(t, dir, id); len(left) > 0 {
 		t.Errorf("the interrupted run left namespaces %v", left)
 	}
@@ -324,5 +329,50 @@ exit $rc`
 	}
 	if len(left) > 0 {
 		t.Errorf("the run exited 0 but left its namespaces %v", left)
+	}
+}
+
+// TestTestbedDumpsGoroutinesAndGoesOn sends SIGUSR1 to a run: the master
+// and every worker write their goroutines into the output directory, and
+// the run completes.
+func TestTestbedDumpsGoroutinesAndGoesOn(t *testing.T) {
+	needTestbedPrivilege(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "short.yaml")
+	src := "cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}\nworkload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}\npolicy: {name: fair}\n" +
+		"testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: " + filepath.Join(dir, "work") + "}\n"
+	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	cmd := mrschedCmd(t, "testbed", "-q", "-config", cfg, "-out", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Once the workers log, the run is under way.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if es, _ := os.ReadDir(filepath.Join(out, "workers")); len(es) >= 4 {
+			break
+		}
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGUSR1)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the run after SIGUSR1: %v; want it to go on and complete\n%s", err, stderr.String())
+	}
+	master, _ := filepath.Glob(filepath.Join(out, "goroutines-master-*.txt"))
+	workers, _ := filepath.Glob(filepath.Join(out, "workers", "goroutines-node*-*.txt"))
+	if len(master) != 1 || len(workers) != 4 {
+		t.Fatalf("goroutine dumps: master %v, workers %v; want the master's and each of the 4 workers'\n%s", master, workers, stderr.String())
+	}
+	for _, f := range append(master, workers...) {
+		if b, err := os.ReadFile(f); err != nil || !bytes.Contains(b, []byte("goroutine")) {
+			t.Errorf("%s holds no goroutine stacks (%v)", f, err)
+		}
 	}
 }
