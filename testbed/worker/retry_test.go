@@ -102,3 +102,42 @@ func fastRetries(c *testCluster) {
 		w.shuffle = peerClient(nil, 300*time.Millisecond, 300*time.Millisecond, &w.moved)
 	}
 }
+
+// TestStatusSaysWhatAReduceWaitsOn checks the lines a worker gives the
+// master's stall diagnosis: a shuffling reduce names the maps not yet
+// announced, the host it backs off from and until when, and the last
+// failure.
+func TestStatusSaysWhatAReduceWaitsOn(t *testing.T) {
+	reset := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hj, _ := w.(http.Hijacker)
+		conn, _, _ := hj.Hijack()
+		conn.Close()
+	})
+	c := newCluster(t, []int{0, 1, 1}, map[int]http.Handler{1: reset})
+	w := c.ws[2]
+	for _, x := range c.ws {
+		x.timeouts.PenaltyS, x.timeouts.MaxPenaltyS = 30, 60 // it stays backing off
+	}
+	messages(t, w)
+	a := wire.Attempt{Job: 0, Kind: wire.Reduce, Task: 1, Attempt: 1}
+	f := newFetcher(w, a, 3, 2)
+	w.phases[a] = &phase{what: "shuffling", since: time.Now(), fetch: f}
+	f.add([]wire.MapOutput{{Map: 1, Node: 1, RunS: 100}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, _, err := f.run(ctx); done <- err }()
+	defer func() { cancel(); <-done }()
+	var line string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if st := w.status(); len(st) == 1 && strings.Contains(st[0], "backing off") {
+			line = st[0]
+			break
+		}
+	}
+	for _, want := range []string{"job 0 reduce 1 attempt 1: shuffling since", "copied 0 of 3",
+		"waiting for the announcement of maps [0 2]", "maps [1] on node 1 (backing off until", "1 failed fetches, the last:"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("status %q does not say %q", line, want)
+		}
+	}
+}

@@ -31,7 +31,7 @@ func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
 		w.setPhase(a, fmt.Sprintf("reading block %d of job %d from node %d while computing", a.Task, a.Job, src), src == w.setup.Node)
 		in, err := w.readBlock(ctx, a, src, m.InputBytes, l.BytesPerSec)
 		if err == nil {
-			w.setPhase(a, "writing its output", false)
+			w.setPhase(a, "writing its output (paced by the disk)", true)
 		}
 		if err == nil {
 			return w.writeOutput(ctx, a, in, m.Partitions)
