@@ -14,26 +14,28 @@ import (
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/testbed"
 	"github.com/mrsched/mrsched/testbed/fabric"
+	"github.com/mrsched/mrsched/testbed/fabric/fabrictest"
 )
 
 // Chaos: faults no scenario configures, injected from outside a run as a
 // cluster meets them (a reset connection, a port unreachable for a while, a
 // worker killed or frozen), each on a small scenario that runs in a few
-// seconds (time scale 0.02), with its outcome checked: the run completes,
+// seconds (time scale 0.01), with its outcome checked: the run completes,
 // every job's output is the one its plan predicts, and what happened is
 // in the report. docs/testbed.md, What it survives, lists them.
 
 // chaosScenario is two racks of two nodes running job17 and job18 of
-// FB-2009 at 20% of their bytes: about 3 s of wall time, every node busy.
-// A node expires after engine.node_expiry_s's default 600 s, 12 s of wall
-// time (the scenario checks refuse the setting without a faults: section).
+// FB-2009 at half their bytes, at time scale 0.01: a few seconds of wall
+// time, every node busy. A node expires after engine.node_expiry_s's
+// default 600 s, 6 s of wall time (the scenario checks refuse the setting
+// without a faults: section).
 func chaosScenario(t *testing.T, work, extra string) *scenario.Config {
 	t.Helper()
 	c, err := scenario.Parse(strings.NewReader(`
 cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}
 workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}
 policy: {name: fair}
-testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
+testbed: {bandwidth_scale: 0.1, byte_scale: 0.001, work_dir: `+work+`}
 `+extra), "chaos.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +93,12 @@ func runWorkers(t *testing.T, work string) []runWorker {
 
 // during runs c, and calls inject once the run's workers have been up for
 // after; it returns the run's result and error.
+//
+// It holds the host lock: a chaos run loads the host's cores for its whole
+// length, and the fabric's rate measurements need them idle.
 func during(t *testing.T, c *scenario.Config, work string, after time.Duration, inject func(ws []runWorker)) (*testbed.Result, error) {
 	t.Helper()
+	fabrictest.LockHost(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	type out struct {
@@ -172,7 +178,7 @@ func TestChaosWorkerFrozenPastExpiry(t *testing.T) {
 	work := t.TempDir()
 	res, err := during(t, chaosScenario(t, work, ""), work, time.Second, func(ws []runWorker) {
 		syscall.Kill(ws[2].pid, syscall.SIGSTOP)
-		time.Sleep(14 * time.Second) // the expiry is 12 s of wall time
+		time.Sleep(8 * time.Second) // the expiry is 6 s of wall time
 		syscall.Kill(ws[2].pid, syscall.SIGCONT)
 	})
 	checkCompleted(t, res, err, work)
@@ -188,8 +194,8 @@ func TestChaosWorkerFrozenPastExpiry(t *testing.T) {
 }
 
 // TestChaosShuffleConnectionsReset resets every established data-plane
-// connection of the cluster (ss -K), three times 0.7 s apart (35 scenario
-// seconds at time scale 0.02):
+// connection of the cluster (ss -K), three times 0.7 s apart (70 scenario
+// seconds at time scale 0.01):
 // fetches, block reads and pipelines retry, and every output is right.
 func TestChaosShuffleConnectionsReset(t *testing.T) {
 	needPrivilege(t)
@@ -213,7 +219,7 @@ func TestChaosShuffleConnectionsReset(t *testing.T) {
 
 // TestChaosShufflePortOutage blackholes one node's data-plane port (its
 // packets from and to port 50060 go to a class that forwards 8 bit/s) for
-// longer than the shuffle's connect timeout, then lets it through again:
+// past the shuffle's connect timeout, then lets it through again:
 // connections to it time out, fetches back off and retry, and the run
 // completes.
 func TestChaosShufflePortOutage(t *testing.T) {
@@ -234,17 +240,17 @@ func TestChaosShufflePortOutage(t *testing.T) {
 			t.Error("could not blackhole the port")
 			return
 		}
-		time.Sleep(8 * time.Second) // the connect timeout is 3.6 s of wall time
+		time.Sleep(7 * time.Second) // the connect timeout is 3 s of wall time (its floor)
 		tc(ns, "filter", "del", "dev", "eth0", "parent", "1:", "prio", "1")
 	})
 	checkCompleted(t, res, err, work)
 	if res != nil && len(res.Report.FetchFailures) == 0 && len(res.Report.FailedAttempts) == 0 {
-		t.Errorf("no fetch failed and no attempt failed through an 8 s outage of a node's port; the outage did not bite")
+		t.Errorf("no fetch failed and no attempt failed through a 7 s outage of a node's port; the outage did not bite")
 	}
 }
 
 // TestChaosStallEndsWithADiagnosis freezes every worker, with a stall
-// bound (3 s) shorter than the expiry (12 s): nothing moves, and the run ends with an
+// bound (3 s) shorter than the expiry (6 s): nothing moves, and the run ends with an
 // error naming every waiting task, and a report that says so.
 func TestChaosStallEndsWithADiagnosis(t *testing.T) {
 	needPrivilege(t)
@@ -253,7 +259,7 @@ func TestChaosStallEndsWithADiagnosis(t *testing.T) {
 cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}
 workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}
 policy: {name: fair}
-testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, stall_s: 3, work_dir: `+work+`}
+testbed: {bandwidth_scale: 0.1, byte_scale: 0.001, stall_s: 3, work_dir: `+work+`}
 `), "stall.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -266,6 +266,8 @@ func TestTestbedWithoutPrivilegeChangesNothing(t *testing.T) {
 // a host has it, so the host's own mounts are neither needed nor touched.
 func TestTestbedSurvivesAForeignNetnsAdd(t *testing.T) {
 	needTestbedPrivilege(t)
+	fabrictest.LockHost(t) // a whole run: the fabric's rate measurements wait
+
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("no unshare(1) to give the test a mount namespace of its own")
 	}
@@ -337,6 +339,8 @@ exit $rc`
 // the run completes.
 func TestTestbedDumpsGoroutinesAndGoesOn(t *testing.T) {
 	needTestbedPrivilege(t)
+	fabrictest.LockHost(t) // a whole run: the fabric's rate measurements wait
+
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "short.yaml")
 	src := "cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}\nworkload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}\npolicy: {name: fair}\n" +
