@@ -266,7 +266,7 @@ func TestTestbedWithoutPrivilegeChangesNothing(t *testing.T) {
 // a host has it, so the host's own mounts are neither needed nor touched.
 func TestTestbedSurvivesAForeignNetnsAdd(t *testing.T) {
 	needTestbedPrivilege(t)
-	fabrictest.LockHost(t) // a whole run: the fabric's rate measurements wait
+	// Not under fabrictest.LockHost: ip netns add locks /run/netns too.
 
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("no unshare(1) to give the test a mount namespace of its own")
