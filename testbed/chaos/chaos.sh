@@ -15,7 +15,8 @@
 #   outage   blackhole one node's port 50060 (its packets to a class that
 #            forwards 8 bit/s) for 40 s
 #   kill     SIGKILL one worker
-#   freeze   SIGSTOP one worker for 96 s, then SIGCONT
+#   freeze   SIGSTOP one worker for 96 s, then SIGCONT (on small.yaml, give
+#            AT_S 3: the node expires 60 s later, before the run would end)
 #   killrun  SIGKILL mrsched testbed itself, then mrsched testbed clean
 #   foreign  ip netns add on the host (in a private mount namespace, where
 #            /run/netns is not yet a mount point, as on a host where ip netns
