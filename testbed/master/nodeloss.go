@@ -18,8 +18,9 @@ import (
 // At a kill the master has the node's worker killed (SIGKILL): its
 // connections break as a dead machine's do, and the workers that were
 // reading from it, fetching from it or writing through it find out at
-// once (a read moves to another replica, a fetch waits for the outputs to
-// be made again, a pipeline drops the node). The master itself learns
+// once (a read moves to another replica, a fetch fails, is reported and
+// retried with a back-off until the outputs are declared obsolete and made
+// again, a pipeline drops the node). The master itself learns
 // nothing until the node expires, engine.node_expiry_s later without a
 // heartbeat, as Hadoop 1's JobTracker does: then it declares the node
 // lost, fails its attempts, runs again the maps whose output it held,

@@ -296,8 +296,8 @@ type Ended struct {
 	Attempt Attempt `json:"attempt"`
 	// Err is why the attempt failed; empty for success.
 	Err string `json:"err,omitempty"`
-	// NoReplica says a map failed because every replica of its block it
-	// tried was on a node that is gone (node loss).
+	// NoReplica says a map failed because it could reach no replica of
+	// its block (every node holding one dead or unreachable).
 	NoReplica bool `json:"no_replica,omitempty"`
 	// Digest is a reduce's output digest (hex), which every replica
 	// confirmed.
