@@ -47,6 +47,10 @@ type Spec struct {
 	// of the papers ran; a host may default to another (bbr), which
 	// treats shallow shaped queues very differently.
 	CongestionControl string `yaml:"congestion_control"`
+	// StallS ends a run with a diagnosis when nothing has progressed
+	// (no byte moved, no task launched, ended or computing) for this many
+	// wall seconds while jobs wait. Default DefaultStall.
+	StallS float64 `yaml:"stall_s"`
 	// WorkDir is where the nodes' block stores and map outputs go; the run
 	// makes a directory of its own inside it and removes it at the end.
 	// Default: the system's temporary directory.
@@ -99,6 +103,8 @@ func LoadSpec(c *scenario.Config) (Spec, error) {
 		return s, bad("hop_delay_ms", "milliseconds up to 1000 (negative for none)", s.HopDelayMS)
 	case s.QueuePackets < 0 || (set("queue_packets") && s.QueuePackets == 0):
 		return s, bad("queue_packets", "a number of frames >= 1", s.QueuePackets)
+	case s.StallS < 0 || math.IsNaN(s.StallS) || math.IsInf(s.StallS, 0) || (set("stall_s") && s.StallS == 0):
+		return s, bad("stall_s", "wall seconds > 0", s.StallS)
 	case s.HeartbeatS < 0 || math.IsNaN(s.HeartbeatS) || math.IsInf(s.HeartbeatS, 0) || (set("heartbeat_s") && s.HeartbeatS == 0):
 		return s, bad("heartbeat_s", "a period in wall seconds > 0", s.HeartbeatS)
 	}

@@ -1,10 +1,13 @@
 package testbed
 
 import (
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/workload"
 )
 
 func parse(t *testing.T, src string) *scenario.Config {
@@ -41,6 +44,8 @@ func TestBadSpecsNameFileLineAndField(t *testing.T) {
 		{"zero queue", "  queue_packets: 0\n", "s.yaml: line 4: testbed.queue_packets: want a number of frames >= 1"},
 		{"zero heartbeat", "  heartbeat_s: 0\n", "testbed.heartbeat_s: want a period in wall seconds > 0"},
 		{"huge delay", "  hop_delay_ms: 5000\n", "testbed.hop_delay_ms"},
+		{"zero stall bound", "  stall_s: 0\n", "s.yaml: line 4: testbed.stall_s: want wall seconds > 0, got 0"},
+		{"negative stall bound", "  stall_s: -5\n", "s.yaml: line 4: testbed.stall_s: want wall seconds > 0, got -5"},
 		{"unknown field", "  byte_scael: 0.1\n", "s.yaml: testbed: line 4: field byte_scael not found"},
 		{"a congestion control that is no name", "  congestion_control: \"cubic; rm\"\n", "s.yaml: line 4: testbed.congestion_control: want an algorithm name"},
 		{"a fraction of a packet", "  queue_packets: 2.5\n", "s.yaml: line 4: testbed.queue_packets: 2.5 is not a whole number"},
@@ -77,6 +82,35 @@ func TestCostsTheTestbedDoesNotEmulateAreRefused(t *testing.T) {
 				t.Errorf("refused: %v; the testbed runs it", err)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Errorf("%v; want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestDefaultStallIsAFewMinutesAndOutlastsWhatTheRunSurvives pins the
+// stall watch's default: the submissions' span in wall time, within 60 to
+// 300 s, and never under twice the heartbeat expiry or the shuffle's
+// connect timeout.
+func TestDefaultStallIsAFewMinutesAndOutlastsWhatTheRunSurvives(t *testing.T) {
+	spec := Spec{BandwidthScale: 0.1, ByteScale: 0.01, HeartbeatS: 0.3} // time scale 0.1
+	jobs := func(span float64) []workload.Job { return []workload.Job{{Submit: 100}, {Submit: 100 + span}} }
+	engine := sim.Params{}.WithDefaults() // node_expiry_s 600: 60 s of wall time
+	tests := []struct {
+		name   string
+		jobs   []workload.Job
+		engine sim.Params
+		want   float64
+	}{
+		{"a short workload: twice the expiry", jobs(100), engine, 120},
+		{"a workload of 40 minutes: its span", jobs(2400), engine, 240},
+		{"a workload of hours: five minutes", jobs(20000), engine, 300},
+		{"a short expiry: a minute", jobs(10), sim.Params{NodeExpiryS: 60, HeartbeatS: 3}, 60},
+		{"a long expiry: twice it", jobs(20000), sim.Params{NodeExpiryS: 3000, HeartbeatS: 3}, 600},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := DefaultStall(tc.jobs, tc.engine, spec); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("DefaultStall = %v s, want %v s", got, tc.want)
 			}
 		})
 	}

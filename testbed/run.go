@@ -25,6 +25,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -47,10 +48,17 @@ import (
 	"github.com/mrsched/mrsched/testbed/master"
 	"github.com/mrsched/mrsched/testbed/wire"
 	"github.com/mrsched/mrsched/testbed/worker"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // Port is where every worker serves its data plane, on its node's address.
 const Port = 50060 // a Hadoop 1 TaskTracker's HTTP port
+
+// TimeoutFloorS is the least wall time a data-plane timeout is scaled
+// down to (wire.Scaled): TCP's retransmission back-off, which does not
+// scale, reaches 1.6 s after three losses of one segment, so a shorter
+// timeout would fail live transfers on a congested link.
+const TimeoutFloorS = 3.0
 
 // Options are how a run is carried out, beside the scenario.
 type Options struct {
@@ -63,6 +71,14 @@ type Options struct {
 	// Log receives notes for the user (what was scaled, what the kernel
 	// lacks); nil discards them.
 	Log io.Writer
+	// LogDir, if set, receives each worker's standard error
+	// (workers/nodeN-K.log, K counting the node's workers) and goroutine
+	// dumps; it must exist.
+	LogDir string
+	// Dump, when it delivers, has the master and every worker write their
+	// goroutines' stacks to files in LogDir (or the system's temporary
+	// directory), without ending the run.
+	Dump <-chan struct{}
 }
 
 // Result is a finished testbed run.
@@ -100,13 +116,29 @@ type Report struct {
 	// ChecksumsOK says every job that completed wrote the output its plan
 	// predicts.
 	ChecksumsOK bool `json:"checksums_ok"`
-	// LostNodes are the nodes the master declared lost (faults:).
-	LostNodes      []string `json:"lost_nodes,omitempty"`
+	// LostNodes are the nodes the master declared lost (faults:, or by
+	// heartbeat expiry); NodeLosses say why, for losses by expiry.
+	LostNodes  []string `json:"lost_nodes,omitempty"`
+	NodeLosses []string `json:"node_losses,omitempty"`
+	// WorkerEvents are workers that exited, stopped reading, or came back
+	// after their node expired.
+	WorkerEvents []string `json:"worker_events,omitempty"`
+	// Error is why the run ended early (a stall, an interruption, a
+	// policy's error), and Stall the stall's diagnosis: every waiting
+	// task, on what, since when. Teardown lists what could not be removed.
+	Error    string   `json:"error,omitempty"`
+	Stall    []string `json:"stall,omitempty"`
+	Teardown []string `json:"teardown,omitempty"`
+	// StallWallS is the stall watch's bound (testbed.stall_s).
+	StallWallS     float64  `json:"stall_wall_s"`
 	FailedAttempts []string `json:"failed_attempts"`
-	// FetchFailures are fetches from nodes that were gone (node loss),
-	// which the reduces waited out.
+	// FetchFailures are the failed fetches the reduces reported (each
+	// retried after a back-off).
 	FetchFailures []string `json:"fetch_failures"`
-	Host          HostUse  `json:"host"`
+	// FetchFailureReexecutions are the maps the master ran again because
+	// reduces kept failing to fetch their output.
+	FetchFailureReexecutions []string `json:"fetch_failure_reexecutions"`
+	Host                     HostUse  `json:"host"`
 	// MonitorLateMaxS is the largest delay of the master's uplink sample
 	// behind its schedule, wall seconds.
 	MonitorLateMaxS float64 `json:"monitor_late_max_s"`
@@ -166,7 +198,12 @@ type JobCheck struct {
 // before it changes anything, and removes everything it made before it
 // returns, whatever happens; cancelling ctx (SIGINT, SIGTERM) ends the run
 // that way too.
-func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) {
+//
+// A run that fails once its workers run (a stall, an interruption, a
+// policy's error) returns its error with a Result whose Report says what
+// happened and which jobs finished; an error in tearing down is returned
+// too, joined to any other, and named in Report.Teardown.
+func Run(ctx context.Context, c *scenario.Config, opt Options) (res *Result, err error) {
 	if err := fabric.CheckPrivileges(); err != nil {
 		return nil, err
 	}
@@ -252,7 +289,11 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	if err != nil {
 		return nil, fmt.Errorf("testbed.work_dir: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	defer func() {
+		if rerr := os.RemoveAll(dir); rerr != nil {
+			res, err = tornDown(res, err, fmt.Errorf("removing the work directory: %w", rerr))
+		}
+	}()
 	unlock, err := lockWorkDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("locking the work directory %s: %w", dir, err)
@@ -273,7 +314,11 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	defer fab.Close()
+	defer func() {
+		if cerr := fab.Close(); cerr != nil {
+			res, err = tornDown(res, err, fmt.Errorf("removing the network: %w", cerr))
+		}
+	}()
 	used := fab.Used()
 	if used.DelayNote != "" && used.HopDelayApplied != used.HopDelayRequested {
 		logf("testbed: %s", used.DelayNote)
@@ -287,7 +332,19 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	setupWall := time.Since(setupStart)
 	host := startHostMonitor(ws.pids.list)
 
+	stallWall := spec.StallS
+	if stallWall == 0 {
+		stallWall = DefaultStall(jobs, engine, spec)
+	}
 	m, err := master.New(master.Config{
+		HeartbeatWallS: spec.HeartbeatS, StallWall: time.Duration(stallWall * float64(time.Second)),
+		WorkerNote: ws.note, Dump: opt.Dump, DumpSelf: func() {
+			if path, err := worker.WriteGoroutines(opt.LogDir, "goroutines-master"); err != nil {
+				logf("testbed: goroutine dump: %v", err)
+			} else {
+				logf("testbed: the master's goroutines are in %s; each worker's beside it", path)
+			}
+		},
 		Faults: evs, Kill: ws.kill, Restore: ws.restore,
 		Topology: topo, Jobs: jobs, Plans: plans, Expected: expected, Policy: pol, Engine: engine, Seed: seed,
 		ByteScale: spec.ByteScale, TimeScale: spec.TimeScale(), BandwidthScale: spec.BandwidthScale,
@@ -302,14 +359,17 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	mres, err := m.Run(ctx, start)
 	wall := time.Since(start)
 	hostUse := host.Stop()
-	if err != nil {
+	if mres == nil {
 		return nil, fmt.Errorf("policy %s on the testbed: %w%s", pol.Name(), err, ws.stderr())
 	}
+	if err != nil {
+		err = fmt.Errorf("policy %s on the testbed: %w%s", pol.Name(), err, ws.stderr())
+	}
 	counters, cerr := fab.Counters()
-	if cerr != nil {
+	if cerr != nil && err == nil {
 		return nil, fmt.Errorf("reading the links' counters: %w", cerr)
 	}
-	rep := Report{HeartbeatWallS: spec.HeartbeatS, TCPCongestionControl: spec.CongestionControl, WallS: wall.Seconds(), SetupWallS: setupWall.Seconds(),
+	rep := Report{HeartbeatWallS: spec.HeartbeatS, StallWallS: stallWall, TCPCongestionControl: spec.CongestionControl, WallS: wall.Seconds(), SetupWallS: setupWall.Seconds(),
 		Network: used, Links: counters, ChecksumsOK: len(mres.Mismatched) == 0, FailedAttempts: mres.FailedAttempts,
 		Host: hostUse, MonitorLateMaxS: mres.MonitorLateS}
 	if rep.FailedAttempts == nil {
@@ -318,6 +378,10 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	rep.FetchFailures = mres.FetchFailures
 	if rep.FetchFailures == nil {
 		rep.FetchFailures = []string{}
+	}
+	rep.FetchFailureReexecutions = mres.Reexecuted
+	if rep.FetchFailureReexecutions == nil {
+		rep.FetchFailureReexecutions = []string{}
 	}
 	rep.Scale.Bandwidth, rep.Scale.Byte, rep.Scale.Time = spec.BandwidthScale, spec.ByteScale, spec.TimeScale()
 	rep.CrossRack = crossRackOf(counters, spec.ByteScale, mres.Collector.Summarize(pol.Name()).Bytes.CrossRackTotal)
@@ -333,7 +397,36 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (*Result, error) 
 	for _, n := range mres.LostNodes {
 		rep.LostNodes = append(rep.LostNodes, faults.NodeName(topo, n))
 	}
-	return &Result{Result: mres, Report: rep}, nil
+	rep.NodeLosses, rep.WorkerEvents, rep.Stall = mres.Losses, mres.Events, mres.Stall
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	return &Result{Result: mres, Report: rep}, err
+}
+
+// tornDown joins a teardown error to a run's outcome and its report.
+func tornDown(res *Result, err, terr error) (*Result, error) {
+	if res != nil {
+		res.Report.Teardown = append(res.Report.Teardown, terr.Error())
+	}
+	return res, errors.Join(err, terr)
+}
+
+// DefaultStall is the stall watch's default bound, wall seconds: the
+// workload's span of submissions in wall time, at least a minute and at
+// most five (a few minutes, never much longer than the run is expected to
+// last), and never under twice the heartbeat expiry or twice the
+// shuffle's connect timeout, so that a wait the run survives by design
+// (a node expiring, a dial timing out) is not taken for a stall.
+func DefaultStall(jobs []workload.Job, engine sim.Params, spec Spec) float64 {
+	ts := spec.TimeScale()
+	span := 0.0
+	if len(jobs) > 0 {
+		span = (jobs[len(jobs)-1].Submit - jobs[0].Submit) * ts
+	}
+	expiry := max(engine.NodeExpiryS*ts, 10*spec.HeartbeatS, 3)
+	connect := wire.Scaled(ts, TimeoutFloorS).ShuffleConnectS
+	return max(min(300, max(60, span)), 2*expiry, 2*connect)
 }
 
 // ccAvailable reports whether the kernel has TCP congestion control cc.
@@ -366,6 +459,9 @@ type workers struct {
 	cmds    []*exec.Cmd // every worker started, restored ones too
 	nodes   []int       // the node of each of cmds
 	logs    []*tail
+	files   []*os.File // the workers' log files, with logDir
+	paths   []string
+	logDir  string
 	pids    mutexPids
 	once    sync.Once
 }
@@ -381,7 +477,28 @@ func (w *workers) stop() {
 		for _, c := range w.cmds {
 			c.Wait()
 		}
+		for _, f := range w.files {
+			f.Close()
+		}
 	})
+}
+
+// note says where to read more of node n's latest worker: its log file,
+// or the tail of its standard error.
+func (w *workers) note(n int) string {
+	for i := len(w.cmds) - 1; i >= 0; i-- {
+		if w.nodes[i] != n {
+			continue
+		}
+		if w.paths[i] != "" {
+			return "; its log: " + w.paths[i]
+		}
+		if x := w.logs[i].String(); x != "" {
+			return "; its standard error ended: " + x
+		}
+		return ""
+	}
+	return ""
 }
 
 // stderr is what the workers wrote to their standard error, for an error
@@ -418,12 +535,19 @@ func startWorkers(ctx context.Context, fab *fabric.Fabric, topo *cluster.Topolog
 			return exec.Command(exe, "testbed", "worker"), nil
 		}
 	}
-	w := &workers{ctx: ctx, fab: fab, mk: mk, nodeDir: nodeDir, conns: make([]*wire.Conn, n),
+	logDir := ""
+	if opt.LogDir != "" {
+		logDir = filepath.Join(opt.LogDir, "workers")
+		if err := os.MkdirAll(logDir, 0o755); err != nil {
+			return &workers{}, fmt.Errorf("the workers' log directory: %w", err)
+		}
+	}
+	w := &workers{ctx: ctx, fab: fab, mk: mk, nodeDir: nodeDir, conns: make([]*wire.Conn, n), logDir: logDir,
 		setup: func(i int) wire.Setup {
 			return wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: nodeDir(i),
 				DiskBytesPerSec: topo.Config().DiskMBps * 1e6 * spec.BandwidthScale,
 				HeartbeatS:      spec.HeartbeatS, PhaseS: spec.HeartbeatS * float64(i) / float64(n),
-				CongestionControl: spec.CongestionControl}
+				CongestionControl: spec.CongestionControl, Timeouts: wire.Scaled(spec.TimeScale(), TimeoutFloorS), LogDir: logDir}
 		}}
 	for i := range n {
 		c, err := w.start(i)
@@ -457,10 +581,26 @@ func (w *workers) start(i int) (*wire.Conn, error) {
 	}
 	t := &tail{}
 	cmd.Stderr = t
+	path := ""
+	if w.logDir != "" {
+		k := 0
+		for _, x := range w.nodes {
+			if x == i {
+				k++
+			}
+		}
+		path = filepath.Join(w.logDir, fmt.Sprintf("node%d-%d.log", i, k))
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		w.files = append(w.files, f)
+		cmd.Stderr = io.MultiWriter(f, t)
+	}
 	if err := w.fab.Start(i, cmd); err != nil {
 		return nil, err
 	}
-	w.cmds, w.nodes, w.logs = append(w.cmds, cmd), append(w.nodes, i), append(w.logs, t)
+	w.cmds, w.nodes, w.logs, w.paths = append(w.cmds, cmd), append(w.nodes, i), append(w.logs, t), append(w.paths, path)
 	w.pids.add(cmd.Process.Pid)
 	c := wire.NewConn(stdout, stdin, "worker of node "+strconv.Itoa(i))
 	s := w.setup(i)
@@ -495,7 +635,10 @@ func (w *workers) ready(i int, c *wire.Conn) error {
 func (w *workers) kill(n int) error {
 	for i := len(w.cmds) - 1; i >= 0; i-- {
 		if w.nodes[i] == n {
-			return w.cmds[i].Process.Kill()
+			if err := w.cmds[i].Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+				return err
+			}
+			return nil
 		}
 	}
 	return fmt.Errorf("no worker of node %d", n)

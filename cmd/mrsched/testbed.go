@@ -70,15 +70,45 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// SIGUSR1 dumps every process's goroutines into the output directory
+	// and the run goes on (docs/testbed.md, When a run fails).
+	dumps := make(chan os.Signal, 1)
+	signal.Notify(dumps, worker.DumpSignal)
+	defer signal.Stop(dumps)
+	dump := make(chan struct{}, 1)
+	go func() {
+		for range dumps {
+			select {
+			case dump <- struct{}{}:
+			default:
+			}
+		}
+	}()
 	prog := newProgress(stderr, c.Policy.Name+" on the testbed", 1, workloadOf(c), *quiet)
 	start := time.Now()
 	res, err := testbed.Run(ctx, c, testbed.Options{
 		Progress: func(now float64, done, total int) { prog.sim(0, now, done, total) },
-		Log:      stderr,
+		Log:      stderr, LogDir: *out, Dump: dump,
 	})
 	prog.finish()
+	var teardown error
+	if err != nil && res != nil && res.Report.Error == "" {
+		// The run completed and only its teardown failed: write what it
+		// measured, and exit non-zero all the same.
+		teardown, err = err, nil
+	}
 	if err != nil {
-		return err
+		// What happened, and the jobs finished so far; a run that failed
+		// before its jobs began has only its error to say.
+		rep := testbed.Report{Error: err.Error()}
+		if res != nil {
+			rep = res.Report
+		}
+		if werr := writeJSONFile(filepath.Join(*out, "testbed.json"), rep); werr != nil {
+			return errors.Join(err, werr)
+		}
+		return fmt.Errorf("%w\n(what happened is in %s; the workers' logs in %s)", err,
+			filepath.Join(*out, "testbed.json"), filepath.Join(*out, "workers"))
 	}
 	s := res.Collector.Summarize(c.Policy.Name)
 	if err := c.Describe(&s); err != nil {
@@ -106,7 +136,10 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 				bad = append(bad, j.Name)
 			}
 		}
-		return fmt.Errorf("%d jobs wrote output other than their plans predict: %s (see %s)", len(bad), strings.Join(bad, ", "), filepath.Join(*out, "testbed.json"))
+		return errors.Join(teardown, fmt.Errorf("%d jobs wrote output other than their plans predict: %s (see %s)", len(bad), strings.Join(bad, ", "), filepath.Join(*out, "testbed.json")))
+	}
+	if teardown != nil {
+		return fmt.Errorf("the run completed, but left something behind (see testbed.json's teardown; mrsched testbed clean removes what it can): %w", teardown)
 	}
 	return nil
 }

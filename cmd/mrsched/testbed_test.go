@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -156,6 +158,11 @@ func TestTestbedInterruptLeavesNothing(t *testing.T) {
 	if !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("stderr does not say the run was interrupted: %s", stderr)
 	}
+	// An interrupted run still says what happened.
+	b, err := os.ReadFile(filepath.Join(dir, "out", "testbed.json"))
+	if err != nil || !bytes.Contains(b, []byte(`"error"`)) || !bytes.Contains(b, []byte("interrupted")) {
+		t.Errorf("testbed.json of the interrupted run: %v; want it written with its error, saying it was interrupted:\n%.500s", err, b)
+	}
 	if left := runOf(t, dir, id); len(left) > 0 {
 		t.Errorf("the interrupted run left namespaces %v", left)
 	}
@@ -247,5 +254,129 @@ func TestTestbedWithoutPrivilegeChangesNothing(t *testing.T) {
 	}
 	if strings.Contains(string(out), "MB of input") {
 		t.Errorf("the refused run went on to prepare its jobs:\n%s", out)
+	}
+}
+
+// TestTestbedSurvivesAForeignNetnsAdd runs `ip netns add` on the host
+// while a run is alive, on a host where it had never run (the first one
+// bind-mounts /run/netns over itself, copying the run's names and covering
+// the originals), and checks that the run exits 0 and removes every one of
+// its namespaces all the same. All of it happens in a private mount
+// namespace of its own (unshare -m), which starts with /run/netns as such
+// a host has it, so the host's own mounts are neither needed nor touched.
+func TestTestbedSurvivesAForeignNetnsAdd(t *testing.T) {
+	needTestbedPrivilege(t)
+	// Not under fabrictest.LockHost: ip netns add locks /run/netns too.
+
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("no unshare(1) to give the test a mount namespace of its own")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "short.yaml")
+	src := "cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}\nworkload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}\npolicy: {name: fair}\n" +
+		"testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: " + filepath.Join(dir, "work") + "}\n"
+	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := fmt.Sprintf("foreign-%d", os.Getpid())
+	script := `umount /run/netns 2>/dev/null
+"$EXE" testbed -q -config "$CFG" -out "$OUT" & pid=$!
+i=0; while [ $i -lt 300 ] && ! ls "$WORK" | grep -q mrsched-testbed; do sleep 0.1; i=$((i+1)); done
+sleep 1.5
+ip netns add "$FOREIGN" || echo "ip netns add failed"
+wait $pid; rc=$?
+ip netns del "$FOREIGN"
+exit $rc`
+	cmd := exec.Command("unshare", "-m", "--propagation", "private", "sh", "-c", script)
+	cmd.Env = append(os.Environ(), mainEnv+"=1", "EXE="+exe, "CFG="+cfg, "OUT="+filepath.Join(dir, "out"),
+		"WORK="+filepath.Join(dir, "work"), "FOREIGN="+foreign)
+	out, err := cmd.CombinedOutput()
+	id := ""
+	if es, _ := os.ReadDir(filepath.Join(dir, "out")); len(es) > 0 {
+		if b, err := os.ReadFile(filepath.Join(dir, "out", "testbed.json")); err == nil {
+			var r struct {
+				Network struct {
+					RunID string `json:"run_id"`
+				} `json:"network"`
+			}
+			json.Unmarshal(b, &r)
+			id = r.Network.RunID
+		}
+	}
+	var left []string
+	for _, ns := range runNamespaces() {
+		if id != "" && strings.HasPrefix(ns, fabric.Prefix+id+"-") {
+			left = append(left, ns)
+		}
+	}
+	if len(left) > 0 {
+		// The mounts went with the test's mount namespace; the names are
+		// files on the host's /run: remove them.
+		for _, ns := range left {
+			os.Remove(filepath.Join("/run/netns", ns))
+		}
+	}
+	if err != nil {
+		t.Fatalf("the run beside a foreign `ip netns add`: %v\n%s", err, out)
+	}
+	if id == "" {
+		t.Fatalf("the run wrote no testbed.json naming its run id:\n%s", out)
+	}
+	if len(left) > 0 {
+		t.Errorf("the run exited 0 but left its namespaces %v", left)
+	}
+}
+
+// TestTestbedDumpsGoroutinesAndGoesOn sends SIGUSR1 to a run: the master
+// and every worker write their goroutines into the output directory, and
+// the run completes.
+func TestTestbedDumpsGoroutinesAndGoesOn(t *testing.T) {
+	needTestbedPrivilege(t)
+	fabrictest.LockHost(t) // a whole run: the fabric's rate measurements wait
+
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "short.yaml")
+	src := "cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}\nworkload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}\npolicy: {name: fair}\n" +
+		"testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: " + filepath.Join(dir, "work") + "}\n"
+	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	cmd := mrschedCmd(t, "testbed", "-q", "-config", cfg, "-out", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Once the workers log, the run is under way.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if es, _ := os.ReadDir(filepath.Join(out, "workers")); len(es) >= 4 {
+			break
+		}
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGUSR1)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the run after SIGUSR1: %v; want it to go on and complete\n%s", err, stderr.String())
+	}
+	master, _ := filepath.Glob(filepath.Join(out, "goroutines-master-*.txt"))
+	workers, _ := filepath.Glob(filepath.Join(out, "workers", "goroutines-node*-*.txt"))
+	if len(master) != 1 || len(workers) != 4 {
+		t.Fatalf("goroutine dumps: master %v, workers %v; want the master's and each of the 4 workers'\n%s", master, workers, stderr.String())
+	}
+	for _, f := range append(master, workers...) {
+		if b, err := os.ReadFile(f); err != nil || !bytes.Contains(b, []byte("goroutine")) {
+			t.Errorf("%s holds no goroutine stacks (%v)", f, err)
+		}
 	}
 }

@@ -27,8 +27,11 @@ type Fabric struct {
 	report Report
 	links  []Link
 
-	mu      sync.Mutex
-	closed  bool
+	mu     sync.Mutex
+	closed bool
+	// dir is netnsDir as it was when the fabric was built: Close removes
+	// the names through it, whatever is mounted over netnsDir since.
+	dir     *os.File
 	core    *space   // created first and removed last; its handle holds the run's lock
 	racks   []*space // by rack
 	nodes   []*space // by node
@@ -230,6 +233,9 @@ func (f *Fabric) build(ctx context.Context) error {
 		return sp, nil
 	}
 	var err error
+	if f.dir, err = openNetnsDir(); err != nil {
+		return fmt.Errorf("fabric: %w", err)
+	}
 	// The core first, locked: the run's lock, held while this process
 	// lives and released by the kernel when it dies, so that Clean can tell
 	// a killed run from a live one.

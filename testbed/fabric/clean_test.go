@@ -34,7 +34,7 @@ func TestCleanAfterKilledBuilder(t *testing.T) {
 		}
 		h.Close()
 		unrelated = append(unrelated, name)
-		t.Cleanup(func() { deleteNamedNetns(name) })
+		t.Cleanup(func() { deleteNamedNetns(nil, name) })
 	}
 	live := build(t, Spec{RunID: "tlive", Racks: 1, NodesPerRack: 2, NICBitsPerSec: 10e6, UplinkBitsPerSec: 10e6})
 

@@ -50,10 +50,13 @@ func (f *Fabric) Close() error {
 		if sp.nl != nil {
 			sp.nl.Close()
 		}
-		if err := deleteNamedNetns(sp.name); err != nil {
+		if err := deleteNamedNetns(f.dir, sp.name); err != nil {
 			errs = append(errs, err)
 		}
 		sp.h.Close()
+	}
+	if f.dir != nil {
+		f.dir.Close()
 	}
 	return errors.Join(errs...)
 }
@@ -145,7 +148,7 @@ func cleanRun(run string, names []string) ([]string, error) {
 	}
 	var removed []string
 	for _, name := range names {
-		gone, err := removeNamedNetns(name)
+		gone, err := removeNamedNetns(nil, name)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -244,7 +244,7 @@ func TestBuildFailureLeavesNothing(t *testing.T) {
 			ctx, keep := c.setup(t, c.run)
 			t.Cleanup(func() {
 				for _, name := range keep {
-					deleteNamedNetns(name)
+					deleteNamedNetns(nil, name)
 				}
 			})
 			f, err := Build(ctx, Spec{RunID: c.run, Racks: 2, NodesPerRack: 2, NICBitsPerSec: 10e6, UplinkBitsPerSec: 10e6})

@@ -124,24 +124,76 @@ func createNamedNetns(name string, lock bool) (netns.NsHandle, error) {
 // frees the namespace, and the interfaces in it, once no process, socket or
 // open handle refers to it any more. A file that is not a mount (a run killed
 // between creating and mounting it) is removed all the same; a name that is
-// already gone is not an error.
-func deleteNamedNetns(name string) error {
-	_, err := removeNamedNetns(name)
+// already gone is not an error. dir, if not nil, is netnsDir opened before
+// the name was mounted (openNetnsDir): see removeNamedNetns.
+func deleteNamedNetns(dir *os.File, name string) error {
+	_, err := removeNamedNetns(dir, name)
 	return err
 }
+
+// openNetnsDir opens netnsDir as it is now, for removeNamedNetns to reach
+// the mounts made under it from now on even if another directory is later
+// mounted over it.
+func openNetnsDir() (*os.File, error) {
+	if err := os.MkdirAll(netnsDir, 0o755); err != nil {
+		return nil, err
+	}
+	fd, err := unix.Open(netnsDir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: netnsDir, Err: err}
+	}
+	return os.NewFile(uintptr(fd), netnsDir), nil
+}
+
+// maxUnmounts bounds the mounts removeNamedNetns takes off one name: a
+// name mounted more than once (by hand, or copied by a recursive bind of
+// its directory) has one a mount.
+const maxUnmounts = 16
 
 // removeNamedNetns is deleteNamedNetns that also says whether the name was
 // there to remove, so that Clean reports only what it removed, not the
 // names of a run that closed itself between Clean's listing and its turn.
-func removeNamedNetns(name string) (bool, error) {
+//
+// A name can be mounted where its path no longer reaches: `ip netns add`,
+// the first time it runs on a host, bind-mounts /run/netns onto itself
+// recursively (so that its mounts propagate), which copies the names
+// already mounted there into the new mount and covers the originals. The
+// path then unmounts the copy only, and the file stays busy under the
+// covered original. With dir, opened before (openNetnsDir), the original
+// is reached through it and unmounted too; without it (Clean, after the
+// run that made the name died), the error says what is left and why.
+func removeNamedNetns(dir *os.File, name string) (bool, error) {
 	path := filepath.Join(netnsDir, name)
-	uerr := unix.Unmount(path, unix.MNT_DETACH)
-	if uerr != nil && uerr != unix.EINVAL && uerr != unix.ENOENT {
-		return false, fmt.Errorf("fabric: unmount %s: %w", path, uerr)
+	paths := []string{path}
+	if dir != nil {
+		paths = append(paths, fmt.Sprintf("/proc/self/fd/%d/%s", dir.Fd(), name))
 	}
-	if err := os.Remove(path); err != nil {
+	for _, p := range paths {
+		for range maxUnmounts {
+			uerr := unix.Unmount(p, unix.MNT_DETACH)
+			if uerr == unix.EINVAL || uerr == unix.ENOENT {
+				break // not a mount point (any more)
+			}
+			if uerr != nil {
+				return false, fmt.Errorf("fabric: unmount %s: %w", path, uerr)
+			}
+		}
+	}
+	var err error
+	if dir != nil {
+		err = unix.Unlinkat(int(dir.Fd()), name, 0)
+		if err != nil {
+			err = &os.PathError{Op: "remove", Path: path, Err: err}
+		}
+	} else {
+		err = os.Remove(path)
+	}
+	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return false, nil
+		}
+		if errors.Is(err, unix.EBUSY) {
+			return false, fmt.Errorf("fabric: %w: the name is still mounted where its path does not reach, most likely under a bind mount of %s made over it while its run was alive (as the first `ip netns add` on a host makes); the namespace holds no process, and its name goes when that mount of %s is unmounted or at reboot", err, netnsDir, netnsDir)
 		}
 		return false, fmt.Errorf("fabric: %w", err)
 	}

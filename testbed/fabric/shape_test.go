@@ -3,6 +3,7 @@ package fabric
 import (
 	"context"
 	"fmt"
+	"github.com/mrsched/mrsched/testbed/fabric/fabrictest"
 	"math"
 	"net/netip"
 	"sync"
@@ -44,6 +45,7 @@ func TestShapingOneFlowReachesTheUplinkRate(t *testing.T) {
 	// each measurement and fails only when three in a row miss; a wrong
 	// rate misses every time.
 	for attempt := 1; ; attempt++ {
+		fabrictest.LockHost(t) // no chaos run loads the host meanwhile
 		waitIdle(t, 0.75, 3*time.Minute)
 		before := readCPU(t)
 		stop := sampleBacklogs(t, f)
@@ -152,6 +154,7 @@ func TestShapingTwoFlowsShareTheUplink(t *testing.T) {
 		// for an idle host, and measures again if the host got busy
 		// while a measurement missed.
 		for attempt := 1; ; attempt++ {
+			fabrictest.LockHost(t) // no chaos run loads the host meanwhile
 			waitIdle(t, 0.75, 3*time.Minute)
 			before := readCPU(t)
 			shares, sum, link, span := twoTCPShares(t, f, uplink)

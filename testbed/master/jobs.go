@@ -57,6 +57,10 @@ type jobRun struct {
 	// maps that starve (freeForMaps) reads them.
 	mapsBack                  bool
 	mapsBackAt, lastMapLaunch float64
+	// fetchFails counts the fetch-failure reports about each finished
+	// map's current output (Hadoop's JobInProgress keeps the same count
+	// per map attempt).
+	fetchFails []int
 }
 
 func (m *Master) submit(i int) {
@@ -76,12 +80,13 @@ func (m *Master) submit(i int) {
 	sj.Maps = sched.NewMapIndex(t, sj.Input)
 	jr := &jobRun{spec: spec, sj: sj, plan: &m.cfg.Plans[i], maps: make([]task, spec.NumMaps),
 		reduces: make([]task, spec.NumReduces), mapNode: make([]cluster.NodeID, spec.NumMaps),
-		reduceNodes: map[cluster.NodeID]int{}}
+		reduceNodes: map[cluster.NodeID]int{}, fetchFails: make([]int, spec.NumMaps)}
 	for k := range jr.mapNode {
 		jr.mapNode[k] = -1
 	}
 	m.jobs[i] = jr
 	m.active = append(m.active, sj)
+	m.progressed()
 	m.launchableMaps += sj.NumMaps
 	m.enableReduces(jr)
 	m.epoch++
@@ -105,6 +110,7 @@ func (m *Master) enableReduces(jr *jobRun) {
 func (m *Master) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	m.nodes[n].free[k]--
 	m.lastProgress = m.Now()
+	m.progressed()
 	m.col.Decision(d.Rule)
 	jr := m.jobs[d.Job.Index]
 	if d.Kind == sched.MapTask {
@@ -196,7 +202,7 @@ func (m *Master) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	var ready []wire.MapOutput
 	for k, at := range jr.mapNode {
 		if at >= 0 {
-			ready = append(ready, wire.MapOutput{Map: k, Node: int(at)})
+			ready = append(ready, wire.MapOutput{Map: k, Node: int(at), RunS: jr.maps[k].ran * m.cfg.TimeScale})
 		}
 	}
 	m.send(n, wire.Msg{Launch: &wire.Launch{
@@ -208,14 +214,15 @@ func (m *Master) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	}})
 }
 
-// send sends msg to node n's worker; a worker the run killed is not
-// written to (its pipe is gone).
+// send queues msg to node n's worker; a worker that is down (killed,
+// exited, expired) is not written to.
 func (m *Master) send(n cluster.NodeID, msg wire.Msg) {
 	if m.lives[n].down {
 		return
 	}
-	if err := m.cfg.Workers[n].Send(msg); err != nil {
-		m.fail("node %d: %v", n, err)
+	if o := m.out[n]; !o.put(msg) && !o.full {
+		o.full = true
+		m.events = append(m.events, fmt.Sprintf("t=%.3f s: node %d's worker stopped reading its messages (%d queued)", m.Now(), n, outboxDepth))
 	}
 }
 
@@ -247,6 +254,7 @@ func (m *Master) ended(n cluster.NodeID, e wire.Ended) {
 		return
 	}
 	m.lastProgress = m.Now()
+	m.progressed()
 	if e.Err != "" {
 		m.attemptFailed(jr, e.Attempt, e.Err, e.NoReplica)
 		return
@@ -294,7 +302,13 @@ func (m *Master) mapDone(jr *jobRun, i int) {
 			}
 		}
 	}
-	out := &wire.MapOutputs{Job: jr.spec.ID, Outputs: []wire.MapOutput{{Map: i, Node: int(t.node)}}}
+	m.announce(jr, wire.MapOutput{Map: i, Node: int(t.node), RunS: t.ran * m.cfg.TimeScale})
+}
+
+// announce tells the nodes running jr's reduces where map outputs are, or
+// that they are obsolete (node -1).
+func (m *Master) announce(jr *jobRun, outs ...wire.MapOutput) {
+	out := &wire.MapOutputs{Job: jr.spec.ID, Outputs: outs}
 	nodes := make([]cluster.NodeID, 0, len(jr.reduceNodes))
 	for n := range jr.reduceNodes {
 		nodes = append(nodes, n)
@@ -357,9 +371,9 @@ func (m *Master) jobDone(jr *jobRun) {
 // on the testbed is a broken transfer or store, or a block with no replica
 // left, and its job fails with the reason, as in the simulator.
 //
-// An attempt that found no live replica of its block (noReplica) counts
-// among the faults' killed attempts too, and a job it fails among the
-// faults' failed jobs, as in the simulator.
+// An attempt that could reach no replica of its block (noReplica) in a
+// run that has lost nodes counts among the faults' killed attempts too,
+// and a job it fails among the faults' failed jobs, as in the simulator.
 func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, why string, noReplica bool) {
 	kind, ts := sched.MapTask, jr.maps
 	if a.Kind == wire.Reduce {
@@ -370,6 +384,9 @@ func (m *Master) attemptFailed(jr *jobRun, a wire.Attempt, why string, noReplica
 	t.failures++
 	start := m.stop(jr, kind, a.Task)
 	m.col.TaskFailed(m.Now() - start)
+	// A block out of reach is a fault's doing when nodes were lost; else
+	// the network's (a reset, a timeout), an ordinary failure.
+	noReplica = noReplica && m.faultsOn()
 	if noReplica {
 		m.col.FaultKilled(m.Now() - start)
 	}

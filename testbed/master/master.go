@@ -67,6 +67,21 @@ type Config struct {
 	Restore func(n int) (*wire.Conn, error)
 	// Progress, if set, is called as jobs finish.
 	Progress sim.Progress
+	// HeartbeatWallS is the workers' heartbeat period, wall seconds; 0
+	// for engine.heartbeat_s scaled. The heartbeat expiry is ten of them
+	// at least.
+	HeartbeatWallS float64
+	// StallWall ends the run with a diagnosis when nothing has progressed
+	// for this long while jobs wait (testbed.stall_s); 0 for no watch.
+	StallWall time.Duration
+	// Dump, when it delivers, has every live worker write its goroutines
+	// to a file (wire.Dump) and calls DumpSelf, if set, for the master's;
+	// the run goes on.
+	Dump     <-chan struct{}
+	DumpSelf func()
+	// WorkerNote, if set, says where to read more of node n's worker
+	// (its log), for the note of its exit.
+	WorkerNote func(n int) string
 }
 
 // Result is what a master run did beyond the collector's metrics.
@@ -82,9 +97,17 @@ type Result struct {
 	LostNodes []cluster.NodeID
 	// FailedAttempts lists the task attempts that failed, with why.
 	FailedAttempts []string
-	// FetchFailures lists fetches of map outputs from nodes that were
-	// gone, which the reduces waited out.
+	// FetchFailures lists the failed fetches the reduces reported.
 	FetchFailures []string
+	// Reexecuted lists the maps run again because of fetch-failure
+	// reports, with why.
+	Reexecuted []string
+	// Stall is the diagnosis of a run that stalled: every waiting task,
+	// on what, since when.
+	Stall []string
+	// Losses say why each node in LostNodes was lost, for losses by
+	// heartbeat expiry; Events are the workers' exits and returns.
+	Losses, Events []string
 	// Cost is the wall time of the policy's decisions.
 	Cost *metrics.Latency
 	// MonitorLateS is the largest delay of a monitor sample behind its
@@ -108,12 +131,18 @@ type Master struct {
 	wall0     time.Time // the wall instant of t0
 	epochWall time.Time // the wall instant of scenario time 0
 
-	in       chan inbound
-	runCtx   context.Context
-	lives    []nodeLife // by node: killed, declared lost, which worker
-	faultQ   []faultAction
-	faultSeq int
-	lost     []cluster.NodeID
+	in             chan inbound
+	runCtx         context.Context
+	lives          []nodeLife  // by node: killed, declared lost, which worker
+	out            []*outbox   // by node: the current worker's outgoing messages
+	lastHeard      []time.Time // by node: the current worker's last message
+	losses, events []string
+	lastMove       time.Time // the last progress (stall.go)
+	moved          []int64   // by node: the data-plane bytes its worker last reported
+	stall          []string
+	faultQ         []faultAction
+	faultSeq       int
+	lost           []cluster.NodeID
 
 	jobs       []*jobRun
 	active     []*sched.Job
@@ -138,6 +167,7 @@ type Master struct {
 
 	failed        []string
 	fetchFailures []string
+	reexecuted    []string
 	cost          metrics.Latency
 	monLate       time.Duration
 	err           error
@@ -187,6 +217,9 @@ func New(cfg Config) (*Master, error) {
 		return nil, errors.New("master: faults need Kill and Restore")
 	}
 	m.lives = make([]nodeLife, t.NumNodes())
+	m.lastHeard = make([]time.Time, t.NumNodes())
+	m.out = make([]*outbox, t.NumNodes())
+	m.moved = make([]int64, t.NumNodes())
 	if len(cfg.Faults) > 0 {
 		m.col.EnableFaults()
 	}
@@ -229,8 +262,9 @@ func (m *Master) listen(n int, c *wire.Conn, life int) {
 }
 
 // Run replays the jobs in wall-clock time from start (the instant the
-// first job is submitted) until every job has finished, a worker fails, or
-// ctx ends.
+// first job is submitted) until every job has finished, the run fails
+// (a policy's error, a stall), or ctx ends. A run that ends early returns
+// its error with the result so far: the jobs finished, the failures seen.
 func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -252,8 +286,15 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 	m.in = make(chan inbound, 64)
 	m.runCtx = ctx
 	for n, c := range m.cfg.Workers {
+		m.out[n] = newOutbox(c)
+		m.heard(n)
 		m.listen(n, c, 0)
 	}
+	defer func() {
+		for _, o := range m.out {
+			o.close()
+		}
+	}()
 	m.scheduleFaults()
 	faultTimer := time.NewTimer(time.Hour)
 	faultTimer.Stop()
@@ -283,6 +324,7 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 		preempt = t.C
 	}
 	m.lastSample = start
+	m.lastMove = start
 	if m.cfg.Uplinks != nil {
 		if err := m.sampleUplinks(start, false); err != nil {
 			return nil, err
@@ -294,7 +336,7 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 			m.runFaults()
 			armFaults()
 		case <-ctx.Done():
-			return nil, fmt.Errorf("testbed run interrupted with %d of %d jobs finished: %w", m.finished, len(m.jobs), context.Cause(ctx))
+			m.fail("testbed run interrupted with %d of %d jobs finished: %w", m.finished, len(m.jobs), context.Cause(ctx))
 		case <-arrival.C:
 			now := m.Now()
 			for m.nextSubmit < len(m.cfg.Jobs) && m.cfg.Jobs[m.nextSubmit].Submit <= now {
@@ -318,10 +360,19 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 					m.fail("monitor: %v", err)
 				}
 			}
-			if len(m.cfg.Faults) > 0 {
+			m.expireSilent(time.Now())
+			if len(m.lost) > 0 {
 				m.freeForMaps()
 			}
 			m.checkStall()
+			m.watchStall(time.Now())
+		case <-m.cfg.Dump:
+			for n := range m.lives {
+				m.send(cluster.NodeID(n), wire.Msg{Dump: &wire.Dump{Name: "goroutines"}})
+			}
+			if m.cfg.DumpSelf != nil {
+				m.cfg.DumpSelf()
+			}
 		case <-series.C:
 			m.series()
 		case <-preempt:
@@ -335,21 +386,16 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 			armFaults() // a restore queues nothing; kills queue expiries
 		}
 	}
-	for n, c := range m.cfg.Workers {
-		if !m.lives[n].down {
-			c.Send(wire.Msg{Shutdown: &wire.Shutdown{}})
-		}
+	for n := range m.cfg.Workers {
+		m.send(cluster.NodeID(n), wire.Msg{Shutdown: &wire.Shutdown{}})
 	}
-	if m.err != nil {
-		return nil, m.err
-	}
-	if m.cfg.Progress != nil {
+	if m.err == nil && m.cfg.Progress != nil {
 		m.cfg.Progress(m.Now(), m.finished, len(m.jobs))
 	}
 	res := &Result{Collector: m.col, Checksums: make([]content.Digest, len(m.jobs)), FailedAttempts: m.failed, FetchFailures: m.fetchFailures,
-		Cost: &m.cost, MonitorLateS: m.monLate.Seconds(), LostNodes: m.lost}
+		Reexecuted: m.reexecuted, Losses: m.losses, Events: m.events, Stall: m.stall, Cost: &m.cost, MonitorLateS: m.monLate.Seconds(), LostNodes: m.lost}
 	for i, jr := range m.jobs {
-		if jr.failed {
+		if jr == nil || jr.failed || !jr.done {
 			continue
 		}
 		res.Checksums[i] = jr.checksum
@@ -357,7 +403,7 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 			res.Mismatched = append(res.Mismatched, i)
 		}
 	}
-	return res, nil
+	return res, m.err
 }
 
 func (m *Master) fail(format string, args ...any) {
@@ -368,32 +414,38 @@ func (m *Master) fail(format string, args ...any) {
 
 // handle takes one message from a worker.
 func (m *Master) handle(r inbound) {
-	if r.life != m.lives[r.node].life || m.lives[r.node].down {
-		return // from a worker the run killed
-	}
-	if r.err != nil {
-		if errors.Is(r.err, wire.ErrClosed) {
-			m.fail("worker of node %d exited", r.node)
-		} else {
-			m.fail("worker of node %d: %v", r.node, r.err)
+	l := &m.lives[r.node]
+	if r.life != l.life {
+		if l.expired && r.life == l.life-1 && r.err == nil {
+			m.returned(cluster.NodeID(r.node)) // a frozen worker, resumed
 		}
+		return // from a worker the run killed, or that expired
+	}
+	if l.down {
 		return
 	}
+	if r.err != nil {
+		m.workerGone(r.node, r.err)
+		return
+	}
+	m.heard(r.node)
 	switch msg := r.msg; {
 	case msg.Heartbeat != nil:
+		m.beat(r.node, msg.Heartbeat)
 		for _, e := range msg.Heartbeat.Ended {
 			m.ended(cluster.NodeID(r.node), e)
 		}
 		if m.err == nil {
 			m.offer(cluster.NodeID(r.node))
 		}
+	case msg.Status != nil: // an answer come too late for a diagnosis
 	case msg.Transfers != nil:
+		m.progressed()
 		for _, t := range msg.Transfers {
 			m.transfer(t)
 		}
 	case msg.FetchFailed != nil:
-		ff := msg.FetchFailed
-		m.fetchFailures = append(m.fetchFailures, fmt.Sprintf("%s on node %d: maps %v from node %d: %s", ff.Attempt, r.node, ff.Maps, ff.Node, ff.Err))
+		m.fetchFailed(cluster.NodeID(r.node), msg.FetchFailed)
 	case msg.Fatal != "":
 		m.fail("worker of node %d: %s", r.node, msg.Fatal)
 	default:

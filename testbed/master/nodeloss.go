@@ -18,8 +18,9 @@ import (
 // At a kill the master has the node's worker killed (SIGKILL): its
 // connections break as a dead machine's do, and the workers that were
 // reading from it, fetching from it or writing through it find out at
-// once (a read moves to another replica, a fetch waits for the outputs to
-// be made again, a pipeline drops the node). The master itself learns
+// once (a read moves to another replica, a fetch fails, is reported and
+// retried with a back-off until the outputs are declared obsolete and made
+// again, a pipeline drops the node). The master itself learns
 // nothing until the node expires, engine.node_expiry_s later without a
 // heartbeat, as Hadoop 1's JobTracker does: then it declares the node
 // lost, fails its attempts, runs again the maps whose output it held,
@@ -36,8 +37,13 @@ type faultAction struct {
 }
 
 type nodeLife struct {
-	down, gone bool
-	life       int
+	// down: nothing is sent to the node's worker (killed, exited or
+	// expired); gone: the node is declared lost; killed: a faults: kill
+	// took it (its expiry is scheduled); expired: lost by heartbeat
+	// expiry, its old worker possibly still alive.
+	down, gone, killed, expired bool
+	life                        int
+	exit                        string // how its worker ended, if it did
 }
 
 // scheduleFaults queues the run's events.
@@ -92,7 +98,7 @@ func (m *Master) killNode(n cluster.NodeID, at float64) {
 	if l.down {
 		return
 	}
-	l.down = true
+	l.down, l.killed = true, true
 	l.life++
 	if err := m.cfg.Kill(int(n)); err != nil {
 		m.fail("killing the worker of node %s: %v", faults.NodeName(m.cfg.Topology, n), err)
@@ -113,14 +119,14 @@ func (m *Master) restoreNode(n cluster.NodeID) {
 		m.fail("restoring node %s: %v", faults.NodeName(m.cfg.Topology, n), err)
 		return
 	}
-	l.down, l.gone = false, false
+	l.down, l.gone, l.killed, l.expired, l.exit = false, false, false, false, ""
 	l.life++
 	m.cfg.Workers[n] = c
+	m.out[n].close()
+	m.out[n] = newOutbox(c)
+	m.heard(int(n))
 	m.listen(int(n), c, l.life)
-	if err := c.Send(wire.Msg{Start: &wire.Start{EpochUnixNano: m.epochWall.UnixNano()}}); err != nil {
-		m.fail("starting the restored worker of node %d: %v", n, err)
-		return
-	}
+	m.send(n, wire.Msg{Start: &wire.Start{EpochUnixNano: m.epochWall.UnixNano()}})
 	ns := &m.nodes[n]
 	ns.usedCPU, ns.usedMem = 0, 0
 	ns.free = m.capacity
@@ -177,7 +183,6 @@ func (m *Master) loseNode(d cluster.NodeID) {
 // loseOutputs returns jr's finished maps whose output lived on node d to
 // pending: they run again. Reduces keep what they had fetched of them.
 func (m *Master) loseOutputs(jr *jobRun, d cluster.NodeID) {
-	sj := jr.sj
 	var lost []int
 	for i := range jr.maps {
 		if t := &jr.maps[i]; t.state == done && t.node == d {
@@ -187,6 +192,16 @@ func (m *Master) loseOutputs(jr *jobRun, d cluster.NodeID) {
 	if len(lost) == 0 {
 		return
 	}
+	for _, i := range lost {
+		m.col.MapReexecuted(jr.maps[i].ran)
+	}
+	m.runMapsAgain(jr, d, lost)
+}
+
+// runMapsAgain returns jr's finished maps lost, whose output lived on node
+// d, to pending, and tells the job's reduces their outputs are obsolete.
+func (m *Master) runMapsAgain(jr *jobRun, d cluster.NodeID, lost []int) {
+	sj := jr.sj
 	now := m.Now()
 	if sj.FinishedMaps == sj.NumMaps {
 		// The reduces' wait, charged when the maps were all done, goes on.
@@ -196,6 +211,7 @@ func (m *Master) loseOutputs(jr *jobRun, d cluster.NodeID) {
 			}
 		}
 	}
+	obsolete := make([]wire.MapOutput, 0, len(lost))
 	for _, i := range lost {
 		t := &jr.maps[i]
 		t.state = pending
@@ -203,8 +219,10 @@ func (m *Master) loseOutputs(jr *jobRun, d cluster.NodeID) {
 		sj.FinishedMaps--
 		m.launchableMaps++
 		jr.mapNode[i] = -1
-		m.col.MapReexecuted(t.ran)
+		jr.fetchFails[i] = 0
+		obsolete = append(obsolete, wire.MapOutput{Map: i, Node: -1})
 	}
+	m.announce(jr, obsolete...)
 	jr.mapsBack, jr.mapsBackAt = true, now
 	rack := m.cfg.Topology.Rack(d)
 	out := 0.0

@@ -36,18 +36,28 @@ type Msg struct {
 	Kill       *Attempt    `json:"kill,omitempty"`
 	MapOutputs *MapOutputs `json:"map_outputs,omitempty"`
 	Shutdown   *Shutdown   `json:"shutdown,omitempty"`
+	// Dump asks a worker to write its goroutines' stacks to a file in
+	// Setup.LogDir, and go on.
+	Dump *Dump `json:"dump,omitempty"`
+	// StatusRequest asks a worker what each of its attempts waits on; it
+	// answers Status.
+	StatusRequest *StatusRequest `json:"status_request,omitempty"`
 
 	Ready     *Ready     `json:"ready,omitempty"`
 	Heartbeat *Heartbeat `json:"heartbeat,omitempty"`
 	Transfers []Transfer `json:"transfers,omitempty"`
-	// FetchFailed reports a fetch from a node that is gone; the reduce
-	// waits for the outputs to be announced again.
+	// FetchFailed reports a failed fetch of map outputs; the reduce
+	// retries the host after a back-off.
 	FetchFailed *FetchFailed `json:"fetch_failed,omitempty"`
+	Status      *Status      `json:"status,omitempty"`
 	Fatal       string       `json:"fatal,omitempty"`
 }
 
-// FetchFailed is a reduce's failed fetch of map outputs from a node that
-// is gone, as a Hadoop reduce reports fetch failures to the JobTracker.
+// FetchFailed is a reduce's failed fetch of map outputs from a node, as a
+// Hadoop reduce reports fetch failures to the JobTracker
+// (ShuffleSchedulerImpl.copyFailed): the node may well be alive (a reset,
+// a timeout, a short read), so the master only counts the reports, and
+// runs a map again after enough of them about it.
 type FetchFailed struct {
 	Attempt Attempt `json:"attempt"`
 	Node    int     `json:"node"`
@@ -58,7 +68,8 @@ type FetchFailed struct {
 func (m *Msg) count() int {
 	n := 0
 	for _, set := range []bool{m.Setup != nil, m.Start != nil, m.Launch != nil, m.Kill != nil, m.MapOutputs != nil,
-		m.Shutdown != nil, m.Ready != nil, m.Heartbeat != nil, m.Transfers != nil, m.FetchFailed != nil, m.Fatal != ""} {
+		m.Shutdown != nil, m.Dump != nil, m.StatusRequest != nil, m.Ready != nil, m.Heartbeat != nil, m.Transfers != nil,
+		m.FetchFailed != nil, m.Status != nil, m.Fatal != ""} {
 		if set {
 			n++
 		}
@@ -86,6 +97,69 @@ type Setup struct {
 	// CongestionControl is the TCP congestion control of every data-plane
 	// socket (TCP_CONGESTION); empty keeps the namespace's default.
 	CongestionControl string `json:"congestion_control,omitempty"`
+	// Timeouts bound every transfer, in wall seconds; zero fields take
+	// Hadoop's defaults unscaled.
+	Timeouts Timeouts `json:"timeouts"`
+	// LogDir is where the worker writes goroutine dumps; empty for the
+	// system's temporary directory.
+	LogDir string `json:"log_dir,omitempty"`
+}
+
+// Timeouts are the data plane's timeouts and back-offs, wall seconds: the
+// Hadoop defaults named on each field, scaled by the run's time scale.
+type Timeouts struct {
+	// ShuffleConnectS bounds a fetch's connection set-up
+	// (mapreduce.reduce.shuffle.connect.timeout, 180 s).
+	ShuffleConnectS float64 `json:"shuffle_connect_s,omitempty"`
+	// ShuffleReadS bounds the time a fetch waits for any byte
+	// (mapreduce.reduce.shuffle.read.timeout, 180 s).
+	ShuffleReadS float64 `json:"shuffle_read_s,omitempty"`
+	// PenaltyS is the first back-off of a host a fetch failed against,
+	// growing 1.3 times a failure of the map up to MaxPenaltyS
+	// (ShuffleSchedulerImpl's INITIAL_PENALTY 10 s and
+	// PENALTY_GROWTH_RATE 1.3; mapreduce.reduce.shuffle.retry-delay.max.ms,
+	// 60 s).
+	PenaltyS    float64 `json:"penalty_s,omitempty"`
+	MaxPenaltyS float64 `json:"max_penalty_s,omitempty"`
+	// HDFSSocketS bounds a block read's or a pipeline write's connection
+	// set-up and every wait for a byte in either direction
+	// (dfs.client.socket-timeout, 60 s).
+	HDFSSocketS float64 `json:"hdfs_socket_s,omitempty"`
+}
+
+// Hadoop's defaults of the timeouts, scenario seconds.
+const (
+	ShuffleConnectTimeoutS = 180
+	ShuffleReadTimeoutS    = 180
+	ShufflePenaltyS        = 10
+	ShuffleMaxPenaltyS     = 60
+	HDFSSocketTimeoutS     = 60
+)
+
+// Scaled returns Hadoop's default timeouts at time scale ts (wall seconds
+// a scenario second), none below floorS wall seconds: TCP's own
+// retransmission back-off (200 ms, doubling) does not scale, so a timeout
+// scaled below a few seconds would take a congested but live transfer for
+// a failed one.
+func Scaled(ts, floorS float64) Timeouts {
+	f := func(s float64) float64 { return max(s*ts, floorS) }
+	return Timeouts{ShuffleConnectS: f(ShuffleConnectTimeoutS), ShuffleReadS: f(ShuffleReadTimeoutS),
+		PenaltyS: ShufflePenaltyS * ts, MaxPenaltyS: ShuffleMaxPenaltyS * ts, HDFSSocketS: f(HDFSSocketTimeoutS)}
+}
+
+// WithDefaults fills zero fields with Hadoop's defaults, unscaled.
+func (t Timeouts) WithDefaults() Timeouts {
+	set := func(p *float64, v float64) {
+		if !(*p > 0) {
+			*p = v
+		}
+	}
+	set(&t.ShuffleConnectS, ShuffleConnectTimeoutS)
+	set(&t.ShuffleReadS, ShuffleReadTimeoutS)
+	set(&t.PenaltyS, ShufflePenaltyS)
+	set(&t.MaxPenaltyS, ShuffleMaxPenaltyS)
+	set(&t.HDFSSocketS, HDFSSocketTimeoutS)
+	return t
 }
 
 // Start tells a worker to begin heartbeating. EpochUnixNano is the
@@ -104,6 +178,21 @@ type Ready struct {
 
 // Shutdown asks a worker to stop.
 type Shutdown struct{}
+
+// Dump asks for a goroutine dump; Name goes into the file's name.
+type Dump struct {
+	Name string `json:"name"`
+}
+
+// StatusRequest asks a worker for its attempts' states.
+type StatusRequest struct{}
+
+// Status is a worker's answer to StatusRequest: one line an attempt,
+// saying what it is doing or waiting on, and since when.
+type Status struct {
+	Node     int      `json:"node"`
+	Attempts []string `json:"attempts"`
+}
 
 // TaskKind is a task's kind on the wire.
 type TaskKind string
@@ -169,10 +258,17 @@ type ReduceTask struct {
 	Ready []MapOutput `json:"ready,omitempty"`
 }
 
-// MapOutput says where a finished map's output can be fetched.
+// MapOutput says where a finished map's output can be fetched. Node -1
+// says the output announced before is obsolete (the master runs the map
+// again, as Hadoop's JobTracker tells reduces of an obsolete map output):
+// the reduce stops fetching it and waits for its new place.
 type MapOutput struct {
 	Map  int `json:"map"`
 	Node int `json:"node"`
+	// RunS is how long the map's attempt ran, wall seconds: a reduce's
+	// shuffle gives up on a stalled copy only after half the longest
+	// (Hadoop's ShuffleSchedulerImpl reads maxMapRuntime the same way).
+	RunS float64 `json:"run_s,omitempty"`
 }
 
 // MapOutputs announces finished maps of a job to the reduces of it that run
@@ -188,6 +284,11 @@ type MapOutputs struct {
 type Heartbeat struct {
 	Node  int     `json:"node"`
 	Ended []Ended `json:"ended,omitempty"`
+	// Moved is every byte the node's data plane has received or sent so
+	// far, and Paced the attempts now in a paced phase (start-up,
+	// compute): what the master's stall watch reads as progress.
+	Moved int64 `json:"moved,omitempty"`
+	Paced int   `json:"paced,omitempty"`
 }
 
 // Ended is an attempt that ended, by success or failure.
@@ -195,8 +296,8 @@ type Ended struct {
 	Attempt Attempt `json:"attempt"`
 	// Err is why the attempt failed; empty for success.
 	Err string `json:"err,omitempty"`
-	// NoReplica says a map failed because every replica of its block it
-	// tried was on a node that is gone (node loss).
+	// NoReplica says a map failed because it could reach no replica of
+	// its block (every node holding one dead or unreachable).
 	NoReplica bool `json:"no_replica,omitempty"`
 	// Digest is a reduce's output digest (hex), which every replica
 	// confirmed.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mrsched/mrsched/testbed/content"
 	"github.com/mrsched/mrsched/testbed/pace"
@@ -19,14 +20,19 @@ import (
 // reduce keyed by the input's digest, to one output file on this node's
 // disk. The read moves at the slowest of the source disk, the network path
 // and the compute rate, as the simulator's map read (one flow capped at
-// the compute rate) does. If the source's node dies during the read, the
-// map reads the block again from the beginning from the next replica.
+// the compute rate) does. If the source's node cannot be reached (refused,
+// reset, timed out), the map reads the block again from the beginning
+// from the next replica, as HDFS's reader does.
 func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
 	m := l.Map
 	a := l.Attempt
 	var last error
 	for _, src := range append([]int{m.Source}, m.Others...) {
+		w.setPhase(a, fmt.Sprintf("reading block %d of job %d from node %d while computing", a.Task, a.Job, src), src == w.setup.Node)
 		in, err := w.readBlock(ctx, a, src, m.InputBytes, l.BytesPerSec)
+		if err == nil {
+			w.setPhase(a, "writing its output (paced by the disk)", true)
+		}
 		if err == nil {
 			return w.writeOutput(ctx, a, in, m.Partitions)
 		}
@@ -35,7 +41,7 @@ func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
 		}
 		last = err
 	}
-	return &noReplicaError{fmt.Errorf("every replica of block %d of job %d failed; the last: %w", a.Task, a.Job, last)}
+	return &noReplicaError{fmt.Errorf("no replica of block %d of job %d could be read; the last failure: %w", a.Task, a.Job, last)}
 }
 
 // readBlock reads block a.Task of job a.Job from node src, computing at
@@ -128,10 +134,21 @@ func (w *Worker) writeOutput(ctx context.Context, a wire.Attempt, in content.Dig
 func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (content.Digest, error) {
 	a := l.Attempt
 	rt := l.Reduce
+	w.mu.Lock()
+	if p := w.phases[a]; p != nil {
+		p.what, p.since, p.pacedNow, p.fetch = "shuffling", time.Now(), false, f
+	}
+	w.mu.Unlock()
 	parts, fetched, err := f.run(ctx)
+	w.mu.Lock()
+	if p := w.phases[a]; p != nil {
+		p.fetch = nil
+	}
+	w.mu.Unlock()
 	if err != nil {
 		return content.Digest{}, err
 	}
+	w.setPhase(a, "computing over its fetched bytes", true)
 	if l.BytesPerSec > 0 {
 		if err := pace.New(l.BytesPerSec).Wait(ctx, int(min(fetched, 1<<62))); err != nil {
 			return content.Digest{}, err
@@ -142,12 +159,13 @@ func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (con
 			return content.Digest{}, fmt.Errorf("output pipeline names node %d, which does not exist", n)
 		}
 	}
-	// A pipeline node that dies during the write is dropped and the
-	// output written again through the others, as HDFS drops a failed
-	// datanode from a write pipeline.
+	// A pipeline node that cannot be reached during the write (dead,
+	// reset, timed out) is dropped and the output written again through
+	// the others, as HDFS drops a failed datanode from a write pipeline.
 	pipeline := slices.Clone(rt.Pipeline)
 	var d content.Digest
 	for {
+		w.setPhase(a, fmt.Sprintf("writing its output through pipeline %v", pipeline), false)
 		d, err = w.replicate(ctx, a.Job, a.Task, content.Stream(content.OutputKey(parts), rt.OutputBytes), rt.OutputBytes, pipeline)
 		if n, dead := deadNode(err); dead && ctx.Err() == nil && slices.Contains(pipeline, n) {
 			pipeline = slices.DeleteFunc(pipeline, func(x int) bool { return x == n })

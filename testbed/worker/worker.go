@@ -10,13 +10,16 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -28,14 +31,22 @@ import (
 
 // Worker is one node's worker. Build it with Run.
 type Worker struct {
-	setup  wire.Setup
-	conn   *wire.Conn
-	store  *Store
-	disk   *pace.Limiter
-	client *http.Client
+	setup    wire.Setup
+	timeouts wire.Timeouts
+	conn     *wire.Conn
+	store    *Store
+	disk     *pace.Limiter
+	// client reads blocks and writes pipelines (HDFS's timeouts), shuffle
+	// fetches map outputs (the shuffle's).
+	client, shuffle *http.Client
+	// moved counts every byte the data plane sent or received.
+	moved atomic.Int64
 
 	mu       sync.Mutex
 	attempts map[wire.Attempt]context.CancelFunc
+	// phases say what each running attempt is doing, for the master's
+	// stall diagnosis and its progress watch.
+	phases   map[wire.Attempt]*phase
 	fetchers map[int][]*fetcher // running reduces' fetchers, by job
 	ended    []wire.Ended       // attempts ended since the last heartbeat
 	kick     chan struct{}      // an attempt ended: heartbeat now
@@ -61,18 +72,16 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	control := congestionControl(s.CongestionControl)
-	w := &Worker{setup: s, conn: conn, store: store, disk: pace.New(s.DiskBytesPerSec),
-		client:   peerClient(control),
-		attempts: map[wire.Attempt]context.CancelFunc{}, fetchers: map[int][]*fetcher{},
-		kick: make(chan struct{}, 1)}
-	ln, err := (&net.ListenConfig{Control: control}).Listen(ctx, "tcp", s.Addrs[s.Node])
+	w := newWorker(s, conn, store, congestionControl(s.CongestionControl))
+	ln, err := (&net.ListenConfig{Control: congestionControl(s.CongestionControl)}).Listen(ctx, "tcp", s.Addrs[s.Node])
 	if err != nil {
 		return fmt.Errorf("worker %d: %w", s.Node, err)
 	}
 	srv := &http.Server{Handler: w.routes()}
-	go srv.Serve(ln)
+	go srv.Serve(countingListener{ln, &w.moved})
 	defer srv.Close()
+	stopDumps := w.dumpOnSignal()
+	defer stopDumps()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -115,6 +124,10 @@ func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 				w.kill(*m.Kill)
 			case m.MapOutputs != nil:
 				w.announce(m.MapOutputs)
+			case m.Dump != nil:
+				w.dump(m.Dump.Name)
+			case m.StatusRequest != nil:
+				w.conn.Send(wire.Msg{Status: &wire.Status{Node: s.Node, Attempts: w.status()}})
 			case m.Shutdown != nil:
 				return nil
 			default:
@@ -173,8 +186,14 @@ func (w *Worker) heartbeats(ctx context.Context, epoch time.Time) {
 		w.mu.Lock()
 		ended := w.ended
 		w.ended = nil
+		paced := 0
+		for _, p := range w.phases {
+			if p.paced() {
+				paced++
+			}
+		}
 		w.mu.Unlock()
-		if err := w.conn.Send(wire.Msg{Heartbeat: &wire.Heartbeat{Node: w.setup.Node, Ended: ended}}); err != nil {
+		if err := w.conn.Send(wire.Msg{Heartbeat: &wire.Heartbeat{Node: w.setup.Node, Ended: ended, Moved: w.moved.Load(), Paced: paced}}); err != nil {
 			return
 		}
 	}
@@ -191,6 +210,7 @@ func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 	var f *fetcher
 	w.mu.Lock()
 	w.attempts[a] = cancel
+	w.phases[a] = &phase{what: "starting up (engine.task_startup_s)", since: time.Now(), pacedNow: true}
 	if a.Kind == wire.Reduce && l.Reduce != nil {
 		f = newFetcher(w, a, l.Reduce.Maps, l.Reduce.ParallelCopies)
 		w.fetchers[a.Job] = append(w.fetchers[a.Job], f)
@@ -217,6 +237,7 @@ func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 		w.mu.Lock()
 		_, live := w.attempts[a]
 		delete(w.attempts, a)
+		delete(w.phases, a)
 		if f != nil {
 			fs := w.fetchers[a.Job]
 			for i, x := range fs {
@@ -266,20 +287,60 @@ func (w *Worker) announce(m *wire.MapOutputs) {
 	}
 }
 
-// peerClient is the HTTP client a worker talks to its peers with.
-//
-// One connection a transfer, as Hadoop's fetcher opens one per host per
-// fetch: every transfer starts in TCP slow start. A pipeline write asks
-// "Expect: 100-continue" and waits for the next node's go-ahead before it
-// sends the replica, as an HDFS writer sets the pipeline up before it sends
-// a packet: a node that refuses at once (a bad request, no room) answers
-// with its reason instead of closing a connection the writer is still
-// sending on, which the writer could only read as the node's death. The
-// wait is bounded so that a peer that never answers 100 still gets the body.
-func peerClient(control func(network, address string, c syscall.RawConn) error) *http.Client {
-	return &http.Client{Transport: &http.Transport{
-		DisableKeepAlives:     true,
-		ExpectContinueTimeout: 5 * time.Second,
-		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, Control: control}).DialContext,
-	}}
+// newWorker makes a worker from its setup, its clients bounded by the
+// setup's timeouts.
+func newWorker(s wire.Setup, conn *wire.Conn, store *Store, control func(network, address string, c syscall.RawConn) error) *Worker {
+	w := &Worker{setup: s, timeouts: s.Timeouts.WithDefaults(), conn: conn, store: store, disk: pace.New(s.DiskBytesPerSec),
+		attempts: map[wire.Attempt]context.CancelFunc{}, phases: map[wire.Attempt]*phase{}, fetchers: map[int][]*fetcher{},
+		kick: make(chan struct{}, 1)}
+	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+	w.client = peerClient(control, sec(w.timeouts.HDFSSocketS), sec(w.timeouts.HDFSSocketS), &w.moved)
+	w.shuffle = peerClient(control, sec(w.timeouts.ShuffleConnectS), sec(w.timeouts.ShuffleReadS), &w.moved)
+	return w
+}
+
+// phase is what an attempt is doing, and since when.
+type phase struct {
+	what     string
+	since    time.Time
+	pacedNow bool // start-up or compute: progress by the clock
+	fetch    *fetcher
+}
+
+func (p *phase) paced() bool { return p.pacedNow }
+
+// setPhase records what attempt a is doing now.
+func (w *Worker) setPhase(a wire.Attempt, what string, paced bool) {
+	w.mu.Lock()
+	if p := w.phases[a]; p != nil {
+		p.what, p.since, p.pacedNow = what, time.Now(), paced
+	}
+	w.mu.Unlock()
+}
+
+// status describes every running attempt: what it does or waits on, since
+// when; a fetching reduce names each map it still waits for and why.
+func (w *Worker) status() []string {
+	w.mu.Lock()
+	type row struct {
+		a wire.Attempt
+		p phase
+	}
+	var rows []row
+	for a, p := range w.phases {
+		rows = append(rows, row{a, *p})
+	}
+	w.mu.Unlock()
+	slices.SortFunc(rows, func(x, y row) int {
+		return cmp.Or(cmp.Compare(x.a.Job, y.a.Job), cmp.Compare(x.a.Kind, y.a.Kind), cmp.Compare(x.a.Task, y.a.Task))
+	})
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		line := fmt.Sprintf("%s: %s since %s (%.1f s)", r.a, r.p.what, r.p.since.Format(time.RFC3339Nano), time.Since(r.p.since).Seconds())
+		if r.p.fetch != nil {
+			line += "; " + r.p.fetch.waiting()
+		}
+		out = append(out, line)
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,7 +54,8 @@ func newCluster(t *testing.T, racks []int, fakes map[int]http.Handler) *testClus
 			t.Fatal(err)
 		}
 		w := &Worker{setup: wire.Setup{Node: i, Addrs: addrs, Racks: racks}, store: store, disk: pace.New(0),
-			client:   peerClient(nil),
+			client: peerClient(nil, time.Minute, time.Minute, new(atomic.Int64)), shuffle: peerClient(nil, time.Minute, time.Minute, new(atomic.Int64)),
+			timeouts: wire.Timeouts{}.WithDefaults(), phases: map[wire.Attempt]*phase{},
 			attempts: map[wire.Attempt]context.CancelFunc{}, fetchers: map[int][]*fetcher{}, kick: make(chan struct{}, 1)}
 		w.conn = wire.NewConn(strings.NewReader(""), io.Discard, "test")
 		h := w.routes()
@@ -158,11 +160,12 @@ func messages(t *testing.T, w *Worker) chan wire.Msg {
 }
 
 // TestFetcherCopiesEveryPartitionOrSaysWhyNot fetches a reduce's
-// partitions from live servers, and from servers that break the transfer
-// in each way a network or a store can. A server that is gone (its
-// connection refused, cut or reset) is a node lost: the fetcher reports
-// the failure and waits until the output is announced again, elsewhere;
-// a wrong or corrupt answer is an error.
+// partitions from live servers, and from a node that breaks every
+// transfer in each way a network or a store can. Each failure is reported
+// to the master and the node retried after a back-off; none is taken for
+// the node's death. If the master runs the map again elsewhere (its new
+// place announced), the reduce completes; if not, it fails its attempt
+// once the failures are too many, saying the last one.
 func TestFetcherCopiesEveryPartitionOrSaysWhyNot(t *testing.T) {
 	part := []byte(strings.Repeat("shuffle bytes ", 1000))
 	hangUp := func(w http.ResponseWriter) {
@@ -170,83 +173,98 @@ func TestFetcherCopiesEveryPartitionOrSaysWhyNot(t *testing.T) {
 		conn, _, _ := hj.Hijack()
 		conn.Close()
 	}
-	tests := []struct {
+	breaks := []struct {
 		name string
 		fake http.Handler // what node 1 serves instead of its worker
-		want string       // in the error; empty for success
-		gone bool         // node 1 looks dead: its output must be announced again
+		want string       // in the error of a reduce whose map is not moved
 	}{
-		{"live servers", nil, "", false},
-		{"the output is not there", http.NotFoundHandler(), "404", false},
+		{"the output is not there", http.NotFoundHandler(), "404"},
 		{"a corrupt partition", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			bad := bytes.Clone(part)
 			bad[7] ^= 0x20
 			w.Write(frame(1, bad, digestOf(part)))
-		}), "digest", false},
+		}), "digest"},
 		{"the connection is cut mid-partition", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Length", fmt.Sprint(frameHeader+len(part)))
 			w.Write(frame(1, part, digestOf(part))[:frameHeader+100])
 			hangUp(w)
-		}), "", true},
-		{"the server hangs up", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hangUp(w) }), "", true},
+		}), "unexpected EOF"},
+		{"the server hangs up", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hangUp(w) }), "EOF"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			fakes := map[int]http.Handler{}
-			if tc.fake != nil {
-				fakes[1] = tc.fake
-			}
-			c := newCluster(t, []int{0, 1, 1}, fakes)
-			msgs := messages(t, c.ws[2])
-			putOutput(t, c.ws[0], 0, []byte("r0"), part)
-			putOutput(t, c.ws[1], 1, []byte("r0"), part)
-			putOutput(t, c.ws[0], 2, []byte("r0"), part)
-			f := newFetcher(c.ws[2], wire.Attempt{Job: 0, Kind: wire.Reduce, Task: 1, Attempt: 1}, 3, 2)
-			f.add([]wire.MapOutput{{Map: 0, Node: 0}, {Map: 1, Node: 1}, {Map: 2, Node: 0}})
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			type result struct {
-				ds  []content.Digest
-				n   int64
-				err error
-			}
-			done := make(chan result, 1)
-			go func() { ds, n, err := f.run(ctx); done <- result{ds, n, err} }()
-			if tc.gone {
-				// Transfers of the other fetches may come first.
-			wait:
-				for {
-					select {
-					case m := <-msgs:
-						if m.Transfers != nil {
-							continue
-						}
-						if m.FetchFailed == nil || m.FetchFailed.Node != 1 || !slices.Equal(m.FetchFailed.Maps, []int{1}) {
-							t.Fatalf("the worker told its master %+v; want a fetch failure of map 1 from node 1", m)
-						}
-						break wait
-					case <-ctx.Done():
-						t.Fatal("no fetch failure reported")
-					}
+	type result struct {
+		ds  []content.Digest
+		n   int64
+		err error
+	}
+	start := func(t *testing.T, fake http.Handler) (*testCluster, *fetcher, chan wire.Msg, chan result) {
+		fakes := map[int]http.Handler{}
+		if fake != nil {
+			fakes[1] = fake
+		}
+		c := newCluster(t, []int{0, 1, 1}, fakes)
+		fastRetries(c)
+		msgs := messages(t, c.ws[2])
+		putOutput(t, c.ws[0], 0, []byte("r0"), part)
+		putOutput(t, c.ws[1], 1, []byte("r0"), part)
+		putOutput(t, c.ws[0], 2, []byte("r0"), part)
+		f := newFetcher(c.ws[2], wire.Attempt{Job: 0, Kind: wire.Reduce, Task: 1, Attempt: 1}, 3, 2)
+		// The maps ran 2 s: the shuffle is not stalled before 1 s
+		// without a copy.
+		f.add([]wire.MapOutput{{Map: 0, Node: 0, RunS: 2}, {Map: 1, Node: 1, RunS: 2}, {Map: 2, Node: 0, RunS: 2}})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		t.Cleanup(cancel)
+		done := make(chan result, 1)
+		go func() { ds, n, err := f.run(ctx); done <- result{ds, n, err} }()
+		return c, f, msgs, done
+	}
+	firstFailure := func(t *testing.T, msgs chan wire.Msg) {
+		t.Helper()
+		for deadline := time.After(5 * time.Second); ; {
+			select {
+			case m := <-msgs:
+				if m.Transfers != nil {
+					continue // the other fetches' accounting
 				}
-				// Map 1 runs again on node 0 and is announced there.
-				putOutput(t, c.ws[0], 1, []byte("r0"), part)
-				f.add([]wire.MapOutput{{Map: 1, Node: 0}})
-			}
-			res := <-done
-			if tc.want == "" {
-				if res.err != nil || res.n != 3*int64(len(part)) {
-					t.Fatalf("fetch: %d bytes, %v; want %d bytes", res.n, res.err, 3*len(part))
-				}
-				for m, d := range res.ds {
-					if d != digestOf(part) {
-						t.Errorf("map %d's partition digest %s, want %s", m, d, digestOf(part))
-					}
+				if m.FetchFailed == nil || m.FetchFailed.Node != 1 || !slices.Equal(m.FetchFailed.Maps, []int{1}) {
+					t.Fatalf("the worker told its master %+v; want a fetch failure of map 1 from node 1", m)
 				}
 				return
+			case <-deadline:
+				t.Fatal("no fetch failure reported")
 			}
-			if res.err == nil || !strings.Contains(res.err.Error(), tc.want) {
-				t.Fatalf("fetch: %v; want an error saying %q", res.err, tc.want)
+		}
+	}
+	checkAll := func(t *testing.T, res result) {
+		t.Helper()
+		if res.err != nil || res.n != 3*int64(len(part)) {
+			t.Fatalf("fetch: %d bytes, %v; want %d bytes", res.n, res.err, 3*len(part))
+		}
+		for m, d := range res.ds {
+			if d != digestOf(part) {
+				t.Errorf("map %d's partition digest %s, want %s", m, d, digestOf(part))
+			}
+		}
+	}
+	t.Run("live servers", func(t *testing.T) {
+		_, _, _, done := start(t, nil)
+		checkAll(t, <-done)
+	})
+	for _, tc := range breaks {
+		t.Run(tc.name+", the map run again elsewhere", func(t *testing.T) {
+			c, f, msgs, done := start(t, tc.fake)
+			firstFailure(t, msgs)
+			// The master runs map 1 again on node 0: obsolete, then there.
+			f.add([]wire.MapOutput{{Map: 1, Node: -1}})
+			putOutput(t, c.ws[0], 1, []byte("r0"), part)
+			f.add([]wire.MapOutput{{Map: 1, Node: 0, RunS: 2}})
+			checkAll(t, <-done)
+		})
+		t.Run(tc.name+", the map left where it is", func(t *testing.T) {
+			_, _, msgs, done := start(t, tc.fake)
+			firstFailure(t, msgs)
+			res := <-done
+			if res.err == nil || !strings.Contains(res.err.Error(), "shuffle failed") || !strings.Contains(res.err.Error(), tc.want) {
+				t.Fatalf("fetch: %v; want the attempt failed for too many fetch failures, saying %q", res.err, tc.want)
 			}
 		})
 	}
@@ -353,7 +371,7 @@ func TestPipelineWritesEveryReplicaOrSaysWhyNot(t *testing.T) {
 			hj, _ := w.(http.Hijacker)
 			conn, _, _ := hj.Hijack()
 			conn.Close()
-		}), "node 2 is gone"},
+		}), "node 2 unreachable"},
 		{"the last node refuses", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "disk full", http.StatusInsufficientStorage)
 		}), "pipeline to node 2: 507 Insufficient Storage: disk full"},

@@ -1,5 +1,7 @@
 // Package fabrictest serialises, across test processes, the tests that make
-// a dead run's leftovers or call fabric.Clean.
+// a dead run's leftovers or call fabric.Clean, and those that load the
+// host's cores for long (the testbed's chaos runs) against those that
+// measure rates and need them idle (the fabric's shaping tests).
 //
 // `go test ./...` runs packages' test binaries at the same time, and the
 // host's namespaces are shared among them. Clean rightly removes every dead
