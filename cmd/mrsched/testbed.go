@@ -39,8 +39,9 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "output directory (required): the files simulate writes, plus testbed.json")
 	ov := addOverrideFlags(fs)
 	quiet := fs.Bool("q", false, "no progress line")
+	force := fs.Bool("force", false, "replace what -out holds (another run, or other files)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: mrsched testbed -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]...
+		fmt.Fprint(stderr, `usage: mrsched testbed -config FILE -out DIR [-force] [-policy NAME] [-seed N] [-set path=value]...
                                                 run a scenario on an emulated cluster (needs root)
        mrsched testbed clean                    remove what a killed run left behind
        mrsched testbed netsim FILE.json         a netsim file's flows as real TCP transfers, beside the model's
@@ -61,11 +62,16 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	if err := fabric.CheckPrivileges(); err != nil {
 		return err // before anything is changed, the output directory included
 	}
-	if err := writableDir(*out); err != nil {
-		return fmt.Errorf("-out %s: %w", *out, err)
-	}
 	c, record, err := loadSimulated(*cfgPath, sets, described)
 	if err != nil {
+		return err
+	}
+	if err := c.CheckPolicy(); err != nil {
+		return err // before the output directory is touched
+	}
+	// A run that fails keeps what it says of itself (testbed.json, the
+	// workers' logs) in the directory: only another run's is refused.
+	if _, err := openOutDir("-out", *out, *force, nil); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
