@@ -346,3 +346,24 @@ func TestReportAndDiffRefuseMixedRuns(t *testing.T) {
 		t.Errorf("diff over two policies: exit %d, %q %q; want no mean across policies, and a note saying why", code, stdout, errOut)
 	}
 }
+
+// TestExperimentInterruptSaysWhatItKept sends SIGINT to an experiment
+// under way: it exits 130 and says how far it got and what it kept.
+func TestExperimentInterruptSaysWhatItKept(t *testing.T) {
+	cmd := mrschedCmd(t, "experiment", "-parallel", "1", "td/queues")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("experiment after SIGINT: %v; want exit status 130 (stderr: %s)", err, &stderr)
+	}
+	if !strings.Contains(stderr.String(), "interrupted: ") || !strings.Contains(stderr.String(), "runs of td/queues finished; none kept (-keep DIR") {
+		t.Errorf("stderr %q does not say how far td/queues got and that nothing was kept", &stderr)
+	}
+}
