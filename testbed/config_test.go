@@ -46,7 +46,7 @@ func TestBadSpecsNameFileLineAndField(t *testing.T) {
 		{"huge delay", "  hop_delay_ms: 5000\n", "testbed.hop_delay_ms"},
 		{"zero stall bound", "  stall_s: 0\n", "s.yaml: line 4: testbed.stall_s: want wall seconds > 0, got 0"},
 		{"negative stall bound", "  stall_s: -5\n", "s.yaml: line 4: testbed.stall_s: want wall seconds > 0, got -5"},
-		{"unknown field", "  byte_scael: 0.1\n", "s.yaml: testbed: line 4: field byte_scael not found"},
+		{"unknown field", "  byte_scael: 0.1\n", "s.yaml: testbed: line 4: byte_scael: no such field; testbed has bandwidth_scale, byte_scale"},
 		{"a congestion control that is no name", "  congestion_control: \"cubic; rm\"\n", "s.yaml: line 4: testbed.congestion_control: want an algorithm name"},
 		{"a fraction of a packet", "  queue_packets: 2.5\n", "s.yaml: line 4: testbed.queue_packets: 2.5 is not a whole number"},
 	} {

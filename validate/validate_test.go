@@ -110,7 +110,7 @@ func TestBadValidateSectionsNameTheirLine(t *testing.T) {
 		{"unknown policy", "validate:\n  policies:\n    - {policy: nope, baseline: fair}\n", "line 7: validate.policies[0].policy"},
 		{"no baseline", "validate:\n  policies:\n    - {policy: delay}\n", "validate.policies[0].baseline: required"},
 		{"its own baseline", "validate:\n  policies:\n    - {policy: fair, baseline: fair}\n", "its own baseline"},
-		{"unknown field", "validate:\n  policys: []\n", "field policys not found"},
+		{"unknown field", "validate:\n  policys: []\n", "line 6: policys: no such field; validate has policies"},
 	} {
 		c, err := scenario.Parse(strings.NewReader("workload: {trace: FB-2009}\npolicy: {name: fair}\n\n\n"+tc.section), "v.yaml")
 		if err != nil {
