@@ -86,8 +86,11 @@ func (c *Config) checkSettings() error {
 	if len(c.Faults) > 0 && p.Speculative {
 		return fmt.Errorf("engine.speculative: not modelled with faults (a backup on a node that dies is not tracked); set it false, or leave the faults out")
 	}
-	if len(c.Faults) == 0 && c.set("engine.node_expiry_s") {
-		return fmt.Errorf("engine.node_expiry_s: has no effect without a faults section (a node is declared lost only after it dies)")
+	// On the testbed a node may die without a fault written (a worker
+	// killed or frozen), and the expiry declares it lost: a scenario with
+	// a testbed section may set it alone.
+	if len(c.Faults) == 0 && c.set("engine.node_expiry_s") && c.Testbed.Kind == 0 {
+		return fmt.Errorf("engine.node_expiry_s: has no effect without a faults section (a node is declared lost only after it dies), or a testbed section (a worker that dies or stops)")
 	}
 	if len(c.Faults) > 0 && p.NodeExpiryS <= p.HeartbeatS {
 		field := "engine.node_expiry_s"
