@@ -86,7 +86,7 @@ func topologyStats(m *hostmap.Map, asJSON bool, w io.Writer) error {
 	}
 	if asJSON {
 		return writeJSON(w, map[string]any{
-			"format": m.Format, "hosts": len(m.Nodes), "racks": len(racks), "rack_sizes": sizes,
+			"format": m.Format, "nodes": len(m.Nodes), "hosts": len(m.Nodes), "racks": len(racks), "rack_sizes": sizes,
 			"aliases": len(m.Aliases), "names": len(m.Nodes) + len(m.Aliases), "nodes_with_resources": withRes, "warnings": warnings,
 		})
 	}

@@ -30,7 +30,7 @@ func TestTraceStatsJSONEveryFormat(t *testing.T) {
 		{"rumen.json", map[string]float64{"jobs": 1, "maps": 1, "reduces": 0, "input_bytes": 10, "output_bytes": 3, "hosts": 1, "racks": 1}},
 		{"sls.json", map[string]float64{"jobs": 1, "maps": 1, "input_bytes": 0, "hosts": 1, "racks": 1}},
 		{"swim.tsv", map[string]float64{"jobs": 1, "input_bytes": 100, "shuffle_bytes": 10, "output_bytes": 1}},
-		{"topo.data", map[string]float64{"hosts": 3, "racks": 2}},
+		{"topo.data", map[string]float64{"nodes": 3, "hosts": 3, "racks": 2}},
 	} {
 		code, out, errOut := runCLI(t, "trace", "stats", "-json", filepath.Join(dir, tc.file))
 		if code != 0 {
@@ -108,8 +108,8 @@ func TestTraceStatsRealInputs(t *testing.T) {
 		"rumen-wordcount.json":    {"jobs": 1, "maps": 3, "reduces": 1, "input_bytes": 1445391, "shuffle_bytes": 127823, "output_bytes": 122793, "hosts": 1, "racks": 1},
 		"rumen-hadoop2-hive.json": {"jobs": 1, "maps": 26, "reduces": 0, "input_bytes": 7607695644, "shuffle_bytes": 0, "output_bytes": 33559310, "hosts": 4, "racks": 1},
 		"teragen.jhist":           {"jobs": 1, "maps": 2, "reduces": 0, "input_bytes": 158, "output_bytes": 10000, "hosts": 1, "racks": 1},
-		"rumen-topology.json":     {"hosts": 547, "racks": 41},
-		"topology-table.data":     {"hosts": 24, "racks": 3, "names": 48},
+		"rumen-topology.json":     {"nodes": 547, "hosts": 547, "racks": 41},
+		"topology-table.data":     {"nodes": 24, "hosts": 24, "racks": 3, "names": 48},
 	} {
 		code, out, errOut := runCLI(t, "trace", "stats", "-json", filepath.Join(dir, file))
 		if code != 0 {
