@@ -130,6 +130,34 @@ func (c *Config) engine() sim.Params {
 	return p
 }
 
+// Bounds of engine.stall_s's default (stallFor): an hour, and a simulated
+// day, the default before it followed the workload.
+const (
+	stallFloorS = 3600.0
+	stallCapS   = sim.DefaultStallS
+)
+
+// engineFor is the engine's settings for a run of jobs. engine.stall_s,
+// when the scenario leaves it out, follows the workload: twice the span of
+// its submissions, at least an hour and ten heartbeats, at most a day. A
+// run of a few minutes' jobs that stalls then says so within an hour of
+// simulated time (minutes of wall time on the testbed) instead of a day,
+// and a day-long trace keeps the day. A stall is time with nothing in
+// flight while jobs wait, so no legitimate wait (delay scheduling's,
+// preemption's, a node's expiry) comes near it.
+func (c *Config) engineFor(jobs []workload.Job) sim.Params {
+	p := c.engine()
+	if p.StallS != 0 {
+		return p
+	}
+	span := 0.0
+	if len(jobs) > 0 {
+		span = jobs[len(jobs)-1].Submit - jobs[0].Submit
+	}
+	p.StallS = min(stallCapS, max(stallFloorS, 2*span, 10*p.WithDefaults().HeartbeatS))
+	return p
+}
+
 // Limits that depend on the workload's span: a periodic event may recur
 // at most maxPeriods times over the submissions' span (each heartbeat is
 // an event per node), and timeseries.csv may have at most maxSeriesRows

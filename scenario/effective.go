@@ -163,7 +163,7 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 	if params == nil {
 		params = map[string]any{}
 	}
-	eng := c.engine().Resolved(cfg)
+	eng := c.engineFor(jobs).Resolved(cfg)
 	if len(c.Faults) == 0 {
 		eng.NodeExpiryS = 0 // unused without faults, and not recorded
 	}

@@ -287,7 +287,7 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	t, jobs, pol := b.topo, b.jobs, b.pol
 	eff := c.effective(t, jobs, b.params, b.notes)
 	fp := Fingerprint(t.Config(), jobs)
-	res, err := Simulation{Engine: c.engine(), Topology: t, Jobs: jobs, Policy: pol, Seed: c.seed(), Metrics: c.Metrics,
+	res, err := Simulation{Engine: c.engineFor(jobs), Topology: t, Jobs: jobs, Policy: pol, Seed: c.seed(), Metrics: c.Metrics,
 		Faults: b.faults, Progress: progress}.Run()
 	if err != nil {
 		// A run stopped by a setting is reported at the setting's line.

@@ -350,3 +350,34 @@ func TestPoolBy(t *testing.T) {
 		})
 	}
 }
+
+// TestStallDefaultFollowsTheWorkload: engine.stall_s left out is twice
+// the workload's span of submissions, at least an hour and ten
+// heartbeats, at most a day; written, it is what is written.
+func TestStallDefaultFollowsTheWorkload(t *testing.T) {
+	jobs := func(span float64) []workload.Job {
+		return []workload.Job{{Submit: 100}, {Submit: 100 + span}}
+	}
+	for _, tc := range []struct {
+		name   string
+		engine string
+		span   float64
+		want   float64
+	}{
+		{"a short workload: an hour", "", 60, 3600},
+		{"twice the span", "", 5000, 10000},
+		{"a day-long trace: a day, as before", "", 86000, 86400},
+		{"long heartbeats: ten of them", "engine: {heartbeat_s: 600}\n", 60, 6000},
+		{"written: as written", "engine: {stall_s: 50}\n", 86000, 50},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(strings.NewReader("workload: {trace: FB-2009}\npolicy: {name: fifo}\n"+tc.engine), "s.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.engineFor(jobs(tc.span)).StallS; got != tc.want {
+				t.Errorf("stall_s %v over a span of %v s; want %v", got, tc.span, tc.want)
+			}
+		})
+	}
+}

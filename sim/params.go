@@ -42,8 +42,9 @@ type Params struct {
 	// victims: the Fair Scheduler's update interval, 0.5 s.
 	PreemptionIntervalS float64 `yaml:"preemption_interval_s" json:"preemption_interval_s"`
 	// StallS ends a run with an error when no task has run and nothing has
-	// changed for this long while jobs wait (default one simulated day):
-	// a policy that declines forever must not hang the tool.
+	// changed for this long while jobs wait (default one simulated day; a
+	// scenario's default follows its workload's span): a policy that
+	// declines forever must not hang the tool.
 	StallS float64 `yaml:"stall_s" json:"stall_s"`
 	// CopyCompute is the Fair Scheduler paper's copy-compute splitting
 	// (section 5.2, Compute Phase Admission Control); off by default.
