@@ -146,6 +146,13 @@ const (
 // flight while jobs wait, so no legitimate wait (delay scheduling's,
 // preemption's, a node's expiry) comes near it.
 func (c *Config) engineFor(jobs []workload.Job) sim.Params {
+	return c.EngineFor(jobs)
+}
+
+// EngineFor is the engine's settings for a run of jobs, as a simulation of
+// the scenario runs with them (engineFor): for a run elsewhere (the
+// testbed) to keep the same defaults.
+func (c *Config) EngineFor(jobs []workload.Job) sim.Params {
 	p := c.engine()
 	if p.StallS != 0 {
 		return p

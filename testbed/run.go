@@ -232,6 +232,9 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (res *Result, err
 	if err != nil {
 		return nil, err
 	}
+	// The stall bound's default follows the workload, as a simulation of
+	// the scenario has it.
+	engine.StallS = c.EngineFor(jobs).WithDefaults().StallS
 	if !topo.Uniform() {
 		// The fabric builds racks x nodes_per_rack identical nodes; a
 		// cluster of hosts would run on another cluster than the one
