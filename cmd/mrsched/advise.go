@@ -383,46 +383,26 @@ func (e *simEvaluator) Evaluate(ctx context.Context, reqs []advise.Request) ([]*
 		errs        []error
 		interrupted bool
 	)
-	next := make(chan int)
-	go func() {
-		defer close(next)
-		for i := range reqs {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
+	all := inOrder(ctx, len(reqs), e.parallel, func(i int) {
+		r := reqs[i]
+		cfg, err := e.w.RunConfig(e.cands[r.Candidate], r.Fraction, r.Seed)
+		var f advise.Figures
+		if err == nil {
+			res, rerr := cfg.Run(nil)
+			if err = rerr; err == nil {
+				f = advise.FiguresOf(res.Summary, res.Collector.Jobs())
 			}
 		}
-	}()
-	all := make(chan struct{})
-	var wg sync.WaitGroup
-	for range min(e.parallel, len(reqs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r := reqs[i]
-				cfg, err := e.w.RunConfig(e.cands[r.Candidate], r.Fraction, r.Seed)
-				var f advise.Figures
-				if err == nil {
-					res, rerr := cfg.Run(nil)
-					if err = rerr; err == nil {
-						f = advise.FiguresOf(res.Summary, res.Collector.Jobs())
-					}
-				}
-				mu.Lock()
-				if !interrupted {
-					if err != nil {
-						errs = append(errs, err)
-					} else {
-						out[i] = &f
-					}
-				}
-				mu.Unlock()
+		mu.Lock()
+		defer mu.Unlock()
+		if !interrupted {
+			if err != nil {
+				errs = append(errs, err)
+			} else {
+				out[i] = &f
 			}
-		}()
-	}
-	go func() { wg.Wait(); close(all) }()
+		}
+	})
 	select {
 	case <-all:
 	case <-ctx.Done():

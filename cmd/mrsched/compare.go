@@ -233,31 +233,7 @@ func runCompare(base *scenario.Config, runs []*compareRun, dir *outDir, parallel
 		r.run = report.FromCollector(r.scenario, res.Summary, res.Collector)
 		r.run.Dir = r.dir
 	}
-	// Workers take the runs in order, so that with -parallel 1 they run
-	// in the order of the table.
-	next := make(chan int)
-	go func() {
-		defer close(next)
-		for k := range pending {
-			select {
-			case next <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	all := make(chan struct{})
-	var wg sync.WaitGroup
-	for range min(parallel, len(pending)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				runOne(k, runs[pending[k]])
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(all) }()
+	all := inOrder(ctx, len(pending), parallel, func(k int) { runOne(k, runs[pending[k]]) })
 	select {
 	case <-all:
 	case <-ctx.Done():

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 )
 
@@ -35,4 +36,35 @@ func interruptContext() (ctx context.Context, stop func()) {
 		close(done)
 		cancel()
 	}
+}
+
+// inOrder runs run(0), ..., run(n-1), parallel at a time, handing them out
+// in order (so that with one at a time they run in the order of the
+// table), and hands out no more once ctx is cancelled. The channel it
+// returns is closed when every run handed out has returned.
+func inOrder(ctx context.Context, n, parallel int, run func(i int)) <-chan struct{} {
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range n {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	all := make(chan struct{})
+	var wg sync.WaitGroup
+	for range min(parallel, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				run(i)
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(all) }()
+	return all
 }
