@@ -183,10 +183,10 @@ func (g *Grid) writeInto(dir string) (*Plan, error) {
 		p.Axes = append(p.Axes, pa)
 	}
 	n := g.Cells() * len(g.Policies) * len(g.Seeds)
-	inputs := map[string]string{} // trace file path -> its name under inputs/
+	inputs := map[string]string{} // an input file's path -> its name under inputs/
 	for cell := range g.Cells() {
 		settings := g.cell(cell)
-		trace, err := g.traceInput(dir, settings, inputs)
+		files, err := g.inputFiles(dir, settings, inputs)
 		if err != nil {
 			return nil, err
 		}
@@ -196,7 +196,7 @@ func (g *Grid) writeInto(dir string) (*Plan, error) {
 				for _, s := range settings {
 					r.Settings = append(r.Settings, Setting{s.Path, scenario.FormatValue(s.Value)})
 				}
-				if err := g.writeSpec(dir, &r, settings, trace, n); err != nil {
+				if err := g.writeSpec(dir, &r, settings, files, n); err != nil {
 					return nil, err
 				}
 				p.Runs = append(p.Runs, r)
@@ -210,64 +210,109 @@ func (g *Grid) writeInto(dir string) (*Plan, error) {
 	return p, os.WriteFile(filepath.Join(dir, planFile), append(b, '\n'), 0o644)
 }
 
-// traceInput copies the trace file the cell's runs read, if they read a
-// file, into dir/inputs, so that the sweep directory holds all its runs
-// need wherever it is mounted; it returns the setting that points the
-// runs' scenarios at the copy, or nil. A trace path from the base scenario
-// is relative to the base's directory; from an axis, to the grid's.
-func (g *Grid) traceInput(dir string, settings []scenario.Setting, inputs map[string]string) (*scenario.Setting, error) {
+// inputFields are the scenario fields that name files a run reads: the
+// trace and the operator's cluster files. plan copies each into the
+// sweep's inputs/ so that the sweep directory holds all its runs need
+// wherever it is mounted.
+var inputFields = []struct {
+	path string
+	get  func(c *scenario.Config) string
+}{
+	{"workload.trace", func(c *scenario.Config) string {
+		if c.Workload.Generator != "" {
+			return ""
+		}
+		return c.Workload.Trace
+	}},
+	{"cluster.topology", func(c *scenario.Config) string { return c.Cluster.Topology }},
+	{"policy.allocations", func(c *scenario.Config) string { return c.Policy.Allocations }},
+	{"policy.site", func(c *scenario.Config) string { return c.Policy.Site }},
+}
+
+// inputFiles copies the files the cell's runs read (a trace, a topology,
+// an allocation or site file; a .jhist directory whole) into dir/inputs
+// and returns the settings that point the runs' scenarios at the copies.
+// A path from the base scenario is relative to the base's directory; from
+// an axis, to the grid's. An embedded trace is not a file.
+func (g *Grid) inputFiles(dir string, settings []scenario.Setting, inputs map[string]string) ([]scenario.Setting, error) {
 	base, err := scenario.LoadBytes(g.baseSrc, g.basePath(), "")
 	if err != nil {
 		return nil, err
 	}
-	trace, from := base.Workload.Trace, filepath.Dir(g.basePath())
-	if base.Workload.Generator != "" {
-		trace = ""
-	}
-	for _, s := range settings {
-		switch s.Path {
-		case "workload.trace":
-			trace, from = s.Value.Value, g.dir
-		case "workload.generator":
-			trace = ""
+	var out []scenario.Setting
+	for _, f := range inputFields {
+		file, from := f.get(base), filepath.Dir(g.basePath())
+		for _, s := range settings {
+			switch {
+			case s.Path == f.path:
+				file, from = s.Value.Value, g.dir
+			case f.path == "workload.trace" && s.Path == "workload.generator":
+				file = ""
+			}
 		}
+		if file == "" {
+			continue
+		}
+		if _, _, ok := traces.Embedded(file); ok && f.path == "workload.trace" {
+			continue
+		}
+		path := file
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(from, path)
+		}
+		name, ok := inputs[path]
+		if !ok {
+			name = filepath.Base(path)
+			if len(inputs) > 0 {
+				name = fmt.Sprintf("%d-%s", len(inputs), name) // two files may share a name
+			}
+			if err := copyInput(path, filepath.Join(dir, inputDir, name)); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", g.Name, f.path, err)
+			}
+			inputs[path] = name
+		}
+		out = append(out, scenario.Setting{Path: f.path,
+			Value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "../" + inputDir + "/" + name}})
 	}
-	if trace == "" {
-		return nil, nil
+	return out, nil
+}
+
+// copyInput copies a file, or a directory of files (a JobHistory
+// directory), to dst.
+func copyInput(src, dst string) error {
+	st, err := os.Stat(src)
+	if err != nil {
+		return err
 	}
-	if _, _, ok := traces.Embedded(trace); ok {
-		return nil, nil
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
 	}
-	path := trace
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(from, path)
-	}
-	name, ok := inputs[path]
-	if !ok {
-		b, err := os.ReadFile(path)
+	if !st.IsDir() {
+		b, err := os.ReadFile(src)
 		if err != nil {
-			return nil, fmt.Errorf("%s: workload.trace: %w", g.Name, err)
+			return err
 		}
-		name = filepath.Base(path)
-		if len(inputs) > 0 {
-			name = fmt.Sprintf("%d-%s", len(inputs), name) // two files may share a name
-		}
-		if err := os.MkdirAll(filepath.Join(dir, inputDir), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(dir, inputDir, name), b, 0o644); err != nil {
-			return nil, err
-		}
-		inputs[path] = name
+		return os.WriteFile(dst, b, 0o644)
 	}
-	return &scenario.Setting{Path: "workload.trace",
-		Value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "../" + inputDir + "/" + name}}, nil
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := copyInput(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeSpec writes run r's scenario: the base with the cell's settings,
 // the run's policy (the base's parameters when it is the base's policy)
 // and seed; then checks it and records its workload's fingerprint.
-func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *scenario.Setting, runs int) error {
+func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, files []scenario.Setting, runs int) error {
 	base, err := scenario.LoadBytes(g.baseSrc, g.basePath(), "")
 	if err != nil {
 		return err
@@ -290,9 +335,7 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, trace *sce
 	default:
 		sets = append(sets, cell...)
 	}
-	if trace != nil {
-		sets = append(sets, *trace)
-	}
+	sets = append(sets, files...)
 	sets = append(sets, scenario.Setting{Path: "seed", Value: scalar(strconv.FormatUint(r.Seed, 10), "!!int")})
 	b, err := scenario.Override(g.baseSrc, sets...)
 	if err != nil {

@@ -570,3 +570,40 @@ func TestSweepCarriesThePools(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepCopiesTheOperatorsFiles: a sweep over a scenario that reads a
+// Rumen trace, a topology and an allocation file holds copies of all
+// three, so that its runs read them wherever the directory is mounted.
+func TestSweepCopiesTheOperatorsFiles(t *testing.T) {
+	dir := t.TempDir()
+	grid := filepath.Join(dir, "grid.yaml")
+	base, err := filepath.Abs("../examples/hadoop/mycluster.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(grid, []byte("base: "+base+"\npolicies: [fair, fifo]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadGrid(grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(filepath.Join(dir, "sweep")); err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "sweep", inputDir))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 3 {
+		t.Errorf("inputs/ holds %v; want copies of the trace, the topology and the allocation file", names)
+	}
+	s, err := Open(filepath.Join(dir, "sweep"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunAll(2, nil); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+}
