@@ -6,6 +6,7 @@
 //
 //	mrsched                          compare every policy on the embedded FB-2009 trace
 //	mrsched compare [flags]          the same, with flags
+//	mrsched advise [flags]           which policy and thresholds, with intervals
 //	mrsched simulate -config F -out D  one run from a YAML scenario
 //	mrsched sweep plan|run|collect     a grid of runs, here or on Slurm or Kubernetes
 //	mrsched diff BASE RUN...         how runs differ from a base run, in percent
@@ -135,8 +136,13 @@ usage: mrsched [COMMAND] [flags]
 
 Commands:
   mrsched                            compare every policy on the embedded FB-2009 trace
-  mrsched compare [-trace NAME|FILE [-source-nodes N]] [-config FILE] [-policies a,b] [-seed N]
-                  [-csv FILE] [-out DIR] [-report FILE]
+  mrsched compare [-config FILE] [-trace NAME|FILE [-source-nodes N]] [-topology FILE]
+                  [-allocations FILE] [-site FILE] [-policies a,b] [-seed N] [-seeds N]
+                  [-csv FILE] [-out DIR [-force]] [-report FILE] [-v]
+  mrsched advise [-config FILE] [-objective O] [-current P] [-budget D] [-out DIR]
+                                     which policy and thresholds, what they gain over the
+                                     current policy with 95% intervals, the lines to apply
+                                     (-sweep DIR, -collect DIR for a batch system)
   mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE]
                                      one run from a YAML scenario; writes scenario.yaml,
                                      summary.json, jobs.csv, timeseries.csv, uplinks.csv,
