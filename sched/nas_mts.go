@@ -44,10 +44,7 @@ func (p *NAS) TrafficThreshold(c Cluster) float64 {
 // slot model) a node has: the nodes' own count when they are alike, else
 // their mean, so that N x m is still the cluster's total.
 func mapSlotsPerNode(t *cluster.Topology) float64 {
-	k := 2 // containers
-	if !t.ContainerModel() {
-		k = 0 // map slots
-	}
+	k := mapSlotKind(t)
 	if t.Uniform() {
 		return float64(t.Slots(0)[k])
 	}
@@ -61,11 +58,16 @@ func nodeShare(t *cluster.Topology, n cluster.NodeID) float64 {
 	if t.Uniform() {
 		return 1
 	}
-	k := 2
-	if !t.ContainerModel() {
-		k = 0
+	return float64(t.Slots(n)[mapSlotKind(t)]) / mapSlotsPerNode(t)
+}
+
+// mapSlotKind is the index in Topology.Slots of what runs maps: the
+// containers, or in the slot model the map slots.
+func mapSlotKind(t *cluster.Topology) int {
+	if t.ContainerModel() {
+		return 2
 	}
-	return float64(t.Slots(n)[k]) / mapSlotsPerNode(t)
+	return 0
 }
 
 // AvailableShuffle is node n's available shuffle space (Algorithm 2 line

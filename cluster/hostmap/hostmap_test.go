@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/realinputs"
 )
 
 func racksOf(m *Map) map[string]int {
@@ -137,31 +139,9 @@ func TestLoadSniffs(t *testing.T) {
 	}
 }
 
-func realInputs(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(filepath.Dir(dir), "shared", "real-inputs")
-			if _, err := os.Stat(p); err != nil {
-				t.Skip("../shared/real-inputs absent")
-			}
-			return p
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Skip("module root not found")
-		}
-		dir = up
-	}
-}
-
 // TestRealTopologies checks facts.py's counts on the real files.
 func TestRealTopologies(t *testing.T) {
-	dir := realInputs(t)
+	dir := realinputs.Dir(t)
 	m, err := Load(filepath.Join(dir, "rumen-topology.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/realinputs"
 )
 
 // TestTraceStatsJSONEveryFormat: trace stats -json reads a trace or a
@@ -85,25 +87,7 @@ func TestCompareOwnCluster(t *testing.T) {
 // TestTraceStatsRealInputs: trace stats -json on every trace and topology
 // of ../shared/real-inputs prints the counts its facts.py computes.
 func TestTraceStatsRealInputs(t *testing.T) {
-	// ../shared/real-inputs beside the module root.
-	root, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			break
-		}
-		if up := filepath.Dir(root); up != root {
-			root = up
-		} else {
-			t.Skip("module root not found")
-		}
-	}
-	dir := filepath.Join(filepath.Dir(root), "shared", "real-inputs")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("../shared/real-inputs absent")
-	}
+	dir := realinputs.Dir(t)
 	for file, want := range map[string]map[string]float64{
 		"rumen-wordcount.json":    {"jobs": 1, "maps": 3, "reduces": 1, "input_bytes": 1445391, "shuffle_bytes": 127823, "output_bytes": 122793, "hosts": 1, "racks": 1},
 		"rumen-hadoop2-hive.json": {"jobs": 1, "maps": 26, "reduces": 0, "input_bytes": 7607695644, "shuffle_bytes": 0, "output_bytes": 33559310, "hosts": 4, "racks": 1},

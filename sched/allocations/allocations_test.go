@@ -2,11 +2,11 @@ package allocations
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/realinputs"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -271,30 +271,8 @@ func TestComputeSharesMaxAndWeights(t *testing.T) {
 
 var inf = math.Inf(1)
 
-func realInputs(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(filepath.Dir(dir), "shared", "real-inputs")
-			if _, err := os.Stat(p); err != nil {
-				t.Skip("../shared/real-inputs absent")
-			}
-			return p
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Skip("module root not found")
-		}
-		dir = up
-	}
-}
-
 func TestRealAllocationFiles(t *testing.T) {
-	dir := realInputs(t)
+	dir := realinputs.Dir(t)
 	c, err := Load(filepath.Join(dir, "yarn-fair-scheduler-allocation.xml"))
 	if err != nil {
 		t.Fatal(err)

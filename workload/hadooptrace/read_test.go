@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/realinputs"
 )
 
 // rumenJob is a small Rumen job written from LoggedJob's fields: two maps
@@ -250,33 +252,9 @@ func TestJhistDirectory(t *testing.T) {
 	}
 }
 
-// realInputs is ../shared/real-inputs beside the module root, or "" when
-// absent (a fresh clone).
-func realInputs(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(filepath.Dir(dir), "shared", "real-inputs")
-			if _, err := os.Stat(p); err != nil {
-				t.Skip("../shared/real-inputs absent")
-			}
-			return p
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Skip("module root not found")
-		}
-		dir = up
-	}
-}
-
 // TestRealTraces reads the real files and checks facts.py's counts.
 func TestRealTraces(t *testing.T) {
-	dir := realInputs(t)
+	dir := realinputs.Dir(t)
 	for _, tc := range []struct {
 		file string
 		want Stats

@@ -24,6 +24,13 @@ import (
 // hdfsBytesRead, hdfsBytesWritten and reduceShuffleBytes. -1, Rumen's
 // "not recorded", and null read as Unknown. Every other key is skipped.
 func ScanRumen(r io.Reader, file string, fn func(*Job) error) error {
+	return scanObjects(r, file, readRumenJob, fn)
+}
+
+// scanObjects reads a file of concatenated JSON job objects, each with
+// read, and calls fn with each job in file order, holding one at a time:
+// the loop Rumen's and SLS's jobs files share.
+func scanObjects(r io.Reader, file string, read func(*jsonstream.Reader, string, interner) (*Job, error), fn func(*Job) error) error {
 	d := jsonstream.NewReader(r)
 	in := interner{}
 	for {
@@ -34,7 +41,7 @@ func ScanRumen(r io.Reader, file string, fn func(*Job) error) error {
 		if !more {
 			return nil
 		}
-		j, err := readRumenJob(d, file, in)
+		j, err := read(d, file, in)
 		if err != nil {
 			return err
 		}

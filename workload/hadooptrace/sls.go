@@ -18,24 +18,7 @@ import (
 // The file records no bytes: BytesModelled is set, and Convert takes the
 // bytes from an SLSByteModel. Other keys are skipped.
 func ScanSLS(r io.Reader, file string, fn func(*Job) error) error {
-	d := jsonstream.NewReader(r)
-	in := interner{}
-	for {
-		more, err := d.More()
-		if err != nil {
-			return wrapSyntax(err, file, nil, "", "")
-		}
-		if !more {
-			return nil
-		}
-		j, err := readSLSJob(d, file, in)
-		if err != nil {
-			return err
-		}
-		if err := fn(j); err != nil {
-			return err
-		}
-	}
+	return scanObjects(r, file, readSLSJob, fn)
 }
 
 func readSLSJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
