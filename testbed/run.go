@@ -138,7 +138,12 @@ type Report struct {
 	// FetchFailureReexecutions are the maps the master ran again because
 	// reduces kept failing to fetch their output.
 	FetchFailureReexecutions []string `json:"fetch_failure_reexecutions"`
-	Host                     HostUse  `json:"host"`
+	// Recoveries are the attempts that went on without a peer they could
+	// not reach: a map's block read from another replica
+	// (other_replica), a reduce's output written through a pipeline
+	// without a node (pipeline_drop).
+	Recoveries []string `json:"recoveries"`
+	Host       HostUse  `json:"host"`
 	// MonitorLateMaxS is the largest delay of the master's uplink sample
 	// behind its schedule, wall seconds.
 	MonitorLateMaxS float64 `json:"monitor_late_max_s"`
@@ -383,6 +388,10 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (res *Result, err
 		rep.FetchFailures = []string{}
 	}
 	rep.FetchFailureReexecutions = mres.Reexecuted
+	rep.Recoveries = mres.Recoveries
+	if rep.Recoveries == nil {
+		rep.Recoveries = []string{}
+	}
 	if rep.FetchFailureReexecutions == nil {
 		rep.FetchFailureReexecutions = []string{}
 	}

@@ -102,6 +102,10 @@ type Result struct {
 	// Reexecuted lists the maps run again because of fetch-failure
 	// reports, with why.
 	Reexecuted []string
+	// Recoveries lists the attempts that went on without a peer they could
+	// not reach (a block read from another replica, a pipeline without a
+	// node), with why.
+	Recoveries []string
 	// Stall is the diagnosis of a run that stalled: every waiting task,
 	// on what, since when.
 	Stall []string
@@ -167,6 +171,7 @@ type Master struct {
 
 	failed        []string
 	fetchFailures []string
+	recoveries    []string
 	reexecuted    []string
 	cost          metrics.Latency
 	monLate       time.Duration
@@ -392,7 +397,7 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 	if m.err == nil && m.cfg.Progress != nil {
 		m.cfg.Progress(m.Now(), m.finished, len(m.jobs))
 	}
-	res := &Result{Collector: m.col, Checksums: make([]content.Digest, len(m.jobs)), FailedAttempts: m.failed, FetchFailures: m.fetchFailures,
+	res := &Result{Collector: m.col, Checksums: make([]content.Digest, len(m.jobs)), FailedAttempts: m.failed, FetchFailures: m.fetchFailures, Recoveries: m.recoveries,
 		Reexecuted: m.reexecuted, Losses: m.losses, Events: m.events, Stall: m.stall, Cost: &m.cost, MonitorLateS: m.monLate.Seconds(), LostNodes: m.lost}
 	for i, jr := range m.jobs {
 		if jr == nil || jr.failed || !jr.done {
@@ -446,6 +451,10 @@ func (m *Master) handle(r inbound) {
 		}
 	case msg.FetchFailed != nil:
 		m.fetchFailed(cluster.NodeID(r.node), msg.FetchFailed)
+	case msg.Recovered != nil:
+		rc := msg.Recovered
+		m.recoveries = append(m.recoveries, fmt.Sprintf("t=%.3f s: %s on node %d: %s without node %d: %s",
+			m.Now(), rc.Attempt, r.node, rc.What, rc.Node, rc.Err))
 	case msg.Fatal != "":
 		m.fail("worker of node %d: %s", r.node, msg.Fatal)
 	default:

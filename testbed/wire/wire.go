@@ -49,8 +49,12 @@ type Msg struct {
 	// FetchFailed reports a failed fetch of map outputs; the reduce
 	// retries the host after a back-off.
 	FetchFailed *FetchFailed `json:"fetch_failed,omitempty"`
-	Status      *Status      `json:"status,omitempty"`
-	Fatal       string       `json:"fatal,omitempty"`
+	// Recovered reports a peer an attempt could not reach and went on
+	// without: a block read moved to another replica, a node dropped
+	// from an output pipeline.
+	Recovered *Recovered `json:"recovered,omitempty"`
+	Status    *Status    `json:"status,omitempty"`
+	Fatal     string     `json:"fatal,omitempty"`
 }
 
 // FetchFailed is a reduce's failed fetch of map outputs from a node, as a
@@ -65,11 +69,34 @@ type FetchFailed struct {
 	Err     string  `json:"err"`
 }
 
+// Recovery is what an attempt did when a peer could not be reached.
+type Recovery string
+
+// The recoveries a worker makes on its own, as HDFS's client does: neither
+// fails the attempt, so only this report records them.
+const (
+	// OtherReplica is a map that read its block again from the next
+	// replica (DFSInputStream's failover to another datanode).
+	OtherReplica Recovery = "other_replica"
+	// PipelineDrop is a reduce that wrote its output again through the
+	// pipeline without a node (DataStreamer's recovery from a bad
+	// datanode).
+	PipelineDrop Recovery = "pipeline_drop"
+)
+
+// Recovered is an attempt that went on without node Node.
+type Recovered struct {
+	Attempt Attempt  `json:"attempt"`
+	What    Recovery `json:"what"`
+	Node    int      `json:"node"`
+	Err     string   `json:"err"`
+}
+
 func (m *Msg) count() int {
 	n := 0
 	for _, set := range []bool{m.Setup != nil, m.Start != nil, m.Launch != nil, m.Kill != nil, m.MapOutputs != nil,
 		m.Shutdown != nil, m.Dump != nil, m.StatusRequest != nil, m.Ready != nil, m.Heartbeat != nil, m.Transfers != nil,
-		m.FetchFailed != nil, m.Status != nil, m.Fatal != ""} {
+		m.FetchFailed != nil, m.Recovered != nil, m.Status != nil, m.Fatal != ""} {
 		if set {
 			n++
 		}

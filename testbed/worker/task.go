@@ -39,6 +39,7 @@ func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
 		if _, dead := deadNode(err); !dead || ctx.Err() != nil {
 			return err
 		}
+		w.recovered(a, wire.OtherReplica, src, err)
 		last = err
 	}
 	return &noReplicaError{fmt.Errorf("no replica of block %d of job %d could be read; the last failure: %w", a.Task, a.Job, last)}
@@ -159,20 +160,7 @@ func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (con
 			return content.Digest{}, fmt.Errorf("output pipeline names node %d, which does not exist", n)
 		}
 	}
-	// A pipeline node that cannot be reached during the write (dead,
-	// reset, timed out) is dropped and the output written again through
-	// the others, as HDFS drops a failed datanode from a write pipeline.
-	pipeline := slices.Clone(rt.Pipeline)
-	var d content.Digest
-	for {
-		w.setPhase(a, fmt.Sprintf("writing its output through pipeline %v", pipeline), false)
-		d, err = w.replicate(ctx, a.Job, a.Task, content.Stream(content.OutputKey(parts), rt.OutputBytes), rt.OutputBytes, pipeline)
-		if n, dead := deadNode(err); dead && ctx.Err() == nil && slices.Contains(pipeline, n) {
-			pipeline = slices.DeleteFunc(pipeline, func(x int) bool { return x == n })
-			continue
-		}
-		break
-	}
+	d, pipeline, err := w.writeThrough(ctx, a, content.OutputKey(parts), rt.OutputBytes, rt.Pipeline)
 	if err != nil {
 		return content.Digest{}, err
 	}
@@ -184,4 +172,23 @@ func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (con
 	}
 	w.transfer(wire.Transfer{Job: a.Job, Cause: wire.Output, Bytes: rt.OutputBytes, CrossRack: cross})
 	return d, nil
+}
+
+// writeThrough writes reduce a's output, n bytes of the stream keyed k,
+// through pipeline, and returns its digest and the nodes that took it. A
+// pipeline node that cannot be reached during the write (dead, reset,
+// timed out) is dropped and the output written again through the others,
+// as HDFS drops a failed datanode from a write pipeline.
+func (w *Worker) writeThrough(ctx context.Context, a wire.Attempt, k content.Key, n int64, pipeline []int) (content.Digest, []int, error) {
+	pipeline = slices.Clone(pipeline)
+	for {
+		w.setPhase(a, fmt.Sprintf("writing its output through pipeline %v", pipeline), false)
+		d, err := w.replicate(ctx, a.Job, a.Task, content.Stream(k, n), n, pipeline)
+		if node, dead := deadNode(err); dead && ctx.Err() == nil && slices.Contains(pipeline, node) {
+			w.recovered(a, wire.PipelineDrop, node, err)
+			pipeline = slices.DeleteFunc(pipeline, func(x int) bool { return x == node })
+			continue
+		}
+		return d, pipeline, err
+	}
 }

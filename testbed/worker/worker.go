@@ -204,6 +204,11 @@ func (w *Worker) transfer(t wire.Transfer) {
 	w.conn.Send(wire.Msg{Transfers: []wire.Transfer{t}})
 }
 
+// recovered reports that attempt a went on without node n, after err.
+func (w *Worker) recovered(a wire.Attempt, what wire.Recovery, n int, err error) {
+	w.conn.Send(wire.Msg{Recovered: &wire.Recovered{Attempt: a, What: what, Node: n, Err: err.Error()}})
+}
+
 func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 	ctx, cancel := context.WithCancel(ctx)
 	a := l.Attempt

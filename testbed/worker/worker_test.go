@@ -318,8 +318,13 @@ func TestRemoteBlockReadChecksLengthAndDigest(t *testing.T) {
 		}
 		l := &wire.Launch{Attempt: wire.Attempt{Job: 0, Kind: wire.Map, Task: 0, Attempt: 1},
 			Map: &wire.MapTask{Source: 0, Others: []int{2}, InputBytes: n, Partitions: []int64{10}}}
+		sent := capture(c.ws[1])
 		if err := c.ws[1].runMap(context.Background(), l); err != nil {
 			t.Fatalf("a map whose source died with another replica alive: %v; want it to read the other", err)
+		}
+		rc := recoveries(t, sent)
+		if len(rc) != 1 || rc[0].What != wire.OtherReplica || rc[0].Node != 0 || rc[0].Attempt != l.Attempt {
+			t.Errorf("recoveries reported: %+v; want one other_replica without node 0 for %s, so testbed.json lists the move", rc, l.Attempt)
 		}
 	})
 	for _, tc := range tests {
@@ -350,6 +355,76 @@ func TestRemoteBlockReadChecksLengthAndDigest(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("remote map: %v; want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// capture makes w's messages to the master readable by recoveries.
+func capture(w *Worker) *bytes.Buffer {
+	var b bytes.Buffer
+	w.conn = wire.NewConn(strings.NewReader(""), &b, "test")
+	return &b
+}
+
+// recoveries reads back the Recovered messages a worker sent.
+func recoveries(t *testing.T, sent *bytes.Buffer) []wire.Recovered {
+	t.Helper()
+	c := wire.NewConn(bytes.NewReader(sent.Bytes()), io.Discard, "test")
+	var out []wire.Recovered
+	for {
+		m, err := c.Recv()
+		if err != nil {
+			return out
+		}
+		if m.Recovered != nil {
+			out = append(out, *m.Recovered)
+		}
+	}
+}
+
+// TestPipelineDropsADeadNodeAndSaysSo writes a reduce's output through a
+// pipeline whose last node is gone: the output goes through the others,
+// and the drop is reported, as HDFS's DataStreamer recovers a pipeline.
+func TestPipelineDropsADeadNodeAndSaysSo(t *testing.T) {
+	const n = 300 << 10
+	k := content.Key{9}
+	gone := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hj, _ := w.(http.Hijacker)
+		conn, _, _ := hj.Hijack()
+		conn.Close()
+	})
+	tests := []struct {
+		name     string
+		fakes    map[int]http.Handler
+		pipeline []int
+		want     []int // the nodes that took the output
+		dropped  []int
+	}{
+		{"every node alive", nil, []int{1, 2}, []int{1, 2}, nil},
+		{"the last node gone", map[int]http.Handler{2: gone}, []int{1, 2}, []int{1}, []int{2}},
+		{"the first node gone", map[int]http.Handler{1: gone}, []int{1, 2}, []int{2}, []int{1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCluster(t, []int{0, 1, 1}, tc.fakes)
+			sent := capture(c.ws[0])
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			a := wire.Attempt{Job: 3, Kind: wire.Reduce, Task: 0, Attempt: 1}
+			d, took, err := c.ws[0].writeThrough(ctx, a, k, n, tc.pipeline)
+			if err != nil || d != content.Of(k, n) || !slices.Equal(took, tc.want) {
+				t.Fatalf("writeThrough: %s through %v, %v; want %s through %v", d, took, err, content.Of(k, n), tc.want)
+			}
+			var dropped []int
+			for _, rc := range recoveries(t, sent) {
+				if rc.What != wire.PipelineDrop || rc.Attempt != a {
+					t.Errorf("recovery %+v; want pipeline_drop for %s", rc, a)
+				}
+				dropped = append(dropped, rc.Node)
+			}
+			if !slices.Equal(dropped, tc.dropped) {
+				t.Errorf("dropped nodes reported: %v; want %v, each drop listed in testbed.json", dropped, tc.dropped)
 			}
 		})
 	}
