@@ -178,3 +178,18 @@ func (g *gate) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n clus
 		g.taskObs.TaskEnded(g.on(c), j, k, n, killed)
 	}
 }
+
+// ReducesEnabled forwards for a released job; a job released later is
+// added whole.
+func (g *gate) ReducesEnabled(c sched.Cluster, j *sched.Job) {
+	if ob, ok := g.inner.(sched.DemandObserver); ok && slices.Contains(g.visible, j) {
+		ob.ReducesEnabled(g.on(c), j)
+	}
+}
+
+// MapOutputsLost forwards for a released job.
+func (g *gate) MapOutputsLost(c sched.Cluster, j *sched.Job, n cluster.NodeID, maps int) {
+	if ob, ok := g.inner.(sched.OutputLossObserver); ok && slices.Contains(g.visible, j) {
+		ob.MapOutputsLost(g.on(c), j, n, maps)
+	}
+}

@@ -58,3 +58,17 @@ func (p *passThrough) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 		p.taskObs.TaskEnded(c, j, k, n, killed)
 	}
 }
+
+// ReducesEnabled forwards to an inner policy that keeps demand by job.
+func (p *passThrough) ReducesEnabled(c sched.Cluster, j *sched.Job) {
+	if ob, ok := p.inner.(sched.DemandObserver); ok {
+		ob.ReducesEnabled(c, j)
+	}
+}
+
+// MapOutputsLost forwards to an inner policy that observes lost outputs.
+func (p *passThrough) MapOutputsLost(c sched.Cluster, j *sched.Job, n cluster.NodeID, maps int) {
+	if ob, ok := p.inner.(sched.OutputLossObserver); ok {
+		ob.MapOutputsLost(c, j, n, maps)
+	}
+}

@@ -59,3 +59,101 @@ func BenchmarkAssign(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAssignBacklog measures decisions in the busy regime a real
+// cluster lives in: 200 users with 20 queued jobs each (4,000 jobs, 50 maps
+// apiece) on the 600-node cluster, the cluster full, so that every offer is
+// a freed slot: a running map ends (its job's demand and the cluster's
+// epoch move, as on the engine's task end) and the policy is offered its
+// node. A launch is applied as the engine applies it. The cost of one such
+// end-and-offer must not grow with the backlog; compare users=50 and 200.
+//
+//	go test ./sched -run '^$' -bench 'AssignBacklog/' -benchtime 5000x
+func BenchmarkAssignBacklog(b *testing.B) {
+	topo, err := cluster.New(cluster.Config{Racks: 30, NodesPerRack: 20, Containers: 6})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const perUser, maps = 20, 50
+	for _, users := range []int{50, 200} {
+		for _, name := range sched.PolicyNames() {
+			b.Run(fmt.Sprintf("%s/users=%d", name, users), func(b *testing.B) {
+				c := &fakeCluster{topo: topo, total: map[sched.SlotKind]int{sched.AnySlot: 3600},
+					free: map[cluster.NodeID]int{}}
+				for i := range users * perUser {
+					f := cluster.NewPlacer(topo, uint64(i)+1).PlaceFile(maps, cluster.NoWriter)
+					c.jobs = append(c.jobs, &sched.Job{Index: i, Pool: fmt.Sprint("user", i%users), Submit: float64(i),
+						NumMaps: maps, NumReduces: 10, Maps: sched.NewMapIndex(topo, &f), Input: &f,
+						MapOutputByRack: make([]float64, topo.NumRacks())})
+				}
+				p, err := sched.NewPolicy(name, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				jo, _ := p.(sched.JobObserver)
+				to, _ := p.(sched.TaskObserver)
+				if jo != nil {
+					for _, j := range c.jobs {
+						jo.JobAdded(c, j)
+					}
+				}
+				// Fill the cluster: every slot runs a map of the oldest jobs.
+				type task struct {
+					j *sched.Job
+					n cluster.NodeID
+				}
+				var running []task
+				next := 0
+				for n := range topo.NumNodes() {
+					for range 6 {
+						for next < len(c.jobs) && c.jobs[next].PendingMaps() == 0 {
+							next++
+						}
+						j := c.jobs[next]
+						i, _ := j.Maps.Any()
+						j.Maps.Take(i)
+						j.RunningMaps++
+						if to != nil {
+							to.TaskLaunched(c, j, sched.MapTask, cluster.NodeID(n))
+						}
+						running = append(running, task{j, cluster.NodeID(n)})
+					}
+				}
+				c.epoch++
+				b.ReportAllocs()
+				cpu0 := processCPU()
+				k := 0
+				for b.Loop() {
+					// The oldest running map ends; its node is offered.
+					t := running[k%len(running)]
+					t.j.RunningMaps--
+					t.j.FinishedMaps++
+					c.epoch++
+					c.now += 0.01
+					if to != nil {
+						to.TaskEnded(c, t.j, sched.MapTask, t.n, false)
+					}
+					c.free[t.n] = 1
+					d, ok := p.Assign(c, sched.Offer{Node: t.n, Slot: sched.AnySlot, Freed: true})
+					c.free[t.n] = 0
+					if ok && d.Kind == sched.MapTask {
+						d.Job.Maps.Take(d.Map)
+						d.Job.RunningMaps++
+						if to != nil {
+							to.TaskLaunched(c, d.Job, sched.MapTask, t.n)
+						}
+						running[k%len(running)] = task{d.Job, t.n}
+					} else {
+						// Nothing launched (a hold, or a reduce we do not
+						// run here): the slot stays busy with the ended
+						// task's twin so the cluster stays full.
+						t.j.RunningMaps++
+						t.j.FinishedMaps--
+					}
+					k++
+				}
+				b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}

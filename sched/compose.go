@@ -20,6 +20,7 @@ var (
 	_ TaskObserver = (*Composed)(nil)
 
 	_ OutputLossObserver = (*Composed)(nil)
+	_ DemandObserver     = (*Composed)(nil)
 )
 
 // Compose names a policy made of an order and a placer. When the order
@@ -85,6 +86,15 @@ func (p *Composed) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, ki
 	for _, part := range p.parts() {
 		if ob, ok := part.(TaskObserver); ok {
 			ob.TaskEnded(c, j, k, n, killed)
+		}
+	}
+}
+
+// ReducesEnabled forwards to the parts that observe demand.
+func (p *Composed) ReducesEnabled(c Cluster, j *Job) {
+	for _, part := range p.parts() {
+		if ob, ok := part.(DemandObserver); ok {
+			ob.ReducesEnabled(c, j)
 		}
 	}
 }

@@ -145,13 +145,48 @@ type pool struct {
 	jobShares [3]shareMemo
 	fifo      bool
 	starve    *starvation
+	// order[s] is the pool's jobs (positions in jobs) sorted by
+	// running/share and then job index for slot kind s, all of them,
+	// runnable or not: the key moves only with the jobs' running counts
+	// (TaskLaunched, TaskEnded), their shares (jobShares[s].gen) and the
+	// job list, so an offer re-sorts only the pools those changed, not
+	// every pool it reads.
+	order    [3][]jobKey
+	orderOK  [3]bool
+	orderGen [3]uint64
+	// dirty[s] says a job of the pool may have changed its demand for
+	// slot kind s since update last summed it into sum[s]: an event about
+	// one of its jobs came (added, removed, a task launched or ended,
+	// outputs lost). The other pools' sums, and their jobs' requests,
+	// stand, so an update costs the pools that moved, not the backlog.
+	dirty [3]bool
+	sum   [3]int
+	// reading[s] counts the yieldPool calls iterating order[s]: a
+	// consumer that launches a task mid-read and reads again must not
+	// have the sort rewrite the slice under the outer read.
+	reading [3]int
+}
+
+// jobKey is a job's place in its pool's order for one slot kind.
+type jobKey struct {
+	r     float64 // running/share
+	index int     // Job.Index, the tie-break
+	k     int32   // position in pool.jobs
+}
+
+// stale marks the pool's job orders and demand out of date.
+func (p *pool) stale() {
+	p.orderOK = [3]bool{}
+	p.dirty = [3]bool{true, true, true}
 }
 
 var (
-	_ Order        = (*FairOrder)(nil)
-	_ JobObserver  = (*FairOrder)(nil)
-	_ TaskObserver = (*FairOrder)(nil)
-	_ Preempter    = (*FairOrder)(nil)
+	_ Order              = (*FairOrder)(nil)
+	_ JobObserver        = (*FairOrder)(nil)
+	_ TaskObserver       = (*FairOrder)(nil)
+	_ Preempter          = (*FairOrder)(nil)
+	_ OutputLossObserver = (*FairOrder)(nil)
+	_ DemandObserver     = (*FairOrder)(nil)
 )
 
 // NewFairOrder returns a fair order with the given pools.
@@ -185,7 +220,7 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 		if !ok {
 			cfg = PoolConfig{Name: j.Pool}
 		}
-		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo")}
+		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo"), dirty: [3]bool{true, true, true}}
 		f.pools[j.Pool] = p
 	}
 	if len(p.jobs) == 0 {
@@ -194,6 +229,7 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 	}
 	p.jobs = append(p.jobs, j)
 	p.forgetJobShares()
+	p.stale()
 	f.valid = [3]bool{}
 	f.version++
 }
@@ -208,6 +244,7 @@ func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
 		p.jobs = slices.Delete(p.jobs, i, i+1)
 	}
 	p.forgetJobShares()
+	p.stale()
 	if len(p.jobs) == 0 {
 		if i := slices.Index(f.active, p); i >= 0 {
 			f.active = slices.Delete(f.active, i, i+1)
@@ -221,6 +258,7 @@ func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
 func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]++
+		p.stale()
 	}
 	f.version++
 }
@@ -229,6 +267,24 @@ func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID
 func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _ bool) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]--
+		p.stale()
+	}
+	f.version++
+}
+
+// MapOutputsLost marks the job's pool: maps that had finished are pending
+// again, so its demand grew without a task event.
+func (f *FairOrder) MapOutputsLost(_ Cluster, j *Job, _ cluster.NodeID, _ int) {
+	if p := f.pools[j.Pool]; p != nil {
+		p.stale()
+	}
+	f.version++
+}
+
+// ReducesEnabled marks the job's pool: its reduce demand grew.
+func (f *FairOrder) ReducesEnabled(_ Cluster, j *Job) {
+	if p := f.pools[j.Pool]; p != nil {
+		p.stale()
 	}
 	f.version++
 }
@@ -275,11 +331,14 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 	}
 	reqs := f.reqs[:0]
 	for _, p := range f.active {
-		d := 0
-		for _, j := range p.jobs {
-			d += j.Demand(s)
+		if p.dirty[s] {
+			d := 0
+			for _, j := range p.jobs {
+				d += j.Demand(s)
+			}
+			p.sum[s] = d
 		}
-		reqs = append(reqs, ShareRequest{Demand: float64(d), MinShare: p.minShare(s), Weight: p.cfg.Weight})
+		reqs = append(reqs, ShareRequest{Demand: float64(p.sum[s]), MinShare: p.minShare(s), Weight: p.cfg.Weight})
 	}
 	pm := &f.poolShares[s]
 	if f.tree != nil {
@@ -297,7 +356,19 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 	}
 	for i, p := range f.active {
 		p.share[s], p.demand[s] = pm.out[i], pm.reqs[i].Demand
+		dirty := p.dirty[s]
+		p.dirty[s] = false
 		if p.fifo {
+			continue
+		}
+		js := &p.jobShares[s]
+		if !dirty && js.ok {
+			// No job of the pool moved: its requests are the memo's. Only
+			// a new share to divide needs a computation.
+			if math.Float64bits(js.capacity) == math.Float64bits(p.share[s]) {
+				continue
+			}
+			f.jobReqs = js.shares(&f.scratch, p.share[s], append(f.jobReqs[:0], js.reqs...))
 			continue
 		}
 		jr := f.jobReqs[:0]
@@ -308,7 +379,7 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 			}
 			jr = append(jr, ShareRequest{Demand: float64(j.Demand(s)), Weight: w})
 		}
-		f.jobReqs = p.jobShares[s].shares(&f.scratch, p.share[s], jr)
+		f.jobReqs = js.shares(&f.scratch, p.share[s], jr)
 	}
 	f.epoch[s], f.valid[s] = c.Epoch(), true
 }
@@ -493,28 +564,41 @@ func (f *FairOrder) yieldPool(p *pool, s SlotKind, yield func(*Job) bool) bool {
 	if len(p.jobs) == 1 { // most pools hold one job: nothing to order
 		return p.jobs[0].Runnable(s) == 0 || yield(p.jobs[0])
 	}
-	idx := make([]int, 0, len(p.jobs))
-	for k, j := range p.jobs {
-		if j.Runnable(s) > 0 {
-			idx = append(idx, k)
-		}
-	}
-	shares := p.jobShares[s].out
-	slices.SortFunc(idx, func(a, b int) int {
-		ja, jb := p.jobs[a], p.jobs[b]
-		ra, rb := ratio(float64(ja.Running(s)), shares[a]), ratio(float64(jb.Running(s)), shares[b])
-		switch {
-		case ra < rb:
-			return -1
-		case ra > rb:
-			return 1
-		}
-		return ja.Index - jb.Index
-	})
-	for _, k := range idx {
-		if !yield(p.jobs[k]) {
+	p.reading[s]++
+	defer func() { p.reading[s]-- }()
+	for _, jk := range p.sorted(s) {
+		if j := p.jobs[jk.k]; j.Runnable(s) > 0 && !yield(j) {
 			return false
 		}
 	}
 	return true
+}
+
+// sorted returns the pool's jobs in order for slot kind s, sorting them
+// again only when their running counts, their shares or the job list
+// changed since the last sort. The order is total (ties end on the job's
+// unique index), so it is the order a sort at every offer gives.
+func (p *pool) sorted(s SlotKind) []jobKey {
+	js := &p.jobShares[s]
+	if p.orderOK[s] && p.orderGen[s] == js.gen {
+		return p.order[s]
+	}
+	o := p.order[s][:0]
+	if p.reading[s] > 1 { // the caller's outer read still holds the old slice
+		o = make([]jobKey, 0, len(p.jobs))
+	}
+	for k, j := range p.jobs {
+		o = append(o, jobKey{r: ratio(float64(j.Running(s)), js.out[k]), index: j.Index, k: int32(k)})
+	}
+	slices.SortFunc(o, func(a, b jobKey) int {
+		switch {
+		case a.r < b.r:
+			return -1
+		case a.r > b.r:
+			return 1
+		}
+		return a.index - b.index
+	})
+	p.order[s], p.orderOK[s], p.orderGen[s] = o, true, js.gen
+	return o
 }

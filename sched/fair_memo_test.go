@@ -121,8 +121,8 @@ func checkFresh(t *testing.T, e *fairEnv, params sched.FairParams, why string) {
 
 // TestFairOrderRememberedSharesMatchRecomputed drives orders through seeded
 // random sequences of arrivals, departures, launches, finishes, reduces
-// being enabled and slot counts changing, with offers in between, and
-// checks after every event that the shares the order kept equal a
+// being enabled, outputs lost and slot counts changing, with offers in
+// between, and checks after every event that the shares the order kept equal a
 // computation from scratch bit for bit, and that its candidate sequence,
 // which it replays while nothing it observes has changed, equals a fresh
 // order's (query reads every sequence in full, so each check meets one).
@@ -152,7 +152,7 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 					}
 					return js
 				}
-				switch op := rng.IntN(9); {
+				switch op := rng.IntN(10); {
 				case op == 0 && len(e.c.jobs) < 14 || len(e.c.jobs) == 0:
 					pool := memoPools[rng.IntN(tc.pools)]
 					j := e.add(pool, rng.IntN(7), rng.IntN(4))
@@ -188,6 +188,7 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
 					j.ReducesEnabled = true
 					e.c.epoch++
+					e.f.ReducesEnabled(e.c, j)
 					what = fmt.Sprintf("reduces of job %d enabled", j.Index)
 				case op == 5:
 					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
@@ -209,6 +210,23 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 					e.c.total[s] = rng.IntN(20)
 					e.c.epoch++
 					what = fmt.Sprintf("%v slots set to %d", s, e.c.total[s])
+				case op == 8:
+					// A lost node took a finished map's output: the map is
+					// pending again, with no task event.
+					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					if j.FinishedMaps == 0 {
+						continue
+					}
+					j.FinishedMaps--
+					for i := range j.NumMaps {
+						if !j.Maps.IsPending(i) {
+							j.Maps.Return(i)
+							break
+						}
+					}
+					e.c.epoch++
+					e.f.MapOutputsLost(e.c, j, 0, 1)
+					what = fmt.Sprintf("a finished map of job %d lost its output", j.Index)
 				default:
 					e.query()
 					what = "offers of every slot kind"

@@ -317,6 +317,7 @@ func TestFairOrderSharesFollowEpoch(t *testing.T) {
 		t.Errorf("PoolShare(b) before the epoch moves = %v, want the cached 2: shares are recomputed only when Epoch changes", got)
 	}
 	e.c.epoch++
+	e.f.ReducesEnabled(e.c, jb)
 	if got := e.f.PoolShare(e.c, "b", sched.AnySlot); !near(got, 5) {
 		t.Errorf("PoolShare(b) after the epoch moves = %v, want 5: demands 10 and 8 split 10 containers equally", got)
 	}

@@ -204,6 +204,9 @@ type shareMemo struct {
 	capacity float64
 	reqs     []ShareRequest // owned by the memo
 	out      []float64      // fairShares(capacity, reqs) while ok
+	// gen counts the recomputations, so that what is derived from out
+	// (a pool's job order) knows when out may have changed.
+	gen uint64
 }
 
 // shares makes m.out fairShares(capacity, reqs), recomputing only when the
@@ -215,6 +218,7 @@ func (m *shareMemo) shares(sc *shareScratch, capacity float64, reqs []ShareReque
 		return reqs[:0]
 	}
 	m.out = sc.fairShares(m.out, capacity, reqs)
+	m.gen++
 	spare = m.reqs[:0]
 	m.ok, m.capacity, m.reqs = true, capacity, reqs
 	return spare

@@ -269,5 +269,19 @@ func (m *metered) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, kil
 	}
 }
 
+// ReducesEnabled forwards to a policy that keeps demand by job.
+func (m *metered) ReducesEnabled(c Cluster, j *Job) {
+	if ob, ok := m.inner.(DemandObserver); ok {
+		ob.ReducesEnabled(c, j)
+	}
+}
+
+// MapOutputsLost forwards to a policy that observes lost outputs.
+func (m *metered) MapOutputsLost(c Cluster, j *Job, n cluster.NodeID, maps int) {
+	if ob, ok := m.inner.(OutputLossObserver); ok {
+		ob.MapOutputsLost(c, j, n, maps)
+	}
+}
+
 // Preempt asks the wrapped policy.
 func (m *meteredPreempter) Preempt(c Cluster) []TaskRef { return m.p.Preempt(c) }

@@ -105,8 +105,11 @@ type Cluster interface {
 	TotalSlots(k SlotKind) int
 	// Epoch changes whenever any job's demand may have changed: a job
 	// arrived or left, a task finished or was killed, reduces were
-	// enabled. Launches do not change demand. Policies cache derived
-	// state (fair shares) keyed on it.
+	// enabled, finished maps' outputs were lost. Launches do not change
+	// demand. Policies cache derived state (fair shares) keyed on it; which
+	// job changed, each such change reports to the observers (JobObserver,
+	// TaskObserver, OutputLossObserver, DemandObserver) before the next
+	// offer.
 	Epoch() uint64
 	// UplinkUtilization is rack r's uplink use (up, down) over the
 	// network monitor's last sampling period, as a fraction of capacity.
@@ -205,6 +208,17 @@ type OutputLossObserver interface {
 	// MapOutputsLost reports that maps of j's finished maps, whose output
 	// was on node n, are pending again.
 	MapOutputsLost(c Cluster, j *Job, n cluster.NodeID, maps int)
+}
+
+// DemandObserver is implemented by policies that keep each job's demand
+// (Job.Demand) up to date from events instead of summing it over every
+// job whenever the epoch moves: with JobObserver, TaskObserver and
+// OutputLossObserver it hears of every change of a job's demand. A cluster
+// must call it, and wrappers must forward it.
+type DemandObserver interface {
+	// ReducesEnabled reports that j's reduces became runnable: its
+	// finished maps reached the slow-start fraction.
+	ReducesEnabled(c Cluster, j *Job)
 }
 
 // Order decides whose turn it is: it yields the jobs that have work for a

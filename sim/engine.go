@@ -28,8 +28,10 @@ type Engine struct {
 	pol    sched.Policy
 	jobObs sched.JobObserver
 	tskObs sched.TaskObserver
-	// lossObs is told of finished maps pending again (nodeloss.go).
+	// lossObs is told of finished maps pending again (nodeloss.go),
+	// demObs of reduces enabled (tasks.go).
 	lossObs sched.OutputLossObserver
+	demObs  sched.DemandObserver
 	placer  *cluster.Placer // reduce output replicas
 	seed    uint64
 	rng     *rand.Rand // replica choice among equally near ones
@@ -193,6 +195,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	e.jobObs, _ = pol.(sched.JobObserver)
 	e.tskObs, _ = pol.(sched.TaskObserver)
 	e.lossObs, _ = pol.(sched.OutputLossObserver)
+	e.demObs, _ = pol.(sched.DemandObserver)
 	cfg := topo.Config()
 	if cc := &e.p.CopyCompute; cc.Enabled {
 		if topo.ContainerModel() {

@@ -277,6 +277,9 @@ func (e *Engine) enableReduces(jr *jobRun) {
 		sj.ReducesEnabled = true
 		e.launchableReduces += sj.PendingReduces()
 		e.epoch++
+		if e.demObs != nil {
+			e.demObs.ReducesEnabled(e, sj)
+		}
 	}
 }
 

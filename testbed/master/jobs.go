@@ -104,6 +104,9 @@ func (m *Master) enableReduces(jr *jobRun) {
 		sj.ReducesEnabled = true
 		m.launchableReduces += sj.PendingReduces()
 		m.epoch++
+		if m.demObs != nil {
+			m.demObs.ReducesEnabled(m, sj)
+		}
 	}
 }
 

@@ -127,6 +127,7 @@ type Master struct {
 	tskObs  sched.TaskObserver
 	idle    sched.IdleOffers
 	lossObs sched.OutputLossObserver
+	demObs  sched.DemandObserver
 	col     *metrics.Collector
 	rng     *rand.Rand
 	placer  *cluster.Placer
@@ -218,6 +219,7 @@ func New(cfg Config) (*Master, error) {
 	m.jobObs, _ = p.(sched.JobObserver)
 	m.tskObs, _ = p.(sched.TaskObserver)
 	m.lossObs, _ = p.(sched.OutputLossObserver)
+	m.demObs, _ = p.(sched.DemandObserver)
 	if len(cfg.Faults) > 0 && (cfg.Kill == nil || cfg.Restore == nil) {
 		return nil, errors.New("master: faults need Kill and Restore")
 	}
