@@ -72,12 +72,28 @@ type NAS struct {
 	call  nasCall
 	visit func(*Job) bool // p.visitJob, bound once
 	// method values bound once, so that Place allocates nothing
-	mapEligibleFn          func(*Job) bool
-	mtsUserFn, crrtsUserFn func(int32, []*Job) bool
-	cands                  []*Job     // this offer's candidates, in the order's sequence
-	wants                  []TaskKind // what each candidate wants on this offer
-	want                   []bool     // whether it wants anything
-	group                  []*Job     // the current user's jobs for the algorithm running
+	mapEligibleFn              func(*Job) bool
+	mtsUserFn, crrtsUserFn     func(int32, []*Job) bool
+	cartsUserFn, firstReduceFn func(int32, []*Job) bool
+	cands                      []*Job     // this offer's candidates read so far, in the order's sequence
+	wants                      []TaskKind // what each candidate wants on this offer
+	want                       []bool     // whether it wants anything
+	group                      []*Job     // the current user's jobs for the algorithm running
+	stream                     nasStream
+}
+
+// nasStream is the request an offer serves while its candidates are still
+// being read: the first candidate that wants a task sets its kind, and
+// each user's jobs go to the algorithm as soon as the user's run of
+// candidates ends, so that an offer which launches stops reading the
+// order there instead of reading every job of the backlog first.
+type nasStream struct {
+	serving bool
+	k       TaskKind
+	keep    func(*Job) bool
+	f       func(u int32, g []*Job) bool
+	cur     int32 // the user whose jobs group holds
+	done    bool  // f launched: the read stopped
 }
 
 // nasJob is one job's NAS state.
@@ -128,6 +144,7 @@ func NewNAS(p NASParams, o NASOptions) (*NAS, error) {
 	n := &NAS{cfg: cfg, userID: map[string]int32{}}
 	n.visit = n.visitJob
 	n.mapEligibleFn, n.mtsUserFn, n.crrtsUserFn = n.mapEligible, n.mtsUser, n.crrtsUser
+	n.cartsUserFn, n.firstReduceFn = n.cartsUser, n.firstReduce
 	return n, nil
 }
 
@@ -378,18 +395,18 @@ func (p *NAS) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
 		p.hold[r] = false // the congestion cleared: MTS may run medium/heavy maps again
 	}
 	p.cands, p.wants, p.want = p.cands[:0], p.wants[:0], p.want[:0]
+	p.group = p.group[:0]
+	p.stream = nasStream{cur: -1}
 	jobs(p.visit)
-	first, any := MapTask, false
-	for i, w := range p.want {
-		if w {
-			first, any = p.wants[i], true
-			break
+	if st := &p.stream; st.serving {
+		if !st.done {
+			p.flushGroup()
 		}
-	}
-	if any {
-		p.serve(first)
+		// The first request found no task; an any-slot offer then serves
+		// the other kind, over every candidate, all of which were read.
 		if !p.call.ok && o.Slot == AnySlot {
-			p.serve(1 - first)
+			keep, f := p.plan(1 - st.k)
+			p.eachUser(1-st.k, keep, f)
 		}
 	}
 	d, ok := p.call.d, p.call.ok
@@ -397,10 +414,12 @@ func (p *NAS) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
 	clear(p.group)
 	p.group = p.group[:0]
 	p.call = nasCall{}
+	p.stream = nasStream{}
 	return d, ok
 }
 
-// visitJob records a candidate and what it wants on this offer.
+// visitJob records a candidate and what it wants on this offer, and feeds
+// the request being served; it returns false once that request launched.
 func (p *NAS) visitJob(j *Job) bool {
 	k := &p.call
 	kind, ok := j.KindAt(k.c, k.o)
@@ -410,7 +429,39 @@ func (p *NAS) visitJob(j *Job) bool {
 	p.cands = append(p.cands, j)
 	p.wants = append(p.wants, kind)
 	p.want = append(p.want, ok)
+	st := &p.stream
+	if !ok {
+		return true
+	}
+	if !st.serving {
+		st.serving, st.k = true, kind
+		st.keep, st.f = p.plan(kind)
+	}
+	if kind != st.k {
+		return true
+	}
+	if u := p.state(j).user; u != st.cur {
+		if p.flushGroup() {
+			st.done = true
+			return false
+		}
+		st.cur = u
+	}
+	if st.keep == nil || st.keep(j) {
+		p.group = append(p.group, j)
+	}
 	return true
+}
+
+// flushGroup hands the current user's jobs to the request being served;
+// it returns true on a launch.
+func (p *NAS) flushGroup() bool {
+	if len(p.group) == 0 {
+		return false
+	}
+	stop := p.stream.f(p.stream.cur, p.group)
+	p.group = p.group[:0]
+	return stop
 }
 
 // reduceReady reports whether job j is past the map completion threshold.
@@ -421,27 +472,30 @@ func (p *NAS) reduceReady(j *Job) bool {
 	return float64(j.FinishedMaps) >= p.cfg.mapDone*float64(j.NumMaps)
 }
 
-// serve runs the algorithm for a request of kind k.
-func (p *NAS) serve(k TaskKind) {
+// plan readies the algorithm for a request of kind k and returns how it
+// serves it: f is called with each user's jobs that want k and pass keep,
+// in the order's sequence, until it launches (returns true).
+func (p *NAS) plan(k TaskKind) (keep func(*Job) bool, f func(u int32, g []*Job) bool) {
 	if k == MapTask {
-		p.mts()
-		return
+		p.call.avail = p.AvailableShuffle(p.call.c, p.call.o.Node)
+		return p.mapEligibleFn, p.mtsUserFn // Algorithm 2 (nas_mts.go)
 	}
 	switch {
 	case !p.cfg.CARTS:
 		// Ablations without CA-RTS: a reduce runs at once, as under Delay.
-		for i, j := range p.cands {
-			if p.want[i] && p.wants[i] == ReduceTask {
-				p.call.d, p.call.ok = Decision{Job: j, Kind: ReduceTask, Rule: RuleReduce}, true
-				return
-			}
-		}
+		return nil, p.firstReduceFn
 	case p.cfg.CRRTS && p.call.congested:
 		p.hold[p.call.rack] = true // Algorithm 4's note to MTS
-		p.crrts()
+		return nil, p.crrtsUserFn
 	default:
-		p.carts()
+		return nil, p.cartsUserFn
 	}
+}
+
+// firstReduce launches a reduce of the first job that wants one.
+func (p *NAS) firstReduce(_ int32, g []*Job) bool {
+	p.call.d, p.call.ok = Decision{Job: g[0], Kind: ReduceTask, Rule: RuleReduce}, true
+	return true
 }
 
 // eachUser calls f with each user's jobs that want kind k and pass keep, in

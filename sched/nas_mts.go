@@ -93,7 +93,8 @@ func (p *NAS) AvailableShuffle(c Cluster, n cluster.NodeID) float64 {
 	return a
 }
 
-// mts is Algorithm 2 for the current offer. How it reads the pseudocode:
+// Algorithm 2 (MTS), served by mtsUser for each user in turn. How it reads
+// the pseudocode:
 //
 //   - Line 3's candidates are the user's data-local maps whose predicted
 //     output fits the available space; among them an unpredicted job's map
@@ -119,12 +120,7 @@ func (p *NAS) AvailableShuffle(c Cluster, n cluster.NodeID) float64 {
 //   - While CR-RTS holds back maps on the node's rack, the maps of medium
 //     and heavy jobs are not candidates at all (and a user with only such
 //     jobs is passed without a skip).
-func (p *NAS) mts() {
-	k := &p.call
-	k.avail = p.AvailableShuffle(k.c, k.o.Node)
-	p.eachUser(MapTask, p.mapEligibleFn, p.mtsUserFn)
-}
-
+//
 // mapEligible is false for a map CR-RTS holds back.
 func (p *NAS) mapEligible(j *Job) bool {
 	return !(p.cfg.CRRTS && p.hold[p.call.rack] && p.Class(j) != NASLight)

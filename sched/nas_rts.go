@@ -55,7 +55,7 @@ func (p *NAS) caCategory(j *Job, r cluster.RackID) int {
 	return 3 + int(cl)
 }
 
-// carts is Algorithm 3: the first user in the order with a reduce-wanting
+// cartsUser is Algorithm 3: the first user in the order with a reduce-wanting
 // job (past the map completion threshold; line 1) gets a reduce from its
 // job in the lowest category; within a category a job with reduces
 // tagged "delayed" by CR-RTS goes first, then one whose maps are all
@@ -64,32 +64,30 @@ func (p *NAS) caCategory(j *Job, r cluster.RackID) int {
 // delayed or MapProgressRate = 100% has higher priority"); delayed first
 // follows the prose, which names it first and says it is so that reduces
 // are "not delayed for too long".
-func (p *NAS) carts() {
+func (p *NAS) cartsUser(_ int32, g []*Job) bool {
 	k := &p.call
-	p.eachUser(ReduceTask, nil, func(_ int32, g []*Job) bool {
-		var best *Job
-		bkey := 0
-		for _, j := range g {
-			key := p.caCategory(j, k.rack) * 4
-			if p.jobs[j.Index].delayed == 0 {
-				key += 2
-			}
-			if j.FinishedMaps < j.NumMaps {
-				key++
-			}
-			if best == nil || key < bkey {
-				best, bkey = j, key
-			}
+	var best *Job
+	bkey := 0
+	for _, j := range g {
+		key := p.caCategory(j, k.rack) * 4
+		if p.jobs[j.Index].delayed == 0 {
+			key += 2
 		}
-		if best == nil {
-			return false
+		if j.FinishedMaps < j.NumMaps {
+			key++
 		}
-		k.d, k.ok = Decision{Job: best, Kind: ReduceTask, Rule: caRTSRules[bkey/4]}, true
-		return true
-	})
+		if best == nil || key < bkey {
+			best, bkey = j, key
+		}
+	}
+	if best == nil {
+		return false
+	}
+	k.d, k.ok = Decision{Job: best, Kind: ReduceTask, Rule: caRTSRules[bkey/4]}, true
+	return true
 }
 
-// crrts is Algorithm 4 on a congested rack. Users in the order's
+// crrtsUser is Algorithm 4 on a congested rack, for one user. Users in the order's
 // sequence: a user below D^r skips (or, with wait_s, not yet skipped for
 // wait_s seconds) gets a reduce of its first shuffle-light job and its
 // counter reset (lines 3-4); with no shuffle-light job its medium and
@@ -100,8 +98,6 @@ func (p *NAS) carts() {
 // the same manner as the map skip counter"). The "delayed" tag is per
 // task in the paper; reduces are interchangeable here, so a job counts
 // its tagged reduces (up to its pending ones) and each launch uses one.
-func (p *NAS) crrts() { p.eachUser(ReduceTask, nil, p.crrtsUserFn) }
-
 func (p *NAS) crrtsUser(u int32, g []*Job) bool {
 	k := &p.call
 	us := &p.users[u]
