@@ -88,6 +88,9 @@ func (x *MapIndex) NodeLocal(n cluster.NodeID) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	if len(l) > 0 && x.pending[l[0]] {
+		return int(l[0]), true // nothing stale to drop: no write back
+	}
 	i, found := x.first(&l)
 	if len(l) == 0 {
 		delete(x.byNode, n)
