@@ -1,6 +1,10 @@
 package sched
 
-import "github.com/mrsched/mrsched/cluster"
+import (
+	"slices"
+
+	"github.com/mrsched/mrsched/cluster"
+)
 
 // MapIndex finds a job's pending map tasks by where their input lives, in
 // amortised constant time: Hadoop keeps the same per-node and per-rack
@@ -12,11 +16,21 @@ import "github.com/mrsched/mrsched/cluster"
 type MapIndex struct {
 	pending []bool
 	count   int
-	byNode  map[cluster.NodeID][]int32
-	byRack  [][]int32
-	all     []int32
-	topo    *cluster.Topology
-	file    *cluster.File
+	// The maps with a replica on each node, as one table rather than a
+	// list per node, which cost a map entry and an allocation a node for
+	// every queued job: nodes are the nodes holding a replica, sorted;
+	// node k's maps, in index order, are lists[start[k]:start[k+1]], and
+	// those before head[k] were found launched. A map returned to pending
+	// goes on front[n], read before the table, newest first.
+	nodes  []cluster.NodeID
+	start  []int32
+	head   []int32
+	lists  []int32
+	front  map[cluster.NodeID][]int32 // nil until a map is returned
+	byRack [][]int32
+	all    []int32
+	topo   *cluster.Topology
+	file   *cluster.File
 }
 
 // NewMapIndex indexes the maps of a job reading file f, one map a block, all
@@ -25,30 +39,41 @@ func NewMapIndex(t *cluster.Topology, f *cluster.File) *MapIndex {
 	x := &MapIndex{
 		pending: make([]bool, f.Blocks),
 		count:   f.Blocks,
-		byNode:  make(map[cluster.NodeID][]int32),
 		byRack:  make([][]int32, t.NumRacks()),
 		all:     make([]int32, f.Blocks),
 		topo:    t,
 		file:    f,
 	}
+	// (node, map) pairs sorted by node, then map: the table's rows.
+	var pairs []uint64
 	for i := 0; i < f.Blocks; i++ {
 		x.pending[i] = true
 		x.all[i] = int32(i)
-		x.add(i, false)
+		x.addRack(i, false)
+		for _, n := range f.BlockReplicas(i) {
+			pairs = append(pairs, uint64(uint32(n))<<32|uint64(uint32(i)))
+		}
 	}
+	slices.Sort(pairs)
+	x.lists = make([]int32, len(pairs))
+	for k, p := range pairs {
+		n := cluster.NodeID(int32(uint32(p >> 32)))
+		if len(x.nodes) == 0 || x.nodes[len(x.nodes)-1] != n {
+			x.nodes = append(x.nodes, n)
+			x.start = append(x.start, int32(k))
+		}
+		x.lists[k] = int32(uint32(p))
+	}
+	x.start = append(x.start, int32(len(pairs)))
+	x.head = slices.Clone(x.start[:len(x.nodes)])
 	return x
 }
 
-func (x *MapIndex) add(i int, front bool) {
-	put := func(l []int32) []int32 {
-		if front {
-			return append([]int32{int32(i)}, l...)
-		}
-		return append(l, int32(i))
-	}
+// addRack puts map i on the lists of the racks that hold a replica of its
+// block, at the front for a returned map.
+func (x *MapIndex) addRack(i int, front bool) {
 	reps := x.file.BlockReplicas(i)
 	for k, n := range reps {
-		x.byNode[n] = put(x.byNode[n])
 		r := x.topo.Rack(n)
 		dup := false
 		for _, m := range reps[:k] {
@@ -57,8 +82,13 @@ func (x *MapIndex) add(i int, front bool) {
 				break
 			}
 		}
-		if !dup {
-			x.byRack[r] = put(x.byRack[r])
+		if dup {
+			continue
+		}
+		if front {
+			x.byRack[r] = append([]int32{int32(i)}, x.byRack[r]...)
+		} else {
+			x.byRack[r] = append(x.byRack[r], int32(i))
 		}
 	}
 }
@@ -84,20 +114,30 @@ func (x *MapIndex) first(l *[]int32) (int, bool) {
 
 // NodeLocal returns a pending map with a replica on node n.
 func (x *MapIndex) NodeLocal(n cluster.NodeID) (int, bool) {
-	l, ok := x.byNode[n]
+	if l := x.front[n]; len(l) > 0 {
+		i, ok := x.first(&l)
+		if len(l) == 0 {
+			delete(x.front, n)
+		} else {
+			x.front[n] = l
+		}
+		if ok {
+			return i, true
+		}
+	}
+	k, ok := slices.BinarySearch(x.nodes, n)
 	if !ok {
 		return 0, false
 	}
-	if len(l) > 0 && x.pending[l[0]] {
-		return int(l[0]), true // nothing stale to drop: no write back
+	h, end := x.head[k], x.start[k+1]
+	for h < end && !x.pending[x.lists[h]] {
+		h++
 	}
-	i, found := x.first(&l)
-	if len(l) == 0 {
-		delete(x.byNode, n)
-	} else {
-		x.byNode[n] = l
+	x.head[k] = h
+	if h == end {
+		return 0, false
 	}
-	return i, found
+	return int(x.lists[h]), true
 }
 
 // RackLocal returns a pending map with a replica in rack r.
@@ -147,7 +187,13 @@ func (x *MapIndex) Return(i int) {
 	x.pending[i] = true
 	x.count++
 	x.all = append([]int32{int32(i)}, x.all...)
-	x.add(i, true)
+	x.addRack(i, true)
+	if x.front == nil {
+		x.front = map[cluster.NodeID][]int32{}
+	}
+	for _, n := range x.file.BlockReplicas(i) {
+		x.front[n] = append([]int32{int32(i)}, x.front[n]...)
+	}
 }
 
 // DropNode forgets node n as a holder of the job's input, once the engine
@@ -156,7 +202,10 @@ func (x *MapIndex) Return(i int) {
 // n, nor rack-local to n's rack unless another replica is there. It is for
 // the engine.
 func (x *MapIndex) DropNode(n cluster.NodeID) {
-	delete(x.byNode, n)
+	delete(x.front, n)
+	if k, ok := slices.BinarySearch(x.nodes, n); ok {
+		x.head[k] = x.start[k+1]
+	}
 	r := x.topo.Rack(n)
 	l := x.byRack[r][:0:0]
 	for _, i := range x.byRack[r] {
