@@ -27,6 +27,8 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 			return cmdTestbedClean(args[1:], stdout, stderr)
 		case "netsim":
 			return cmdTestbedNetsim(args[1:], stdout, stderr)
+		case "microbench":
+			return cmdTestbedMicrobench(args[1:], stdout, stderr)
 		case "worker":
 			// A worker, started by a run inside its node's namespace: it
 			// speaks the control protocol on its standard input and output.

@@ -43,6 +43,10 @@ type Result struct {
 	// had read the last byte (Finish = Start for a flow of no bytes, which
 	// opens no connection).
 	Start, Finish time.Duration
+	// Retransmits is the segments the sender's kernel sent again
+	// (TCP_INFO's tcpi_total_retrans), read once the receiver had
+	// everything; 0 for a flow of no bytes.
+	Retransmits uint32
 }
 
 // Options tune a replay.
@@ -163,6 +167,12 @@ func (r *record) start(i int, id string, at time.Duration) {
 	r.results[i].ID, r.results[i].Start = id, at
 }
 
+func (r *record) retransmits(i int, n uint32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.results[i].Retransmits = n
+}
+
 func (r *record) finish(i int, at time.Duration) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -212,13 +222,37 @@ func send(ctx context.Context, f *fabric.Fabric, i int, fl Flow, opt Options, ep
 	// Wait for the receiver to close, so the socket is not torn down with
 	// bytes still in flight.
 	_, err = c.Read(buf[:1])
-	if errors.Is(err, io.EOF) || ctx.Err() != nil {
+	if errors.Is(err, io.EOF) {
+		r.retransmits(i, totalRetrans(c))
+		return nil
+	}
+	if ctx.Err() != nil {
 		return nil
 	}
 	if err == nil {
 		return errors.New("the receiver sent data")
 	}
 	return err
+}
+
+// totalRetrans is the connection's count of segments sent again, or 0
+// where the kernel does not say.
+func totalRetrans(c net.Conn) uint32 {
+	tc, ok := c.(*net.TCPConn)
+	if !ok {
+		return 0
+	}
+	rc, err := tc.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	var n uint32
+	rc.Control(func(fd uintptr) {
+		if info, err := unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO); err == nil {
+			n = info.Total_retrans
+		}
+	})
+	return n
 }
 
 // dial connects from fl.Src to fl.Dst with the congestion control asked for.

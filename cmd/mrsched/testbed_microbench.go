@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mrsched/mrsched/testbed/fabric"
+	"github.com/mrsched/mrsched/testbed/microbench"
+)
+
+// cmdTestbedMicrobench measures TCP on the emulated network (package
+// testbed/microbench) and prints the tables docs/fidelity.md keeps; -out
+// writes every measurement as JSON. It needs root.
+func cmdTestbedMicrobench(args []string, stdout, stderr io.Writer) error {
+	d := microbench.Defaults()
+	fs := flag.NewFlagSet("testbed microbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	nic := fs.Float64("nic-mbps", d.NICBitsPerSec/1e6, "each NIC's shaped rate, Mbit/s (default: the validation scenarios' 250 Mbit/s at bandwidth scale 0.05)")
+	uplink := fs.Float64("uplink-mbps", d.UplinkBitsPerSec/1e6, "each rack uplink's shaped rate, Mbit/s (default: 200 Mbit/s at 0.05)")
+	queue := fs.Int("queue-packets", d.QueuePackets, "drop-tail queue of every shaped link, in frames")
+	cc := fs.String("tcp-cc", defaultReplayCC, "the senders' TCP congestion control")
+	repeats := fs.Int("repeats", d.Repeats, "times each single transfer is taken (the median is kept)")
+	quick := fs.Bool("quick", false, "small sizes and fan-ins only (a check of the set-up, in seconds)")
+	out := fs.String("out", "", "also write every measurement to this JSON file")
+	quiet := fs.Bool("q", false, "no progress lines")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mrsched testbed microbench [flags]   (needs root)\n  single transfers, incast and short-behind-long transfers over real TCP on the emulated network")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagErr(err)
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	d.NICBitsPerSec, d.UplinkBitsPerSec = *nic*1e6, *uplink*1e6
+	d.QueuePackets, d.CongestionControl, d.Repeats = *queue, *cc, *repeats
+	if *quick {
+		d.Sizes, d.Fanins, d.Repeats, d.Shorts = []int64{1 << 10, 64 << 10, 256 << 10}, []int{1, 4}, 1, 2
+		d.LongBytes = 1 << 20
+	}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	if err := fabric.CheckPrivileges(); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	progress := func(s string) { fmt.Fprintln(stderr, "microbench:", s) }
+	if *quiet {
+		progress = nil
+	}
+	res, err := microbench.Run(ctx, d, progress)
+	if err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		return err
+	}
+	writeMicrobench(stdout, res)
+	if *out != "" {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeMicrobench prints the measurements as the tables of
+// docs/fidelity.md.
+func writeMicrobench(w io.Writer, r *microbench.Result) {
+	c := r.Config
+	fmt.Fprintf(w, "NICs %s, uplinks %s, drop-tail queues of %d frames, %s; hop delay %s (%s)\n\n",
+		rateText(c.NICBitsPerSec), rateText(c.UplinkBitsPerSec), c.QueuePackets, c.CongestionControl,
+		r.Fabric.HopDelayApplied, r.Fabric.DelayNote)
+	fmt.Fprintf(w, "Single transfers (median of %d; fluid: the payload at the path's shaped rate):\n\n", c.Repeats)
+	fmt.Fprintln(w, "| path | bytes | measured | fluid | measured / fluid | retransmits |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- |")
+	for _, t := range r.Transfers {
+		fmt.Fprintf(w, "| %s | %d | %.4f s | %.4f s | %.3f | %d |\n", t.Path, t.Bytes, t.MedianS, t.IdealS, t.MedianS/t.IdealS, t.Retransmits)
+	}
+	fmt.Fprintf(w, "\nA line through those of %d bytes and more: time = fixed + bytes / payload rate:\n", c.FitFromBytes)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| path | fixed cost | payload rate | bandwidth factor | worst miss of the line |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
+	for _, f := range r.Fits {
+		fmt.Fprintf(w, "| %s | %.2f ms | %s | %.4f | %.1f%% |\n", f.Path, 1e3*f.FixedS, rateText(8*f.PayloadBytesPerSec), f.BandwidthFactor, f.WorstResidualPct)
+	}
+	fmt.Fprintf(w, "\nIncast: n senders of %d bytes each into one NIC at once (fluid: all end at n x bytes / rate):\n\n", c.IncastBytes)
+	fmt.Fprintln(w, "| senders | makespan | goodput (of the NIC) | fastest | slowest | queue drops | retransmits | senders a timeout late |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- |")
+	for _, in := range r.Incast {
+		fmt.Fprintf(w, "| %d | %.3f s | %.3f | %.3f s | %.3f s | %d | %d | %d |\n", in.Senders, in.MakespanS, in.Goodput, in.FastestS, in.SlowestS, in.Drops, in.Retransmits, in.Stalled)
+	}
+	sb := r.ShortBehindLong
+	med := math.NaN()
+	if len(sb.ShortS) > 0 {
+		med = sb.MedianS
+	}
+	fmt.Fprintf(w, "\nShort behind long: %d short transfers of %d bytes into a NIC a %d-byte transfer fills: median %.4f s; max-min gives %.4f s (half the NIC), a full queue drains in %.4f s\n",
+		len(sb.ShortS), sb.ShortBytes, sb.LongBytes, med, sb.FairS, sb.QueueS)
+	fmt.Fprintf(w, "\n%.0f s of wall time\n", r.WallS)
+}

@@ -1,0 +1,89 @@
+package microbench
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/mrsched/mrsched/testbed/tcpreplay"
+)
+
+func TestFitLineRecoversFixedCostAndRate(t *testing.T) {
+	const rate = 10e6 // bits/s on the wire
+	tests := []struct {
+		name              string
+		fixed, payloadBps float64
+	}{
+		{"no fixed cost, full rate", 0, rate / 8},
+		{"5 ms a transfer, 95% of the rate", 0.005, 0.95 * rate / 8},
+		{"a large fixed cost", 0.2, 0.5 * rate / 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var ts []Transfer
+			for _, b := range []int64{1 << 10, 64 << 10, 1 << 20, 4 << 20} {
+				ts = append(ts, Transfer{Bytes: b, MedianS: tc.fixed + float64(b)/tc.payloadBps})
+			}
+			f := fitLine("rack", rate, ts)
+			if math.Abs(f.FixedS-tc.fixed) > 1e-9 || math.Abs(f.PayloadBytesPerSec/tc.payloadBps-1) > 1e-9 {
+				t.Errorf("fit: fixed %v s, %v B/s; want %v s, %v B/s: the points lie on that line", f.FixedS, f.PayloadBytesPerSec, tc.fixed, tc.payloadBps)
+			}
+			if want := tc.payloadBps * 8 / rate; math.Abs(f.BandwidthFactor-want) > 1e-9 {
+				t.Errorf("bandwidth factor %v, want %v: payload rate over the shaped rate", f.BandwidthFactor, want)
+			}
+			if f.WorstResidualPct > 1e-6 {
+				t.Errorf("worst residual %v%%, want 0: the points lie on the line", f.WorstResidualPct)
+			}
+		})
+	}
+}
+
+func TestIncastCountsStallsAndGoodput(t *testing.T) {
+	const nic = 8e6 // 1 MB/s
+	s := func(a, b float64) tcpreplay.Result {
+		return tcpreplay.Result{Start: time.Duration(a * float64(time.Second)), Finish: time.Duration(b * float64(time.Second)), Retransmits: 1}
+	}
+	tests := []struct {
+		name        string
+		r           []tcpreplay.Result
+		goodput     float64
+		stalled     int
+		retransmits uint64
+	}{
+		// Two senders of 1 MB: the fluid model ends both at 2 s.
+		{"both at the fluid time", []tcpreplay.Result{s(0, 2), s(0, 2)}, 1, 0, 2},
+		{"one a timeout late", []tcpreplay.Result{s(0, 1.5), s(0, 2.5)}, 0.8, 1, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := incastOf(2, 1e6, nic, tc.r, 3)
+			if math.Abs(in.Goodput-tc.goodput) > 1e-9 || in.Stalled != tc.stalled || in.Retransmits != tc.retransmits || in.Drops != 3 {
+				t.Errorf("incast %+v; want goodput %v, %d stalled, %d retransmits, 3 drops", in, tc.goodput, tc.stalled, tc.retransmits)
+			}
+		})
+	}
+}
+
+func TestConfigValidateNamesWhatIsWrong(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Config)
+		ok   bool
+	}{
+		{"the defaults", func(*Config) {}, true},
+		{"no rate", func(c *Config) { c.NICBitsPerSec = 0 }, false},
+		{"one size cannot fit a line", func(c *Config) { c.Sizes = []int64{1 << 20} }, false},
+		{"no two sizes large enough to fit", func(c *Config) { c.Sizes = []int64{1 << 10, 1 << 20} }, false},
+		{"a fan-in of 0", func(c *Config) { c.Fanins = []int{0} }, false},
+		{"no repeats", func(c *Config) { c.Repeats = 0 }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Defaults()
+			tc.edit(&c)
+			if err := c.Validate(); (err == nil) != tc.ok {
+				t.Errorf("Validate() = %v; want ok %v", err, tc.ok)
+			}
+		})
+	}
+}
