@@ -93,6 +93,7 @@ var settings = []setting{
 	{path: "engine.timeseries_period_s", lo: sim.MinPeriodS, hi: sim.MaxTimeseriesPeriodS, unit: "s", def: "60"},
 	{path: "engine.stall_s", lo: sim.MinStallS, hi: sim.MaxStallS, unit: "s", def: "86400"},
 	{path: "engine.network_quantum_s", lo: 0, hi: sim.MaxNetworkQuantumS, unit: "s", def: "0 (exact)"},
+	{path: "engine.tcp_payload_fraction", lo: 0, loOpen: true, hi: 1, def: "0.9564 (1,448 / 1,514)"},
 	{path: "engine.max_attempts", lo: 1, hi: sim.MaxAttemptsLimit, def: "4"},
 	{path: "engine.node_expiry_s", lo: sim.MinPeriodS, hi: sim.MaxNodeExpiryS, unit: "s", def: "600"},
 	{path: "engine.sort_buffer_mb", lo: 1, hi: sim.MaxBufferMB, unit: "MiB", def: "the profile's; none (no spills) under fluid"},

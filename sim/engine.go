@@ -55,10 +55,14 @@ type Engine struct {
 	// acct are accounting links of unbounded capacity that every
 	// cross-rack flow of a cause also crosses, so the network's per-link
 	// byte counters give cross-rack bytes by cause over time.
-	acct          [3]network.LinkID
-	pathBuf       []network.LinkID
-	scratch       []int
-	uplink        [][2]float64 // last monitor sample per rack
+	acct    [3]network.LinkID
+	pathBuf []network.LinkID
+	scratch []int
+	uplink  [][2]float64 // last monitor sample per rack
+	// linkCaps are the links' rates as the network shares them: the
+	// topology's, or their payload part under transport tcp, so that a
+	// link is fully used when its payload reaches it.
+	linkCaps      []float64
 	lastUp        [][2]float64 // link byte counters at the last sample
 	lastAcct      [3]float64
 	lastSer       float64
@@ -158,6 +162,9 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		}
 	}
 	caps := append([]float64(nil), topo.LinkCapacities()...)
+	if p.Transport == TransportTCP {
+		payloadOnly(caps, topo, p.TCPPayloadFraction)
+	}
 	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs, seed: seed, clock: time.Now(),
 		rng:    rand.New(rand.NewPCG(seed, 0x72656164)),
 		placer: cluster.NewPlacer(topo, seed),
@@ -169,6 +176,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		e.acct[c] = network.LinkID(len(caps))
 		caps = append(caps, network.Unlimited)
 	}
+	e.linkCaps = caps
 	net, err := network.New[flowRef](caps)
 	if err != nil {
 		return nil, err
@@ -644,3 +652,17 @@ func (e *Engine) RunningTasks(j *sched.Job) []sched.TaskRef {
 }
 
 var _ sched.Cluster = (*Engine)(nil)
+
+// payloadOnly gives the payload of transfers fraction of every NIC's and
+// uplink's rate (transport tcp): the rest carries the frames' headers.
+// Disks move bytes without them.
+func payloadOnly(caps []float64, topo *cluster.Topology, fraction float64) {
+	for n := range topo.NumNodes() {
+		caps[topo.NICUp(cluster.NodeID(n))] *= fraction
+		caps[topo.NICDown(cluster.NodeID(n))] *= fraction
+	}
+	for r := range topo.NumRacks() {
+		caps[topo.UplinkUp(cluster.RackID(r))] *= fraction
+		caps[topo.UplinkDown(cluster.RackID(r))] *= fraction
+	}
+}

@@ -23,7 +23,7 @@ func (e *Engine) monitor() {
 		ids := [2]network.LinkID{e.topo.UplinkUp(cluster.RackID(r)), e.topo.UplinkDown(cluster.RackID(r))}
 		for d := 0; d < 2; d++ {
 			b := e.net.LinkBytes(ids[d])
-			util := (b - e.lastUp[r][d]) / (period * e.topo.LinkCapacities()[ids[d]])
+			util := (b - e.lastUp[r][d]) / (period * e.linkCaps[ids[d]])
 			e.lastUp[r][d] = b
 			e.uplink[r][d] = util
 			if util >= e.p.CongestionThreshold {

@@ -255,6 +255,11 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (res *Result, err
 			fmt.Fprintf(opt.Log, format+"\n", args...)
 		}
 	}
+	if engine.Transport != "" && engine.Transport != sim.TransportMaxMin {
+		// The testbed moves bytes over real TCP: the transport model is the
+		// simulator's, and has nothing to set here.
+		logf("warning: engine.transport: %s is the simulator's model of TCP; the testbed runs TCP itself and ignores it", engine.Transport)
+	}
 	setupStart := time.Now()
 	seed := c.Seed
 	if seed == 0 {
