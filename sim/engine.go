@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
+	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
@@ -36,19 +37,18 @@ type Engine struct {
 	col     *metrics.Collector
 
 	now    float64
-	epoch  uint64
 	events eventQueue
+	// jt is the run's job tracker: the jobs' and nodes' bookkeeping and
+	// the policies' view of the cluster.
+	jt *jobtracker.Tracker
 
 	specs    []workload.Job
 	jobs     []*jobRun
-	active   []*sched.Job
 	finished int // jobs that left the run, completed or failed
 	failed   int // jobs that failed
 
-	nodes     []nodeState
-	slotTotal [3]int
-	capacity  [3]int // slots a node has, by kind
-	dirty     []cluster.NodeID
+	nodes []nodeState
+	dirty []cluster.NodeID
 
 	// acct are accounting links of unbounded capacity that every
 	// cross-rack flow of a cause also crosses, so the network's per-link
@@ -62,19 +62,13 @@ type Engine struct {
 	lastSer       float64
 	lastCongested int
 
-	running int // tasks running
-	// launchable counts the tasks a policy could launch now, over every
-	// active job: pending maps, and pending reduces of jobs whose reduces
-	// are enabled. An offer with nothing launchable for its slot kind is
-	// not made (see offer).
-	launchableMaps, launchableReduces int
-	idleOffers                        sched.IdleOffers // nil unless the policy wants offers nothing can take
-	phasePending                      int              // evPhaseDone events queued: tasks in a timed phase
-	lastProgress                      float64
-	progress                          Progress
-	err                               error
-	startAt                           float64 // see StartAt
-	startSet                          bool
+	idleOffers   sched.IdleOffers // nil unless the policy wants offers nothing can take
+	phasePending int              // evPhaseDone events queued: tasks in a timed phase
+	lastProgress float64
+	progress     Progress
+	err          error
+	startAt      float64 // see StartAt
+	startSet     bool
 
 	// instantMark is handled when the current instant began, and
 	// instantLimit the most events an instant may take (guard.go).
@@ -110,26 +104,18 @@ func (e *Engine) Stats() Stats {
 	return Stats{Events: e.handled, Flows: e.flowsDone, Network: e.net.Stats()}
 }
 
+// nodeState is what the engine keeps of a node beside the tracker's
+// bookkeeping.
 type nodeState struct {
-	free [3]int
-	// freed counts the slots, by kind, that tasks ending on the node have
-	// freed since its last offers (sched.Offer.Freed).
-	freed [3]int32
 	// computing and computeWait implement copy-compute splitting: reducers
 	// computing now, and those waiting to (job index, reduce index).
 	computing   int
 	computeWait [][2]int32
 	hb          bool // a heartbeat is scheduled
 	isDirty     bool
-	// down: the node is dead (killed, not restored); gone: the master has
-	// declared it lost, so its slots left the cluster; wiped: it was
-	// declared lost at some time, so it holds no replica of the files
-	// placed before. life counts its kills and restores, so that an
-	// expiry scheduled before a restore is known to be stale.
-	down, gone, wiped bool
-	life              uint32
-	usedCPU           float64
-	usedMem           float64
+	// life counts the node's kills and restores, so that an expiry
+	// scheduled before a restore is known to be stale.
+	life uint32
 }
 
 // referenceSolves makes every engine's network re-solve from scratch at
@@ -208,21 +194,17 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 			return nil, fmt.Errorf("engine.copy_compute: want 1 <= max_computing <= max_reducers, got %d and %d", cc.MaxComputing, cc.MaxReducers)
 		}
 	}
-	e.capacity = [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}
+	slots := [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}
 	if e.p.CopyCompute.Enabled {
-		e.capacity[sched.ReduceSlot] = e.p.CopyCompute.MaxReducers
+		slots[sched.ReduceSlot] = e.p.CopyCompute.MaxReducers
 	}
 	if !topo.Uniform() && e.p.CopyCompute.Enabled {
 		return nil, fmt.Errorf("engine.copy_compute: copy-compute splitting needs nodes of one size, and the cluster's differ")
 	}
+	e.jt = jobtracker.New(jobtracker.Config{Topology: topo, Slots: slots})
 	e.nodes = make([]nodeState, topo.NumNodes())
-	for i := range e.nodes {
-		e.nodes[i].free = e.capOf(cluster.NodeID(i))
-		for k := range e.slotTotal {
-			e.slotTotal[k] += e.nodes[i].free[k]
-		}
-	}
 	e.uplink = make([][2]float64, topo.NumRacks())
+	e.jt.SetUplinks(e.uplink)
 	e.lastUp = make([][2]float64, topo.NumRacks())
 	e.jobs = make([]*jobRun, len(jobs))
 	var tasks int64
@@ -269,6 +251,7 @@ func (e *Engine) Run() error {
 		start = e.startAt
 	}
 	e.now, e.lastProgress, e.lastSer, e.lastDone = start, start, start, start
+	e.jt.SetNow(start)
 	n := len(e.nodes)
 	for i := range e.nodes {
 		e.scheduleHeartbeatAfter(cluster.NodeID(i), start-e.p.HeartbeatS*float64(n-i)/float64(n))
@@ -309,6 +292,7 @@ func (e *Engine) Run() error {
 				continue
 			}
 			e.now = math.Max(e.now, next)
+			e.jt.SetNow(e.now)
 			e.instantMark = e.handled
 		}
 		if okNet && tNet <= e.now {
@@ -382,7 +366,7 @@ func (e *Engine) fail(format string, args ...any) {
 // current instant.
 func (e *Engine) markDirty(n cluster.NodeID) {
 	ns := &e.nodes[n]
-	if ns.down {
+	if e.jt.Down(n) {
 		return // a dead node offers nothing
 	}
 	if !ns.isDirty {
@@ -416,14 +400,14 @@ func (e *Engine) heartbeat(n cluster.NodeID) {
 		e.checkLaunchable()
 		e.checkRunning()
 	}
-	if ns.down {
+	if e.jt.Down(n) {
 		return // the heartbeat of a node that has died since it was scheduled
 	}
-	if ns.free == [3]int{} {
+	if !e.jt.HasFree(n) {
 		return // a full node waits for a task to end
 	}
 	e.offer(n)
-	if e.err == nil && !ns.hb && ns.free != [3]int{} && len(e.active) > 0 {
+	if e.err == nil && !ns.hb && e.jt.HasFree(n) && len(e.jt.Jobs()) > 0 {
 		e.scheduleHeartbeatAfter(n, e.now)
 	}
 	e.checkStall()
@@ -435,7 +419,7 @@ func (e *Engine) flushOffers() {
 		e.dirty = nil
 		for _, n := range d {
 			e.nodes[n].isDirty = false
-			if !e.nodes[n].down {
+			if !e.jt.Down(n) {
 				e.offer(n)
 			}
 		}
@@ -460,17 +444,16 @@ func (e *Engine) flushOffers() {
 // A policy that keeps state on such offers says so with sched.IdleOffers
 // and is told of them instead.
 func (e *Engine) offer(n cluster.NodeID) {
-	if len(e.active) == 0 {
+	if len(e.jt.Jobs()) == 0 {
 		return
 	}
 	launched := 0
-	freed := e.nodes[n].freed
-	e.nodes[n].freed = [3]int32{}
+	freed := e.jt.TakeFreed(n)
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for e.nodes[n].free[k] > 0 && e.err == nil {
+		for e.jt.FreeSlots(n, k) > 0 && e.err == nil {
 			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
 			freed[k]--
-			if !e.launchable(k) {
+			if !e.jt.LaunchableFor(k) {
 				if e.idleOffers != nil {
 					e.idleOffers.OfferIdle(e, o)
 				}
@@ -493,24 +476,12 @@ func (e *Engine) offer(n cluster.NodeID) {
 		}
 		// A map slot the policy leaves free may take a speculative
 		// backup (speculate.go).
-		for e.p.Speculative && k != sched.ReduceSlot && e.nodes[n].free[k] > 0 && e.err == nil && e.speculate(n, k) {
+		for e.p.Speculative && k != sched.ReduceSlot && e.jt.FreeSlots(n, k) > 0 && e.err == nil && e.speculate(n, k) {
 			if launched++; launched == e.p.LaunchesPerHeartbeat {
 				return
 			}
 		}
 	}
-}
-
-// launchable reports whether some active job has a task a slot of kind k
-// could take.
-func (e *Engine) launchable(k sched.SlotKind) bool {
-	switch k {
-	case sched.MapSlot:
-		return e.launchableMaps > 0
-	case sched.ReduceSlot:
-		return e.launchableReduces > 0
-	}
-	return e.launchableMaps > 0 || e.launchableReduces > 0
 }
 
 // apply checks a decision and launches its task. A decision the engine
@@ -521,8 +492,7 @@ func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 		return
 	}
 	jr := e.jobs[d.Job.Index]
-	e.nodes[n].free[k]--
-	e.running++
+	e.jt.Take(n, k)
 	e.lastProgress = e.now
 	e.col.Decision(d.Rule)
 	if d.Kind == sched.MapTask {
@@ -546,13 +516,13 @@ func (e *Engine) isActive(j *sched.Job) bool {
 // for StallS while jobs wait. That is a policy that declines every offer,
 // or tasks that hold every slot waiting for work that has nowhere to run.
 func (e *Engine) checkStall() {
-	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.active) == 0 || e.faultPending > 0 {
+	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.jt.Jobs()) == 0 || e.faultPending > 0 {
 		e.lastProgress = e.now
 		return
 	}
 	if e.now-e.lastProgress > e.p.StallS {
 		e.fail("stalled: no task has launched or ended for %.0f s while %d jobs wait and %d tasks hold slots; policy %s (engine.stall_s)",
-			e.now-e.lastProgress, len(e.active), e.running, e.pol.Name())
+			e.now-e.lastProgress, len(e.jt.Jobs()), e.jt.Running(), e.pol.Name())
 	}
 }
 
@@ -565,21 +535,20 @@ func (e *Engine) Now() float64 { return e.now }
 func (e *Engine) Topology() *cluster.Topology { return e.topo }
 
 // Jobs returns the active jobs in submit order.
-func (e *Engine) Jobs() []*sched.Job { return e.active }
+func (e *Engine) Jobs() []*sched.Job { return e.jt.Jobs() }
 
 // FreeSlots returns node n's free slots of kind k.
-func (e *Engine) FreeSlots(n cluster.NodeID, k sched.SlotKind) int { return e.nodes[n].free[k] }
+func (e *Engine) FreeSlots(n cluster.NodeID, k sched.SlotKind) int { return e.jt.FreeSlots(n, k) }
 
 // TotalSlots returns the cluster's slots of kind k.
-func (e *Engine) TotalSlots(k sched.SlotKind) int { return e.slotTotal[k] }
+func (e *Engine) TotalSlots(k sched.SlotKind) int { return e.jt.TotalSlots(k) }
 
 // Epoch changes whenever demand may have changed.
-func (e *Engine) Epoch() uint64 { return e.epoch }
+func (e *Engine) Epoch() uint64 { return e.jt.Epoch() }
 
 // UplinkUtilization is rack r's uplink use over the last monitor period.
 func (e *Engine) UplinkUtilization(r cluster.RackID) (up, down float64) {
-	u := e.uplink[r]
-	return u[0], u[1]
+	return e.jt.UplinkUtilization(r)
 }
 
 // ReduceAdmissible reports whether a reduce of job j may launch on node n:
@@ -595,16 +564,7 @@ func (e *Engine) ReduceAdmissible(j *sched.Job, n cluster.NodeID) bool {
 
 // FreeResources is node n's CPU and memory not held by running tasks.
 func (e *Engine) FreeResources(n cluster.NodeID) (cpu, memGB float64) {
-	c, m := e.topo.Resources(n)
-	return c - e.nodes[n].usedCPU, m - e.nodes[n].usedMem
-}
-
-// capOf is the slots node n owns, by kind.
-func (e *Engine) capOf(n cluster.NodeID) [3]int {
-	if e.topo.Uniform() {
-		return e.capacity
-	}
-	return e.topo.Slots(n)
+	return e.jt.FreeResources(n)
 }
 
 // RunningTasks lists job j's running attempts, oldest first.

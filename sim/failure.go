@@ -80,7 +80,7 @@ func (e *Engine) failAttemptFor(jr *jobRun, k sched.TaskKind, i int, why string)
 		jr.reduces[i].failures++
 		failures = jr.reduces[i].failures
 	}
-	e.epoch++
+	e.jt.BumpEpoch()
 	e.col.TaskFailed(e.now - start)
 	if why != "" {
 		e.col.FaultKilled(e.now - start)
@@ -115,9 +115,9 @@ func (e *Engine) failJob(jr *jobRun, reason string) {
 			e.tskObs.TaskEnded(e, sj, t.kind, node, true)
 		}
 	}
-	e.launchableMaps -= sj.PendingMaps()
+	e.jt.AddLaunchable(-sj.PendingMaps(), 0)
 	if sj.ReducesEnabled {
-		e.launchableReduces -= sj.PendingReduces()
+		e.jt.AddLaunchable(0, -sj.PendingReduces())
 	}
 	e.shuffleProduced -= jr.produced
 	e.shuffleFetched -= jr.fetched

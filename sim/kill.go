@@ -83,7 +83,7 @@ func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.N
 		jr.ended(sched.MapTask, i)
 		sj.RunningMaps--
 		sj.Maps.Return(i)
-		e.launchableMaps++
+		e.jt.AddLaunchable(1, 0)
 		e.hold(m.node, jr.spec, true, -1)
 		return m.node, m.slot, m.start
 	}
@@ -115,13 +115,13 @@ func (e *Engine) endAttempt(jr *jobRun, k sched.TaskKind, i int) (node cluster.N
 	jr.ended(sched.ReduceTask, i)
 	jr.next = min(jr.next, i)
 	sj.RunningReduces--
-	e.launchableReduces++ // a launched reduce was enabled, and is again pending
+	e.jt.AddLaunchable(0, 1) // a launched reduce was enabled, and is again pending
 	e.hold(node, jr.spec, false, -1)
 	return node, slot, start
 }
 
 func (e *Engine) afterKill(jr *jobRun, k sched.TaskKind, n cluster.NodeID, slot sched.SlotKind, start float64) {
-	e.epoch++
+	e.jt.BumpEpoch()
 	e.col.TaskKilled(e.now - start)
 	e.freeSlot(n, slot)
 	if e.tskObs != nil {

@@ -74,14 +74,14 @@ func (e *Engine) SetFaults(evs []faults.Event) error {
 }
 
 // frozen reports whether node n is dead: its tasks make no progress.
-func (e *Engine) frozen(n cluster.NodeID) bool { return e.downCount > 0 && e.nodes[n].down }
+func (e *Engine) frozen(n cluster.NodeID) bool { return e.downCount > 0 && e.jt.Down(n) }
 
 // fault handles an evFault event: a kill or restore of the run's faults,
 // or a node's expiry.
 func (e *Engine) fault(ev event) {
 	if ev.a < 0 {
 		n := cluster.NodeID(-1 - ev.a)
-		if ns := &e.nodes[n]; ns.down && !ns.gone && ns.life == ev.c {
+		if e.jt.Down(n) && !e.jt.Gone(n) && e.nodes[n].life == ev.c {
 			e.loseNode(n)
 		}
 		return
@@ -93,7 +93,7 @@ func (e *Engine) fault(ev event) {
 	}
 	for _, n := range f.Nodes {
 		ns := &e.nodes[n]
-		ns.down = true
+		e.jt.SetDown(n)
 		ns.life++
 		e.downCount++
 		e.faultPending++
@@ -106,7 +106,7 @@ func (e *Engine) fault(ev event) {
 // of their own tasks (which freeze), reads from them, fetches from them
 // and pipelines through them.
 func (e *Engine) breakTransfers() {
-	for _, sj := range slices.Clone(e.active) {
+	for _, sj := range slices.Clone(e.jt.Jobs()) {
 		jr := e.jobs[sj.Index]
 		for _, t := range slices.Clone(jr.running) {
 			if jr.done {
@@ -127,9 +127,9 @@ func (e *Engine) breakMap(jr *jobRun, i int) {
 	case m.state != tsRunning && m.state != tsMerging:
 		// Starting: its read begins at its startup's end, from a live
 		// replica then (startMapRead), unless its own node is dead.
-	case e.nodes[m.node].down:
+	case e.jt.Down(m.node):
 		e.cancelMapFlows(m)
-	case m.state == tsRunning && m.flow != 0 && e.nodes[m.src].down:
+	case m.state == tsRunning && m.flow != 0 && e.jt.Down(m.src):
 		e.removeFlow(&m.flow)
 		e.startMapRead(jr, i, m) // from the beginning, from a live replica
 	}
@@ -137,7 +137,7 @@ func (e *Engine) breakMap(jr *jobRun, i int) {
 
 func (e *Engine) breakReduce(jr *jobRun, i int) {
 	r := &jr.reduces[i]
-	if e.nodes[r.node].down {
+	if e.jt.Down(r.node) {
 		e.cancelReduceFlows(r)
 		return
 	}
@@ -145,7 +145,7 @@ func (e *Engine) breakReduce(jr *jobRun, i int) {
 	case tsRunning:
 		broke := false
 		for h := range r.from {
-			if hf := &r.from[h]; hf.state == hostFetching && e.nodes[jr.hosts[h]].down {
+			if hf := &r.from[h]; hf.state == hostFetching && e.jt.Down(jr.hosts[h]) {
 				e.removeFlow(&hf.flow)
 				e.cancelFetch(r, int32(h))
 				hf.state = hostParked
@@ -159,7 +159,7 @@ func (e *Engine) breakReduce(jr *jobRun, i int) {
 			e.pump(jr, i) // fetch from other hosts in the freed places
 		}
 	case tsWriting:
-		if slices.ContainsFunc(r.fx.pipe, func(n cluster.NodeID) bool { return e.nodes[n].down }) {
+		if slices.ContainsFunc(r.fx.pipe, func(n cluster.NodeID) bool { return e.jt.Down(n) }) {
 			e.removeFlow(&r.write)
 			e.writeFlow(jr, i, r.fx.pipe)
 		}
@@ -177,7 +177,7 @@ func (e *Engine) readSource(reps []cluster.NodeID, n cluster.NodeID) cluster.Nod
 	}
 	var down func(cluster.NodeID) bool
 	if e.downCount > 0 {
-		down = func(r cluster.NodeID) bool { return e.nodes[r].down }
+		down = func(r cluster.NodeID) bool { return e.jt.Down(r) }
 	}
 	return cluster.ReadReplica(e.topo, reps, n, down, e.rng)
 }
@@ -189,7 +189,7 @@ func (e *Engine) rereadFrom(jr *jobRun, i int) bool {
 	m := &jr.maps[i]
 	reps := jr.sj.Input.BlockReplicas(i)
 	m.src = e.readSource(reps, m.node)
-	if !e.nodes[m.src].down {
+	if !e.jt.Down(m.src) {
 		return true
 	}
 	m.state = tsStarting // its flow is gone
@@ -205,7 +205,7 @@ func (e *Engine) loseNode(d cluster.NodeID) {
 	ns := &e.nodes[d]
 	e.col.NodeLost()
 	ns.computeWait = nil // its reducers are ended below; none is admitted there
-	active := slices.Clone(e.active)
+	active := slices.Clone(e.jt.Jobs())
 	for _, sj := range active {
 		jr := e.jobs[sj.Index]
 		for _, t := range slices.Clone(jr.running) {
@@ -223,7 +223,6 @@ func (e *Engine) loseNode(d cluster.NodeID) {
 	for _, sj := range active {
 		e.loseOutputs(e.jobs[sj.Index], d)
 	}
-	ns.wiped = true
 	e.wipedCount++
 	for _, sj := range active {
 		if slices.Contains(sj.Input.Replicas, d) {
@@ -234,13 +233,8 @@ func (e *Engine) loseNode(d cluster.NodeID) {
 	for _, sj := range active {
 		e.failIfInputLost(e.jobs[sj.Index])
 	}
-	ns.gone = true
-	owned := e.capOf(d)
-	for k := range e.slotTotal {
-		e.slotTotal[k] -= owned[k]
-	}
-	ns.free = [3]int{}
-	e.epoch++
+	e.jt.SetLost(d)
+	e.jt.BumpEpoch()
 }
 
 // taskNode is where a running task of jr runs.
@@ -281,7 +275,7 @@ func (e *Engine) loseOutputs(jr *jobRun, d cluster.NodeID) {
 			// Charged its wait when the maps were all done; it waits on.
 			jr.addWait(r.start-jr.mapsDoneAt, e.p.CopyCompute.Enabled)
 		}
-		if r.state != tsRunning || e.nodes[r.node].down || int(h) >= len(r.fx.cnt) {
+		if r.state != tsRunning || e.jt.Down(r.node) || int(h) >= len(r.fx.cnt) {
 			continue // holds all of its input, none of d's, or is lost itself
 		}
 		fx := r.fx
@@ -318,7 +312,7 @@ func (e *Engine) loseOutputs(jr *jobRun, d cluster.NodeID) {
 		m.state = tsPending
 		sj.Maps.Return(i)
 		sj.FinishedMaps--
-		e.launchableMaps++
+		e.jt.AddLaunchable(1, 0)
 		jr.rerun[i] = true
 		e.col.MapReexecuted(float64(m.ran))
 	}
@@ -332,7 +326,7 @@ func (e *Engine) loseOutputs(jr *jobRun, d cluster.NodeID) {
 		}
 	}
 	sj.MapOutputByRack[rack] = out
-	e.epoch++
+	e.jt.BumpEpoch()
 	if e.lossObs != nil {
 		e.lossObs.MapOutputsLost(e, sj, d, len(lost))
 	}
@@ -361,22 +355,17 @@ func (e *Engine) failIfInputLost(jr *jobRun) {
 // next phase.
 func (e *Engine) restoreNode(d cluster.NodeID) {
 	ns := &e.nodes[d]
-	if !ns.gone {
+	if !e.jt.Gone(d) {
 		e.loseNode(d)
 	}
-	if e.p.CheckInvariants && (ns.computing != 0 || math.Abs(ns.usedCPU) > 1e-9 || math.Abs(ns.usedMem) > 1e-9) {
-		e.fail("invariant: node %d is restored with %d reducers computing and %v cores, %v GB held", d, ns.computing, ns.usedCPU, ns.usedMem)
+	if cpu, mem := e.jt.Used(d); e.p.CheckInvariants && (ns.computing != 0 || math.Abs(cpu) > 1e-9 || math.Abs(mem) > 1e-9) {
+		e.fail("invariant: node %d is restored with %d reducers computing and %v cores, %v GB held", d, ns.computing, cpu, mem)
 	}
-	ns.down, ns.gone = false, false
+	e.jt.SetRestored(d)
 	ns.life++ // its expiry, if still queued, is stale
 	e.downCount--
-	ns.usedCPU, ns.usedMem = 0, 0
-	ns.free = e.capOf(d)
-	for k := range e.slotTotal {
-		e.slotTotal[k] += ns.free[k]
-	}
-	e.epoch++
-	if !ns.hb && len(e.active) > 0 {
+	e.jt.BumpEpoch()
+	if !ns.hb && len(e.jt.Jobs()) > 0 {
 		e.scheduleHeartbeatAfter(d, e.now)
 	}
 }
@@ -404,11 +393,11 @@ func (e *Engine) freeForMaps() {
 		if !full {
 			break
 		}
-		if !e.nodes[n].down && e.nodes[n].free[sched.AnySlot] > 0 {
+		if !e.jt.Down(cluster.NodeID(n)) && e.jt.FreeSlots(cluster.NodeID(n), sched.AnySlot) > 0 {
 			full = false
 		}
 	}
-	for _, sj := range slices.Clone(e.active) {
+	for _, sj := range slices.Clone(e.jt.Jobs()) {
 		jr := e.jobs[sj.Index]
 		if !jr.mapsBack || sj.PendingMaps() == 0 {
 			continue
@@ -437,13 +426,14 @@ func (e *Engine) mapSlotsHeldBack(jr *jobRun) bool {
 	cpu, mem := jr.spec.Profile.TaskDemand(true)
 	free := false
 	for n := range e.nodes {
-		ns := &e.nodes[n]
-		if ns.down || ns.free[sched.MapSlot] == 0 {
+		id := cluster.NodeID(n)
+		if e.jt.Down(id) || e.jt.FreeSlots(id, sched.MapSlot) == 0 {
 			continue
 		}
 		free = true
-		nodeCPU, nodeMem := e.topo.Resources(cluster.NodeID(n))
-		if nodeCPU-ns.usedCPU >= min(cpu, nodeCPU)-1e-9 && nodeMem-ns.usedMem >= min(mem, nodeMem)-1e-9 {
+		nodeCPU, nodeMem := e.topo.Resources(id)
+		usedCPU, usedMem := e.jt.Used(id)
+		if nodeCPU-usedCPU >= min(cpu, nodeCPU)-1e-9 && nodeMem-usedMem >= min(mem, nodeMem)-1e-9 {
 			return false
 		}
 	}

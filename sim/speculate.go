@@ -161,7 +161,7 @@ func (e *Engine) candidates(jr *jobRun) []int32 {
 func (e *Engine) speculate(n cluster.NodeID, k sched.SlotKind) bool {
 	var best *jobRun
 	bestI, bestReach := -1, cluster.OffRack+1
-	for _, sj := range e.active {
+	for _, sj := range e.jt.Jobs() {
 		if sj.RunningMaps == 0 || sj.PendingMaps() > 0 || e.now-sj.Submit < specLagS {
 			continue
 		}
@@ -221,8 +221,7 @@ func (e *Engine) launchBackup(jr *jobRun, i int, n cluster.NodeID, k sched.SlotK
 	b := &mapTask{state: tsStarting, node: n, slot: k, start: e.now, attempt: backupAttempt | uint32(m.backups)}
 	b.src = e.readSource(jr.sj.Input.BlockReplicas(i), n)
 	m.backup = b
-	e.nodes[n].free[k]--
-	e.running++
+	e.jt.Take(n, k)
 	e.hold(n, jr.spec, true, 1)
 	e.col.BackupLaunched()
 	if e.tskObs != nil {

@@ -239,7 +239,7 @@ func (e *Engine) submit(i int) {
 	e.lastDone, e.doneEvents = e.now, e.handled
 	f := sched.InputFile(e.topo, e.seed, spec)
 	if e.wipedCount > 0 {
-		f = f.Without(func(n cluster.NodeID) bool { return e.nodes[n].wiped })
+		f = f.Without(func(n cluster.NodeID) bool { return e.jt.Wiped(n) })
 	}
 	h := fnv.New64a()
 	h.Write([]byte(spec.Name))
@@ -254,15 +254,14 @@ func (e *Engine) submit(i int) {
 		jr.copyingOn = map[cluster.NodeID]int{}
 	}
 	e.jobs[i] = jr
-	e.active = append(e.active, sj)
-	e.launchableMaps += sj.NumMaps
+	e.jt.Activate(sj)
 	e.enableReduces(jr)
-	e.epoch++
+	e.jt.BumpEpoch()
 	if e.jobObs != nil {
 		e.jobObs.JobAdded(e, sj)
 	}
 	for n := range e.nodes {
-		if e.nodes[n].free != [3]int{} && !e.nodes[n].hb && !e.nodes[n].down {
+		if id := cluster.NodeID(n); e.jt.HasFree(id) && !e.nodes[n].hb && !e.jt.Down(id) {
 			e.scheduleHeartbeatAfter(cluster.NodeID(n), e.now)
 		}
 	}
@@ -275,8 +274,8 @@ func (e *Engine) enableReduces(jr *jobRun) {
 	sj := jr.sj
 	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= (*e.p.SlowStart)*float64(sj.NumMaps) {
 		sj.ReducesEnabled = true
-		e.launchableReduces += sj.PendingReduces()
-		e.epoch++
+		e.jt.AddLaunchable(0, sj.PendingReduces())
+		e.jt.BumpEpoch()
 	}
 }
 
@@ -288,7 +287,7 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	sj.RunningMaps++
 	jr.lastMapLaunch = e.now
 	jr.started(sched.MapTask, i)
-	e.launchableMaps--
+	e.jt.AddLaunchable(-1, 0)
 	m := &jr.maps[i]
 	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
 	m.attempt++
@@ -297,7 +296,7 @@ func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotK
 	}
 	e.hold(n, jr.spec, true, 1)
 	m.src = src
-	if src < 0 || e.downCount > 0 && e.nodes[src].down {
+	if src < 0 || e.downCount > 0 && e.jt.Down(src) {
 		m.src = e.readSource(sj.Input.BlockReplicas(i), n)
 	}
 	reach := e.topo.ReachOf(m.src, n)
@@ -335,7 +334,7 @@ func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind)
 	}
 	e.hold(n, jr.spec, false, 1)
 	sj.RunningReduces++
-	e.launchableReduces--
+	e.jt.AddLaunchable(0, -1)
 	e.col.TaskLaunched(jr.spec.ID, e.now, false, 0, float64(sj.FinishedMaps)/float64(sj.NumMaps))
 	if e.tskObs != nil {
 		e.tskObs.TaskLaunched(e, sj, sched.ReduceTask, n)
@@ -422,7 +421,7 @@ func (e *Engine) startMap(jr *jobRun, i int, m *mapTask) {
 // startMapRead starts (or, its source lost, starts again) attempt m's
 // read of map i's input block.
 func (e *Engine) startMapRead(jr *jobRun, i int, m *mapTask) {
-	if e.downCount > 0 && e.nodes[m.src].down && !e.rereadFrom(jr, i) {
+	if e.downCount > 0 && e.jt.Down(m.src) && !e.rereadFrom(jr, i) {
 		return // no replica is left to read; the attempt failed
 	}
 	m.state = tsRunning
@@ -486,13 +485,8 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 }
 
 func (e *Engine) freeSlot(n cluster.NodeID, k sched.SlotKind) {
-	e.nodes[n].free[k]++
-	e.nodes[n].freed[k]++
-	e.running--
-	if e.p.CheckInvariants {
-		if e.nodes[n].free[k] > e.capOf(n)[k] {
-			e.fail("invariant: node %d has more free %s slots than it owns", n, k)
-		}
+	if over := e.jt.Release(n, k); e.p.CheckInvariants && over {
+		e.fail("invariant: node %d has more free %s slots than it owns", n, k)
 	}
 	e.markDirty(n)
 }
@@ -533,7 +527,7 @@ func (e *Engine) mapDone(jr *jobRun, i int) {
 	}
 	jr.mapLog = append(jr.mapLog, mo)
 	sj.MapOutputByRack[e.topo.Rack(m.node)] += out
-	e.epoch++
+	e.jt.BumpEpoch()
 	e.freeSlot(m.node, m.slot)
 	if e.tskObs != nil {
 		e.tskObs.TaskEnded(e, sj, sched.MapTask, m.node, false)
@@ -605,7 +599,7 @@ func (e *Engine) pump(jr *jobRun, i int) {
 			case hf.avail == 0: // its outputs were lost while it waited in line
 				hf.state = hostIdle
 				continue
-			case e.nodes[h].down:
+			case e.jt.Down(h):
 				hf.state = hostParked
 				fx.parked++
 				continue
@@ -738,7 +732,7 @@ func (e *Engine) startWrite(jr *jobRun, i int) {
 func (e *Engine) writeFlow(jr *jobRun, i int, reps []cluster.NodeID) {
 	r := &jr.reduces[i]
 	if e.downCount > 0 {
-		reps = slices.DeleteFunc(reps, func(n cluster.NodeID) bool { return e.nodes[n].down })
+		reps = slices.DeleteFunc(reps, func(n cluster.NodeID) bool { return e.jt.Down(n) })
 		if r.fx != nil {
 			r.fx.pipe = reps
 		}
@@ -771,7 +765,7 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 	sj := jr.sj
 	sj.RunningReduces--
 	sj.FinishedReduces++
-	e.epoch++
+	e.jt.BumpEpoch()
 	e.freeSlot(r.node, r.slot)
 	if e.tskObs != nil {
 		e.tskObs.TaskEnded(e, sj, sched.ReduceTask, r.node, false)
@@ -791,13 +785,8 @@ func (e *Engine) jobDone(jr *jobRun) {
 func (e *Engine) leave(jr *jobRun) {
 	e.finished++
 	e.col.ReduceWaiting(jr.waitS, jr.hoardS)
-	for k, a := range e.active {
-		if a == jr.sj {
-			e.active = append(e.active[:k], e.active[k+1:]...)
-			break
-		}
-	}
-	e.epoch++
+	e.jt.Deactivate(jr.sj)
+	e.jt.BumpEpoch()
 	if e.jobObs != nil {
 		e.jobObs.JobRemoved(e, jr.sj)
 	}
@@ -820,8 +809,7 @@ func (e *Engine) current(jr *jobRun, ref *flowRef) bool {
 // hold adds (sign 1) or releases (sign -1) a task's resource demand on n.
 func (e *Engine) hold(n cluster.NodeID, spec *workload.Job, isMap bool, sign float64) {
 	cpu, mem := spec.Profile.TaskDemand(isMap)
-	e.nodes[n].usedCPU += sign * cpu
-	e.nodes[n].usedMem += sign * mem
+	e.jt.Hold(n, cpu, mem, sign)
 }
 
 // addWait charges reducer-seconds spent waiting for the job's maps.
