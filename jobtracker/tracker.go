@@ -24,19 +24,42 @@
 package jobtracker
 
 import (
+	"cmp"
+	"fmt"
+	"slices"
+
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // Config is what a Tracker needs to know of the run besides its jobs.
 type Config struct {
 	// Topology is the cluster's shape: its nodes, racks and their slots.
 	Topology *cluster.Topology
+	// Seed is the run's seed, which placed the jobs' input
+	// (sched.InputFile): a job that fails for want of a replica names
+	// where its block was.
+	Seed uint64
 	// Slots is what every node of a uniform cluster owns, by slot kind
 	// (map, reduce, container): the topology's, or more reduce places
 	// under copy-compute splitting. A cluster whose nodes differ takes
 	// each node's own from the topology.
 	Slots [3]int
+	// SlowStart is the fraction of a job's maps that must be done
+	// before its reduces may launch (mapred.reduce.slowstart.
+	// completed.maps).
+	SlowStart float64
+	// MaxAttempts is how many failed attempts of one task fail its job
+	// (mapred.map.max.attempts, mapred.reduce.max.attempts).
+	MaxAttempts int
+	// MaxComputing, when above 0, turns on copy-compute splitting's
+	// per-job limit: at most that many reduces of a job copy on a node
+	// (ReduceAdmissible), and reduce wait is not slot hoarding.
+	MaxComputing int
+	// CheckInvariants makes the tracker check its counts as it goes.
+	CheckInvariants bool
 }
 
 // node is the tracker's view of one node: its slots, and what its
@@ -56,12 +79,22 @@ type node struct {
 
 // Tracker is one run's job tracker. Build it with New.
 type Tracker struct {
-	cfg  Config
-	topo *cluster.Topology
-	now  float64
+	cfg    Config
+	topo   *cluster.Topology
+	specs  []workload.Job
+	pol    sched.Policy
+	jobObs sched.JobObserver
+	tskObs sched.TaskObserver
+	// lossObs is told of finished maps pending again (loss.go).
+	lossObs sched.OutputLossObserver
+	col     *metrics.Collector
+	d       Driver
+	now     float64
+	err     error
 	// epoch changes whenever a job's demand may have changed
 	// (sched.Cluster.Epoch).
 	epoch  uint64
+	jobs   []*job // by index; nil until submitted
 	active []*sched.Job
 	nodes  []node
 	// slotTotal is the cluster's slots by kind, without the lost nodes'.
@@ -73,12 +106,19 @@ type Tracker struct {
 	// of jobs whose reduces are enabled.
 	launchableMaps, launchableReduces int
 	uplink                            [][2]float64
+	finished, failed                  int // jobs that left the run; those that failed
+	wipedCount                        int // nodes ever declared lost
 }
 
-// New returns a tracker for a run on cfg.Topology with every node alive
-// and idle.
-func New(cfg Config) *Tracker {
-	t := &Tracker{cfg: cfg, topo: cfg.Topology}
+// New returns a tracker for a run of jobs (indexed by ID, in submit
+// order) on cfg.Topology under policy pol, with every node alive and
+// idle; it counts into col and has d carry out its decisions.
+func New(cfg Config, jobs []workload.Job, pol sched.Policy, col *metrics.Collector, d Driver) *Tracker {
+	t := &Tracker{cfg: cfg, topo: cfg.Topology, specs: jobs, pol: pol, col: col, d: d}
+	t.jobObs, _ = pol.(sched.JobObserver)
+	t.tskObs, _ = pol.(sched.TaskObserver)
+	t.lossObs, _ = pol.(sched.OutputLossObserver)
+	t.jobs = make([]*job, len(jobs))
 	t.nodes = make([]node, t.topo.NumNodes())
 	for i := range t.nodes {
 		t.nodes[i].free = t.SlotsOf(cluster.NodeID(i))
@@ -105,46 +145,38 @@ func (t *Tracker) SlotsOf(n cluster.NodeID) [3]int {
 	return t.topo.Slots(n)
 }
 
-// BumpEpoch marks that a job's demand may have changed.
-func (t *Tracker) BumpEpoch() { t.epoch++ }
+// Err is the first error the run met: a policy's impossible decision, a
+// broken invariant (the tracker's, or its driver's given to Fail).
+func (t *Tracker) Err() error { return t.err }
+
+// Fail records err as the run's error, unless it has one already.
+func (t *Tracker) Fail(err error) {
+	if t.err == nil {
+		t.err = err
+	}
+}
+
+func (t *Tracker) fail(format string, args ...any) {
+	t.Fail(fmt.Errorf("t=%.3f s: "+format, append([]any{t.now}, args...)...))
+}
+
+// Finished is the number of jobs that left the run, completed or failed.
+func (t *Tracker) Finished() int { return t.finished }
 
 // HasFree reports whether node n has a free slot of any kind.
 func (t *Tracker) HasFree(n cluster.NodeID) bool { return t.nodes[n].free != [3]int{} }
 
-// Take takes one of node n's free slots of kind k for an attempt.
-func (t *Tracker) Take(n cluster.NodeID, k sched.SlotKind) {
-	t.nodes[n].free[k]--
-	t.running++
-}
-
-// Release gives back node n's slot of kind k, which an attempt held, and
-// reports whether the node now has more free slots of the kind than it
-// owns (a broken invariant).
-func (t *Tracker) Release(n cluster.NodeID, k sched.SlotKind) (over bool) {
-	ns := &t.nodes[n]
-	ns.free[k]++
-	ns.freed[k]++
-	t.running--
-	return ns.free[k] > t.SlotsOf(n)[k]
-}
-
 // TakeFreed returns how many slots of each kind attempts ending on node n
-// freed since the last call, and resets the count.
+// freed since the last call, and resets the count: an offer tells the
+// policy which of its slots were freed (sched.Offer.Freed).
 func (t *Tracker) TakeFreed(n cluster.NodeID) [3]int32 {
 	f := t.nodes[n].freed
 	t.nodes[n].freed = [3]int32{}
 	return f
 }
 
-// Running is the number of attempts holding a slot.
-func (t *Tracker) Running() int { return t.running }
-
-// Hold adds (sign 1) or releases (sign -1) cpu cores and mem GB of a
-// task's demand on node n.
-func (t *Tracker) Hold(n cluster.NodeID, cpu, mem, sign float64) {
-	t.nodes[n].usedCPU += sign * cpu
-	t.nodes[n].usedMem += sign * mem
-}
+// RunningAttempts is the number of attempts holding a slot.
+func (t *Tracker) RunningAttempts() int { return t.running }
 
 // Used is the CPU and memory node n's attempts hold.
 func (t *Tracker) Used(n cluster.NodeID) (cpu, mem float64) {
@@ -156,60 +188,6 @@ func (t *Tracker) Down(n cluster.NodeID) bool { return t.nodes[n].down }
 
 // Gone reports whether node n has been declared lost since its last kill.
 func (t *Tracker) Gone(n cluster.NodeID) bool { return t.nodes[n].gone }
-
-// Wiped reports whether node n was ever declared lost: it holds no
-// replica of the files placed before the run.
-func (t *Tracker) Wiped(n cluster.NodeID) bool { return t.nodes[n].wiped }
-
-// SetDown marks node n dead.
-func (t *Tracker) SetDown(n cluster.NodeID) { t.nodes[n].down = true }
-
-// SetLost declares dead node n lost: it holds no replica any more, and
-// its slots leave the cluster.
-func (t *Tracker) SetLost(n cluster.NodeID) {
-	ns := &t.nodes[n]
-	ns.wiped = true
-	ns.gone = true
-	owned := t.SlotsOf(n)
-	for k := range t.slotTotal {
-		t.slotTotal[k] -= owned[k]
-	}
-	ns.free = [3]int{}
-}
-
-// SetRestored brings node n back empty, its slots in the cluster again.
-func (t *Tracker) SetRestored(n cluster.NodeID) {
-	ns := &t.nodes[n]
-	ns.down, ns.gone = false, false
-	ns.usedCPU, ns.usedMem = 0, 0
-	ns.free = t.SlotsOf(n)
-	for k := range t.slotTotal {
-		t.slotTotal[k] += ns.free[k]
-	}
-}
-
-// Activate adds job j, just submitted, to the active jobs, its maps
-// launchable.
-func (t *Tracker) Activate(j *sched.Job) {
-	t.active = append(t.active, j)
-	t.launchableMaps += j.NumMaps
-}
-
-// Deactivate takes job j out of the active jobs.
-func (t *Tracker) Deactivate(j *sched.Job) {
-	for k, a := range t.active {
-		if a == j {
-			t.active = append(t.active[:k], t.active[k+1:]...)
-			break
-		}
-	}
-}
-
-// AddLaunchable changes the launchable counts by maps and reduces.
-func (t *Tracker) AddLaunchable(maps, reduces int) {
-	t.launchableMaps += maps
-	t.launchableReduces += reduces
-}
 
 // Launchable returns the launchable maps and reduces.
 func (t *Tracker) Launchable() (maps, reduces int) { return t.launchableMaps, t.launchableReduces }
@@ -228,6 +206,42 @@ func (t *Tracker) LaunchableFor(k sched.SlotKind) bool {
 
 // SlotTotals is the cluster's slots by kind, as TotalSlots gives them.
 func (t *Tracker) SlotTotals() [3]int { return t.slotTotal }
+
+// Job returns job i's sched.Job; nil before its submission.
+func (t *Tracker) Job(i int) *sched.Job {
+	if j := t.jobs[i]; j != nil {
+		return j.sj
+	}
+	return nil
+}
+
+// Done reports whether job i has left the run, completed or failed. A
+// failing job is done from the start of its failure, while its attempts
+// are stopped.
+func (t *Tracker) Done(i int) bool { return t.jobs[i].done }
+
+// Attempts lists job i's running tasks in launch order. The slice is the
+// tracker's: it changes as attempts start and end.
+func (t *Tracker) Attempts(i int) []TaskID { return t.jobs[i].running }
+
+// IsRunning reports whether task i of kind k of job j has an attempt
+// running.
+func (t *Tracker) IsRunning(j int, k sched.TaskKind, i int) bool { return t.jobs[j].isRunning(k, i) }
+
+// Log returns job i's map output log, in the order outputs appeared. The
+// slice is the tracker's: it grows as maps finish.
+func (t *Tracker) Log(i int) []MapOutput { return t.jobs[i].log }
+
+// Hosts returns the nodes holding job i's map outputs, in the order
+// their first output appeared: MapOutput.Host indexes it.
+func (t *Tracker) Hosts(i int) []cluster.NodeID { return t.jobs[i].hosts }
+
+// Rerun reports whether map m of job i runs again because its output
+// was lost with its node.
+func (t *Tracker) Rerun(i, m int) bool {
+	r := t.jobs[i].rerun
+	return r != nil && r[m]
+}
 
 // The policies' view (sched.Cluster), from the tracker's state.
 
@@ -261,3 +275,48 @@ func (t *Tracker) FreeResources(n cluster.NodeID) (cpu, memGB float64) {
 	c, m := t.topo.Resources(n)
 	return c - t.nodes[n].usedCPU, m - t.nodes[n].usedMem
 }
+
+// ReduceAdmissible reports whether a reduce of job j may launch on node n:
+// always, unless copy-compute splitting limits the job's copying reducers
+// there.
+func (t *Tracker) ReduceAdmissible(j *sched.Job, n cluster.NodeID) bool {
+	if t.cfg.MaxComputing == 0 {
+		return true
+	}
+	return t.jobs[j.Index].copyingOn[n] < t.cfg.MaxComputing
+}
+
+// RunningTasks lists job j's running attempts, oldest first.
+func (t *Tracker) RunningTasks(j *sched.Job) []sched.TaskRef {
+	if j == nil || j.Index < 0 || j.Index >= len(t.jobs) || t.jobs[j.Index] == nil {
+		return nil
+	}
+	jr := t.jobs[j.Index]
+	out := make([]sched.TaskRef, 0, len(jr.running))
+	for _, id := range jr.running {
+		ts := jr.task(id.Kind, int(id.Index))
+		out = append(out, sched.TaskRef{Job: j, Kind: id.Kind, Index: int(id.Index), Node: ts.node, Start: ts.start})
+	}
+	// Launch order is start order; tasks started at one instant go maps
+	// first, then by index.
+	for lo := 0; lo < len(out); {
+		hi := lo + 1
+		for hi < len(out) && out[hi].Start == out[lo].Start {
+			hi++
+		}
+		if hi-lo > 1 {
+			slices.SortFunc(out[lo:hi], func(a, b sched.TaskRef) int {
+				return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Index, b.Index))
+			})
+		}
+		lo = hi
+	}
+	return out
+}
+
+// isActive reports whether j is one of this run's unfinished jobs.
+func (t *Tracker) isActive(j *sched.Job) bool {
+	return j.Index >= 0 && j.Index < len(t.jobs) && t.jobs[j.Index] != nil && t.jobs[j.Index].sj == j && !t.jobs[j.Index].done
+}
+
+var _ sched.Cluster = (*Tracker)(nil)

@@ -1,11 +1,9 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -27,14 +25,10 @@ type Engine struct {
 	topo   *cluster.Topology
 	net    *network.Network[flowRef]
 	pol    sched.Policy
-	jobObs sched.JobObserver
-	tskObs sched.TaskObserver
-	// lossObs is told of finished maps pending again (nodeloss.go).
-	lossObs sched.OutputLossObserver
-	placer  *cluster.Placer // reduce output replicas
-	seed    uint64
-	rng     *rand.Rand // replica choice among equally near ones
-	col     *metrics.Collector
+	placer *cluster.Placer // reduce output replicas
+	seed   uint64
+	rng    *rand.Rand // replica choice among equally near ones
+	col    *metrics.Collector
 
 	now    float64
 	events eventQueue
@@ -42,10 +36,8 @@ type Engine struct {
 	// the policies' view of the cluster.
 	jt *jobtracker.Tracker
 
-	specs    []workload.Job
-	jobs     []*jobRun
-	finished int // jobs that left the run, completed or failed
-	failed   int // jobs that failed
+	specs []workload.Job
+	jobs  []*jobRun
 
 	nodes []nodeState
 	dirty []cluster.NodeID
@@ -66,7 +58,6 @@ type Engine struct {
 	phasePending int              // evPhaseDone events queued: tasks in a timed phase
 	lastProgress float64
 	progress     Progress
-	err          error
 	startAt      float64 // see StartAt
 	startSet     bool
 
@@ -82,7 +73,6 @@ type Engine struct {
 	faults       []faults.Event
 	faultPending int // evFault events queued: faults to come and expiries
 	downCount    int // nodes dead (killed and not restored)
-	wipedCount   int // nodes that were ever declared lost: their replicas are gone
 
 	shuffleProduced, shuffleFetched float64
 	ledger                          diskLedger // spill and merge bytes (costs.go)
@@ -176,9 +166,6 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		e.col.EnableSpeculation()
 	}
 	e.idleOffers = sched.IdleOffersOf(pol)
-	e.jobObs, _ = pol.(sched.JobObserver)
-	e.tskObs, _ = pol.(sched.TaskObserver)
-	e.lossObs, _ = pol.(sched.OutputLossObserver)
 	cfg := topo.Config()
 	if cc := &e.p.CopyCompute; cc.Enabled {
 		if topo.ContainerModel() {
@@ -201,7 +188,14 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if !topo.Uniform() && e.p.CopyCompute.Enabled {
 		return nil, fmt.Errorf("engine.copy_compute: copy-compute splitting needs nodes of one size, and the cluster's differ")
 	}
-	e.jt = jobtracker.New(jobtracker.Config{Topology: topo, Slots: slots})
+	maxComputing := 0
+	if e.p.CopyCompute.Enabled {
+		maxComputing = e.p.CopyCompute.MaxComputing
+	}
+	e.jt = jobtracker.New(jobtracker.Config{
+		Topology: topo, Seed: seed, Slots: slots, SlowStart: *e.p.SlowStart, MaxAttempts: e.p.MaxAttempts,
+		MaxComputing: maxComputing, CheckInvariants: e.p.CheckInvariants,
+	}, jobs, pol, e.col, (*driver)(e))
 	e.nodes = make([]nodeState, topo.NumNodes())
 	e.uplink = make([][2]float64, topo.NumRacks())
 	e.jt.SetUplinks(e.uplink)
@@ -266,10 +260,10 @@ func (e *Engine) Run() error {
 		e.events.push(event{t: e.faults[i].At, kind: evFault, a: int32(i)})
 	}
 	nextReport := 0
-	for e.finished < len(e.specs) && e.err == nil {
+	for e.jt.Finished() < len(e.specs) && e.jt.Err() == nil {
 		tNet, okNet := e.net.NextCompletion()
 		if e.events.len() == 0 && !okNet {
-			return fmt.Errorf("simulation stalled at t=%.3f s with %d of %d jobs unfinished and nothing scheduled", e.now, len(e.specs)-e.finished, len(e.specs))
+			return fmt.Errorf("simulation stalled at t=%.3f s with %d of %d jobs unfinished and nothing scheduled", e.now, len(e.specs)-e.jt.Finished(), len(e.specs))
 		}
 		next := math.Inf(1)
 		if e.events.len() > 0 {
@@ -281,7 +275,7 @@ func (e *Engine) Run() error {
 		if next > e.now {
 			// Everything at the current instant is done: offer the slots it freed.
 			e.flushOffers()
-			if e.err != nil {
+			if e.jt.Err() != nil {
 				break
 			}
 			// Offers may have launched zero-length work at this instant.
@@ -310,26 +304,26 @@ func (e *Engine) Run() error {
 			break
 		}
 		e.handle(ev)
-		if e.progress != nil && e.finished >= nextReport {
-			e.progress(e.now, e.finished, len(e.specs))
-			nextReport = e.finished + max(1, len(e.specs)/100)
+		if e.progress != nil && e.jt.Finished() >= nextReport {
+			e.progress(e.now, e.jt.Finished(), len(e.specs))
+			nextReport = e.jt.Finished() + max(1, len(e.specs)/100)
 		}
 	}
 	// The run ends with its last job, but what else happens at that
 	// instant still happens: faults and expiries queued for it (a whole
 	// rack expires at one instant, and the expiry that fails the last job
 	// may not be its last). Nothing later does.
-	for e.err == nil && e.events.len() > 0 && e.events.peek().t <= e.now {
+	for e.jt.Err() == nil && e.events.len() > 0 && e.events.peek().t <= e.now {
 		ev := e.events.pop()
 		if ev.kind == evFault {
 			e.handle(ev)
 		}
 	}
-	if e.err != nil {
-		return e.err
+	if e.jt.Err() != nil {
+		return e.jt.Err()
 	}
 	if e.progress != nil {
-		e.progress(e.now, e.finished, len(e.specs))
+		e.progress(e.now, e.jt.Finished(), len(e.specs))
 	}
 	return e.checkEnd()
 }
@@ -357,9 +351,7 @@ func (e *Engine) handle(ev event) {
 }
 
 func (e *Engine) fail(format string, args ...any) {
-	if e.err == nil {
-		e.err = fmt.Errorf("t=%.3f s: "+format, append([]any{e.now}, args...)...)
-	}
+	e.jt.Fail(fmt.Errorf("t=%.3f s: "+format, append([]any{e.now}, args...)...))
 }
 
 // markDirty queues node n to be offered its free slots at the end of the
@@ -397,8 +389,7 @@ func (e *Engine) heartbeat(n cluster.NodeID) {
 	ns := &e.nodes[n]
 	ns.hb = false
 	if e.p.CheckInvariants {
-		e.checkLaunchable()
-		e.checkRunning()
+		e.jt.Check()
 	}
 	if e.jt.Down(n) {
 		return // the heartbeat of a node that has died since it was scheduled
@@ -407,14 +398,14 @@ func (e *Engine) heartbeat(n cluster.NodeID) {
 		return // a full node waits for a task to end
 	}
 	e.offer(n)
-	if e.err == nil && !ns.hb && e.jt.HasFree(n) && len(e.jt.Jobs()) > 0 {
+	if e.jt.Err() == nil && !ns.hb && e.jt.HasFree(n) && len(e.jt.Jobs()) > 0 {
 		e.scheduleHeartbeatAfter(n, e.now)
 	}
 	e.checkStall()
 }
 
 func (e *Engine) flushOffers() {
-	for len(e.dirty) > 0 && e.err == nil {
+	for len(e.dirty) > 0 && e.jt.Err() == nil {
 		d := e.dirty
 		e.dirty = nil
 		for _, n := range d {
@@ -450,12 +441,12 @@ func (e *Engine) offer(n cluster.NodeID) {
 	launched := 0
 	freed := e.jt.TakeFreed(n)
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for e.jt.FreeSlots(n, k) > 0 && e.err == nil {
+		for e.jt.FreeSlots(n, k) > 0 && e.jt.Err() == nil {
 			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
 			freed[k]--
 			if !e.jt.LaunchableFor(k) {
 				if e.idleOffers != nil {
-					e.idleOffers.OfferIdle(e, o)
+					e.idleOffers.OfferIdle(e.jt, o)
 				}
 				break
 			}
@@ -464,7 +455,7 @@ func (e *Engine) offer(n cluster.NodeID) {
 			// Both clock reads are monotonic-only: time.Now would also
 			// read the wall clock, a third of the timing's cost.
 			t0 := time.Since(e.clock)
-			d, ok := e.pol.Assign(e, o)
+			d, ok := e.pol.Assign(e.jt, o)
 			e.cost.Add(time.Since(e.clock) - t0)
 			if !ok {
 				break
@@ -476,7 +467,7 @@ func (e *Engine) offer(n cluster.NodeID) {
 		}
 		// A map slot the policy leaves free may take a speculative
 		// backup (speculate.go).
-		for e.p.Speculative && k != sched.ReduceSlot && e.jt.FreeSlots(n, k) > 0 && e.err == nil && e.speculate(n, k) {
+		for e.p.Speculative && k != sched.ReduceSlot && e.jt.FreeSlots(n, k) > 0 && e.jt.Err() == nil && e.speculate(n, k) {
 			if launched++; launched == e.p.LaunchesPerHeartbeat {
 				return
 			}
@@ -484,31 +475,11 @@ func (e *Engine) offer(n cluster.NodeID) {
 	}
 }
 
-// apply checks a decision and launches its task. A decision the engine
-// cannot carry out is a policy bug: the run stops with an error naming it.
+// apply has the job tracker launch the task of decision d on node n's
+// free slot of kind k.
 func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
-	if err := sched.CheckDecision(e, sched.Offer{Node: n, Slot: k}, d, e.isActive); err != nil {
-		e.fail("policy %s %v", e.pol.Name(), err)
-		return
-	}
-	jr := e.jobs[d.Job.Index]
-	e.jt.Take(n, k)
 	e.lastProgress = e.now
-	e.col.Decision(d.Rule)
-	if d.Kind == sched.MapTask {
-		src := cluster.NodeID(-1)
-		if d.SourceSet {
-			src = d.Source
-		}
-		e.launchMap(jr, d.Map, n, k, src)
-	} else {
-		e.launchReduce(jr, n, k)
-	}
-}
-
-// isActive reports whether j is one of this run's unfinished jobs.
-func (e *Engine) isActive(j *sched.Job) bool {
-	return j.Index >= 0 && j.Index < len(e.jobs) && e.jobs[j.Index] != nil && e.jobs[j.Index].sj == j && !e.jobs[j.Index].done
+	e.jt.Apply(n, k, d)
 }
 
 // checkStall ends the run when nothing can happen any more: no bytes are
@@ -522,82 +493,6 @@ func (e *Engine) checkStall() {
 	}
 	if e.now-e.lastProgress > e.p.StallS {
 		e.fail("stalled: no task has launched or ended for %.0f s while %d jobs wait and %d tasks hold slots; policy %s (engine.stall_s)",
-			e.now-e.lastProgress, len(e.jt.Jobs()), e.jt.Running(), e.pol.Name())
+			e.now-e.lastProgress, len(e.jt.Jobs()), e.jt.RunningAttempts(), e.pol.Name())
 	}
 }
-
-// sched.Cluster, the policies' read-only view.
-
-// Now is the virtual time.
-func (e *Engine) Now() float64 { return e.now }
-
-// Topology is the cluster's shape.
-func (e *Engine) Topology() *cluster.Topology { return e.topo }
-
-// Jobs returns the active jobs in submit order.
-func (e *Engine) Jobs() []*sched.Job { return e.jt.Jobs() }
-
-// FreeSlots returns node n's free slots of kind k.
-func (e *Engine) FreeSlots(n cluster.NodeID, k sched.SlotKind) int { return e.jt.FreeSlots(n, k) }
-
-// TotalSlots returns the cluster's slots of kind k.
-func (e *Engine) TotalSlots(k sched.SlotKind) int { return e.jt.TotalSlots(k) }
-
-// Epoch changes whenever demand may have changed.
-func (e *Engine) Epoch() uint64 { return e.jt.Epoch() }
-
-// UplinkUtilization is rack r's uplink use over the last monitor period.
-func (e *Engine) UplinkUtilization(r cluster.RackID) (up, down float64) {
-	return e.jt.UplinkUtilization(r)
-}
-
-// ReduceAdmissible reports whether a reduce of job j may launch on node n:
-// always, unless copy-compute splitting limits the job's copying reducers
-// there.
-func (e *Engine) ReduceAdmissible(j *sched.Job, n cluster.NodeID) bool {
-	if !e.p.CopyCompute.Enabled {
-		return true
-	}
-	jr := e.jobs[j.Index]
-	return jr.copyingOn[n] < e.p.CopyCompute.MaxComputing
-}
-
-// FreeResources is node n's CPU and memory not held by running tasks.
-func (e *Engine) FreeResources(n cluster.NodeID) (cpu, memGB float64) {
-	return e.jt.FreeResources(n)
-}
-
-// RunningTasks lists job j's running attempts, oldest first.
-func (e *Engine) RunningTasks(j *sched.Job) []sched.TaskRef {
-	if j == nil || j.Index < 0 || j.Index >= len(e.jobs) || e.jobs[j.Index] == nil {
-		return nil
-	}
-	jr := e.jobs[j.Index]
-	out := make([]sched.TaskRef, 0, len(jr.running))
-	for _, t := range jr.running {
-		if t.kind == sched.MapTask {
-			m := &jr.maps[t.index]
-			out = append(out, sched.TaskRef{Job: j, Kind: sched.MapTask, Index: int(t.index), Node: m.node, Start: m.start})
-		} else {
-			r := &jr.reduces[t.index]
-			out = append(out, sched.TaskRef{Job: j, Kind: sched.ReduceTask, Index: int(t.index), Node: r.node, Start: r.start})
-		}
-	}
-	// Launch order is start order; tasks started at one instant go maps
-	// first, then by index.
-	for lo := 0; lo < len(out); {
-		hi := lo + 1
-		for hi < len(out) && out[hi].Start == out[lo].Start {
-			hi++
-		}
-		if hi-lo > 1 {
-			slices.SortFunc(out[lo:hi], func(a, b sched.TaskRef) int {
-				return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Index, b.Index))
-			})
-		}
-		lo = hi
-	}
-	return out
-}
-
-var _ sched.Cluster = (*Engine)(nil)

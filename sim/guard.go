@@ -93,11 +93,7 @@ var kindNames = map[eventKind]string{
 	evFault: "node fault",
 }
 
-func (e *Engine) setErr(err error) {
-	if e.err == nil {
-		e.err = err
-	}
-}
+func (e *Engine) setErr(err error) { e.jt.Fail(err) }
 
 // checkRunaway, called by the monitor, stops a run whose next completion
 // is so far away that reaching it would take more than runawayEvents
@@ -106,7 +102,7 @@ func (e *Engine) setErr(err error) {
 func (e *Engine) checkRunaway() {
 	if e.handled-e.doneEvents > livelockEvents {
 		e.setErr(&SettingError{"policy", fmt.Sprintf("t=%.3f s: %d events without a task finishing or a job arriving, while %d tasks hold slots: policy %s launches and ends attempts without progress",
-			e.now, e.handled-e.doneEvents, e.jt.Running(), e.pol.Name())})
+			e.now, e.handled-e.doneEvents, e.jt.RunningAttempts(), e.pol.Name())})
 		return
 	}
 	if e.now-e.lastDone <= e.p.StallS && e.handled-e.doneEvents <= projectAfter {

@@ -1,15 +1,12 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
-	"github.com/mrsched/mrsched/sched"
 )
 
 // monitor samples every rack uplink's utilisation averaged over the last
@@ -34,12 +31,12 @@ func (e *Engine) monitor() {
 	e.col.MonitorSample(congested)
 	e.col.UplinkMonitorSample(e.uplink)
 	if e.faults != nil {
-		e.freeForMaps()
+		e.jt.StarvedMaps()
 	}
 	e.checkStall() // heartbeats stop on full nodes; the monitor always runs
 	e.checkRunaway()
 	e.lastCongested = congested
-	if e.finished < len(e.specs) {
+	if e.jt.Finished() < len(e.specs) {
 		e.events.push(event{t: e.now + period, kind: evMonitor})
 	}
 }
@@ -70,7 +67,7 @@ func (e *Engine) series() {
 	e.col.EndUplinkPeriod(e.now, len(e.uplink))
 	e.col.AddPoolSamples(e.poolSamples())
 	e.lastSer = e.now
-	if e.finished < len(e.specs) {
+	if e.jt.Finished() < len(e.specs) {
 		e.events.push(event{t: e.now + e.p.TimeseriesPeriodS, kind: evSeries})
 	}
 }
@@ -83,8 +80,8 @@ func (e *Engine) poolSamples() []metrics.PoolSample {
 // checkEnd verifies, once every job is done, that nothing is left running
 // and that every shuffle byte produced was fetched exactly once.
 func (e *Engine) checkEnd() error {
-	if e.jt.Running() != 0 || e.net.ActiveFlows() != 0 {
-		return fmt.Errorf("invariant: all jobs finished but %d tasks and %d flows remain", e.jt.Running(), e.net.ActiveFlows())
+	if e.jt.RunningAttempts() != 0 || e.net.ActiveFlows() != 0 {
+		return fmt.Errorf("invariant: all jobs finished but %d tasks and %d flows remain", e.jt.RunningAttempts(), e.net.ActiveFlows())
 	}
 	if lm, lr := e.jt.Launchable(); lm != 0 || lr != 0 {
 		return fmt.Errorf("invariant: all jobs finished but %d maps and %d reduces are counted launchable", lm, lr)
@@ -110,44 +107,6 @@ func (e *Engine) checkEnd() error {
 		}
 	}
 	return nil
-}
-
-// checkLaunchable recounts the launchable tasks that offer relies on.
-func (e *Engine) checkLaunchable() {
-	maps, reduces := 0, 0
-	for _, j := range e.jt.Jobs() {
-		maps += j.PendingMaps()
-		if j.ReducesEnabled {
-			reduces += j.PendingReduces()
-		}
-	}
-	if lm, lr := e.jt.Launchable(); maps != lm || reduces != lr {
-		e.fail("invariant: %d maps and %d reduces are launchable, but the engine counts %d and %d", maps, reduces, lm, lr)
-	}
-}
-
-// checkRunning compares RunningTasks, which reads each job's running list,
-// with a scan of all its tasks stably sorted by start time.
-func (e *Engine) checkRunning() {
-	for _, j := range e.jt.Jobs() {
-		jr := e.jobs[j.Index]
-		var want []sched.TaskRef
-		for i := range jr.maps {
-			if m := &jr.maps[i]; m.state != tsPending && m.state != tsDone {
-				want = append(want, sched.TaskRef{Job: j, Kind: sched.MapTask, Index: i, Node: m.node, Start: m.start})
-			}
-		}
-		for i := range jr.reduces {
-			if r := &jr.reduces[i]; r.state != tsPending && r.state != tsDone {
-				want = append(want, sched.TaskRef{Job: j, Kind: sched.ReduceTask, Index: i, Node: r.node, Start: r.start})
-			}
-		}
-		slices.SortStableFunc(want, func(a, b sched.TaskRef) int { return cmp.Compare(a.Start, b.Start) })
-		if got := e.RunningTasks(j); !slices.Equal(got, want) {
-			e.fail("invariant: job %d's running tasks are %v, a scan finds %v", j.Index, got, want)
-			return
-		}
-	}
 }
 
 // ShuffleBytes returns the shuffle bytes produced by maps and fetched by

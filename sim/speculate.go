@@ -79,6 +79,7 @@ func (e *Engine) finishMap(jr *jobRun, i int, a *mapTask) {
 		loser := *m
 		// The backup's attempt becomes the task's; its task-level
 		// fields stay.
+		loser.node, loser.slot, loser.start = e.jt.BackupWon(jr.id, i, b.attempt, b.node, b.slot, b.start)
 		m.start, m.flow, m.spill, m.node, m.src, m.attempt = b.start, b.flow, b.spill, b.node, b.src, b.attempt
 		m.failAt, m.state, m.slot, m.parts = b.failAt, b.state, b.slot, b.parts
 		e.endLoser(jr, &loser, true)
@@ -90,12 +91,8 @@ func (e *Engine) finishMap(jr *jobRun, i int, a *mapTask) {
 
 // endLoser kills attempt l, whose task's other attempt finished first.
 func (e *Engine) endLoser(jr *jobRun, l *mapTask, backupWon bool) {
-	e.stopAttempt(jr, l)
-	e.col.BackupRaceEnded(backupWon, e.now-l.start)
-	e.freeSlot(l.node, l.slot)
-	if e.tskObs != nil {
-		e.tskObs.TaskEnded(e, jr.sj, sched.MapTask, l.node, true)
-	}
+	e.stopAttempt(l)
+	e.jt.BackupEnded(jr.id, l.node, l.slot, l.start, true, backupWon)
 }
 
 // endBackup kills map i's backup because its task stops (it was killed,
@@ -103,20 +100,15 @@ func (e *Engine) endLoser(jr *jobRun, l *mapTask, backupWon bool) {
 func (e *Engine) endBackup(jr *jobRun, i int) {
 	b := jr.maps[i].backup
 	jr.maps[i].backup = nil
-	e.stopAttempt(jr, b)
-	e.col.TaskKilled(e.now - b.start)
-	e.freeSlot(b.node, b.slot)
-	if e.tskObs != nil {
-		e.tskObs.TaskEnded(e, jr.sj, sched.MapTask, b.node, true)
-	}
+	e.stopAttempt(b)
+	e.jt.BackupEnded(jr.id, b.node, b.slot, b.start, false, false)
 }
 
-// stopAttempt removes map attempt a's flows and releases what it holds,
-// but its slot, which the caller frees.
-func (e *Engine) stopAttempt(jr *jobRun, a *mapTask) {
+// stopAttempt removes map attempt a's flows; the job tracker releases
+// what it holds.
+func (e *Engine) stopAttempt(a *mapTask) {
 	e.cancelMapFlows(a)
 	a.state = tsDone
-	e.hold(a.node, jr.spec, true, -1)
 }
 
 // specCands are a job's maps found behind enough to take a backup, and
@@ -142,15 +134,16 @@ func (e *Engine) candidates(jr *jobRun) []int32 {
 	}
 	c.at, c.finished, c.running, c.maps = e.now, sj.FinishedMaps, sj.RunningMaps, c.maps[:0]
 	sum := float64(sj.FinishedMaps)
-	for _, t := range jr.running {
-		if t.kind == sched.MapTask {
-			sum += e.mapProgress(jr, &jr.maps[t.index])
+	running := e.jt.Attempts(jr.id)
+	for _, t := range running {
+		if t.Kind == sched.MapTask {
+			sum += e.mapProgress(jr, &jr.maps[t.Index])
 		}
 	}
 	limit := sum/float64(sj.NumMaps) - specGap
-	for _, t := range jr.running {
-		if t.kind == sched.MapTask && e.mapProgress(jr, &jr.maps[t.index]) <= limit {
-			c.maps = append(c.maps, t.index)
+	for _, t := range running {
+		if t.Kind == sched.MapTask && e.mapProgress(jr, &jr.maps[t.Index]) <= limit {
+			c.maps = append(c.maps, t.Index)
 		}
 	}
 	return c.maps
@@ -168,7 +161,7 @@ func (e *Engine) speculate(n cluster.NodeID, k sched.SlotKind) bool {
 		jr := e.jobs[sj.Index]
 		for _, i := range e.candidates(jr) {
 			m := &jr.maps[i]
-			if m.backup != nil || m.node == n || !jr.isRunning(sched.MapTask, int(i)) {
+			if m.backup != nil || m.node == n || !e.jt.IsRunning(jr.id, sched.MapTask, int(i)) {
 				continue
 			}
 			reach := cluster.OffRack
@@ -221,12 +214,7 @@ func (e *Engine) launchBackup(jr *jobRun, i int, n cluster.NodeID, k sched.SlotK
 	b := &mapTask{state: tsStarting, node: n, slot: k, start: e.now, attempt: backupAttempt | uint32(m.backups)}
 	b.src = e.readSource(jr.sj.Input.BlockReplicas(i), n)
 	m.backup = b
-	e.jt.Take(n, k)
-	e.hold(n, jr.spec, true, 1)
-	e.col.BackupLaunched()
-	if e.tskObs != nil {
-		e.tskObs.TaskLaunched(e, jr.sj, sched.MapTask, n)
-	}
+	e.jt.BackupLaunched(jr.id, n, k)
 	if e.p.TaskStartupS > 0 {
 		e.phasePending++
 		e.events.push(event{t: e.now + e.p.TaskStartupS, kind: evPhaseDone, a: int32(jr.spec.ID), b: int32(i), c: b.attempt})
