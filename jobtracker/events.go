@@ -2,6 +2,7 @@ package jobtracker
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/sched"
@@ -50,11 +51,69 @@ func (t *Tracker) enableReduces(jr *job) {
 	}
 }
 
-// Apply carries out a policy's decision d for node n's free slot of kind
+// Offer asks the policy to fill node n's free slots, kind by kind, until
+// it declines, or until it has launched Config.LaunchesPerHeartbeat tasks
+// there when that is set (JobTracker.assignTasks). Hadoop 1.2.1's Fair
+// Scheduler assigns as many tasks a heartbeat as the node has free slots
+// (mapred.fairscheduler.assignmultiple, true, with no cap by default);
+// its 0.20 version, with assignmultiple false by default, and YARN's Fair
+// Scheduler (yarn.scheduler.fair.assignmultiple, false) one. Maps are
+// offered first, as those schedulers try maps before reduces, so a node
+// limited to one launch starts a reduce only when no map takes its slot.
+// A map slot the policy leaves free may take a speculative backup
+// (speculate.go).
+//
+// An offer for a slot kind no pending task could take (no job has a
+// pending map, nor an enabled pending reduce) is not made: every policy
+// would have to decline it, and on a large cluster such offers are most
+// heartbeats. A policy that keeps state on such offers says so with
+// sched.IdleOffers and is told of them instead.
+func (t *Tracker) Offer(n cluster.NodeID) {
+	if len(t.active) == 0 {
+		return
+	}
+	launched := 0
+	ns := &t.nodes[n]
+	freed := ns.freed
+	ns.freed = [3]int32{}
+	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
+		for ns.free[k] > 0 && t.err == nil {
+			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
+			freed[k]--
+			if !t.LaunchableFor(k) {
+				if t.idleOffers != nil {
+					t.idleOffers.OfferIdle(t, o)
+				}
+				break
+			}
+			// Wall time is measured to report what a decision costs; it
+			// never reaches a decision or the run's results.
+			// Both clock reads are monotonic-only: time.Now would also
+			// read the wall clock, a third of the timing's cost.
+			t0 := time.Since(t.clock)
+			d, ok := t.pol.Assign(t, o)
+			t.cost.Add(time.Since(t.clock) - t0)
+			if !ok {
+				break
+			}
+			t.apply(n, k, d)
+			if launched++; launched == t.cfg.LaunchesPerHeartbeat {
+				return // the heartbeat's launches are used up
+			}
+		}
+		for t.cfg.Speculative && k != sched.ReduceSlot && ns.free[k] > 0 && t.err == nil && t.speculate(n, k) {
+			if launched++; launched == t.cfg.LaunchesPerHeartbeat {
+				return
+			}
+		}
+	}
+}
+
+// apply carries out a policy's decision d for node n's free slot of kind
 // k: the task launches there (JobInProgress.obtainNewMapTask,
 // obtainNewReduceTask). A decision that cannot be carried out is the
 // policy's bug: the run's error (Err) names it.
-func (t *Tracker) Apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
+func (t *Tracker) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	if err := sched.CheckDecision(t, sched.Offer{Node: n, Slot: k}, d, t.isActive); err != nil {
 		t.fail("policy %s %v", t.pol.Name(), err)
 		return
@@ -142,7 +201,8 @@ func (t *Tracker) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 }
 
 // MapDone records that map attempt a finished (JobInProgress.
-// completedTask): its output joins the job's log on its node, its slot
+// completedTask): the task's other attempt, if one runs, lost the race
+// and is stopped; the output joins the job's log on a's node, its slot
 // is freed, the job's reduces may be enabled, and the driver is told of
 // the output (MapOutput). A job whose reduces had all finished (its map
 // ran again after a loss) completes.
@@ -150,6 +210,9 @@ func (t *Tracker) MapDone(a Attempt) {
 	jr := t.jobs[a.Job]
 	i := int(a.Task)
 	m := &jr.maps[i]
+	if m.hasBackup {
+		t.raceEnded(jr, i, a)
+	}
 	m.state = done
 	m.ran = float32(t.now - m.start)
 	jr.ended(sched.MapTask, i)
@@ -299,10 +362,13 @@ func (t *Tracker) Kill(ref sched.TaskRef) bool {
 // it started; the caller frees the slot and tells the policy. The task's
 // failure count is kept.
 func (t *Tracker) endAttempt(jr *job, k sched.TaskKind, i int, why StopReason) (node cluster.NodeID, slot sched.SlotKind, start float64) {
-	t.d.Stop(jr.attempt(k, i), why)
 	sj := jr.sj
 	if k == sched.MapTask {
 		m := &jr.maps[i]
+		if m.hasBackup {
+			t.endBackup(jr, i, why) // a task that stops runs no attempt
+		}
+		t.d.Stop(jr.attempt(k, i), why)
 		m.attempt++
 		m.state = pending
 		jr.ended(sched.MapTask, i)
@@ -312,6 +378,7 @@ func (t *Tracker) endAttempt(jr *job, k sched.TaskKind, i int, why StopReason) (
 		t.hold(m.node, jr.spec, true, -1)
 		return m.node, m.slot, m.start
 	}
+	t.d.Stop(jr.attempt(k, i), why)
 	r := &jr.reduces[i]
 	if r.state == copying {
 		if jr.copyingOn != nil {

@@ -39,12 +39,14 @@ const (
 	NodeLost
 	// JobFailed: its job failed.
 	JobFailed
+	// LostRace: the task's other attempt (a speculative backup, or the
+	// attempt it backs up) finished first.
+	LostRace
 )
 
 // Driver carries out what the tracker decides: the physics of a run. The
-// tracker calls it synchronously, in the order of its decisions; a
-// driver calls back into the tracker from a Driver call only to report a
-// speculative backup's end (BackupEnded) from Stop.
+// tracker calls it synchronously, in the order of its decisions, and a
+// Driver call does not call back into the tracker.
 type Driver interface {
 	// ReadSource is the replica node a map of job launched on node n
 	// reads its block m from: chosen, the policy's choice, when it is a
@@ -71,6 +73,10 @@ type Driver interface {
 	// JobLeft tells that job left the run, completed or failed; what the
 	// driver keeps for it can go.
 	JobLeft(job int, failed bool)
+	// Progress is running map attempt a's progress, from 0 to 1, for
+	// speculation (Config.Speculative); Hadoop's map counts its map
+	// phase for 2/3 and its sort for 1/3.
+	Progress(a Attempt) float64
 }
 
 // Task phases, as far as the tracker needs to know them.
@@ -93,8 +99,12 @@ type task struct {
 	// task-seconds lost if its output is lost with its node.
 	ran      float32
 	failures uint16
-	state    uint8
-	slot     sched.SlotKind
+	// backups counts a map's speculative backups, to number them;
+	// hasBackup is set while one runs (its job's backups hold it).
+	backups   uint16
+	state     uint8
+	slot      sched.SlotKind
+	hasBackup bool
 }
 
 // MapOutput is an entry of a job's map output log, Hadoop's
@@ -142,6 +152,11 @@ type job struct {
 	rerun                     []bool
 	mapsBack                  bool
 	mapsBackAt, lastMapLaunch float64
+	// backups are the speculative attempts running, and cands the last
+	// look for maps to back up (speculate.go); nil until speculation
+	// looks at the job.
+	backups []backup
+	cands   *specCands
 }
 
 func (j *job) task(k sched.TaskKind, i int) *task {

@@ -27,6 +27,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
@@ -58,6 +59,14 @@ type Config struct {
 	// per-job limit: at most that many reduces of a job copy on a node
 	// (ReduceAdmissible), and reduce wait is not slot hoarding.
 	MaxComputing int
+	// LaunchesPerHeartbeat, when above 0, is the most tasks an offer
+	// launches on a node (Offer).
+	LaunchesPerHeartbeat int
+	// Speculative turns on speculative backups of slow maps
+	// (speculate.go); HeartbeatS is how long the progress speculation
+	// reads stays current.
+	Speculative bool
+	HeartbeatS  float64
 	// CheckInvariants makes the tracker check its counts as it goes.
 	CheckInvariants bool
 }
@@ -89,8 +98,15 @@ type Tracker struct {
 	lossObs sched.OutputLossObserver
 	col     *metrics.Collector
 	d       Driver
-	now     float64
-	err     error
+	// idleOffers is told of offers no task could take; nil unless the
+	// policy wants them.
+	idleOffers sched.IdleOffers
+	// cost is the wall time of the policy's Assign calls, measured from
+	// clock, for the decision-cost report.
+	cost  metrics.Latency
+	clock time.Time
+	now   float64
+	err   error
 	// epoch changes whenever a job's demand may have changed
 	// (sched.Cluster.Epoch).
 	epoch  uint64
@@ -114,7 +130,8 @@ type Tracker struct {
 // order) on cfg.Topology under policy pol, with every node alive and
 // idle; it counts into col and has d carry out its decisions.
 func New(cfg Config, jobs []workload.Job, pol sched.Policy, col *metrics.Collector, d Driver) *Tracker {
-	t := &Tracker{cfg: cfg, topo: cfg.Topology, specs: jobs, pol: pol, col: col, d: d}
+	t := &Tracker{cfg: cfg, topo: cfg.Topology, specs: jobs, pol: pol, col: col, d: d, clock: time.Now()}
+	t.idleOffers = sched.IdleOffersOf(pol)
 	t.jobObs, _ = pol.(sched.JobObserver)
 	t.tskObs, _ = pol.(sched.TaskObserver)
 	t.lossObs, _ = pol.(sched.OutputLossObserver)
@@ -159,6 +176,11 @@ func (t *Tracker) Fail(err error) {
 func (t *Tracker) fail(format string, args ...any) {
 	t.Fail(fmt.Errorf("t=%.3f s: "+format, append([]any{t.now}, args...)...))
 }
+
+// DecisionCost is the wall time of the policy's Assign calls (every
+// offer, including those it declined). It depends on the machine, so it
+// is kept apart from the run's results, and never reaches a decision.
+func (t *Tracker) DecisionCost() *metrics.Latency { return &t.cost }
 
 // Finished is the number of jobs that left the run, completed or failed.
 func (t *Tracker) Finished() int { return t.finished }

@@ -46,18 +46,6 @@ func (jr *jobRun) reduceAttempt(i int) jobtracker.Attempt {
 	return jobtracker.Attempt{Job: int32(jr.id), Task: int32(i), Kind: sched.ReduceTask, N: jr.reduces[i].attempt}
 }
 
-// mapDone ends map i, whose attempt finished its work.
-func (e *Engine) mapDone(jr *jobRun, i int) {
-	m := &jr.maps[i]
-	if m.state != tsRunning && m.state != tsMerging {
-		e.fail("invariant: map %d of job %d finished in state %d", i, jr.spec.ID, m.state)
-		return
-	}
-	m.state = tsDone
-	e.lastDone, e.doneEvents = e.now, e.handled
-	e.jt.MapDone(jr.mapAttempt(i))
-}
-
 // reduceDone ends reduce i, whose output is written.
 func (e *Engine) reduceDone(jr *jobRun, i int) {
 	r := &jr.reduces[i]
@@ -106,11 +94,23 @@ func (d *driver) ReadSource(job, m int, n, chosen cluster.NodeID) cluster.NodeID
 }
 
 // Start draws whether the attempt fails, and starts it after its
-// startup.
+// startup. A backup draws no failure.
 func (d *driver) Start(a jobtracker.Attempt, n, src cluster.NodeID) {
 	e := (*Engine)(d)
 	jr := e.jobs[a.Job]
 	i := int(a.Task)
+	if a.N&jobtracker.BackupAttempt != 0 {
+		b := &mapTask{state: tsStarting, node: n, src: src, attempt: a.N}
+		jr.maps[i].backup = b
+		if e.p.TaskStartupS > 0 {
+			e.phasePending++
+			e.events.push(event{t: e.now + e.p.TaskStartupS, kind: evPhaseDone, a: a.Job, b: a.Task, c: a.N})
+			return
+		}
+		e.startMap(jr, i, b)
+		return
+	}
+	e.lastProgress = e.now
 	if a.Kind == sched.MapTask {
 		m := &jr.maps[i]
 		m.state, m.node, m.src, m.attempt = tsStarting, n, src, a.N
@@ -134,17 +134,29 @@ func (d *driver) Start(a jobtracker.Attempt, n, src cluster.NodeID) {
 	e.afterStartup(jr, -1-a.Task, a.N)
 }
 
-// Stop ends an attempt's physics: its flows stop, a map's backup is
-// killed (a task that stops runs no attempt), a reduce's compute slot
-// and fetched bytes are given back; its later events are stale.
-func (d *driver) Stop(a jobtracker.Attempt, _ jobtracker.StopReason) {
+// Stop ends an attempt's physics: its flows stop, a reduce's compute
+// slot and fetched bytes are given back; its later events are stale. A
+// map attempt that lost its race to its backup hands the task's place to
+// the backup's flows.
+func (d *driver) Stop(a jobtracker.Attempt, why jobtracker.StopReason) {
 	e := (*Engine)(d)
 	jr := e.jobs[a.Job]
 	i := int(a.Task)
 	if a.Kind == sched.MapTask {
 		m := &jr.maps[i]
-		if m.backup != nil {
-			e.endBackup(jr, i)
+		if a.N&jobtracker.BackupAttempt != 0 {
+			b := m.backup
+			m.backup = nil
+			e.stopAttempt(b)
+			return
+		}
+		if why == jobtracker.LostRace {
+			// The backup's attempt becomes the task's.
+			loser, b := *m, m.backup
+			m.flow, m.spill, m.node, m.src, m.attempt = b.flow, b.spill, b.node, b.src, b.attempt
+			m.failAt, m.state, m.parts, m.backup = b.failAt, b.state, b.parts, nil
+			e.stopAttempt(&loser)
+			return
 		}
 		e.cancelMapFlows(m)
 		m.state, m.attempt, m.failAt = tsPending, 0, 0
@@ -187,6 +199,16 @@ func (d *driver) MapOutput(a jobtracker.Attempt, _ cluster.NodeID, rerun bool) {
 			e.pump(jr, r)
 		}
 	}
+}
+
+// Progress is a map attempt's progress (speculate.go).
+func (d *driver) Progress(a jobtracker.Attempt) float64 {
+	e := (*Engine)(d)
+	m := &e.jobs[a.Job].maps[a.Task]
+	if a.N&jobtracker.BackupAttempt != 0 {
+		m = m.backup
+	}
+	return e.mapProgress(m)
 }
 
 // SlotFreed offers node n's free slots at the end of the instant.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
@@ -54,8 +53,7 @@ type Engine struct {
 	lastSer       float64
 	lastCongested int
 
-	idleOffers   sched.IdleOffers // nil unless the policy wants offers nothing can take
-	phasePending int              // evPhaseDone events queued: tasks in a timed phase
+	phasePending int // evPhaseDone events queued: tasks in a timed phase
 	lastProgress float64
 	progress     Progress
 	startAt      float64 // see StartAt
@@ -76,8 +74,6 @@ type Engine struct {
 
 	shuffleProduced, shuffleFetched float64
 	ledger                          diskLedger // spill and merge bytes (costs.go)
-	cost                            metrics.Latency
-	clock                           time.Time // the origin decisions are timed from
 	handled, flowsDone              int64
 }
 
@@ -132,7 +128,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 		}
 	}
 	caps := append([]float64(nil), topo.LinkCapacities()...)
-	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs, seed: seed, clock: time.Now(),
+	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs, seed: seed,
 		rng:    rand.New(rand.NewPCG(seed, 0x72656164)),
 		placer: cluster.NewPlacer(topo, seed),
 		col: metrics.New(metrics.Options{
@@ -165,7 +161,6 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if p.Speculative {
 		e.col.EnableSpeculation()
 	}
-	e.idleOffers = sched.IdleOffersOf(pol)
 	cfg := topo.Config()
 	if cc := &e.p.CopyCompute; cc.Enabled {
 		if topo.ContainerModel() {
@@ -194,7 +189,8 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	}
 	e.jt = jobtracker.New(jobtracker.Config{
 		Topology: topo, Seed: seed, Slots: slots, SlowStart: *e.p.SlowStart, MaxAttempts: e.p.MaxAttempts,
-		MaxComputing: maxComputing, CheckInvariants: e.p.CheckInvariants,
+		MaxComputing: maxComputing, LaunchesPerHeartbeat: e.p.LaunchesPerHeartbeat,
+		Speculative: e.p.Speculative, HeartbeatS: e.p.HeartbeatS, CheckInvariants: e.p.CheckInvariants,
 	}, jobs, pol, e.col, (*driver)(e))
 	e.nodes = make([]nodeState, topo.NumNodes())
 	e.uplink = make([][2]float64, topo.NumRacks())
@@ -224,7 +220,7 @@ func (e *Engine) StartAt(t float64) { e.startAt, e.startSet = t, true }
 // reports, so a user can see whether a policy keeps up with a real
 // heartbeat stream. It depends on the machine, so it is kept apart from
 // the run's results.
-func (e *Engine) DecisionCost() *metrics.Latency { return &e.cost }
+func (e *Engine) DecisionCost() *metrics.Latency { return e.jt.DecisionCost() }
 
 // Collector returns the run's metrics.
 func (e *Engine) Collector() *metrics.Collector { return e.col }
@@ -417,70 +413,9 @@ func (e *Engine) flushOffers() {
 	}
 }
 
-// offer asks the policy to fill node n's free slots, kind by kind, until it
-// declines, or until it has launched Params.LaunchesPerHeartbeat tasks
-// there when that is set. Hadoop 1.2.1's Fair Scheduler assigns as many
-// tasks a heartbeat as the node has free slots (mapred.fairscheduler.
-// assignmultiple, true, with no cap by default); its 0.20 version, with
-// assignmultiple false by default, and YARN's Fair Scheduler
-// (yarn.scheduler.fair.assignmultiple, false) one. Maps are offered first,
-// as those schedulers try maps before reduces, so a node limited to one
-// launch starts a reduce only when no map takes its slot. An offer made
-// because a task ended counts as a heartbeat of its own (Hadoop's
-// out-of-band heartbeat).
-//
-// An offer for a slot kind no pending task could take (no job has a pending
-// map, nor an enabled pending reduce) is not made: every policy would have
-// to decline it, and on a large cluster such offers are most heartbeats.
-// A policy that keeps state on such offers says so with sched.IdleOffers
-// and is told of them instead.
-func (e *Engine) offer(n cluster.NodeID) {
-	if len(e.jt.Jobs()) == 0 {
-		return
-	}
-	launched := 0
-	freed := e.jt.TakeFreed(n)
-	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for e.jt.FreeSlots(n, k) > 0 && e.jt.Err() == nil {
-			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
-			freed[k]--
-			if !e.jt.LaunchableFor(k) {
-				if e.idleOffers != nil {
-					e.idleOffers.OfferIdle(e.jt, o)
-				}
-				break
-			}
-			// Wall time is measured to report what a decision costs; it
-			// never reaches a decision or the run's results.
-			// Both clock reads are monotonic-only: time.Now would also
-			// read the wall clock, a third of the timing's cost.
-			t0 := time.Since(e.clock)
-			d, ok := e.pol.Assign(e.jt, o)
-			e.cost.Add(time.Since(e.clock) - t0)
-			if !ok {
-				break
-			}
-			e.apply(n, k, d)
-			if launched++; launched == e.p.LaunchesPerHeartbeat {
-				return // the heartbeat's launches are used up
-			}
-		}
-		// A map slot the policy leaves free may take a speculative
-		// backup (speculate.go).
-		for e.p.Speculative && k != sched.ReduceSlot && e.jt.FreeSlots(n, k) > 0 && e.jt.Err() == nil && e.speculate(n, k) {
-			if launched++; launched == e.p.LaunchesPerHeartbeat {
-				return
-			}
-		}
-	}
-}
-
-// apply has the job tracker launch the task of decision d on node n's
-// free slot of kind k.
-func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
-	e.lastProgress = e.now
-	e.jt.Apply(n, k, d)
-}
+// offer has the job tracker offer node n's free slots to the policy
+// (jobtracker.Tracker.Offer).
+func (e *Engine) offer(n cluster.NodeID) { e.jt.Offer(n) }
 
 // checkStall ends the run when nothing can happen any more: no bytes are
 // moving, no task is in a timed phase, and no task has launched or ended

@@ -26,10 +26,8 @@ const (
 )
 
 // mapTask is a map attempt's physics; the job tracker keeps the task's
-// bookkeeping. start and slot are a backup's (speculate.go); the
-// tracker's are the task's own attempt's.
+// bookkeeping.
 type mapTask struct {
-	start float64
 	// flow is the attempt's input read, then its merge (costs.go).
 	flow network.FlowID
 	// spill is the attempt's spill to its disk while it reads, in a run
@@ -45,14 +43,10 @@ type mapTask struct {
 	// input read; 0 when it does not (failure.go).
 	failAt float32
 	state  taskState
-	slot   sched.SlotKind
 	parts  uint8
-	// backup is a speculative attempt running beside this one, and
-	// backups counts the task's backups, to number them (speculate.go).
-	// A backup is a mapTask of its own whose task-level fields (backup,
-	// backups) are unused.
-	backup  *mapTask
-	backups uint16
+	// backup is a speculative attempt running beside this one
+	// (speculate.go), a mapTask of its own whose backup is unused.
+	backup *mapTask
 }
 
 // reduceTask is a reduce attempt's physics; the job tracker keeps the
@@ -152,9 +146,6 @@ type jobRun struct {
 	// (Engine.shuffleProduced, shuffleFetched), taken out of it when the
 	// job fails.
 	produced, fetched float64
-	// cands is the job's last look for maps to back up (speculate.go);
-	// nil until speculation looks at the job.
-	cands *specCands
 }
 
 // flowRef tells what a network flow belongs to. The network holds it by
@@ -201,7 +192,7 @@ func (e *Engine) phaseDone(job, t int, attempt uint32) {
 		m := &jr.maps[t]
 		if m.attempt == attempt && m.state == tsStarting && !e.frozen(m.node) {
 			e.startPhase(jr, int32(t))
-		} else if b := m.backup; b != nil && attempt&backupAttempt != 0 && b.attempt == attempt && b.state == tsStarting {
+		} else if b := m.backup; b != nil && attempt&jobtracker.BackupAttempt != 0 && b.attempt == attempt && b.state == tsStarting {
 			e.startMap(jr, t, b)
 		}
 		return
