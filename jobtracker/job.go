@@ -1,6 +1,7 @@
 package jobtracker
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -77,6 +78,23 @@ type Driver interface {
 	// speculation (Config.Speculative); Hadoop's map counts its map
 	// phase for 2/3 and its sort for 1/3.
 	Progress(a Attempt) float64
+}
+
+// String names the reason.
+func (r StopReason) String() string {
+	switch r {
+	case Killed:
+		return "killed"
+	case Failed:
+		return "failed"
+	case NodeLost:
+		return "node lost"
+	case JobFailed:
+		return "job failed"
+	case LostRace:
+		return "lost race"
+	}
+	return fmt.Sprintf("StopReason(%d)", uint8(r))
 }
 
 // Task phases, as far as the tracker needs to know them.
