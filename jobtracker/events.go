@@ -23,7 +23,8 @@ func (t *Tracker) Submit(i int, input cluster.File) {
 		Input: &input, MapOutputByRack: make([]float64, t.topo.NumRacks()),
 	}
 	sj.Maps = sched.NewMapIndex(t.topo, sj.Input)
-	jr := &job{spec: spec, sj: sj, maps: make([]task, spec.NumMaps), reduces: make([]task, spec.NumReduces)}
+	ts := make([]task, spec.NumMaps+spec.NumReduces) // one allocation: neither list grows
+	jr := &job{spec: spec, sj: sj, maps: ts[:spec.NumMaps:spec.NumMaps], reduces: ts[spec.NumMaps:]}
 	if t.cfg.MaxComputing > 0 {
 		jr.copyingOn = map[cluster.NodeID]int{}
 	}
