@@ -81,7 +81,7 @@ func (t *Tracker) Offer(n cluster.NodeID) {
 		for ns.free[k] > 0 && t.err == nil {
 			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
 			freed[k]--
-			if !t.LaunchableFor(k) {
+			if !t.launchableFor(k) {
 				if t.idleOffers != nil {
 					t.idleOffers.OfferIdle(t, o)
 				}

@@ -188,15 +188,6 @@ func (t *Tracker) Finished() int { return t.finished }
 // HasFree reports whether node n has a free slot of any kind.
 func (t *Tracker) HasFree(n cluster.NodeID) bool { return t.nodes[n].free != [3]int{} }
 
-// TakeFreed returns how many slots of each kind attempts ending on node n
-// freed since the last call, and resets the count: an offer tells the
-// policy which of its slots were freed (sched.Offer.Freed).
-func (t *Tracker) TakeFreed(n cluster.NodeID) [3]int32 {
-	f := t.nodes[n].freed
-	t.nodes[n].freed = [3]int32{}
-	return f
-}
-
 // RunningAttempts is the number of attempts holding a slot.
 func (t *Tracker) RunningAttempts() int { return t.running }
 
@@ -214,9 +205,9 @@ func (t *Tracker) Gone(n cluster.NodeID) bool { return t.nodes[n].gone }
 // Launchable returns the launchable maps and reduces.
 func (t *Tracker) Launchable() (maps, reduces int) { return t.launchableMaps, t.launchableReduces }
 
-// LaunchableFor reports whether some active job has a task a slot of
+// launchableFor reports whether some active job has a task a slot of
 // kind k could take: an offer for a slot no task could take is not made.
-func (t *Tracker) LaunchableFor(k sched.SlotKind) bool {
+func (t *Tracker) launchableFor(k sched.SlotKind) bool {
 	switch k {
 	case sched.MapSlot:
 		return t.launchableMaps > 0
@@ -246,9 +237,27 @@ func (t *Tracker) Done(i int) bool { return t.jobs[i].done }
 // tracker's: it changes as attempts start and end.
 func (t *Tracker) Attempts(i int) []TaskID { return t.jobs[i].running }
 
-// IsRunning reports whether task i of kind k of job j has an attempt
-// running.
-func (t *Tracker) IsRunning(j int, k sched.TaskKind, i int) bool { return t.jobs[j].isRunning(k, i) }
+// Live reports whether attempt a runs: a driver drops a report of an
+// attempt that does not (it was killed or failed, lost its race, or its
+// job left), whose task's attempt number has moved on.
+func (t *Tracker) Live(a Attempt) bool {
+	if a.Job < 0 || int(a.Job) >= len(t.jobs) || t.jobs[a.Job] == nil || t.jobs[a.Job].done {
+		return false
+	}
+	jr := t.jobs[a.Job]
+	if !jr.isRunning(a.Kind, int(a.Task)) {
+		return false
+	}
+	if a.N&BackupAttempt != 0 {
+		for _, b := range jr.backups {
+			if b.task == a.Task {
+				return a.Kind == sched.MapTask && b.n == a.N
+			}
+		}
+		return false
+	}
+	return jr.task(a.Kind, int(a.Task)).attempt == a.N
+}
 
 // Log returns job i's map output log, in the order outputs appeared. The
 // slice is the tracker's: it grows as maps finish.

@@ -107,6 +107,20 @@ func TestAttemptNumbers(t *testing.T) {
 		t.Fatal("Kill of the running map reported false; want true")
 	}
 	tr.Offer(1)
+	for _, tc := range []struct {
+		a    Attempt
+		want bool
+	}{
+		{attempt(0, 0, sched.MapTask, 1), false},
+		{attempt(0, 0, sched.MapTask, 3), true},
+		{attempt(0, 0, sched.MapTask, BackupAttempt|1), false},
+		{attempt(0, 0, sched.ReduceTask, 1), false},
+		{attempt(1, 0, sched.MapTask, 1), false},
+	} {
+		if got := tr.Live(tc.a); got != tc.want {
+			t.Errorf("Live(%s) = %v, want %v: only the relaunched attempt runs", name(tc.a), got, tc.want)
+		}
+	}
 	tr.AttemptFailed(attempt(0, 0, sched.MapTask, 3), "")
 	tr.Offer(1)
 	want := []string{"start j0 m0#1 on 0", "stop j0 m0#1 killed", "start j0 m0#3 on 1", "stop j0 m0#3 failed", "start j0 m0#5 on 1"}
