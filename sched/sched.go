@@ -89,8 +89,9 @@ type Decision struct {
 	SourceSet bool
 }
 
-// Cluster is the read-only view a policy decides on. The engine implements
-// it; policies must not modify anything reachable from it.
+// Cluster is the read-only view a policy decides on. The simulator's job
+// tracker (package jobtracker) and the testbed's master implement it;
+// policies must not modify anything reachable from it.
 type Cluster interface {
 	// Now is the virtual time in seconds.
 	Now() float64

@@ -1,15 +1,13 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
-	"time"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
+	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
@@ -26,31 +24,22 @@ type Engine struct {
 	topo   *cluster.Topology
 	net    *network.Network[flowRef]
 	pol    sched.Policy
-	jobObs sched.JobObserver
-	tskObs sched.TaskObserver
-	// lossObs is told of finished maps pending again (nodeloss.go),
-	// demObs of reduces enabled (tasks.go).
-	lossObs sched.OutputLossObserver
-	demObs  sched.DemandObserver
-	placer  *cluster.Placer // reduce output replicas
-	seed    uint64
-	rng     *rand.Rand // replica choice among equally near ones
-	col     *metrics.Collector
+	placer *cluster.Placer // reduce output replicas
+	seed   uint64
+	rng    *rand.Rand // replica choice among equally near ones
+	col    *metrics.Collector
 
 	now    float64
-	epoch  uint64
 	events eventQueue
+	// jt is the run's job tracker: the jobs' and nodes' bookkeeping and
+	// the policies' view of the cluster.
+	jt *jobtracker.Tracker
 
-	specs    []workload.Job
-	jobs     []*jobRun
-	active   []*sched.Job
-	finished int // jobs that left the run, completed or failed
-	failed   int // jobs that failed
+	specs []workload.Job
+	jobs  []*jobRun
 
-	nodes     []nodeState
-	slotTotal [3]int
-	capacity  [3]int // slots a node has, by kind
-	dirty     []cluster.NodeID
+	nodes []nodeState
+	dirty []cluster.NodeID
 
 	// acct are accounting links of unbounded capacity that every
 	// cross-rack flow of a cause also crosses, so the network's per-link
@@ -68,19 +57,11 @@ type Engine struct {
 	lastSer       float64
 	lastCongested int
 
-	running int // tasks running
-	// launchable counts the tasks a policy could launch now, over every
-	// active job: pending maps, and pending reduces of jobs whose reduces
-	// are enabled. An offer with nothing launchable for its slot kind is
-	// not made (see offer).
-	launchableMaps, launchableReduces int
-	idleOffers                        sched.IdleOffers // nil unless the policy wants offers nothing can take
-	phasePending                      int              // evPhaseDone events queued: tasks in a timed phase
-	lastProgress                      float64
-	progress                          Progress
-	err                               error
-	startAt                           float64 // see StartAt
-	startSet                          bool
+	phasePending int // evPhaseDone events queued: tasks in a timed phase
+	lastProgress float64
+	progress     Progress
+	startAt      float64 // see StartAt
+	startSet     bool
 
 	// instantMark is handled when the current instant began, and
 	// instantLimit the most events an instant may take (guard.go).
@@ -94,12 +75,9 @@ type Engine struct {
 	faults       []faults.Event
 	faultPending int // evFault events queued: faults to come and expiries
 	downCount    int // nodes dead (killed and not restored)
-	wipedCount   int // nodes that were ever declared lost: their replicas are gone
 
 	shuffleProduced, shuffleFetched float64
 	ledger                          diskLedger // spill and merge bytes (costs.go)
-	cost                            metrics.Latency
-	clock                           time.Time // the origin decisions are timed from
 	handled, flowsDone              int64
 }
 
@@ -116,26 +94,18 @@ func (e *Engine) Stats() Stats {
 	return Stats{Events: e.handled, Flows: e.flowsDone, Network: e.net.Stats()}
 }
 
+// nodeState is what the engine keeps of a node beside the tracker's
+// bookkeeping.
 type nodeState struct {
-	free [3]int
-	// freed counts the slots, by kind, that tasks ending on the node have
-	// freed since its last offers (sched.Offer.Freed).
-	freed [3]int32
 	// computing and computeWait implement copy-compute splitting: reducers
 	// computing now, and those waiting to (job index, reduce index).
 	computing   int
 	computeWait [][2]int32
 	hb          bool // a heartbeat is scheduled
 	isDirty     bool
-	// down: the node is dead (killed, not restored); gone: the master has
-	// declared it lost, so its slots left the cluster; wiped: it was
-	// declared lost at some time, so it holds no replica of the files
-	// placed before. life counts its kills and restores, so that an
-	// expiry scheduled before a restore is known to be stale.
-	down, gone, wiped bool
-	life              uint32
-	usedCPU           float64
-	usedMem           float64
+	// life counts the node's kills and restores, so that an expiry
+	// scheduled before a restore is known to be stale.
+	life uint32
 }
 
 // referenceSolves makes every engine's network re-solve from scratch at
@@ -165,7 +135,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if p.Transport == TransportTCP {
 		payloadOnly(caps, topo, p.TCPPayloadFraction)
 	}
-	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs, seed: seed, clock: time.Now(),
+	e := &Engine{p: p, topo: topo, pol: pol, specs: jobs, seed: seed,
 		rng:    rand.New(rand.NewPCG(seed, 0x72656164)),
 		placer: cluster.NewPlacer(topo, seed),
 		col: metrics.New(metrics.Options{
@@ -199,11 +169,6 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if p.Speculative {
 		e.col.EnableSpeculation()
 	}
-	e.idleOffers = sched.IdleOffersOf(pol)
-	e.jobObs, _ = pol.(sched.JobObserver)
-	e.tskObs, _ = pol.(sched.TaskObserver)
-	e.lossObs, _ = pol.(sched.OutputLossObserver)
-	e.demObs, _ = pol.(sched.DemandObserver)
 	cfg := topo.Config()
 	if cc := &e.p.CopyCompute; cc.Enabled {
 		if topo.ContainerModel() {
@@ -219,21 +184,25 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 			return nil, fmt.Errorf("engine.copy_compute: want 1 <= max_computing <= max_reducers, got %d and %d", cc.MaxComputing, cc.MaxReducers)
 		}
 	}
-	e.capacity = [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}
+	slots := [3]int{cfg.MapSlots, cfg.ReduceSlots, cfg.Containers}
 	if e.p.CopyCompute.Enabled {
-		e.capacity[sched.ReduceSlot] = e.p.CopyCompute.MaxReducers
+		slots[sched.ReduceSlot] = e.p.CopyCompute.MaxReducers
 	}
 	if !topo.Uniform() && e.p.CopyCompute.Enabled {
 		return nil, fmt.Errorf("engine.copy_compute: copy-compute splitting needs nodes of one size, and the cluster's differ")
 	}
-	e.nodes = make([]nodeState, topo.NumNodes())
-	for i := range e.nodes {
-		e.nodes[i].free = e.capOf(cluster.NodeID(i))
-		for k := range e.slotTotal {
-			e.slotTotal[k] += e.nodes[i].free[k]
-		}
+	maxComputing := 0
+	if e.p.CopyCompute.Enabled {
+		maxComputing = e.p.CopyCompute.MaxComputing
 	}
+	e.jt = jobtracker.New(jobtracker.Config{
+		Topology: topo, Seed: seed, Slots: slots, SlowStart: *e.p.SlowStart, MaxAttempts: e.p.MaxAttempts,
+		MaxComputing: maxComputing, LaunchesPerHeartbeat: e.p.LaunchesPerHeartbeat,
+		Speculative: e.p.Speculative, HeartbeatS: e.p.HeartbeatS, CheckInvariants: e.p.CheckInvariants,
+	}, jobs, pol, e.col, (*driver)(e))
+	e.nodes = make([]nodeState, topo.NumNodes())
 	e.uplink = make([][2]float64, topo.NumRacks())
+	e.jt.SetUplinks(e.uplink)
 	e.lastUp = make([][2]float64, topo.NumRacks())
 	e.jobs = make([]*jobRun, len(jobs))
 	var tasks int64
@@ -259,7 +228,7 @@ func (e *Engine) StartAt(t float64) { e.startAt, e.startSet = t, true }
 // reports, so a user can see whether a policy keeps up with a real
 // heartbeat stream. It depends on the machine, so it is kept apart from
 // the run's results.
-func (e *Engine) DecisionCost() *metrics.Latency { return &e.cost }
+func (e *Engine) DecisionCost() *metrics.Latency { return e.jt.DecisionCost() }
 
 // Collector returns the run's metrics.
 func (e *Engine) Collector() *metrics.Collector { return e.col }
@@ -280,6 +249,7 @@ func (e *Engine) Run() error {
 		start = e.startAt
 	}
 	e.now, e.lastProgress, e.lastSer, e.lastDone = start, start, start, start
+	e.jt.SetNow(start)
 	n := len(e.nodes)
 	for i := range e.nodes {
 		e.scheduleHeartbeatAfter(cluster.NodeID(i), start-e.p.HeartbeatS*float64(n-i)/float64(n))
@@ -294,10 +264,10 @@ func (e *Engine) Run() error {
 		e.events.push(event{t: e.faults[i].At, kind: evFault, a: int32(i)})
 	}
 	nextReport := 0
-	for e.finished < len(e.specs) && e.err == nil {
+	for e.jt.Finished() < len(e.specs) && e.jt.Err() == nil {
 		tNet, okNet := e.net.NextCompletion()
 		if e.events.len() == 0 && !okNet {
-			return fmt.Errorf("simulation stalled at t=%.3f s with %d of %d jobs unfinished and nothing scheduled", e.now, len(e.specs)-e.finished, len(e.specs))
+			return fmt.Errorf("simulation stalled at t=%.3f s with %d of %d jobs unfinished and nothing scheduled", e.now, len(e.specs)-e.jt.Finished(), len(e.specs))
 		}
 		next := math.Inf(1)
 		if e.events.len() > 0 {
@@ -309,7 +279,7 @@ func (e *Engine) Run() error {
 		if next > e.now {
 			// Everything at the current instant is done: offer the slots it freed.
 			e.flushOffers()
-			if e.err != nil {
+			if e.jt.Err() != nil {
 				break
 			}
 			// Offers may have launched zero-length work at this instant.
@@ -320,6 +290,7 @@ func (e *Engine) Run() error {
 				continue
 			}
 			e.now = math.Max(e.now, next)
+			e.jt.SetNow(e.now)
 			e.instantMark = e.handled
 		}
 		if okNet && tNet <= e.now {
@@ -337,26 +308,26 @@ func (e *Engine) Run() error {
 			break
 		}
 		e.handle(ev)
-		if e.progress != nil && e.finished >= nextReport {
-			e.progress(e.now, e.finished, len(e.specs))
-			nextReport = e.finished + max(1, len(e.specs)/100)
+		if e.progress != nil && e.jt.Finished() >= nextReport {
+			e.progress(e.now, e.jt.Finished(), len(e.specs))
+			nextReport = e.jt.Finished() + max(1, len(e.specs)/100)
 		}
 	}
 	// The run ends with its last job, but what else happens at that
 	// instant still happens: faults and expiries queued for it (a whole
 	// rack expires at one instant, and the expiry that fails the last job
 	// may not be its last). Nothing later does.
-	for e.err == nil && e.events.len() > 0 && e.events.peek().t <= e.now {
+	for e.jt.Err() == nil && e.events.len() > 0 && e.events.peek().t <= e.now {
 		ev := e.events.pop()
 		if ev.kind == evFault {
 			e.handle(ev)
 		}
 	}
-	if e.err != nil {
-		return e.err
+	if e.jt.Err() != nil {
+		return e.jt.Err()
 	}
 	if e.progress != nil {
-		e.progress(e.now, e.finished, len(e.specs))
+		e.progress(e.now, e.jt.Finished(), len(e.specs))
 	}
 	return e.checkEnd()
 }
@@ -384,16 +355,14 @@ func (e *Engine) handle(ev event) {
 }
 
 func (e *Engine) fail(format string, args ...any) {
-	if e.err == nil {
-		e.err = fmt.Errorf("t=%.3f s: "+format, append([]any{e.now}, args...)...)
-	}
+	e.jt.Fail(fmt.Errorf("t=%.3f s: "+format, append([]any{e.now}, args...)...))
 }
 
 // markDirty queues node n to be offered its free slots at the end of the
 // current instant.
 func (e *Engine) markDirty(n cluster.NodeID) {
 	ns := &e.nodes[n]
-	if ns.down {
+	if e.jt.Down(n) {
 		return // a dead node offers nothing
 	}
 	if !ns.isDirty {
@@ -424,234 +393,52 @@ func (e *Engine) heartbeat(n cluster.NodeID) {
 	ns := &e.nodes[n]
 	ns.hb = false
 	if e.p.CheckInvariants {
-		e.checkLaunchable()
-		e.checkRunning()
+		e.jt.Check()
 	}
-	if ns.down {
+	if e.jt.Down(n) {
 		return // the heartbeat of a node that has died since it was scheduled
 	}
-	if ns.free == [3]int{} {
+	if !e.jt.HasFree(n) {
 		return // a full node waits for a task to end
 	}
 	e.offer(n)
-	if e.err == nil && !ns.hb && ns.free != [3]int{} && len(e.active) > 0 {
+	if e.jt.Err() == nil && !ns.hb && e.jt.HasFree(n) && len(e.jt.Jobs()) > 0 {
 		e.scheduleHeartbeatAfter(n, e.now)
 	}
 	e.checkStall()
 }
 
 func (e *Engine) flushOffers() {
-	for len(e.dirty) > 0 && e.err == nil {
+	for len(e.dirty) > 0 && e.jt.Err() == nil {
 		d := e.dirty
 		e.dirty = nil
 		for _, n := range d {
 			e.nodes[n].isDirty = false
-			if !e.nodes[n].down {
+			if !e.jt.Down(n) {
 				e.offer(n)
 			}
 		}
 	}
 }
 
-// offer asks the policy to fill node n's free slots, kind by kind, until it
-// declines, or until it has launched Params.LaunchesPerHeartbeat tasks
-// there when that is set. Hadoop 1.2.1's Fair Scheduler assigns as many
-// tasks a heartbeat as the node has free slots (mapred.fairscheduler.
-// assignmultiple, true, with no cap by default); its 0.20 version, with
-// assignmultiple false by default, and YARN's Fair Scheduler
-// (yarn.scheduler.fair.assignmultiple, false) one. Maps are offered first,
-// as those schedulers try maps before reduces, so a node limited to one
-// launch starts a reduce only when no map takes its slot. An offer made
-// because a task ended counts as a heartbeat of its own (Hadoop's
-// out-of-band heartbeat).
-//
-// An offer for a slot kind no pending task could take (no job has a pending
-// map, nor an enabled pending reduce) is not made: every policy would have
-// to decline it, and on a large cluster such offers are most heartbeats.
-// A policy that keeps state on such offers says so with sched.IdleOffers
-// and is told of them instead.
-func (e *Engine) offer(n cluster.NodeID) {
-	if len(e.active) == 0 {
-		return
-	}
-	launched := 0
-	freed := e.nodes[n].freed
-	e.nodes[n].freed = [3]int32{}
-	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for e.nodes[n].free[k] > 0 && e.err == nil {
-			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
-			freed[k]--
-			if !e.launchable(k) {
-				if e.idleOffers != nil {
-					e.idleOffers.OfferIdle(e, o)
-				}
-				break
-			}
-			// Wall time is measured to report what a decision costs; it
-			// never reaches a decision or the run's results.
-			// Both clock reads are monotonic-only: time.Now would also
-			// read the wall clock, a third of the timing's cost.
-			t0 := time.Since(e.clock)
-			d, ok := e.pol.Assign(e, o)
-			e.cost.Add(time.Since(e.clock) - t0)
-			if !ok {
-				break
-			}
-			e.apply(n, k, d)
-			if launched++; launched == e.p.LaunchesPerHeartbeat {
-				return // the heartbeat's launches are used up
-			}
-		}
-		// A map slot the policy leaves free may take a speculative
-		// backup (speculate.go).
-		for e.p.Speculative && k != sched.ReduceSlot && e.nodes[n].free[k] > 0 && e.err == nil && e.speculate(n, k) {
-			if launched++; launched == e.p.LaunchesPerHeartbeat {
-				return
-			}
-		}
-	}
-}
-
-// launchable reports whether some active job has a task a slot of kind k
-// could take.
-func (e *Engine) launchable(k sched.SlotKind) bool {
-	switch k {
-	case sched.MapSlot:
-		return e.launchableMaps > 0
-	case sched.ReduceSlot:
-		return e.launchableReduces > 0
-	}
-	return e.launchableMaps > 0 || e.launchableReduces > 0
-}
-
-// apply checks a decision and launches its task. A decision the engine
-// cannot carry out is a policy bug: the run stops with an error naming it.
-func (e *Engine) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
-	if err := sched.CheckDecision(e, sched.Offer{Node: n, Slot: k}, d, e.isActive); err != nil {
-		e.fail("policy %s %v", e.pol.Name(), err)
-		return
-	}
-	jr := e.jobs[d.Job.Index]
-	e.nodes[n].free[k]--
-	e.running++
-	e.lastProgress = e.now
-	e.col.Decision(d.Rule)
-	if d.Kind == sched.MapTask {
-		src := cluster.NodeID(-1)
-		if d.SourceSet {
-			src = d.Source
-		}
-		e.launchMap(jr, d.Map, n, k, src)
-	} else {
-		e.launchReduce(jr, n, k)
-	}
-}
-
-// isActive reports whether j is one of this run's unfinished jobs.
-func (e *Engine) isActive(j *sched.Job) bool {
-	return j.Index >= 0 && j.Index < len(e.jobs) && e.jobs[j.Index] != nil && e.jobs[j.Index].sj == j && !e.jobs[j.Index].done
-}
+// offer has the job tracker offer node n's free slots to the policy
+// (jobtracker.Tracker.Offer).
+func (e *Engine) offer(n cluster.NodeID) { e.jt.Offer(n) }
 
 // checkStall ends the run when nothing can happen any more: no bytes are
 // moving, no task is in a timed phase, and no task has launched or ended
 // for StallS while jobs wait. That is a policy that declines every offer,
 // or tasks that hold every slot waiting for work that has nowhere to run.
 func (e *Engine) checkStall() {
-	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.active) == 0 || e.faultPending > 0 {
+	if e.net.ActiveFlows() > 0 || e.phasePending > 0 || len(e.jt.Jobs()) == 0 || e.faultPending > 0 {
 		e.lastProgress = e.now
 		return
 	}
 	if e.now-e.lastProgress > e.p.StallS {
 		e.fail("stalled: no task has launched or ended for %.0f s while %d jobs wait and %d tasks hold slots; policy %s (engine.stall_s)",
-			e.now-e.lastProgress, len(e.active), e.running, e.pol.Name())
+			e.now-e.lastProgress, len(e.jt.Jobs()), e.jt.RunningAttempts(), e.pol.Name())
 	}
 }
-
-// sched.Cluster, the policies' read-only view.
-
-// Now is the virtual time.
-func (e *Engine) Now() float64 { return e.now }
-
-// Topology is the cluster's shape.
-func (e *Engine) Topology() *cluster.Topology { return e.topo }
-
-// Jobs returns the active jobs in submit order.
-func (e *Engine) Jobs() []*sched.Job { return e.active }
-
-// FreeSlots returns node n's free slots of kind k.
-func (e *Engine) FreeSlots(n cluster.NodeID, k sched.SlotKind) int { return e.nodes[n].free[k] }
-
-// TotalSlots returns the cluster's slots of kind k.
-func (e *Engine) TotalSlots(k sched.SlotKind) int { return e.slotTotal[k] }
-
-// Epoch changes whenever demand may have changed.
-func (e *Engine) Epoch() uint64 { return e.epoch }
-
-// UplinkUtilization is rack r's uplink use over the last monitor period.
-func (e *Engine) UplinkUtilization(r cluster.RackID) (up, down float64) {
-	u := e.uplink[r]
-	return u[0], u[1]
-}
-
-// ReduceAdmissible reports whether a reduce of job j may launch on node n:
-// always, unless copy-compute splitting limits the job's copying reducers
-// there.
-func (e *Engine) ReduceAdmissible(j *sched.Job, n cluster.NodeID) bool {
-	if !e.p.CopyCompute.Enabled {
-		return true
-	}
-	jr := e.jobs[j.Index]
-	return jr.copyingOn[n] < e.p.CopyCompute.MaxComputing
-}
-
-// FreeResources is node n's CPU and memory not held by running tasks.
-func (e *Engine) FreeResources(n cluster.NodeID) (cpu, memGB float64) {
-	c, m := e.topo.Resources(n)
-	return c - e.nodes[n].usedCPU, m - e.nodes[n].usedMem
-}
-
-// capOf is the slots node n owns, by kind.
-func (e *Engine) capOf(n cluster.NodeID) [3]int {
-	if e.topo.Uniform() {
-		return e.capacity
-	}
-	return e.topo.Slots(n)
-}
-
-// RunningTasks lists job j's running attempts, oldest first.
-func (e *Engine) RunningTasks(j *sched.Job) []sched.TaskRef {
-	if j == nil || j.Index < 0 || j.Index >= len(e.jobs) || e.jobs[j.Index] == nil {
-		return nil
-	}
-	jr := e.jobs[j.Index]
-	out := make([]sched.TaskRef, 0, len(jr.running))
-	for _, t := range jr.running {
-		if t.kind == sched.MapTask {
-			m := &jr.maps[t.index]
-			out = append(out, sched.TaskRef{Job: j, Kind: sched.MapTask, Index: int(t.index), Node: m.node, Start: m.start})
-		} else {
-			r := &jr.reduces[t.index]
-			out = append(out, sched.TaskRef{Job: j, Kind: sched.ReduceTask, Index: int(t.index), Node: r.node, Start: r.start})
-		}
-	}
-	// Launch order is start order; tasks started at one instant go maps
-	// first, then by index.
-	for lo := 0; lo < len(out); {
-		hi := lo + 1
-		for hi < len(out) && out[hi].Start == out[lo].Start {
-			hi++
-		}
-		if hi-lo > 1 {
-			slices.SortFunc(out[lo:hi], func(a, b sched.TaskRef) int {
-				return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Index, b.Index))
-			})
-		}
-		lo = hi
-	}
-	return out
-}
-
-var _ sched.Cluster = (*Engine)(nil)
 
 // payloadOnly gives the payload of transfers fraction of every NIC's and
 // uplink's rate (transport tcp): the rest carries the frames' headers.

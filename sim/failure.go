@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/mrsched/mrsched/sched"
@@ -36,6 +35,10 @@ import (
 // under every policy and in the job's run alone (metrics.slowdown). With
 // the rate at 0 nothing is drawn, so such runs are those of an engine
 // without failures.
+//
+// The engine draws the failures and ends the attempt's work where it
+// fails; the job tracker (jobtracker.Tracker.AttemptFailed) counts the
+// failure, retries the task and fails the job.
 
 // failSalt separates the failure stream from the job's placement stream,
 // which is keyed by the same seed and name.
@@ -56,72 +59,4 @@ func (e *Engine) drawFailure(jr *jobRun, k sched.TaskKind, i int, attempt uint32
 		at = 1
 	}
 	return at
-}
-
-// failAttempt ends task i's running attempt as failed: its work is lost
-// as a killed attempt's is (endAttempt), it is counted with the
-// task-seconds it ran, the policy is told (TaskEnded, killed), and the
-// task is pending again, or, its attempts exhausted, the job fails. It is
-// the one way an attempt fails, whatever the cause.
-func (e *Engine) failAttempt(jr *jobRun, k sched.TaskKind, i int) { e.failAttemptFor(jr, k, i, "") }
-
-// failAttemptFor is failAttempt for an attempt that failed because of a
-// node loss (nodeloss.go), why: it is counted among the faults' killed
-// attempts too, and a job it fails says why in its reason.
-func (e *Engine) failAttemptFor(jr *jobRun, k sched.TaskKind, i int, why string) {
-	node, slot, start := e.endAttempt(jr, k, i)
-	var failures uint16
-	if k == sched.MapTask {
-		jr.maps[i].failAt = 0
-		jr.maps[i].failures++
-		failures = jr.maps[i].failures
-	} else {
-		jr.reduces[i].failAt = 0
-		jr.reduces[i].failures++
-		failures = jr.reduces[i].failures
-	}
-	e.epoch++
-	e.col.TaskFailed(e.now - start)
-	if why != "" {
-		e.col.FaultKilled(e.now - start)
-	}
-	e.freeSlot(node, slot)
-	if e.tskObs != nil {
-		e.tskObs.TaskEnded(e, jr.sj, k, node, true)
-	}
-	if int(failures) >= e.p.MaxAttempts {
-		reason := fmt.Sprintf("%s %d failed %d attempts (engine.max_attempts %d) at t=%.3f s", k, i, failures, e.p.MaxAttempts, e.now)
-		if why != "" {
-			reason += ": " + why
-			e.col.FaultFailedJob()
-		}
-		e.failJob(jr, reason)
-	}
-}
-
-// failJob ends a job that cannot complete: its running attempts are
-// killed (counted as killed, and told to the policy), its pending tasks
-// are no longer offered, its part of the shuffle ledger is dropped, and
-// it leaves the run with reason in jobs.csv.
-func (e *Engine) failJob(jr *jobRun, reason string) {
-	sj := jr.sj
-	jr.done = true // its reducers waiting to compute are passed over
-	for len(jr.running) > 0 {
-		t := jr.running[len(jr.running)-1]
-		node, slot, start := e.endAttempt(jr, t.kind, int(t.index))
-		e.col.TaskKilled(e.now - start)
-		e.freeSlot(node, slot)
-		if e.tskObs != nil {
-			e.tskObs.TaskEnded(e, sj, t.kind, node, true)
-		}
-	}
-	e.launchableMaps -= sj.PendingMaps()
-	if sj.ReducesEnabled {
-		e.launchableReduces -= sj.PendingReduces()
-	}
-	e.shuffleProduced -= jr.produced
-	e.shuffleFetched -= jr.fetched
-	e.failed++
-	e.col.JobFailed(jr.spec.ID, e.now, reason)
-	e.leave(jr)
 }

@@ -93,11 +93,7 @@ var kindNames = map[eventKind]string{
 	evFault: "node fault",
 }
 
-func (e *Engine) setErr(err error) {
-	if e.err == nil {
-		e.err = err
-	}
-}
+func (e *Engine) setErr(err error) { e.jt.Fail(err) }
 
 // checkRunaway, called by the monitor, stops a run whose next completion
 // is so far away that reaching it would take more than runawayEvents
@@ -106,7 +102,7 @@ func (e *Engine) setErr(err error) {
 func (e *Engine) checkRunaway() {
 	if e.handled-e.doneEvents > livelockEvents {
 		e.setErr(&SettingError{"policy", fmt.Sprintf("t=%.3f s: %d events without a task finishing or a job arriving, while %d tasks hold slots: policy %s launches and ends attempts without progress",
-			e.now, e.handled-e.doneEvents, e.running, e.pol.Name())})
+			e.now, e.handled-e.doneEvents, e.jt.RunningAttempts(), e.pol.Name())})
 		return
 	}
 	if e.now-e.lastDone <= e.p.StallS && e.handled-e.doneEvents <= projectAfter {
@@ -143,7 +139,7 @@ func (e *Engine) checkRunaway() {
 			return // the stall rule's to judge, at stall_s
 		}
 		e.setErr(fmt.Errorf("t=%.3f s: stalled: nothing has finished for %.0f s and nothing in flight will (engine.stall_s), while %d jobs wait; policy %s",
-			e.now, e.now-e.lastDone, len(e.active), e.pol.Name()))
+			e.now, e.now-e.lastDone, len(e.jt.Jobs()), e.pol.Name()))
 		return
 	}
 	blame := "cluster.nic_mbps, cluster.disk_mbps or cluster.rack_uplink_mbps (or workload.map_mbps, or the workload's sizes)"

@@ -1,15 +1,12 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
-	"github.com/mrsched/mrsched/sched"
 )
 
 // monitor samples every rack uplink's utilisation averaged over the last
@@ -34,12 +31,12 @@ func (e *Engine) monitor() {
 	e.col.MonitorSample(congested)
 	e.col.UplinkMonitorSample(e.uplink)
 	if e.faults != nil {
-		e.freeForMaps()
+		e.jt.StarvedMaps()
 	}
 	e.checkStall() // heartbeats stop on full nodes; the monitor always runs
 	e.checkRunaway()
 	e.lastCongested = congested
-	if e.finished < len(e.specs) {
+	if e.jt.Finished() < len(e.specs) {
 		e.events.push(event{t: e.now + period, kind: evMonitor})
 	}
 }
@@ -49,7 +46,7 @@ func (e *Engine) monitor() {
 func (e *Engine) series() {
 	e.net.Advance(e.now)
 	dt := e.now - e.lastSer
-	row := metrics.TimeseriesRow{T: e.now, ActiveJobs: len(e.active), CongestedUplinks: e.lastCongested}
+	row := metrics.TimeseriesRow{T: e.now, ActiveJobs: len(e.jt.Jobs()), CongestedUplinks: e.lastCongested}
 	for c := range e.acct {
 		b := e.net.LinkBytes(e.acct[c])
 		if dt > 0 {
@@ -58,7 +55,7 @@ func (e *Engine) series() {
 		e.lastAcct[c] = b
 		row.CrossRackTotalBytes += b
 	}
-	for _, j := range e.active {
+	for _, j := range e.jt.Jobs() {
 		row.RunningMaps += j.RunningMaps
 		row.RunningReduces += j.RunningReduces
 		row.PendingMaps += j.PendingMaps()
@@ -70,22 +67,24 @@ func (e *Engine) series() {
 	e.col.EndUplinkPeriod(e.now, len(e.uplink))
 	e.col.AddPoolSamples(e.poolSamples())
 	e.lastSer = e.now
-	if e.finished < len(e.specs) {
+	if e.jt.Finished() < len(e.specs) {
 		e.events.push(event{t: e.now + e.p.TimeseriesPeriodS, kind: evSeries})
 	}
 }
 
 // poolSamples returns each pool's running tasks, demand and shares now.
-func (e *Engine) poolSamples() []metrics.PoolSample { return PoolSamples(e.now, e.active, e.slotTotal) }
+func (e *Engine) poolSamples() []metrics.PoolSample {
+	return PoolSamples(e.now, e.jt.Jobs(), e.jt.SlotTotals())
+}
 
 // checkEnd verifies, once every job is done, that nothing is left running
 // and that every shuffle byte produced was fetched exactly once.
 func (e *Engine) checkEnd() error {
-	if e.running != 0 || e.net.ActiveFlows() != 0 {
-		return fmt.Errorf("invariant: all jobs finished but %d tasks and %d flows remain", e.running, e.net.ActiveFlows())
+	if e.jt.RunningAttempts() != 0 || e.net.ActiveFlows() != 0 {
+		return fmt.Errorf("invariant: all jobs finished but %d tasks and %d flows remain", e.jt.RunningAttempts(), e.net.ActiveFlows())
 	}
-	if e.launchableMaps != 0 || e.launchableReduces != 0 {
-		return fmt.Errorf("invariant: all jobs finished but %d maps and %d reduces are counted launchable", e.launchableMaps, e.launchableReduces)
+	if lm, lr := e.jt.Launchable(); lm != 0 || lr != 0 {
+		return fmt.Errorf("invariant: all jobs finished but %d maps and %d reduces are counted launchable", lm, lr)
 	}
 	if !e.p.CheckInvariants {
 		return nil
@@ -97,53 +96,17 @@ func (e *Engine) checkEnd() error {
 		return err
 	}
 	for n := range e.nodes {
-		want := e.capOf(cluster.NodeID(n))
-		if e.nodes[n].gone {
+		id := cluster.NodeID(n)
+		want := e.jt.SlotsOf(id)
+		if e.jt.Gone(id) {
 			want = [3]int{} // its slots left the cluster
 		}
-		if e.nodes[n].free != want || e.nodes[n].computing != 0 {
-			return fmt.Errorf("invariant: node %d ends with free slots %v", n, e.nodes[n].free)
+		free := [3]int{e.jt.FreeSlots(id, 0), e.jt.FreeSlots(id, 1), e.jt.FreeSlots(id, 2)}
+		if free != want || e.nodes[n].computing != 0 {
+			return fmt.Errorf("invariant: node %d ends with free slots %v", n, free)
 		}
 	}
 	return nil
-}
-
-// checkLaunchable recounts the launchable tasks that offer relies on.
-func (e *Engine) checkLaunchable() {
-	maps, reduces := 0, 0
-	for _, j := range e.active {
-		maps += j.PendingMaps()
-		if j.ReducesEnabled {
-			reduces += j.PendingReduces()
-		}
-	}
-	if maps != e.launchableMaps || reduces != e.launchableReduces {
-		e.fail("invariant: %d maps and %d reduces are launchable, but the engine counts %d and %d", maps, reduces, e.launchableMaps, e.launchableReduces)
-	}
-}
-
-// checkRunning compares RunningTasks, which reads each job's running list,
-// with a scan of all its tasks stably sorted by start time.
-func (e *Engine) checkRunning() {
-	for _, j := range e.active {
-		jr := e.jobs[j.Index]
-		var want []sched.TaskRef
-		for i := range jr.maps {
-			if m := &jr.maps[i]; m.state != tsPending && m.state != tsDone {
-				want = append(want, sched.TaskRef{Job: j, Kind: sched.MapTask, Index: i, Node: m.node, Start: m.start})
-			}
-		}
-		for i := range jr.reduces {
-			if r := &jr.reduces[i]; r.state != tsPending && r.state != tsDone {
-				want = append(want, sched.TaskRef{Job: j, Kind: sched.ReduceTask, Index: i, Node: r.node, Start: r.start})
-			}
-		}
-		slices.SortStableFunc(want, func(a, b sched.TaskRef) int { return cmp.Compare(a.Start, b.Start) })
-		if got := e.RunningTasks(j); !slices.Equal(got, want) {
-			e.fail("invariant: job %d's running tasks are %v, a scan finds %v", j.Index, got, want)
-			return
-		}
-	}
 }
 
 // ShuffleBytes returns the shuffle bytes produced by maps and fetched by

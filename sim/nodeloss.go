@@ -21,11 +21,14 @@ import (
 // starts again without it.
 //
 // At expiry (at_s + engine.node_expiry_s), or at a restore that comes
-// first, the master declares it lost (loseNode): its attempts fail as
+// first, the master declares it lost (loseNode; the job tracker's
+// NodeLost keeps the rules, jobtracker/loss.go): its attempts fail as
 // killed ones, the finished maps of unfinished jobs whose output it held
 // run again, its replicas leave the jobs' files, a job left needing a
 // block with no replica fails, and its slots leave the cluster. A restore
-// then brings it back empty (restoreNode).
+// then brings it back empty (restoreNode). What breaks with the node,
+// its flows, and the fetch state of reduces that lose outputs, is the
+// engine's (breakTransfers, driver.OutputsLost).
 //
 // The shuffle ledger (Engine.shuffleProduced, shuffleFetched) counts each
 // map's output once, at its first finish: a reduce that had fetched a lost
@@ -74,14 +77,14 @@ func (e *Engine) SetFaults(evs []faults.Event) error {
 }
 
 // frozen reports whether node n is dead: its tasks make no progress.
-func (e *Engine) frozen(n cluster.NodeID) bool { return e.downCount > 0 && e.nodes[n].down }
+func (e *Engine) frozen(n cluster.NodeID) bool { return e.downCount > 0 && e.jt.Down(n) }
 
 // fault handles an evFault event: a kill or restore of the run's faults,
 // or a node's expiry.
 func (e *Engine) fault(ev event) {
 	if ev.a < 0 {
 		n := cluster.NodeID(-1 - ev.a)
-		if ns := &e.nodes[n]; ns.down && !ns.gone && ns.life == ev.c {
+		if e.jt.Down(n) && !e.jt.Gone(n) && e.nodes[n].life == ev.c {
 			e.loseNode(n)
 		}
 		return
@@ -93,7 +96,7 @@ func (e *Engine) fault(ev event) {
 	}
 	for _, n := range f.Nodes {
 		ns := &e.nodes[n]
-		ns.down = true
+		e.jt.NodeDown(n)
 		ns.life++
 		e.downCount++
 		e.faultPending++
@@ -106,16 +109,16 @@ func (e *Engine) fault(ev event) {
 // of their own tasks (which freeze), reads from them, fetches from them
 // and pipelines through them.
 func (e *Engine) breakTransfers() {
-	for _, sj := range slices.Clone(e.active) {
+	for _, sj := range slices.Clone(e.jt.Jobs()) {
 		jr := e.jobs[sj.Index]
-		for _, t := range slices.Clone(jr.running) {
-			if jr.done {
+		for _, t := range slices.Clone(e.jt.Attempts(sj.Index)) {
+			if e.jt.Done(sj.Index) {
 				break // a map that found no replica failed the job
 			}
-			if t.kind == sched.MapTask {
-				e.breakMap(jr, int(t.index))
+			if t.Kind == sched.MapTask {
+				e.breakMap(jr, int(t.Index))
 			} else {
-				e.breakReduce(jr, int(t.index))
+				e.breakReduce(jr, int(t.Index))
 			}
 		}
 	}
@@ -127,9 +130,9 @@ func (e *Engine) breakMap(jr *jobRun, i int) {
 	case m.state != tsRunning && m.state != tsMerging:
 		// Starting: its read begins at its startup's end, from a live
 		// replica then (startMapRead), unless its own node is dead.
-	case e.nodes[m.node].down:
+	case e.jt.Down(m.node):
 		e.cancelMapFlows(m)
-	case m.state == tsRunning && m.flow != 0 && e.nodes[m.src].down:
+	case m.state == tsRunning && m.flow != 0 && e.jt.Down(m.src):
 		e.removeFlow(&m.flow)
 		e.startMapRead(jr, i, m) // from the beginning, from a live replica
 	}
@@ -137,15 +140,16 @@ func (e *Engine) breakMap(jr *jobRun, i int) {
 
 func (e *Engine) breakReduce(jr *jobRun, i int) {
 	r := &jr.reduces[i]
-	if e.nodes[r.node].down {
+	if e.jt.Down(r.node) {
 		e.cancelReduceFlows(r)
 		return
 	}
 	switch r.state {
 	case tsRunning:
 		broke := false
+		hosts := e.jt.Hosts(jr.id)
 		for h := range r.from {
-			if hf := &r.from[h]; hf.state == hostFetching && e.nodes[jr.hosts[h]].down {
+			if hf := &r.from[h]; hf.state == hostFetching && e.jt.Down(hosts[h]) {
 				e.removeFlow(&hf.flow)
 				e.cancelFetch(r, int32(h))
 				hf.state = hostParked
@@ -159,7 +163,7 @@ func (e *Engine) breakReduce(jr *jobRun, i int) {
 			e.pump(jr, i) // fetch from other hosts in the freed places
 		}
 	case tsWriting:
-		if slices.ContainsFunc(r.fx.pipe, func(n cluster.NodeID) bool { return e.nodes[n].down }) {
+		if slices.ContainsFunc(r.fx.pipe, func(n cluster.NodeID) bool { return e.jt.Down(n) }) {
 			e.removeFlow(&r.write)
 			e.writeFlow(jr, i, r.fx.pipe)
 		}
@@ -177,7 +181,7 @@ func (e *Engine) readSource(reps []cluster.NodeID, n cluster.NodeID) cluster.Nod
 	}
 	var down func(cluster.NodeID) bool
 	if e.downCount > 0 {
-		down = func(r cluster.NodeID) bool { return e.nodes[r].down }
+		down = func(r cluster.NodeID) bool { return e.jt.Down(r) }
 	}
 	return cluster.ReadReplica(e.topo, reps, n, down, e.rng)
 }
@@ -189,7 +193,7 @@ func (e *Engine) rereadFrom(jr *jobRun, i int) bool {
 	m := &jr.maps[i]
 	reps := jr.sj.Input.BlockReplicas(i)
 	m.src = e.readSource(reps, m.node)
-	if !e.nodes[m.src].down {
+	if !e.jt.Down(m.src) {
 		return true
 	}
 	m.state = tsStarting // its flow is gone
@@ -197,92 +201,33 @@ func (e *Engine) rereadFrom(jr *jobRun, i int) bool {
 	return false
 }
 
-// loseNode declares node d lost: its attempts fail, the map outputs it
-// held for unfinished jobs are lost and their maps run again, its replicas
-// leave the jobs' files (failing a job left needing a block with none),
-// and its slots leave the cluster.
+// loseNode declares node d lost (jobtracker.Tracker.NodeLost): its
+// reducers waiting for a compute slot are ended with its attempts, so
+// none is admitted there.
 func (e *Engine) loseNode(d cluster.NodeID) {
-	ns := &e.nodes[d]
-	e.col.NodeLost()
-	ns.computeWait = nil // its reducers are ended below; none is admitted there
-	active := slices.Clone(e.active)
-	for _, sj := range active {
-		jr := e.jobs[sj.Index]
-		for _, t := range slices.Clone(jr.running) {
-			if jr.taskNode(t) != d {
-				continue
-			}
-			node, slot, start := e.endAttempt(jr, t.kind, int(t.index))
-			e.col.FaultKilled(e.now - start)
-			e.afterKill(jr, t.kind, node, slot, start)
-			if t.kind == sched.MapTask {
-				jr.mapsBack, jr.mapsBackAt = true, e.now
-			}
-		}
-	}
-	for _, sj := range active {
-		e.loseOutputs(e.jobs[sj.Index], d)
-	}
-	ns.wiped = true
-	e.wipedCount++
-	for _, sj := range active {
-		if slices.Contains(sj.Input.Replicas, d) {
-			*sj.Input = sj.Input.Without(func(n cluster.NodeID) bool { return n == d })
-			sj.Maps.DropNode(d)
-		}
-	}
-	for _, sj := range active {
-		e.failIfInputLost(e.jobs[sj.Index])
-	}
-	ns.gone = true
-	owned := e.capOf(d)
-	for k := range e.slotTotal {
-		e.slotTotal[k] -= owned[k]
-	}
-	ns.free = [3]int{}
-	e.epoch++
+	e.nodes[d].computeWait = nil
+	e.jt.NodeLost(d)
 }
 
-// taskNode is where a running task of jr runs.
-func (jr *jobRun) taskNode(t taskKey) cluster.NodeID {
-	if t.kind == sched.MapTask {
-		return jr.maps[t.index].node
-	}
-	return jr.reduces[t.index].node
-}
-
-// loseOutputs returns jr's finished maps whose output lived on node d to
-// pending. Reduces copying keep the outputs they had fetched (and will
-// skip those maps' new output) and forget the rest.
-func (e *Engine) loseOutputs(jr *jobRun, d cluster.NodeID) {
-	sj := jr.sj
-	h, ok := jr.hostIndex[d]
-	if !ok {
-		return
-	}
-	var lost []int
-	for i := range jr.maps {
-		if m := &jr.maps[i]; m.state == tsDone && m.node == d {
-			lost = append(lost, i)
-		}
-	}
-	if len(lost) == 0 {
-		return
-	}
-	var entries []int // log entries of d's live outputs
-	for k := range jr.mapLog {
-		if mo := &jr.mapLog[k]; mo.host == h && mo.perReduce > 0 {
+// OutputsLost has job's copying reduces forget the outputs of maps lost
+// with host: a reduce keeps the outputs it had fetched (and will skip
+// those maps' new output) and forgets the rest, which it fetches from
+// the maps' re-executions.
+func (d *driver) OutputsLost(job int, host cluster.NodeID, _ []int) {
+	e := (*Engine)(d)
+	jr := e.jobs[job]
+	hosts, log := e.jt.Hosts(job), e.jt.Log(job)
+	h := int32(slices.Index(hosts, host))
+	var entries []int // log entries of the host's live outputs
+	for k := range log {
+		if mo := &log[k]; mo.Host == h && mo.PerReduce > 0 {
 			entries = append(entries, k)
 		}
 	}
 	for i := range jr.reduces {
 		r := &jr.reduces[i]
-		if sj.FinishedMaps == sj.NumMaps && (r.state == tsStarting || r.state == tsRunning) && r.start <= jr.mapsDoneAt {
-			// Charged its wait when the maps were all done; it waits on.
-			jr.addWait(r.start-jr.mapsDoneAt, e.p.CopyCompute.Enabled)
-		}
-		if r.state != tsRunning || e.nodes[r.node].down || int(h) >= len(r.fx.cnt) {
-			continue // holds all of its input, none of d's, or is lost itself
+		if r.state != tsRunning || e.jt.Down(r.node) || int(h) >= len(r.fx.cnt) {
+			continue // holds all of its input, none of the host's, or is lost itself
 		}
 		fx := r.fx
 		got, seen, held := fx.cnt[h].got, int32(0), len(fx.kept)
@@ -290,12 +235,12 @@ func (e *Engine) loseOutputs(jr *jobRun, d cluster.NodeID) {
 			if seen == got || k >= r.cursor {
 				break
 			}
-			mo := &jr.mapLog[k]
-			if jr.rerun != nil && jr.rerun[mo.m] && slices.Contains(fx.kept[:held], mo.m) {
+			mo := &log[k]
+			if e.jt.Rerun(job, int(mo.Map)) && slices.Contains(fx.kept[:held], mo.Map) {
 				continue // skipped when absorbed
 			}
 			seen++
-			fx.kept = append(fx.kept, mo.m)
+			fx.kept = append(fx.kept, mo.Map)
 		}
 		fx.cnt[h] = hostCount{}
 		hf := &r.from[h]
@@ -306,54 +251,6 @@ func (e *Engine) loseOutputs(jr *jobRun, d cluster.NodeID) {
 		}
 		// A host still in line is dropped when it comes up (pump).
 	}
-	for _, k := range entries {
-		jr.mapLog[k].perReduce = 0
-	}
-	if jr.rerun == nil {
-		jr.rerun = make([]bool, len(jr.maps))
-	}
-	jr.mapsBack, jr.mapsBackAt = true, e.now
-	for _, i := range lost {
-		m := &jr.maps[i]
-		m.state = tsPending
-		sj.Maps.Return(i)
-		sj.FinishedMaps--
-		e.launchableMaps++
-		jr.rerun[i] = true
-		e.col.MapReexecuted(float64(m.ran))
-	}
-	// Recounted rather than decremented, so that no rounding is left.
-	rack := e.topo.Rack(d)
-	out := 0.0
-	bb := e.topo.Config().BlockBytes()
-	for i := range jr.maps {
-		if m := &jr.maps[i]; m.state == tsDone && e.topo.Rack(m.node) == rack {
-			out += jr.spec.MapOutputBytes(i, bb)
-		}
-	}
-	sj.MapOutputByRack[rack] = out
-	e.epoch++
-	if e.lossObs != nil {
-		e.lossObs.MapOutputsLost(e, sj, d, len(lost))
-	}
-}
-
-// failIfInputLost fails jr if a map it has still to run reads a block with
-// no replica left.
-func (e *Engine) failIfInputLost(jr *jobRun) {
-	if jr.done {
-		return
-	}
-	for i := range jr.maps {
-		if jr.maps[i].state == tsDone || len(jr.sj.Input.BlockReplicas(i)) > 0 {
-			continue
-		}
-		placed := sched.InputFile(e.topo, e.seed, jr.spec)
-		e.col.FaultFailedJob()
-		e.failJob(jr, fmt.Sprintf("block %d of its input has no live replica (lost with nodes %s) at t=%.3f s",
-			i, faults.NodeNames(e.topo, placed.BlockReplicas(i)), e.now))
-		return
-	}
 }
 
 // restoreNode brings dead node d back, empty: declared lost first if it
@@ -361,96 +258,16 @@ func (e *Engine) failIfInputLost(jr *jobRun) {
 // next phase.
 func (e *Engine) restoreNode(d cluster.NodeID) {
 	ns := &e.nodes[d]
-	if !ns.gone {
+	if !e.jt.Gone(d) {
 		e.loseNode(d)
 	}
-	if e.p.CheckInvariants && (ns.computing != 0 || math.Abs(ns.usedCPU) > 1e-9 || math.Abs(ns.usedMem) > 1e-9) {
-		e.fail("invariant: node %d is restored with %d reducers computing and %v cores, %v GB held", d, ns.computing, ns.usedCPU, ns.usedMem)
+	if cpu, mem := e.jt.Used(d); e.p.CheckInvariants && (ns.computing != 0 || math.Abs(cpu) > 1e-9 || math.Abs(mem) > 1e-9) {
+		e.fail("invariant: node %d is restored with %d reducers computing and %v cores, %v GB held", d, ns.computing, cpu, mem)
 	}
-	ns.down, ns.gone = false, false
 	ns.life++ // its expiry, if still queued, is stale
 	e.downCount--
-	ns.usedCPU, ns.usedMem = 0, 0
-	ns.free = e.capOf(d)
-	for k := range e.slotTotal {
-		e.slotTotal[k] += ns.free[k]
-	}
-	e.epoch++
-	if !ns.hb && len(e.active) > 0 {
+	e.jt.NodeRestored(d)
+	if !ns.hb && len(e.jt.Jobs()) > 0 {
 		e.scheduleHeartbeatAfter(d, e.now)
 	}
 }
-
-// freeForMaps kills reduces that keep maps from running, as YARN's
-// MapReduce application master preempts reducers when its maps starve
-// (RMContainerAllocator.preemptReducesIfNeeded). A job with maps pending
-// again because of a loss (their attempt or output was lost with a node)
-// kills its most recently launched reduce still copying, one a job a call
-// (every engine.monitor_period_s):
-//   - in the container model, when every container of the live nodes is
-//     held (YARN's mapreduce.job.reducer.preempt.delay.sec, 0), or when
-//     none of its maps has launched for reducePreemptS;
-//   - in the slot model, when a live node has a free map slot but none
-//     has one with the cores and memory its map needs: running reduces
-//     hold them, for a policy that counts them (drf, sw-drf).
-//
-// Without it the reduces of such jobs, launched when none of their maps
-// was pending, could hold for ever the containers or resources their maps
-// need. A job whose maps starve for any other reason keeps its reduces.
-func (e *Engine) freeForMaps() {
-	containers := e.topo.ContainerModel()
-	full := containers
-	for n := range e.nodes {
-		if !full {
-			break
-		}
-		if !e.nodes[n].down && e.nodes[n].free[sched.AnySlot] > 0 {
-			full = false
-		}
-	}
-	for _, sj := range slices.Clone(e.active) {
-		jr := e.jobs[sj.Index]
-		if !jr.mapsBack || sj.PendingMaps() == 0 {
-			continue
-		}
-		if containers && !full && e.now-max(jr.lastMapLaunch, jr.mapsBackAt) < reducePreemptS ||
-			!containers && !e.mapSlotsHeldBack(jr) {
-			continue
-		}
-		for k := len(jr.running) - 1; k >= 0; k-- {
-			t := jr.running[k]
-			if t.kind != sched.ReduceTask {
-				continue
-			}
-			if r := &jr.reduces[t.index]; (r.state == tsStarting || r.state == tsRunning) && !e.frozen(r.node) {
-				node, slot, start := e.endAttempt(jr, t.kind, int(t.index))
-				e.afterKill(jr, t.kind, node, slot, start)
-				break
-			}
-		}
-	}
-}
-
-// mapSlotsHeldBack reports whether a live node has a free map slot but
-// none has one with the cores and memory a map of jr needs.
-func (e *Engine) mapSlotsHeldBack(jr *jobRun) bool {
-	cpu, mem := jr.spec.Profile.TaskDemand(true)
-	free := false
-	for n := range e.nodes {
-		ns := &e.nodes[n]
-		if ns.down || ns.free[sched.MapSlot] == 0 {
-			continue
-		}
-		free = true
-		nodeCPU, nodeMem := e.topo.Resources(cluster.NodeID(n))
-		if nodeCPU-ns.usedCPU >= min(cpu, nodeCPU)-1e-9 && nodeMem-ns.usedMem >= min(mem, nodeMem)-1e-9 {
-			return false
-		}
-	}
-	return free
-}
-
-// reducePreemptS is how long a job's maps may starve before it kills a
-// reduce whatever is free: YARN's
-// mapreduce.job.reducer.unconditional-preempt.delay.sec, 300 s.
-const reducePreemptS = 300

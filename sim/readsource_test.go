@@ -37,7 +37,7 @@ func TestReadSourceFollowsTheClustersReplicaChoice(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.dead >= 0 {
-				e.nodes[tc.dead].down = true
+				e.jt.NodeDown(tc.dead)
 				e.downCount++
 			}
 			got := map[cluster.NodeID]bool{}

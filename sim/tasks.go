@@ -1,11 +1,11 @@
 package sim
 
 import (
-	"hash/fnv"
 	"math"
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
 	"github.com/mrsched/mrsched/sched"
@@ -25,50 +25,43 @@ const (
 	tsDone
 )
 
+// mapTask is a map attempt's physics; the job tracker keeps the task's
+// bookkeeping.
 type mapTask struct {
-	start float64
 	// flow is the attempt's input read, then its merge (costs.go).
 	flow network.FlowID
 	// spill is the attempt's spill to its disk while it reads, in a run
 	// that models spills; parts counts the read and the spill while
 	// either runs.
-	spill   network.FlowID
-	node    cluster.NodeID
-	src     cluster.NodeID
+	spill network.FlowID
+	node  cluster.NodeID
+	src   cluster.NodeID
+	// attempt is the running attempt's number, 0 when none runs: a flow
+	// or phase event of another attempt is stale.
 	attempt uint32
 	// failAt is where the running attempt fails, as a fraction of its
-	// input read; 0 when it does not (failure.go). failures counts the
-	// task's failed attempts.
+	// input read; 0 when it does not (failure.go).
 	failAt float32
-	// ran is how long the task's finished attempt ran: the task-seconds
-	// lost if its output is lost with its node (nodeloss.go).
-	ran      float32
-	failures uint16
-	state    taskState
-	slot     sched.SlotKind
-	parts    uint8
-	// backup is a speculative attempt running beside this one, and
-	// backups counts the task's backups, to number them (speculate.go).
-	// A backup is a mapTask of its own whose task-level fields (ran,
-	// failures, backup) are unused.
-	backup  *mapTask
-	backups uint16
+	state  taskState
+	parts  uint8
+	// backup is a speculative attempt running beside this one
+	// (speculate.go), a mapTask of its own whose backup is unused.
+	backup *mapTask
 }
 
+// reduceTask is a reduce attempt's physics; the job tracker keeps the
+// task's bookkeeping.
 type reduceTask struct {
-	start   float64
 	write   network.FlowID
 	node    cluster.NodeID
-	attempt uint32
-	// failAt and failures are as a map's, failAt a fraction of the
-	// attempt's reduce computation.
-	failAt   float32
-	failures uint16
-	state    taskState
-	slot     sched.SlotKind
-	cursor   int // next entry of the job's map log to absorb
+	attempt uint32 // as a map's
+	// failAt is as a map's, a fraction of the attempt's reduce
+	// computation.
+	failAt float32
+	state  taskState
+	cursor int // next entry of the job's map log to absorb
 	// Fetch state per map-output host, indexed by the job's host index
-	// (jobRun.hosts), so that absorbing map output needs no lookup. A
+	// (jobtracker.Tracker.Hosts), so that absorbing map output needs no lookup. A
 	// host's state is read and written together, so it is one struct.
 	from []hostFetch
 	// queue[qhead:] are the hosts with bytes ready, in the order they got
@@ -136,37 +129,15 @@ const (
 	hostParked // its node is dead: the reduce waits for the output to be made again
 )
 
-// mapOut is a finished map's output, an entry of the job's map log.
-type mapOut struct {
-	host int32 // index in jobRun.hosts
-	m    int32 // the map
-	// perReduce is each reduce's part of the output (keys are evenly
-	// partitioned), divided once here rather than by every reduce that
-	// reads the entry.
-	perReduce float64
-}
-
+// jobRun is a job's physics: its attempts' flows and fetch state. The
+// job tracker keeps its bookkeeping (e.jt).
 type jobRun struct {
 	spec    *workload.Job
 	sj      *sched.Job
+	id      int
 	maps    []mapTask
 	reduces []reduceTask
-	mapLog  []mapOut
-	// hosts are the nodes holding the job's map output, in the order
-	// their first output appeared; hostIndex inverts it.
-	hosts     []cluster.NodeID
-	hostIndex map[cluster.NodeID]int32
-	copying   []int // reduces in their copy phase
-	// copyingOn counts the job's reduces in their copy phase per node,
-	// for copy-compute splitting's per-job limit; nil when it is off.
-	copyingOn map[cluster.NodeID]int
-	// waitS is reducer-seconds spent holding a reduce slot (or, under
-	// copy-compute splitting, a reducer place) while the job's maps ran;
-	// hoardS is the part of it that held a compute-capable slot: all of
-	// it without splitting, none with it.
-	waitS, hoardS float64
-	next          int // lowest reduce index that may be pending
-	done          bool
+	copying []int // reduces in their copy phase
 	// nameHash keys the job's attempt failures by its name, as its input
 	// placement is (sched.InputFile), so that they do not depend on
 	// the rest of the workload.
@@ -175,39 +146,6 @@ type jobRun struct {
 	// (Engine.shuffleProduced, shuffleFetched), taken out of it when the
 	// job fails.
 	produced, fetched float64
-	// running lists the tasks launched and not yet ended, in launch order,
-	// which is start-time order: RunningTasks reads it instead of scanning
-	// every task of the job.
-	running []taskKey
-	// mapsDoneAt is when the job's maps were last all finished (reduces
-	// waiting then were charged their wait; nodeloss.go takes it back if
-	// a lost node's outputs make maps run again).
-	mapsDoneAt float64
-	// rerun marks the maps that run again because their output was lost
-	// (nodeloss.go); nil until one does. mapsBack is set once a loss
-	// returned a map of the job to pending, last at mapsBackAt; and
-	// lastMapLaunch is when a map of the job last launched (freeForMaps).
-	rerun                     []bool
-	mapsBack                  bool
-	mapsBackAt, lastMapLaunch float64
-	// cands is the job's last look for maps to back up (speculate.go);
-	// nil until speculation looks at the job.
-	cands *specCands
-}
-
-type taskKey struct {
-	kind  sched.TaskKind
-	index int32
-}
-
-func (jr *jobRun) started(k sched.TaskKind, i int) {
-	jr.running = append(jr.running, taskKey{k, int32(i)})
-}
-
-func (jr *jobRun) ended(k sched.TaskKind, i int) {
-	if x := slices.Index(jr.running, taskKey{k, int32(i)}); x >= 0 {
-		jr.running = slices.Delete(jr.running, x, x+1)
-	}
 }
 
 // flowRef tells what a network flow belongs to. The network holds it by
@@ -234,118 +172,6 @@ const (
 	flowReduceMerge // a reduce's final merge
 )
 
-func (e *Engine) submit(i int) {
-	spec := &e.specs[i]
-	e.lastDone, e.doneEvents = e.now, e.handled
-	f := sched.InputFile(e.topo, e.seed, spec)
-	if e.wipedCount > 0 {
-		f = f.Without(func(n cluster.NodeID) bool { return e.nodes[n].wiped })
-	}
-	h := fnv.New64a()
-	h.Write([]byte(spec.Name))
-	sj := &sched.Job{
-		Spec: spec, Index: i, Pool: spec.Pool, Submit: spec.Submit,
-		NumMaps: spec.NumMaps, NumReduces: spec.NumReduces,
-		Input: &f, MapOutputByRack: make([]float64, e.topo.NumRacks()),
-	}
-	sj.Maps = sched.NewMapIndex(e.topo, sj.Input)
-	jr := &jobRun{spec: spec, sj: sj, maps: make([]mapTask, spec.NumMaps), reduces: make([]reduceTask, spec.NumReduces), nameHash: h.Sum64()}
-	if e.p.CopyCompute.Enabled {
-		jr.copyingOn = map[cluster.NodeID]int{}
-	}
-	e.jobs[i] = jr
-	e.active = append(e.active, sj)
-	e.launchableMaps += sj.NumMaps
-	e.enableReduces(jr)
-	e.epoch++
-	if e.jobObs != nil {
-		e.jobObs.JobAdded(e, sj)
-	}
-	for n := range e.nodes {
-		if e.nodes[n].free != [3]int{} && !e.nodes[n].hb && !e.nodes[n].down {
-			e.scheduleHeartbeatAfter(cluster.NodeID(n), e.now)
-		}
-	}
-	if e.wipedCount > 0 {
-		e.failIfInputLost(jr)
-	}
-}
-
-func (e *Engine) enableReduces(jr *jobRun) {
-	sj := jr.sj
-	if !sj.ReducesEnabled && float64(sj.FinishedMaps) >= (*e.p.SlowStart)*float64(sj.NumMaps) {
-		sj.ReducesEnabled = true
-		e.launchableReduces += sj.PendingReduces()
-		e.epoch++
-		if e.demObs != nil {
-			e.demObs.ReducesEnabled(e, sj)
-		}
-	}
-}
-
-// launchMap starts map i of jr on node n, reading from src, or from the
-// nearest replica when src is negative.
-func (e *Engine) launchMap(jr *jobRun, i int, n cluster.NodeID, slot sched.SlotKind, src cluster.NodeID) {
-	sj := jr.sj
-	sj.Maps.Take(i)
-	sj.RunningMaps++
-	jr.lastMapLaunch = e.now
-	jr.started(sched.MapTask, i)
-	e.launchableMaps--
-	m := &jr.maps[i]
-	m.state, m.node, m.slot, m.start = tsStarting, n, slot, e.now
-	m.attempt++
-	if e.p.TaskFailureRate > 0 {
-		m.failAt = e.drawFailure(jr, sched.MapTask, i, m.attempt)
-	}
-	e.hold(n, jr.spec, true, 1)
-	m.src = src
-	if src < 0 || e.downCount > 0 && e.nodes[src].down {
-		m.src = e.readSource(sj.Input.BlockReplicas(i), n)
-	}
-	reach := e.topo.ReachOf(m.src, n)
-	e.col.TaskLaunched(jr.spec.ID, e.now, true, reach, 0)
-	if e.tskObs != nil {
-		e.tskObs.TaskLaunched(e, sj, sched.MapTask, n)
-	}
-	e.afterStartup(jr, int32(i), m.attempt)
-}
-
-func (e *Engine) launchReduce(jr *jobRun, n cluster.NodeID, slot sched.SlotKind) {
-	sj := jr.sj
-	for jr.next < len(jr.reduces) && jr.reduces[jr.next].state != tsPending {
-		jr.next++
-	}
-	i := jr.next
-	r := &jr.reduces[i]
-	r.state, r.node, r.slot, r.start = tsStarting, n, slot, e.now
-	r.attempt++
-	if e.p.TaskFailureRate > 0 {
-		r.failAt = e.drawFailure(jr, sched.ReduceTask, i, r.attempt)
-	}
-	if e.faults != nil {
-		r.fx = &reduceFaults{}
-	}
-	if e.p.ReduceBufferMB > 0 {
-		r.dk = &reduceDisk{}
-	}
-	jr.started(sched.ReduceTask, i)
-	if jr.copyingOn != nil {
-		jr.copyingOn[n]++
-		if e.p.CheckInvariants && jr.copyingOn[n] > e.p.CopyCompute.MaxComputing {
-			e.fail("invariant: job %d has %d reducers copying on node %d, above max_computing %d", jr.spec.ID, jr.copyingOn[n], n, e.p.CopyCompute.MaxComputing)
-		}
-	}
-	e.hold(n, jr.spec, false, 1)
-	sj.RunningReduces++
-	e.launchableReduces--
-	e.col.TaskLaunched(jr.spec.ID, e.now, false, 0, float64(sj.FinishedMaps)/float64(sj.NumMaps))
-	if e.tskObs != nil {
-		e.tskObs.TaskLaunched(e, sj, sched.ReduceTask, n)
-	}
-	e.afterStartup(jr, int32(-1-i), r.attempt)
-}
-
 // afterStartup starts task t (a map index, or -1-reduce index) now, or
 // after the configured startup cost.
 func (e *Engine) afterStartup(jr *jobRun, t int32, attempt uint32) {
@@ -359,14 +185,14 @@ func (e *Engine) afterStartup(jr *jobRun, t int32, attempt uint32) {
 
 func (e *Engine) phaseDone(job, t int, attempt uint32) {
 	jr := e.jobs[job]
-	if jr.done {
+	if e.jt.Done(job) {
 		return // the job failed; its attempts were killed
 	}
 	if t >= 0 {
 		m := &jr.maps[t]
 		if m.attempt == attempt && m.state == tsStarting && !e.frozen(m.node) {
 			e.startPhase(jr, int32(t))
-		} else if b := m.backup; b != nil && attempt&backupAttempt != 0 && b.attempt == attempt && b.state == tsStarting {
+		} else if b := m.backup; b != nil && attempt&jobtracker.BackupAttempt != 0 && b.attempt == attempt && b.state == tsStarting {
 			e.startMap(jr, t, b)
 		}
 		return
@@ -417,7 +243,7 @@ func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref flow
 func (e *Engine) startMap(jr *jobRun, i int, m *mapTask) {
 	m.parts = 1
 	e.startMapRead(jr, i, m)
-	if e.p.SortBufferMB > 0 && !jr.done && m.state == tsRunning {
+	if e.p.SortBufferMB > 0 && !e.jt.Done(jr.id) && m.state == tsRunning {
 		e.startSpill(jr, i, m)
 	}
 }
@@ -425,7 +251,7 @@ func (e *Engine) startMap(jr *jobRun, i int, m *mapTask) {
 // startMapRead starts (or, its source lost, starts again) attempt m's
 // read of map i's input block.
 func (e *Engine) startMapRead(jr *jobRun, i int, m *mapTask) {
-	if e.downCount > 0 && e.nodes[m.src].down && !e.rereadFrom(jr, i) {
+	if e.downCount > 0 && e.jt.Down(m.src) && !e.rereadFrom(jr, i) {
 		return // no replica is left to read; the attempt failed
 	}
 	m.state = tsRunning
@@ -449,7 +275,7 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 	ref := &c.Data
 	e.lastProgress = e.now
 	jr := e.jobs[ref.job]
-	if jr.done || !e.current(jr, ref) {
+	if e.jt.Done(int(ref.job)) || !e.current(jr, ref) {
 		// The attempt was killed, and its flow removed, or it ended at
 		// this instant, this flow among the completions being handled.
 		e.staleDiskFlow(ref, c.Bytes)
@@ -488,80 +314,6 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 	}
 }
 
-func (e *Engine) freeSlot(n cluster.NodeID, k sched.SlotKind) {
-	e.nodes[n].free[k]++
-	e.nodes[n].freed[k]++
-	e.running--
-	if e.p.CheckInvariants {
-		if e.nodes[n].free[k] > e.capOf(n)[k] {
-			e.fail("invariant: node %d has more free %s slots than it owns", n, k)
-		}
-	}
-	e.markDirty(n)
-}
-
-func (e *Engine) mapDone(jr *jobRun, i int) {
-	m := &jr.maps[i]
-	if m.state != tsRunning && m.state != tsMerging {
-		e.fail("invariant: map %d of job %d finished in state %d", i, jr.spec.ID, m.state)
-		return
-	}
-	m.state = tsDone
-	m.ran = float32(e.now - m.start)
-	e.lastDone, e.doneEvents = e.now, e.handled
-	jr.ended(sched.MapTask, i)
-	e.hold(m.node, jr.spec, true, -1)
-	sj := jr.sj
-	sj.RunningMaps--
-	sj.FinishedMaps++
-	out := jr.spec.MapOutputBytes(i, e.topo.Config().BlockBytes())
-	if jr.rerun == nil || !jr.rerun[i] {
-		// A re-executed map's output replaces a lost one, which the
-		// ledger already counts (nodeloss.go).
-		e.shuffleProduced += out
-		jr.produced += out
-	}
-	h, ok := jr.hostIndex[m.node]
-	if !ok {
-		if jr.hostIndex == nil {
-			jr.hostIndex = map[cluster.NodeID]int32{}
-		}
-		h = int32(len(jr.hosts))
-		jr.hostIndex[m.node] = h
-		jr.hosts = append(jr.hosts, m.node)
-	}
-	mo := mapOut{host: h, m: int32(i)}
-	if sj.NumReduces > 0 {
-		mo.perReduce = out / float64(sj.NumReduces)
-	}
-	jr.mapLog = append(jr.mapLog, mo)
-	sj.MapOutputByRack[e.topo.Rack(m.node)] += out
-	e.epoch++
-	e.freeSlot(m.node, m.slot)
-	if e.tskObs != nil {
-		e.tskObs.TaskEnded(e, sj, sched.MapTask, m.node, false)
-	}
-	e.enableReduces(jr)
-	if sj.FinishedMaps == sj.NumMaps {
-		jr.mapsDoneAt = e.now
-		for k := range jr.reduces {
-			if r := &jr.reduces[k]; r.state == tsStarting || r.state == tsRunning {
-				jr.addWait(e.now-r.start, e.p.CopyCompute.Enabled)
-			}
-		}
-	}
-	// pump may move a reduce to compute, which edits jr.copying: walk a copy.
-	e.scratch = append(e.scratch[:0], jr.copying...)
-	for _, r := range e.scratch {
-		if jr.reduces[r].state == tsRunning && (jr.reduces[r].fetches < e.p.ParallelCopies || sj.FinishedMaps == sj.NumMaps) {
-			e.pump(jr, r)
-		}
-	}
-	if sj.FinishedReduces == sj.NumReduces && sj.FinishedMaps == sj.NumMaps {
-		e.jobDone(jr) // a map run again after its output was lost, which every reduce held (nodeloss.go)
-	}
-}
-
 // pump absorbs newly finished map output into reduce i's host queue, starts
 // fetches up to the parallel-copy limit, and moves the reduce to compute
 // once every map is done and every byte is fetched. A fetch takes all the
@@ -573,28 +325,29 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		return
 	}
 	fx := r.fx
-	if n := len(jr.hosts); len(r.from) < n {
+	hosts, log := e.jt.Hosts(jr.id), e.jt.Log(jr.id)
+	if n := len(hosts); len(r.from) < n {
 		r.from = append(r.from, make([]hostFetch, n-len(r.from))...)
 		if fx != nil {
 			fx.cnt = append(fx.cnt, make([]hostCount, n-len(fx.cnt))...)
 		}
 	}
-	for ; r.cursor < len(jr.mapLog); r.cursor++ {
-		mo := jr.mapLog[r.cursor]
-		if mo.perReduce <= 0 {
+	for ; r.cursor < len(log); r.cursor++ {
+		mo := log[r.cursor]
+		if mo.PerReduce <= 0 {
 			continue // no output for the reduce, or an output lost with its node
 		}
 		if fx != nil {
-			if jr.rerun != nil && jr.rerun[mo.m] && slices.Contains(fx.kept, mo.m) {
+			if e.jt.Rerun(jr.id, int(mo.Map)) && slices.Contains(fx.kept, mo.Map) {
 				continue // it holds the lost output this one replaces
 			}
-			fx.cnt[mo.host].avail++
+			fx.cnt[mo.Host].avail++
 		}
-		hf := &r.from[mo.host]
-		hf.avail += mo.perReduce
+		hf := &r.from[mo.Host]
+		hf.avail += mo.PerReduce
 		if hf.state == hostIdle {
 			hf.state = hostQueued
-			r.queue = append(r.queue, mo.host)
+			r.queue = append(r.queue, mo.Host)
 		}
 	}
 	for r.fetches < e.p.ParallelCopies && r.qhead < len(r.queue) {
@@ -602,13 +355,13 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		r.qhead++
 		r.compactQueue()
 		hf := &r.from[hi]
-		h := jr.hosts[hi]
+		h := hosts[hi]
 		if fx != nil {
 			switch {
 			case hf.avail == 0: // its outputs were lost while it waited in line
 				hf.state = hostIdle
 				continue
-			case e.nodes[h].down:
+			case e.jt.Down(h):
 				hf.state = hostParked
 				fx.parked++
 				continue
@@ -671,8 +424,8 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 		}
 	}
 	r.from, r.queue, r.qhead = nil, nil, 0
-	if jr.copyingOn != nil {
-		jr.copyingOn[r.node]--
+	e.jt.ReduceCopied(jobtracker.Attempt{Job: int32(jr.id), Task: int32(i), Kind: sched.ReduceTask, N: r.attempt})
+	if e.p.CopyCompute.Enabled {
 		ns := &e.nodes[r.node]
 		if ns.computing >= e.p.CopyCompute.MaxComputing {
 			r.state = tsWaitCompute
@@ -688,7 +441,7 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 
 func (e *Engine) compute(jr *jobRun, i int) {
 	r := &jr.reduces[i]
-	if e.p.CheckInvariants && jr.copyingOn != nil && e.nodes[r.node].computing > e.p.CopyCompute.MaxComputing {
+	if e.p.CheckInvariants && e.p.CopyCompute.Enabled && e.nodes[r.node].computing > e.p.CopyCompute.MaxComputing {
 		e.fail("invariant: node %d computes %d reducers, above max_computing %d", r.node, e.nodes[r.node].computing, e.p.CopyCompute.MaxComputing)
 	}
 	r.state = tsComputing
@@ -709,7 +462,7 @@ func (e *Engine) releaseCompute(n cluster.NodeID) {
 		w := ns.computeWait[0]
 		ns.computeWait = ns.computeWait[1:]
 		jr := e.jobs[w[0]]
-		if jr.done || jr.reduces[w[1]].state != tsWaitCompute {
+		if e.jt.Done(int(w[0])) || jr.reduces[w[1]].state != tsWaitCompute {
 			continue // killed while waiting
 		}
 		ns.computing++
@@ -725,7 +478,7 @@ func (e *Engine) releaseCompute(n cluster.NodeID) {
 func (e *Engine) startWrite(jr *jobRun, i int) {
 	r := &jr.reduces[i]
 	r.state = tsWriting
-	if jr.copyingOn != nil {
+	if e.p.CopyCompute.Enabled {
 		e.releaseCompute(r.node)
 	}
 	reps := e.placer.PlaceBlock(nil, r.node)
@@ -741,7 +494,7 @@ func (e *Engine) startWrite(jr *jobRun, i int) {
 func (e *Engine) writeFlow(jr *jobRun, i int, reps []cluster.NodeID) {
 	r := &jr.reduces[i]
 	if e.downCount > 0 {
-		reps = slices.DeleteFunc(reps, func(n cluster.NodeID) bool { return e.nodes[n].down })
+		reps = slices.DeleteFunc(reps, func(n cluster.NodeID) bool { return e.jt.Down(n) })
 		if r.fx != nil {
 			r.fx.pipe = reps
 		}
@@ -759,78 +512,4 @@ func (e *Engine) writeFlow(jr *jobRun, i int, reps []cluster.NodeID) {
 		host: r.node, cross: cross, remote: len(reps) > 1}
 	r.write = e.addFlow(path, bytes, 0, ref, metrics.Output)
 	e.pathBuf = path[:0]
-}
-
-func (e *Engine) reduceDone(jr *jobRun, i int) {
-	r := &jr.reduces[i]
-	if r.state != tsWriting {
-		e.fail("invariant: reduce %d of job %d finished in state %d", i, jr.spec.ID, r.state)
-		return
-	}
-	r.state = tsDone
-	e.lastDone, e.doneEvents = e.now, e.handled
-	jr.ended(sched.ReduceTask, i)
-	e.hold(r.node, jr.spec, false, -1)
-	sj := jr.sj
-	sj.RunningReduces--
-	sj.FinishedReduces++
-	e.epoch++
-	e.freeSlot(r.node, r.slot)
-	if e.tskObs != nil {
-		e.tskObs.TaskEnded(e, sj, sched.ReduceTask, r.node, false)
-	}
-	if sj.FinishedReduces == sj.NumReduces && sj.FinishedMaps == sj.NumMaps {
-		e.jobDone(jr)
-	}
-}
-
-func (e *Engine) jobDone(jr *jobRun) {
-	jr.done = true
-	e.col.JobFinished(jr.spec.ID, e.now)
-	e.leave(jr)
-}
-
-// leave takes a job that completed or failed out of the run.
-func (e *Engine) leave(jr *jobRun) {
-	e.finished++
-	e.col.ReduceWaiting(jr.waitS, jr.hoardS)
-	for k, a := range e.active {
-		if a == jr.sj {
-			e.active = append(e.active[:k], e.active[k+1:]...)
-			break
-		}
-	}
-	e.epoch++
-	if e.jobObs != nil {
-		e.jobObs.JobRemoved(e, jr.sj)
-	}
-	// Free what only a running job needs.
-	jr.maps, jr.reduces, jr.mapLog, jr.hosts, jr.hostIndex = nil, nil, nil, nil, nil
-}
-
-// current reports whether a flow belongs to its task's live attempt.
-func (e *Engine) current(jr *jobRun, ref *flowRef) bool {
-	if ref.kind == flowMapRead || ref.kind == flowSpill || ref.kind == flowMapMerge {
-		if ref.backup {
-			b := jr.maps[ref.task].backup
-			return b != nil && b.attempt == ref.attempt
-		}
-		return jr.maps[ref.task].attempt == ref.attempt
-	}
-	return jr.reduces[ref.task].attempt == ref.attempt
-}
-
-// hold adds (sign 1) or releases (sign -1) a task's resource demand on n.
-func (e *Engine) hold(n cluster.NodeID, spec *workload.Job, isMap bool, sign float64) {
-	cpu, mem := spec.Profile.TaskDemand(isMap)
-	e.nodes[n].usedCPU += sign * cpu
-	e.nodes[n].usedMem += sign * mem
-}
-
-// addWait charges reducer-seconds spent waiting for the job's maps.
-func (jr *jobRun) addWait(s float64, copyCompute bool) {
-	jr.waitS += s
-	if !copyCompute {
-		jr.hoardS += s
-	}
 }

@@ -258,7 +258,7 @@ func (m *Master) failIfInputLost(jr *jobRun) {
 }
 
 // freeForMaps kills reduces that wait for maps with nowhere to run, by the
-// simulator's rule (sim.Engine.freeForMaps, docs/faults.md "Maps that
+// simulator's rule (jobtracker.Tracker.StarvedMaps, docs/faults.md "Maps that
 // starve"): a job with maps pending again because of a loss kills its most
 // recently launched reduce, one a job a monitor period; in the container
 // model when no live node has a free container, or when none of its maps

@@ -1,0 +1,287 @@
+package jobtracker
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
+)
+
+// recorder is a Driver that writes down what the tracker asks of it.
+type recorder struct{ calls []string }
+
+func (r *recorder) add(format string, args ...any) {
+	r.calls = append(r.calls, fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) ReadSource(_, _ int, _, chosen cluster.NodeID) cluster.NodeID {
+	if chosen < 0 {
+		return 0
+	}
+	return chosen
+}
+func (r *recorder) Start(a Attempt, n, _ cluster.NodeID) { r.add("start %s on %d", name(a), n) }
+func (r *recorder) Stop(a Attempt, why StopReason)       { r.add("stop %s %s", name(a), why) }
+func (r *recorder) MapOutput(a Attempt, host cluster.NodeID, rerun bool) {
+	r.add("output %s on %d rerun=%v", name(a), host, rerun)
+}
+func (r *recorder) OutputsLost(job int, host cluster.NodeID, maps []int) {
+	r.add("lost job %d on %d: %v", job, host, maps)
+}
+func (r *recorder) SlotFreed(cluster.NodeID)     {}
+func (r *recorder) JobLeft(job int, failed bool) { r.add("left job %d failed=%v", job, failed) }
+func (r *recorder) Progress(Attempt) float64     { return 0 }
+
+// name spells an attempt as j<job> m<task>#<n> (r for a reduce).
+func name(a Attempt) string {
+	k := "m"
+	if a.Kind == sched.ReduceTask {
+		k = "r"
+	}
+	return fmt.Sprintf("j%d %s%d#%d", a.Job, k, a.Task, a.N)
+}
+
+// lowest is a policy that takes the lowest pending map, else a reduce.
+type lowest struct{}
+
+func (lowest) Name() string { return "lowest" }
+func (lowest) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
+	for _, j := range c.Jobs() {
+		if o.Slot != sched.ReduceSlot {
+			for i := range j.NumMaps {
+				if j.Maps.IsPending(i) {
+					return sched.Decision{Job: j, Kind: sched.MapTask, Map: i, Rule: "lowest"}, true
+				}
+			}
+		}
+		if o.Slot != sched.MapSlot && j.ReducesEnabled && j.PendingReduces() > 0 {
+			return sched.Decision{Job: j, Kind: sched.ReduceTask, Rule: "lowest"}, true
+		}
+	}
+	return sched.Decision{}, false
+}
+
+// newTracker returns a tracker over 3 nodes of 2 map slots and 1 reduce
+// slot each, one job of maps maps and one reduce, and its recorder.
+func newTracker(t *testing.T, maps int, cfg Config) (*Tracker, *recorder) {
+	t.Helper()
+	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 3, MapSlots: 2, ReduceSlots: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := []workload.Job{{ID: 0, Name: "j0", NumMaps: maps, NumReduces: 1, InputBytes: int64(maps) << 26, ShuffleBytes: 1 << 20}}
+	cfg.Topology, cfg.Slots = topo, [3]int{2, 1, 0}
+	if cfg.MaxAttempts == 0 {
+		cfg.MaxAttempts = 4
+	}
+	rec := &recorder{}
+	col := metrics.New(metrics.Options{})
+	col.JobSubmitted(&jobs[0])
+	col.EnableFaults()
+	tr := New(cfg, jobs, lowest{}, col, rec)
+	files := make([]cluster.File, len(jobs))
+	for i := range jobs {
+		files[i] = sched.InputFile(topo, 1, &jobs[i])
+	}
+	tr.Submit(0, files[0])
+	return tr, rec
+}
+
+func attempt(job, task int, k sched.TaskKind, n uint32) Attempt {
+	return Attempt{Job: int32(job), Task: int32(task), Kind: k, N: n}
+}
+
+// TestAttemptNumbers pins the attempt numbers: a task's number grows at
+// each launch and at each end short of success, so that an ended
+// attempt's late reports never match (the simulator's failure draws key
+// on them).
+func TestAttemptNumbers(t *testing.T) {
+	tr, rec := newTracker(t, 1, Config{SlowStart: 1})
+	tr.Offer(0)
+	if !tr.Kill(sched.TaskRef{Job: tr.Job(0), Kind: sched.MapTask, Index: 0}) {
+		t.Fatal("Kill of the running map reported false; want true")
+	}
+	tr.Offer(1)
+	for _, tc := range []struct {
+		a    Attempt
+		want bool
+	}{
+		{attempt(0, 0, sched.MapTask, 1), false},
+		{attempt(0, 0, sched.MapTask, 3), true},
+		{attempt(0, 0, sched.MapTask, BackupAttempt|1), false},
+		{attempt(0, 0, sched.ReduceTask, 1), false},
+		{attempt(1, 0, sched.MapTask, 1), false},
+	} {
+		if got := tr.Live(tc.a); got != tc.want {
+			t.Errorf("Live(%s) = %v, want %v: only the relaunched attempt runs", name(tc.a), got, tc.want)
+		}
+	}
+	tr.AttemptFailed(attempt(0, 0, sched.MapTask, 3), "")
+	tr.Offer(1)
+	want := []string{"start j0 m0#1 on 0", "stop j0 m0#1 killed", "start j0 m0#3 on 1", "stop j0 m0#3 failed", "start j0 m0#5 on 1"}
+	if !slices.Equal(rec.calls, want) {
+		t.Errorf("calls = %q, want %q: a kill and a failure each move the number on, as a launch does", rec.calls, want)
+	}
+}
+
+// TestSlowStart pins when reduces become launchable: once the slow-start
+// fraction of the job's maps is done, and for good.
+func TestSlowStart(t *testing.T) {
+	for _, tc := range []struct {
+		slowStart float64
+		done      int
+		want      bool
+	}{
+		{0, 0, true},
+		{0.5, 1, false},
+		{0.5, 2, true},
+		{1, 3, false},
+		{1, 4, true},
+	} {
+		t.Run(fmt.Sprintf("%v/%d", tc.slowStart, tc.done), func(t *testing.T) {
+			tr, _ := newTracker(t, 4, Config{SlowStart: tc.slowStart})
+			tr.Offer(0)
+			tr.Offer(1)
+			for i := range tc.done {
+				tr.MapDone(attempt(0, i, sched.MapTask, 1))
+			}
+			_, reduces := tr.Launchable()
+			j := tr.Job(0)
+			if j.ReducesEnabled != tc.want || reduces+j.RunningReduces != map[bool]int{true: 1, false: 0}[tc.want] {
+				t.Errorf("with %d of 4 maps done at slow start %v: enabled %v, %d reduces launchable and %d running; want enabled %v and the reduce launchable or running only then",
+					tc.done, tc.slowStart, j.ReducesEnabled, reduces, j.RunningReduces, tc.want)
+			}
+		})
+	}
+}
+
+// TestFailJobStopsLatestFirst pins a failed job's kills: its running
+// attempts stop latest launched first, then it leaves, failed, with no
+// task left launchable.
+func TestFailJobStopsLatestFirst(t *testing.T) {
+	tr, rec := newTracker(t, 4, Config{SlowStart: 1, MaxAttempts: 1})
+	tr.Offer(0)
+	tr.Offer(1)
+	rec.calls = nil
+	tr.AttemptFailed(attempt(0, 1, sched.MapTask, 1), "")
+	want := []string{"stop j0 m1#1 failed", "stop j0 m3#1 job failed", "stop j0 m2#1 job failed", "stop j0 m0#1 job failed", "left job 0 failed=true"}
+	if !slices.Equal(rec.calls, want) {
+		t.Errorf("calls = %q, want %q", rec.calls, want)
+	}
+	if maps, reduces := tr.Launchable(); maps != 0 || reduces != 0 || tr.Finished() != 1 || tr.RunningAttempts() != 0 {
+		t.Errorf("after the job failed: %d maps, %d reduces launchable, %d finished, %d running; want 0, 0, 1, 0", maps, reduces, tr.Finished(), tr.RunningAttempts())
+	}
+}
+
+// TestMapRunAgainCompletesJob pins that a job whose reduce finished
+// while a map ran again (its output lost with a node) completes when that
+// map does.
+func TestMapRunAgainCompletesJob(t *testing.T) {
+	tr, rec := newTracker(t, 2, Config{SlowStart: 1})
+	tr.Offer(0) // maps 0 and 1 on node 0
+	tr.MapDone(attempt(0, 0, sched.MapTask, 1))
+	tr.MapDone(attempt(0, 1, sched.MapTask, 1))
+	tr.Offer(1) // the reduce on node 1
+	tr.ReduceCopied(attempt(0, 0, sched.ReduceTask, 1))
+	tr.NodeDown(0)
+	tr.NodeLost(0)
+	if got := tr.Job(0).FinishedMaps; got != 0 {
+		t.Fatalf("after node 0 was lost, %d maps are finished; want 0: both outputs were there", got)
+	}
+	if log := tr.Log(0); log[0].PerReduce != 0 || log[1].PerReduce != 0 {
+		t.Errorf("log = %v; want both entries obsolete (PerReduce 0)", log)
+	}
+	tr.ReduceDone(attempt(0, 0, sched.ReduceTask, 1))
+	if tr.Finished() != 0 {
+		t.Fatal("the job completed with its maps pending again")
+	}
+	tr.Offer(1)
+	tr.MapDone(attempt(0, 0, sched.MapTask, 3))
+	rec.calls = nil
+	tr.MapDone(attempt(0, 1, sched.MapTask, 3))
+	want := []string{"output j0 m1#3 on 1 rerun=true", "left job 0 failed=false"}
+	if !slices.Equal(rec.calls, want) || tr.Finished() != 1 {
+		t.Errorf("calls = %q, finished %d; want %q and 1", rec.calls, tr.Finished(), want)
+	}
+}
+
+// TestNodeLostTellsDriverFirst pins the order of a loss: the node's
+// attempts stop, then the driver hears of the lost outputs while their
+// log entries are still live, and the node's slots leave the cluster.
+func TestNodeLostTellsDriverFirst(t *testing.T) {
+	tr, rec := newTracker(t, 3, Config{SlowStart: 1})
+	tr.Offer(0) // maps 0, 1 on node 0
+	tr.Offer(1) // map 2 on node 1
+	tr.MapDone(attempt(0, 0, sched.MapTask, 1))
+	rec.calls = nil
+	tr.NodeDown(0)
+	tr.NodeLost(0)
+	want := []string{"stop j0 m1#1 node lost", "lost job 0 on 0: [0]"}
+	if !slices.Equal(rec.calls, want) {
+		t.Errorf("calls = %q, want %q", rec.calls, want)
+	}
+	if got := tr.TotalSlots(sched.MapSlot); got != 4 {
+		t.Errorf("TotalSlots(map) = %d after losing one of 3 nodes of 2 slots; want 4", got)
+	}
+	if got := tr.Job(0).PendingMaps(); got != 2 {
+		t.Errorf("%d maps pending; want 2: map 1 was running there, map 0's output was there", got)
+	}
+	tr.NodeRestored(0)
+	if got := tr.FreeSlots(0, sched.MapSlot); got != 2 || tr.TotalSlots(sched.MapSlot) != 6 {
+		t.Errorf("after the restore node 0 has %d free map slots of %d in all; want 2 of 6", got, tr.TotalSlots(sched.MapSlot))
+	}
+}
+
+// TestPreemptRefusesIdleTask pins that a policy asking to kill an
+// attempt that is not running is the run's error, naming the policy.
+func TestPreemptRefusesIdleTask(t *testing.T) {
+	tr, _ := newTracker(t, 1, Config{SlowStart: 1})
+	p := preempter{ref: sched.TaskRef{Job: tr.Job(0), Kind: sched.MapTask, Index: 0}}
+	if tr.Preempt(p) || tr.Err() == nil || !strings.Contains(tr.Err().Error(), "policy lowest asked to kill map 0 of job 0") {
+		t.Errorf("Preempt of a pending map: error %v; want one naming the policy and the task", tr.Err())
+	}
+}
+
+type preempter struct {
+	lowest
+	ref sched.TaskRef
+}
+
+func (p preempter) Preempt(sched.Cluster) []sched.TaskRef { return []sched.TaskRef{p.ref} }
+
+// TestStarvedMapsKillsCopyingReduce pins which reduce a job whose maps
+// starve gives up: its latest launched that is still copying, never one
+// that has copied its input and computes or writes.
+func TestStarvedMapsKillsCopyingReduce(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 3, Containers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := []workload.Job{{ID: 0, Name: "j0", NumMaps: 2, NumReduces: 2, InputBytes: 2 << 26, ShuffleBytes: 1 << 20}}
+	col := metrics.New(metrics.Options{})
+	col.JobSubmitted(&jobs[0])
+	col.EnableFaults()
+	rec := &recorder{}
+	tr := New(Config{Topology: topo, Slots: [3]int{0, 0, 1}, MaxAttempts: 4}, jobs, lowest{}, col, rec)
+	tr.Submit(0, sched.InputFile(topo, 1, &jobs[0]))
+	tr.Offer(0) // map 0
+	tr.Offer(1) // map 1
+	tr.MapDone(attempt(0, 0, sched.MapTask, 1))
+	tr.MapDone(attempt(0, 1, sched.MapTask, 1))
+	tr.Offer(0) // reduce 0
+	tr.Offer(2) // reduce 1, launched last
+	tr.ReduceCopied(attempt(0, 1, sched.ReduceTask, 1))
+	tr.NodeDown(1)
+	tr.NodeLost(1) // map 1's output: the job's maps starve on full nodes
+	rec.calls = nil
+	tr.StarvedMaps()
+	want := []string{"stop j0 r0#1 killed"}
+	if !slices.Equal(rec.calls, want) {
+		t.Errorf("calls = %q, want %q: reduce 1 copied its input, reduce 0 still copies", rec.calls, want)
+	}
+}
