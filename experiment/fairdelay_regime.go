@@ -210,43 +210,16 @@ type fdOut struct {
 // exec runs r as simRun.exec does, with a mapTimer between the engine (or
 // the closed-loop gate) and the policy.
 func (r fdRun) exec() (*fdOut, error) {
-	topo, err := cluster.New(r.setup.Cluster)
+	var t *mapTimer
+	r.probe = func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+		t = newMapTimer(p, max(1, r.classes), r.classOf)
+		return t
+	}
+	out, err := r.simRun.exec()
 	if err != nil {
 		return nil, err
 	}
-	pol, err := r.policy.Build()
-	if err != nil {
-		return nil, err
-	}
-	t := newMapTimer(pol, max(1, r.classes), r.classOf)
-	var p sched.Policy = t
-	var g *gate
-	if r.workers != nil {
-		if err := checkGateable(pol); err != nil {
-			return nil, err
-		}
-		g = newGate(t, r.workers)
-		p = g
-	}
-	run := scenario.Simulation{Engine: r.policy.engine(r.setup.Engine), Topology: topo, Jobs: r.jobs, Policy: p, Seed: r.setup.Seed}
-	if g != nil {
-		run.Engine.StallS = gateStallS
-		run.Done = g.drained
-	}
-	res, err := run.Run()
-	if err != nil {
-		return nil, fmt.Errorf("%s (%s, seed %d): %w", r.policy.Label, r.policy.Name, r.setup.Seed, err)
-	}
-	out := &fdOut{outcome: outcome{jobs: res.Collector.Jobs(), summary: res.Summary}, dur: t.dur}
-	if g != nil {
-		out.released = g.released
-	} else {
-		out.released = make([]float64, len(r.jobs))
-		for i := range r.jobs {
-			out.released[i] = r.jobs[i].Submit
-		}
-	}
-	return out, nil
+	return &fdOut{outcome: *out, dur: t.dur}, nil
 }
 
 func fdRunAll(o Options, runs []fdRun) ([]*fdOut, error) {

@@ -18,7 +18,6 @@ import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
-	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/traces"
@@ -305,20 +304,16 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	topo, err := cluster.New(r.setup.Cluster)
-	if err != nil {
-		return nil, err
-	}
 	spec := r.setup.policy(r.spec)
-	pol, err := spec.Build()
+	var metered sched.Policy
+	res, _, err := simRun{setup: Setup{Cluster: r.setup.Cluster, Engine: sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}, Seed: r.key.Seed},
+		jobs: jobs, policy: spec,
+		probe: func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+			metered = sched.WithNASMeter(p, 0)
+			return metered
+		}}.simulate()
 	if err != nil {
-		return nil, err
-	}
-	metered := sched.WithNASMeter(pol, 0)
-	res, err := scenario.Simulation{Engine: spec.engine(sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}),
-		Topology: topo, Jobs: jobs, Policy: metered, Seed: r.key.Seed}.Run()
-	if err != nil {
-		return nil, fmt.Errorf("%s (%s, seed %d, %d users): %w", spec.Label, spec.Name, r.key.Seed, r.key.Users, err)
+		return nil, fmt.Errorf("%d users: %w", r.key.Users, err)
 	}
 	// The summary's free-form parts (the effective configuration, extras)
 	// are read by no NAS experiment and hold values a kept run could not

@@ -455,20 +455,17 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 // swSimulate runs jobs on cluster cl with engine eng under spec, through
 // the traffic tap, measuring cfg's window.
 func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload.Job, spec PolicySpec, seed uint64) (*swOutcome, error) {
-	topo, err := cluster.New(cl)
+	var tap *swTrafficTap
+	var topo *cluster.Topology
+	res, _, err := simRun{setup: Setup{Cluster: cl, Engine: eng, Seed: seed}, jobs: jobs, policy: spec,
+		probe: func(p sched.Policy, t *cluster.Topology) sched.Policy {
+			tap, topo = newSWTrafficTap(p, t, len(jobs)), t
+			tap.probe.winLo, tap.probe.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
+			return tap
+		},
+		steady: scenario.MetricsSpec{SteadyStartS: cfg.RampS, SteadyEndS: cfg.RampS + cfg.WindowS}}.simulate()
 	if err != nil {
 		return nil, err
-	}
-	pol, err := spec.Build()
-	if err != nil {
-		return nil, err
-	}
-	tap := newSWTrafficTap(pol, topo, len(jobs))
-	tap.probe.winLo, tap.probe.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
-	res, err := scenario.Simulation{Engine: spec.engine(eng), Topology: topo, Jobs: jobs, Policy: tap, Seed: seed,
-		Metrics: scenario.MetricsSpec{SteadyStartS: cfg.RampS, SteadyEndS: cfg.RampS + cfg.WindowS}}.Run()
-	if err != nil {
-		return nil, fmt.Errorf("%s (%s, seed %d): %w", spec.Label, spec.Name, seed, err)
 	}
 	col := res.Collector
 	out := &swOutcome{spec: spec, cfg: cfg, jobs: col.Jobs(), summary: res.Summary,
