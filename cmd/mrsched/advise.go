@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -19,8 +18,7 @@ import (
 )
 
 func cmdAdvise(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("advise", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("advise", stderr)
 	sf := addScenarioFlags(fs, "scenario YAML to advise on (its policy is the current one unless -current); default: embedded FB-2009 on the default cluster")
 	cfgPath := sf.config
 	pols := fs.String("policies", "", "comma-separated policies to choose among, or \"all\" (default: every registered policy but the ablations)")
