@@ -64,7 +64,10 @@ type column[R any] struct {
 
 // key is a column that names the row (queue, scheduler, ...), the same in
 // the table and the CSV.
-func key[R any](head, csv string, v func(R) string) column[R] {
+func key[R any](head, csv string, v func(R) string) column[R] { return verbatim(head, csv, v) }
+
+// verbatim is a column of text written the same in the table and the CSV.
+func verbatim[R any](head, csv string, v func(R) string) column[R] {
 	return column[R]{head: head, text: v, csv: []string{csv}, cells: func(r R) []string { return []string{v(r)} }}
 }
 
@@ -110,6 +113,8 @@ type table[R any] struct {
 	title string
 	cols  []column[R]
 	notes []string
+	// wall says what the runs took in wall time (Result.Wall).
+	wall string
 }
 
 // result fills the table and its CSV with one row for each of rows.
@@ -135,7 +140,7 @@ func (t table[R]) result(rows []R) *Result {
 		tb.AddRow(text...)
 		c.AddRow(cells...)
 	}
-	return &Result{Table: tb, CSV: c}
+	return &Result{Table: tb, CSV: c, Wall: t.wall}
 }
 
 // seedsCol is the CSV column that says over how many seeds a row's
