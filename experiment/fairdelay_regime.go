@@ -95,13 +95,6 @@ type mtRun struct {
 	start float64
 }
 
-var (
-	_ sched.Policy       = (*mapTimer)(nil)
-	_ sched.JobObserver  = (*mapTimer)(nil)
-	_ sched.TaskObserver = (*mapTimer)(nil)
-	_ sched.IdleOffers   = (*mapTimer)(nil)
-)
-
 // newMapTimer times inner's maps in classes classes, job j's in
 // classOf(j) (nil: one class).
 func newMapTimer(inner sched.Policy, classes int, classOf func(*sched.Job) int) *mapTimer {
@@ -295,19 +288,16 @@ func runSmallJobsHDD(o Options) (*Result, error) {
 	return table[R]{
 		title: fmt.Sprintf("fair-delay/small-jobs-hdd: small-jobs' batches on 100 nodes in 4 racks x 6 map slots, fluid beside hadoop1-hdd (one 138 MB/s disk a node, 4 s start-up, spills, merges, backups) and its two halves, %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
 		cols: []column[R]{
-			key("maps", "maps", func(r R) string { return fmt.Sprint(r.maps) }),
-			key("jobs", "jobs", func(r R) string { return fmt.Sprint(r.jobs) }),
-			key("costs", "costs", func(r R) string { return r.cost }),
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			seedsCol[R]("seeds", seeds),
+			fdMapsCol,
+			fdJobsCol,
+			fdCostsCol,
+			fdSchedulerCol, seedsCol[R]("seeds", seeds),
 			{head: "node / rack-local %", text: func(r R) string { return r.node.pct() + " / " + r.rack.pct() },
 				csv: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, cells: func(r R) []string { return r.node.scale(100).csv(1) }},
 			both("paper", func(r R) string { return r.paper[0] + " / " + r.paper[1] }, "paper_node_local_pct", func(r R) string { return r.paper[0] }),
 			written(func(r R) []string { return append(r.rack.scale(100).csv(1), r.paper[1]) },
 				"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max", "paper_rack_local_pct"),
-			spread("workload time (s)", "time_s", 0, 1, func(r R) stat { return r.time }),
-			spread("throughput gain", "throughput_gain", 2, 3, func(r R) stat { return r.gain }),
-			paper("paper", "paper_throughput_gain", func(r R) string { return r.paper[2] }),
+			fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
 			mapTimes[R]("map s: node / rack / off-rack", 3),
 			backupsCol[R](),
 		},
@@ -357,15 +347,10 @@ func runStickySlotsHDD(o Options) (*Result, error) {
 	return table[R]{
 		title: fmt.Sprintf("fair-delay/sticky-slots-hdd: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), fluid beside hadoop1-hdd and its two halves, %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
 		cols: []column[R]{
-			key("jobs", "jobs", func(r R) string { return fmt.Sprint(r.jobs) }),
-			key("costs", "costs", func(r R) string { return r.cost }),
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			seedsCol[R]("seeds", seeds),
-			percent("node-local %", "node_local_pct", 1, func(r R) stat { return r.node }),
-			paper("paper", "paper_node_local_pct", func(r R) string { return r.paper[0] }),
-			spread("time to finish all (s)", "time_s", 0, 1, func(r R) stat { return r.time }),
-			spread("throughput gain", "throughput_gain", 2, 3, func(r R) stat { return r.gain }),
-			paper("paper", "paper_throughput_gain", func(r R) string { return r.paper[2] }),
+			fdJobsCol,
+			fdCostsCol,
+			fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+			fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
 			mapTimes[R]("map s: node-local / remote", 2),
 			backupsCol[R](),
 		},

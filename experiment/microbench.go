@@ -100,17 +100,12 @@ func runSmallJobs(o Options) (*Result, error) {
 	return table[R]{
 		title: fmt.Sprintf("fair-delay/small-jobs: batches of scan jobs on 100 nodes in 4 racks x 6 map slots, with and without delay scheduling (T1 = T2 = 15 s), %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
 		cols: []column[R]{
-			key("maps", "maps", func(r R) string { return fmt.Sprint(r.maps) }),
-			key("jobs", "jobs", func(r R) string { return fmt.Sprint(r.jobs) }),
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			seedsCol[R]("seeds", seeds),
-			percent("node-local %", "node_local_pct", 1, func(r R) stat { return r.node }),
-			paper("paper", "paper_node_local_pct", func(r R) string { return r.paper[0] }),
+			fdMapsCol,
+			fdJobsCol,
+			fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
 			percent("rack-local % (incl. node)", "rack_local_pct", 1, func(r R) stat { return r.rack }),
 			paper("paper", "paper_rack_local_pct", func(r R) string { return r.paper[1] }),
-			spread("workload time (s)", "time_s", 0, 1, func(r R) stat { return r.time }),
-			spread("throughput gain", "throughput_gain", 2, 3, func(r R) stat { return r.gain }),
-			paper("paper", "paper_throughput_gain", func(r R) string { return r.paper[2] }),
+			fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
 		},
 		notes: []string{
 			"each workload is one batch submitted at time 0; workload time: last finish. Locality: fraction of map launches.",
@@ -148,6 +143,23 @@ func smallJobsRows(o Options, costs []fdCost, timed bool) ([]fdRow, int, error) 
 		}
 	}
 	return rows, seeds, err
+}
+
+// The microbenchmarks' columns, shared by each table and its hdd twin.
+var (
+	fdMapsCol      = key("maps", "maps", func(r fdRow) string { return fmt.Sprint(r.maps) })
+	fdJobsCol      = key("jobs", "jobs", func(r fdRow) string { return fmt.Sprint(r.jobs) })
+	fdCostsCol     = key("costs", "costs", func(r fdRow) string { return r.cost })
+	fdSchedulerCol = key("scheduler", "scheduler", func(r fdRow) string { return r.label })
+	fdNodeCol      = percent("node-local %", "node_local_pct", 1, func(r fdRow) stat { return r.node })
+	fdPaperNodeCol = paper("paper", "paper_node_local_pct", func(r fdRow) string { return r.paper[0] })
+	fdGainCol      = spread("throughput gain", "throughput_gain", 2, 3, func(r fdRow) stat { return r.gain })
+	fdPaperGainCol = paper("paper", "paper_throughput_gain", func(r fdRow) string { return r.paper[2] })
+)
+
+// fdTimeCol is the column of a batch's time to finish, under head.
+func fdTimeCol(head string) column[fdRow] {
+	return spread(head, "time_s", 0, 1, func(r fdRow) stat { return r.time })
 }
 
 // fdCell is one batch's result under one scheduler and costs, over seeds.
@@ -268,14 +280,9 @@ func runStickySlots(o Options) (*Result, error) {
 	return table[R]{
 		title: fmt.Sprintf("fair-delay/sticky-slots: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
 		cols: []column[R]{
-			key("jobs", "jobs", func(r R) string { return fmt.Sprint(r.jobs) }),
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			seedsCol[R]("seeds", seeds),
-			percent("node-local %", "node_local_pct", 1, func(r R) stat { return r.node }),
-			paper("paper", "paper_node_local_pct", func(r R) string { return r.paper[0] }),
-			spread("time to finish all (s)", "time_s", 0, 1, func(r R) stat { return r.time }),
-			spread("throughput gain", "throughput_gain", 2, 3, func(r R) stat { return r.gain }),
-			paper("paper", "paper_throughput_gain", func(r R) string { return r.paper[2] }),
+			fdJobsCol,
+			fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+			fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
 		},
 		notes: []string{
 			"throughput gain: time to finish all jobs under fair sharing / under fair + delay, same seed.",

@@ -318,13 +318,6 @@ type swTrafficTap struct {
 	probe   *swProbe        // Fig. 9's concurrency and the placement counts
 }
 
-var (
-	_ sched.Policy       = (*swTrafficTap)(nil)
-	_ sched.JobObserver  = (*swTrafficTap)(nil)
-	_ sched.TaskObserver = (*swTrafficTap)(nil)
-	_ sched.IdleOffers   = (*swTrafficTap)(nil)
-)
-
 func newSWTrafficTap(inner sched.Policy, topo *cluster.Topology, jobs int) *swTrafficTap {
 	t := &swTrafficTap{passThrough: passTo(inner), topo: topo, mapsOn: map[int][]int32{}, redsOn: map[int][]int32{},
 		traffic: make([]swJobTraffic, jobs)}

@@ -215,13 +215,6 @@ type hwRun struct {
 	remote bool
 }
 
-var (
-	_ sched.Policy       = (*hotWatch)(nil)
-	_ sched.JobObserver  = (*hotWatch)(nil)
-	_ sched.TaskObserver = (*hotWatch)(nil)
-	_ sched.IdleOffers   = (*hotWatch)(nil)
-)
-
 func newHotWatch(inner sched.Policy, thr int, seed uint64) *hotWatch {
 	h := &hotWatch{passThrough: passTo(inner), thr: int32(thr), rnd: rng(seed, 0x686f74)} // "hot"
 	return h
@@ -459,19 +452,25 @@ func tdQueue(t TDQueueType, gb float64, seed uint64) ([]workload.Job, error) {
 	return TDQueueJobs(TDQueueConfig{Type: t, TotalGB: gb, BlockBytes: 64 << 20, Seed: seed})
 }
 
-// tdQueueOf declares td's scenarios: a queue of a type, gb GB and a seed
-// (drawn once), run by each policy on E4's cluster changed by v (nil: as
-// is), through runGrid.
-func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(PolicySpec) (*tdOutcome, error), error) {
-	return func(qt TDQueueType, seed uint64) (func(PolicySpec) (*tdOutcome, error), error) {
+// tdQueues declares td's scenarios: a queue of a type, gb GB and a seed,
+// drawn once and run by each policy through run (runGrid).
+func tdQueues[O any](gb float64, run func(tdSim) (O, error)) func(TDQueueType, uint64) (func(PolicySpec) (O, error), error) {
+	return func(qt TDQueueType, seed uint64) (func(PolicySpec) (O, error), error) {
 		jobs, err := tdQueue(qt, gb, seed)
 		if err != nil {
 			return nil, err
 		}
-		return func(p PolicySpec) (*tdOutcome, error) {
-			return tdSim{jobs: jobs, policy: p, seed: seed, variant: v}.exec()
-		}, nil
+		return func(p PolicySpec) (O, error) { return run(tdSim{jobs: jobs, policy: p, seed: seed}) }, nil
 	}
+}
+
+// tdQueueOf is tdQueues run on E4's cluster changed by v (nil: as is),
+// with hotspots counted.
+func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(PolicySpec) (*tdOutcome, error), error) {
+	return tdQueues(gb, func(s tdSim) (*tdOutcome, error) {
+		s.variant = v
+		return s.exec()
+	})
 }
 
 func checkFinished(o *tdOutcome, label, what string) error {
