@@ -24,6 +24,36 @@ func writeScenario(t *testing.T, body string) *Config {
 	return c
 }
 
+// writeTraceScenario writes a SWIM trace as t.tsv and a scenario beside it
+// as s.yaml in a new directory, and returns the scenario's path.
+func writeTraceScenario(t *testing.T, tsv, scenario string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runTraceScenario loads the scenario writeTraceScenario writes and runs
+// it.
+func runTraceScenario(t *testing.T, tsv, scenario string) *Result {
+	t.Helper()
+	cfg, err := Load(writeTraceScenario(t, tsv, scenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // TestHeterogeneousClusterEveryPolicy runs a cluster whose racks and nodes
 // differ under every registered policy with the engine's invariants on:
 // an SLS nodes file (nodes of 2 to 16 containers) in the container model,

@@ -150,23 +150,9 @@ func TestExamplesParse(t *testing.T) {
 }
 
 func TestTraceFileRelativeToScenario(t *testing.T) {
-	dir := t.TempDir()
 	tsv := "job0\t0\t0\t1000000\t1000\t100\njob1\t5\t5\t2000000\t0\t10\n"
-	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	sc := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 3}\nworkload: {trace: t.tsv, source_nodes: 3}\n"
-	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := Load(filepath.Join(dir, "s.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runTraceScenario(t, tsv, sc)
 	if res.Summary.JobsCompleted != 2 {
 		t.Errorf("completed %d jobs of the 2-line trace, want 2", res.Summary.JobsCompleted)
 	}
@@ -177,25 +163,11 @@ func TestTraceFileRelativeToScenario(t *testing.T) {
 // runs as if alone (slowdown 1); the second's maps wait for the first's,
 // so it takes about twice its time alone.
 func TestSlowdown(t *testing.T) {
-	dir := t.TempDir()
 	const mb64 = 64 << 20
 	tsv := "a\t0\t0\t268435456\t1000\t0\nb\t0\t0\t268435456\t1000\t0\n"
-	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	sc := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 1, map_slots: 4, reduce_slots: 1, replication: 1}\n" +
 		"workload: {trace: t.tsv, source_nodes: 1}\nmetrics: {slowdown: true}\n"
-	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := Load(filepath.Join(dir, "s.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runTraceScenario(t, tsv, sc)
 	jobs := res.Collector.Jobs()
 	if sd := jobs[0].Slowdown; sd < 0.999 || sd > 1.01 {
 		t.Errorf("first job's slowdown = %.3f, want 1: under fifo it runs as if alone", sd)
@@ -214,25 +186,11 @@ func TestSlowdown(t *testing.T) {
 // 0 it found one at once and read slowdowns above 1 (in the millions for
 // jobs of milliseconds).
 func TestJobAloneOnIdleClusterHasSlowdownOne(t *testing.T) {
-	dir := t.TempDir()
 	// Two small jobs 1000.37 s apart, one of a few kilobytes, and one
 	// submitted on node 0's heartbeat (every 3 s from 0).
 	tsv := "a\t0\t0\t67108864\t1000\t1000\nb\t1000.37\t1000.37\t67108864\t1000\t1000\nc\t2000.81\t1000.44\t4096\t10\t10\nd\t3000\t999.19\t4096\t10\t10\n"
-	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	sc := "policy: {name: fair}\ncluster: {racks: 2, nodes_per_rack: 3}\nworkload: {trace: t.tsv, source_nodes: 6}\nmetrics: {slowdown: true}\n"
-	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := Load(filepath.Join(dir, "s.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runTraceScenario(t, tsv, sc)
 	for _, j := range res.Collector.Jobs() {
 		if math.Abs(j.Slowdown-1) > 1e-9 {
 			t.Errorf("job %s alone on an idle cluster: slowdown %v, want 1 (turnaround %v s)", j.Name, j.Slowdown, j.Turnaround())
