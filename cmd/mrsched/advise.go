@@ -94,16 +94,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		if *sweepSeeds < 2 {
 			return fmt.Errorf("-sweep-seeds: want at least 2 (one seed gives no interval), got %d", *sweepSeeds)
 		}
-		src, err := compareScenario(base, base.Policy.Name)
-		if err != nil {
-			return err
-		}
-		profile, named := advise.ProfileFor(base)
-		runProfile := profile
-		if named {
-			runProfile = ""
-		}
-		w, err := advise.NewWorkload(src, adviseName(*cfgPath), base.Dir(), base, runProfile)
+		w, profile, named, err := adviseWorkload(base, *cfgPath)
 		if err != nil {
 			return err
 		}
@@ -116,17 +107,8 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	src, err := compareScenario(base, base.Policy.Name)
-	if err != nil {
-		return err
-	}
-	profile, named := advise.ProfileFor(base)
-	runProfile := profile
-	if named {
-		runProfile = ""
-	}
 	name := adviseName(*cfgPath)
-	w, err := advise.NewWorkload(src, name, base.Dir(), base, runProfile)
+	w, profile, named, err := adviseWorkload(base, *cfgPath)
 	if err != nil {
 		dir.discard()
 		return err
@@ -207,6 +189,23 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		return errInterrupted
 	}
 	return nil
+}
+
+// adviseWorkload is the workload advise weighs policies on: the scenario
+// with its own policy, under its cost profile (named: the scenario names
+// the profile, so the runs take it from the scenario).
+func adviseWorkload(base *scenario.Config, cfgPath string) (w *advise.Workload, profile string, named bool, err error) {
+	src, err := compareScenario(base, base.Policy.Name)
+	if err != nil {
+		return nil, "", false, err
+	}
+	profile, named = advise.ProfileFor(base)
+	runProfile := profile
+	if named {
+		runProfile = ""
+	}
+	w, err = advise.NewWorkload(src, adviseName(cfgPath), base.Dir(), base, runProfile)
+	return w, profile, named, err
 }
 
 func adviseName(cfgPath string) string {
