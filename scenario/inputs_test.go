@@ -1,11 +1,14 @@
 package scenario
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -37,6 +40,36 @@ func writeTraceScenario(t *testing.T, tsv, scenario string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// runYAML parses a scenario given as YAML (named s.yaml in errors) and
+// runs it.
+func runYAML(t *testing.T, src string) *Result {
+	t.Helper()
+	cfg, err := Parse(strings.NewReader(src), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// summaryOf runs a scenario given as YAML and returns its summary.json,
+// decoded.
+func summaryOf(t *testing.T, src string) map[string]any {
+	t.Helper()
+	var b bytes.Buffer
+	if err := metrics.WriteSummaryJSON(&b, runYAML(t, src).Summary); err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(b.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // runTraceScenario loads the scenario writeTraceScenario writes and runs

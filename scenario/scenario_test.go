@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"bytes"
-	"encoding/json"
 	"maps"
 	"math"
 	"os"
@@ -87,14 +86,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 	yaml := "seed: 5\ncluster: {racks: 3, nodes_per_rack: 4}\nworkload: {trace: FB-2009, max_jobs: 300, users: 6}\npolicy: {name: fair}\n"
 	var outs [2][3][]byte
 	for i := range outs {
-		cfg, err := Parse(strings.NewReader(yaml), "s.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cfg.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runYAML(t, yaml)
 		var s, j, ts bytes.Buffer
 		if err := metrics.WriteSummaryJSON(&s, res.Summary); err != nil {
 			t.Fatal(err)
@@ -204,26 +196,7 @@ func TestJobAloneOnIdleClusterHasSlowdownOne(t *testing.T) {
 // the jobs and cluster: the same under another seed (the seed draws users,
 // not jobs), another under another trace.
 func TestSummaryRecordsTheEffectiveConfiguration(t *testing.T) {
-	run := func(yaml string) map[string]any {
-		t.Helper()
-		cfg, err := Parse(strings.NewReader(yaml), "s.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cfg.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := metrics.WriteSummaryJSON(&b, res.Summary); err != nil {
-			t.Fatal(err)
-		}
-		var s map[string]any
-		if err := json.Unmarshal(b.Bytes(), &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	run := func(yaml string) map[string]any { t.Helper(); return summaryOf(t, yaml) }
 	base := "cluster: {racks: 2}\nworkload: {trace: FB-2009, max_jobs: 40}\npolicy: {name: delay, params: {t1_s: 5}}\n"
 	s := run("seed: 4\n" + base)
 	cfg := s["config"].(map[string]any)
