@@ -47,6 +47,12 @@ func writeTraceScenario(t *testing.T, tsv, scenario string) string {
 func runYAML(t *testing.T, src string) *Result {
 	t.Helper()
 	cfg, err := Parse(strings.NewReader(src), "s.yaml")
+	return mustRun(t, cfg, err)
+}
+
+// mustRun runs a scenario that loaded with err (nil: it loaded).
+func mustRun(t *testing.T, cfg *Config, err error) *Result {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +83,7 @@ func summaryOf(t *testing.T, src string) map[string]any {
 func runTraceScenario(t *testing.T, tsv, scenario string) *Result {
 	t.Helper()
 	cfg, err := Load(writeTraceScenario(t, tsv, scenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return mustRun(t, cfg, err)
 }
 
 // TestHeterogeneousClusterEveryPolicy runs a cluster whose racks and nodes
