@@ -140,30 +140,24 @@ func betaCF(a, b, x float64) float64 {
 	}
 	d = 1 / d
 	h := d
+	// step is one term of Lentz's method: it moves c and d on by the
+	// term's numerator and returns the factor h takes.
+	step := func(num float64) float64 {
+		d = 1 + num*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + num/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		return d * c
+	}
 	for m := 1; m <= 1000; m++ {
 		fm := float64(m)
-		num := fm * (b - fm) * x / ((a + 2*fm - 1) * (a + 2*fm))
-		d = 1 + num*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + num/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		num = -(a + fm) * (a + b + fm) * x / ((a + 2*fm) * (a + 2*fm + 1))
-		d = 1 + num*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + num/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
+		h *= step(fm * (b - fm) * x / ((a + 2*fm - 1) * (a + 2*fm)))
+		del := step(-(a + fm) * (a + b + fm) * x / ((a + 2*fm) * (a + 2*fm + 1)))
 		h *= del
 		if math.Abs(del-1) < 1e-15 {
 			break

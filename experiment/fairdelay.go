@@ -8,7 +8,6 @@ package experiment
 import (
 	"fmt"
 
-	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -89,21 +88,29 @@ func runFIFOvsFair(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &report.Table{
-		Title:   "fair-delay/fifo-vs-fair: two jobs, each 10 maps x 100 s + 10 CPU-bound reduces x 100 s, on one node with 10 map + 10 reduce slots (paper section 5.3, Fig. 7)",
-		Headers: []string{"scheduler", "batch response (s)", "paper", "job 1 finish (s)", "paper", "job 2 finish (s)", "paper"},
-		Notes: []string{
+	type R = pairOutcome
+	pp := func(r R) struct {
+		batch  string
+		finish [2]string
+	} {
+		return pairPaper[r.policy.Label]
+	}
+	return table[R]{
+		title: "fair-delay/fifo-vs-fair: two jobs, each 10 maps x 100 s + 10 CPU-bound reduces x 100 s, on one node with 10 map + 10 reduce slots (paper section 5.3, Fig. 7)",
+		cols: []column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.policy.Label }),
+			number("batch response (s)", "batch_s", 1, 3, func(r R) float64 { return r.batchS }),
+			paper("paper", "paper_batch_s", func(r R) string { return pp(r).batch }),
+			number("job 1 finish (s)", "job1_finish_s", 1, 3, func(r R) float64 { return r.finish[0] }),
+			paper("paper", "paper_job1_finish_s", func(r R) string { return pp(r).finish[0] }),
+			number("job 2 finish (s)", "job2_finish_s", 1, 3, func(r R) float64 { return r.finish[1] }),
+			paper("paper", "paper_job2_finish_s", func(r R) string { return pp(r).finish[1] }),
+		},
+		notes: []string{
 			"batch response: last finish - first submit. The paper's point: FIFO's batch is shorter (it overlaps one",
 			"job's IO-bound maps with the other's CPU-bound reduces), with or without copy-compute splitting (CCS).",
 		},
-	}
-	c := &report.Table{Headers: []string{"scheduler", "batch_s", "paper_batch_s", "job1_finish_s", "paper_job1_finish_s", "job2_finish_s", "paper_job2_finish_s"}}
-	for _, r := range res {
-		p := pairPaper[r.policy.Label]
-		t.AddRow(r.policy.Label, num(r.batchS, 1), p.batch, num(r.finish[0], 1), p.finish[0], num(r.finish[1], 1), p.finish[1])
-		c.AddRow(r.policy.Label, num(r.batchS, 3), csvPaper(p.batch), num(r.finish[0], 3), csvPaper(p.finish[0]), num(r.finish[1], 3), csvPaper(p.finish[1]))
-	}
-	return &Result{Table: t, CSV: c}, nil
+	}.result(res), nil
 }
 
 // csvPaper turns a paper cell into a CSV cell: "-" (not reported) is empty.
@@ -196,42 +203,60 @@ func runZipf(o Options) (*Result, error) {
 			fifoBest++
 		}
 	}
-	t := &report.Table{
-		Title: fmt.Sprintf("fair-delay/zipf: 30 Zipf-sized jobs (1-400 maps) on 10 nodes x (1 map + 1 reduce slot), %d schedules (paper section 5.3, Fig. 8-9)", len(seeds)),
-		Headers: []string{"scheduler", "mean slowdown", "max slowdown", "paper", "vs", "mean / max ratio", "paper",
-			"batch response (s)", "vs FIFO", "paper"},
+	type R struct {
+		label, vs, paperMax, paperRatio, paperBatch string
+		meanSD, maxSD, batch                        stat
+		mr, xr, bv                                  float64
 	}
-	c := &report.Table{Headers: row("scheduler", "schedules",
-		[]string{"mean_slowdown", "mean_slowdown_min", "mean_slowdown_max"},
-		[]string{"max_slowdown", "max_slowdown_min", "max_slowdown_max"},
-		[]string{"batch_s", "batch_s_min", "batch_s_max"}, "reference", "mean_slowdown_ratio", "max_slowdown_ratio", "batch_vs_fifo")}
 	paperMax := []string{"~90 (routinely)", "-", "-", "-"}
 	paperRatio := []string{"-", "~0.5", "~0.5", "~0.5"}
 	paperBatch := []string{"lowest", "> FIFO", "> FIFO", "> FIFO"}
 	ref := []int{-1, 0, 1, 1} // FIFO for fair; fair for its refinements
+	var rows []R
 	for pi, p := range pols {
-		vs, ratio, rm, rx := "-", "-", "", ""
-		if r := ref[pi]; r >= 0 {
-			vs = pols[r].Label
-			mr, xr := meanSD[pi].mean()/meanSD[r].mean(), maxSD[pi].mean()/maxSD[r].mean()
-			ratio = fmt.Sprintf("%.2f / %.2f", mr, xr)
-			rm, rx = num(mr, 3), num(xr, 3)
+		r := R{label: p.Label, vs: "-", paperMax: paperMax[pi], paperRatio: paperRatio[pi], paperBatch: paperBatch[pi],
+			meanSD: meanSD[pi], maxSD: maxSD[pi], batch: batch[pi], bv: batch[pi].mean() / batch[0].mean()}
+		if rf := ref[pi]; rf >= 0 {
+			r.vs = pols[rf].Label
+			r.mr, r.xr = meanSD[pi].mean()/meanSD[rf].mean(), maxSD[pi].mean()/maxSD[rf].mean()
 		}
-		bv := batch[pi].mean() / batch[0].mean()
-		t.AddRow(p.Label, meanSD[pi].text(1), maxSD[pi].text(1), paperMax[pi], vs, ratio, paperRatio[pi],
-			batch[pi].text(0), fmt.Sprintf("%.2f", bv), paperBatch[pi])
-		c.AddRow(row(p.Label, fmt.Sprint(len(seeds)), meanSD[pi].csv(3), maxSD[pi].csv(3), batch[pi].csv(1),
-			csvPaper(vs), rm, rx, num(bv, 3))...)
+		rows = append(rows, r)
 	}
-	t.Notes = []string{
-		"slowdown: turnaround / turnaround of the job alone on the same cluster with copy-compute splitting (CCS);",
-		"mean and max are over a schedule's 30 jobs, then averaged over schedules (range over schedules in brackets).",
-		"ratio: this scheduler's mean / max slowdown over the reference's (vs). Paper: \"Slowdowns with FIFO routinely",
-		"reach 90x ... Fair sharing, preemption and copy-compute splitting each cut slowdown in half. However, FIFO's",
-		fmt.Sprintf("batch response time is always best\". Here FIFO's batch response time was the lowest in %d of %d schedules.", fifoBest, len(seeds)),
-		"preemption: Tfair = 60 s, Tmin = 30 s (the paper gives none).",
-	}
-	return &Result{Table: t, CSV: c}, nil
+	return table[R]{
+		title: fmt.Sprintf("fair-delay/zipf: 30 Zipf-sized jobs (1-400 maps) on 10 nodes x (1 map + 1 reduce slot), %d schedules (paper section 5.3, Fig. 8-9)", len(seeds)),
+		cols: []column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			seedsCol[R]("schedules", len(seeds)),
+			spread("mean slowdown", "mean_slowdown", 1, 3, func(r R) stat { return r.meanSD }),
+			spread("max slowdown", "max_slowdown", 1, 3, func(r R) stat { return r.maxSD }),
+			shown("paper", func(r R) string { return r.paperMax }),
+			{csv: []string{"batch_s", "batch_s_min", "batch_s_max"}, cells: func(r R) []string { return r.batch.csv(1) }},
+			paper("vs", "reference", func(r R) string { return r.vs }),
+			{head: "mean / max ratio", text: func(r R) string {
+				if r.vs == "-" {
+					return "-"
+				}
+				return fmt.Sprintf("%.2f / %.2f", r.mr, r.xr)
+			}, csv: []string{"mean_slowdown_ratio", "max_slowdown_ratio"}, cells: func(r R) []string {
+				if r.vs == "-" {
+					return []string{"", ""}
+				}
+				return []string{num(r.mr, 3), num(r.xr, 3)}
+			}},
+			shown("paper", func(r R) string { return r.paperRatio }),
+			shown("batch response (s)", func(r R) string { return r.batch.text(0) }),
+			number("vs FIFO", "batch_vs_fifo", 2, 3, func(r R) float64 { return r.bv }),
+			shown("paper", func(r R) string { return r.paperBatch }),
+		},
+		notes: []string{
+			"slowdown: turnaround / turnaround of the job alone on the same cluster with copy-compute splitting (CCS);",
+			"mean and max are over a schedule's 30 jobs, then averaged over schedules (range over schedules in brackets).",
+			"ratio: this scheduler's mean / max slowdown over the reference's (vs). Paper: \"Slowdowns with FIFO routinely",
+			"reach 90x ... Fair sharing, preemption and copy-compute splitting each cut slowdown in half. However, FIFO's",
+			fmt.Sprintf("batch response time is always best\". Here FIFO's batch response time was the lowest in %d of %d schedules.", fifoBest, len(seeds)),
+			"preemption: Tfair = 60 s, Tmin = 30 s (the paper gives none).",
+		},
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -329,32 +354,40 @@ func runBM(o Options) (*Result, error) {
 			}
 		}
 	}
-	t := &report.Table{
-		Title:   fmt.Sprintf("fair-delay/bm: 50 jobs in Table 2's 9 bins on EC2 (100 nodes x 4 map + 2 reduce slots), %d schedules (paper section 6.1, Fig. 10-11)", len(seeds)),
-		Headers: []string{"scheduler", "bin", "maps", "jobs", "mean gain", "paper", "best gain", "paper", "node-local %", "paper"},
+	type R struct {
+		label           string
+		bin             BMBin
+		gain, best, loc stat
 	}
-	c := &report.Table{Headers: row("scheduler", "bin", "maps", "jobs", "schedules",
-		[]string{"mean_gain", "mean_gain_min", "mean_gain_max"}, "paper_mean_gain",
-		[]string{"best_gain", "best_gain_min", "best_gain_max"}, "paper_best_gain",
-		[]string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, "paper_node_local_pct")}
+	var rows []R
 	for pi, p := range pols {
-		pp := bmPaper[p.Label]
 		for _, b := range BMTable {
-			t.AddRow(p.Label, fmt.Sprint(b.Bin), fmt.Sprint(b.Maps), fmt.Sprint(b.Jobs),
-				gain[pi][b.Bin].text(2), pp.gain(b.Bin), best[pi][b.Bin].text(2), pp.best(b.Bin),
-				loc[pi][b.Bin].pct(), pp.loc(b.Bin))
-			c.AddRow(row(p.Label, fmt.Sprint(b.Bin), fmt.Sprint(b.Maps), fmt.Sprint(b.Jobs), fmt.Sprint(len(seeds)),
-				gain[pi][b.Bin].csv(3), csvPaper(pp.gain(b.Bin)), best[pi][b.Bin].csv(3), csvPaper(pp.best(b.Bin)),
-				loc[pi][b.Bin].scale(100).csv(1), csvPaper(pp.loc(b.Bin)))...)
+			rows = append(rows, R{p.Label, b, gain[pi][b.Bin], best[pi][b.Bin], loc[pi][b.Bin]})
 		}
 	}
-	t.Notes = []string{
-		"gain: a job's turnaround under FIFO / under the scheduler, same schedule; mean and best over the bin's jobs,",
-		"then averaged over schedules (range in brackets). node-local %: the bin's map launches that read a local block.",
-		"Paper (median of 3 schedules): fair halves small jobs' response times, long jobs slightly slower; fair + CCS",
-		"up to 4.6x for small jobs, 1.8-2x on average in bins 0-1 (other schedules: 5x and 2.5x, best 14x and 10x);",
-		"FIFO + CCS gains less than fair + CCS; delay changes response times imperceptibly but raises node locality",
-		"from 15-95% (across bins) to 99-100%.",
-	}
-	return &Result{Table: t, CSV: c}, nil
+	pp := func(r R) struct{ gain, best, loc func(bin int) string } { return bmPaper[r.label] }
+	return table[R]{
+		title: fmt.Sprintf("fair-delay/bm: 50 jobs in Table 2's 9 bins on EC2 (100 nodes x 4 map + 2 reduce slots), %d schedules (paper section 6.1, Fig. 10-11)", len(seeds)),
+		cols: []column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			key("bin", "bin", func(r R) string { return fmt.Sprint(r.bin.Bin) }),
+			key("maps", "maps", func(r R) string { return fmt.Sprint(r.bin.Maps) }),
+			key("jobs", "jobs", func(r R) string { return fmt.Sprint(r.bin.Jobs) }),
+			seedsCol[R]("schedules", len(seeds)),
+			spread("mean gain", "mean_gain", 2, 3, func(r R) stat { return r.gain }),
+			paper("paper", "paper_mean_gain", func(r R) string { return pp(r).gain(r.bin.Bin) }),
+			spread("best gain", "best_gain", 2, 3, func(r R) stat { return r.best }),
+			paper("paper", "paper_best_gain", func(r R) string { return pp(r).best(r.bin.Bin) }),
+			percent("node-local %", "node_local_pct", 1, func(r R) stat { return r.loc }),
+			paper("paper", "paper_node_local_pct", func(r R) string { return pp(r).loc(r.bin.Bin) }),
+		},
+		notes: []string{
+			"gain: a job's turnaround under FIFO / under the scheduler, same schedule; mean and best over the bin's jobs,",
+			"then averaged over schedules (range in brackets). node-local %: the bin's map launches that read a local block.",
+			"Paper (median of 3 schedules): fair halves small jobs' response times, long jobs slightly slower; fair + CCS",
+			"up to 4.6x for small jobs, 1.8-2x on average in bins 0-1 (other schedules: 5x and 2.5x, best 14x and 10x);",
+			"FIFO + CCS gains less than fair + CCS; delay changes response times imperceptibly but raises node locality",
+			"from 15-95% (across bins) to 99-100%.",
+		},
+	}.result(rows), nil
 }

@@ -95,13 +95,6 @@ type mtRun struct {
 	start float64
 }
 
-var (
-	_ sched.Policy       = (*mapTimer)(nil)
-	_ sched.JobObserver  = (*mapTimer)(nil)
-	_ sched.TaskObserver = (*mapTimer)(nil)
-	_ sched.IdleOffers   = (*mapTimer)(nil)
-)
-
 // newMapTimer times inner's maps in classes classes, job j's in
 // classOf(j) (nil: one class).
 func newMapTimer(inner sched.Policy, classes int, classOf func(*sched.Job) int) *mapTimer {
@@ -210,47 +203,16 @@ type fdOut struct {
 // exec runs r as simRun.exec does, with a mapTimer between the engine (or
 // the closed-loop gate) and the policy.
 func (r fdRun) exec() (*fdOut, error) {
-	topo, err := cluster.New(r.setup.Cluster)
+	var t *mapTimer
+	r.probe = func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+		t = newMapTimer(p, max(1, r.classes), r.classOf)
+		return t
+	}
+	out, err := r.simRun.exec()
 	if err != nil {
 		return nil, err
 	}
-	pol, err := r.policy.Build()
-	if err != nil {
-		return nil, err
-	}
-	t := newMapTimer(pol, max(1, r.classes), r.classOf)
-	var p sched.Policy = t
-	var g *gate
-	if r.workers != nil {
-		if err := checkGateable(pol); err != nil {
-			return nil, err
-		}
-		g = newGate(t, r.workers)
-		p = g
-	}
-	run := scenario.Simulation{Engine: r.policy.engine(r.setup.Engine), Topology: topo, Jobs: r.jobs, Policy: p, Seed: r.setup.Seed}
-	if g != nil {
-		run.Engine.StallS = gateStallS
-		run.Done = g.drained
-	}
-	res, err := run.Run()
-	if err != nil {
-		return nil, fmt.Errorf("%s (%s, seed %d): %w", r.policy.Label, r.policy.Name, r.setup.Seed, err)
-	}
-	out := &fdOut{outcome: outcome{jobs: res.Collector.Jobs(), summary: res.Summary}, dur: t.dur}
-	if g != nil {
-		out.released = g.released
-	} else {
-		out.released = make([]float64, len(r.jobs))
-		for i := range r.jobs {
-			out.released[i] = r.jobs[i].Submit
-		}
-	}
-	return out, nil
-}
-
-func fdRunAll(o Options, runs []fdRun) ([]*fdOut, error) {
-	return inParallel(o, len(runs), func(i int) (*fdOut, error) { return runs[i].exec() })
+	return &fdOut{outcome: *out, dur: t.dur}, nil
 }
 
 // fdDur accumulates one class's map durations by reach over seeds: every
@@ -314,105 +276,56 @@ func backups(s *fdOut) float64 {
 // cluster, the same workloads and schedulers) under the fluid model and
 // the hadoop1-hdd profile, speculation on.
 func runSmallJobsHDD(o Options) (*Result, error) {
-	cl := privateCluster()
-	cfg := cl.WithDefaults()
-	block := cfg.BlockBytes()
-	wls := SmallJobsWorkloads(cfg.Racks * cfg.NodesPerRack * cfg.MapSlots)
-	pols := smallJobsPolicies
 	hdd, err := hddProfile()
 	if err != nil {
 		return nil, err
 	}
-	costs := fdCosts(hdd, true)
-	seeds := o.seeds()
-	var runs []fdRun
-	for _, cost := range costs {
-		for _, seed := range seeds {
-			for _, wl := range wls {
-				jobs := make([]workload.Job, wl.Jobs)
-				for i := range jobs {
-					jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", wl.Maps, seed, i), i, 0, wl.Maps, block, ScanMapS)
-				}
-				s := Setup{Cluster: cl, Seed: seed}
-				if cost.apply != nil {
-					s = cost.apply(s)
-				}
-				for _, p := range pols {
-					runs = append(runs, fdRun{simRun: simRun{setup: s, jobs: jobs, policy: p}})
-				}
-			}
-		}
-	}
-	outs, err := fdRunAll(o, runs)
+	rows, seeds, err := smallJobsRows(o, fdCosts(hdd, true), true)
 	if err != nil {
 		return nil, err
 	}
-	type cell struct {
-		node, rack, time, gain, backups stat
-		dur                             fdDur
-	}
-	res := make([][][]cell, len(costs))
-	k := 0
-	for ci := range costs {
-		res[ci] = make([][]cell, len(wls))
-		for wi := range wls {
-			res[ci][wi] = make([]cell, len(pols))
-		}
-		for range seeds {
-			for wi := range wls {
-				var times []float64
-				for pi := range pols {
-					out := outs[k]
-					k++
-					s := out.summary
-					c := &res[ci][wi][pi]
-					c.node.add(s.Locality.Node)
-					c.rack.add(s.Locality.Node + s.Locality.Rack)
-					c.time.add(s.MakespanS)
-					c.backups.add(backups(out))
-					c.dur.add(out.dur[0])
-					times = append(times, s.MakespanS)
-				}
-				for pi := range pols {
-					res[ci][wi][pi].gain.add(times[0] / times[pi])
-				}
-			}
-		}
-	}
-	t := &report.Table{
-		Title: fmt.Sprintf("fair-delay/small-jobs-hdd: small-jobs' batches on 100 nodes in 4 racks x 6 map slots, fluid beside hadoop1-hdd (one 138 MB/s disk a node, 4 s start-up, spills, merges, backups) and its two halves, %d seeds (paper section 6.2.1, Table 3, Fig. 12)", len(seeds)),
-		Headers: []string{"maps", "jobs", "costs", "scheduler", "node / rack-local %", "paper", "workload time (s)", "throughput gain", "paper",
-			"map s: node / rack / off-rack", "backups"},
-	}
-	c := &report.Table{Headers: row("maps", "jobs", "costs", "scheduler", "seeds",
-		[]string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, "paper_node_local_pct",
-		[]string{"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max"}, "paper_rack_local_pct",
-		[]string{"time_s", "time_s_min", "time_s_max"},
-		[]string{"throughput_gain", "throughput_gain_min", "throughput_gain_max"}, "paper_throughput_gain",
-		"map_s_node", "map_s_rack", "map_s_off", "backups")}
-	for wi, wl := range wls {
-		for ci, cost := range costs {
-			for pi, p := range pols {
-				r := &res[ci][wi][pi]
-				pp := smallJobsPaper[wl.Maps][pi]
-				t.AddRow(fmt.Sprint(wl.Maps), fmt.Sprint(wl.Jobs), cost.name, p.Label,
-					r.node.pct()+" / "+r.rack.pct(), pp.node+" / "+pp.rack, r.time.text(0), r.gain.text(2), pp.gain,
-					r.dur.text(3), num(r.backups.mean(), 0))
-				c.AddRow(row(fmt.Sprint(wl.Maps), fmt.Sprint(wl.Jobs), cost.name, p.Label, fmt.Sprint(len(seeds)),
-					r.node.scale(100).csv(1), pp.node, r.rack.scale(100).csv(1), pp.rack, r.time.csv(1), r.gain.csv(3), pp.gain,
-					r.dur.csv(), num(r.backups.mean(), 1))...)
-			}
-		}
-	}
-	t.Notes = []string{
-		"fluid: fair-delay/small-jobs' own runs (the same seeds and numbers). hadoop1-hdd: the same batches with the profile's",
-		"costs (scenario/profiles.go), speculation on; hdd, no start-up: all of them but the 4 s start-up; fluid + start-up: the",
-		"4 s start-up alone. throughput gain: workload time without delay / with it, same seed.",
-		"map s: mean launch-to-end of map attempts (backups and killed ones left out) by where they read, over every seed.",
-		"Paper: 1.2x (3 maps), 1.7x (10), 1.3x (100); node / rack locality 2/50 -> 75/96, 37/98 -> 99/100, 84/99 -> 94/99.",
-	}
-	return &Result{Table: t, CSV: c}, nil
+	type R = fdRow
+	return table[R]{
+		title: fmt.Sprintf("fair-delay/small-jobs-hdd: small-jobs' batches on 100 nodes in 4 racks x 6 map slots, fluid beside hadoop1-hdd (one 138 MB/s disk a node, 4 s start-up, spills, merges, backups) and its two halves, %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
+		cols: []column[R]{
+			fdMapsCol,
+			fdJobsCol,
+			fdCostsCol,
+			fdSchedulerCol, seedsCol[R]("seeds", seeds),
+			{head: "node / rack-local %", text: func(r R) string { return r.node.pct() + " / " + r.rack.pct() },
+				csv: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, cells: func(r R) []string { return r.node.scale(100).csv(1) }},
+			both("paper", func(r R) string { return r.paper[0] + " / " + r.paper[1] }, "paper_node_local_pct", func(r R) string { return r.paper[0] }),
+			written(func(r R) []string { return append(r.rack.scale(100).csv(1), r.paper[1]) },
+				"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max", "paper_rack_local_pct"),
+			fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
+			mapTimes[R]("map s: node / rack / off-rack", 3),
+			backupsCol[R](),
+		},
+		notes: []string{
+			"fluid: fair-delay/small-jobs' own runs (the same seeds and numbers). hadoop1-hdd: the same batches with the profile's",
+			"costs (scenario/profiles.go), speculation on; hdd, no start-up: all of them but the 4 s start-up; fluid + start-up: the",
+			"4 s start-up alone. throughput gain: workload time without delay / with it, same seed.",
+			"map s: mean launch-to-end of map attempts (backups and killed ones left out) by where they read, over every seed.",
+			"Paper: 1.2x (3 maps), 1.7x (10), 1.3x (100); node / rack locality 2/50 -> 75/96, 37/98 -> 99/100, 84/99 -> 94/99.",
+		},
+	}.result(rows), nil
 }
+
+// mapTimes is the column of a timed row's map durations by reach, the
+// first reaches of them shown.
+func mapTimes[R interface{ durations() fdDur }](head string, reaches int) column[R] {
+	return column[R]{head: head, text: func(r R) string { return r.durations().text(reaches) },
+		csv: []string{"map_s_node", "map_s_rack", "map_s_off"}, cells: func(r R) []string { return r.durations().csv() }}
+}
+
+// backupsCol is the column of a row's speculative backups, a mean over
+// seeds.
+func backupsCol[R interface{ backupsMean() float64 }]() column[R] {
+	return number("backups", "backups", 0, 1, R.backupsMean)
+}
+
+func (r fdRow) durations() fdDur     { return r.dur }
+func (r fdRow) backupsMean() float64 { return r.backups.mean() }
 
 // ---------------------------------------------------------------------
 // fair-delay/sticky-slots-hdd
@@ -422,95 +335,32 @@ func runSmallJobsHDD(o Options) (*Result, error) {
 // delay) under the fluid model and the hadoop1-hdd profile, speculation
 // on.
 func runStickySlotsHDD(o Options) (*Result, error) {
-	counts := []int{5, 10, 20, 50}
-	pols := []PolicySpec{polFair, stickyDelay}
-	cl := ec2Cluster()
-	block := cl.WithDefaults().BlockBytes()
 	hdd, err := hddProfile()
 	if err != nil {
 		return nil, err
 	}
-	costs := fdCosts(hdd, true)
-	seeds := o.seeds()
-	var runs []fdRun
-	for _, cost := range costs {
-		for _, seed := range seeds {
-			for _, n := range counts {
-				jobs := make([]workload.Job, n)
-				for i := range jobs {
-					jobs[i] = scanJob(i, "sticky-dataset", i, 0, stickyDataBlocks, block, ScanMapS)
-				}
-				s := Setup{Cluster: cl, Seed: seed}
-				if cost.apply != nil {
-					s = cost.apply(s)
-				}
-				for _, p := range pols {
-					runs = append(runs, fdRun{simRun: simRun{setup: s, jobs: jobs, policy: p}})
-				}
-			}
-		}
-	}
-	outs, err := fdRunAll(o, runs)
+	rows, seeds, err := stickyRows(o, fdCosts(hdd, true), true)
 	if err != nil {
 		return nil, err
 	}
-	type cell struct {
-		node, time, gain, backups stat
-		dur                       fdDur
-	}
-	res := make([][][]cell, len(costs))
-	k := 0
-	for ci := range costs {
-		res[ci] = make([][]cell, len(counts))
-		for ni := range counts {
-			res[ci][ni] = make([]cell, len(pols))
-		}
-		for range seeds {
-			for ni := range counts {
-				base := outs[k].summary.MakespanS
-				for pi := range pols {
-					out := outs[k]
-					k++
-					s := out.summary
-					c := &res[ci][ni][pi]
-					c.node.add(s.Locality.Node)
-					c.time.add(s.MakespanS)
-					c.gain.add(base / s.MakespanS)
-					c.backups.add(backups(out))
-					c.dur.add(out.dur[0])
-				}
-			}
-		}
-	}
-	t := &report.Table{
-		Title: fmt.Sprintf("fair-delay/sticky-slots-hdd: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), fluid beside hadoop1-hdd and its two halves, %d seeds (paper section 6.2.2, Fig. 13-14)", len(seeds)),
-		Headers: []string{"jobs", "costs", "scheduler", "node-local %", "paper", "time to finish all (s)", "throughput gain", "paper",
-			"map s: node-local / remote", "backups"},
-	}
-	c := &report.Table{Headers: row("jobs", "costs", "scheduler", "seeds",
-		[]string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, "paper_node_local_pct",
-		[]string{"time_s", "time_s_min", "time_s_max"},
-		[]string{"throughput_gain", "throughput_gain_min", "throughput_gain_max"}, "paper_throughput_gain",
-		"map_s_node", "map_s_rack", "map_s_off", "backups")}
-	for ni, n := range counts {
-		for ci, cost := range costs {
-			for pi, p := range pols {
-				r := &res[ci][ni][pi]
-				pp := stickyPaper[n][pi]
-				t.AddRow(fmt.Sprint(n), cost.name, p.Label, r.node.pct(), pp.node, r.time.text(0), r.gain.text(2), pp.gain,
-					r.dur.text(2), num(r.backups.mean(), 0))
-				c.AddRow(row(fmt.Sprint(n), cost.name, p.Label, fmt.Sprint(len(seeds)), r.node.scale(100).csv(1), csvPaper(pp.node),
-					r.time.csv(1), r.gain.csv(3), csvPaper(pp.gain), r.dur.csv(), num(r.backups.mean(), 1))...)
-			}
-		}
-	}
-	t.Notes = []string{
-		"fluid: fair-delay/sticky-slots' own runs. hadoop1-hdd: the profile's costs, speculation on; hdd, no start-up: all",
-		"but the 4 s start-up; fluid + start-up: the start-up alone. throughput gain: time to",
-		"finish all under fair / under fair + delay, same seed. map s: mean launch-to-end of map attempts by where they read",
-		"(one rack: remote is rack-local). Paper: 1.1x (10 jobs), 1.6x (20), 2x (50); locality 90-27% -> 99-100%.",
-	}
-	return &Result{Table: t, CSV: c}, nil
+	type R = fdRow
+	return table[R]{
+		title: fmt.Sprintf("fair-delay/sticky-slots-hdd: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), fluid beside hadoop1-hdd and its two halves, %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
+		cols: []column[R]{
+			fdJobsCol,
+			fdCostsCol,
+			fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+			fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
+			mapTimes[R]("map s: node-local / remote", 2),
+			backupsCol[R](),
+		},
+		notes: []string{
+			"fluid: fair-delay/sticky-slots' own runs. hadoop1-hdd: the profile's costs, speculation on; hdd, no start-up: all",
+			"but the 4 s start-up; fluid + start-up: the start-up alone. throughput gain: time to",
+			"finish all under fair / under fair + delay, same seed. map s: mean launch-to-end of map attempts by where they read",
+			"(one rack: remote is rack-local). Paper: 1.1x (10 jobs), 1.6x (20), 2x (50); locality 90-27% -> 99-100%.",
+		},
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -522,107 +372,31 @@ func runStickySlotsHDD(o Options) (*Result, error) {
 // closed-loop gate hands every job to the engine at time 0, and the engine
 // counts Hadoop's 60 s speculative lag from the submit.
 func runIORateBiasingHDD(o Options) (*Result, error) {
-	cl := ec2Cluster()
-	block := cl.WithDefaults().BlockBytes()
-	per := make([]int, 2*hotWorkersClass)
-	for w := range per {
-		per[w] = int(hotHorizonS/hotMapS(w)) + 2
-	}
 	hdd, err := hddProfile()
 	if err != nil {
 		return nil, err
 	}
-	costs := fdCosts(hdd, false)
-	classOf := func(j *sched.Job) int { return hotClass(j.Spec.User) }
-	seeds := o.seeds()
-	var runs []fdRun
-	for _, cost := range costs {
-		for _, seed := range seeds {
-			jobs, plan := closedLoopJobs(per, func(id, w, k int) workload.Job {
-				return scanJob(id, "hot-2GB", w, 0, hotFileBlocks, block, hotMapS(w))
-			})
-			plan.horizonS = hotHorizonS
-			s := Setup{Cluster: cl, Seed: seed}
-			if cost.apply != nil {
-				s = cost.apply(s)
-			}
-			for _, p := range hotPolicies {
-				runs = append(runs, fdRun{simRun: simRun{setup: s, jobs: jobs, policy: p, workers: plan}, classes: 2, classOf: classOf})
-			}
-		}
-	}
-	outs, err := fdRunAll(o, runs)
+	rows, seeds, err := hotRows(o, fdCosts(hdd, false), true)
 	if err != nil {
 		return nil, err
 	}
-	np := len(hotPolicies)
-	type cell struct {
-		done, vsNone, vsUntuned stat
-		dur                     fdDur
-	}
-	res := make([][][2]cell, len(costs))
-	k := 0
-	for ci := range costs {
-		res[ci] = make([][2]cell, np)
-		for range seeds {
-			var counts [3][2]float64
-			for pi := range hotPolicies {
-				out := outs[k]
-				k++
-				for j, r := range out.jobs {
-					if r.Finish >= 0 && r.Finish <= hotHorizonS && out.released[j] >= 0 {
-						counts[pi][hotClass(r.User)]++
-					}
-				}
-				for cl := range 2 {
-					res[ci][pi][cl].dur.add(out.dur[cl])
-				}
-			}
-			for pi := range hotPolicies {
-				for cl := range 2 {
-					c := &res[ci][pi][cl]
-					c.done.add(counts[pi][cl])
-					c.vsNone.add(counts[pi][cl] / counts[0][cl])
-					c.vsUntuned.add(counts[pi][cl] / counts[1][cl])
-				}
-			}
-		}
-	}
-	paper := [3][2][2]string{
-		{{"1 (biasing 1.08)", "-"}, {"1 (biasing 1.10)", "-"}},
-		{{"-", "1 (biasing 1.15)"}, {"-", "1 (biasing 1.44)"}},
-		{{"1.08", "1.15"}, {"1.10", "1.44"}},
-	}
-	t := &report.Table{
-		Title:   fmt.Sprintf("fair-delay/io-rate-biasing-hdd: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, fluid beside hadoop1-hdd (speculation off) and its two halves, %d seeds (paper section 6.2.4, Fig. 15)", len(seeds)),
-		Headers: []string{"costs", "scheduler", "class", "jobs done", "vs no delay", "paper", "vs untuned delay", "paper", "map s: node-local / remote"},
-	}
-	c := &report.Table{Headers: row("costs", "scheduler", "class", "seeds",
-		[]string{"jobs_done", "jobs_done_min", "jobs_done_max"},
-		[]string{"vs_no_delay", "vs_no_delay_min", "vs_no_delay_max"}, "paper_vs_no_delay",
-		[]string{"vs_untuned", "vs_untuned_min", "vs_untuned_max"}, "paper_vs_untuned",
-		"map_s_node", "map_s_rack", "map_s_off")}
-	classes := [2]string{"scan", "compute"}
-	for ci, cost := range costs {
-		for pi, p := range hotPolicies {
-			for cl := range 2 {
-				r := &res[ci][pi][cl]
-				pc := paper[pi][cl]
-				t.AddRow(cost.name, p.Label, classes[cl], r.done.text(1), r.vsNone.text(2), pc[0], r.vsUntuned.text(2), pc[1], r.dur.text(2))
-				c.AddRow(row(cost.name, p.Label, classes[cl], fmt.Sprint(len(seeds)), r.done.csv(2), r.vsNone.csv(3), paperNum(pc[0]),
-					r.vsUntuned.csv(3), paperNum(pc[1]), r.dur.csv())...)
-			}
-		}
-	}
-	t.Notes = []string{
-		"fluid: fair-delay/io-rate-biasing's own runs. hadoop1-hdd: the profile's costs, speculation off (the closed-loop",
-		"gate submits every job at 0, and the engine counts Hadoop's 60 s lag from the submit); hdd, no start-up: all but the",
-		"4 s start-up; fluid + start-up: the start-up alone. jobs done: finished within",
-		"10 minutes; vs: this scheduler's count over the reference's, per class and seed. map s: mean launch-to-end of the",
-		"class's map attempts by where they read (one rack). Paper: biasing +8% (scans) and +10% (compute) over no delay,",
-		"+15% and +44% over untuned delay, which was the worst.",
-	}
-	return &Result{Table: t, CSV: c}, nil
+	type R = hotRow
+	return table[R]{
+		title: fmt.Sprintf("fair-delay/io-rate-biasing-hdd: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, fluid beside hadoop1-hdd (speculation off) and its two halves, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
+		cols: append(append([]column[R]{
+			key("costs", "costs", func(r R) string { return r.cost }),
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			key("class", "class", func(r R) string { return r.class }),
+		}, hotCols(seeds)...), mapTimes[R]("map s: node-local / remote", 2)),
+		notes: []string{
+			"fluid: fair-delay/io-rate-biasing's own runs. hadoop1-hdd: the profile's costs, speculation off (the closed-loop",
+			"gate submits every job at 0, and the engine counts Hadoop's 60 s lag from the submit); hdd, no start-up: all but the",
+			"4 s start-up; fluid + start-up: the start-up alone. jobs done: finished within",
+			"10 minutes; vs: this scheduler's count over the reference's, per class and seed. map s: mean launch-to-end of the",
+			"class's map attempts by where they read (one rack). Paper: biasing +8% (scans) and +10% (compute) over no delay,",
+			"+15% and +44% over untuned delay, which was the worst.",
+		},
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------

@@ -49,13 +49,6 @@ type gate struct {
 	view     gateView
 }
 
-var (
-	_ sched.Policy       = (*gate)(nil)
-	_ sched.JobObserver  = (*gate)(nil)
-	_ sched.TaskObserver = (*gate)(nil)
-	_ sched.IdleOffers   = (*gate)(nil)
-)
-
 func newGate(inner sched.Policy, plan *workerPlan) *gate {
 	workers := 0
 	for _, w := range plan.owner {

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -91,78 +92,152 @@ var smallJobsPaper = map[int][2]struct{ node, rack, gain string }{
 // SmallJobsWorkloads. Throughput gain is the workload's running time
 // without delay scheduling over its time with it.
 func runSmallJobs(o Options) (*Result, error) {
+	rows, seeds, err := smallJobsRows(o, []fdCost{{name: "fluid"}}, false)
+	if err != nil {
+		return nil, err
+	}
+	type R = fdRow
+	return table[R]{
+		title: fmt.Sprintf("fair-delay/small-jobs: batches of scan jobs on 100 nodes in 4 racks x 6 map slots, with and without delay scheduling (T1 = T2 = 15 s), %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
+		cols: []column[R]{
+			fdMapsCol,
+			fdJobsCol,
+			fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+			percent("rack-local % (incl. node)", "rack_local_pct", 1, func(r R) stat { return r.rack }),
+			paper("paper", "paper_rack_local_pct", func(r R) string { return r.paper[1] }),
+			fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
+		},
+		notes: []string{
+			"each workload is one batch submitted at time 0; workload time: last finish. Locality: fraction of map launches.",
+			"throughput gain: workload time without delay scheduling / with it. The paper's bars are fair sharing; it found",
+			"FIFO the same. Paper: delay scheduling raised throughput 1.2x (3 maps), 1.7x (10), 1.3x (100); the 3-map gain",
+			"is held down by Hadoop's job initialisation, which mrsched does not model.",
+		},
+	}.result(rows), nil
+}
+
+// smallJobsRows runs small-jobs' batches under each of costs (timed: with
+// a mapTimer) and returns a row a batch, cost and scheduler, in that
+// order, and the number of seeds.
+func smallJobsRows(o Options, costs []fdCost, timed bool) ([]fdRow, int, error) {
 	cl := privateCluster()
 	cfg := cl.WithDefaults()
 	block := cfg.BlockBytes()
 	wls := SmallJobsWorkloads(cfg.Racks * cfg.NodesPerRack * cfg.MapSlots)
-	pols := smallJobsPolicies
-	seeds := o.seeds()
-	var runs []simRun
-	for _, seed := range seeds {
-		for _, wl := range wls {
-			jobs := make([]workload.Job, wl.Jobs)
-			for i := range jobs {
-				jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", wl.Maps, seed, i), i, 0, wl.Maps, block, ScanMapS)
-			}
-			for _, p := range pols {
-				runs = append(runs, simRun{setup: Setup{Cluster: cl, Seed: seed}, jobs: jobs, policy: p})
+	res, seeds, err := fdBatches(o, cl, costs, len(wls), smallJobsPolicies, timed, func(b int, seed uint64) []workload.Job {
+		wl := wls[b]
+		jobs := make([]workload.Job, wl.Jobs)
+		for i := range jobs {
+			jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", wl.Maps, seed, i), i, 0, wl.Maps, block, ScanMapS)
+		}
+		return jobs
+	})
+	var rows []fdRow
+	for wi, wl := range wls {
+		for ci, cost := range costs {
+			for pi, p := range smallJobsPolicies {
+				pp := smallJobsPaper[wl.Maps][pi]
+				rows = append(rows, fdRow{fdCell: res[ci][wi][pi], maps: wl.Maps, jobs: wl.Jobs, cost: cost.name, label: p.Label,
+					paper: [3]string{pp.node, pp.rack, pp.gain}})
 			}
 		}
 	}
-	outs, err := runAll(o, runs)
+	return rows, seeds, err
+}
+
+// The microbenchmarks' columns, shared by each table and its hdd twin.
+var (
+	fdMapsCol      = key("maps", "maps", func(r fdRow) string { return fmt.Sprint(r.maps) })
+	fdJobsCol      = key("jobs", "jobs", func(r fdRow) string { return fmt.Sprint(r.jobs) })
+	fdCostsCol     = key("costs", "costs", func(r fdRow) string { return r.cost })
+	fdSchedulerCol = key("scheduler", "scheduler", func(r fdRow) string { return r.label })
+	fdNodeCol      = percent("node-local %", "node_local_pct", 1, func(r fdRow) stat { return r.node })
+	fdPaperNodeCol = paper("paper", "paper_node_local_pct", func(r fdRow) string { return r.paper[0] })
+	fdGainCol      = spread("throughput gain", "throughput_gain", 2, 3, func(r fdRow) stat { return r.gain })
+	fdPaperGainCol = paper("paper", "paper_throughput_gain", func(r fdRow) string { return r.paper[2] })
+)
+
+// fdTimeCol is the column of a batch's time to finish, under head.
+func fdTimeCol(head string) column[fdRow] {
+	return spread(head, "time_s", 0, 1, func(r fdRow) stat { return r.time })
+}
+
+// fdCell is one batch's result under one scheduler and costs, over seeds.
+type fdCell struct {
+	node, rack, time, gain, backups stat
+	// dur is the map durations by reach, in timed runs.
+	dur fdDur
+}
+
+// fdRow is a row of the microbenchmarks' tables: a batch (maps a job and
+// jobs), costs and scheduler, our numbers and the paper's (locality, rack
+// locality, gain; "-" where it gives none).
+type fdRow struct {
+	fdCell
+	maps, jobs  int
+	cost, label string
+	paper       [3]string
+}
+
+// fdBatches declares a microbenchmark of batches submitted at once: each
+// of nb batches (jobs draws batch b's jobs for a seed) under each policy
+// and each of costs on cluster cl, timed with a mapTimer or not. It
+// returns the cells res[cost][batch][policy] and the number of seeds. A
+// scheduler's gain is the first policy's time over its own, same seed.
+func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []PolicySpec, timed bool, jobs func(b int, seed uint64) []workload.Job) ([][][]fdCell, int, error) {
+	type batch struct{ cost, b int }
+	var bs []batch
+	for ci := range costs {
+		for b := range nb {
+			bs = append(bs, batch{ci, b})
+		}
+	}
+	g, err := runGrid(o, bs, pols, func(b batch, seed uint64) (func(PolicySpec) (*fdOut, error), error) {
+		run := simRun{setup: Setup{Cluster: cl, Seed: seed}, jobs: jobs(b.b, seed)}
+		if apply := costs[b.cost].apply; apply != nil {
+			run.setup = apply(run.setup)
+		}
+		return func(p PolicySpec) (*fdOut, error) {
+			run.policy = p
+			if timed {
+				return fdRun{simRun: run}.exec()
+			}
+			out, err := run.exec()
+			if err != nil {
+				return nil, err
+			}
+			return &fdOut{outcome: *out}, nil
+		}, nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	type cell struct{ node, rack, time, gain stat }
-	res := make([][]cell, len(wls))
-	for i := range res {
-		res[i] = make([]cell, len(pols))
+	res := make([][][]fdCell, len(costs))
+	for ci := range res {
+		res[ci] = make([][]fdCell, nb)
+		for b := range nb {
+			res[ci][b] = make([]fdCell, len(pols))
+		}
 	}
-	k := 0
-	for range seeds {
-		for wi := range wls {
-			var times []float64
+	for i, b := range bs {
+		for si := range g.seeds {
+			base := g.at(i, si, 0).summary.MakespanS
 			for pi := range pols {
-				s := outs[k].summary
-				k++
-				c := &res[wi][pi]
+				out := g.at(i, si, pi)
+				s := out.summary
+				c := &res[b.cost][b.b][pi]
 				c.node.add(s.Locality.Node)
 				c.rack.add(s.Locality.Node + s.Locality.Rack)
 				c.time.add(s.MakespanS)
-				times = append(times, s.MakespanS)
-			}
-			for pi := range pols {
-				res[wi][pi].gain.add(times[0] / times[pi])
+				c.gain.add(base / s.MakespanS)
+				c.backups.add(backups(out))
+				if timed {
+					c.dur.add(out.dur[0])
+				}
 			}
 		}
 	}
-	t := &report.Table{
-		Title: fmt.Sprintf("fair-delay/small-jobs: batches of scan jobs on 100 nodes in 4 racks x 6 map slots, with and without delay scheduling (T1 = T2 = 15 s), %d seeds (paper section 6.2.1, Table 3, Fig. 12)", len(seeds)),
-		Headers: []string{"maps", "jobs", "scheduler", "node-local %", "paper", "rack-local % (incl. node)", "paper",
-			"workload time (s)", "throughput gain", "paper"},
-	}
-	c := &report.Table{Headers: row("maps", "jobs", "scheduler", "seeds",
-		[]string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, "paper_node_local_pct",
-		[]string{"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max"}, "paper_rack_local_pct",
-		[]string{"time_s", "time_s_min", "time_s_max"},
-		[]string{"throughput_gain", "throughput_gain_min", "throughput_gain_max"}, "paper_throughput_gain")}
-	for wi, wl := range wls {
-		for pi, p := range pols {
-			r := &res[wi][pi]
-			pp := smallJobsPaper[wl.Maps][pi]
-			t.AddRow(fmt.Sprint(wl.Maps), fmt.Sprint(wl.Jobs), p.Label,
-				r.node.pct(), pp.node, r.rack.pct(), pp.rack, r.time.text(0), r.gain.text(2), pp.gain)
-			c.AddRow(row(fmt.Sprint(wl.Maps), fmt.Sprint(wl.Jobs), p.Label, fmt.Sprint(len(seeds)),
-				r.node.scale(100).csv(1), pp.node, r.rack.scale(100).csv(1), pp.rack, r.time.csv(1), r.gain.csv(3), pp.gain)...)
-		}
-	}
-	t.Notes = []string{
-		"each workload is one batch submitted at time 0; workload time: last finish. Locality: fraction of map launches.",
-		"throughput gain: workload time without delay scheduling / with it. The paper's bars are fair sharing; it found",
-		"FIFO the same. Paper: delay scheduling raised throughput 1.2x (3 maps), 1.7x (10), 1.3x (100); the 3-map gain",
-		"is held down by Hadoop's job initialisation, which mrsched does not model.",
-	}
-	return &Result{Table: t, CSV: c}, nil
+	return res, g.seeds, nil
 }
 
 // ---------------------------------------------------------------------
@@ -197,67 +272,51 @@ var stickyPaper = map[int][2]struct{ node, gain string }{
 // fixed Hadoop. Throughput gain: time to finish all jobs without delay over
 // with it.
 func runStickySlots(o Options) (*Result, error) {
+	rows, seeds, err := stickyRows(o, []fdCost{{name: "fluid"}}, false)
+	if err != nil {
+		return nil, err
+	}
+	type R = fdRow
+	return table[R]{
+		title: fmt.Sprintf("fair-delay/sticky-slots: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
+		cols: []column[R]{
+			fdJobsCol,
+			fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+			fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
+		},
+		notes: []string{
+			"throughput gain: time to finish all jobs under fair sharing / under fair + delay, same seed.",
+			"Paper: delay scheduling raised throughput 1.1x (10 jobs), 1.6x (20), 2x (50) and locality from 90-27% to 99-100%.",
+		},
+	}.result(rows), nil
+}
+
+// stickyRows runs sticky-slots' scans under each of costs (timed: with a
+// mapTimer) and returns a row a count of jobs, cost and scheduler, in that
+// order, and the number of seeds.
+func stickyRows(o Options, costs []fdCost, timed bool) ([]fdRow, int, error) {
 	counts := []int{5, 10, 20, 50}
 	pols := []PolicySpec{polFair, stickyDelay}
 	cl := ec2Cluster()
 	block := cl.WithDefaults().BlockBytes()
-	seeds := o.seeds()
-	var runs []simRun
-	for _, seed := range seeds {
-		for _, n := range counts {
-			jobs := make([]workload.Job, n)
-			for i := range jobs {
-				jobs[i] = scanJob(i, "sticky-dataset", i, 0, stickyDataBlocks, block, ScanMapS)
-			}
-			for _, p := range pols {
-				runs = append(runs, simRun{setup: Setup{Cluster: cl, Seed: seed}, jobs: jobs, policy: p})
-			}
+	res, seeds, err := fdBatches(o, cl, costs, len(counts), pols, timed, func(b int, _ uint64) []workload.Job {
+		jobs := make([]workload.Job, counts[b])
+		for i := range jobs {
+			jobs[i] = scanJob(i, "sticky-dataset", i, 0, stickyDataBlocks, block, ScanMapS)
 		}
-	}
-	outs, err := runAll(o, runs)
-	if err != nil {
-		return nil, err
-	}
-	type cell struct{ node, time, gain stat }
-	res := make([][]cell, len(counts))
-	for i := range res {
-		res[i] = make([]cell, len(pols))
-	}
-	k := 0
-	for range seeds {
-		for ni := range counts {
-			base := outs[k].summary.MakespanS
-			for pi := range pols {
-				s := outs[k].summary
-				k++
-				res[ni][pi].node.add(s.Locality.Node)
-				res[ni][pi].time.add(s.MakespanS)
-				res[ni][pi].gain.add(base / s.MakespanS)
-			}
-		}
-	}
-	t := &report.Table{
-		Title:   fmt.Sprintf("fair-delay/sticky-slots: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), %d seeds (paper section 6.2.2, Fig. 13-14)", len(seeds)),
-		Headers: []string{"jobs", "scheduler", "node-local %", "paper", "time to finish all (s)", "throughput gain", "paper"},
-	}
-	c := &report.Table{Headers: row("jobs", "scheduler", "seeds",
-		[]string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, "paper_node_local_pct",
-		[]string{"time_s", "time_s_min", "time_s_max"},
-		[]string{"throughput_gain", "throughput_gain_min", "throughput_gain_max"}, "paper_throughput_gain")}
+		return jobs
+	})
+	var rows []fdRow
 	for ni, n := range counts {
-		for pi, p := range pols {
-			r := &res[ni][pi]
-			pp := stickyPaper[n][pi]
-			t.AddRow(fmt.Sprint(n), p.Label, r.node.pct(), pp.node, r.time.text(0), r.gain.text(2), pp.gain)
-			c.AddRow(row(fmt.Sprint(n), p.Label, fmt.Sprint(len(seeds)), r.node.scale(100).csv(1), csvPaper(pp.node),
-				r.time.csv(1), r.gain.csv(3), csvPaper(pp.gain))...)
+		for ci, cost := range costs {
+			for pi, p := range pols {
+				pp := stickyPaper[n][pi]
+				rows = append(rows, fdRow{fdCell: res[ci][ni][pi], jobs: n, cost: cost.name, label: p.Label,
+					paper: [3]string{pp.node, "-", pp.gain}})
+			}
 		}
 	}
-	t.Notes = []string{
-		"throughput gain: time to finish all jobs under fair sharing / under fair + delay, same seed.",
-		"Paper: delay scheduling raised throughput 1.1x (10 jobs), 1.6x (20), 2x (50) and locality from 90-27% to 99-100%.",
-	}
-	return &Result{Table: t, CSV: c}, nil
+	return rows, seeds, err
 }
 
 // ---------------------------------------------------------------------
@@ -294,6 +353,59 @@ var hotPolicies = []PolicySpec{
 // readers of all of them and its NIC saturates), so the default averages
 // 10 placements (seeds); a run is about 0.1 s.
 func runIORateBiasing(o Options) (*Result, error) {
+	rows, seeds, err := hotRows(o, []fdCost{{name: "fluid"}}, false)
+	if err != nil {
+		return nil, err
+	}
+	type R = hotRow
+	return table[R]{
+		title: fmt.Sprintf("fair-delay/io-rate-biasing: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
+		cols: append([]column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			key("class", "class", func(r R) string { return r.class }),
+		}, hotCols(seeds)...),
+		notes: []string{
+			"jobs done: jobs that finished within 10 simulated minutes (a worker's job in flight at the end does not count).",
+			"vs: this scheduler's count over the reference's, per class. Paper: IO-rate biasing beat no delay by 8% (scans)",
+			"and 10% (compute), untuned delay by 15% (scans) and 44% (compute); untuned delay was the worst.",
+		},
+	}.result(rows), nil
+}
+
+// hotRow is a row of the io-rate-biasing tables: a cost setting, scheduler
+// and class of worker, its jobs done over seeds and over the references,
+// and the paper's gains over them.
+type hotRow struct {
+	cost, label, class      string
+	done, vsNone, vsUntuned stat
+	dur                     fdDur
+	paper                   [2]string
+}
+
+func (r hotRow) durations() fdDur { return r.dur }
+
+// hotCols are the columns the io-rate-biasing tables share after their
+// keys: jobs done and the gains beside the paper's.
+func hotCols(seeds int) []column[hotRow] {
+	type R = hotRow
+	paper := func(head, csv string, k int) column[R] {
+		return column[R]{head: head, text: func(r R) string { return r.paper[k] }, csv: []string{csv},
+			cells: func(r R) []string { return []string{paperNum(r.paper[k])} }}
+	}
+	return []column[R]{
+		seedsCol[R]("seeds", seeds),
+		spread("jobs done", "jobs_done", 1, 2, func(r R) stat { return r.done }),
+		spread("vs no delay", "vs_no_delay", 2, 3, func(r R) stat { return r.vsNone }),
+		paper("paper", "paper_vs_no_delay", 0),
+		spread("vs untuned delay", "vs_untuned", 2, 3, func(r R) stat { return r.vsUntuned }),
+		paper("paper", "paper_vs_untuned", 1),
+	}
+}
+
+// hotRows runs io-rate-biasing's closed-loop workers under each of costs
+// (timed: with a mapTimer by class) and returns a row a cost, scheduler
+// and class, in that order, and the number of seeds.
+func hotRows(o Options, costs []fdCost, timed bool) ([]hotRow, int, error) {
 	cl := ec2Cluster()
 	block := cl.WithDefaults().BlockBytes()
 	// Enough jobs that no worker runs out within the horizon: one per map
@@ -302,44 +414,30 @@ func runIORateBiasing(o Options) (*Result, error) {
 	for w := range per {
 		per[w] = int(hotHorizonS/hotMapS(w)) + 2
 	}
-	seeds := o.seeds()
-	var runs []simRun
-	for _, seed := range seeds {
+	classOf := func(j *sched.Job) int { return hotClass(j.Spec.User) }
+	g, err := runGrid(o, costs, hotPolicies, func(cost fdCost, seed uint64) (func(PolicySpec) (*fdOut, error), error) {
 		jobs, plan := closedLoopJobs(per, func(id, w, k int) workload.Job {
 			return scanJob(id, "hot-2GB", w, 0, hotFileBlocks, block, hotMapS(w))
 		})
 		plan.horizonS = hotHorizonS
-		for _, p := range hotPolicies {
-			runs = append(runs, simRun{setup: Setup{Cluster: cl, Seed: seed}, jobs: jobs, policy: p, workers: plan})
+		run := simRun{setup: Setup{Cluster: cl, Seed: seed}, jobs: jobs, workers: plan}
+		if cost.apply != nil {
+			run.setup = cost.apply(run.setup)
 		}
-	}
-	outs, err := runAll(o, runs)
+		return func(p PolicySpec) (*fdOut, error) {
+			run.policy = p
+			if timed {
+				return fdRun{simRun: run, classes: 2, classOf: classOf}.exec()
+			}
+			out, err := run.exec()
+			if err != nil {
+				return nil, err
+			}
+			return &fdOut{outcome: *out}, nil
+		}, nil
+	})
 	if err != nil {
-		return nil, err
-	}
-	// done[policy][class]: jobs finished within the horizon, per seed.
-	done := make([][2]stat, len(hotPolicies))
-	vsNone := make([][2]stat, len(hotPolicies))
-	vsUntuned := make([][2]stat, len(hotPolicies))
-	k := 0
-	for range seeds {
-		var counts [3][2]float64
-		for pi := range hotPolicies {
-			out := outs[k]
-			k++
-			for j, r := range out.jobs {
-				if r.Finish >= 0 && r.Finish <= hotHorizonS && out.released[j] >= 0 {
-					counts[pi][hotClass(r.User)]++
-				}
-			}
-		}
-		for pi := range hotPolicies {
-			for cl := range 2 {
-				done[pi][cl].add(counts[pi][cl])
-				vsNone[pi][cl].add(counts[pi][cl] / counts[0][cl])
-				vsUntuned[pi][cl].add(counts[pi][cl] / counts[1][cl])
-			}
-		}
+		return nil, 0, err
 	}
 	// paper[policy][class (scan, compute)] = {vs no delay, vs untuned}: the
 	// paper gives only biasing's gains, so the reference rows restate them.
@@ -348,29 +446,42 @@ func runIORateBiasing(o Options) (*Result, error) {
 		{{"-", "1 (biasing 1.15)"}, {"-", "1 (biasing 1.44)"}},
 		{{"1.08", "1.15"}, {"1.10", "1.44"}},
 	}
-	t := &report.Table{
-		Title:   fmt.Sprintf("fair-delay/io-rate-biasing: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, %d seeds (paper section 6.2.4, Fig. 15)", len(seeds)),
-		Headers: []string{"scheduler", "class", "jobs done", "vs no delay", "paper", "vs untuned delay", "paper"},
-	}
-	c := &report.Table{Headers: row("scheduler", "class", "seeds",
-		[]string{"jobs_done", "jobs_done_min", "jobs_done_max"},
-		[]string{"vs_no_delay", "vs_no_delay_min", "vs_no_delay_max"}, "paper_vs_no_delay",
-		[]string{"vs_untuned", "vs_untuned_min", "vs_untuned_max"}, "paper_vs_untuned")}
 	classes := [2]string{"scan", "compute"}
-	for pi, p := range hotPolicies {
-		for cl := range 2 {
-			pc := paper[pi][cl]
-			t.AddRow(p.Label, classes[cl], done[pi][cl].text(1), vsNone[pi][cl].text(2), pc[0], vsUntuned[pi][cl].text(2), pc[1])
-			c.AddRow(row(p.Label, classes[cl], fmt.Sprint(len(seeds)), done[pi][cl].csv(2), vsNone[pi][cl].csv(3), paperNum(pc[0]),
-				vsUntuned[pi][cl].csv(3), paperNum(pc[1]))...)
+	var rows []hotRow
+	for ci, cost := range costs {
+		rs := make([]hotRow, 2*len(hotPolicies))
+		for pi, p := range hotPolicies {
+			for cl := range 2 {
+				rs[2*pi+cl] = hotRow{cost: cost.name, label: p.Label, class: classes[cl], paper: paper[pi][cl]}
+			}
 		}
+		for si := range g.seeds {
+			var counts [3][2]float64
+			for pi := range hotPolicies {
+				out := g.at(ci, si, pi)
+				for j, r := range out.jobs {
+					if r.Finish >= 0 && r.Finish <= hotHorizonS && out.released[j] >= 0 {
+						counts[pi][hotClass(r.User)]++
+					}
+				}
+				if timed {
+					for cl := range 2 {
+						rs[2*pi+cl].dur.add(out.dur[cl])
+					}
+				}
+			}
+			for pi := range hotPolicies {
+				for cl := range 2 {
+					r := &rs[2*pi+cl]
+					r.done.add(counts[pi][cl])
+					r.vsNone.add(counts[pi][cl] / counts[0][cl])
+					r.vsUntuned.add(counts[pi][cl] / counts[1][cl])
+				}
+			}
+		}
+		rows = append(rows, rs...)
 	}
-	t.Notes = []string{
-		"jobs done: jobs that finished within 10 simulated minutes (a worker's job in flight at the end does not count).",
-		"vs: this scheduler's count over the reference's, per class. Paper: IO-rate biasing beat no delay by 8% (scans)",
-		"and 10% (compute), untuned delay by 15% (scans) and 44% (compute); untuned delay was the worst.",
-	}
-	return &Result{Table: t, CSV: c}, nil
+	return rows, g.seeds, nil
 }
 
 // hotMapS is worker w's map length: compute workers first, then scans.

@@ -18,7 +18,6 @@ import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
-	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/traces"
@@ -305,20 +304,16 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	topo, err := cluster.New(r.setup.Cluster)
-	if err != nil {
-		return nil, err
-	}
 	spec := r.setup.policy(r.spec)
-	pol, err := spec.Build()
+	var metered sched.Policy
+	res, _, err := simRun{setup: Setup{Cluster: r.setup.Cluster, Engine: sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}, Seed: r.key.Seed},
+		jobs: jobs, policy: spec,
+		probe: func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+			metered = sched.WithNASMeter(p, 0)
+			return metered
+		}}.simulate()
 	if err != nil {
-		return nil, err
-	}
-	metered := sched.WithNASMeter(pol, 0)
-	res, err := scenario.Simulation{Engine: spec.engine(sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}),
-		Topology: topo, Jobs: jobs, Policy: metered, Seed: r.key.Seed}.Run()
-	if err != nil {
-		return nil, fmt.Errorf("%s (%s, seed %d, %d users): %w", spec.Label, spec.Name, r.key.Seed, r.key.Users, err)
+		return nil, fmt.Errorf("%d users: %w", r.key.Users, err)
 	}
 	// The summary's free-form parts (the effective configuration, extras)
 	// are read by no NAS experiment and hold values a kept run could not
@@ -493,67 +488,81 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	for i, p := range pols {
 		byLabel[p.Label] = res[i]
 	}
-	t := &report.Table{
-		Title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
-		Headers: []string{"scheduler", "jobs/h", "x Fair", "paper", "steady jobs/h", "mean job time (s)", "x Fair", "paper",
-			"cross-rack GB", "x Fair", "map progress at 1st reduce", "nodes over TT %", "(as predicted)",
-			"congestion occurrences", "paper"},
-		Notes: []string{
-			"mean (min-max over seeds); x Fair = ratio to Fair on the same seed. jobs/h: jobs / (last finish - first submit), the paper's",
-			"throughput; job time: finish - submit; cross-rack: all bytes that crossed a rack uplink (shuffle, remote map input, output",
-			"replicas). Map progress: share of a job's maps finished when its first reduce launched (Fig. 3d; paper: SW-delay > NAS >",
-			"Delay ~ Fair). Nodes over TT: mean share of nodes whose running maps' output exceeds TrafficThreshold, sampled every 3 s",
-			"with true outputs, and as NAS's predictor sees them (Fig. 3e; paper: NAS very small, SW-delay > Fair, Delay). Congestion:",
-			"(3 s monitor sample, uplink direction) pairs at or above 80%; the paper's counts are for the whole day, period unstated.",
-			"Steady jobs/h: jobs finished between the first and the last submission per hour of that span (summary.json steady_state),",
-			"which the last job to finish does not set: equal figures mean every scheduler keeps up with the arrivals.",
-		},
-	}
-	c := &report.Table{Headers: row("scheduler", "window", "users",
-		[]string{"throughput_jph", "throughput_jph_min", "throughput_jph_max"}, []string{"throughput_x", "throughput_x_min", "throughput_x_max"}, "paper_throughput_x",
-		[]string{"job_time_s", "job_time_s_min", "job_time_s_max"}, []string{"job_time_x", "job_time_x_min", "job_time_x_max"}, "paper_job_time_x",
-		[]string{"cross_rack_gb", "cross_rack_gb_min", "cross_rack_gb_max"}, []string{"cross_rack_x", "cross_rack_x_min", "cross_rack_x_max"},
-		[]string{"map_progress", "map_progress_min", "map_progress_max"},
-		[]string{"nodes_over_tt", "nodes_over_tt_min", "nodes_over_tt_max"},
-		[]string{"nodes_over_tt_predicted", "nodes_over_tt_predicted_min", "nodes_over_tt_predicted_max"},
-		[]string{"congestion", "congestion_min", "congestion_max"}, "paper_congestion",
-		"jobs", "jobs_completed", []string{"steady_jph", "steady_jph_min", "steady_jph_max"})}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e9 }
-	prog := func(r *nasOutcome) float64 { return r.mapProgress() }
-	over := func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue }
-	overP := func(r *nasOutcome) float64 { return 100 * r.load.MeanShare }
-	cong := func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }
-	steady := func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }
 	paperOf := func(m map[string]string, l string) string {
 		if v, ok := m[l]; ok {
 			return v
 		}
 		return "-"
 	}
+	type R struct {
+		label, tputPaper, jtPaper, congPaper string
+		tput, tx, steady, jt, jx, cross, cx  stat
+		prog, over, overP, cong, done        stat
+		jobs                                 int
+	}
+	var rows []R
 	for i, p := range pols {
 		rs := res[i]
-		tx, jx, cx := nasRatio(rs, fair, tput), nasRatio(rs, fair, jt), nasRatio(rs, fair, cross)
-		t.AddRow(p.Label, nasOver(rs, tput).text(1), tx.text(2), paperOf(s.Paper.Throughput, p.Label),
-			nasOver(rs, steady).text(1), nasOver(rs, jt).text(0), jx.text(2), paperOf(s.Paper.JobTime, p.Label),
-			nasOver(rs, cross).text(0), cx.text(2), nasOver(rs, prog).text(2), nasOver(rs, over).text(1), nasOver(rs, overP).text(1),
-			nasOver(rs, cong).text(0), paperOf(s.Paper.Congestion, p.Label))
-		done := nasOver(rs, func(r *nasOutcome) float64 { return float64(r.summary.JobsCompleted) })
-		c.AddRow(row(p.Label, s.Name, strconv.Itoa(s.Users), nasOver(rs, tput).csv(3), tx.csv(4), csvPaper(paperOf(s.Paper.Throughput, p.Label)),
-			nasOver(rs, jt).csv(1), jx.csv(4), csvPaper(paperOf(s.Paper.JobTime, p.Label)),
-			nasOver(rs, cross).csv(2), cx.csv(4), nasOver(rs, prog).csv(4), nasOver(rs, over).csv(2), nasOver(rs, overP).csv(2),
-			nasOver(rs, cong).csv(0), csvPaper(paperOf(s.Paper.Congestion, p.Label)),
-			strconv.Itoa(len(rs[0].jobs)), num(done.mean(), 0), nasOver(rs, steady).csv(3))...)
+		over := func(v func(*nasOutcome) float64) stat { return nasOver(rs, v) }
+		rows = append(rows, R{label: p.Label, tputPaper: paperOf(s.Paper.Throughput, p.Label), jtPaper: paperOf(s.Paper.JobTime, p.Label),
+			congPaper: paperOf(s.Paper.Congestion, p.Label),
+			tput:      over(tput), tx: nasRatio(rs, fair, tput), steady: over(func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }),
+			jt: over(jt), jx: nasRatio(rs, fair, jt), cross: over(cross), cx: nasRatio(rs, fair, cross),
+			prog:  over(func(r *nasOutcome) float64 { return r.mapProgress() }),
+			over:  over(func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue }),
+			overP: over(func(r *nasOutcome) float64 { return 100 * r.load.MeanShare }),
+			cong:  over(func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }),
+			done:  over(func(r *nasOutcome) float64 { return float64(r.summary.JobsCompleted) }),
+			jobs:  len(rs[0].jobs)})
+	}
+	notes := []string{
+		"mean (min-max over seeds); x Fair = ratio to Fair on the same seed. jobs/h: jobs / (last finish - first submit), the paper's",
+		"throughput; job time: finish - submit; cross-rack: all bytes that crossed a rack uplink (shuffle, remote map input, output",
+		"replicas). Map progress: share of a job's maps finished when its first reduce launched (Fig. 3d; paper: SW-delay > NAS >",
+		"Delay ~ Fair). Nodes over TT: mean share of nodes whose running maps' output exceeds TrafficThreshold, sampled every 3 s",
+		"with true outputs, and as NAS's predictor sees them (Fig. 3e; paper: NAS very small, SW-delay > Fair, Delay). Congestion:",
+		"(3 s monitor sample, uplink direction) pairs at or above 80%; the paper's counts are for the whole day, period unstated.",
+		"Steady jobs/h: jobs finished between the first and the last submission per hour of that span (summary.json steady_state),",
+		"which the last job to finish does not set: equal figures mean every scheduler keeps up with the arrivals.",
 	}
 	nas := byLabel["NAS"]
 	for _, base := range []string{"Fair", "Delay", "SW-delay"} {
 		b := byLabel[base]
-		t.Notes = append(t.Notes, fmt.Sprintf("NAS vs %s: throughput %s (paper %s), mean job time %s (paper %s)", base,
+		notes = append(notes, fmt.Sprintf("NAS vs %s: throughput %s (paper %s), mean job time %s (paper %s)", base,
 			gain(nasRatio(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
 			gain(nasRatio(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
 	}
-	return &Result{Table: t, CSV: c, Wall: nasWallNote(res)}, nil
+	x := func(csv string, v func(R) stat) column[R] { return spread("x Fair", csv, 2, 4, v) }
+	return table[R]{
+		title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
+		cols: []column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			written(func(R) []string { return []string{s.Name, strconv.Itoa(s.Users)} }, "window", "users"),
+			spread("jobs/h", "throughput_jph", 1, 3, func(r R) stat { return r.tput }),
+			x("throughput_x", func(r R) stat { return r.tx }),
+			paper("paper", "paper_throughput_x", func(r R) string { return r.tputPaper }),
+			shown("steady jobs/h", func(r R) string { return r.steady.text(1) }),
+			spread("mean job time (s)", "job_time_s", 0, 1, func(r R) stat { return r.jt }),
+			x("job_time_x", func(r R) stat { return r.jx }),
+			paper("paper", "paper_job_time_x", func(r R) string { return r.jtPaper }),
+			spread("cross-rack GB", "cross_rack_gb", 0, 2, func(r R) stat { return r.cross }),
+			x("cross_rack_x", func(r R) stat { return r.cx }),
+			spread("map progress at 1st reduce", "map_progress", 2, 4, func(r R) stat { return r.prog }),
+			spread("nodes over TT %", "nodes_over_tt", 1, 2, func(r R) stat { return r.over }),
+			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, func(r R) stat { return r.overP }),
+			spread("congestion occurrences", "congestion", 0, 0, func(r R) stat { return r.cong }),
+			paper("paper", "paper_congestion", func(r R) string { return r.congPaper }),
+			written(func(r R) []string {
+				return append([]string{strconv.Itoa(r.jobs), num(r.done.mean(), 0)}, r.steady.csv(3)...)
+			},
+				"jobs", "jobs_completed", "steady_jph", "steady_jph_min", "steady_jph_max"),
+		},
+		notes: notes,
+		wall:  nasWallNote(res),
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------

@@ -78,13 +78,22 @@ type Setup struct {
 	Seed uint64
 }
 
-// simRun is one simulation.
+// simRun is one simulation, as every experiment declares it: a set-up,
+// its jobs, a policy, and the observers that watch the policy's decisions.
 type simRun struct {
 	setup  Setup
 	jobs   []workload.Job
 	policy PolicySpec
 	// workers, when set, submits the jobs as closed-loop workers (see gate).
 	workers *workerPlan
+	// probe, when set, wraps the built policy in an observer before the
+	// closed-loop gate and the engine see it (the policy-wrapper pattern
+	// of wrap.go): how a diagnostic watches what the engine decides
+	// without a run of its own.
+	probe func(sched.Policy, *cluster.Topology) sched.Policy
+	// steady, when set, is the window the collector's steady-state
+	// metrics read.
+	steady scenario.MetricsSpec
 }
 
 // outcome is what an experiment keeps of a simulation.
@@ -105,25 +114,34 @@ func (o *outcome) turnaround(i int) float64 {
 	return r.Finish - o.released[i]
 }
 
-func (r simRun) exec() (*outcome, error) {
+// simulate builds r's cluster and policy, wraps the policy in r's probe
+// and, for closed-loop runs, in the gate, and runs the engine: the one
+// way every experiment runs a simulation. The gate is nil for open-loop
+// runs.
+func (r simRun) simulate() (*scenario.Result, *gate, error) {
 	topo, err := cluster.New(r.setup.Cluster)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pol, err := r.policy.Build()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if r.workers != nil {
+		if err := checkGateable(pol); err != nil {
+			return nil, nil, err
+		}
+	}
+	if r.probe != nil {
+		pol = r.probe(pol, topo)
 	}
 	var g *gate
 	if r.workers != nil {
-		if err := checkGateable(pol); err != nil {
-			return nil, err
-		}
 		g = newGate(pol, r.workers)
 		pol = g
 	}
-	p := r.policy.engine(r.setup.Engine)
-	run := scenario.Simulation{Engine: p, Topology: topo, Jobs: r.jobs, Policy: pol, Seed: r.setup.Seed}
+	run := scenario.Simulation{Engine: r.policy.engine(r.setup.Engine), Topology: topo, Jobs: r.jobs, Policy: pol,
+		Seed: r.setup.Seed, Metrics: r.steady}
 	if g != nil {
 		run.Engine.StallS = gateStallS
 		// The workers stopped at their horizon and the idle engine gave
@@ -132,10 +150,17 @@ func (r simRun) exec() (*outcome, error) {
 	}
 	res, err := run.Run()
 	if err != nil {
-		return nil, fmt.Errorf("%s (%s, seed %d): %w", r.policy.Label, r.policy.Name, r.setup.Seed, err)
+		return nil, nil, fmt.Errorf("%s (%s, seed %d): %w", r.policy.Label, r.policy.Name, r.setup.Seed, err)
 	}
-	col := res.Collector
-	out := &outcome{jobs: col.Jobs(), summary: res.Summary}
+	return res, g, nil
+}
+
+func (r simRun) exec() (*outcome, error) {
+	res, g, err := r.simulate()
+	if err != nil {
+		return nil, err
+	}
+	out := &outcome{jobs: res.Collector.Jobs(), summary: res.Summary}
 	if g != nil {
 		out.released = g.released
 	} else {

@@ -204,14 +204,18 @@ func swTable3Scale(mix []workload.MixEntry) float64 {
 // swMixes are Fig. 14(b)'s job mixes, as (light, medium, heavy) percent of
 // jobs; each class's percent is spread over its benchmarks in Table 1's
 // proportions. "default" is Table 1 (mix2).
-var swMixes = []struct {
-	Name                  string
-	Light, Medium, Heavy  float64
-	PaperThroughputFactor string
-}{
+var swMixes = []swMixSpec{
 	{"60% heavy (mix1)", 20, 20, 60, "1.31"},
 	{"default (mix2)", 40, 20, 40, "1.39"},
 	{"60% light (mix3)", 60, 20, 20, "1.22"},
+}
+
+// swMixSpec is a job mix of Fig. 14(b) and the throughput factor the
+// paper gives for it.
+type swMixSpec struct {
+	Name                  string
+	Light, Medium, Heavy  float64
+	PaperThroughputFactor string
 }
 
 // swMix returns Table 1's benchmarks with class percentages light, medium,
@@ -313,13 +317,6 @@ type swTrafficTap struct {
 	traffic []swJobTraffic  // by job index
 	probe   *swProbe        // Fig. 9's concurrency and the placement counts
 }
-
-var (
-	_ sched.Policy       = (*swTrafficTap)(nil)
-	_ sched.JobObserver  = (*swTrafficTap)(nil)
-	_ sched.TaskObserver = (*swTrafficTap)(nil)
-	_ sched.IdleOffers   = (*swTrafficTap)(nil)
-)
 
 func newSWTrafficTap(inner sched.Policy, topo *cluster.Topology, jobs int) *swTrafficTap {
 	t := &swTrafficTap{passThrough: passTo(inner), topo: topo, mapsOn: map[int][]int32{}, redsOn: map[int][]int32{},
@@ -455,20 +452,17 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 // swSimulate runs jobs on cluster cl with engine eng under spec, through
 // the traffic tap, measuring cfg's window.
 func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload.Job, spec PolicySpec, seed uint64) (*swOutcome, error) {
-	topo, err := cluster.New(cl)
+	var tap *swTrafficTap
+	var topo *cluster.Topology
+	res, _, err := simRun{setup: Setup{Cluster: cl, Engine: eng, Seed: seed}, jobs: jobs, policy: spec,
+		probe: func(p sched.Policy, t *cluster.Topology) sched.Policy {
+			tap, topo = newSWTrafficTap(p, t, len(jobs)), t
+			tap.probe.winLo, tap.probe.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
+			return tap
+		},
+		steady: scenario.MetricsSpec{SteadyStartS: cfg.RampS, SteadyEndS: cfg.RampS + cfg.WindowS}}.simulate()
 	if err != nil {
 		return nil, err
-	}
-	pol, err := spec.Build()
-	if err != nil {
-		return nil, err
-	}
-	tap := newSWTrafficTap(pol, topo, len(jobs))
-	tap.probe.winLo, tap.probe.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
-	res, err := scenario.Simulation{Engine: spec.engine(eng), Topology: topo, Jobs: jobs, Policy: tap, Seed: seed,
-		Metrics: scenario.MetricsSpec{SteadyStartS: cfg.RampS, SteadyEndS: cfg.RampS + cfg.WindowS}}.Run()
-	if err != nil {
-		return nil, fmt.Errorf("%s (%s, seed %d): %w", spec.Label, spec.Name, seed, err)
 	}
 	col := res.Collector
 	out := &swOutcome{spec: spec, cfg: cfg, jobs: col.Jobs(), summary: res.Summary,
@@ -639,58 +633,71 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 	for i, p := range swMainPols {
 		byLabel[p.Label] = res[i]
 	}
-	t := &report.Table{
-		Title: "shufflewatcher/main: 100 nodes in 10 racks, 30 users, Table 1 mix, Table 2 sizes x " +
+	type R struct {
+		label, base                       string
+		tput, tx, ta, tax, cross, cx, cax stat
+		paper                             [3]string
+		slower, measured                  int
+	}
+	tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
+	ta := func(r *swOutcome) float64 { return r.turnaround() }
+	cross := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossNoOutput()) }
+	crossAll := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossAll()) }
+	var rows []R
+	for _, p := range swMainPols {
+		rs, base := byLabel[p.Label], byLabel[swBaseOf[p.Label]]
+		r := R{label: p.Label, base: swBaseOf[p.Label], paper: swPaperFig8[p.Label],
+			tput: swOver(rs, tput), tx: swRatio(rs, base, tput), ta: swOver(rs, ta), tax: swRatio(rs, base, ta),
+			cross: swOver(rs, cross), cx: swRatio(rs, base, cross), cax: swRatio(rs, base, crossAll)}
+		if r.paper[0] == "" {
+			r.paper = [3]string{"-", "-", "-"}
+			if p.Label == r.base {
+				r.paper = [3]string{"1.00", "1.00", "1.00"}
+			}
+		}
+		for s := range rs {
+			for _, i := range rs[s].measured() {
+				r.measured++
+				if rs[s].jobs[i].Turnaround() > base[s].jobs[i].Turnaround()+1e-6 {
+					r.slower++
+				}
+			}
+		}
+		rows = append(rows, r)
+	}
+	return table[R]{
+		title: "shufflewatcher/main: 100 nodes in 10 racks, 30 users, Table 1 mix, Table 2 sizes x " +
 			num(cfg.scale(), 3) + ", mean inter-arrival 40 s (paper Fig. 8); " + cfg.describe(o),
-		Headers: []string{"scheduler", "vs", "jobs/h in window", "throughput x", "paper", "mean turnaround (s)", "turnaround x", "paper",
-			"cross-rack GB (shuffle+map)", "cross-rack x", "paper", "x incl. output", "slower than base"},
-		Notes: []string{
+		cols: []column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			key("vs", "baseline", func(r R) string { return r.base }),
+			spread("jobs/h in window", "throughput_jph", 1, 3, func(r R) stat { return r.tput }),
+			spread("throughput x", "throughput_x", 2, 4, func(r R) stat { return r.tx }),
+			paper("paper", "paper_throughput_x", func(r R) string { return r.paper[0] }),
+			spread("mean turnaround (s)", "turnaround_s", 0, 1, func(r R) stat { return r.ta }),
+			spread("turnaround x", "turnaround_x", 2, 4, func(r R) stat { return r.tax }),
+			paper("paper", "paper_turnaround_x", func(r R) string { return r.paper[1] }),
+			spread("cross-rack GB (shuffle+map)", "cross_rack_gb", 0, 2, func(r R) stat { return r.cross }),
+			spread("cross-rack x", "cross_rack_x", 2, 4, func(r R) stat { return r.cx }),
+			paper("paper", "paper_cross_rack_x", func(r R) string { return r.paper[2] }),
+			spread("x incl. output", "cross_rack_incl_output_x", 2, 4, func(r R) stat { return r.cax }),
+			{head: "slower than base", text: func(r R) string {
+				if r.label == r.base {
+					return "-"
+				}
+				return fmt.Sprintf("%d of %d", r.slower, r.measured)
+			}, csv: []string{"jobs_slower", "jobs_measured"}, cells: func(r R) []string { return []string{strconv.Itoa(r.slower), strconv.Itoa(r.measured)} }},
+		},
+		notes: []string{
 			"mean (min-max over seeds). x = ratio to the baseline in 'vs' on the same seed (the paper's normalisation: SW-fair and Delay",
 			"to Fair, SW-relaxed to Delay, SW-DRF to DRF). Throughput: jobs finishing in the window per hour; turnaround and traffic: jobs",
 			"submitted in the window. Cross-rack: the paper's measure (shuffle + remote map reads); 'incl. output' adds reduce output",
 			"replicas, which cross racks too. 'slower than base': jobs submitted in the window whose turnaround is longer than under the",
 			"baseline, summed over seeds (paper: none of 300 for SW-fair vs Fair).",
+			swShufflePerHour(byLabel[swFair.Label]),
 		},
-	}
-	c := &report.Table{Headers: row("scheduler", "baseline", []string{"throughput_jph", "throughput_jph_min", "throughput_jph_max"},
-		[]string{"throughput_x", "throughput_x_min", "throughput_x_max"}, "paper_throughput_x",
-		[]string{"turnaround_s", "turnaround_s_min", "turnaround_s_max"}, []string{"turnaround_x", "turnaround_x_min", "turnaround_x_max"}, "paper_turnaround_x",
-		[]string{"cross_rack_gb", "cross_rack_gb_min", "cross_rack_gb_max"}, []string{"cross_rack_x", "cross_rack_x_min", "cross_rack_x_max"}, "paper_cross_rack_x",
-		[]string{"cross_rack_incl_output_x", "cross_rack_incl_output_x_min", "cross_rack_incl_output_x_max"}, "jobs_slower", "jobs_measured")}
-	tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-	ta := func(r *swOutcome) float64 { return r.turnaround() }
-	cross := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossNoOutput()) }
-	crossAll := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossAll()) }
-	for _, p := range swMainPols {
-		rs, base := byLabel[p.Label], byLabel[swBaseOf[p.Label]]
-		paper := swPaperFig8[p.Label]
-		if paper[0] == "" {
-			paper = [3]string{"-", "-", "-"}
-			if p.Label == swBaseOf[p.Label] {
-				paper = [3]string{"1.00", "1.00", "1.00"}
-			}
-		}
-		slower, measured := 0, 0
-		for s := range rs {
-			for _, i := range rs[s].measured() {
-				measured++
-				if rs[s].jobs[i].Turnaround() > base[s].jobs[i].Turnaround()+1e-6 {
-					slower++
-				}
-			}
-		}
-		sl := fmt.Sprintf("%d of %d", slower, measured)
-		if p.Label == swBaseOf[p.Label] {
-			sl = "-"
-		}
-		tx, tax, cx, cax := swRatio(rs, base, tput), swRatio(rs, base, ta), swRatio(rs, base, cross), swRatio(rs, base, crossAll)
-		t.AddRow(p.Label, swBaseOf[p.Label], swOver(rs, tput).text(1), tx.text(2), paper[0], swOver(rs, ta).text(0), tax.text(2), paper[1],
-			swOver(rs, cross).text(0), cx.text(2), paper[2], cax.text(2), sl)
-		c.AddRow(row(p.Label, swBaseOf[p.Label], swOver(rs, tput).csv(3), tx.csv(4), csvPaper(paper[0]), swOver(rs, ta).csv(1), tax.csv(4), csvPaper(paper[1]),
-			swOver(rs, cross).csv(2), cx.csv(4), csvPaper(paper[2]), cax.csv(4), strconv.Itoa(slower), strconv.Itoa(measured))...)
-	}
-	t.Notes = append(t.Notes, swShufflePerHour(byLabel[swFair.Label]))
-	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
+		wall: swWallNote(res),
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -711,42 +718,31 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 		return nil, err
 	}
 	rs := res[0]
-	t := &report.Table{
-		Title: "shufflewatcher/traffic: traffic volume (GB) by job class under Fair (paper Table 3, 4 h); " + cfg.describe(o),
-		Headers: []string{"class", "shuffle", "paper", "cross-rack shuffle", "paper", "cross-rack remote map", "paper",
-			"cross-rack total", "paper", "cross-rack output", "total incl. output", "cross-rack shuffle share"},
-		Notes: []string{
-			"jobs submitted in the window, attributed from where their tasks ran; class by benchmark (Table 1). The paper's",
-			"'total cross-rack' is cross-rack shuffle + remote map (its columns add up so); reduce output writes (replica 2 goes",
-			"off-rack) are not in it, so they are shown apart. Our window is " + swHours(cfg.WindowS) + " h against the paper's 4 h: compare shares, not GB.",
-		},
+	type R struct {
+		name                           string
+		sh, csh, cm, ct, co, call, sh2 stat
+		paper                          [4]string
 	}
-	c := &report.Table{Headers: row("class", []string{"shuffle_gb", "shuffle_gb_min", "shuffle_gb_max"}, "paper_shuffle_gb",
-		[]string{"cross_shuffle_gb", "cross_shuffle_gb_min", "cross_shuffle_gb_max"}, "paper_cross_shuffle_gb",
-		[]string{"cross_map_gb", "cross_map_gb_min", "cross_map_gb_max"}, "paper_cross_map_gb",
-		[]string{"cross_total_gb", "cross_total_gb_min", "cross_total_gb_max"}, "paper_cross_total_gb",
-		[]string{"cross_output_gb", "cross_output_gb_min", "cross_output_gb_max"},
-		[]string{"cross_total_incl_output_gb", "cross_total_incl_output_gb_min", "cross_total_incl_output_gb_max"})}
+	var rows []R
 	for _, cl := range append(slices.Clone(swClasses), swAllClasses) {
 		f := func(g func(swJobTraffic) float64) stat {
 			return swOver(rs, func(r *swOutcome) float64 { return swGB(g(r.trafficOf(cl))) })
 		}
-		sh, csh := f(func(t swJobTraffic) float64 { return t.ShuffleTotal }), f(func(t swJobTraffic) float64 { return t.ShuffleCross })
-		cm, ct := f(func(t swJobTraffic) float64 { return t.RemoteMapCross }), f(swJobTraffic.crossNoOutput)
-		co, call := f(func(t swJobTraffic) float64 { return t.OutputCross }), f(swJobTraffic.crossAll)
-		share := swOver(rs, func(r *swOutcome) float64 {
-			tr := r.trafficOf(cl)
-			if tr.ShuffleTotal == 0 {
-				return 0
-			}
-			return tr.ShuffleCross / tr.ShuffleTotal
-		})
-		name, paper := "all", [4]string{"1344", "1182", "273", "1455"}
+		r := R{name: "all", paper: [4]string{"1344", "1182", "273", "1455"},
+			sh: f(func(t swJobTraffic) float64 { return t.ShuffleTotal }), csh: f(func(t swJobTraffic) float64 { return t.ShuffleCross }),
+			cm: f(func(t swJobTraffic) float64 { return t.RemoteMapCross }), ct: f(swJobTraffic.crossNoOutput),
+			co: f(func(t swJobTraffic) float64 { return t.OutputCross }), call: f(swJobTraffic.crossAll),
+			sh2: swOver(rs, func(r *swOutcome) float64 {
+				tr := r.trafficOf(cl)
+				if tr.ShuffleTotal == 0 {
+					return 0
+				}
+				return tr.ShuffleCross / tr.ShuffleTotal
+			})}
 		if cl != swAllClasses {
-			name, paper = cl.String(), swPaperTable3[cl]
+			r.name, r.paper = cl.String(), swPaperTable3[cl]
 		}
-		t.AddRow(name, sh.text(0), paper[0], csh.text(0), paper[1], cm.text(0), paper[2], ct.text(0), paper[3], co.text(0), call.text(0), share.pct()+"%")
-		c.AddRow(row(name, sh.csv(2), paper[0], csh.csv(2), paper[1], cm.csv(2), paper[2], ct.csv(2), paper[3], co.csv(2), call.csv(2))...)
+		rows = append(rows, r)
 	}
 	// Check the attribution against the engine's own byte counts (all jobs).
 	var dev stat
@@ -761,8 +757,31 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 			dev.add(sum.crossAll()/b - 1)
 		}
 	}
-	t.Notes = append(t.Notes, "attributed cross-rack bytes of all jobs vs the engine's count: "+dev.scale(100).text(2)+"% off")
-	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
+	gb := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 0, 2, v) }
+	raw := func(k int) column[R] {
+		return verbatim("paper", []string{"paper_shuffle_gb", "paper_cross_shuffle_gb", "paper_cross_map_gb", "paper_cross_total_gb"}[k],
+			func(r R) string { return r.paper[k] })
+	}
+	return table[R]{
+		title: "shufflewatcher/traffic: traffic volume (GB) by job class under Fair (paper Table 3, 4 h); " + cfg.describe(o),
+		cols: []column[R]{
+			key("class", "class", func(r R) string { return r.name }),
+			gb("shuffle", "shuffle_gb", func(r R) stat { return r.sh }), raw(0),
+			gb("cross-rack shuffle", "cross_shuffle_gb", func(r R) stat { return r.csh }), raw(1),
+			gb("cross-rack remote map", "cross_map_gb", func(r R) stat { return r.cm }), raw(2),
+			gb("cross-rack total", "cross_total_gb", func(r R) stat { return r.ct }), raw(3),
+			gb("cross-rack output", "cross_output_gb", func(r R) stat { return r.co }),
+			gb("total incl. output", "cross_total_incl_output_gb", func(r R) stat { return r.call }),
+			shown("cross-rack shuffle share", func(r R) string { return r.sh2.pct() + "%" }),
+		},
+		notes: []string{
+			"jobs submitted in the window, attributed from where their tasks ran; class by benchmark (Table 1). The paper's",
+			"'total cross-rack' is cross-rack shuffle + remote map (its columns add up so); reduce output writes (replica 2 goes",
+			"off-rack) are not in it, so they are shown apart. Our window is " + swHours(cfg.WindowS) + " h against the paper's 4 h: compare shares, not GB.",
+			"attributed cross-rack bytes of all jobs vs the engine's count: " + dev.scale(100).text(2) + "% off",
+		},
+		wall: swWallNote(res),
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -776,29 +795,16 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 		return nil, err
 	}
 	fair := res[0]
-	t := &report.Table{
-		Title: "shufflewatcher/breakdown: NASS, +SARP, +SAMP over Fair by job class (paper Fig. 12-13); " + cfg.describe(o),
-		Headers: []string{"policy", "class", "throughput x", "cross-rack x", "cross-rack shuffle x", "cross-rack map x",
-			"x incl. output", "paper"},
-		Notes: []string{
-			"x = ratio to Fair on the same seed, mean (min-max over seeds); cross-rack = shuffle + remote map of jobs submitted in the window,",
-			"normalised to Fair's total for the class (so shuffle x + map x parts add to the total). Paper (Fig. 13 text): NASS does not",
-			"reduce traffic; SARP cuts heavy/medium/light cross-rack traffic 16/13/4% (total 15%); SAMP a further 38/23/4% (total 36%);",
-			"Fig. 12: every technique raises throughput, more for light jobs.",
-		},
+	type R struct {
+		label, class, paper string
+		tx, cx, sx, mx, ox  stat
 	}
-	c := &report.Table{Headers: row("policy", "class", []string{"throughput_x", "throughput_x_min", "throughput_x_max"},
-		[]string{"cross_rack_x", "cross_rack_x_min", "cross_rack_x_max"}, []string{"cross_shuffle_x", "cross_shuffle_x_min", "cross_shuffle_x_max"},
-		[]string{"cross_map_x", "cross_map_x_min", "cross_map_x_max"}, []string{"cross_incl_output_x", "cross_incl_output_x_min", "cross_incl_output_x_max"})}
 	paper := map[string]string{"NASS": "traffic x ~1.00", "NASS+SARP": "traffic x 0.85 (heavy 0.84, medium 0.87, light 0.96)",
 		"SW-fair": "traffic x 0.64 (total); throughput 1.39"}
+	var rows []R
 	for pi, p := range swBreakPols[1:] {
 		rs := res[pi+1]
 		for _, cl := range append([]workload.ShuffleClass{swAllClasses}, swClasses...) {
-			name := "all"
-			if cl != swAllClasses {
-				name = cl.String()
-			}
 			base := func(r *swOutcome) float64 { return r.trafficOf(cl).crossNoOutput() }
 			part := func(g func(swJobTraffic) float64) stat {
 				var s stat
@@ -809,20 +815,41 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 				}
 				return s
 			}
-			tx := swRatio(rs, fair, func(r *swOutcome) float64 { return r.throughput(cl) })
-			cx := swRatio(rs, fair, base)
-			sx := part(func(t swJobTraffic) float64 { return t.ShuffleCross })
-			mx := part(func(t swJobTraffic) float64 { return t.RemoteMapCross })
-			ox := swRatio(rs, fair, func(r *swOutcome) float64 { return r.trafficOf(cl).crossAll() })
-			pp := "-"
-			if cl == swAllClasses {
-				pp = paper[p.Label]
+			r := R{label: p.Label, class: "all", paper: "-",
+				tx: swRatio(rs, fair, func(r *swOutcome) float64 { return r.throughput(cl) }),
+				cx: swRatio(rs, fair, base),
+				sx: part(func(t swJobTraffic) float64 { return t.ShuffleCross }),
+				mx: part(func(t swJobTraffic) float64 { return t.RemoteMapCross }),
+				ox: swRatio(rs, fair, func(r *swOutcome) float64 { return r.trafficOf(cl).crossAll() })}
+			if cl != swAllClasses {
+				r.class = cl.String()
+			} else {
+				r.paper = paper[p.Label]
 			}
-			t.AddRow(p.Label, name, tx.text(2), cx.text(2), sx.text(2), mx.text(2), ox.text(2), pp)
-			c.AddRow(row(p.Label, name, tx.csv(4), cx.csv(4), sx.csv(4), mx.csv(4), ox.csv(4))...)
+			rows = append(rows, r)
 		}
 	}
-	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
+	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
+	return table[R]{
+		title: "shufflewatcher/breakdown: NASS, +SARP, +SAMP over Fair by job class (paper Fig. 12-13); " + cfg.describe(o),
+		cols: []column[R]{
+			key("policy", "policy", func(r R) string { return r.label }),
+			key("class", "class", func(r R) string { return r.class }),
+			x("throughput x", "throughput_x", func(r R) stat { return r.tx }),
+			x("cross-rack x", "cross_rack_x", func(r R) stat { return r.cx }),
+			x("cross-rack shuffle x", "cross_shuffle_x", func(r R) stat { return r.sx }),
+			x("cross-rack map x", "cross_map_x", func(r R) stat { return r.mx }),
+			x("x incl. output", "cross_incl_output_x", func(r R) stat { return r.ox }),
+			shown("paper", func(r R) string { return r.paper }),
+		},
+		notes: []string{
+			"x = ratio to Fair on the same seed, mean (min-max over seeds); cross-rack = shuffle + remote map of jobs submitted in the window,",
+			"normalised to Fair's total for the class (so shuffle x + map x parts add to the total). Paper (Fig. 13 text): NASS does not",
+			"reduce traffic; SARP cuts heavy/medium/light cross-rack traffic 16/13/4% (total 15%); SAMP a further 38/23/4% (total 36%);",
+			"Fig. 12: every technique raises throughput, more for light jobs.",
+		},
+		wall: swWallNote(res),
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -830,16 +857,12 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 
 // runSWMix is Fig. 14(b): SW-fair over Fair for three job mixes.
 func runSWMix(o Options, cfg swConfig) (*Result, error) {
-	t := &report.Table{
-		Title: "shufflewatcher/mix: SW-fair over Fair by job mix, light/medium/heavy percent of jobs (paper Fig. 14(b)); " + cfg.describe(o),
-		Headers: []string{"mix", "light/medium/heavy %", "Fair jobs/h", "SW-fair jobs/h", "throughput x", "paper",
-			"turnaround x", "cross-rack x", "x incl. output"},
-		Notes: []string{"same arrivals and size calibration for every mix (the default mix's); x = SW-fair / Fair on the same seed, mean (min-max)."},
+	type R struct {
+		mix             swMixSpec
+		fair, sw        stat
+		tx, tax, cx, ox stat
 	}
-	c := &report.Table{Headers: row("mix", "light_pct", "medium_pct", "heavy_pct",
-		[]string{"throughput_x", "throughput_x_min", "throughput_x_max"}, "paper_throughput_x",
-		[]string{"turnaround_x", "turnaround_x_min", "turnaround_x_max"}, []string{"cross_rack_x", "cross_rack_x_min", "cross_rack_x_max"},
-		[]string{"cross_incl_output_x", "cross_incl_output_x_min", "cross_incl_output_x_max"})}
+	var rows []R
 	var all [][]*swOutcome
 	for _, m := range swMixes {
 		mixName := "default"
@@ -855,15 +878,30 @@ func runSWMix(o Options, cfg swConfig) (*Result, error) {
 		all = append(all, res...)
 		fair, sw := res[0], res[1]
 		tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-		tx := swRatio(sw, fair, tput)
-		tax := swRatio(sw, fair, func(r *swOutcome) float64 { return r.turnaround() })
-		cx := swRatio(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() })
-		ox := swRatio(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() })
-		pct := fmt.Sprintf("%g/%g/%g", m.Light, m.Medium, m.Heavy)
-		t.AddRow(m.Name, pct, swOver(fair, tput).text(1), swOver(sw, tput).text(1), tx.text(2), m.PaperThroughputFactor, tax.text(2), cx.text(2), ox.text(2))
-		c.AddRow(row(m.Name, num(m.Light, 0), num(m.Medium, 0), num(m.Heavy, 0), tx.csv(4), m.PaperThroughputFactor, tax.csv(4), cx.csv(4), ox.csv(4))...)
+		rows = append(rows, R{mix: m, fair: swOver(fair, tput), sw: swOver(sw, tput), tx: swRatio(sw, fair, tput),
+			tax: swRatio(sw, fair, func(r *swOutcome) float64 { return r.turnaround() }),
+			cx:  swRatio(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() }),
+			ox:  swRatio(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() })})
 	}
-	return &Result{Table: t, CSV: c, Wall: swWallNote(all)}, nil
+	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
+	return table[R]{
+		title: "shufflewatcher/mix: SW-fair over Fair by job mix, light/medium/heavy percent of jobs (paper Fig. 14(b)); " + cfg.describe(o),
+		cols: []column[R]{
+			key("mix", "mix", func(r R) string { return r.mix.Name }),
+			{head: "light/medium/heavy %", text: func(r R) string { return fmt.Sprintf("%g/%g/%g", r.mix.Light, r.mix.Medium, r.mix.Heavy) },
+				csv:   []string{"light_pct", "medium_pct", "heavy_pct"},
+				cells: func(r R) []string { return []string{num(r.mix.Light, 0), num(r.mix.Medium, 0), num(r.mix.Heavy, 0)} }},
+			shown("Fair jobs/h", func(r R) string { return r.fair.text(1) }),
+			shown("SW-fair jobs/h", func(r R) string { return r.sw.text(1) }),
+			x("throughput x", "throughput_x", func(r R) stat { return r.tx }),
+			verbatim("paper", "paper_throughput_x", func(r R) string { return r.mix.PaperThroughputFactor }),
+			x("turnaround x", "turnaround_x", func(r R) stat { return r.tax }),
+			x("cross-rack x", "cross_rack_x", func(r R) stat { return r.cx }),
+			x("x incl. output", "cross_incl_output_x", func(r R) stat { return r.ox }),
+		},
+		notes: []string{"same arrivals and size calibration for every mix (the default mix's); x = SW-fair / Fair on the same seed, mean (min-max)."},
+		wall:  swWallNote(all),
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------

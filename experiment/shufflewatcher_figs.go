@@ -98,27 +98,11 @@ func runSWPlacement(o Options, cfg swConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &report.Table{
-		Title: "shufflewatcher/placement: do SAMP's and SARP's preferences take effect? (diagnostic for Fig. 12-13); " + cfg.describe(o),
-		Headers: []string{"scheduler", "class", "PreferredMapRacks", "maps on a preferred rack %", "reduces where SARP wanted %",
-			"shuffle within a rack %", "map decisions: user had 1 job with maps %", "jobs with maps of the user", "decisions on a saturated rack %"},
-		Notes: []string{
-			"jobs submitted in the window (decisions: those made in the window); mean (min-max) over seeds. PreferredMapRacks: mean number",
-			"of racks SAMP chose per job. Maps on a preferred rack: of all maps launched (a random rack is 1 in 10). Reduces where SARP",
-			"wanted: launched on a rack whose PreferredReducesPerRack was not yet met (Fig. 3 lines 8/13). Shuffle within a rack: map output",
-			"fetched by a reduce on the map's rack (a random placement over 10 racks keeps 10%). The last three columns are per scheduler:",
-			"at each map decision, how many of the chosen user's jobs had a map pending (with one, Fig. 3's lines 4-6 can only pick that",
-			"job's map, as Fair does), and how often NetSat had flagged the offering rack. Paper: SAMP's predicted and the actual map",
-			"output are 'so close' that MapCompletionThreshold does not matter (4.2), and SARP 'localizes most of the Shuffle' (1).",
-		},
+	type R struct {
+		label, class                                  string
+		pref, onPref, wanted, inRack, sole, pend, sat stat
 	}
-	c := &report.Table{Headers: row("scheduler", "class", []string{"pref_racks", "pref_racks_min", "pref_racks_max"},
-		[]string{"maps_on_pref_pct", "maps_on_pref_pct_min", "maps_on_pref_pct_max"},
-		[]string{"reduces_sarp_wanted_pct", "reduces_sarp_wanted_pct_min", "reduces_sarp_wanted_pct_max"},
-		[]string{"shuffle_in_rack_pct", "shuffle_in_rack_pct_min", "shuffle_in_rack_pct_max"},
-		[]string{"sole_job_map_decisions_pct", "sole_job_map_decisions_pct_min", "sole_job_map_decisions_pct_max"},
-		[]string{"user_jobs_with_maps", "user_jobs_with_maps_min", "user_jobs_with_maps_max"},
-		[]string{"saturated_decisions_pct", "saturated_decisions_pct_min", "saturated_decisions_pct_max"})}
+	var rows []R
 	for pi, p := range pols {
 		isSW := p.Label != swFair.Label
 		for _, cl := range append([]workload.ShuffleClass{swAllClasses}, swClasses...) {
@@ -166,11 +150,33 @@ func runSWPlacement(o Options, cfg swConfig) (*Result, error) {
 			if cl != swAllClasses {
 				name = cl.String()
 			}
-			t.AddRow(p.Label, name, pref.text(1), onPref.text(0), wanted.text(0), inRack.text(1), sole.text(0), pend.text(2), sat.text(0))
-			c.AddRow(row(p.Label, name, pref.csv(2), onPref.csv(1), wanted.csv(1), inRack.csv(2), sole.csv(1), pend.csv(3), sat.csv(1))...)
+			rows = append(rows, R{p.Label, name, pref, onPref, wanted, inRack, sole, pend, sat})
 		}
 	}
-	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
+	return table[R]{
+		title: "shufflewatcher/placement: do SAMP's and SARP's preferences take effect? (diagnostic for Fig. 12-13); " + cfg.describe(o),
+		cols: []column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			key("class", "class", func(r R) string { return r.class }),
+			spread("PreferredMapRacks", "pref_racks", 1, 2, func(r R) stat { return r.pref }),
+			spread("maps on a preferred rack %", "maps_on_pref_pct", 0, 1, func(r R) stat { return r.onPref }),
+			spread("reduces where SARP wanted %", "reduces_sarp_wanted_pct", 0, 1, func(r R) stat { return r.wanted }),
+			spread("shuffle within a rack %", "shuffle_in_rack_pct", 1, 2, func(r R) stat { return r.inRack }),
+			spread("map decisions: user had 1 job with maps %", "sole_job_map_decisions_pct", 0, 1, func(r R) stat { return r.sole }),
+			spread("jobs with maps of the user", "user_jobs_with_maps", 2, 3, func(r R) stat { return r.pend }),
+			spread("decisions on a saturated rack %", "saturated_decisions_pct", 0, 1, func(r R) stat { return r.sat }),
+		},
+		notes: []string{
+			"jobs submitted in the window (decisions: those made in the window); mean (min-max) over seeds. PreferredMapRacks: mean number",
+			"of racks SAMP chose per job. Maps on a preferred rack: of all maps launched (a random rack is 1 in 10). Reduces where SARP",
+			"wanted: launched on a rack whose PreferredReducesPerRack was not yet met (Fig. 3 lines 8/13). Shuffle within a rack: map output",
+			"fetched by a reduce on the map's rack (a random placement over 10 racks keeps 10%). The last three columns are per scheduler:",
+			"at each map decision, how many of the chosen user's jobs had a map pending (with one, Fig. 3's lines 4-6 can only pick that",
+			"job's map, as Fair does), and how often NetSat had flagged the offering rack. Paper: SAMP's predicted and the actual map",
+			"output are 'so close' that MapCompletionThreshold does not matter (4.2), and SARP 'localizes most of the Shuffle' (1).",
+		},
+		wall: swWallNote(res),
+	}.result(rows), nil
 }
 
 // swUserCounts are Fig. 14(a)'s points. The paper varies "the number of
@@ -192,21 +198,11 @@ var swUserCounts = []struct {
 
 // runSWUsers is Fig. 14(a): SW-fair over Fair as the jobs per user vary.
 func runSWUsers(o Options, cfg swConfig) (*Result, error) {
-	t := &report.Table{
-		Title: "shufflewatcher/users: SW-fair over Fair by jobs per user at the same arrivals (paper Fig. 14(a)); " + cfg.describe(o),
-		Headers: []string{"jobs per user (paper's run)", "users", "jobs per user (our arrivals)", "active jobs per user",
-			"jobs with maps of the chosen user (SW-fair)", "Fair jobs/h", "SW-fair jobs/h", "throughput x", "paper", "turnaround x", "cross-rack x"},
-		Notes: []string{
-			"users = 360 / jobs per user (the paper's 4-h run at one job per 40 s); the arrivals, benchmarks and sizes are the same at every point.",
-			"Active jobs per user: mean over the window of active jobs / users. Jobs with maps: at SW-fair's map decisions, the chosen user's",
-			"jobs with a map pending (NASS's choice). x = SW-fair / Fair on the same seed, mean (min-max). Paper (5.4): 1.16 with one job per",
-			"user (16-node cluster), 1.39 at 12 (default), 'higher improvements with more jobs per user'; 9 and 18 are not given in the text.",
-		},
+	type R struct {
+		jobsPerUser, users, paper                    string
+		perUser, active, pend, fair, sw, tx, tax, cx stat
 	}
-	c := &report.Table{Headers: row("jobs_per_user", "users", "our_jobs_per_user", []string{"active_jobs_per_user", "active_jobs_per_user_min", "active_jobs_per_user_max"},
-		[]string{"user_jobs_with_maps", "user_jobs_with_maps_min", "user_jobs_with_maps_max"},
-		[]string{"throughput_x", "throughput_x_min", "throughput_x_max"}, "paper_throughput_x",
-		[]string{"turnaround_x", "turnaround_x_min", "turnaround_x_max"}, []string{"cross_rack_x", "cross_rack_x_min", "cross_rack_x_max"})}
+	var rows []R
 	var all [][]*swOutcome
 	for _, u := range swUserCounts {
 		res, err := swGridUsers(o, cfg, "default", workload.DefaultSWMix(), swMixPols, u.Users)
@@ -242,11 +238,32 @@ func runSWUsers(o Options, cfg swConfig) (*Result, error) {
 		if u.Users == swUserPerJob {
 			users = "one per job"
 		}
-		t.AddRow(u.JobsPerUser, users, perUser.text(1), active.text(2), pend.text(2), swOver(fair, tput).text(1), swOver(sw, tput).text(1),
-			tx.text(2), u.Paper, tax.text(2), cx.text(2))
-		c.AddRow(row(u.JobsPerUser, users, num(perUser.mean(), 2), active.csv(3), pend.csv(3), tx.csv(4), csvPaper(u.Paper), tax.csv(4), cx.csv(4))...)
+		rows = append(rows, R{u.JobsPerUser, users, u.Paper, perUser, active, pend, swOver(fair, tput), swOver(sw, tput), tx, tax, cx})
 	}
-	return &Result{Table: t, CSV: c, Wall: swWallNote(all)}, nil
+	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
+	return table[R]{
+		title: "shufflewatcher/users: SW-fair over Fair by jobs per user at the same arrivals (paper Fig. 14(a)); " + cfg.describe(o),
+		cols: []column[R]{
+			key("jobs per user (paper's run)", "jobs_per_user", func(r R) string { return r.jobsPerUser }),
+			key("users", "users", func(r R) string { return r.users }),
+			both("jobs per user (our arrivals)", func(r R) string { return r.perUser.text(1) }, "our_jobs_per_user", func(r R) string { return num(r.perUser.mean(), 2) }),
+			spread("active jobs per user", "active_jobs_per_user", 2, 3, func(r R) stat { return r.active }),
+			spread("jobs with maps of the chosen user (SW-fair)", "user_jobs_with_maps", 2, 3, func(r R) stat { return r.pend }),
+			shown("Fair jobs/h", func(r R) string { return r.fair.text(1) }),
+			shown("SW-fair jobs/h", func(r R) string { return r.sw.text(1) }),
+			x("throughput x", "throughput_x", func(r R) stat { return r.tx }),
+			paper("paper", "paper_throughput_x", func(r R) string { return r.paper }),
+			x("turnaround x", "turnaround_x", func(r R) stat { return r.tax }),
+			x("cross-rack x", "cross_rack_x", func(r R) stat { return r.cx }),
+		},
+		notes: []string{
+			"users = 360 / jobs per user (the paper's 4-h run at one job per 40 s); the arrivals, benchmarks and sizes are the same at every point.",
+			"Active jobs per user: mean over the window of active jobs / users. Jobs with maps: at SW-fair's map decisions, the chosen user's",
+			"jobs with a map pending (NASS's choice). x = SW-fair / Fair on the same seed, mean (min-max). Paper (5.4): 1.16 with one job per",
+			"user (16-node cluster), 1.39 at 12 (default), 'higher improvements with more jobs per user'; 9 and 18 are not given in the text.",
+		},
+		wall: swWallNote(all),
+	}.result(rows), nil
 }
 
 // swShufflePerHour is Fair's shuffle of the jobs submitted in the window,

@@ -12,12 +12,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
-	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
-	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -216,13 +215,6 @@ type hwRun struct {
 	remote bool
 }
 
-var (
-	_ sched.Policy       = (*hotWatch)(nil)
-	_ sched.JobObserver  = (*hotWatch)(nil)
-	_ sched.TaskObserver = (*hotWatch)(nil)
-	_ sched.IdleOffers   = (*hotWatch)(nil)
-)
-
 func newHotWatch(inner sched.Policy, thr int, seed uint64) *hotWatch {
 	h := &hotWatch{passThrough: passTo(inner), thr: int32(thr), rnd: rng(seed, 0x686f74)} // "hot"
 	return h
@@ -389,25 +381,21 @@ type tdOutcome struct {
 // as wrap returns it (wrapped in an observer of its decisions), and
 // returns the finished run. label names the run in an error.
 func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*scenario.Result, error) {
-	topo, err := cluster.New(r.cluster())
-	if err != nil {
-		return nil, err
-	}
-	pol, err := r.policy.Build()
-	if err != nil {
-		return nil, err
-	}
-	p := wrap(pol)
-	var eng sim.Params // zero: the engine's defaults, as td/queues runs
+	run := simRun{setup: Setup{Cluster: r.cluster(), Seed: r.seed}, jobs: r.jobs, policy: r.policy}
+	// Zero engine parameters: the engine's defaults, as td/queues runs.
 	if r.regime != nil {
-		eng = r.regime.engine()
-		if r.regime.heartbeatOnly {
-			p = newHeartbeatOnly(p, eng.WithDefaults().HeartbeatS)
-		}
+		run.setup.Engine = r.regime.engine()
 	}
-	res, err := scenario.Simulation{Engine: eng, Topology: topo, Jobs: r.jobs, Policy: p, Seed: r.seed}.Run()
+	run.probe = func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+		p = wrap(p)
+		if r.regime != nil && r.regime.heartbeatOnly {
+			p = newHeartbeatOnly(p, run.setup.Engine.WithDefaults().HeartbeatS)
+		}
+		return p
+	}
+	res, _, err := run.simulate()
 	if err != nil {
-		return nil, fmt.Errorf("%s (seed %d): %w", label, r.seed, err)
+		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 	return res, nil
 }
@@ -459,15 +447,30 @@ func (r tdSim) outcome(res *scenario.Result, w *hotWatch) *tdOutcome {
 	return out
 }
 
-// tdRunAll runs the simulations, o.Parallel at a time; results do not
-// depend on the parallelism.
-func tdRunAll(o Options, runs []tdSim) ([]*tdOutcome, error) {
-	return inParallel(o, len(runs), func(i int) (*tdOutcome, error) { return runs[i].exec() })
-}
-
 // tdQueue builds the queue of a type, size and seed.
 func tdQueue(t TDQueueType, gb float64, seed uint64) ([]workload.Job, error) {
 	return TDQueueJobs(TDQueueConfig{Type: t, TotalGB: gb, BlockBytes: 64 << 20, Seed: seed})
+}
+
+// tdQueues declares td's scenarios: a queue of a type, gb GB and a seed,
+// drawn once and run by each policy through run (runGrid).
+func tdQueues[O any](gb float64, run func(tdSim) (O, error)) func(TDQueueType, uint64) (func(PolicySpec) (O, error), error) {
+	return func(qt TDQueueType, seed uint64) (func(PolicySpec) (O, error), error) {
+		jobs, err := tdQueue(qt, gb, seed)
+		if err != nil {
+			return nil, err
+		}
+		return func(p PolicySpec) (O, error) { return run(tdSim{jobs: jobs, policy: p, seed: seed}) }, nil
+	}
+}
+
+// tdQueueOf is tdQueues run on E4's cluster changed by v (nil: as is),
+// with hotspots counted.
+func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(PolicySpec) (*tdOutcome, error), error) {
+	return tdQueues(gb, func(s tdSim) (*tdOutcome, error) {
+		s.variant = v
+		return s.exec()
+	})
 }
 
 func checkFinished(o *tdOutcome, label, what string) error {
@@ -504,89 +507,86 @@ var tdPaperLocal = map[string]map[string]string{
 // the run (Table I, hotWatch's definition for all three schedulers), each
 // averaged over Options.Seeds queues (default 5; the paper repeated 3 times).
 func runTDQueues(o Options) (*Result, error) {
-	seeds := o.seeds()
-	var runs []tdSim
-	for _, t := range TDQueueTypes {
-		for _, seed := range seeds {
-			jobs, err := tdQueue(t, 200, seed)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range tdPolicies {
-				runs = append(runs, tdSim{jobs: jobs, policy: p, seed: seed})
-			}
-		}
-	}
-	outs, err := tdRunAll(o, runs)
+	g, err := runGrid(o, TDQueueTypes, tdPolicies, tdQueueOf(200, nil))
 	if err != nil {
 		return nil, err
 	}
-	t := &report.Table{
-		Title: fmt.Sprintf("td/queues: 200 GB queues on 50 slaves x (2 map + 2 reduce slots), 64 MB splits, %d queues each (paper section V-A, Fig. 7-8, Table I)", len(seeds)),
-		Headers: []string{"queue", "scheduler", "jobs", "completion (s)", "vs TD", "local %", "paper",
-			"hot 1-20%", "21-40%", "41-60%", "61-80%", "81-100%", "hotspots", "paper (Table I)", "TD's own count"},
+	type tdQueueRow struct {
+		queue, label              string
+		jobs, comp, loc, hot, own stat
+		stage                     [5]stat
+		vs                        float64
 	}
-	c := &report.Table{Headers: row("queue", "scheduler", "queues", "jobs",
-		[]string{"completion_s", "completion_s_min", "completion_s_max"}, "completion_vs_td",
-		[]string{"local_pct", "local_pct_min", "local_pct_max"}, "paper_local_pct",
-		"hot_stage1", "hot_stage2", "hot_stage3", "hot_stage4", "hot_stage5",
-		[]string{"hotspots", "hotspots_min", "hotspots_max"},
-		"paper_hot_stage1", "paper_hot_stage2", "paper_hot_stage3", "paper_hot_stage4", "paper_hot_stage5", "paper_hotspots")}
+	var rows []tdQueueRow
 	np := len(tdPolicies)
 	for ti, qt := range TDQueueTypes {
 		comp := make([]stat, np)
 		for pi := range tdPolicies {
-			for si := range seeds {
-				comp[pi].add(outs[(ti*len(seeds)+si)*np+pi].completionS)
+			for si := range g.seeds {
+				comp[pi].add(g.at(ti, si, pi).completionS)
 			}
 		}
 		for pi, p := range tdPolicies {
-			var loc, hot, jobs stat
-			var stage [5]stat
-			var own stat
-			for si := range seeds {
-				out := outs[(ti*len(seeds)+si)*np+pi]
+			r := tdQueueRow{queue: qt.Name, label: p.Label, comp: comp[pi], vs: comp[pi].mean() / comp[np-1].mean()}
+			for si := range g.seeds {
+				out := g.at(ti, si, pi)
 				if err := checkFinished(out, p.Label, qt.Name); err != nil {
 					return nil, err
 				}
-				jobs.add(float64(out.jobs))
-				loc.add(out.localRatio)
+				r.jobs.add(float64(out.jobs))
+				r.loc.add(out.localRatio)
 				n := 0
 				for k, v := range out.hot {
-					stage[k].add(float64(v))
+					r.stage[k].add(float64(v))
 					n += v
 				}
-				hot.add(float64(n))
+				r.hot.add(float64(n))
 				if out.td != nil {
-					own.add(float64(out.td.Hotspots))
+					r.own.add(float64(out.td.Hotspots))
 				}
 			}
-			ph := tdPaperHot[p.Label][qt.Name]
-			vs := comp[pi].mean() / comp[np-1].mean()
-			cells := []string{qt.Name, p.Label, jobs.text(0), comp[pi].text(0), fmt.Sprintf("%.2f", vs), loc.pct(), tdPaperLocal[p.Label][qt.Name]}
-			csvStages := make([]string, 5)
-			for k := range stage {
-				cells = append(cells, stage[k].text(1))
-				csvStages[k] = num(stage[k].mean(), 2)
-			}
-			cells = append(cells, hot.text(1), ph[5], own.text(1))
-			if own.n == 0 {
-				cells[len(cells)-1] = "-"
-			}
-			t.AddRow(cells...)
-			c.AddRow(row(qt.Name, p.Label, fmt.Sprint(len(seeds)), num(jobs.mean(), 1), comp[pi].csv(1), num(vs, 3),
-				loc.scale(100).csv(1), csvPaper(tdPaperLocal[p.Label][qt.Name]), csvStages, hot.csv(2), ph[:])...)
+			rows = append(rows, r)
 		}
 	}
-	t.Notes = []string{
-		"completion: last job's finish - submission of the queue (all jobs at 0). local %: node-local map launches / all.",
-		"hot: hotspot occurrences per fifth of the run: a node's concurrent non-local reads rising above 4 (TD's θ). For",
-		"FIFO and Fair the replica read is the engine's (nearest, random among equal; one rack, so any replica), made",
-		"visible by a wrapper; TD's own count (sched.TDStats) uses the same definition and must agree with ours.",
-		"Mean (min-max) over queues. Paper: TD's completion is \"significantly shorter\", more so for small jobs;",
-		"Fair/FIFO local ratio ~70% (large) and ~35% (small), TD high on all; hotspots Table I (3 runs).",
+	type R = tdQueueRow
+	cols := []column[R]{
+		key("queue", "queue", func(r R) string { return r.queue }),
+		key("scheduler", "scheduler", func(r R) string { return r.label }),
+		seedsCol[R]("queues", g.seeds),
+		both("jobs", func(r R) string { return r.jobs.text(0) }, "jobs", func(r R) string { return num(r.jobs.mean(), 1) }),
+		spread("completion (s)", "completion_s", 0, 1, func(r R) stat { return r.comp }),
+		number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return r.vs }),
+		percent("local %", "local_pct", 1, func(r R) stat { return r.loc }),
+		paper("paper", "paper_local_pct", func(r R) string { return tdPaperLocal[r.label][r.queue] }),
 	}
-	return &Result{Table: t, CSV: c}, nil
+	for k, h := range []string{"hot 1-20%", "21-40%", "41-60%", "61-80%", "81-100%"} {
+		cols = append(cols, both(h, func(r R) string { return r.stage[k].text(1) },
+			fmt.Sprintf("hot_stage%d", k+1), func(r R) string { return num(r.stage[k].mean(), 2) }))
+	}
+	cols = append(cols,
+		spread("hotspots", "hotspots", 1, 2, func(r R) stat { return r.hot }),
+		column[R]{head: "paper (Table I)", text: func(r R) string { return tdPaperHot[r.label][r.queue][5] },
+			csv:   []string{"paper_hot_stage1", "paper_hot_stage2", "paper_hot_stage3", "paper_hot_stage4", "paper_hot_stage5", "paper_hotspots"},
+			cells: func(r R) []string { h := tdPaperHot[r.label][r.queue]; return h[:] }},
+		shown("TD's own count", func(r R) string {
+			if r.own.n == 0 {
+				return "-"
+			}
+			return r.own.text(1)
+		}),
+	)
+	return table[R]{
+		title: fmt.Sprintf("td/queues: 200 GB queues on 50 slaves x (2 map + 2 reduce slots), 64 MB splits, %d queues each (paper section V-A, Fig. 7-8, Table I)", g.seeds),
+		cols:  cols,
+		notes: []string{
+			"completion: last job's finish - submission of the queue (all jobs at 0). local %: node-local map launches / all.",
+			"hot: hotspot occurrences per fifth of the run: a node's concurrent non-local reads rising above 4 (TD's θ). For",
+			"FIFO and Fair the replica read is the engine's (nearest, random among equal; one rack, so any replica), made",
+			"visible by a wrapper; TD's own count (sched.TDStats) uses the same definition and must agree with ours.",
+			"Mean (min-max) over queues. Paper: TD's completion is \"significantly shorter\", more so for small jobs;",
+			"Fair/FIFO local ratio ~70% (large) and ~35% (small), TD high on all; hotspots Table I (3 runs).",
+		},
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -602,58 +602,61 @@ var tdSizes = []float64{100, 150, 200, 250, 300}
 // reports only the direction (TD shortest at every size, Fair and FIFO
 // slower the more small jobs a queue has).
 func runTDDataSize(o Options) (*Result, error) {
-	seeds := o.seeds()
-	var runs []tdSim
+	type size struct {
+		qt TDQueueType
+		gb float64
+	}
+	var sizes []size
 	for _, qt := range TDQueueTypes {
 		for _, gb := range tdSizes {
-			for _, seed := range seeds {
-				jobs, err := tdQueue(qt, gb, seed)
-				if err != nil {
-					return nil, err
-				}
-				for _, p := range tdPolicies {
-					runs = append(runs, tdSim{jobs: jobs, policy: p, seed: seed})
-				}
-			}
+			sizes = append(sizes, size{qt, gb})
 		}
 	}
-	outs, err := tdRunAll(o, runs)
+	g, err := runGrid(o, sizes, tdPolicies, func(sz size, seed uint64) (func(PolicySpec) (*tdOutcome, error), error) {
+		return tdQueueOf(sz.gb, nil)(sz.qt, seed)
+	})
 	if err != nil {
 		return nil, err
 	}
-	t := &report.Table{
-		Title:   fmt.Sprintf("td/data-size: queue completion time (s) against data size on 50 slaves, %d queue(s) per point (paper section V-A, Fig. 7)", len(seeds)),
-		Headers: []string{"queue", "data (GB)", "FIFO", "Fair", "TD", "FIFO / TD", "Fair / TD", "paper"},
+	type R struct {
+		size
+		comp   []stat
+		r0, r1 float64
 	}
-	c := &report.Table{Headers: row("queue", "data_gb", "queues",
-		[]string{"fifo_s", "fifo_s_min", "fifo_s_max"}, []string{"fair_s", "fair_s_min", "fair_s_max"},
-		[]string{"td_s", "td_s_min", "td_s_max"}, "fifo_vs_td", "fair_vs_td")}
-	np := len(tdPolicies)
-	k := 0
-	for _, qt := range TDQueueTypes {
-		for _, gb := range tdSizes {
-			comp := make([]stat, np)
-			for range seeds {
-				for pi, p := range tdPolicies {
-					if err := checkFinished(outs[k], p.Label, fmt.Sprintf("%s %.0f GB", qt.Name, gb)); err != nil {
-						return nil, err
-					}
-					comp[pi].add(outs[k].completionS)
-					k++
+	var rows []R
+	for zi, sz := range sizes {
+		comp := make([]stat, len(tdPolicies))
+		for si := range g.seeds {
+			for pi, p := range tdPolicies {
+				out := g.at(zi, si, pi)
+				if err := checkFinished(out, p.Label, fmt.Sprintf("%s %.0f GB", sz.qt.Name, sz.gb)); err != nil {
+					return nil, err
 				}
+				comp[pi].add(out.completionS)
 			}
-			r0, r1 := comp[0].mean()/comp[2].mean(), comp[1].mean()/comp[2].mean()
-			t.AddRow(qt.Name, num(gb, 0), comp[0].text(0), comp[1].text(0), comp[2].text(0),
-				fmt.Sprintf("%.2f", r0), fmt.Sprintf("%.2f", r1), "TD < FIFO, Fair")
-			c.AddRow(row(qt.Name, num(gb, 0), fmt.Sprint(len(seeds)), comp[0].csv(1), comp[1].csv(1), comp[2].csv(1),
-				num(r0, 3), num(r1, 3))...)
 		}
+		rows = append(rows, R{sz, comp, comp[0].mean() / comp[2].mean(), comp[1].mean() / comp[2].mean()})
 	}
-	t.Notes = []string{
-		"completion: last job's finish - queue submission. Paper (Fig. 7, values only plotted, 2-16 x 100 s): TD's",
-		"completion is shorter than FIFO's and Fair's at every size; the more small jobs, the slower Fair and FIFO.",
+	cols := []column[R]{
+		key("queue", "queue", func(r R) string { return r.qt.Name }),
+		key("data (GB)", "data_gb", func(r R) string { return num(r.gb, 0) }),
+		seedsCol[R]("queues", g.seeds),
 	}
-	return &Result{Table: t, CSV: c}, nil
+	for pi, p := range tdPolicies {
+		cols = append(cols, spread(p.Label, strings.ToLower(p.Label)+"_s", 0, 1, func(r R) stat { return r.comp[pi] }))
+	}
+	cols = append(cols,
+		number("FIFO / TD", "fifo_vs_td", 2, 3, func(r R) float64 { return r.r0 }),
+		number("Fair / TD", "fair_vs_td", 2, 3, func(r R) float64 { return r.r1 }),
+		shown("paper", func(R) string { return "TD < FIFO, Fair" }))
+	return table[R]{
+		title: fmt.Sprintf("td/data-size: queue completion time (s) against data size on 50 slaves, %d queue(s) per point (paper section V-A, Fig. 7)", g.seeds),
+		cols:  cols,
+		notes: []string{
+			"completion: last job's finish - queue submission. Paper (Fig. 7, values only plotted, 2-16 x 100 s): TD's",
+			"completion is shorter than FIFO's and Fair's at every size; the more small jobs, the slower Fair and FIFO.",
+		},
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -680,7 +683,6 @@ func runTDBounds(o Options) (*Result, error) { return runTDBoundsOn(o, nil) }
 func runTDBoundsCostly(o Options) (*Result, error) { return runTDBoundsOn(o, &tdVariants[3]) }
 
 func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
-	seeds := o.seeds()
 	type point struct {
 		sweep string
 		l, h  float64
@@ -692,21 +694,12 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 	for _, h := range tdHs {
 		pts = append(pts, point{"H", sched.DefaultTDL, h})
 	}
-	var runs []tdSim
-	for _, qt := range TDQueueTypes {
-		for _, seed := range seeds {
-			jobs, err := tdQueue(qt, 200, seed)
-			if err != nil {
-				return nil, err
-			}
-			for _, pt := range pts {
-				runs = append(runs, tdSim{jobs: jobs, seed: seed, variant: v, policy: PolicySpec{
-					Label: fmt.Sprintf("TD L=%.1f H=%.1f", pt.l, pt.h), Name: "td",
-					Params: map[string]any{"l": pt.l, "h": pt.h}}})
-			}
-		}
+	pols := make([]PolicySpec, len(pts))
+	for pi, pt := range pts {
+		pols[pi] = PolicySpec{Label: fmt.Sprintf("TD L=%.1f H=%.1f", pt.l, pt.h), Name: "td",
+			Params: map[string]any{"l": pt.l, "h": pt.h}}
 	}
-	outs, err := tdRunAll(o, runs)
+	g, err := runGrid(o, TDQueueTypes, pols, tdQueueOf(200, v))
 	if err != nil {
 		return nil, err
 	}
@@ -714,14 +707,6 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 	if v != nil {
 		name, setup = "td/bounds-costly", ", set-up \""+v.name+"\" ("+v.why+")"
 	}
-	t := &report.Table{
-		Title: fmt.Sprintf("%s: TD's queue completion time (s) against L and H, 200 GB queues%s, %d queue(s) per point (paper section V-B, Fig. 9)", name, setup, len(seeds)),
-		Headers: []string{"sweep", "L", "H", "queue", "completion (s)", "vs default", "local %", "adult time below L %", "adult time at H %",
-			"sticky %", "TD idle offers", "above-H slot-s", "formula (1) violations", "paper"},
-	}
-	c := &report.Table{Headers: row("sweep", "l", "h", "queue", "queues",
-		[]string{"completion_s", "completion_s_min", "completion_s_max"}, "vs_default", "local_pct", "adult_below_l_pct", "adult_at_h_pct",
-		"sticky_pct", "idle_offers", "above_h_slot_s", "h_violations")}
 	paper := func(pt point) string {
 		switch {
 		case pt.sweep == "L" && pt.l > 0.7:
@@ -735,58 +720,76 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 		}
 		return "best"
 	}
-	np := len(pts)
+	type R struct {
+		point
+		queue                                             string
+		comp, loc, above, viol, belowL, atH, sticky, idle stat
+		vs                                                float64
+	}
 	def := slices.IndexFunc(pts, func(p point) bool { return p.l == sched.DefaultTDL && p.h == sched.DefaultTDH })
+	var rows []R
 	for ti, qt := range TDQueueTypes {
-		comp := make([]stat, np)
-		loc := make([]stat, np)
-		above := make([]stat, np)
-		viol := make([]stat, np)
-		belowL, atH, sticky, idle := make([]stat, np), make([]stat, np), make([]stat, np), make([]stat, np)
-		for si := range seeds {
-			for pi := range pts {
-				out := outs[(ti*len(seeds)+si)*np+pi]
-				if err := checkFinished(out, runs[pi].policy.Label, qt.Name); err != nil {
+		rs := make([]R, len(pts))
+		for pi, pt := range pts {
+			r := &rs[pi]
+			r.point, r.queue = pt, qt.Name
+			for si := range g.seeds {
+				out := g.at(ti, si, pi)
+				if err := checkFinished(out, pols[pi].Label, qt.Name); err != nil {
 					return nil, err
 				}
-				comp[pi].add(out.completionS)
-				loc[pi].add(out.localRatio)
-				a := 0.0
+				r.comp.add(out.completionS)
+				r.loc.add(out.localRatio)
+				var a, adult, bl, ah float64
 				for _, j := range out.td.Jobs {
 					a += j.AboveHSlotS
-				}
-				above[pi].add(a)
-				viol[pi].add(float64(out.td.HViolations))
-				var adult, bl, ah float64
-				for _, j := range out.td.Jobs {
 					adult, bl, ah = adult+j.AdultS, bl+j.BelowLS, ah+j.AtHS
 				}
+				r.above.add(a)
+				r.viol.add(float64(out.td.HViolations))
 				if adult > 0 {
-					belowL[pi].add(bl / adult)
-					atH[pi].add(ah / adult)
+					r.belowL.add(bl / adult)
+					r.atH.add(ah / adult)
 				}
-				sticky[pi].add(out.stickyShare)
-				idle[pi].add(float64(out.td.IdleOffers))
+				r.sticky.add(out.stickyShare)
+				r.idle.add(float64(out.td.IdleOffers))
 			}
 		}
-		for pi, pt := range pts {
-			vs := comp[pi].mean() / comp[def].mean()
-			t.AddRow(pt.sweep, num(pt.l, 1), num(pt.h, 1), qt.Name, comp[pi].text(0), fmt.Sprintf("%.3f", vs),
-				loc[pi].pct(), num(100*belowL[pi].mean(), 1), num(100*atH[pi].mean(), 0), num(100*sticky[pi].mean(), 1),
-				num(idle[pi].mean(), 0), above[pi].text(0), viol[pi].text(1), paper(pt))
-			c.AddRow(row(pt.sweep, num(pt.l, 2), num(pt.h, 2), qt.Name, fmt.Sprint(len(seeds)), comp[pi].csv(1),
-				num(vs, 4), num(100*loc[pi].mean(), 2), num(100*belowL[pi].mean(), 2), num(100*atH[pi].mean(), 2),
-				num(100*sticky[pi].mean(), 2), num(idle[pi].mean(), 1), num(above[pi].mean(), 1), num(viol[pi].mean(), 2))...)
+		for pi := range rs {
+			rs[pi].vs = rs[pi].comp.mean() / rs[def].comp.mean()
 		}
+		rows = append(rows, rs...)
 	}
-	t.Notes = []string{
-		"L sweep at H = 1.3, H sweep at L = 0.7 (the defaults, row marked best). vs default: completion / completion at",
-		"L = 0.7, H = 1.3 on the same queue. adult time below L / at H: share of adult job-time with occupied < L x demand (a",
-		"freed slot comes back, Algorithm 1 line 2) / occupied >= H x demand (Algorithm 2 skips the job): how often each bound",
-		"binds. sticky: map launches by line 2. TD idle offers: map slots TD declined while a co-scheduled job had maps left.",
-		"above-H slot-s: time-integral of jobs' occupied maps above H x demand while adult.",
-		"Paper (Fig. 9, plotted only, 5-8.5 x 100 s): L > 0.7 costs throughput markedly, L < 0.7 little;",
-		"H = 1.3 best, H > 1.3 slower because of sticky slots.",
+	mean := func(head, csv string, tprec, cprec int, scale float64, v func(R) stat) column[R] {
+		return number(head, csv, tprec, cprec, func(r R) float64 { return scale * v(r).mean() })
 	}
-	return &Result{Table: t, CSV: c}, nil
+	return table[R]{
+		title: fmt.Sprintf("%s: TD's queue completion time (s) against L and H, 200 GB queues%s, %d queue(s) per point (paper section V-B, Fig. 9)", name, setup, g.seeds),
+		cols: []column[R]{
+			key("sweep", "sweep", func(r R) string { return r.sweep }),
+			both("L", func(r R) string { return num(r.l, 1) }, "l", func(r R) string { return num(r.l, 2) }),
+			both("H", func(r R) string { return num(r.h, 1) }, "h", func(r R) string { return num(r.h, 2) }),
+			key("queue", "queue", func(r R) string { return r.queue }),
+			seedsCol[R]("queues", g.seeds),
+			spread("completion (s)", "completion_s", 0, 1, func(r R) stat { return r.comp }),
+			number("vs default", "vs_default", 3, 4, func(r R) float64 { return r.vs }),
+			both("local %", func(r R) string { return r.loc.pct() }, "local_pct", func(r R) string { return num(100*r.loc.mean(), 2) }),
+			mean("adult time below L %", "adult_below_l_pct", 1, 2, 100, func(r R) stat { return r.belowL }),
+			mean("adult time at H %", "adult_at_h_pct", 0, 2, 100, func(r R) stat { return r.atH }),
+			mean("sticky %", "sticky_pct", 1, 2, 100, func(r R) stat { return r.sticky }),
+			mean("TD idle offers", "idle_offers", 0, 1, 1, func(r R) stat { return r.idle }),
+			both("above-H slot-s", func(r R) string { return r.above.text(0) }, "above_h_slot_s", func(r R) string { return num(r.above.mean(), 1) }),
+			both("formula (1) violations", func(r R) string { return r.viol.text(1) }, "h_violations", func(r R) string { return num(r.viol.mean(), 2) }),
+			shown("paper", func(r R) string { return paper(r.point) }),
+		},
+		notes: []string{
+			"L sweep at H = 1.3, H sweep at L = 0.7 (the defaults, row marked best). vs default: completion / completion at",
+			"L = 0.7, H = 1.3 on the same queue. adult time below L / at H: share of adult job-time with occupied < L x demand (a",
+			"freed slot comes back, Algorithm 1 line 2) / occupied >= H x demand (Algorithm 2 skips the job): how often each bound",
+			"binds. sticky: map launches by line 2. TD idle offers: map slots TD declined while a co-scheduled job had maps left.",
+			"above-H slot-s: time-integral of jobs' occupied maps above H x demand while adult.",
+			"Paper (Fig. 9, plotted only, 5-8.5 x 100 s): L > 0.7 costs throughput markedly, L < 0.7 little;",
+			"H = 1.3 best, H > 1.3 slower because of sticky slots.",
+		},
+	}.result(rows), nil
 }

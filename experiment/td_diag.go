@@ -67,13 +67,6 @@ type probeRun struct {
 	remote bool
 }
 
-var (
-	_ sched.Policy       = (*tdProbe)(nil)
-	_ sched.JobObserver  = (*tdProbe)(nil)
-	_ sched.TaskObserver = (*tdProbe)(nil)
-	_ sched.IdleOffers   = (*tdProbe)(nil)
-)
-
 func newTDProbe(inner sched.Policy) *tdProbe {
 	return &tdProbe{passThrough: passTo(inner)}
 }
@@ -278,29 +271,23 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 
 // runTDDiagnose runs every variant, queue type, policy and seed.
 func runTDDiagnose(o Options) (*Result, error) {
-	seeds := o.seeds()
-	type job struct {
-		sim tdSim
-		v   tdVariant
+	type setup struct {
+		v  tdVariant
+		qt TDQueueType
 	}
-	var runs []job
+	var setups []setup
 	for _, v := range tdVariants {
 		for _, qt := range TDQueueTypes {
-			for _, seed := range seeds {
-				jobs, err := tdQueue(qt, 200, seed)
-				if err != nil {
-					return nil, err
-				}
-				for _, p := range tdPolicies {
-					runs = append(runs, job{tdSim{jobs: jobs, policy: p, seed: seed}, v})
-				}
-			}
+			setups = append(setups, setup{v, qt})
 		}
 	}
-	outs, err := inParallel(o, len(runs), func(i int) (*tdDiagOut, error) { return runs[i].sim.diagnose(runs[i].v) })
+	g, err := runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (*tdDiagOut, error), error) {
+		return tdQueues(200, func(r tdSim) (*tdDiagOut, error) { return r.diagnose(s.v) })(s.qt, seed)
+	})
 	if err != nil {
 		return nil, err
 	}
+	outs, seeds := g.outs, o.seeds()
 	t := &report.Table{
 		Title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", len(seeds)),
 		Headers: []string{"set-up", "queue", "scheduler", "completion (s)", "vs TD", "map CPU / T (s)", "local %", "map slots busy %", "idle while maps wait % (after last start)",

@@ -157,13 +157,6 @@ type heartbeatOnly struct {
 	declined int
 }
 
-var (
-	_ sched.Policy       = (*heartbeatOnly)(nil)
-	_ sched.JobObserver  = (*heartbeatOnly)(nil)
-	_ sched.TaskObserver = (*heartbeatOnly)(nil)
-	_ sched.IdleOffers   = (*heartbeatOnly)(nil)
-)
-
 func newHeartbeatOnly(inner sched.Policy, periodS float64) *heartbeatOnly {
 	return &heartbeatOnly{passThrough: passTo(inner), periodS: periodS}
 }
@@ -248,29 +241,28 @@ func runTDRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	seeds := o.seeds()
-	var runs []tdSim
+	type setup struct {
+		rg *tdRegime
+		qt TDQueueType
+	}
+	var setups []setup
 	for ri := range regs {
 		for _, qt := range TDQueueTypes {
-			for _, seed := range seeds {
-				jobs, err := tdQueue(qt, 200, seed)
-				if err != nil {
-					return nil, err
-				}
-				for _, p := range tdPolicies {
-					runs = append(runs, tdSim{jobs: jobs, policy: p, seed: seed, regime: &regs[ri]})
-				}
-			}
+			setups = append(setups, setup{&regs[ri], qt})
 		}
 	}
-	outs, err := inParallel(o, len(runs), func(i int) (*tdRegimeOut, error) { return runs[i].regimeExec() })
+	g, err := runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (*tdRegimeOut, error), error) {
+		return tdQueues(200, func(r tdSim) (*tdRegimeOut, error) {
+			r.regime = s.rg
+			return r.regimeExec()
+		})(s.qt, seed)
+	})
 	if err != nil {
 		return nil, err
 	}
+	seeds := o.seeds()
 	np, ns := len(tdPolicies), len(seeds)
-	at := func(ri, ti, si, pi int) *tdRegimeOut {
-		return outs[((ri*len(TDQueueTypes)+ti)*ns+si)*np+pi]
-	}
+	at := func(ri, ti, si, pi int) *tdRegimeOut { return g.at(ri*len(TDQueueTypes)+ti, si, pi) }
 	t := &report.Table{
 		Title: fmt.Sprintf("td/regime: 200 GB queues on 50 nodes under the costs of the paper's Hadoop 0.20.1 cluster, one at a time and together, %d queues each (README-td.md gives each cost's source)", ns),
 		Headers: []string{"queue", "set-up", "FIFO (s)", "Fair (s)", "TD (s)", "TD / FIFO", "TD / Fair",

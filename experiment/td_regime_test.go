@@ -154,13 +154,7 @@ func (l *launchClock) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 // one of its node's heartbeats, as the engine lays them out; without it
 // some launch at once when a task ends.
 func TestHeartbeatOnlyLaunchesOnBeats(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulation")
-	}
-	jobs, err := tdQueue(TDQueueTypes[0], 20, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs := smallTDQueue(t)
 	const period, nodes = 3.0, 50
 	offBeat := func(l *launchClock) int {
 		n := 0
@@ -199,13 +193,7 @@ func TestHeartbeatOnlyLaunchesOnBeats(t *testing.T) {
 // every job under each scheduler, with hotWatch's hotspot count, under
 // 0.20's replica order and two racks, equal to TD's own.
 func TestTDRegimeRuns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulation")
-	}
-	jobs, err := tdQueue(TDQueueTypes[0], 20, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs := smallTDQueue(t)
 	regs, err := tdRegimes()
 	if err != nil {
 		t.Fatal(err)
@@ -228,15 +216,7 @@ func TestTDRegimeRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out.td != nil {
-			n := 0
-			for _, v := range out.hot {
-				n += v
-			}
-			if n != out.td.Hotspots {
-				t.Errorf("all on, TD: hotWatch counts %d hotspots, TD %d", n, out.td.Hotspots)
-			}
-		}
+		checkHotspots(t, &out.tdOutcome, "all on, TD")
 		if out.stretchL < 1 || out.completionS <= old.completionS {
 			t.Errorf("%s all on: stretch %.3f, completion %.1f s against %.1f s: the costs should only slow it", p.Label, out.stretchL, out.completionS, old.completionS)
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/mrsched/mrsched/workload"
 )
 
 func TestTDQueueJobsSizes(t *testing.T) {
@@ -88,13 +90,7 @@ func TestTDExperimentNames(t *testing.T) {
 // wrapper's hotspot count, the measure used for FIFO and Fair, agrees with
 // TD's own.
 func TestTDHotWatchAgreesWithTD(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulation")
-	}
-	jobs, err := tdQueue(TDQueueTypes[0], 20, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs := smallTDQueue(t)
 	for _, p := range tdPolicies {
 		out, err := tdSim{jobs: jobs, policy: p, seed: 1}.exec()
 		if err != nil {
@@ -103,15 +99,7 @@ func TestTDHotWatchAgreesWithTD(t *testing.T) {
 		if err := checkFinished(out, p.Label, "20 GB"); err != nil {
 			t.Fatal(err)
 		}
-		if out.td != nil {
-			n := 0
-			for _, v := range out.hot {
-				n += v
-			}
-			if n != out.td.Hotspots {
-				t.Errorf("TD: wrapper counts %d hotspots, TD %d", n, out.td.Hotspots)
-			}
-		}
+		checkHotspots(t, out, "TD")
 	}
 }
 
@@ -120,13 +108,7 @@ func TestTDHotWatchAgreesWithTD(t *testing.T) {
 // node-local share is the engine's, no map beats its CPU time, and busy
 // plus idle-while-waiting slot time fits in the map phase.
 func TestTDProbeAgreesWithEngine(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulation")
-	}
-	jobs, err := tdQueue(TDQueueTypes[0], 20, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs := smallTDQueue(t)
 	for _, v := range []tdVariant{tdVariants[0], tdVariants[3]} {
 		for _, p := range tdPolicies {
 			out, err := tdSim{jobs: jobs, policy: p, seed: 1}.diagnose(v)
@@ -148,5 +130,35 @@ func TestTDProbeAgreesWithEngine(t *testing.T) {
 				t.Errorf("%s, %s: idle after the last start %.4f exceeds all idle %.4f", p.Label, v.name, out.idleLastShare, out.idleShare)
 			}
 		}
+	}
+}
+
+// smallTDQueue is the tests' queue: 20 GB of small jobs, seed 1. A test
+// that simulates it is skipped in -short runs.
+func smallTDQueue(t *testing.T) []workload.Job {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	jobs, err := tdQueue(TDQueueTypes[0], 20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
+// checkHotspots: for a TD run, hotWatch's hotspot count must be TD's own
+// (sched.TDStats), the same definition counted twice.
+func checkHotspots(t *testing.T, out *tdOutcome, what string) {
+	t.Helper()
+	if out.td == nil {
+		return
+	}
+	n := 0
+	for _, v := range out.hot {
+		n += v
+	}
+	if n != out.td.Hotspots {
+		t.Errorf("%s: hotWatch counts %d hotspots, TD %d", what, n, out.td.Hotspots)
 	}
 }

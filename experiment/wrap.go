@@ -5,6 +5,19 @@ import (
 	"github.com/mrsched/mrsched/sched"
 )
 
+// wrapper is what every policy wrapper of the experiments is: a policy
+// that also observes jobs, tasks and idle offers, passing each on to the
+// policy it wraps, so that a wrapped policy sees what it would unwrapped.
+type wrapper interface {
+	sched.Policy
+	sched.JobObserver
+	sched.TaskObserver
+	sched.IdleOffers
+}
+
+// The experiments' wrappers; the compiler checks each is a full wrapper.
+var _ = []wrapper{(*mapTimer)(nil), (*gate)(nil), (*swTrafficTap)(nil), (*hotWatch)(nil), (*tdProbe)(nil), (*heartbeatOnly)(nil)}
+
 // passThrough is what a policy wrapper passes on unchanged to the policy it
 // wraps: its name, its idle offers and what it observes of jobs and tasks.
 // A wrapper embeds it, writes its own Assign, and overrides only what it

@@ -33,14 +33,7 @@ func TestHeatDataReadsTheGrid(t *testing.T) {
 			t.Errorf("cell %d = %+v, want %+v", i, d.Cells[i], want[i])
 		}
 	}
-	fig, err := f.Figure("heat", tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg, err := fig.SVG()
-	if err != nil {
-		t.Fatal(err)
-	}
+	svg := heatSVG(t, f, tab)
 	if !strings.Contains(string(svg), "paper") {
 		t.Error("the drawn figure does not carry the marked cell's text")
 	}
@@ -81,6 +74,15 @@ func TestLogHeatDrawsWideRatios(t *testing.T) {
 		{"0.2", "25", "0.95"}, {"1", "25", "5.64"}, {"0.2", "200", "0.25"}, {"1", "200", "4"},
 	}}
 	f := TableFigure{X: "load", Heat: &Heat{Row: "users", Value: "gain", Center: 1, Log: true}}
+	svg := heatSVG(t, f, tab)
+	if strings.Contains(string(svg), ">-") {
+		t.Error("the log colour bar labels a negative value")
+	}
+}
+
+// heatSVG draws f's figure of tab as SVG.
+func heatSVG(t *testing.T, f TableFigure, tab *Table) []byte {
+	t.Helper()
 	fig, err := f.Figure("heat", tab)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +91,5 @@ func TestLogHeatDrawsWideRatios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(svg), ">-") {
-		t.Error("the log colour bar labels a negative value")
-	}
+	return svg
 }

@@ -95,27 +95,42 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(dir, "s.yaml")
-			if err := os.WriteFile(path, []byte(c.yaml), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := Load(path)
-			if err == nil {
-				_, err = cfg.Run(nil)
-			}
-			if err == nil {
-				t.Fatalf("accepted:\n%s", c.yaml)
-			}
-			msg := err.Error()
+			path, msg := refused(t, dir, c.yaml)
 			prefix := path + ": line " + strconv.Itoa(c.line) + ": "
 			if !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, c.field) || !strings.Contains(msg, c.want) {
 				t.Errorf("error %q\nwant it to start %q and name %q (and say %q)", msg, prefix, c.field, c.want)
 			}
-			for _, bad := range []string{"unmarshal", "!!", "Config", "sim.", "cluster.Config", "float64", "int64"} {
-				if strings.Contains(msg, bad) {
-					t.Errorf("error %q says %q: the scenario's words, not Go's or YAML's", msg, bad)
-				}
-			}
+			inScenarioWords(t, msg, "Config", "sim.", "cluster.Config", "float64", "int64")
 		})
+	}
+}
+
+// refused writes yaml as dir/s.yaml, loads and runs it, and returns the
+// path and the error's text; a scenario that is accepted fails the test.
+func refused(t *testing.T, dir, yaml string) (path, msg string) {
+	t.Helper()
+	path = filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(path)
+	if err == nil {
+		_, err = cfg.Run(nil)
+	}
+	if err == nil {
+		t.Fatalf("accepted:\n%s", yaml)
+	}
+	return path, err.Error()
+}
+
+// inScenarioWords fails the test when msg speaks of Go's or YAML's
+// internals (the decoder's words, or any of goWords) rather than of the
+// scenario's fields.
+func inScenarioWords(t *testing.T, msg string, goWords ...string) {
+	t.Helper()
+	for _, bad := range append([]string{"unmarshal", "!!"}, goWords...) {
+		if strings.Contains(msg, bad) {
+			t.Errorf("error %q says %q: the scenario's words, not Go's or YAML's", msg, bad)
+		}
 	}
 }

@@ -1,8 +1,6 @@
 package scenario
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,17 +13,8 @@ const demandTrace = "a\t0\t0\t268435456\t1000\t0\nb\t1\t1\t536870912\t1000\t0\nc
 
 func writeDemandScenario(t *testing.T, demand string) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(demandTrace), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sc := "policy: {name: td}\ncluster: {racks: 1, nodes_per_rack: 4, map_slots: 2, reduce_slots: 1}\n" +
-		"workload:\n  trace: t.tsv\n  source_nodes: 4\n" + demand
-	path := filepath.Join(dir, "s.yaml")
-	if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeTraceScenario(t, demandTrace, "policy: {name: td}\ncluster: {racks: 1, nodes_per_rack: 4, map_slots: 2, reduce_slots: 1}\n"+
+		"workload:\n  trace: t.tsv\n  source_nodes: 4\n"+demand)
 }
 
 // TestScenarioDemand pins workload.demand: by_job beats by_kind beats

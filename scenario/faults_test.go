@@ -2,8 +2,6 @@ package scenario
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,27 +42,12 @@ func TestBadFaultsAreNamedErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(dir, "s.yaml")
-			if err := os.WriteFile(path, []byte(c.yaml), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := Load(path)
-			if err == nil {
-				_, err = cfg.Run(nil)
-			}
-			if err == nil {
-				t.Fatalf("accepted:\n%s", c.yaml)
-			}
-			msg := err.Error()
+			path, msg := refused(t, dir, c.yaml)
 			prefix := path + ": line " + strconv.Itoa(c.line) + ": " + c.field
 			if !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, c.want) {
 				t.Errorf("error %q\nwant it to start %q and say %q", msg, prefix, c.want)
 			}
-			for _, bad := range []string{"unmarshal", "!!", "faults.Spec", "sim.", "int64", "*int"} {
-				if strings.Contains(msg, bad) {
-					t.Errorf("error %q says %q: the scenario's words, not Go's or YAML's", msg, bad)
-				}
-			}
+			inScenarioWords(t, msg, "faults.Spec", "sim.", "int64", "*int")
 		})
 	}
 }

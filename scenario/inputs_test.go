@@ -1,11 +1,14 @@
 package scenario
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -22,6 +25,65 @@ func writeScenario(t *testing.T, body string) *Config {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// writeTraceScenario writes a SWIM trace as t.tsv and a scenario beside it
+// as s.yaml in a new directory, and returns the scenario's path.
+func writeTraceScenario(t *testing.T, tsv, scenario string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runYAML parses a scenario given as YAML (named s.yaml in errors) and
+// runs it.
+func runYAML(t *testing.T, src string) *Result {
+	t.Helper()
+	cfg, err := Parse(strings.NewReader(src), "s.yaml")
+	return mustRun(t, cfg, err)
+}
+
+// mustRun runs a scenario that loaded with err (nil: it loaded).
+func mustRun(t *testing.T, cfg *Config, err error) *Result {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// summaryOf runs a scenario given as YAML and returns its summary.json,
+// decoded.
+func summaryOf(t *testing.T, src string) map[string]any {
+	t.Helper()
+	var b bytes.Buffer
+	if err := metrics.WriteSummaryJSON(&b, runYAML(t, src).Summary); err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(b.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// runTraceScenario loads the scenario writeTraceScenario writes and runs
+// it.
+func runTraceScenario(t *testing.T, tsv, scenario string) *Result {
+	t.Helper()
+	cfg, err := Load(writeTraceScenario(t, tsv, scenario))
+	return mustRun(t, cfg, err)
 }
 
 // TestHeterogeneousClusterEveryPolicy runs a cluster whose racks and nodes

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"reflect"
 	"strings"
@@ -20,14 +19,7 @@ import (
 // pools.csv.
 func runOutputs(t *testing.T, src string) map[string]string {
 	t.Helper()
-	cfg, err := Parse(strings.NewReader(src), "s.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runYAML(t, src)
 	out := map[string]string{}
 	for name, write := range map[string]func(io.Writer) error{
 		"summary.json":   func(w io.Writer) error { return metrics.WriteSummaryJSON(w, res.Summary) },
@@ -122,26 +114,9 @@ func TestPlacementChangesTheFingerprintAndReplicaChoiceDoesNot(t *testing.T) {
 // records none of them, as before they existed.
 func TestSummaryRecordsPlacementReplicaChoiceAndDataSets(t *testing.T) {
 	summary := func(src string) map[string]any {
-		cfg, err := Parse(strings.NewReader(src), "s.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cfg.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := metrics.WriteSummaryJSON(&b, res.Summary); err != nil {
-			t.Fatal(err)
-		}
-		var m struct {
-			Config map[string]any `json:"config"`
-		}
-		if err := json.Unmarshal(b.Bytes(), &m); err != nil {
-			t.Fatal(err)
-		}
+		config, _ := summaryOf(t, src)["config"].(map[string]any)
 		flat := map[string]any{}
-		for sec, v := range m.Config {
+		for sec, v := range config {
 			fields, _ := v.(map[string]any)
 			for k, v := range fields {
 				flat[sec+"."+k] = v

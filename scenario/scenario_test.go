@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"bytes"
-	"encoding/json"
 	"maps"
 	"math"
 	"os"
@@ -87,14 +86,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 	yaml := "seed: 5\ncluster: {racks: 3, nodes_per_rack: 4}\nworkload: {trace: FB-2009, max_jobs: 300, users: 6}\npolicy: {name: fair}\n"
 	var outs [2][3][]byte
 	for i := range outs {
-		cfg, err := Parse(strings.NewReader(yaml), "s.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cfg.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runYAML(t, yaml)
 		var s, j, ts bytes.Buffer
 		if err := metrics.WriteSummaryJSON(&s, res.Summary); err != nil {
 			t.Fatal(err)
@@ -150,23 +142,9 @@ func TestExamplesParse(t *testing.T) {
 }
 
 func TestTraceFileRelativeToScenario(t *testing.T) {
-	dir := t.TempDir()
 	tsv := "job0\t0\t0\t1000000\t1000\t100\njob1\t5\t5\t2000000\t0\t10\n"
-	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	sc := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 3}\nworkload: {trace: t.tsv, source_nodes: 3}\n"
-	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := Load(filepath.Join(dir, "s.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runTraceScenario(t, tsv, sc)
 	if res.Summary.JobsCompleted != 2 {
 		t.Errorf("completed %d jobs of the 2-line trace, want 2", res.Summary.JobsCompleted)
 	}
@@ -177,25 +155,11 @@ func TestTraceFileRelativeToScenario(t *testing.T) {
 // runs as if alone (slowdown 1); the second's maps wait for the first's,
 // so it takes about twice its time alone.
 func TestSlowdown(t *testing.T) {
-	dir := t.TempDir()
 	const mb64 = 64 << 20
 	tsv := "a\t0\t0\t268435456\t1000\t0\nb\t0\t0\t268435456\t1000\t0\n"
-	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	sc := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 1, map_slots: 4, reduce_slots: 1, replication: 1}\n" +
 		"workload: {trace: t.tsv, source_nodes: 1}\nmetrics: {slowdown: true}\n"
-	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := Load(filepath.Join(dir, "s.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runTraceScenario(t, tsv, sc)
 	jobs := res.Collector.Jobs()
 	if sd := jobs[0].Slowdown; sd < 0.999 || sd > 1.01 {
 		t.Errorf("first job's slowdown = %.3f, want 1: under fifo it runs as if alone", sd)
@@ -214,25 +178,11 @@ func TestSlowdown(t *testing.T) {
 // 0 it found one at once and read slowdowns above 1 (in the millions for
 // jobs of milliseconds).
 func TestJobAloneOnIdleClusterHasSlowdownOne(t *testing.T) {
-	dir := t.TempDir()
 	// Two small jobs 1000.37 s apart, one of a few kilobytes, and one
 	// submitted on node 0's heartbeat (every 3 s from 0).
 	tsv := "a\t0\t0\t67108864\t1000\t1000\nb\t1000.37\t1000.37\t67108864\t1000\t1000\nc\t2000.81\t1000.44\t4096\t10\t10\nd\t3000\t999.19\t4096\t10\t10\n"
-	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tsv), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	sc := "policy: {name: fair}\ncluster: {racks: 2, nodes_per_rack: 3}\nworkload: {trace: t.tsv, source_nodes: 6}\nmetrics: {slowdown: true}\n"
-	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := Load(filepath.Join(dir, "s.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runTraceScenario(t, tsv, sc)
 	for _, j := range res.Collector.Jobs() {
 		if math.Abs(j.Slowdown-1) > 1e-9 {
 			t.Errorf("job %s alone on an idle cluster: slowdown %v, want 1 (turnaround %v s)", j.Name, j.Slowdown, j.Turnaround())
@@ -246,26 +196,7 @@ func TestJobAloneOnIdleClusterHasSlowdownOne(t *testing.T) {
 // the jobs and cluster: the same under another seed (the seed draws users,
 // not jobs), another under another trace.
 func TestSummaryRecordsTheEffectiveConfiguration(t *testing.T) {
-	run := func(yaml string) map[string]any {
-		t.Helper()
-		cfg, err := Parse(strings.NewReader(yaml), "s.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cfg.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := metrics.WriteSummaryJSON(&b, res.Summary); err != nil {
-			t.Fatal(err)
-		}
-		var s map[string]any
-		if err := json.Unmarshal(b.Bytes(), &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	run := func(yaml string) map[string]any { t.Helper(); return summaryOf(t, yaml) }
 	base := "cluster: {racks: 2}\nworkload: {trace: FB-2009, max_jobs: 40}\npolicy: {name: delay, params: {t1_s: 5}}\n"
 	s := run("seed: 4\n" + base)
 	cfg := s["config"].(map[string]any)

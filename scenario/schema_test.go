@@ -99,15 +99,7 @@ func TestScenarioDocsListEveryChoice(t *testing.T) {
 func TestWrittenZeroMeansZero(t *testing.T) {
 	run := func(head string) *Result {
 		t.Helper()
-		cfg, err := Parse(strings.NewReader(head+"cluster: {racks: 2, nodes_per_rack: 4}\nworkload: {trace: FB-2009, max_jobs: 30}\npolicy: {name: fifo}\n"), "s.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cfg.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return runYAML(t, head+"cluster: {racks: 2, nodes_per_rack: 4}\nworkload: {trace: FB-2009, max_jobs: 30}\npolicy: {name: fifo}\n")
 	}
 	zero, absent := run("seed: 0\n"), run("")
 	if got := zero.Summary.Config.(Effective).Seed; got != 0 {

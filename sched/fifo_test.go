@@ -69,6 +69,15 @@ func TestLocalityFirstPlace(t *testing.T) {
 			}
 		}
 	}
+	// halfMapped is a job of two node-local maps, one finished, with its
+	// reduces enabled.
+	halfMapped := func() []*sched.Job {
+		j := mapJob(0, []cluster.NodeID{0, 1}, []cluster.NodeID{0, 1})
+		j.Maps.Take(0)
+		j.FinishedMaps = 1
+		j.ReducesEnabled = true
+		return []*sched.Job{j}
+	}
 	type want struct {
 		job  int
 		kind sched.TaskKind
@@ -136,28 +145,16 @@ func TestLocalityFirstPlace(t *testing.T) {
 			why:   "reduces are enabled and pending",
 		},
 		{
-			name: "container takes a reduce when the ramp says so",
-			jobs: func() []*sched.Job {
-				j := mapJob(0, []cluster.NodeID{0, 1}, []cluster.NodeID{0, 1})
-				j.Maps.Take(0)
-				j.FinishedMaps = 1
-				j.ReducesEnabled = true
-				return []*sched.Job{j}
-			},
+			name:  "container takes a reduce when the ramp says so",
+			jobs:  halfMapped,
 			offer: sched.Offer{Node: 0, Slot: sched.AnySlot},
 			free:  map[cluster.NodeID]int{0: 2},
 			want:  &want{0, sched.ReduceTask, 0, sched.RuleReduce},
 			why:   "0/1 reduces launched < 1/2 maps finished, even though a node-local map is pending",
 		},
 		{
-			name: "a node's last container goes to a map while maps are pending",
-			jobs: func() []*sched.Job {
-				j := mapJob(0, []cluster.NodeID{0, 1}, []cluster.NodeID{0, 1})
-				j.Maps.Take(0)
-				j.FinishedMaps = 1
-				j.ReducesEnabled = true
-				return []*sched.Job{j}
-			},
+			name:  "a node's last container goes to a map while maps are pending",
+			jobs:  halfMapped,
 			offer: sched.Offer{Node: 0, Slot: sched.AnySlot},
 			free:  map[cluster.NodeID]int{0: 1},
 			want:  &want{0, sched.MapTask, 1, sched.RuleNodeLocal},

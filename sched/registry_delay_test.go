@@ -33,31 +33,7 @@ func TestNewPolicyDelayAndDRF(t *testing.T) {
 		{name: "drf: zero weight", policy: "drf", params: "weights: {a: 0}\n", wantErr: []string{"policy drf", "weights.a"}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var dec sched.Decode
-			if tc.params != "" {
-				dec = yamlDecode(tc.params)
-			}
-			p, err := sched.NewPolicy(tc.policy, dec)
-			if tc.wantErr == nil {
-				if err != nil {
-					t.Fatalf("NewPolicy(%q) = %v, want a policy", tc.policy, err)
-				}
-				if p.Name() != tc.policy {
-					t.Errorf("Name() = %q, want %q", p.Name(), tc.policy)
-				}
-				observers(t, p)
-				return
-			}
-			if err == nil {
-				t.Fatalf("NewPolicy(%q) succeeded, want an error containing %q", tc.policy, tc.wantErr)
-			}
-			for _, s := range tc.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("NewPolicy(%q) error %q does not contain %q", tc.policy, err, s)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkParams(t, tc.policy, tc.params, tc.wantErr) })
 	}
 }
 

@@ -55,29 +55,58 @@ func TestNewPolicy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := sched.NewPolicy(tc.policy, tc.decode)
-			if tc.wantErr == nil {
-				if err != nil {
-					t.Fatalf("NewPolicy(%q) = %v, want a policy", tc.policy, err)
-				}
-				if p.Name() != tc.wantName {
-					t.Errorf("NewPolicy(%q).Name() = %q, want %q", tc.policy, p.Name(), tc.wantName)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("NewPolicy(%q) succeeded, want an error containing %q", tc.policy, tc.wantErr)
-			}
-			for _, s := range tc.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("NewPolicy(%q) error %q does not contain %q", tc.policy, err, s)
-				}
+			p, err := checkNewPolicy(t, tc.policy, tc.decode, tc.wantErr)
+			if p != nil && p.Name() != tc.wantName {
+				t.Errorf("NewPolicy(%q).Name() = %q, want %q", tc.policy, p.Name(), tc.wantName)
 			}
 			if tc.wantIs != nil && !errors.Is(err, tc.wantIs) {
 				t.Errorf("NewPolicy(%q) error %q does not wrap the decoder's error", tc.policy, err)
 			}
 		})
 	}
+}
+
+// checkNewPolicy builds a policy by name with dec and checks the outcome:
+// with wantErr nil it must build (the policy is returned), otherwise it
+// must fail with an error containing every string of wantErr (the error
+// is returned, the policy is nil).
+func checkNewPolicy(t *testing.T, policy string, dec sched.Decode, wantErr []string) (sched.Policy, error) {
+	t.Helper()
+	p, err := sched.NewPolicy(policy, dec)
+	if wantErr == nil {
+		if err != nil {
+			t.Fatalf("NewPolicy(%q) = %v, want a policy", policy, err)
+		}
+		return p, nil
+	}
+	if err == nil {
+		t.Fatalf("NewPolicy(%q) succeeded, want an error containing %q", policy, wantErr)
+	}
+	for _, s := range wantErr {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("NewPolicy(%q) error %q does not contain %q", policy, err, s)
+		}
+	}
+	return nil, err
+}
+
+// checkParams is checkNewPolicy for parameters written as YAML (none when
+// empty); a policy that builds must keep its name and observe jobs and
+// tasks.
+func checkParams(t *testing.T, policy, params string, wantErr []string) {
+	t.Helper()
+	var dec sched.Decode
+	if params != "" {
+		dec = yamlDecode(params)
+	}
+	p, _ := checkNewPolicy(t, policy, dec, wantErr)
+	if p == nil {
+		return
+	}
+	if p.Name() != policy {
+		t.Errorf("Name() = %q, want %q", p.Name(), policy)
+	}
+	observers(t, p)
 }
 
 func TestNewPolicyFairUsesDecodedPools(t *testing.T) {

@@ -42,12 +42,7 @@ func TestSWPlaceDoesNotAllocate(t *testing.T) {
 		if tc.fit {
 			p = sched.NewResourceFit(sw)
 		}
-		n := cluster.NodeID(0)
-		allocs := testing.AllocsPerRun(200, func() {
-			c.now += 0.01
-			p.Place(c, sched.Offer{Node: n, Slot: sched.MapSlot}, seq)
-			n = (n + 7) % 600
-		})
+		allocs := placeAllocs(c, p, seq)
 		if allocs != 0 {
 			t.Errorf("%s: Place allocates %.1f times a call, want 0 once its tables have grown: it runs on every offer", tc.name, allocs)
 		}

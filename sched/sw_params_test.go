@@ -1,7 +1,6 @@
 package sched_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/sched"
@@ -36,31 +35,7 @@ func TestNewPolicyShuffleWatcher(t *testing.T) {
 		{name: "sw-delay checks delay's waits", policy: "sw-delay", params: "t1_s: -1\n", wantErr: []string{"policy sw-delay", "t1_s"}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var dec sched.Decode
-			if tc.params != "" {
-				dec = yamlDecode(tc.params)
-			}
-			p, err := sched.NewPolicy(tc.policy, dec)
-			if tc.wantErr == nil {
-				if err != nil {
-					t.Fatalf("NewPolicy(%q) = %v, want a policy", tc.policy, err)
-				}
-				if p.Name() != tc.policy {
-					t.Errorf("Name() = %q, want %q", p.Name(), tc.policy)
-				}
-				observers(t, p)
-				return
-			}
-			if err == nil {
-				t.Fatalf("NewPolicy(%q) succeeded, want an error containing %q", tc.policy, tc.wantErr)
-			}
-			for _, s := range tc.wantErr {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("NewPolicy(%q) error %q does not contain %q", tc.policy, err, s)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkParams(t, tc.policy, tc.params, tc.wantErr) })
 	}
 }
 

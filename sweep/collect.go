@@ -160,25 +160,37 @@ func (g Group) stats(m measure) (mean, se float64) {
 	return metrics.MeanSE(v)
 }
 
+// keyHeaders name the columns that say which runs a row is of: the
+// plan's axes, the policy and the number of seeds.
+func (c *Collection) keyHeaders() []string {
+	var h []string
+	for _, a := range c.Sweep.Plan.Axes {
+		h = append(h, a.Path)
+	}
+	return append(h, "policy", "seeds")
+}
+
+// keys are the group's cells under keyHeaders.
+func (g Group) keys() []string {
+	var row []string
+	for _, s := range g.Settings {
+		row = append(row, s.Value)
+	}
+	return append(row, g.Policy, strconv.Itoa(len(g.Runs)))
+}
+
 // Table is the collection for people: a row a cell and policy, each
 // measure as its mean over the seeds ± its standard error.
 func (c *Collection) Table() *report.Table {
 	p := c.Sweep.Plan
 	t := &report.Table{Title: fmt.Sprintf("sweep %s (%s): %d runs, mean ± standard error over seeds %s",
 		c.Sweep.Dir, p.Grid, len(c.Runs), joinSeeds(p.Seeds))}
-	for _, a := range p.Axes {
-		t.Headers = append(t.Headers, a.Path)
-	}
-	t.Headers = append(t.Headers, "policy", "seeds")
+	t.Headers = c.keyHeaders()
 	for _, m := range measures {
 		t.Headers = append(t.Headers, m.head)
 	}
 	for _, g := range c.Groups() {
-		var row []string
-		for _, s := range g.Settings {
-			row = append(row, s.Value)
-		}
-		row = append(row, g.Policy, strconv.Itoa(len(g.Runs)))
+		row := g.keys()
 		for _, m := range measures {
 			mean, se := g.stats(m)
 			cell := strconv.FormatFloat(mean, 'f', m.decimals, 64)
@@ -206,11 +218,7 @@ func (c *Collection) Table() *report.Table {
 // mean and standard error as plain numbers in columns of their own (the
 // standard error empty for one seed).
 func (c *Collection) CSV() *report.Table {
-	t := &report.Table{}
-	for _, a := range c.Sweep.Plan.Axes {
-		t.Headers = append(t.Headers, a.Path)
-	}
-	t.Headers = append(t.Headers, "policy", "seeds")
+	t := &report.Table{Headers: c.keyHeaders()}
 	for _, m := range measures {
 		t.Headers = append(t.Headers, m.csv+"_mean", m.csv+"_se")
 	}
@@ -221,11 +229,7 @@ func (c *Collection) CSV() *report.Table {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	for _, g := range c.Groups() {
-		var row []string
-		for _, s := range g.Settings {
-			row = append(row, s.Value)
-		}
-		row = append(row, g.Policy, strconv.Itoa(len(g.Runs)))
+		row := g.keys()
 		for _, m := range measures {
 			mean, se := g.stats(m)
 			row = append(row, num(mean), num(se))

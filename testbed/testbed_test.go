@@ -87,21 +87,12 @@ func leftovers(t *testing.T, run, workDir string) []string {
 func TestTwoJobsOnTwoRacksUnderFair(t *testing.T) {
 	needPrivilege(t)
 	work := t.TempDir()
-	c, err := scenario.Parse(strings.NewReader(`
+	res := runTestbed(t, `
 cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}
 workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183}
 policy: {name: fair}
 testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
-`), "two-jobs.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := testbed.Run(ctx, c, testbed.Options{WorkerCommand: testWorker})
-	if err != nil {
-		t.Fatal(err)
-	}
+`, "two-jobs.yaml")
 	s := res.Collector.Summarize("fair")
 	if s.JobsSubmitted != 2 || s.JobsCompleted != 2 {
 		t.Errorf("%d of %d jobs completed; want 2 of 2 (the slice holds job17 and job18)", s.JobsCompleted, s.JobsSubmitted)
@@ -159,7 +150,7 @@ func TestWithoutPrivilegeChangesNothing(t *testing.T) {
 func TestNodeLossKeepsEveryOutput(t *testing.T) {
 	needPrivilege(t)
 	work := t.TempDir()
-	c, err := scenario.Parse(strings.NewReader(`
+	res := runTestbed(t, `
 cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}
 workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.05}
 policy: {name: fair}
@@ -168,16 +159,7 @@ faults:
   - {kill_node: r1n0, at_s: 20}
   - {restore_node: r1n0, at_s: 60}
 testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
-`), "loss.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := testbed.Run(ctx, c, testbed.Options{WorkerCommand: testWorker})
-	if err != nil {
-		t.Fatal(err)
-	}
+`, "loss.yaml")
 	s := res.Collector.Summarize("fair")
 	if s.JobsCompleted != 2 {
 		t.Errorf("%d of %d jobs completed; want both, a node loss fails none here (every block keeps two replicas)", s.JobsCompleted, s.JobsSubmitted)
@@ -197,4 +179,21 @@ testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
 	if left := leftovers(t, res.Report.Network.RunID, work); len(left) > 0 {
 		t.Errorf("the run left %v behind", left)
 	}
+}
+
+// runTestbed runs a scenario given as YAML (named name in errors) on the
+// testbed with the test's worker, within three minutes.
+func runTestbed(t *testing.T, src, name string) *testbed.Result {
+	t.Helper()
+	c, err := scenario.Parse(strings.NewReader(src), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := testbed.Run(ctx, c, testbed.Options{WorkerCommand: testWorker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -19,8 +18,7 @@ import (
 )
 
 func cmdAdvise(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("advise", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("advise", stderr)
 	sf := addScenarioFlags(fs, "scenario YAML to advise on (its policy is the current one unless -current); default: embedded FB-2009 on the default cluster")
 	cfgPath := sf.config
 	pols := fs.String("policies", "", "comma-separated policies to choose among, or \"all\" (default: every registered policy but the ablations)")
@@ -96,16 +94,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		if *sweepSeeds < 2 {
 			return fmt.Errorf("-sweep-seeds: want at least 2 (one seed gives no interval), got %d", *sweepSeeds)
 		}
-		src, err := compareScenario(base, base.Policy.Name)
-		if err != nil {
-			return err
-		}
-		profile, named := advise.ProfileFor(base)
-		runProfile := profile
-		if named {
-			runProfile = ""
-		}
-		w, err := advise.NewWorkload(src, adviseName(*cfgPath), base.Dir(), base, runProfile)
+		w, profile, named, err := adviseWorkload(base, *cfgPath)
 		if err != nil {
 			return err
 		}
@@ -118,17 +107,8 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	src, err := compareScenario(base, base.Policy.Name)
-	if err != nil {
-		return err
-	}
-	profile, named := advise.ProfileFor(base)
-	runProfile := profile
-	if named {
-		runProfile = ""
-	}
 	name := adviseName(*cfgPath)
-	w, err := advise.NewWorkload(src, name, base.Dir(), base, runProfile)
+	w, profile, named, err := adviseWorkload(base, *cfgPath)
 	if err != nil {
 		dir.discard()
 		return err
@@ -209,6 +189,23 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		return errInterrupted
 	}
 	return nil
+}
+
+// adviseWorkload is the workload advise weighs policies on: the scenario
+// with its own policy, under its cost profile (named: the scenario names
+// the profile, so the runs take it from the scenario).
+func adviseWorkload(base *scenario.Config, cfgPath string) (w *advise.Workload, profile string, named bool, err error) {
+	src, err := compareScenario(base, base.Policy.Name)
+	if err != nil {
+		return nil, "", false, err
+	}
+	profile, named = advise.ProfileFor(base)
+	runProfile := profile
+	if named {
+		runProfile = ""
+	}
+	w, err = advise.NewWorkload(src, adviseName(cfgPath), base.Dir(), base, runProfile)
+	return w, profile, named, err
 }
 
 func adviseName(cfgPath string) string {

@@ -25,8 +25,7 @@ import (
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("compare", stderr)
 	sf := addScenarioFlags(fs, "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
 	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")

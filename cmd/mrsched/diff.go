@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -21,19 +20,14 @@ import (
 // instead, which is how a model is judged against another whose own runs
 // differ among themselves.
 func cmdDiff(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("diff", stderr, "usage: mrsched diff [-csv] [-by-size] [-force] BASE_DIR RUN_DIR...",
+		"       mrsched diff [-csv] [-force] -bases DIR,PATTERN,... RUN_DIR...",
+		"  each RUN_DIR's change from BASE_DIR, in percent (output directories of 'mrsched simulate');",
+		"  with -bases, the change of the runs' mean from the base runs' mean")
 	csvOut := fs.Bool("csv", false, "write CSV instead of a text table")
 	bases := fs.String("bases", "", "compare the runs' mean with the mean of these base runs: directories or quoted glob patterns, comma-separated; every argument is then a run")
 	force := fs.Bool("force", false, "compare runs of different workloads (different jobs or clusters) anyway; jobs are paired by id")
 	bySize := fs.Bool("by-size", false, "also, for the jobs in each decade of the base run's turnaround (<1 s, 1-10 s, ...), the change in their mean turnaround, the median job's change, the share held up over 10 s and the rest's mean change")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched diff [-csv] [-by-size] [-force] BASE_DIR RUN_DIR...")
-		fmt.Fprintln(stderr, "       mrsched diff [-csv] [-force] -bases DIR,PATTERN,... RUN_DIR...")
-		fmt.Fprintln(stderr, "  each RUN_DIR's change from BASE_DIR, in percent (output directories of 'mrsched simulate');")
-		fmt.Fprintln(stderr, "  with -bases, the change of the runs' mean from the base runs' mean")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -36,8 +35,7 @@ import (
 // writeups.go). -fast keeps to the fast experiments' blocks, NAMEs to
 // those experiments'. go generate ./cmd/mrsched rewrites the fast blocks.
 func cmdExperiment(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("experiment", stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list\n       mrsched experiment -write-docs|-check [-fast] [-q] [NAME...]")
 	seeds := fs.Int("seeds", 0, "schedules (seeds) to average over; 0 = the experiment's default (see -list)")
 	seed := fs.Uint64("seed", 1, "first seed; schedules use seed, seed+1, ...")
 	out := fs.String("out", "", "also write each experiment's rows as CSV to DIR/<name>.csv")
@@ -50,10 +48,6 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	check := fs.Bool("check", false, "run the write-ups' generated blocks' commands and fail on any block that differs or claim that no longer holds; with NAMEs only those experiments'")
 	fast := fs.Bool("fast", false, "with -write-docs or -check: only the blocks and claims of fast experiments (and of mrsched compare)")
 	figures := fs.String("figures", "", "also write each experiment's figure (those that have one) to DIR/<paper>-<name>.svg; with no NAME, run every experiment that has a figure")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list\n       mrsched experiment -write-docs|-check [-fast] [-q] [NAME...]")
-		fs.PrintDefaults()
-	}
 	// Flags may come before or after the names.
 	var names []string
 	for {

@@ -26,8 +26,7 @@ import (
 // -out and sweeps write), or a directory searched for run directories and
 // for experiment CSVs (experiment -out's DIR/<paper>/<name>.csv).
 func cmdReport(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("report", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := commandFlags("report", stderr)
 	out := fl.String("o", "report.html", "the HTML page to write")
 	figDir := fl.String("figures", "", "also write every figure to this directory as NAME.svg")
 	png := fl.Bool("png", false, "with -figures, also write NAME.png")

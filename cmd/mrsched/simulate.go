@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -17,8 +16,7 @@ import (
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("simulate", stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-force] [-q] [-v]")
 	cfgPath := fs.String("config", "", "scenario YAML (required; see examples/)")
 	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, uplinks.csv, pools.csv, perf.json")
 	ov := addOverrideFlags(fs)
@@ -28,16 +26,8 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	outs := addReportFlag(fs)
 	force := fs.Bool("force", false, "replace what -out holds (another run, or other files)")
 	verbose := fs.Bool("v", false, "also say what the policy's decisions cost on this machine (as perf.json records)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-force] [-q] [-v]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
+	if err := parseCommand(fs, args, cfgPath, out); err != nil {
+		return err
 	}
 	flagSets, described, err := ov.settings(fs)
 	if err != nil {

@@ -52,37 +52,15 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 
 // sweepFlags is a flag set for `sweep NAME` that prints usage on -h.
 func sweepFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("sweep "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: "+usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseSweep parses args and refuses stray arguments and a missing -dir.
-func parseSweep(fs *flag.FlagSet, args []string, dir *string) error {
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if fs.NArg() > 0 || *dir == "" {
-		fs.Usage()
-		return errUsage
-	}
-	return nil
+	return commandFlags("sweep "+name, stderr, "usage: "+usage)
 }
 
 func sweepPlan(args []string, stdout, stderr io.Writer) error {
 	fs := sweepFlags("plan", "mrsched sweep plan -grid FILE -out DIR", stderr)
 	grid := fs.String("grid", "", "the grid file: a base scenario, policies, seeds and axes (examples/sweep/)")
 	out := fs.String("out", "", "the sweep directory to create")
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if fs.NArg() > 0 || *grid == "" || *out == "" {
-		fs.Usage()
-		return errUsage
+	if err := parseCommand(fs, args, grid, out); err != nil {
+		return err
 	}
 	g, err := sweep.LoadGrid(*grid)
 	if err != nil {
@@ -115,7 +93,7 @@ func sweepRun(args []string, stdout, stderr io.Writer) error {
 	index := fs.Int("index", -1, "run only this run; default: the index in $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX, and without either every unfinished run")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs at once when running every unfinished run")
 	quiet := fs.Bool("q", false, "say nothing but errors")
-	if err := parseSweep(fs, args, dir); err != nil {
+	if err := parseCommand(fs, args, dir); err != nil {
 		return err
 	}
 	given := map[string]bool{}
@@ -225,7 +203,7 @@ func sweepCollect(args []string, stdout, stderr io.Writer) error {
 	partial := fs.Bool("partial", false, "collect the finished runs when some have not finished")
 	force := fs.Bool("force", false, "aggregate runs that are not what the plan says (another plan's runs, another workload)")
 	effects := fs.String("effects", "", "also give each `policy/baseline` pair's effect (comma-separated, as nas/delay,sw-fair/fair): the ratio of the policy's figure to the baseline's on the same seed, per cell, and its shift from the first cell's; CSV in DIR/effects.csv")
-	if err := parseSweep(fs, args, dir); err != nil {
+	if err := parseCommand(fs, args, dir); err != nil {
 		return err
 	}
 	var pairs []sweep.EffectPair
@@ -303,7 +281,7 @@ func sweepK8s(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.Name, "name", "", "the Job's name (default mrsched- and the directory's name)")
 	fs.StringVar(&o.CPU, "cpu", "1", "each pod's CPU request")
 	fs.StringVar(&o.Memory, "memory", "2Gi", "each pod's memory request")
-	if err := parseSweep(fs, args, dir); err != nil {
+	if err := parseCommand(fs, args, dir); err != nil {
 		return err
 	}
 	if o.Parallelism < 1 {

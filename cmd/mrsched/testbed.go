@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,27 +34,17 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 			return worker.Run(context.Background(), os.Stdin, os.Stdout)
 		}
 	}
-	fs := flag.NewFlagSet("testbed", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("testbed", stderr, `usage: mrsched testbed -config FILE -out DIR [-force] [-policy NAME] [-seed N] [-set path=value]...
+                                                run a scenario on an emulated cluster (needs root)
+       mrsched testbed clean                    remove what a killed run left behind
+       mrsched testbed netsim FILE.json         a netsim file's flows as real TCP transfers, beside the model's`)
 	cfgPath := fs.String("config", "", "scenario YAML with an optional testbed: section (required; see examples/testbed/)")
 	out := fs.String("out", "", "output directory (required): the files simulate writes, plus testbed.json")
 	ov := addOverrideFlags(fs)
 	quiet := fs.Bool("q", false, "no progress line")
 	force := fs.Bool("force", false, "replace what -out holds (another run, or other files)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: mrsched testbed -config FILE -out DIR [-force] [-policy NAME] [-seed N] [-set path=value]...
-                                                run a scenario on an emulated cluster (needs root)
-       mrsched testbed clean                    remove what a killed run left behind
-       mrsched testbed netsim FILE.json         a netsim file's flows as real TCP transfers, beside the model's
-`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
+	if err := parseCommand(fs, args, cfgPath, out); err != nil {
+		return err
 	}
 	sets, described, err := ov.settings(fs)
 	if err != nil {
@@ -153,8 +142,7 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 }
 
 func cmdTestbedClean(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("testbed clean", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("testbed clean", stderr)
 	workDir := fs.String("work-dir", "", "also look for leftover run directories here (a scenario's testbed.work_dir); the system's temporary directory is always searched")
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)

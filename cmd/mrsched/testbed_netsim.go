@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -73,17 +72,12 @@ type testbedNetsimFlow struct {
 // -byte-scale, so wall time is file time x byte-scale / bandwidth-scale. It
 // needs root.
 func cmdTestbedNetsim(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("testbed netsim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("testbed netsim", stderr, "usage: mrsched testbed netsim [flags] FILE.json")
 	bwScale := fs.Float64("bandwidth-scale", 0, "multiply every link rate by this; 0 picks the largest scale <= 1 that puts the fastest link at 100 Mbit/s or less")
 	byteScale := fs.Float64("byte-scale", 1, "multiply every flow's bytes by this")
 	queue := fs.Int("queue-packets", fabric.DefaultQueuePackets, "drop-tail queue of every shaped link, in frames")
 	hopDelay := fs.Duration("hop-delay", 0, "delay added on every shaped link, where the kernel has netem")
 	cc := fs.String("tcp-cc", defaultReplayCC, "the senders' TCP congestion control (one of the kernel's tcp_available_congestion_control)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched testbed netsim [flags] FILE.json")
-		fs.PrintDefaults()
-	}
 	// Accept the file before or after the flags.
 	var name string
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {

@@ -64,10 +64,23 @@ func runNamespaces() []string {
 // longScenario writes a scenario whose testbed run takes about half a
 // minute, with its work directory under dir.
 func longScenario(t *testing.T, dir string) string {
+	return testbedScenario(t, dir, "long.yaml", "cluster: {racks: 2, nodes_per_rack: 2}\nworkload: {trace: FB-2009, users: 2, max_jobs: 40}\n", "0.01")
+}
+
+// shortScenario writes a scenario whose testbed run takes a few seconds,
+// with its work directory under dir.
+func shortScenario(t *testing.T, dir string) string {
+	return testbedScenario(t, dir, "short.yaml", "cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}\nworkload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}\n", "0.002")
+}
+
+// testbedScenario writes dir/name: the cluster and workload of head under
+// fair sharing, on a testbed that scales bandwidth by 0.1 and bytes by
+// byteScale and works in dir/work (made here).
+func testbedScenario(t *testing.T, dir, name, head, byteScale string) string {
 	t.Helper()
-	path := filepath.Join(dir, "long.yaml")
-	src := "cluster: {racks: 2, nodes_per_rack: 2}\nworkload: {trace: FB-2009, users: 2, max_jobs: 40}\npolicy: {name: fair}\n" +
-		"testbed: {bandwidth_scale: 0.1, byte_scale: 0.01, work_dir: " + filepath.Join(dir, "work") + "}\n"
+	path := filepath.Join(dir, name)
+	src := head + "policy: {name: fair}\n" +
+		"testbed: {bandwidth_scale: 0.1, byte_scale: " + byteScale + ", work_dir: " + filepath.Join(dir, "work") + "}\n"
 	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -272,15 +285,7 @@ func TestTestbedSurvivesAForeignNetnsAdd(t *testing.T) {
 		t.Skip("no unshare(1) to give the test a mount namespace of its own")
 	}
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "short.yaml")
-	src := "cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}\nworkload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}\npolicy: {name: fair}\n" +
-		"testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: " + filepath.Join(dir, "work") + "}\n"
-	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := shortScenario(t, dir)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -342,15 +347,7 @@ func TestTestbedDumpsGoroutinesAndGoesOn(t *testing.T) {
 	fabrictest.LockHost(t) // a whole run: the fabric's rate measurements wait
 
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "short.yaml")
-	src := "cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}\nworkload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}\npolicy: {name: fair}\n" +
-		"testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: " + filepath.Join(dir, "work") + "}\n"
-	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := shortScenario(t, dir)
 	out := filepath.Join(dir, "out")
 	cmd := mrschedCmd(t, "testbed", "-q", "-config", cfg, "-out", out)
 	var stderr bytes.Buffer

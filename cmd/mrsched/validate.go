@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,8 +19,9 @@ import (
 )
 
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("validate", stderr,
+		"usage: mrsched validate -config FILE -out DIR [-seeds N] [-seed S] [-sim-set path=value]... [-testbed-from DIR] [-rerun]   (needs root: it runs the testbed)",
+		"A testbed run that -out (or -testbed-from) already holds, of the same scenario, is read back rather than run again: a validation cut short resumes, and -sim-set holds another model against the same runs.")
 	cfgPath := fs.String("config", "", "scenario YAML with a validate: section (required; see examples/testbed/validate-*.yaml)")
 	out := fs.String("out", "", "output directory (required): validate.json and every run's directory")
 	seeds := fs.Int("seeds", 3, "how many seeds, from -seed on")
@@ -39,17 +39,8 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		simSets = append(simSets, st)
 		return nil
 	})
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched validate -config FILE -out DIR [-seeds N] [-seed S] [-sim-set path=value]... [-testbed-from DIR] [-rerun]   (needs root: it runs the testbed)")
-		fmt.Fprintln(stderr, "A testbed run that -out (or -testbed-from) already holds, of the same scenario, is read back rather than run again: a validation cut short resumes, and -sim-set holds another model against the same runs.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if *cfgPath == "" || *out == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
+	if err := parseCommand(fs, args, cfgPath, out); err != nil {
+		return err
 	}
 	if *rerun && *from != "" {
 		return fmt.Errorf("-rerun runs every testbed run again; -testbed-from reads them back: give one")

@@ -61,12 +61,7 @@ func TestFetcherRetriesALiveHost(t *testing.T) {
 			real = c.ws[1].routes()
 			fastRetries(c)
 			msgs := messages(t, c.ws[2])
-			putOutput(t, c.ws[0], 0, []byte("r0"), part)
-			putOutput(t, c.ws[1], 1, []byte("r0"), part)
-			putOutput(t, c.ws[0], 2, []byte("r0"), part)
-			f := newFetcher(c.ws[2], wire.Attempt{Job: 0, Kind: wire.Reduce, Task: 1, Attempt: 1}, 3, 2)
-			// The maps ran 2 s: a shuffle is not stalled before 1 s without a copy.
-			f.add([]wire.MapOutput{{Map: 0, Node: 0, RunS: 2}, {Map: 1, Node: 1, RunS: 2}, {Map: 2, Node: 0, RunS: 2}})
+			f := threeMapFetch(t, c, part)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			ds, n, err := f.run(ctx)

@@ -71,6 +71,20 @@ func newCluster(t *testing.T, racks []int, fakes map[int]http.Handler) *testClus
 }
 
 // putOutput stores a map output of job 0 with the given partitions on w.
+// threeMapFetch puts the outputs of three maps (maps 0 and 2 on node 0,
+// map 1 on node 1; partition 1 of each is part) and returns node 2's
+// fetcher of them for reduce 1, two copies at a time. The maps ran 2 s,
+// so the shuffle is not stalled before 1 s without a copy.
+func threeMapFetch(t *testing.T, c *testCluster, part []byte) *fetcher {
+	t.Helper()
+	putOutput(t, c.ws[0], 0, []byte("r0"), part)
+	putOutput(t, c.ws[1], 1, []byte("r0"), part)
+	putOutput(t, c.ws[0], 2, []byte("r0"), part)
+	f := newFetcher(c.ws[2], wire.Attempt{Job: 0, Kind: wire.Reduce, Task: 1, Attempt: 1}, 3, 2)
+	f.add([]wire.MapOutput{{Map: 0, Node: 0, RunS: 2}, {Map: 1, Node: 1, RunS: 2}, {Map: 2, Node: 0, RunS: 2}})
+	return f
+}
+
 func putOutput(t *testing.T, w *Worker, m int, parts ...[]byte) {
 	t.Helper()
 	f, err := w.store.CreateOutput(0, m)
@@ -204,13 +218,7 @@ func TestFetcherCopiesEveryPartitionOrSaysWhyNot(t *testing.T) {
 		c := newCluster(t, []int{0, 1, 1}, fakes)
 		fastRetries(c)
 		msgs := messages(t, c.ws[2])
-		putOutput(t, c.ws[0], 0, []byte("r0"), part)
-		putOutput(t, c.ws[1], 1, []byte("r0"), part)
-		putOutput(t, c.ws[0], 2, []byte("r0"), part)
-		f := newFetcher(c.ws[2], wire.Attempt{Job: 0, Kind: wire.Reduce, Task: 1, Attempt: 1}, 3, 2)
-		// The maps ran 2 s: the shuffle is not stalled before 1 s
-		// without a copy.
-		f.add([]wire.MapOutput{{Map: 0, Node: 0, RunS: 2}, {Map: 1, Node: 1, RunS: 2}, {Map: 2, Node: 0, RunS: 2}})
+		f := threeMapFetch(t, c, part)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		t.Cleanup(cancel)
 		done := make(chan result, 1)
