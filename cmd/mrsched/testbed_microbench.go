@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -20,26 +19,19 @@ import (
 // writes every measurement as JSON. It needs root.
 func cmdTestbedMicrobench(args []string, stdout, stderr io.Writer) error {
 	d := microbench.Defaults()
-	fs := flag.NewFlagSet("testbed microbench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	nic := fs.Float64("nic-mbps", d.NICBitsPerSec/1e6, "each NIC's shaped rate, Mbit/s (default: the validation scenarios' 250 Mbit/s at bandwidth scale 0.05)")
-	uplink := fs.Float64("uplink-mbps", d.UplinkBitsPerSec/1e6, "each rack uplink's shaped rate, Mbit/s (default: 200 Mbit/s at 0.05)")
+	fs := commandFlags("testbed microbench", stderr,
+		"usage: mrsched testbed microbench [flags]   (needs root)",
+		"  single transfers, incast and short-behind-long transfers over real TCP on the emulated network")
+	nic := fs.Float64("nic-mbps", d.NICBitsPerSec/1e6, "each NIC's shaped rate, Mbit/s; the default is the validation scenarios' 250 Mbit/s at bandwidth scale 0.05")
+	uplink := fs.Float64("uplink-mbps", d.UplinkBitsPerSec/1e6, "each rack uplink's shaped rate, Mbit/s; the default is 200 Mbit/s at bandwidth scale 0.05")
 	queue := fs.Int("queue-packets", d.QueuePackets, "drop-tail queue of every shaped link, in frames")
 	cc := fs.String("tcp-cc", defaultReplayCC, "the senders' TCP congestion control")
 	repeats := fs.Int("repeats", d.Repeats, "times each single transfer is taken (the median is kept)")
 	quick := fs.Bool("quick", false, "small sizes and fan-ins only (a check of the set-up, in seconds)")
 	out := fs.String("out", "", "also write every measurement to this JSON file")
 	quiet := fs.Bool("q", false, "no progress lines")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched testbed microbench [flags]   (needs root)\n  single transfers, incast and short-behind-long transfers over real TCP on the emulated network")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
+	if err := parseCommand(fs, args); err != nil {
+		return err
 	}
 	d.NICBitsPerSec, d.UplinkBitsPerSec = *nic*1e6, *uplink*1e6
 	d.QueuePackets, d.CongestionControl, d.Repeats = *queue, *cc, *repeats
