@@ -18,8 +18,8 @@ import (
 // transfers behind a long one), about a second: every case must be
 // measured and written, and a transfer the fit reads can be no faster
 // than its payload at the shaped rate allows (a shaper that let more
-// through would make every fitted parameter wrong). Without the privilege to build the
-// network it must fail naming what is missing.
+// through would make every fitted parameter wrong). Without the privilege
+// to build the network it must fail naming what is missing.
 func TestTestbedMicrobenchQuick(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "mb.json")
 	var stdout, stderr bytes.Buffer
