@@ -37,12 +37,21 @@ func FairShares(capacity float64, reqs []ShareRequest) []float64 {
 
 // shareScratch holds FairShares' working buffers, so that a caller that
 // recomputes shares on every change does not allocate each time.
-type shareScratch struct{ mins, ws, his, bps []float64 }
+type shareScratch struct {
+	mins, ws, his, bps []float64
+	// How the last call found its level: by the segment between two
+	// breakpoints lo < hi (seg), with alloc(hi) = b above capacity. A
+	// shareMemo keeps them to tell when a demand's move cannot move any
+	// share (see shareMemo.unmoved).
+	seg   bool
+	hi, b float64
+}
 
 // fairShares is FairShares writing into out (resized to len(reqs)).
 func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []ShareRequest) []float64 {
 	out = slices.Grow(out[:0], len(reqs))[:len(reqs)]
 	clear(out)
+	sc.seg = false
 	if capacity <= 0 || len(reqs) == 0 {
 		return out
 	}
@@ -127,6 +136,7 @@ func (sc *shareScratch) fairShares(out []float64, capacity float64, reqs []Share
 			} else {
 				lambda = lo + (hi-lo)*(capacity-a)/(b-a)
 			}
+			sc.seg, sc.hi, sc.b = finite, hi, b
 		}
 	}
 	for i := range ws {
@@ -204,6 +214,9 @@ type shareMemo struct {
 	capacity float64
 	reqs     []ShareRequest // owned by the memo
 	out      []float64      // fairShares(capacity, reqs) while ok
+	// seg, hi and b are the last computation's segment (scratch's).
+	seg   bool
+	hi, b float64
 	// gen counts the recomputations, so that what is derived from out
 	// (a pool's job order) knows when out may have changed.
 	gen uint64
@@ -214,14 +227,71 @@ type shareMemo struct {
 // recomputes; the caller must not use reqs afterwards and gets back an
 // empty buffer (with capacity) to build the next request list in.
 func (m *shareMemo) shares(sc *shareScratch, capacity float64, reqs []ShareRequest) (spare []ShareRequest) {
-	if m.ok && math.Float64bits(m.capacity) == math.Float64bits(capacity) && sameRequests(m.reqs, reqs) {
-		return reqs[:0]
+	if m.ok && math.Float64bits(m.capacity) == math.Float64bits(capacity) {
+		if sameRequests(m.reqs, reqs) {
+			return reqs[:0]
+		}
+		if m.unmoved(reqs) {
+			spare = m.reqs[:0]
+			m.reqs = reqs
+			return spare
+		}
 	}
 	m.out = sc.fairShares(m.out, capacity, reqs)
+	m.seg, m.hi, m.b = sc.seg, sc.hi, sc.b
 	m.gen++
 	spare = m.reqs[:0]
 	m.ok, m.capacity, m.reqs = true, capacity, reqs
 	return spare
+}
+
+// unmoved reports whether reqs, which differ from the remembered requests,
+// give the remembered shares bit for bit without a computation: when one
+// request's demand moved and nothing else did, and the request stayed above
+// the level's segment before and after. In a backlog that is most demand
+// changes: a pool that wants more than its share still wants more after a
+// task ends. Why it is exact: the last computation found its level between
+// breakpoints lo < hi with alloc(hi) = b > capacity (every bound finite).
+// The moved request's upper breakpoint lies above hi both times, and hi
+// times its weight stays at or below its demand both times, so its term in
+// alloc, at lo, at hi and at the level, is level x weight (or its minimum)
+// either way; the breakpoints at or below hi, the sums a and b, the search's
+// ends (unique, alloc being monotone), the level and every share are the
+// same operations on the same numbers.
+func (m *shareMemo) unmoved(reqs []ShareRequest) bool {
+	if !m.seg || len(reqs) != len(m.reqs) {
+		return false
+	}
+	moved := -1
+	for i := range reqs {
+		o, n := m.reqs[i], reqs[i]
+		if math.Float64bits(o.Demand) == math.Float64bits(n.Demand) &&
+			math.Float64bits(o.MinShare) == math.Float64bits(n.MinShare) &&
+			math.Float64bits(o.Weight) == math.Float64bits(n.Weight) {
+			continue
+		}
+		if moved >= 0 || math.Float64bits(o.MinShare) != math.Float64bits(n.MinShare) ||
+			math.Float64bits(o.Weight) != math.Float64bits(n.Weight) {
+			return false
+		}
+		moved = i
+	}
+	if moved < 0 {
+		return true
+	}
+	o, n := m.reqs[moved], reqs[moved]
+	w := weight(n)
+	for _, r := range [2]ShareRequest{o, n} {
+		lo := min(max(r.MinShare, 0), max(r.Demand, 0))
+		hi := max(r.Demand, lo)
+		if !isFinite(hi) || !(hi/w > m.hi) || !(m.hi*w <= hi) {
+			return false
+		}
+	}
+	// The minimum (and so the minimums' sum) must not move either.
+	mo := min(max(o.MinShare, 0), max(o.Demand, 0))
+	mn := min(max(n.MinShare, 0), max(n.Demand, 0))
+	return math.Float64bits(mo) == math.Float64bits(mn) && m.b > m.capacity
 }
 
 // forget makes the next shares call recompute whatever its inputs.
