@@ -453,6 +453,7 @@ func (m *Master) handle(r inbound) {
 		}
 	case msg.FetchFailed != nil:
 		m.fetchFailed(cluster.NodeID(r.node), msg.FetchFailed)
+	case msg.Copied != nil: // read once the master's bookkeeping knows phases
 	case msg.Recovered != nil:
 		rc := msg.Recovered
 		m.recoveries = append(m.recoveries, fmt.Sprintf("t=%.3f s: %s on node %d: %s without node %d: %s",
