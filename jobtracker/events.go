@@ -416,9 +416,10 @@ func (t *Tracker) afterKill(jr *job, k sched.TaskKind, n cluster.NodeID, slot sc
 // work is lost as a killed attempt's is, it is counted with the
 // task-seconds it ran, the policy is told, and the task is pending again,
 // or, after Config.MaxAttempts failures, its job fails. why, when not
-// empty, is a node loss's doing (a block with no live replica): the
-// attempt counts among the faults' too, and a job it fails says why.
-func (t *Tracker) AttemptFailed(a Attempt, why string) {
+// empty, says why it failed, and a job it fails says so too; fault says
+// it is a node loss's doing (a block with no live replica): the attempt
+// counts among the faults' too, and so does a job it fails.
+func (t *Tracker) AttemptFailed(a Attempt, why string, fault bool) {
 	jr := t.jobs[a.Job]
 	k, i := a.Kind, int(a.Task)
 	node, slot, start := t.endAttempt(jr, k, i, Failed)
@@ -427,7 +428,7 @@ func (t *Tracker) AttemptFailed(a Attempt, why string) {
 	failures := ts.failures
 	t.epoch++
 	t.col.TaskFailed(t.now - start)
-	if why != "" {
+	if fault {
 		t.col.FaultKilled(t.now - start)
 	}
 	t.freeSlot(node, slot)
@@ -438,6 +439,8 @@ func (t *Tracker) AttemptFailed(a Attempt, why string) {
 		reason := fmt.Sprintf("%s %d failed %d attempts (engine.max_attempts %d) at t=%.3f s", k, i, failures, t.cfg.MaxAttempts, t.now)
 		if why != "" {
 			reason += ": " + why
+		}
+		if fault {
 			t.col.FaultFailedJob()
 		}
 		t.failJob(jr, reason)

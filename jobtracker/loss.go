@@ -67,7 +67,6 @@ func (t *Tracker) NodeLost(d cluster.NodeID) {
 // pending; the driver is told first (OutputsLost), then their log
 // entries become obsolete.
 func (t *Tracker) loseOutputs(jr *job, d cluster.NodeID) {
-	sj := jr.sj
 	h, ok := jr.hostIndex[d]
 	if !ok {
 		return
@@ -81,6 +80,45 @@ func (t *Tracker) loseOutputs(jr *job, d cluster.NodeID) {
 	if len(lost) == 0 {
 		return
 	}
+	t.runAgain(jr, d, h, lost, true)
+}
+
+// RerunMaps runs again job's finished maps whose output on node host
+// cannot be fetched, as Hadoop's JobInProgress does once reduces report
+// enough fetch failures of a map (fetchFailureNotification): they are
+// pending again as maps whose output was lost with a node are, but the
+// node is not declared lost, and their work is not counted among the
+// faults' re-executed maps. Maps not finished on host are passed over (a
+// report about an output that has moved on). It reports how many ran
+// again.
+func (t *Tracker) RerunMaps(job int, host cluster.NodeID, maps []int) int {
+	if job < 0 || job >= len(t.jobs) || t.jobs[job] == nil || t.jobs[job].done {
+		return 0
+	}
+	jr := t.jobs[job]
+	h, ok := jr.hostIndex[host]
+	if !ok {
+		return 0
+	}
+	var lost []int
+	for _, i := range maps {
+		if i >= 0 && i < len(jr.maps) && jr.maps[i].state == done && jr.maps[i].node == host && !slices.Contains(lost, i) {
+			lost = append(lost, i)
+		}
+	}
+	if len(lost) > 0 {
+		t.runAgain(jr, host, h, lost, false)
+	}
+	return len(lost)
+}
+
+// runAgain returns jr's finished maps lost, whose output lived on node d
+// (host h in jr's log), to pending; the driver is told first
+// (OutputsLost), then their log entries become obsolete. nodeLost: d is
+// lost, so all its log entries go, and the maps' run time counts
+// among the faults' re-executed work.
+func (t *Tracker) runAgain(jr *job, d cluster.NodeID, h int32, lost []int, nodeLost bool) {
+	sj := jr.sj
 	if sj.FinishedMaps == sj.NumMaps {
 		for i := range jr.reduces {
 			if r := &jr.reduces[i]; r.state == copying && r.start <= jr.mapsDoneAt {
@@ -91,7 +129,9 @@ func (t *Tracker) loseOutputs(jr *job, d cluster.NodeID) {
 	}
 	t.d.OutputsLost(sj.Index, d, lost)
 	for k := range jr.log {
-		if mo := &jr.log[k]; mo.Host == h {
+		// Every output of a lost node goes; of a node left alive, those
+		// of the maps that run again.
+		if mo := &jr.log[k]; mo.Host == h && (nodeLost || slices.Contains(lost, int(mo.Map))) {
 			mo.PerReduce = 0
 		}
 	}
@@ -106,7 +146,9 @@ func (t *Tracker) loseOutputs(jr *job, d cluster.NodeID) {
 		sj.FinishedMaps--
 		t.launchableMaps++
 		jr.rerun[i] = true
-		t.col.MapReexecuted(float64(m.ran))
+		if nodeLost {
+			t.col.MapReexecuted(float64(m.ran))
+		}
 	}
 	// Recounted rather than decremented, so that no rounding is left.
 	rack := t.topo.Rack(d)

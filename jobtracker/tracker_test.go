@@ -121,7 +121,7 @@ func TestAttemptNumbers(t *testing.T) {
 			t.Errorf("Live(%s) = %v, want %v: only the relaunched attempt runs", name(tc.a), got, tc.want)
 		}
 	}
-	tr.AttemptFailed(attempt(0, 0, sched.MapTask, 3), "")
+	tr.AttemptFailed(attempt(0, 0, sched.MapTask, 3), "", false)
 	tr.Offer(1)
 	want := []string{"start j0 m0#1 on 0", "stop j0 m0#1 killed", "start j0 m0#3 on 1", "stop j0 m0#3 failed", "start j0 m0#5 on 1"}
 	if !slices.Equal(rec.calls, want) {
@@ -168,7 +168,7 @@ func TestFailJobStopsLatestFirst(t *testing.T) {
 	tr.Offer(0)
 	tr.Offer(1)
 	rec.calls = nil
-	tr.AttemptFailed(attempt(0, 1, sched.MapTask, 1), "")
+	tr.AttemptFailed(attempt(0, 1, sched.MapTask, 1), "", false)
 	want := []string{"stop j0 m1#1 failed", "stop j0 m3#1 job failed", "stop j0 m2#1 job failed", "stop j0 m0#1 job failed", "left job 0 failed=true"}
 	if !slices.Equal(rec.calls, want) {
 		t.Errorf("calls = %q, want %q", rec.calls, want)
@@ -283,5 +283,44 @@ func TestStarvedMapsKillsCopyingReduce(t *testing.T) {
 	want := []string{"stop j0 r0#1 killed"}
 	if !slices.Equal(rec.calls, want) {
 		t.Errorf("calls = %q, want %q: reduce 1 copied its input, reduce 0 still copies", rec.calls, want)
+	}
+}
+
+// TestRerunMapsOnlyTheReportedOutputs pins a fetch failure's re-execution:
+// the maps named that finished on the host run again (the driver is told,
+// their log entries go obsolete), the host's other outputs and slots stay,
+// no node is lost, and a report about an output that moved is passed over.
+func TestRerunMapsOnlyTheReportedOutputs(t *testing.T) {
+	tr, rec := newTracker(t, 3, Config{SlowStart: 1})
+	tr.Offer(0) // maps 0, 1 on node 0
+	tr.Offer(1) // map 2 on node 1
+	for i := range 3 {
+		tr.MapDone(attempt(0, i, sched.MapTask, 1))
+	}
+	rec.calls = nil
+	for _, tc := range []struct {
+		host cluster.NodeID
+		maps []int
+		want int
+	}{
+		{0, []int{1, 2, 7, -1}, 1}, // map 2 is on node 1; 7 and -1 are no maps
+		{0, []int{1}, 0},           // map 1 is pending again: its output moved
+		{2, []int{0}, 0},           // node 2 holds no output of the job
+	} {
+		if got := tr.RerunMaps(0, tc.host, tc.maps); got != tc.want {
+			t.Errorf("RerunMaps(0, %d, %v) = %d, want %d", tc.host, tc.maps, got, tc.want)
+		}
+	}
+	if want := []string{"lost job 0 on 0: [1]"}; !slices.Equal(rec.calls, want) {
+		t.Errorf("calls = %q, want %q", rec.calls, want)
+	}
+	log := tr.Log(0)
+	if log[0].PerReduce == 0 || log[1].PerReduce != 0 || log[2].PerReduce == 0 {
+		t.Errorf("log = %v; want only map 1's entry obsolete (PerReduce 0)", log)
+	}
+	j := tr.Job(0)
+	if j.FinishedMaps != 2 || j.PendingMaps() != 1 || tr.TotalSlots(sched.MapSlot) != 6 || !tr.Rerun(0, 1) {
+		t.Errorf("%d maps finished, %d pending, %d map slots, map 1 rerun %v; want 2, 1, 6, true: no node was lost",
+			j.FinishedMaps, j.PendingMaps(), tr.TotalSlots(sched.MapSlot), tr.Rerun(0, 1))
 	}
 }

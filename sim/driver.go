@@ -68,7 +68,7 @@ func (e *Engine) failAttemptFor(jr *jobRun, k sched.TaskKind, i int, why string)
 	if k == sched.ReduceTask {
 		a = jr.reduceAttempt
 	}
-	e.jt.AttemptFailed(a(i), why)
+	e.jt.AttemptFailed(a(i), why, why != "")
 }
 
 // current reports whether a flow belongs to its task's live attempt.

@@ -73,9 +73,14 @@ func TestCostsTheTestbedDoesNotEmulateAreRefused(t *testing.T) {
 		{"the fluid profile", "cluster: {profile: fluid}\n", ""},
 		{"spills", "engine:\n  sort_buffer_mb: 100\n", "s.yaml: line 4: engine.sort_buffer_mb: the testbed does not emulate engine.sort_buffer_mb (map spills and merges)"},
 		{"backups", "engine: {speculative: true}\n", "engine.speculative: the testbed does not emulate engine.speculative (backup attempts)"},
+		{"random task failures", "engine: {}\n", "s.yaml: line 1: workload.task_failure_rate: the testbed does not emulate workload.task_failure_rate (random task failures)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := parse(t, head+tc.body)
+			h := head
+			if tc.name == "random task failures" {
+				h = "workload: {trace: FB-2009, task_failure_rate: 0.1}\npolicy: {name: fair}\n"
+			}
+			c := parse(t, h+tc.body)
 			err := notEmulated(c, c.Engine.WithDefaults())
 			switch {
 			case tc.want == "" && err != nil:

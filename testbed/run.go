@@ -707,7 +707,10 @@ func (t *tail) String() string {
 // scenario that silently means something else: its disks are a shared
 // bandwidth limiter without seeks, its maps write their output once
 // without spills or merges, its reduces keep what they fetch, and it
-// runs no backups. Start-up costs and launch limits it does emulate.
+// runs no backups. Nor does it draw random task failures: its attempts
+// fail only as real ones do, so a scenario that sets
+// workload.task_failure_rate would run as if it were 0. Start-up costs
+// and launch limits it does emulate.
 func notEmulated(c *scenario.Config, engine sim.Params) error {
 	var what []string
 	if c.Cluster.Disk != nil {
@@ -721,6 +724,9 @@ func notEmulated(c *scenario.Config, engine sim.Params) error {
 	}
 	if engine.Speculative {
 		what = append(what, "engine.speculative (backup attempts)")
+	}
+	if c.Workload.TaskFailureRate > 0 {
+		what = append(what, "workload.task_failure_rate (random task failures)")
 	}
 	if len(what) == 0 {
 		return nil

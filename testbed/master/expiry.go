@@ -87,6 +87,7 @@ func (m *Master) workerGone(n int, err error) {
 		return
 	}
 	l.down = true
+	m.jt.NodeDown(cluster.NodeID(n))
 	what := fmt.Sprintf("its worker exited at t=%.3f s", m.Now())
 	if !errors.Is(err, wire.ErrClosed) {
 		what = fmt.Sprintf("its worker's pipe broke at t=%.3f s: %v", m.Now(), err)

@@ -36,24 +36,25 @@ func (m *Master) fetchFailed(n cluster.NodeID, ff *wire.FetchFailed) {
 		return
 	}
 	jr := m.jobs[a.Job]
+	sj := m.jt.Job(a.Job)
 	var again []int
 	for _, i := range ff.Maps {
-		if i < 0 || i >= len(jr.maps) || jr.maps[i].state != done || jr.mapNode[i] != cluster.NodeID(ff.Node) {
+		if i < 0 || i >= len(jr.mapNode) || jr.mapNode[i] != cluster.NodeID(ff.Node) {
 			continue // an output already moved: the report is about an old one
 		}
 		jr.fetchFails[i]++
 		rate := 1.0
-		if r := jr.sj.RunningReduces; r > 0 {
+		if r := sj.RunningReduces; r > 0 {
 			rate = float64(jr.fetchFails[i]) / float64(r)
 		}
 		if jr.fetchFails[i] >= MaxFetchFailureReports && rate >= MaxFetchFailureFraction {
 			m.reexecuted = append(m.reexecuted, fmt.Sprintf("t=%.3f s: job %d map %d, its output on node %d: %d fetch-failure reports with %d reduces running",
-				m.Now(), a.Job, i, ff.Node, jr.fetchFails[i], jr.sj.RunningReduces))
+				m.Now(), a.Job, i, ff.Node, jr.fetchFails[i], sj.RunningReduces))
 			again = append(again, i)
 		}
 	}
 	if len(again) > 0 {
 		m.lastProgress = m.Now()
-		m.runMapsAgain(jr, cluster.NodeID(ff.Node), again)
+		m.jt.RerunMaps(a.Job, cluster.NodeID(ff.Node), again)
 	}
 }

@@ -1,9 +1,9 @@
 // Package master is the testbed's JobTracker: it receives the workers'
-// heartbeats, keeps the cluster view the scheduler contract exposes (jobs,
-// pending maps indexed by replica location, free slots, rack-uplink
-// utilisation read from the kernel's counters of the shaped links), asks
-// the unchanged policy what to run in each free slot, and launches the
-// answers on the workers. It records what happened with the simulator's
+// heartbeats and drives, with them, the same job tracker the simulator
+// drives (jobtracker.Tracker: jobs, tasks, slots, the scheduler contract's
+// view, every policy call), giving it the rack-uplink utilisation read
+// from the kernel's counters of the shaped links, and launches what it
+// decides on the workers. It records what happened with the simulator's
 // metrics collector, in the scenario's unscaled seconds and bytes, so a
 // testbed run writes the same files as a simulated one.
 //
@@ -22,6 +22,7 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
+	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
@@ -121,16 +122,19 @@ type Result struct {
 
 // Master runs one testbed job stream. Build it with New, run it once.
 type Master struct {
-	cfg     Config
-	pol     sched.Policy
-	jobObs  sched.JobObserver
-	tskObs  sched.TaskObserver
-	idle    sched.IdleOffers
-	lossObs sched.OutputLossObserver
-	demObs  sched.DemandObserver
-	col     *metrics.Collector
-	rng     *rand.Rand
-	placer  *cluster.Placer
+	cfg    Config
+	pol    sched.Policy
+	jt     *jobtracker.Tracker
+	col    *metrics.Collector
+	rng    *rand.Rand
+	placer *cluster.Placer
+	// order is the replicas the map being launched tries, in order
+	// (ReadSource, Start).
+	order []cluster.NodeID
+	// dirty marks the nodes a slot was freed on in the current handler
+	// (SlotFreed), listed in dirtyList, to offer at its end.
+	dirty     []bool
+	dirtyList []cluster.NodeID
 
 	t0        float64   // first submit, scenario seconds
 	wall0     time.Time // the wall instant of t0
@@ -150,18 +154,10 @@ type Master struct {
 	lost           []cluster.NodeID
 
 	jobs       []*jobRun
-	active     []*sched.Job
 	nextSubmit int
-	finished   int
-	epoch      uint64
 
-	nodes     []nodeState
-	capacity  [3]int
-	slotTotal [3]int
-	uplink    [][2]float64
-
-	launchableMaps, launchableReduces int
-	lastProgress                      float64
+	uplink       [][2]float64
+	lastProgress float64
 
 	crossAcc      [3]float64 // cross-rack bytes by cause, unscaled, cumulative
 	lastCross     [3]float64
@@ -174,17 +170,8 @@ type Master struct {
 	fetchFailures []string
 	recoveries    []string
 	reexecuted    []string
-	cost          metrics.Latency
 	monLate       time.Duration
 	err           error
-}
-
-type nodeState struct {
-	free [3]int
-	// freed counts the slots, by kind, that attempts ending on the node
-	// have freed since its last offers (sched.Offer.Freed).
-	freed            [3]int32
-	usedCPU, usedMem float64
 }
 
 // New checks cfg and prepares a run.
@@ -203,6 +190,8 @@ func New(cfg Config) (*Master, error) {
 		return nil, errors.New("master: scales must be positive")
 	case cfg.Engine.CopyCompute.Enabled:
 		return nil, errors.New("engine.copy_compute: the testbed does not run copy-compute splitting")
+	case cfg.Engine.Speculative:
+		return nil, errors.New("engine.speculative: the testbed runs no backup attempts")
 	}
 	for i := range cfg.Jobs {
 		if cfg.Jobs[i].ID != i || (i > 0 && cfg.Jobs[i].Submit < cfg.Jobs[i-1].Submit) {
@@ -210,16 +199,13 @@ func New(cfg Config) (*Master, error) {
 		}
 	}
 	p := cfg.Policy
-	m := &Master{cfg: cfg, pol: p, idle: sched.IdleOffersOf(p),
+	m := &Master{cfg: cfg, pol: p,
 		col:    metrics.New(metrics.Options{CongestionThreshold: cfg.Engine.CongestionThreshold, MonitorPeriodS: cfg.Engine.MonitorPeriodS}),
 		rng:    rand.New(rand.NewPCG(cfg.Seed, 0x72656164)),
 		placer: cluster.NewPlacer(t, cfg.Seed),
 		jobs:   make([]*jobRun, len(cfg.Jobs)),
+		dirty:  make([]bool, t.NumNodes()),
 	}
-	m.jobObs, _ = p.(sched.JobObserver)
-	m.tskObs, _ = p.(sched.TaskObserver)
-	m.lossObs, _ = p.(sched.OutputLossObserver)
-	m.demObs, _ = p.(sched.DemandObserver)
 	if len(cfg.Faults) > 0 && (cfg.Kill == nil || cfg.Restore == nil) {
 		return nil, errors.New("master: faults need Kill and Restore")
 	}
@@ -231,15 +217,14 @@ func New(cfg Config) (*Master, error) {
 		m.col.EnableFaults()
 	}
 	c := t.Config()
-	m.capacity = [3]int{c.MapSlots, c.ReduceSlots, c.Containers}
-	m.nodes = make([]nodeState, t.NumNodes())
-	for i := range m.nodes {
-		m.nodes[i].free = m.capacity
-	}
-	for k := range m.slotTotal {
-		m.slotTotal[k] = m.capacity[k] * len(m.nodes)
-	}
+	e := &cfg.Engine
+	m.jt = jobtracker.New(jobtracker.Config{
+		Topology: t, Seed: cfg.Seed, Slots: [3]int{c.MapSlots, c.ReduceSlots, c.Containers},
+		SlowStart: *e.SlowStart, MaxAttempts: e.MaxAttempts, LaunchesPerHeartbeat: e.LaunchesPerHeartbeat,
+		HeartbeatS: e.HeartbeatS, CheckInvariants: e.CheckInvariants,
+	}, cfg.Jobs, p, m.col, (*driver)(m))
 	m.uplink = make([][2]float64, t.NumRacks())
+	m.jt.SetUplinks(m.uplink)
 	m.lastUp = make([][2]uint64, t.NumRacks())
 	return m, nil
 }
@@ -337,15 +322,16 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 			return nil, err
 		}
 	}
-	for m.finished < len(m.jobs) && m.err == nil {
+	for m.jt.Finished() < len(m.jobs) && m.err == nil {
 		select {
 		case <-faultTimer.C:
+			m.tick()
 			m.runFaults()
 			armFaults()
 		case <-ctx.Done():
-			m.fail("testbed run interrupted with %d of %d jobs finished: %w", m.finished, len(m.jobs), context.Cause(ctx))
+			m.fail("testbed run interrupted with %d of %d jobs finished: %w", m.jt.Finished(), len(m.jobs), context.Cause(ctx))
 		case <-arrival.C:
-			now := m.Now()
+			now := m.tick()
 			for m.nextSubmit < len(m.cfg.Jobs) && m.cfg.Jobs[m.nextSubmit].Submit <= now {
 				m.submit(m.nextSubmit)
 				m.nextSubmit++
@@ -362,6 +348,7 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 				nextMon = nextMon.Add(monPeriod)
 			}
 			monitor.Reset(time.Until(nextMon))
+			m.tick()
 			if m.cfg.Uplinks != nil {
 				if err := m.sampleUplinks(time.Now(), true); err != nil {
 					m.fail("monitor: %v", err)
@@ -369,7 +356,10 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 			}
 			m.expireSilent(time.Now())
 			if len(m.lost) > 0 {
-				m.freeForMaps()
+				m.jt.StarvedMaps()
+			}
+			if m.cfg.Engine.CheckInvariants {
+				m.jt.Check()
 			}
 			m.checkStall()
 			m.watchStall(time.Now())
@@ -381,26 +371,28 @@ func (m *Master) Run(ctx context.Context, start time.Time) (*Result, error) {
 				m.cfg.DumpSelf()
 			}
 		case <-series.C:
+			m.tick()
 			m.series()
 		case <-preempt:
-			for _, t := range preempter.Preempt(m) {
-				if !m.kill(t) {
-					m.fail("policy %s asked to kill %s %d of job %d, which is not running", m.pol.Name(), t.Kind, t.Index, t.Job.Index)
-				}
-			}
+			m.tick()
+			m.jt.Preempt(preempter)
 		case r := <-m.in:
 			m.handle(r)
 			armFaults() // a restore queues nothing; kills queue expiries
+		}
+		m.flushOffers()
+		if err := m.jt.Err(); err != nil && m.err == nil {
+			m.err = err
 		}
 	}
 	for n := range m.cfg.Workers {
 		m.send(cluster.NodeID(n), wire.Msg{Shutdown: &wire.Shutdown{}})
 	}
 	if m.err == nil && m.cfg.Progress != nil {
-		m.cfg.Progress(m.Now(), m.finished, len(m.jobs))
+		m.cfg.Progress(m.Now(), m.jt.Finished(), len(m.jobs))
 	}
 	res := &Result{Collector: m.col, Checksums: make([]content.Digest, len(m.jobs)), FailedAttempts: m.failed, FetchFailures: m.fetchFailures, Recoveries: m.recoveries,
-		Reexecuted: m.reexecuted, Losses: m.losses, Events: m.events, Stall: m.stall, Cost: &m.cost, MonitorLateS: m.monLate.Seconds(), LostNodes: m.lost}
+		Reexecuted: m.reexecuted, Losses: m.losses, Events: m.events, Stall: m.stall, Cost: m.jt.DecisionCost(), MonitorLateS: m.monLate.Seconds(), LostNodes: m.lost}
 	for i, jr := range m.jobs {
 		if jr == nil || jr.failed || !jr.done {
 			continue
@@ -419,8 +411,33 @@ func (m *Master) fail(format string, args ...any) {
 	}
 }
 
+// tick sets the job tracker's clock to now, for the handler about to
+// run, and returns it.
+func (m *Master) tick() float64 {
+	now := m.Now()
+	m.jt.SetNow(now)
+	return now
+}
+
+// flushOffers offers the live nodes slots were freed on in the handler
+// just run, in the order they were freed, as the simulator's engine does
+// at the end of an instant.
+func (m *Master) flushOffers() {
+	for len(m.dirtyList) > 0 && m.err == nil && m.jt.Err() == nil {
+		d := m.dirtyList
+		m.dirtyList = nil
+		for _, n := range d {
+			m.dirty[n] = false
+			if !m.lives[n].down && !m.jt.Gone(n) {
+				m.jt.Offer(n)
+			}
+		}
+	}
+}
+
 // handle takes one message from a worker.
 func (m *Master) handle(r inbound) {
+	m.tick()
 	l := &m.lives[r.node]
 	if r.life != l.life {
 		if l.expired && r.life == l.life-1 && r.err == nil {
@@ -439,11 +456,14 @@ func (m *Master) handle(r inbound) {
 	switch msg := r.msg; {
 	case msg.Heartbeat != nil:
 		m.beat(r.node, msg.Heartbeat)
+		n := cluster.NodeID(r.node)
 		for _, e := range msg.Heartbeat.Ended {
-			m.ended(cluster.NodeID(r.node), e)
+			m.ended(n, e)
 		}
-		if m.err == nil {
-			m.offer(cluster.NodeID(r.node))
+		if m.err == nil && m.jt.Err() == nil {
+			// The heartbeat's offer is the one its freed slots wait for.
+			m.dirty[n] = false
+			m.jt.Offer(n)
 		}
 	case msg.Status != nil: // an answer come too late for a diagnosis
 	case msg.Transfers != nil:
@@ -453,6 +473,8 @@ func (m *Master) handle(r inbound) {
 		}
 	case msg.FetchFailed != nil:
 		m.fetchFailed(cluster.NodeID(r.node), msg.FetchFailed)
+	case msg.Copied != nil:
+		m.copied(cluster.NodeID(r.node), *msg.Copied)
 	case msg.Recovered != nil:
 		rc := msg.Recovered
 		m.recoveries = append(m.recoveries, fmt.Sprintf("t=%.3f s: %s on node %d: %s without node %d: %s",
@@ -484,65 +506,16 @@ func (m *Master) transfer(t wire.Transfer) {
 	}
 }
 
-// offer asks the policy to fill node n's free slots, kind by kind, until
-// it declines or engine.launches_per_heartbeat tasks have launched, as the
-// simulator's engine does; a slot no pending task could take is not
-// offered (idle-offer policies are told of it).
-func (m *Master) offer(n cluster.NodeID) {
-	if len(m.active) == 0 {
-		return
-	}
-	launched := 0
-	freed := m.nodes[n].freed
-	m.nodes[n].freed = [3]int32{}
-	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for m.nodes[n].free[k] > 0 && m.err == nil {
-			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
-			freed[k]--
-			if !m.launchable(k) {
-				if m.idle != nil {
-					m.idle.OfferIdle(m, o)
-				}
-				break
-			}
-			t0 := time.Now()
-			d, ok := m.pol.Assign(m, o)
-			m.cost.Add(time.Since(t0))
-			if !ok {
-				break
-			}
-			if err := sched.CheckDecision(m, o, d, m.isActive); err != nil {
-				m.fail("policy %s %v", m.pol.Name(), err)
-				return
-			}
-			m.apply(n, k, d)
-			if launched++; launched == m.cfg.Engine.LaunchesPerHeartbeat {
-				return
-			}
-		}
-	}
-}
-
-func (m *Master) launchable(k sched.SlotKind) bool {
-	switch k {
-	case sched.MapSlot:
-		return m.launchableMaps > 0
-	case sched.ReduceSlot:
-		return m.launchableReduces > 0
-	}
-	return m.launchableMaps > 0 || m.launchableReduces > 0
-}
-
 // checkStall ends the run when no task has launched or ended for the
 // scenario's stall_s while jobs wait.
 func (m *Master) checkStall() {
-	if len(m.active) == 0 {
+	if len(m.jt.Jobs()) == 0 {
 		m.lastProgress = m.Now()
 		return
 	}
 	if now := m.Now(); now-m.lastProgress > m.cfg.Engine.StallS {
 		m.fail("stalled: no task has launched or ended for %.0f s while %d jobs wait; policy %s (engine.stall_s)",
-			now-m.lastProgress, len(m.active), m.pol.Name())
+			now-m.lastProgress, len(m.jt.Jobs()), m.pol.Name())
 	}
 }
 
@@ -588,7 +561,8 @@ func (m *Master) sampleUplinks(now time.Time, record bool) error {
 func (m *Master) series() {
 	now := m.Now()
 	dt := now - m.lastSeries
-	row := metrics.TimeseriesRow{T: now, ActiveJobs: len(m.active), CongestedUplinks: m.lastCongested}
+	active := m.jt.Jobs()
+	row := metrics.TimeseriesRow{T: now, ActiveJobs: len(active), CongestedUplinks: m.lastCongested}
 	for c := range m.crossAcc {
 		if dt > 0 {
 			row.CrossRackBps[c] = (m.crossAcc[c] - m.lastCross[c]) / dt
@@ -596,7 +570,7 @@ func (m *Master) series() {
 		m.lastCross[c] = m.crossAcc[c]
 		row.CrossRackTotalBytes += m.crossAcc[c]
 	}
-	for _, j := range m.active {
+	for _, j := range active {
 		row.RunningMaps += j.RunningMaps
 		row.RunningReduces += j.RunningReduces
 		row.PendingMaps += j.PendingMaps()
@@ -606,6 +580,6 @@ func (m *Master) series() {
 	}
 	m.col.AddTimeseries(row)
 	m.col.EndUplinkPeriod(now, len(m.uplink))
-	m.col.AddPoolSamples(sim.PoolSamples(now, m.active, m.slotTotal))
+	m.col.AddPoolSamples(sim.PoolSamples(now, active, m.jt.SlotTotals()))
 	m.lastSeries = now
 }

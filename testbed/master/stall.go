@@ -34,7 +34,7 @@ func (m *Master) beat(n int, hb *wire.Heartbeat) {
 
 // watchStall ends the run if nothing has progressed for the stall bound.
 func (m *Master) watchStall(now time.Time) {
-	if len(m.active) == 0 {
+	if len(m.jt.Jobs()) == 0 {
 		m.lastMove = now
 		return
 	}
@@ -43,7 +43,7 @@ func (m *Master) watchStall(now time.Time) {
 	}
 	m.stall = m.diagnose(now)
 	m.fail("stalled: nothing has moved for %.0f s of wall time (testbed.stall_s %.0f s) while %d jobs wait; policy %s; waiting:\n  %s",
-		now.Sub(m.lastMove).Seconds(), m.cfg.StallWall.Seconds(), len(m.active), m.pol.Name(), strings.Join(m.stall, "\n  "))
+		now.Sub(m.lastMove).Seconds(), m.cfg.StallWall.Seconds(), len(m.jt.Jobs()), m.pol.Name(), strings.Join(m.stall, "\n  "))
 }
 
 // statusWait is how long the diagnosis waits for the workers' answers.
@@ -80,29 +80,20 @@ wait:
 	ago := func(t float64) string {
 		return fmt.Sprintf("since t=%.1f s (%.1f s of wall time ago)", t, (m.Now()-t)*m.cfg.TimeScale)
 	}
-	for _, sj := range m.active {
+	for _, sj := range m.jt.Jobs() {
 		jr := m.jobs[sj.Index]
-		for _, ts := range []struct {
-			kind string
-			list []task
-		}{{"map", jr.maps}, {"reduce", jr.reduces}} {
-			idle := 0
-			for i := range ts.list {
-				t := &ts.list[i]
-				switch t.state {
-				case running:
-					out = append(out, fmt.Sprintf("job %d %s %d attempt %d on node %s, running %s", sj.Index, ts.kind, i, t.attempt,
-						faults.NodeName(m.cfg.Topology, t.node), ago(t.start)))
-				case pending:
-					idle++
-				}
-			}
-			if idle > 0 && (ts.kind == "map" || sj.ReducesEnabled) {
-				out = append(out, fmt.Sprintf("job %d: %d %ss pending, waiting for a slot the policy gives them", sj.Index, idle, ts.kind))
-			} else if idle > 0 {
-				out = append(out, fmt.Sprintf("job %d: %d reduces not yet enabled (%d of %d maps finished, slow start %g)",
-					sj.Index, idle, sj.FinishedMaps, sj.NumMaps, *m.cfg.Engine.SlowStart))
-			}
+		for _, ref := range m.jt.RunningTasks(sj) {
+			out = append(out, fmt.Sprintf("job %d %s %d attempt %d on node %s, running %s", sj.Index, ref.Kind, ref.Index, jr.at(ref.Kind, ref.Index).n,
+				faults.NodeName(m.cfg.Topology, ref.Node), ago(ref.Start)))
+		}
+		if idle := sj.PendingMaps(); idle > 0 {
+			out = append(out, fmt.Sprintf("job %d: %d maps pending, waiting for a slot the policy gives them", sj.Index, idle))
+		}
+		if idle := sj.PendingReduces(); idle > 0 && sj.ReducesEnabled {
+			out = append(out, fmt.Sprintf("job %d: %d reduces pending, waiting for a slot the policy gives them", sj.Index, idle))
+		} else if idle > 0 {
+			out = append(out, fmt.Sprintf("job %d: %d reduces not yet enabled (%d of %d maps finished, slow start %g)",
+				sj.Index, idle, sj.FinishedMaps, sj.NumMaps, *m.cfg.Engine.SlowStart))
 		}
 	}
 	for _, n := range slices.Sorted(func(yield func(int) bool) {

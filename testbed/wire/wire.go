@@ -53,8 +53,12 @@ type Msg struct {
 	// without: a block read moved to another replica, a node dropped
 	// from an output pipeline.
 	Recovered *Recovered `json:"recovered,omitempty"`
-	Status    *Status    `json:"status,omitempty"`
-	Fatal     string     `json:"fatal,omitempty"`
+	// Copied reports that a reduce attempt fetched all its input: it no
+	// longer waits for maps, and computes and writes from now on (the
+	// master's StarvedMaps kills only reduces still copying).
+	Copied *Attempt `json:"copied,omitempty"`
+	Status *Status  `json:"status,omitempty"`
+	Fatal  string   `json:"fatal,omitempty"`
 }
 
 // FetchFailed is a reduce's failed fetch of map outputs from a node, as a
@@ -96,7 +100,7 @@ func (m *Msg) count() int {
 	n := 0
 	for _, set := range []bool{m.Setup != nil, m.Start != nil, m.Launch != nil, m.Kill != nil, m.MapOutputs != nil,
 		m.Shutdown != nil, m.Dump != nil, m.StatusRequest != nil, m.Ready != nil, m.Heartbeat != nil, m.Transfers != nil,
-		m.FetchFailed != nil, m.Recovered != nil, m.Status != nil, m.Fatal != ""} {
+		m.FetchFailed != nil, m.Recovered != nil, m.Copied != nil, m.Status != nil, m.Fatal != ""} {
 		if set {
 			n++
 		}

@@ -17,6 +17,7 @@ func TestMessagesRoundTrip(t *testing.T) {
 		{Kill: &Attempt{Job: 3, Kind: Reduce, Task: 0, Attempt: 2}},
 		{MapOutputs: &MapOutputs{Job: 3, Outputs: []MapOutput{{Map: 0, Node: 1}}}},
 		{Heartbeat: &Heartbeat{Node: 1, Ended: []Ended{{Attempt: Attempt{Job: 3, Kind: Map, Task: 2, Attempt: 1}}, {Attempt: Attempt{Job: 3, Kind: Reduce}, Err: "fetch failed"}}}},
+		{Copied: &Attempt{Job: 3, Kind: Reduce, Task: 0, Attempt: 2}},
 		{Transfers: []Transfer{{Job: 3, Cause: Shuffle, Bytes: 11, CrossRack: true}}},
 		{Ready: &Ready{Node: 1}},
 		{Shutdown: &Shutdown{}},

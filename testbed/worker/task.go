@@ -149,6 +149,9 @@ func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (con
 	if err != nil {
 		return content.Digest{}, err
 	}
+	// Sent at once, ahead of the attempt's end, which the next heartbeat
+	// carries: the connection keeps them in order.
+	w.conn.Send(wire.Msg{Copied: &a})
 	w.setPhase(a, "computing over its fetched bytes", true)
 	if l.BytesPerSec > 0 {
 		if err := pace.New(l.BytesPerSec).Wait(ctx, int(min(fetched, 1<<62))); err != nil {
