@@ -6,7 +6,8 @@
 #   sudo testbed/chaos/chaos.sh MRSCHED CONFIG OUTDIR CASE [AT_S]
 #
 # MRSCHED is the mrsched binary, CONFIG a testbed scenario (for instance
-# examples/testbed/small.yaml), OUTDIR a directory for the run's output, AT_S
+# examples/testbed/small.yaml), OUTDIR the run's output directory (replaced
+# if it holds an earlier run; the run's standard error goes to OUTDIR.stderr), AT_S
 # the wall seconds after the workers start at which the fault strikes
 # (default 25). CASE is one of
 #
@@ -28,14 +29,17 @@
 # case's expected outcome did not happen.
 set -u
 MRSCHED=$1 CONFIG=$2 OUT=$3 CASE=$4 AT=${5:-25}
-mkdir -p "$OUT"
+# The run's standard error goes beside OUTDIR: mrsched testbed refuses an
+# output directory that holds anything but an earlier run (-force replaces
+# one, so a case can be taken again into the same OUTDIR).
+ERR="$OUT.stderr"
 fail=0
 
 runid() { sed -n 's/.*"run_id": "\([^"]*\)".*/\1/p' "$OUT/testbed.json" 2>/dev/null | head -1; }
 workers() { pgrep -P "$1" -f "testbed worker"; }
 
 start() {
-	"$MRSCHED" testbed -q -config "$CONFIG" -out "$OUT" 2>"$OUT/stderr" &
+	"$MRSCHED" testbed -q -force -config "$CONFIG" -out "$OUT" 2>"$ERR" &
 	PID=$!
 	i=0
 	while [ $i -lt 600 ] && [ "$(workers $PID | wc -l)" -eq 0 ]; do sleep 0.1; i=$((i + 1)); done
