@@ -13,7 +13,10 @@ import (
 )
 
 // recorder is a Driver that writes down what the tracker asks of it.
-type recorder struct{ calls []string }
+type recorder struct {
+	calls []string
+	freed []cluster.NodeID // SlotFreed's nodes, apart from calls
+}
 
 func (r *recorder) add(format string, args ...any) {
 	r.calls = append(r.calls, fmt.Sprintf(format, args...))
@@ -33,7 +36,7 @@ func (r *recorder) MapOutput(a Attempt, host cluster.NodeID, rerun bool) {
 func (r *recorder) OutputsLost(job int, host cluster.NodeID, maps []int) {
 	r.add("lost job %d on %d: %v", job, host, maps)
 }
-func (r *recorder) SlotFreed(cluster.NodeID)     {}
+func (r *recorder) SlotFreed(n cluster.NodeID)   { r.freed = append(r.freed, n) }
 func (r *recorder) JobLeft(job int, failed bool) { r.add("left job %d failed=%v", job, failed) }
 func (r *recorder) Progress(Attempt) float64     { return 0 }
 
@@ -322,5 +325,27 @@ func TestRerunMapsOnlyTheReportedOutputs(t *testing.T) {
 	if j.FinishedMaps != 2 || j.PendingMaps() != 1 || tr.TotalSlots(sched.MapSlot) != 6 || !tr.Rerun(0, 1) {
 		t.Errorf("%d maps finished, %d pending, %d map slots, map 1 rerun %v; want 2, 1, 6, true: no node was lost",
 			j.FinishedMaps, j.PendingMaps(), tr.TotalSlots(sched.MapSlot), tr.Rerun(0, 1))
+	}
+}
+
+// TestKillFreesTheSlotAtOnce pins what lets a driver offer a slot in the
+// handler that freed it (the testbed once waited for the node's next
+// heartbeat): a kill tells the driver which node's slot it freed, and the
+// view shows the slot free before anything else happens.
+func TestKillFreesTheSlotAtOnce(t *testing.T) {
+	tr, rec := newTracker(t, 4, Config{SlowStart: 1})
+	tr.Offer(0) // two maps on node 0's two map slots
+	if got := tr.FreeSlots(0, sched.MapSlot); got != 0 {
+		t.Fatalf("node 0 has %d free map slots after the offer, want 0: both slots run maps", got)
+	}
+	rec.freed = nil
+	if !tr.Kill(sched.TaskRef{Job: tr.Job(0), Kind: sched.MapTask, Index: 0}) {
+		t.Fatal("Kill of a running map reported false; want true")
+	}
+	if !slices.Equal(rec.freed, []cluster.NodeID{0}) {
+		t.Errorf("SlotFreed calls %v after the kill, want [0]: the driver must learn of the freed slot at once", rec.freed)
+	}
+	if got := tr.FreeSlots(0, sched.MapSlot); got != 1 {
+		t.Errorf("node 0 has %d free map slots after the kill, want 1, before any heartbeat", got)
 	}
 }
