@@ -173,6 +173,9 @@ Commands:
                                      the scenario on an emulated cluster: real tasks,
                                      real TCP over shaped links (needs root)
   mrsched testbed clean              remove what a killed testbed run left behind
+  mrsched testbed netsim FILE.json   a netsim file's flows as real TCP transfers (needs root)
+  mrsched testbed microbench         what TCP on the emulated network does that max-min
+                                     leaves out: transfers, incast, short behind long
   mrsched validate -config FILE -out DIR [-seeds N]
                                      the scenario's policies in the simulator and on the
                                      testbed, seed by seed: errors and effects (needs root)
