@@ -69,16 +69,27 @@ type specCands struct {
 	maps              []int32 // in launch order
 }
 
-// takeBackup removes map i's backup from jr's and returns it.
-func (jr *job) takeBackup(i int) backup {
+// takeBackup removes map i's backup from jr's and returns it; false if
+// the map has none, which is a bookkeeping error the caller reports.
+func (jr *job) takeBackup(i int) (backup, bool) {
 	jr.maps[i].hasBackup = false
 	for k := range jr.backups {
 		if b := jr.backups[k]; b.task == int32(i) {
 			jr.backups = append(jr.backups[:k], jr.backups[k+1:]...)
-			return b
+			return b, true
 		}
 	}
-	panic("jobtracker: a map marked as backed up has no backup")
+	return backup{}, false
+}
+
+// backupOf takes map i's backup, or ends the run with the invariant's
+// error (never a panic: a run reports what went wrong and exits).
+func (t *Tracker) backupOf(jr *job, i int) (backup, bool) {
+	b, ok := jr.takeBackup(i)
+	if !ok {
+		t.fail("invariant: map %d of job %d is marked as backed up but has no backup", i, jr.spec.ID)
+	}
+	return b, ok
 }
 
 // candidates returns jr's maps at least specGap behind their job's
@@ -167,7 +178,10 @@ func (t *Tracker) launchBackup(jr *job, i int, n cluster.NodeID, k sched.SlotKin
 // stopped and counted, and a becomes the task's attempt.
 func (t *Tracker) raceEnded(jr *job, i int, a Attempt) {
 	m := &jr.maps[i]
-	b := jr.takeBackup(i)
+	b, ok := t.backupOf(jr, i)
+	if !ok {
+		return
+	}
 	if a.N == b.n {
 		t.d.Stop(jr.attempt(sched.MapTask, i), LostRace)
 		node, slot, start := m.node, m.slot, m.start
@@ -192,7 +206,10 @@ func (t *Tracker) endLoser(jr *job, n cluster.NodeID, slot sched.SlotKind, start
 // endBackup stops map i's backup because its task stops (it was killed,
 // it failed, or its job failed): counted as a killed attempt.
 func (t *Tracker) endBackup(jr *job, i int, why StopReason) {
-	b := jr.takeBackup(i)
+	b, ok := t.backupOf(jr, i)
+	if !ok {
+		return
+	}
 	t.d.Stop(Attempt{Job: int32(jr.sj.Index), Task: int32(i), Kind: sched.MapTask, N: b.n}, why)
 	t.hold(b.node, jr.spec, true, -1)
 	t.col.TaskKilled(t.now - b.start)
