@@ -197,6 +197,28 @@ func (t *Topology) UplinkDown(r RackID) network.LinkID {
 	return network.LinkID(t.nodes*linksPerNode + 2*int(r) + 1)
 }
 
+// LinkKind is what a link of the topology is.
+type LinkKind uint8
+
+// The kinds of links: a node's disk, one side of its NIC, a rack's
+// uplink or downlink (and any link past them).
+const (
+	DiskKind LinkKind = iota
+	NICKind
+	UplinkKind
+)
+
+// KindOf is link l's kind.
+func (t *Topology) KindOf(l network.LinkID) LinkKind {
+	switch {
+	case int(l) >= t.nodes*linksPerNode:
+		return UplinkKind
+	case int(l)%linksPerNode == 0:
+		return DiskKind
+	}
+	return NICKind
+}
+
 // Reach classifies how far a transfer travels.
 type Reach uint8
 

@@ -186,3 +186,20 @@ func (g *gate) MapOutputsLost(c sched.Cluster, j *sched.Job, n cluster.NodeID, m
 		ob.MapOutputsLost(g.on(c), j, n, maps)
 	}
 }
+
+// HoldRule names the inner policy's declines.
+func (g *gate) HoldRule(o sched.Offer) string { return sched.HoldRule(g.inner, o) }
+
+// Consider has the inner policy report the jobs it considers.
+func (g *gate) Consider(f func(*sched.Job)) bool {
+	c, ok := g.inner.(sched.Considerer)
+	return ok && c.Consider(f)
+}
+
+// WhyNot asks the inner policy.
+func (g *gate) WhyNot(c sched.Cluster, o sched.Offer, j *sched.Job) string {
+	if e, ok := g.inner.(sched.Explainer); ok {
+		return e.WhyNot(c, o, j)
+	}
+	return ""
+}

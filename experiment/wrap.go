@@ -85,3 +85,20 @@ func (p *passThrough) MapOutputsLost(c sched.Cluster, j *sched.Job, n cluster.No
 		ob.MapOutputsLost(c, j, n, maps)
 	}
 }
+
+// HoldRule names the inner policy's declines.
+func (p *passThrough) HoldRule(o sched.Offer) string { return sched.HoldRule(p.inner, o) }
+
+// Consider has the inner policy report the jobs it considers.
+func (p *passThrough) Consider(f func(*sched.Job)) bool {
+	c, ok := p.inner.(sched.Considerer)
+	return ok && c.Consider(f)
+}
+
+// WhyNot asks the inner policy.
+func (p *passThrough) WhyNot(c sched.Cluster, o sched.Offer, j *sched.Job) string {
+	if e, ok := p.inner.(sched.Explainer); ok {
+		return e.WhyNot(c, o, j)
+	}
+	return ""
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -31,6 +32,9 @@ func (t *Tracker) Submit(i int, input cluster.File) {
 	t.jobs[i] = jr
 	t.active = append(t.active, sj)
 	t.launchableMaps += sj.NumMaps
+	if t.cp != nil {
+		t.cp.Submitted(t.now, i)
+	}
 	t.enableReduces(jr)
 	t.epoch++
 	if t.jobObs != nil {
@@ -94,13 +98,18 @@ func (t *Tracker) Offer(n cluster.NodeID) {
 			// never reaches a decision or the run's results.
 			// Both clock reads are monotonic-only: time.Now would also
 			// read the wall clock, a third of the timing's cost.
+			t.considered, t.moreConsidered = t.considered[:0], 0
 			t0 := time.Since(t.clock)
 			d, ok := t.pol.Assign(t, o)
 			t.cost.Add(time.Since(t.clock) - t0)
 			if !ok {
+				t.declined(o)
 				break
 			}
 			t.apply(n, k, d)
+			if t.dlog != nil && t.err == nil {
+				t.logLaunch(o, d)
+			}
 			if launched++; launched == t.cfg.LaunchesPerHeartbeat {
 				return // the heartbeat's launches are used up
 			}
@@ -124,6 +133,7 @@ func (t *Tracker) apply(n cluster.NodeID, k sched.SlotKind, d sched.Decision) {
 	}
 	jr := t.jobs[d.Job.Index]
 	t.nodes[n].free[k]--
+	t.slotTaken(n, k)
 	t.running++
 	t.col.Decision(d.Rule)
 	if d.Kind == sched.MapTask {
@@ -151,6 +161,8 @@ func (t *Tracker) launchMap(jr *job, i int, n cluster.NodeID, slot sched.SlotKin
 	m.attempt++
 	t.hold(n, jr.spec, true, 1)
 	src = t.d.ReadSource(sj.Index, i, n, src)
+	t.reach = t.topo.ReachOf(src, n)
+	t.launched(jr, jr.attempt(sched.MapTask, i), n, src)
 	t.col.TaskLaunched(jr.spec.ID, t.now, true, t.topo.ReachOf(src, n), 0)
 	if t.tskObs != nil {
 		t.tskObs.TaskLaunched(t, sj, sched.MapTask, n)
@@ -178,6 +190,7 @@ func (t *Tracker) launchReduce(jr *job, n cluster.NodeID, slot sched.SlotKind) {
 	t.hold(n, jr.spec, false, 1)
 	sj.RunningReduces++
 	t.launchableReduces--
+	t.launched(jr, jr.attempt(sched.ReduceTask, i), n, -1)
 	t.col.TaskLaunched(jr.spec.ID, t.now, false, 0, float64(sj.FinishedMaps)/float64(sj.NumMaps))
 	if t.tskObs != nil {
 		t.tskObs.TaskLaunched(t, sj, sched.ReduceTask, n)
@@ -197,6 +210,7 @@ func (t *Tracker) freeSlot(n cluster.NodeID, k sched.SlotKind) {
 	ns := &t.nodes[n]
 	ns.free[k]++
 	ns.freed[k]++
+	t.slotGiven(n, k)
 	t.running--
 	if t.cfg.CheckInvariants && ns.free[k] > t.SlotsOf(n)[k] {
 		t.fail("invariant: node %d has more free %s slots than it owns", n, k)
@@ -224,6 +238,7 @@ func (t *Tracker) MapDone(a Attempt) {
 	sj := jr.sj
 	sj.RunningMaps--
 	sj.FinishedMaps++
+	t.attemptEnded(jr, a, true)
 	out := jr.spec.MapOutputBytes(i, t.topo.Config().BlockBytes())
 	rerun := jr.rerun != nil && jr.rerun[i]
 	h, ok := jr.hostIndex[m.node]
@@ -267,6 +282,7 @@ func (t *Tracker) ReduceCopied(a Attempt) {
 	jr := t.jobs[a.Job]
 	r := &jr.reduces[a.Task]
 	r.state = copied
+	t.Phase(a, critpath.Copied)
 	if jr.copyingOn != nil {
 		jr.copyingOn[r.node]--
 	}
@@ -284,6 +300,7 @@ func (t *Tracker) ReduceDone(a Attempt) {
 	sj := jr.sj
 	sj.RunningReduces--
 	sj.FinishedReduces++
+	t.attemptEnded(jr, a, true)
 	t.epoch++
 	t.freeSlot(r.node, r.slot)
 	if t.tskObs != nil {
@@ -297,6 +314,7 @@ func (t *Tracker) ReduceDone(a Attempt) {
 func (t *Tracker) jobDone(jr *job) {
 	jr.done = true
 	t.col.JobFinished(jr.spec.ID, t.now)
+	t.jobEnded(jr, true)
 	t.leave(jr, false)
 }
 
@@ -373,6 +391,7 @@ func (t *Tracker) endAttempt(jr *job, k sched.TaskKind, i int, why StopReason) (
 			t.endBackup(jr, i, why) // a task that stops runs no attempt
 		}
 		t.d.Stop(jr.attempt(k, i), why)
+		t.attemptEnded(jr, jr.attempt(k, i), false)
 		m.attempt++
 		m.state = pending
 		jr.ended(sched.MapTask, i)
@@ -383,6 +402,7 @@ func (t *Tracker) endAttempt(jr *job, k sched.TaskKind, i int, why StopReason) (
 		return m.node, m.slot, m.start
 	}
 	t.d.Stop(jr.attempt(k, i), why)
+	t.attemptEnded(jr, jr.attempt(k, i), false)
 	r := &jr.reduces[i]
 	if r.state == copying {
 		if jr.copyingOn != nil {
@@ -469,5 +489,6 @@ func (t *Tracker) failJob(jr *job, reason string) {
 	}
 	t.failed++
 	t.col.JobFailed(jr.spec.ID, t.now, reason)
+	t.jobEnded(jr, false)
 	t.leave(jr, true)
 }

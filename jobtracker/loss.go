@@ -19,7 +19,12 @@ import (
 // cluster. A restored node (NodeRestored) comes back empty.
 
 // NodeDown marks node n dead.
-func (t *Tracker) NodeDown(n cluster.NodeID) { t.nodes[n].down = true }
+func (t *Tracker) NodeDown(n cluster.NodeID) {
+	if !t.nodes[n].down {
+		t.countFree(n, t.nodes[n].free, -1)
+	}
+	t.nodes[n].down = true
+}
 
 // NodeLost declares dead node d lost.
 func (t *Tracker) NodeLost(d cluster.NodeID) {
@@ -128,6 +133,9 @@ func (t *Tracker) runAgain(jr *job, d cluster.NodeID, h int32, lost []int, nodeL
 		}
 	}
 	t.d.OutputsLost(sj.Index, d, lost)
+	if t.cp != nil {
+		t.cp.MapsLost(t.now, sj.Index)
+	}
 	for k := range jr.log {
 		// Every output of a lost node goes; of a node left alive, those
 		// of the maps that run again.
@@ -191,6 +199,7 @@ func (t *Tracker) NodeRestored(d cluster.NodeID) {
 	ns.down, ns.gone = false, false
 	ns.usedCPU, ns.usedMem = 0, 0
 	ns.free = t.SlotsOf(d)
+	t.countFree(d, ns.free, 1)
 	for k := range t.slotTotal {
 		t.slotTotal[k] += ns.free[k]
 	}

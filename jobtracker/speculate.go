@@ -165,8 +165,10 @@ func (t *Tracker) launchBackup(jr *job, i int, n cluster.NodeID, k sched.SlotKin
 	jr.backups = append(jr.backups, backup{task: int32(i), n: a.N, node: n, slot: k, start: t.now})
 	m.hasBackup = true
 	t.nodes[n].free[k]--
+	t.slotTaken(n, k)
 	t.running++
 	t.hold(n, jr.spec, true, 1)
+	t.launched(jr, a, n, src)
 	t.col.BackupLaunched()
 	if t.tskObs != nil {
 		t.tskObs.TaskLaunched(t, jr.sj, sched.MapTask, n)
@@ -184,12 +186,14 @@ func (t *Tracker) raceEnded(jr *job, i int, a Attempt) {
 	}
 	if a.N == b.n {
 		t.d.Stop(jr.attempt(sched.MapTask, i), LostRace)
+		t.attemptEnded(jr, jr.attempt(sched.MapTask, i), false)
 		node, slot, start := m.node, m.slot, m.start
 		m.node, m.slot, m.start, m.attempt = b.node, b.slot, b.start, b.n
 		t.endLoser(jr, node, slot, start, true)
 		return
 	}
 	t.d.Stop(Attempt{Job: a.Job, Task: a.Task, Kind: sched.MapTask, N: b.n}, LostRace)
+	t.attemptEnded(jr, Attempt{Job: a.Job, Task: a.Task, Kind: sched.MapTask, N: b.n}, false)
 	t.endLoser(jr, b.node, b.slot, b.start, false)
 }
 
@@ -211,6 +215,7 @@ func (t *Tracker) endBackup(jr *job, i int, why StopReason) {
 		return
 	}
 	t.d.Stop(Attempt{Job: int32(jr.sj.Index), Task: int32(i), Kind: sched.MapTask, N: b.n}, why)
+	t.attemptEnded(jr, Attempt{Job: int32(jr.sj.Index), Task: int32(i), Kind: sched.MapTask, N: b.n}, false)
 	t.hold(b.node, jr.spec, true, -1)
 	t.col.TaskKilled(t.now - b.start)
 	t.freeSlot(b.node, b.slot)

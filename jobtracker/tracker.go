@@ -30,6 +30,8 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
+	"github.com/mrsched/mrsched/decisions"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
@@ -69,6 +71,14 @@ type Config struct {
 	HeartbeatS  float64
 	// CheckInvariants makes the tracker check its counts as it goes.
 	CheckInvariants bool
+	// Critpath, when not nil, records where each job's time goes; the
+	// driver reports its attempts' phases to it too.
+	Critpath *critpath.Recorder
+}
+
+// DecisionLog takes the decisions log's records (decisions.Writer).
+type DecisionLog interface {
+	Write(r *decisions.Record)
 }
 
 // node is the tracker's view of one node: its slots, and what its
@@ -119,6 +129,19 @@ type Tracker struct {
 	slotTotal [3]int
 	// running counts the attempts that hold a slot.
 	running int
+	// cp records where each job's time goes (nil when not asked);
+	// usable counts the free slots of live nodes a map (0) or a reduce
+	// (1) could take, for it.
+	cp     *critpath.Recorder
+	usable [2]int
+	// dlog takes the decisions log; considered are the jobs the policy
+	// considered for the offer being decided, and reach the last map
+	// launch's reach, for it.
+	dlog           DecisionLog
+	considered     []*sched.Job
+	moreConsidered int
+	considers      bool // the policy reports the jobs it considers
+	reach          cluster.Reach
 	// launchableMaps and launchableReduces count the tasks a policy could
 	// launch now, over every active job: pending maps, and pending reduces
 	// of jobs whose reduces are enabled.
@@ -132,12 +155,13 @@ type Tracker struct {
 // order) on cfg.Topology under policy pol, with every node alive and
 // idle; it counts into col and has d carry out its decisions.
 func New(cfg Config, jobs []workload.Job, pol sched.Policy, col *metrics.Collector, d Driver) *Tracker {
-	t := &Tracker{cfg: cfg, topo: cfg.Topology, specs: jobs, pol: pol, col: col, d: d, clock: time.Now()}
+	t := &Tracker{cfg: cfg, topo: cfg.Topology, specs: jobs, pol: pol, col: col, d: d, clock: time.Now(), cp: cfg.Critpath}
 	t.idleOffers = sched.IdleOffersOf(pol)
 	t.jobObs, _ = pol.(sched.JobObserver)
 	t.tskObs, _ = pol.(sched.TaskObserver)
 	t.lossObs, _ = pol.(sched.OutputLossObserver)
 	t.demObs, _ = pol.(sched.DemandObserver)
+
 	t.jobs = make([]*job, len(jobs))
 	t.nodes = make([]node, t.topo.NumNodes())
 	for i := range t.nodes {
@@ -145,6 +169,7 @@ func New(cfg Config, jobs []workload.Job, pol sched.Policy, col *metrics.Collect
 		for k := range t.slotTotal {
 			t.slotTotal[k] += t.nodes[i].free[k]
 		}
+		t.countFree(cluster.NodeID(i), t.nodes[i].free, 1)
 	}
 	return t
 }

@@ -6,6 +6,7 @@ package metrics
 
 import (
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -92,6 +93,9 @@ type JobRecord struct {
 	Failed   bool
 	FailedAt float64
 	Reason   string
+	// Time is where a completed job's turnaround went along its critical
+	// path, in a run that records it (EnableTimeBreakdown); nil otherwise.
+	Time *critpath.Breakdown
 }
 
 // Status is "completed", "failed" or "unfinished", as jobs.csv says.
@@ -154,7 +158,21 @@ type Collector struct {
 	// EnableSpeculation), so that other runs' summaries are unchanged.
 	disk *DiskBytes
 	spec *Speculation
+	// timeOn: the run records where each job's time goes, so jobs.csv
+	// has its columns and the summary its sums.
+	timeOn bool
 }
+
+// EnableTimeBreakdown makes jobs.csv carry each completed job's time by
+// part (critpath) and the summary their sums.
+func (c *Collector) EnableTimeBreakdown() { c.timeOn = true }
+
+// TimeBreakdown reports whether the run records where each job's time
+// goes.
+func (c *Collector) TimeBreakdown() bool { return c.timeOn }
+
+// JobTime records where completed job's time went.
+func (c *Collector) JobTime(job int, b critpath.Breakdown) { c.jobs[job].Time = &b }
 
 // EnableDiskCosts makes the summary report disk-only bytes
 // (Summary.DiskBytes), for a run that models spills and merges.

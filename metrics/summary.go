@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -60,9 +61,12 @@ type Summary struct {
 	DiskBytes *DiskBytes `json:"disk_bytes,omitempty"`
 	// Speculation is what speculative backups did, in a run with
 	// engine.speculative; absent otherwise.
-	Speculation *Speculation      `json:"speculation,omitempty"`
-	Extra       map[string]any    `json:"extra,omitempty"`
-	Definitions map[string]string `json:"definitions"`
+	Speculation *Speculation `json:"speculation,omitempty"`
+	// TimeBreakdown is where the completed jobs' time went, in a run that
+	// records it (docs/time.md); absent otherwise.
+	TimeBreakdown *TimeBreakdown    `json:"time_breakdown,omitempty"`
+	Extra         map[string]any    `json:"extra,omitempty"`
+	Definitions   map[string]string `json:"definitions"`
 	// Config is the configuration the run used, every default filled in,
 	// in the scenario's words (scenario.Effective); read back, a map.
 	Config any `json:"config,omitempty"`
@@ -180,6 +184,19 @@ type RuleCount struct {
 	Count int64  `json:"count"`
 }
 
+// TimeBreakdown sums the completed jobs' turnarounds by part of their
+// critical path (package critpath).
+type TimeBreakdown struct {
+	// Jobs counts the completed jobs summed.
+	Jobs int `json:"jobs"`
+	// SumS and MeanS are the parts' totals and means per job, by part
+	// name.
+	SumS  map[string]float64 `json:"sum_s"`
+	MeanS map[string]float64 `json:"mean_s"`
+	// HeldByS is held time by the rule that held each job longest.
+	HeldByS map[string]float64 `json:"held_by_s"`
+}
+
 // Summarize derives the summary.
 func (c *Collector) Summarize(policy string) Summary {
 	s := Summary{Policy: policy, JobsSubmitted: len(c.jobs), TurnaroundByClass: map[string]Distribution{}}
@@ -277,6 +294,10 @@ func (c *Collector) Summarize(policy string) Summary {
 		s.DiskBytes = &d
 		s.Definitions["disk_bytes"] = "bytes that crossed nodes' disks and no network (docs/model.md, Costs beyond bandwidth): spill, written because a sort or shuffle buffer was full or a reduce's copy ended; merge, read and written by merge passes and read by final merges"
 	}
+	if c.timeOn {
+		s.TimeBreakdown = c.timeBreakdown()
+		s.Definitions["time_breakdown"] = "each completed job's turnaround split along its critical path into parts that add up to it (docs/time.md): sums and means per job by part; held_by_s gives each job's held time under the rule that held it longest"
+	}
 	if c.spec != nil {
 		sp := *c.spec
 		s.Speculation = &sp
@@ -320,4 +341,30 @@ func Distribute(v []float64) Distribution {
 	}
 	rank := int(math.Ceil(0.95*float64(n))) - 1
 	return Distribution{Count: n, Mean: sum / float64(n), Median: med, P95: v[max(rank, 0)], Max: v[n-1]}
+}
+
+// timeBreakdown sums the completed jobs' breakdowns.
+func (c *Collector) timeBreakdown() *TimeBreakdown {
+	var sum [critpath.NumParts]float64
+	t := &TimeBreakdown{SumS: map[string]float64{}, MeanS: map[string]float64{}, HeldByS: map[string]float64{}}
+	for i := range c.jobs {
+		b := c.jobs[i].Time
+		if b == nil {
+			continue
+		}
+		t.Jobs++
+		for p, v := range b.Parts {
+			sum[p] += v
+		}
+		if b.HeldBy != "" {
+			t.HeldByS[b.HeldBy] += b.Parts[critpath.Held]
+		}
+	}
+	for p := range critpath.NumParts {
+		t.SumS[p.String()] = sum[p]
+		if t.Jobs > 0 {
+			t.MeanS[p.String()] = sum[p] / float64(t.Jobs)
+		}
+	}
+	return t
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+
+	"github.com/mrsched/mrsched/critpath"
 )
 
 // WriteSummaryJSON writes s as indented JSON. Map keys are sorted by
@@ -20,20 +22,43 @@ func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
 // WriteJobsCSV writes one row a job, by job ID.
 func (c *Collector) WriteJobsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"id", "name", "kind", "user", "pool", "submit_s", "first_launch_s", "finish_s",
+	head := []string{"id", "name", "kind", "user", "pool", "submit_s", "first_launch_s", "finish_s",
 		"turnaround_s", "maps", "reduces", "input_bytes", "shuffle_bytes", "output_bytes", "class",
 		"maps_node_local", "maps_rack_local", "maps_off_rack", "map_progress_at_first_reduce", "slowdown",
-		"status", "reason"})
+		"status", "reason"}
+	if c.timeOn {
+		for p := range critpath.NumParts {
+			head = append(head, p.Column())
+		}
+		head = append(head, "held_by")
+	}
+	_ = cw.Write(head)
+	row := make([]string, 0, len(head))
 	for i := range c.jobs {
 		r := &c.jobs[i]
-		_ = cw.Write([]string{
+		row = append(row[:0],
 			strconv.Itoa(r.ID), r.Name, r.Kind, strconv.Itoa(r.User), r.Pool,
 			ftoa(r.Submit), ftoa(r.FirstLaunch), ftoa(r.Finish), ftoa(r.Turnaround()),
 			strconv.Itoa(r.Maps), strconv.Itoa(r.Reduces),
 			strconv.FormatInt(r.InputBytes, 10), strconv.FormatInt(r.ShuffleBytes, 10), strconv.FormatInt(r.OutputBytes, 10),
 			r.Class.String(), strconv.Itoa(r.Locality[0]), strconv.Itoa(r.Locality[1]), strconv.Itoa(r.Locality[2]),
 			ftoa(r.MapProgressAtFirstReduce), ftoa(r.Slowdown), r.Status(), r.Reason,
-		})
+		)
+		if c.timeOn {
+			for p := range critpath.NumParts {
+				v := ""
+				if r.Time != nil {
+					v = ftoa(r.Time.Parts[p])
+				}
+				row = append(row, v)
+			}
+			if r.Time != nil {
+				row = append(row, r.Time.HeldBy)
+			} else {
+				row = append(row, "")
+			}
+		}
+		_ = cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()

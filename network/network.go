@@ -867,6 +867,27 @@ func (n *Network[T]) LinkBytes(l LinkID) float64 {
 	return k.bytes + k.load*(n.now-k.t)
 }
 
+// Tightest returns the link of path with the least capacity per active
+// flow, the share an equal split would give, leaving out counting links;
+// ok is false when path has none. It reads the counts kept as flows start
+// and end, and runs no solve.
+func (n *Network[T]) Tightest(path []LinkID) (l LinkID, ok bool) {
+	best := math.Inf(1)
+	for _, id := range path {
+		if id < 0 || int(id) >= len(n.links) {
+			continue
+		}
+		k := &n.links[id]
+		if k.counting {
+			continue
+		}
+		if s := k.cap / float64(max(k.flows, 1)); s < best {
+			best, l, ok = s, id, true
+		}
+	}
+	return l, ok
+}
+
 // ActiveFlows returns the number of flows still transferring.
 func (n *Network[T]) ActiveFlows() int { return n.nActive }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -107,6 +108,17 @@ func readJobs(rd io.Reader) ([]metrics.JobRecord, error) {
 			MapProgressAtFirstReduce: t.num("map_progress_at_first_reduce", -1), Slowdown: t.num("slowdown", -1),
 		}
 		j.Class = workload.ClassOf(j.ShuffleBytes)
+		if t.str(critpath.Queued.Column()) != "" {
+			// A completed job of a run that recorded where its time went.
+			b := &critpath.Breakdown{HeldBy: t.str("held_by")}
+			for p := range critpath.NumParts {
+				b.Parts[p] = t.num(p.Column(), 0)
+			}
+			j.Time = b
+		}
+		if t.str("status") == "failed" {
+			j.Failed, j.Reason = true, t.str("reason")
+		}
 		out = append(out, j)
 	}
 	return out, t.err

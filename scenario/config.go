@@ -161,7 +161,14 @@ type MetricsSpec struct {
 	// same engine settings) and reports turnaround / turnaround alone:
 	// one extra small simulation a job.
 	Slowdown bool `yaml:"slowdown" json:"slowdown"`
+	// TimeBreakdown splits each completed job's turnaround along its
+	// critical path (jobs.csv's time_*_s columns, summary.json's
+	// time_breakdown; docs/time.md). On unless set to false.
+	TimeBreakdown *bool `yaml:"time_breakdown" json:"time_breakdown"`
 }
+
+// Breakdown reports whether runs record where each job's time goes.
+func (m MetricsSpec) Breakdown() bool { return m.TimeBreakdown == nil || *m.TimeBreakdown }
 
 // Validate reports a steady-state window no run can measure, naming its
 // field: both bounds are needed, the end after the start, or neither for

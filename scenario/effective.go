@@ -172,6 +172,8 @@ func (c *Config) effective(t *cluster.Topology, jobs []workload.Job, params map[
 		Policy: EffectivePolicy{Name: c.Policy.Name, Params: params, NotApplied: notApplied, Site: c.Policy.Site},
 		Engine: eng, Metrics: c.Metrics, Faults: c.Faults,
 	}
+	on := c.Metrics.Breakdown()
+	e.Metrics.TimeBreakdown = &on
 	c.effectiveInputs(&e, t)
 	return e
 }

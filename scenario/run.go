@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
+	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
@@ -279,7 +280,11 @@ func (c *Config) Describe(s *metrics.Summary) error {
 }
 
 // Run builds and runs the scenario. progress may be nil.
-func (c *Config) Run(progress sim.Progress) (*Result, error) {
+func (c *Config) Run(progress sim.Progress) (*Result, error) { return c.RunLogged(progress, nil) }
+
+// RunLogged is Run that tells log, when not nil, of every launch the
+// policy decides (the decisions log).
+func (c *Config) RunLogged(progress sim.Progress, log jobtracker.DecisionLog) (*Result, error) {
 	b, err := c.build()
 	if err != nil {
 		return nil, err
@@ -288,7 +293,7 @@ func (c *Config) Run(progress sim.Progress) (*Result, error) {
 	eff := c.effective(t, jobs, b.params, b.notes)
 	fp := Fingerprint(t.Config(), jobs)
 	res, err := Simulation{Engine: c.engineFor(jobs), Topology: t, Jobs: jobs, Policy: pol, Seed: c.seed(), Metrics: c.Metrics,
-		Faults: b.faults, Progress: progress}.Run()
+		Faults: b.faults, Progress: progress, Decisions: log}.Run()
 	if err != nil {
 		// A run stopped by a setting is reported at the setting's line.
 		var se *sim.SettingError

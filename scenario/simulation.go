@@ -5,6 +5,7 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/faults"
+	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
@@ -29,6 +30,8 @@ type Simulation struct {
 	Faults []faults.Event
 	// Progress, when set, is called as the run advances.
 	Progress sim.Progress
+	// Decisions, when set, is told of every launch the policy decides.
+	Decisions jobtracker.DecisionLog
 	// Done, when set, says that the run's work is over although jobs
 	// remain: closed-loop submitters that stopped at their horizon leave
 	// jobs no one releases, and the engine's stall then ends the run as
@@ -38,6 +41,7 @@ type Simulation struct {
 
 // Run runs the simulation to its end and summarises it.
 func (s Simulation) Run() (*Result, error) {
+	s.Engine.TimeBreakdown = s.Metrics.Breakdown()
 	e, err := sim.New(s.Engine, s.Topology, s.Jobs, s.Policy, s.Seed)
 	if err != nil {
 		return nil, err
@@ -46,6 +50,9 @@ func (s Simulation) Run() (*Result, error) {
 		return nil, err
 	}
 	e.SetProgress(s.Progress)
+	if s.Decisions != nil {
+		e.SetDecisionLog(s.Decisions)
+	}
 	if err := e.Run(); err != nil && (s.Done == nil || !s.Done()) {
 		return nil, fmt.Errorf("policy %s: %w", s.Policy.Name(), err)
 	}

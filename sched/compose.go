@@ -12,6 +12,8 @@ type Composed struct {
 	name   string
 	order  Order
 	placer Placer
+	// seen, when set, is told each job the order yields (Consider).
+	seen func(*Job)
 }
 
 var (
@@ -51,7 +53,11 @@ func (p *Composed) Name() string { return p.name }
 
 // Assign asks the placer to choose among the order's candidates.
 func (p *Composed) Assign(c Cluster, o Offer) (Decision, bool) {
-	return p.placer.Place(c, o, p.order.Candidates(c, o.Slot))
+	seq := p.order.Candidates(c, o.Slot)
+	if p.seen != nil {
+		seq = p.considered(seq)
+	}
+	return p.placer.Place(c, o, seq)
 }
 
 // JobAdded forwards to the parts that observe jobs.

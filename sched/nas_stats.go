@@ -285,3 +285,20 @@ func (m *metered) MapOutputsLost(c Cluster, j *Job, n cluster.NodeID, maps int) 
 
 // Preempt asks the wrapped policy.
 func (m *meteredPreempter) Preempt(c Cluster) []TaskRef { return m.p.Preempt(c) }
+
+// HoldRule names the wrapped policy's declines.
+func (m *metered) HoldRule(o Offer) string { return HoldRule(m.inner, o) }
+
+// Consider has the wrapped policy report the jobs it considers.
+func (m *metered) Consider(f func(*Job)) bool {
+	c, ok := m.inner.(Considerer)
+	return ok && c.Consider(f)
+}
+
+// WhyNot asks the wrapped policy.
+func (m *metered) WhyNot(c Cluster, o Offer, j *Job) string {
+	if e, ok := m.inner.(Explainer); ok {
+		return e.WhyNot(c, o, j)
+	}
+	return ""
+}

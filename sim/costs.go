@@ -6,8 +6,11 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
+	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // Map spills and merges, and the reduce's merge (docs/model.md, Costs
@@ -305,6 +308,7 @@ func (e *Engine) mapPartDone(jr *jobRun, i int, m *mapTask) {
 	if m.parts--; m.parts > 0 {
 		return
 	}
+	e.jt.Phase(jobtracker.Attempt{Job: int32(jr.id), Task: int32(i), Kind: sched.MapTask, N: m.attempt}, critpath.ReadDone)
 	if e.p.SortBufferMB > 0 {
 		out := jr.spec.MapOutputBytes(i, e.topo.Config().BlockBytes())
 		if _, merge := mapSpills(out, e.p.SortBufferMB, e.p.MergeFactor); merge > 0 {
@@ -335,6 +339,7 @@ func (e *Engine) cancelFetch(r *reduceTask, h int32) {
 // computation; without a merge to do, its computation at once.
 func (e *Engine) reduceMerge(jr *jobRun, i int) {
 	r := &jr.reduces[i]
+	e.jt.Phase(jr.reduceAttempt(i), critpath.ComputeStart)
 	d := r.dk
 	if d == nil {
 		e.compute(jr, i)

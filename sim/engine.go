@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
@@ -195,10 +196,16 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if e.p.CopyCompute.Enabled {
 		maxComputing = e.p.CopyCompute.MaxComputing
 	}
+	var cp *critpath.Recorder
+	if p.TimeBreakdown {
+		cp = critpath.New(len(jobs))
+		e.col.EnableTimeBreakdown()
+	}
 	e.jt = jobtracker.New(jobtracker.Config{
 		Topology: topo, Seed: seed, Slots: slots, SlowStart: *e.p.SlowStart, MaxAttempts: e.p.MaxAttempts,
 		MaxComputing: maxComputing, LaunchesPerHeartbeat: e.p.LaunchesPerHeartbeat,
 		Speculative: e.p.Speculative, HeartbeatS: e.p.HeartbeatS, CheckInvariants: e.p.CheckInvariants,
+		Critpath: cp,
 	}, jobs, pol, e.col, (*driver)(e))
 	e.nodes = make([]nodeState, topo.NumNodes())
 	e.uplink = make([][2]float64, topo.NumRacks())
@@ -212,6 +219,10 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	e.instantLimit = instantBound(len(e.nodes), e.p, tasks, len(jobs))
 	return e, nil
 }
+
+// SetDecisionLog has the run tell l of every launch its policy decides
+// (jobtracker.Tracker.SetDecisionLog).
+func (e *Engine) SetDecisionLog(l jobtracker.DecisionLog) { e.jt.SetDecisionLog(l) }
 
 // SetProgress installs a progress callback.
 func (e *Engine) SetProgress(f Progress) { e.progress = f }

@@ -62,7 +62,9 @@ func mustPolicy(t testing.TB, name string) sched.Policy {
 
 func runJobs(t *testing.T, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy, p Params) *Engine {
 	t.Helper()
-	p.CheckInvariants = true
+	// Every hand-built run also checks that each job's time by part sums
+	// to its turnaround (jobtracker's invariant).
+	p.CheckInvariants, p.TimeBreakdown = true, true
 	e, err := New(p, topo, jobs, pol, 1)
 	if err != nil {
 		t.Fatal(err)

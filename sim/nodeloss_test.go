@@ -102,7 +102,7 @@ func runFaults(t *testing.T, topo *cluster.Topology, jobs []workload.Job, pol sc
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.CheckInvariants = true
+	p.CheckInvariants, p.TimeBreakdown = true, true
 	e, err := New(p, topo, jobs, pol, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -57,6 +57,9 @@ type Params struct {
 	// run many times faster with a quantum of a fraction of a second; the
 	// docs/performance.md gives the measured error.
 	NetworkQuantumS float64 `yaml:"network_quantum_s" json:"network_quantum_s"`
+	// TimeBreakdown records where each job's time goes (package
+	// critpath): the scenario's metrics.time_breakdown.
+	TimeBreakdown bool `yaml:"-" json:"-"`
 	// Transport is how a network transfer shares its links: "maxmin"
 	// (empty, the default), the fluid max-min model, in which a flow's
 	// payload gets all of its share of a link's rate; or "tcp", the same

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
@@ -119,6 +120,9 @@ type hostFetch struct {
 	avail float64        // bytes ready, not yet fetched
 	flow  network.FlowID // the fetch in flight
 	state uint8          // hostIdle, hostQueued or hostFetching
+	// bound is the kind of resource that bounded the fetch in flight when
+	// it started, in a run that records where jobs' time goes.
+	bound critpath.Bound
 }
 
 // Fetch states of a map-output host, for one reduce.
@@ -221,6 +225,7 @@ func (e *Engine) startPhase(jr *jobRun, t int32) {
 	i := int(-1 - t)
 	r := &jr.reduces[i]
 	r.state = tsRunning
+	e.jt.Phase(jr.reduceAttempt(i), critpath.Ready)
 	jr.copying = append(jr.copying, i)
 	e.pump(jr, i)
 }
@@ -242,6 +247,7 @@ func (e *Engine) addFlow(path []network.LinkID, bytes, rateCap float64, ref flow
 // its read and, in a run that models spills, its spill (costs.go).
 func (e *Engine) startMap(jr *jobRun, i int, m *mapTask) {
 	m.parts = 1
+	e.jt.Phase(jobtracker.Attempt{Job: int32(jr.id), Task: int32(i), Kind: sched.MapTask, N: m.attempt}, critpath.Ready)
 	e.startMapRead(jr, i, m)
 	if e.p.SortBufferMB > 0 && !e.jt.Done(jr.id) && m.state == tsRunning {
 		e.startSpill(jr, i, m)
@@ -382,6 +388,9 @@ func (e *Engine) pump(jr *jobRun, i int) {
 		ref := flowRef{job: int32(jr.spec.ID), task: int32(i), attempt: r.attempt, kind: flowFetch,
 			host: h, hostIdx: hi, cross: e.topo.Rack(h) != e.topo.Rack(r.node), remote: h != r.node}
 		hf.flow = e.addFlow(path, bytes, 0, ref, metrics.Shuffle)
+		if e.jt.Recording() {
+			hf.bound = e.boundOf(path)
+		}
 		e.pathBuf = path[:0]
 	}
 	if r.fetches == 0 && r.qhead == len(r.queue) && jr.sj.FinishedMaps == jr.sj.NumMaps && r.state == tsRunning && (fx == nil || fx.parked == 0) {
@@ -395,6 +404,7 @@ func (e *Engine) fetchDone(jr *jobRun, i int, h int32, bytes float64) {
 	r.fetched += bytes
 	hf := &r.from[h]
 	hf.flow = 0
+	e.jt.Fetched(jr.reduceAttempt(i), hf.bound)
 	if r.dk != nil {
 		if toDisk, b := r.dk.land(h); toDisk {
 			e.diskDone(metrics.Spill, b)
@@ -478,6 +488,7 @@ func (e *Engine) releaseCompute(n cluster.NodeID) {
 func (e *Engine) startWrite(jr *jobRun, i int) {
 	r := &jr.reduces[i]
 	r.state = tsWriting
+	e.jt.Phase(jr.reduceAttempt(i), critpath.WriteStart)
 	if e.p.CopyCompute.Enabled {
 		e.releaseCompute(r.node)
 	}
@@ -512,4 +523,20 @@ func (e *Engine) writeFlow(jr *jobRun, i int, reps []cluster.NodeID) {
 		host: r.node, cross: cross, remote: len(reps) > 1}
 	r.write = e.addFlow(path, bytes, 0, ref, metrics.Output)
 	e.pathBuf = path[:0]
+}
+
+// boundOf is the kind of resource a fetch over path is bounded by: its
+// link with the least capacity per flow (network.Tightest).
+func (e *Engine) boundOf(path []network.LinkID) critpath.Bound {
+	l, ok := e.net.Tightest(path)
+	if !ok {
+		return critpath.BoundNIC
+	}
+	switch e.topo.KindOf(l) {
+	case cluster.DiskKind:
+		return critpath.BoundDisk
+	case cluster.UplinkKind:
+		return critpath.BoundUplink
+	}
+	return critpath.BoundNIC
 }

@@ -118,6 +118,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if err := t.WriteText(stdout); err != nil {
 		return err
 	}
+	if err := writeTimeTable(stdout, names, func(p int) []metrics.Summary { return summaries[p : p+1] }); err != nil {
+		return err
+	}
 	if *verbose {
 		// What each policy's decisions cost on this machine: it varies from
 		// run to run and machine to machine, so only when asked for.

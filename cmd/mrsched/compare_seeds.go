@@ -96,7 +96,31 @@ func compareSeeds(fs *flag.FlagSet, base *scenario.Config, names []string, n, pa
 		firsts = append(firsts, runs[p*n].summary)
 	}
 	t.Notes = append(t.Notes, configNotes(base, firsts)...)
-	return t.WriteText(stdout)
+	if err := t.WriteText(stdout); err != nil {
+		return err
+	}
+	return writeTimeTable(stdout, names, func(p int) []metrics.Summary {
+		s := make([]metrics.Summary, n)
+		for k := range n {
+			s[k] = runs[p*n+k].summary
+		}
+		return s
+	})
+}
+
+// writeTimeTable writes "where the time goes" after a comparison, when
+// its runs recorded it; of(p) are policy names[p]'s summaries.
+func writeTimeTable(w io.Writer, names []string, of func(p int) []metrics.Summary) error {
+	runs := make([][]metrics.Summary, len(names))
+	for p := range names {
+		runs[p] = of(p)
+	}
+	t := report.TimeTable(names, runs)
+	if t == nil {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return t.WriteText(w)
 }
 
 func orNone(s []string) string {

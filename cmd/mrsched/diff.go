@@ -60,6 +60,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	}
 	var cols [5][]float64
 	var bands [][]metrics.BandChange
+	var went []string             // where each run's change went, when both runs recorded it
 	policies := map[string]bool{} // the runs' policies, with their parameters
 	undefined := false
 	for _, dir := range fs.Args()[1:] {
@@ -93,6 +94,9 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 			undefined = undefined || math.IsNaN(x)
 		}
 		t.AddRow(append(row, fmt.Sprint(c.Jobs))...)
+		if s, ok := report.TimeChange(&base.Summary, &r.Summary); ok {
+			went = append(went, fmt.Sprintf("  %s: %s", filepath.Clean(dir), s))
+		}
 	}
 	if n := len(cols[0]); n > 1 && len(policies) > 1 {
 		t.Notes = append(t.Notes, "no mean over the runs: they ran different policies, and a mean over policies means nothing")
@@ -108,6 +112,9 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	}
 	if undefined {
 		t.Notes = append(t.Notes, "n/a: the base run's figure is 0 and the run's is not, so no relative change exists")
+	}
+	if len(went) > 0 && !*csvOut {
+		t.Notes = append(t.Notes, fmt.Sprintf("where the change in mean turnaround went, by part of the jobs' critical path (mean seconds a job; docs/time.md):\n%s", strings.Join(went, "\n")))
 	}
 	tables := []*report.Table{t}
 	if *bySize {

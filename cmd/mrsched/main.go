@@ -90,6 +90,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdNetsim(args, stdout, stderr)
 	case "diff":
 		err = cmdDiff(args, stdout, stderr)
+	case "explain":
+		err = cmdExplain(args, stdout, stderr)
 	case "testbed":
 		err = cmdTestbed(args, stdout, stderr)
 	case "validate":

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,12 +12,14 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mrsched/mrsched/decisions"
+	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
-	fs := commandFlags("simulate", stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-force] [-q] [-v]")
+	fs := commandFlags("simulate", stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-decisions FILE] [-force] [-q] [-v]")
 	cfgPath := fs.String("config", "", "scenario YAML (required; see examples/)")
 	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, uplinks.csv, pools.csv, perf.json")
 	ov := addOverrideFlags(fs)
@@ -26,6 +29,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	outs := addReportFlag(fs)
 	force := fs.Bool("force", false, "replace what -out holds (another run, or other files)")
 	verbose := fs.Bool("v", false, "also say what the policy's decisions cost on this machine (as perf.json records)")
+	decisionsPath := fs.String("decisions", "", "also write every launch's decision (the offer, the jobs considered, the rule, why each other job was passed over) to this file, as gzip-compressed JSON lines (docs/time.md); mrsched explain reads OUT/decisions.jsonl.gz by default")
 	if err := parseCommand(fs, args, cfgPath, out); err != nil {
 		return err
 	}
@@ -54,7 +58,15 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := simulateInto(c, record, dir.path, outs, *cfgPath, *cpuProfile, *memProfile, *quiet, *verbose, stdout, stderr); err != nil {
+	if *decisionsPath != "" {
+		// Checked once -out exists, so that the log may go inside it,
+		// where mrsched explain looks first.
+		if err := writableFile(*decisionsPath); err != nil {
+			dir.discard()
+			return fmt.Errorf("-decisions %s: %w", *decisionsPath, err)
+		}
+	}
+	if err := simulateInto(c, record, dir.path, outs, *cfgPath, *cpuProfile, *memProfile, *decisionsPath, *quiet, *verbose, stdout, stderr); err != nil {
 		dir.discard()
 		return err
 	}
@@ -62,7 +74,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 }
 
 // simulateInto runs c and writes its run directory into out.
-func simulateInto(c *scenario.Config, record []byte, out string, outs *outputs, cfgPath, cpuProfile, memProfile string, quiet, verbose bool, stdout, stderr io.Writer) error {
+func simulateInto(c *scenario.Config, record []byte, out string, outs *outputs, cfgPath, cpuProfile, memProfile, decisionsPath string, quiet, verbose bool, stdout, stderr io.Writer) error {
 	if cpuProfile != "" {
 		stop, err := startProfile(cpuProfile)
 		if err != nil {
@@ -77,12 +89,31 @@ func simulateInto(c *scenario.Config, record []byte, out string, outs *outputs, 
 	for _, n := range c.NotApplied() {
 		fmt.Fprintf(stderr, "warning: %s\n", n)
 	}
+	var dlog *decisions.Writer
+	if decisionsPath != "" {
+		var err error
+		if dlog, err = decisions.Create(decisionsPath); err != nil {
+			return fmt.Errorf("-decisions: %w", err)
+		}
+	}
 	prog := newProgress(stderr, c.Policy.Name, 1, wl, quiet)
 	start := time.Now()
 	res, err := runInterruptible(func() (*scenario.Result, error) {
-		return c.Run(func(now float64, done, total int) { prog.sim(0, now, done, total) })
+		var log jobtracker.DecisionLog
+		if dlog != nil {
+			log = dlog
+		}
+		return c.RunLogged(func(now float64, done, total int) { prog.sim(0, now, done, total) }, log)
 	})
 	wall := time.Since(start)
+	if dlog != nil {
+		if cerr := dlog.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(decisionsPath) // a log of a run that did not finish explains nothing
+		}
+	}
 	if errors.Is(err, errInterrupted) {
 		prog.abandon()
 		fmt.Fprintf(stderr, "interrupted: the run did not finish; %s holds nothing of it\n", out)
@@ -107,6 +138,9 @@ func simulateInto(c *scenario.Config, record []byte, out string, outs *outputs, 
 	}
 	if verbose {
 		fmt.Fprintln(stderr, perf.Line())
+	}
+	if dlog != nil {
+		fmt.Fprintf(stdout, "wrote %s (%d decisions)\n", decisionsPath, dlog.Records())
 	}
 	s := res.Summary
 	fmt.Fprintf(stdout, "%s: %d/%d jobs, makespan %.0f s, throughput %.1f jobs/h, mean turnaround %.1f s, node-local maps %.1f%%, cross-rack %.2f GB\nwrote %s\n",

@@ -1,0 +1,76 @@
+package sched
+
+// Holder is a policy, or a part of one, that can name the rule by which
+// it declined an offer a pending task could have taken: delay
+// scheduling's locality wait, NAS's holds, ShuffleWatcher's deferrals,
+// TD's admission. Where a job's time goes (package critpath) names the
+// time a free slot sat idle while jobs waited by it. It returns "" when
+// it has no name for the decline.
+type Holder interface {
+	HoldRule(o Offer) string
+}
+
+// HoldRule names why policy p declined offer o: what p says as a Holder,
+// else p's name.
+func HoldRule(p Policy, o Offer) string {
+	if h, ok := p.(Holder); ok {
+		if r := h.HoldRule(o); r != "" {
+			return r
+		}
+	}
+	return p.Name()
+}
+
+// HoldRule asks the placer, then the order.
+func (p *Composed) HoldRule(o Offer) string {
+	for _, part := range [2]any{p.placer, p.order} {
+		if h, ok := part.(Holder); ok {
+			if r := h.HoldRule(o); r != "" {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// Rules by which the papers' placers decline offers.
+const (
+	HoldDelay        = "delay-wait"       // delay scheduling waits for a local map (Fair Scheduler paper, section 3)
+	HoldNASMap       = "nas-mts-hold"     // MTS waits D^m skips for a qualified map (NAS, section III-C)
+	HoldNASReduce    = "nas-crrts-hold"   // CR-RTS holds reduces while the network is congested (NAS, section III-D)
+	HoldSWMap        = "sw-map-defer"     // ShuffleWatcher's map placement defers (SAMP, section 4.2)
+	HoldSWReduce     = "sw-shuffle-defer" // ShuffleWatcher's NASS/SARP defer shuffles (sections 4.1, 4.3)
+	HoldTD           = "td-status"        // TD admits by job status (Algorithms 1-3)
+	HoldResourcesFit = "no-fit"           // no waiting task fits the node's free cores and memory
+)
+
+// HoldRule names delay scheduling's locality wait for a map slot.
+func (p *DelayPlacer) HoldRule(o Offer) string {
+	if o.Slot == ReduceSlot {
+		return ""
+	}
+	return HoldDelay
+}
+
+// HoldRule names MTS's wait for a map slot and CR-RTS's hold for a
+// reduce slot.
+func (p *NAS) HoldRule(o Offer) string {
+	if o.Slot == ReduceSlot {
+		return HoldNASReduce
+	}
+	return HoldNASMap
+}
+
+// HoldRule names ShuffleWatcher's deferral.
+func (p *ShuffleWatcher) HoldRule(o Offer) string {
+	if o.Slot == ReduceSlot {
+		return HoldSWReduce
+	}
+	return HoldSWMap
+}
+
+// HoldRule names TD's admission.
+func (p *TD) HoldRule(Offer) string { return HoldTD }
+
+// HoldRule names a decline for resources.
+func (f *ResourceFit) HoldRule(Offer) string { return HoldResourcesFit }
