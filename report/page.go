@@ -77,6 +77,9 @@ func (p *Page) sections() ([]section, error) {
 	}
 	if len(p.Runs) > 0 {
 		s := section{id: unique("comparison"), title: "Runs compared", tables: []*Table{ComparisonTable(p.Runs)}}
+		if t := runsTimeTable(p.Runs); t != nil {
+			s.tables = append(s.tables, t)
+		}
 		if m := PolicyMeans(p.Runs); m != nil {
 			s.tables = append(s.tables, m)
 		}

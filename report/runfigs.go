@@ -22,10 +22,15 @@ var (
 )
 
 // ComparisonFigures are the figures that set runs side by side: the
-// turnaround CDF, mean turnaround by class and the locality mix. Runs
+// turnaround CDF, mean turnaround by class, the locality mix and, for
+// runs that recorded it, where the time goes. Runs
 // without jobs.csv are left out of the CDF.
 func ComparisonFigures(runs []*Run) []*Figure {
-	return []*Figure{cdfFigure(runs), classFigure(runs), localityFigure(runs)}
+	figs := []*Figure{cdfFigure(runs), classFigure(runs), localityFigure(runs)}
+	if f := timeFigure(runs); f != nil {
+		figs = append(figs, f)
+	}
+	return figs
 }
 
 func cdfFigure(runs []*Run) *Figure {

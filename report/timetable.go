@@ -179,3 +179,13 @@ func topRule(by map[string]float64) string {
 	}
 	return rule
 }
+
+// runsTimeTable is TimeTable over runs, one column a run.
+func runsTimeTable(runs []*Run) *Table {
+	names := make([]string, len(runs))
+	sums := make([][]metrics.Summary, len(runs))
+	for i, r := range runs {
+		names[i], sums[i] = r.Label, []metrics.Summary{r.Summary}
+	}
+	return TimeTable(names, sums)
+}

@@ -27,7 +27,7 @@ func TestEveryCommandHelpExitsZero(t *testing.T) {
 	for _, args := range [][]string{
 		{"-h"}, {"help"}, {"compare", "-h"}, {"simulate", "-h"}, {"diff", "-h"}, {"netsim", "-h"},
 		{"trace", "-h"}, {"trace", "stats", "-h"}, {"experiment", "-h"}, {"policies", "-h"},
-		{"sweep", "-h"}, {"sweep", "plan", "-h"}, {"sweep", "run", "-h"}, {"sweep", "collect", "-h"}, {"sweep", "k8s", "-h"}, {"report", "-h"},
+		{"sweep", "-h"}, {"sweep", "plan", "-h"}, {"sweep", "run", "-h"}, {"sweep", "collect", "-h"}, {"sweep", "k8s", "-h"}, {"report", "-h"}, {"explain", "-h"},
 	} {
 		code, out, errOut := runCLI(t, args...)
 		if code != 0 || !strings.Contains(strings.ToLower(out+errOut), "usage") {

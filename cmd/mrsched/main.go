@@ -10,6 +10,7 @@
 //	mrsched simulate -config F -out D  one run from a YAML scenario
 //	mrsched sweep plan|run|collect     a grid of runs, here or on Slurm or Kubernetes
 //	mrsched diff BASE RUN...         how runs differ from a base run, in percent
+//	mrsched explain RUN_DIR -job ID  where one job's time went, and why
 //	mrsched netsim FILE.json         the network model alone
 //	mrsched trace stats FILE|NAME    a trace's jobs, bytes and classes
 //	mrsched experiment NAME...       a paper's experiment beside the paper's numbers
@@ -146,9 +147,10 @@ Commands:
                                      current policy with 95% intervals, the lines to apply
                                      (-sweep DIR, -collect DIR for a batch system)
   mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE]
-                                     one run from a YAML scenario; writes scenario.yaml,
+                  [-decisions FILE]  one run from a YAML scenario; writes scenario.yaml,
                                      summary.json, jobs.csv, timeseries.csv, uplinks.csv,
-                                     pools.csv and perf.json to DIR
+                                     pools.csv and perf.json to DIR; -decisions logs
+                                     every launch and why
   mrsched sweep plan -grid FILE -out DIR
                                      one scenario a cell, policy and seed of a grid
   mrsched sweep run -dir DIR [-index N | -parallel P]
@@ -160,6 +162,10 @@ Commands:
                                      -by-size adds the change by job size;
                                      -bases DIR,... compares the runs' mean with
                                      the mean of a set of base runs
+  mrsched explain RUN_DIR -job ID [-decisions FILE]
+                                     one job: where its time went along its critical
+                                     path, what it waited behind, where its tasks went
+                                     and why (from the decisions log)
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010|FB-2010-paths [-source-nodes N]
                                      jobs, bytes, shuffle classes, arrival span
