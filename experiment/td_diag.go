@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -202,6 +203,9 @@ type tdDiagOut struct {
 	atH, belowL          float64 // shares of adult job-time
 	idleOffers           int
 	engineLocal          float64 // node-local map launches by the engine's count, to check the probe
+	// heldS and queuedS are a job's mean waits on its critical path
+	// (package critpath): with a free slot it could take, and without.
+	heldS, queuedS float64
 }
 
 func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
@@ -219,6 +223,9 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 		return nil, fmt.Errorf("%s, %s: %d of %d jobs finished", r.policy.Label, v.name, sum.JobsCompleted, len(r.jobs))
 	}
 	out := &tdDiagOut{completionS: sum.MakespanS, tailS: sum.MakespanS - pr.lastMapEnd, declines: pr.declines}
+	if tb := sum.TimeBreakdown; tb != nil {
+		out.heldS, out.queuedS = tb.MeanS[critpath.Held.String()], tb.MeanS[critpath.Queued.String()]
+	}
 	var local, all int
 	for _, j := range res.Collector.Jobs() {
 		local += j.Locality[cluster.NodeLocal]
@@ -291,16 +298,16 @@ func runTDDiagnose(o Options) (*Result, error) {
 	t := &report.Table{
 		Title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", len(seeds)),
 		Headers: []string{"set-up", "queue", "scheduler", "completion (s)", "vs TD", "map CPU / T (s)", "local %", "map slots busy %", "idle while maps wait % (after last start)",
-			"stretch local", "stretch remote", "reduce tail (s)", "sticky % (non-local)", "H skips / map", "adult time at H %", "below L %"},
+			"job held / queued (s)", "stretch local", "stretch remote", "reduce tail (s)", "sticky % (non-local)", "H skips / map", "adult time at H %", "below L %"},
 	}
 	c := &report.Table{Headers: row("setup", "queue", "scheduler", "queues", []string{"completion_s", "completion_s_min", "completion_s_max"}, "completion_vs_td",
 		"map_cpu_per_slot_s", "local_pct", "map_busy_pct", "idle_waiting_pct", "idle_waiting_after_last_start_pct", "stretch_local", "stretch_remote", "reduce_tail_s",
-		"sticky_pct", "sticky_nonlocal_pct", "h_skips_per_map", "adult_at_h_pct", "adult_below_l_pct", "td_idle_offers")}
+		"sticky_pct", "sticky_nonlocal_pct", "h_skips_per_map", "adult_at_h_pct", "adult_below_l_pct", "td_idle_offers", "job_held_s", "job_queued_s")}
 	np := len(tdPolicies)
 	k := 0
 	for _, v := range tdVariants {
 		for _, qt := range TDQueueTypes {
-			type acc struct{ comp, lower, loc, util, idle, idleLast, sl, sr, tail, st, str, hs, ah, bl, io stat }
+			type acc struct{ comp, lower, loc, util, idle, idleLast, sl, sr, tail, st, str, hs, ah, bl, io, held, queued stat }
 			a := make([]acc, np)
 			for range seeds {
 				for pi := range tdPolicies {
@@ -324,6 +331,8 @@ func runTDDiagnose(o Options) (*Result, error) {
 					s.ah.add(x.atH)
 					s.bl.add(x.belowL)
 					s.io.add(float64(x.idleOffers))
+					s.held.add(x.heldS)
+					s.queued.add(x.queuedS)
 				}
 			}
 			for pi, p := range tdPolicies {
@@ -336,9 +345,11 @@ func runTDDiagnose(o Options) (*Result, error) {
 					tdCSV = []string{num(100*s.st.mean(), 2), num(100*s.str.mean(), 2), num(s.hs.mean(), 3), num(100*s.ah.mean(), 1), num(100*s.bl.mean(), 1), num(s.io.mean(), 1)}
 				}
 				t.AddRow(append([]string{v.name, qt.Name, p.Label, s.comp.text(0), fmt.Sprintf("%.2f", vs), num(s.lower.mean(), 0), s.loc.pct(),
-					num(100*s.util.mean(), 0), fmt.Sprintf("%.1f (%.1f)", 100*s.idle.mean(), 100*s.idleLast.mean()), num(s.sl.mean(), 2), num(s.sr.mean(), 2), num(s.tail.mean(), 0)}, tdCells...)...)
+					num(100*s.util.mean(), 0), fmt.Sprintf("%.1f (%.1f)", 100*s.idle.mean(), 100*s.idleLast.mean()),
+					fmt.Sprintf("%.1f / %.1f", s.held.mean(), s.queued.mean()), num(s.sl.mean(), 2), num(s.sr.mean(), 2), num(s.tail.mean(), 0)}, tdCells...)...)
 				c.AddRow(row(v.name, qt.Name, p.Label, fmt.Sprint(len(seeds)), s.comp.csv(1), num(vs, 3), num(s.lower.mean(), 1), num(100*s.loc.mean(), 2),
-					num(100*s.util.mean(), 2), num(100*s.idle.mean(), 2), num(100*s.idleLast.mean(), 2), num(s.sl.mean(), 3), num(s.sr.mean(), 3), num(s.tail.mean(), 1), tdCSV)...)
+					num(100*s.util.mean(), 2), num(100*s.idle.mean(), 2), num(100*s.idleLast.mean(), 2), num(s.sl.mean(), 3), num(s.sr.mean(), 3), num(s.tail.mean(), 1), tdCSV,
+					num(s.held.mean(), 2), num(s.queued.mean(), 2))...)
 			}
 		}
 	}
@@ -348,7 +359,9 @@ func runTDDiagnose(o Options) (*Result, error) {
 		"tail). stretch: a map's duration over its CPU time (1 = read never waited),",
 		"node-local and non-local. reduce tail: completion - last map end. TD only: sticky = maps given back to the slot's last",
 		"job below L x demand (Algorithm 1 line 2), H skips = times Algorithm 2 passed a job with a local map because it held",
-		"H x demand; adult time at H / below L: share of adult job-time each bound binds.",
+		"H x demand; adult time at H / below L: share of adult job-time each bound binds. job held / queued: a job's mean wait on its",
+		"critical path with a free map or reduce slot it could take, and without (docs/time.md): the probe's idle share counts",
+		"slot-seconds over the whole queue, these a job's own path; a queue's jobs all start at 0, so queued is mostly waiting for slots.",
 	}
 	for _, v := range tdVariants {
 		notes = append(notes, fmt.Sprintf("set-up %s: %s.", v.name, v.why))
