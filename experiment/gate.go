@@ -188,7 +188,7 @@ func (g *gate) MapOutputsLost(c sched.Cluster, j *sched.Job, n cluster.NodeID, m
 }
 
 // HoldRule names the inner policy's declines.
-func (g *gate) HoldRule(o sched.Offer) string { return sched.HoldRule(g.inner, o) }
+func (g *gate) HoldRule(o sched.Offer, k sched.TaskKind) string { return sched.HoldRule(g.inner, o, k) }
 
 // Consider has the inner policy report the jobs it considers.
 func (g *gate) Consider(f func(*sched.Job)) bool {

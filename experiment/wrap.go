@@ -87,7 +87,9 @@ func (p *passThrough) MapOutputsLost(c sched.Cluster, j *sched.Job, n cluster.No
 }
 
 // HoldRule names the inner policy's declines.
-func (p *passThrough) HoldRule(o sched.Offer) string { return sched.HoldRule(p.inner, o) }
+func (p *passThrough) HoldRule(o sched.Offer, k sched.TaskKind) string {
+	return sched.HoldRule(p.inner, o, k)
+}
 
 // Consider has the inner policy report the jobs it considers.
 func (p *passThrough) Consider(f func(*sched.Job)) bool {

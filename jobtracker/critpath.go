@@ -71,12 +71,11 @@ func (t *Tracker) declined(o sched.Offer) {
 	if t.cp == nil {
 		return
 	}
-	rule := sched.HoldRule(t.pol, o)
 	if o.Slot != sched.ReduceSlot {
-		t.cp.Declined(t.now, 0, rule)
+		t.cp.Declined(t.now, 0, sched.HoldRule(t.pol, o, sched.MapTask))
 	}
 	if o.Slot != sched.MapSlot {
-		t.cp.Declined(t.now, 1, rule)
+		t.cp.Declined(t.now, 1, sched.HoldRule(t.pol, o, sched.ReduceTask))
 	}
 }
 

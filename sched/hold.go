@@ -1,20 +1,21 @@
 package sched
 
 // Holder is a policy, or a part of one, that can name the rule by which
-// it declined an offer a pending task could have taken: delay
+// it declined an offer a pending task of kind k could have taken: delay
 // scheduling's locality wait, NAS's holds, ShuffleWatcher's deferrals,
-// TD's admission. Where a job's time goes (package critpath) names the
-// time a free slot sat idle while jobs waited by it. It returns "" when
-// it has no name for the decline.
+// TD's admission. A container offer (AnySlot) holds maps and reduces,
+// each by its own rule. Where a job's time goes (package critpath) names
+// the time a free slot sat idle while jobs waited by it. It returns ""
+// when it has no name for the decline.
 type Holder interface {
-	HoldRule(o Offer) string
+	HoldRule(o Offer, k TaskKind) string
 }
 
-// HoldRule names why policy p declined offer o: what p says as a Holder,
-// else p's name.
-func HoldRule(p Policy, o Offer) string {
+// HoldRule names why policy p declined offer o for tasks of kind k: what
+// p says as a Holder, else p's name.
+func HoldRule(p Policy, o Offer, k TaskKind) string {
 	if h, ok := p.(Holder); ok {
-		if r := h.HoldRule(o); r != "" {
+		if r := h.HoldRule(o, k); r != "" {
 			return r
 		}
 	}
@@ -22,10 +23,10 @@ func HoldRule(p Policy, o Offer) string {
 }
 
 // HoldRule asks the placer, then the order.
-func (p *Composed) HoldRule(o Offer) string {
+func (p *Composed) HoldRule(o Offer, k TaskKind) string {
 	for _, part := range [2]any{p.placer, p.order} {
 		if h, ok := part.(Holder); ok {
-			if r := h.HoldRule(o); r != "" {
+			if r := h.HoldRule(o, k); r != "" {
 				return r
 			}
 		}
@@ -44,33 +45,32 @@ const (
 	HoldResourcesFit = "no-fit"           // no waiting task fits the node's free cores and memory
 )
 
-// HoldRule names delay scheduling's locality wait for a map slot.
-func (p *DelayPlacer) HoldRule(o Offer) string {
-	if o.Slot == ReduceSlot {
+// HoldRule names delay scheduling's locality wait for maps.
+func (p *DelayPlacer) HoldRule(_ Offer, k TaskKind) string {
+	if k == ReduceTask {
 		return ""
 	}
 	return HoldDelay
 }
 
-// HoldRule names MTS's wait for a map slot and CR-RTS's hold for a
-// reduce slot.
-func (p *NAS) HoldRule(o Offer) string {
-	if o.Slot == ReduceSlot {
+// HoldRule names MTS's wait for maps and CR-RTS's hold for reduces.
+func (p *NAS) HoldRule(_ Offer, k TaskKind) string {
+	if k == ReduceTask {
 		return HoldNASReduce
 	}
 	return HoldNASMap
 }
 
 // HoldRule names ShuffleWatcher's deferral.
-func (p *ShuffleWatcher) HoldRule(o Offer) string {
-	if o.Slot == ReduceSlot {
+func (p *ShuffleWatcher) HoldRule(_ Offer, k TaskKind) string {
+	if k == ReduceTask {
 		return HoldSWReduce
 	}
 	return HoldSWMap
 }
 
 // HoldRule names TD's admission.
-func (p *TD) HoldRule(Offer) string { return HoldTD }
+func (p *TD) HoldRule(Offer, TaskKind) string { return HoldTD }
 
 // HoldRule names a decline for resources.
-func (f *ResourceFit) HoldRule(Offer) string { return HoldResourcesFit }
+func (f *ResourceFit) HoldRule(Offer, TaskKind) string { return HoldResourcesFit }

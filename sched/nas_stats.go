@@ -287,7 +287,7 @@ func (m *metered) MapOutputsLost(c Cluster, j *Job, n cluster.NodeID, maps int) 
 func (m *meteredPreempter) Preempt(c Cluster) []TaskRef { return m.p.Preempt(c) }
 
 // HoldRule names the wrapped policy's declines.
-func (m *metered) HoldRule(o Offer) string { return HoldRule(m.inner, o) }
+func (m *metered) HoldRule(o Offer, k TaskKind) string { return HoldRule(m.inner, o, k) }
 
 // Consider has the wrapped policy report the jobs it considers.
 func (m *metered) Consider(f func(*Job)) bool {
