@@ -39,6 +39,7 @@ const (
 	HoldDelay        = "delay-wait"       // delay scheduling waits for a local map (Fair Scheduler paper, section 3)
 	HoldNASMap       = "nas-mts-hold"     // MTS waits D^m skips for a qualified map (NAS, section III-C)
 	HoldNASReduce    = "nas-crrts-hold"   // CR-RTS holds reduces while the network is congested (NAS, section III-D)
+	HoldNASRackMaps  = "nas-crrts-maps"   // MTS holds medium and heavy maps on a rack CR-RTS marked congested (Algorithm 4's note)
 	HoldSWMap        = "sw-map-defer"     // ShuffleWatcher's map placement defers (SAMP, section 4.2)
 	HoldSWReduce     = "sw-shuffle-defer" // ShuffleWatcher's NASS/SARP defer shuffles (sections 4.1, 4.3)
 	HoldTD           = "td-status"        // TD admits by job status (Algorithms 1-3)
@@ -53,10 +54,15 @@ func (p *DelayPlacer) HoldRule(_ Offer, k TaskKind) string {
 	return HoldDelay
 }
 
-// HoldRule names MTS's wait for maps and CR-RTS's hold for reduces.
-func (p *NAS) HoldRule(_ Offer, k TaskKind) string {
-	if k == ReduceTask {
+// HoldRule names CR-RTS's hold for reduces; for maps, CR-RTS's note
+// when the offer's rack is marked congested (MTS then holds medium and
+// heavy maps there), else MTS's wait.
+func (p *NAS) HoldRule(o Offer, k TaskKind) string {
+	switch {
+	case k == ReduceTask:
 		return HoldNASReduce
+	case p.topo != nil && p.cfg.CRRTS && p.hold[p.topo.Rack(o.Node)]:
+		return HoldNASRackMaps
 	}
 	return HoldNASMap
 }
