@@ -33,10 +33,11 @@ const gateStallS = 60
 // Preemption is not supported (the gate would hide other workers' jobs from
 // it); runs with workers use policies that do not kill.
 type gate struct {
-	inner   sched.Policy
-	jobObs  sched.JobObserver
-	taskObs sched.TaskObserver
-	plan    *workerPlan
+	// passThrough gives the gate the inner policy's name, idle-offer
+	// wish and names for its declines; the gate overrides what it
+	// filters.
+	passThrough
+	plan *workerPlan
 
 	next     []int        // per worker: index into its jobs of the next to release
 	jobsOf   [][]int      // per worker: its job indices, in order
@@ -54,15 +55,13 @@ func newGate(inner sched.Policy, plan *workerPlan) *gate {
 	for _, w := range plan.owner {
 		workers = max(workers, w+1)
 	}
-	g := &gate{inner: inner, plan: plan,
+	g := &gate{passThrough: passTo(inner), plan: plan,
 		next: make([]int, workers), jobsOf: make([][]int, workers), busy: make([]bool, workers),
 		added: make([]*sched.Job, len(plan.owner)), released: make([]float64, len(plan.owner))}
 	for i, w := range plan.owner {
 		g.jobsOf[w] = append(g.jobsOf[w], i)
 		g.released[i] = -1
 	}
-	g.jobObs, _ = inner.(sched.JobObserver)
-	g.taskObs, _ = inner.(sched.TaskObserver)
 	g.view.g = g
 	return g
 }
@@ -91,17 +90,10 @@ func (g *gate) on(c sched.Cluster) *gateView {
 	return &g.view
 }
 
-// Name is the inner policy's.
-func (g *gate) Name() string { return g.inner.Name() }
-
 // Assign asks the inner policy, over the released jobs.
 func (g *gate) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
 	return g.inner.Assign(g.on(c), o)
 }
-
-// WantsIdleOffers is the inner policy's wish. An offer idle for the
-// engine is idle for the gate too: released jobs are among the submitted.
-func (g *gate) WantsIdleOffers() bool { return sched.IdleOffersOf(g.inner) != nil }
 
 // OfferIdle forwards, over the released jobs.
 func (g *gate) OfferIdle(c sched.Cluster, o sched.Offer) {
@@ -185,21 +177,4 @@ func (g *gate) MapOutputsLost(c sched.Cluster, j *sched.Job, n cluster.NodeID, m
 	if ob, ok := g.inner.(sched.OutputLossObserver); ok && slices.Contains(g.visible, j) {
 		ob.MapOutputsLost(g.on(c), j, n, maps)
 	}
-}
-
-// HoldRule names the inner policy's declines.
-func (g *gate) HoldRule(o sched.Offer, k sched.TaskKind) string { return sched.HoldRule(g.inner, o, k) }
-
-// Consider has the inner policy report the jobs it considers.
-func (g *gate) Consider(f func(*sched.Job)) bool {
-	c, ok := g.inner.(sched.Considerer)
-	return ok && c.Consider(f)
-}
-
-// WhyNot asks the inner policy.
-func (g *gate) WhyNot(c sched.Cluster, o sched.Offer, j *sched.Job) string {
-	if e, ok := g.inner.(sched.Explainer); ok {
-		return e.WhyNot(c, o, j)
-	}
-	return ""
 }
