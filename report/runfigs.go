@@ -159,19 +159,9 @@ func localityFigure(runs []*Run) *Figure {
 	labels := [3]string{"node-local", "rack-local", "off-rack"}
 	var prev *plotter.BarChart
 	for k := range mix {
-		b, err := plotter.NewBarChart(mix[k], vg.Points(10))
-		if err != nil {
-			continue
+		if b := stackBar(p, &prev, mix[k], localityColors[k], vg.Points(10)); b != nil {
+			p.Legend.Add(labels[k], b)
 		}
-		b.Color = localityColors[k]
-		b.LineStyle.Width = 0
-		b.Horizontal = true
-		if prev != nil {
-			b.StackOn(prev)
-		}
-		prev = b
-		p.Add(b)
-		p.Legend.Add(labels[k], b)
 	}
 	p.NominalY(names...)
 	p.X.Min, p.X.Max = 0, 100

@@ -79,19 +79,8 @@ func timeFigure(runs []*Run) *Figure {
 				vals[i] = means[i][k][part]
 				drawn = drawn || vals[i] > 0
 			}
-			b, err := plotter.NewBarChart(vals, vg.Points(9))
-			if err != nil {
-				continue
-			}
-			b.Color = partColors[part]
-			b.LineStyle.Width = 0
-			b.Horizontal = true
-			if prev != nil {
-				b.StackOn(prev)
-			}
-			prev = b
-			p.Add(b)
-			if k == 0 && drawn {
+			b := stackBar(p, &prev, vals, partColors[part], vg.Points(9))
+			if b != nil && k == 0 && drawn {
 				p.Legend.Add(part.String(), b)
 				legend = append(legend, part.String())
 			}
@@ -136,4 +125,22 @@ func timeFigure(runs []*Run) *Figure {
 			leg.Draw(draw.Crop(c, c.Max.X-c.Min.X-lw+em, 0, 0, -em))
 			plots[0].Legend = leg
 		}}
+}
+
+// stackBar adds to p a horizontal bar a run of width w and colour c,
+// stacked on *prev, which it becomes; nil when vals cannot be drawn.
+func stackBar(p *plot.Plot, prev **plotter.BarChart, vals plotter.Values, c color.Color, w vg.Length) *plotter.BarChart {
+	b, err := plotter.NewBarChart(vals, w)
+	if err != nil {
+		return nil
+	}
+	b.Color = c
+	b.LineStyle.Width = 0
+	b.Horizontal = true
+	if *prev != nil {
+		b.StackOn(*prev)
+	}
+	*prev = b
+	p.Add(b)
+	return b
 }
