@@ -183,6 +183,8 @@ type attempt struct {
 	tm      float64
 	tmRec   int32
 	tmEpoch int32
+	// n is the attempt's number (Key.N).
+	n uint32
 }
 
 // mapRec is an ended map attempt, as the path reads it.
@@ -197,6 +199,11 @@ type mapRec struct {
 // job is a running job's records.
 type job struct {
 	submit float64
+	// open are the running attempts by task, maps then reduces (nMaps
+	// of them); a task's second running attempt (a speculative backup)
+	// goes in Recorder.extra.
+	open  []*attempt
+	nMaps int32
 	// maps are the job's ended map attempts, in the order they ended.
 	maps []mapRec
 	// lastEnd is when the latest map attempt ended (or the submission);
@@ -218,9 +225,9 @@ type job struct {
 // Recorder collects the records and computes each job's Breakdown when it
 // completes. Its zero value is not usable; build it with New.
 type Recorder struct {
-	jobs []*job
-	open map[Key]*attempt
-	pool []*attempt
+	jobs  []*job
+	extra map[Key]*attempt
+	pool  []*attempt
 	// The free-slot clock: per slot group (0 maps, 1 reduces) whether a
 	// slot is free, since when, under which rule; idle accumulates the
 	// free time by group and rule.
@@ -234,7 +241,7 @@ type Recorder struct {
 
 // New returns a recorder for a run of n jobs.
 func New(n int) *Recorder {
-	r := &Recorder{jobs: make([]*job, n), open: map[Key]*attempt{}, ruleIdx: map[string]int16{}}
+	r := &Recorder{jobs: make([]*job, n), extra: map[Key]*attempt{}, ruleIdx: map[string]int16{}}
 	r.ruleID("heartbeat")
 	return r
 }
@@ -287,9 +294,10 @@ func (r *Recorder) Declined(now float64, g int, rule string) {
 	r.rule[g] = id
 }
 
-// Submitted records job j's submission.
-func (r *Recorder) Submitted(now float64, j int) {
-	jb := &job{submit: now, lastEnd: now, mapsDone: -1, doneRec: -1}
+// Submitted records job j's submission, of maps maps and reduces
+// reduces.
+func (r *Recorder) Submitted(now float64, j, maps, reduces int) {
+	jb := &job{submit: now, lastEnd: now, mapsDone: -1, doneRec: -1, open: make([]*attempt, maps+reduces), nMaps: int32(maps)}
 	jb.mapIdle = r.snapshot(nil, 0, now)
 	r.jobs[j] = jb
 }
@@ -308,7 +316,7 @@ func (r *Recorder) Launched(now float64, k Key, reach uint8, floor float64) {
 		a = new(attempt)
 	}
 	*a = attempt{launch: now, ready: now, readEnd: now, copied: now, compute: now, write: now,
-		floor: floor, reach: reach, pred: int32(len(jb.maps)) - 1, lastFetch: now, mdEpoch: -1}
+		floor: floor, reach: reach, pred: int32(len(jb.maps)) - 1, lastFetch: now, mdEpoch: -1, n: k.N}
 	if k.Task >= 0 {
 		a.gap = now - jb.lastEnd
 		a.held, a.rule = r.heldSince(jb.mapIdle, 0, now)
@@ -316,7 +324,34 @@ func (r *Recorder) Launched(now float64, k Key, reach uint8, floor float64) {
 		a.gap = now - jb.mapsDone
 		a.held, a.rule = r.heldSince(jb.redIdle, 1, now)
 	}
-	r.open[k] = a
+	if i := jb.slot(k.Task); jb.open[i] == nil {
+		jb.open[i] = a
+	} else {
+		r.extra[k] = a
+	}
+}
+
+// slot is task's index in open.
+func (jb *job) slot(task int32) int32 {
+	if task >= 0 {
+		return task
+	}
+	return jb.nMaps - 1 - task
+}
+
+// find is attempt k's record while it runs, nil otherwise.
+func (r *Recorder) find(k Key) *attempt {
+	jb := r.jobs[k.Job]
+	if jb == nil {
+		return nil
+	}
+	if a := jb.open[jb.slot(k.Task)]; a != nil && a.n == k.N {
+		return a
+	}
+	if len(r.extra) == 0 {
+		return nil
+	}
+	return r.extra[k]
 }
 
 // heldSince is the free-slot time of group g since the snapshot from,
@@ -343,7 +378,7 @@ func (r *Recorder) heldSince(from []float64, g int, now float64) (float64, int16
 
 // Phase records that attempt k reached phase boundary m.
 func (r *Recorder) Phase(now float64, k Key, m Mark) {
-	a := r.open[k]
+	a := r.find(k)
 	if a == nil {
 		return
 	}
@@ -370,7 +405,7 @@ func (r *Recorder) Phase(now float64, k Key, m Mark) {
 // The time since its previous fetch ended counts toward b, from when the
 // job's maps were all done.
 func (r *Recorder) Fetched(now float64, k Key, b Bound) {
-	a := r.open[k]
+	a := r.find(k)
 	if a == nil {
 		return
 	}
@@ -404,12 +439,16 @@ func (r *Recorder) MapsLost(now float64, j int) {
 // all of the job's maps done, so. A finished reduce's records are kept
 // if it ends last so far.
 func (r *Recorder) AttemptEnded(now float64, k Key, o Outcome, allMapsDone bool) {
-	a := r.open[k]
+	a := r.find(k)
 	if a == nil {
 		return
 	}
-	delete(r.open, k)
 	jb := r.jobs[k.Job]
+	if i := jb.slot(k.Task); jb.open[i] == a {
+		jb.open[i] = nil
+	} else {
+		delete(r.extra, k)
+	}
 	a.end, a.ok = now, o == Succeeded
 	if k.Task >= 0 {
 		jb.maps = append(jb.maps, mapRec{launch: a.launch, ready: a.ready, readEnd: a.readEnd, end: now,
