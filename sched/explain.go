@@ -111,12 +111,14 @@ func (p *DelayPlacer) WhyNot(c Cluster, o Offer, j *Job) string {
 	return ""
 }
 
-// WhyNot gives a job's NAS class and its user's skip count.
+// WhyNot gives a job's NAS class and its user's skip count. It reads the
+// placer's state and changes none of it, so that a run with the
+// decisions log decides as one without.
 func (p *NAS) WhyNot(c Cluster, o Offer, j *Job) string {
-	if p.topo == nil || j.Index >= len(p.jobs) {
+	if p.topo == nil || j.Index >= len(p.jobs) || !p.jobs[j.Index].active {
 		return ""
 	}
-	us := p.users[p.user(j.Pool)]
+	us := p.users[p.jobs[j.Index].user]
 	if o.Slot == ReduceSlot {
 		return fmt.Sprintf("nas CR-RTS: %s job, its user skipped %d of D^r %d", p.Class(j), us.redSkips, p.cfg.reduceSkips)
 	}

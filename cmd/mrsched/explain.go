@@ -112,18 +112,19 @@ func explainJob(w io.Writer, run *report.Run, r *metrics.JobRecord) {
 		fmt.Fprintf(w, "\nThe run did not record where its jobs' time went (metrics.time_breakdown is false).\n")
 	}
 	// The jobs ahead of it: submitted before it and not finished when it
-	// came, the ones a fair or FIFO order weighs it against.
+	// came, the ones a fair or FIFO order weighs it against. jobs.csv
+	// does not say when a failed job failed, so failed jobs are left out.
 	var ahead, pool int
 	for k := range run.Jobs {
 		o := &run.Jobs[k]
-		if o.ID != r.ID && o.Submit <= r.Submit && (o.Finish < 0 || o.Finish > r.Submit) && !(o.Failed && o.FailedAt <= r.Submit) {
+		if o.ID != r.ID && !o.Failed && o.Submit <= r.Submit && (o.Finish < 0 || o.Finish > r.Submit) {
 			ahead++
 			if o.Pool == r.Pool {
 				pool++
 			}
 		}
 	}
-	fmt.Fprintf(w, "\nWhen it was submitted, %d earlier jobs had not finished, %d of them in its pool.\n", ahead, pool)
+	fmt.Fprintf(w, "\nWhen it was submitted, %d earlier jobs had not finished (failed jobs not counted), %d of them in its pool.\n", ahead, pool)
 }
 
 // explainTasks writes where job r's tasks went and why, and the jobs that
