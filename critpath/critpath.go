@@ -294,10 +294,12 @@ func (r *Recorder) Declined(now float64, g int, rule string) {
 	r.rule[g] = id
 }
 
-// Submitted records job j's submission, of maps maps and reduces
-// reduces.
-func (r *Recorder) Submitted(now float64, j, maps, reduces int) {
-	jb := &job{submit: now, lastEnd: now, mapsDone: -1, doneRec: -1, open: make([]*attempt, maps+reduces), nMaps: int32(maps)}
+// Submitted records job j's submission at now, of maps maps and reduces
+// reduces; its turnaround counts from submit, the time it was due, which
+// a driver running in wall-clock time reaches a little after it.
+func (r *Recorder) Submitted(now, submit float64, j, maps, reduces int) {
+	submit = min(submit, now)
+	jb := &job{submit: submit, lastEnd: submit, mapsDone: -1, doneRec: -1, open: make([]*attempt, maps+reduces), nMaps: int32(maps)}
 	jb.mapIdle = r.snapshot(nil, 0, now)
 	r.jobs[j] = jb
 }

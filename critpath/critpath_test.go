@@ -48,7 +48,7 @@ func TestWalkHandTraces(t *testing.T) {
 			// computes 13-15, writes 15-18.
 			name: "a reduce held by CR-RTS",
 			steps: []step{
-				{0, func(r *Recorder, t float64) { r.Submitted(t, 0, 1, 1) }},
+				{0, func(r *Recorder, t float64) { r.Submitted(t, t, 0, 1, 1) }},
 				{0, free(0, true)}, {0, free(1, true)},
 				{0, launch(0, 0, 1, 0, 4)}, {0, free(0, false)}, {0, mark(0, 0, 1, Ready)},
 				{4, mark(0, 0, 1, ReadDone)}, {4, end(0, 0, 1, Succeeded, true)}, {4, free(0, true)},
@@ -72,7 +72,7 @@ func TestWalkHandTraces(t *testing.T) {
 			name: "two waves, a failed attempt and a hold",
 			steps: []step{
 				{0, free(0, false)},
-				{0, func(r *Recorder, t float64) { r.Submitted(t, 0, 2, 0) }},
+				{0, func(r *Recorder, t float64) { r.Submitted(t, t, 0, 2, 0) }},
 				{1, free(0, true)}, {1, launch(0, 0, 1, 2, 1.5)}, {1, free(0, false)}, {1, mark(0, 0, 1, Ready)},
 				{3, mark(0, 0, 1, ReadDone)}, {3, end(0, 0, 1, Succeeded, false)}, {3, free(0, true)},
 				{3, launch(0, 1, 1, 0, 2)}, {3, free(0, false)}, {3, mark(0, 1, 1, Ready)},
@@ -92,7 +92,7 @@ func TestWalkHandTraces(t *testing.T) {
 			// first output existed (2-6) is lost.
 			name: "a map run again after its output was lost",
 			steps: []step{
-				{0, func(r *Recorder, t float64) { r.Submitted(t, 0, 1, 1) }},
+				{0, func(r *Recorder, t float64) { r.Submitted(t, t, 0, 1, 1) }},
 				{0, launch(0, 0, 1, 0, 2)}, {0, mark(0, 0, 1, Ready)},
 				{2, mark(0, 0, 1, ReadDone)}, {2, end(0, 0, 1, Succeeded, true)},
 				{2, launch(0, -1, 1, 0, 0)}, {2, mark(0, -1, 1, Ready)}, {3, mark(0, -1, 1, Copied)},
@@ -103,6 +103,22 @@ func TestWalkHandTraces(t *testing.T) {
 			},
 			end:  8,
 			want: map[Part]float64{MapCompute: 4, Lost: 4},
+		},
+		{
+			// A driver in wall-clock time (the testbed's master) reaches
+			// a job due at 0 at 0.5 s: the job's time still counts from 0,
+			// the half second it was not yet seen counts as queued (the
+			// free slot was never offered to it), and the map runs
+			// 0.5-2.5.
+			name: "a submission reached late",
+			steps: []step{
+				{0, free(0, true)},
+				{0.5, func(r *Recorder, t float64) { r.Submitted(t, 0, 0, 1, 0) }},
+				{0.5, launch(0, 0, 1, 0, 2)}, {0.5, free(0, false)}, {0.5, mark(0, 0, 1, Ready)},
+				{2.5, mark(0, 0, 1, ReadDone)}, {2.5, end(0, 0, 1, Succeeded, true)},
+			},
+			end:  2.5,
+			want: map[Part]float64{Queued: 0.5, MapCompute: 2},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,7 +149,7 @@ func TestWalkHandTraces(t *testing.T) {
 // records go when it leaves.
 func TestFailedJobHasNoBreakdown(t *testing.T) {
 	r := New(1)
-	r.Submitted(0, 0, 1, 0)
+	r.Submitted(0, 0, 0, 1, 0)
 	r.Launched(0, Key{0, 0, 1}, 0, 1)
 	r.AttemptEnded(1, Key{0, 0, 1}, Ended, false)
 	if _, ok := r.JobEnded(1, 0, false); ok {

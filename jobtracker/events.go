@@ -33,7 +33,7 @@ func (t *Tracker) Submit(i int, input cluster.File) {
 	t.active = append(t.active, sj)
 	t.launchableMaps += sj.NumMaps
 	if t.cp != nil {
-		t.cp.Submitted(t.now, i, spec.NumMaps, spec.NumReduces)
+		t.cp.Submitted(t.now, spec.Submit, i, spec.NumMaps, spec.NumReduces)
 	}
 	t.enableReduces(jr)
 	t.epoch++

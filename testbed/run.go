@@ -240,6 +240,9 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (res *Result, err
 	// The stall bound's default follows the workload, as a simulation of
 	// the scenario has it.
 	engine.StallS = c.EngineFor(jobs).WithDefaults().StallS
+	// Each job's time by part, as a simulation of the scenario records it
+	// (metrics.time_breakdown): the workers report their attempts' phases.
+	engine.TimeBreakdown = c.Metrics.Breakdown()
 	if !topo.Uniform() {
 		// The fabric builds racks x nodes_per_rack identical nodes; a
 		// cluster of hosts would run on another cluster than the one

@@ -27,6 +27,10 @@ type Outcome struct {
 	CrossRackBytes float64 `json:"cross_rack_bytes"`
 	// Turnaround is each completed job's turnaround, by job ID.
 	Turnaround map[int]float64 `json:"-"`
+	// Time is the completed jobs' mean seconds by part of their critical
+	// path (summary.json's time_breakdown.mean_s), by part name; nil for
+	// a run that did not record it.
+	Time map[string]float64 `json:"time_s,omitempty"`
 }
 
 // Errors are the simulator's relative errors against the testbed on one

@@ -351,8 +351,12 @@ func policyNode(r run) *yaml.Node {
 // outcome reduces a run's summary and per-job turnarounds to what
 // validation compares.
 func outcome(s metrics.Summary, turnaround map[int]float64) Outcome {
-	return Outcome{MeanTurnaround: s.Turnaround.Mean, P95Turnaround: s.Turnaround.P95, MakespanS: s.MakespanS,
+	o := Outcome{MeanTurnaround: s.Turnaround.Mean, P95Turnaround: s.Turnaround.P95, MakespanS: s.MakespanS,
 		ThroughputJobsPerHour: s.ThroughputJobsPerHour, CrossRackBytes: s.Bytes.CrossRackTotal, Turnaround: turnaround}
+	if s.TimeBreakdown != nil {
+		o.Time = s.TimeBreakdown.MeanS
+	}
+	return o
 }
 
 // turnarounds is every completed job's turnaround, by job ID.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mrsched/mrsched/validate"
@@ -40,4 +41,46 @@ func TestValidateTableMarksOneSeedEffectsUntested(t *testing.T) {
 // cross-rack bytes unchanged).
 func turnaround(r float64) validate.Ratios {
 	return validate.Ratios{MeanTurnaround: r, Throughput: 1, CrossRack: 1}
+}
+
+// The time table sets the simulator's parts beside the testbed's, per
+// policy, averaged over seeds: the shuffle's parts are one row (the
+// testbed does not tell which link bounded a fetch), parts neither side
+// spent time in are left out, and runs that recorded no time leave the
+// table out altogether.
+func TestValidateTimeTableSetsPartsSideBySide(t *testing.T) {
+	run := func(policy string, sim, tb map[string]float64) validate.Run {
+		return validate.Run{Policy: policy, Sim: validate.Outcome{Time: sim}, Testbed: validate.Outcome{Time: tb}}
+	}
+	rep := &validate.Report{Runs: []validate.Run{
+		run("fair", map[string]float64{"startup": 1, "shuffle_nic": 2, "shuffle_uplink": 4, "held": 0},
+			map[string]float64{"startup": 3, "shuffle_nic": 5}),
+		run("fair", map[string]float64{"startup": 3, "shuffle_nic": 2},
+			map[string]float64{"startup": 5, "shuffle_nic": 7}),
+		run("nas", map[string]float64{"queued": 1}, map[string]float64{"queued": 2}),
+	}}
+	tb := validateTimeTable(rep)
+	if tb == nil {
+		t.Fatal("no time table, though every run recorded its time")
+	}
+	want := [][]string{
+		// fair: startup (1+3)/2 = 2 against (3+5)/2 = 4; shuffle (6+2)/2 = 4
+		// against (5+7)/2 = 6; nas: queued 1 against 2.
+		{"queued", "0.00", "0.00", "+0.00", "1.00", "2.00", "-1.00"},
+		{"startup", "2.00", "4.00", "-2.00", "0.00", "0.00", "+0.00"},
+		{"shuffle", "4.00", "6.00", "-2.00", "0.00", "0.00", "+0.00"},
+		{"turnaround", "6.00", "10.00", "-4.00", "1.00", "2.00", "-1.00"},
+	}
+	if len(tb.Rows) != len(want) {
+		t.Fatalf("rows %v, want %v: one row a part either side spent time in, then the total", tb.Rows, want)
+	}
+	for i := range want {
+		if !slices.Equal(tb.Rows[i], want[i]) {
+			t.Errorf("row %d = %v, want %v", i, tb.Rows[i], want[i])
+		}
+	}
+	rep.Runs = []validate.Run{run("fair", map[string]float64{"startup": 1}, nil)}
+	if tb := validateTimeTable(rep); tb != nil {
+		t.Errorf("a time table from runs whose testbed side recorded none: %v", tb.Rows)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/testbed/content"
@@ -307,6 +308,21 @@ func (m *Master) ended(n cluster.NodeID, e wire.Ended) {
 func (m *Master) copied(n cluster.NodeID, wa wire.Attempt) {
 	if a, ok := m.live(n, wa); ok && a.Kind == sched.ReduceTask {
 		m.jt.ReduceCopied(a)
+	}
+}
+
+// phaseMarks are the phase boundaries a worker reports, as the job
+// tracker's recorder names them.
+var phaseMarks = map[wire.PhaseMark]critpath.Mark{
+	wire.PhaseReady: critpath.Ready, wire.PhaseReadDone: critpath.ReadDone, wire.PhaseWriteStart: critpath.WriteStart,
+}
+
+// phase records that a live attempt on node n crossed a phase boundary,
+// at the instant its worker's report arrives, as Copied is.
+func (m *Master) phase(n cluster.NodeID, p *wire.Phase) {
+	mk, known := phaseMarks[p.Mark]
+	if a, ok := m.live(n, p.Attempt); ok && known {
+		m.jt.Phase(a, mk)
 	}
 }
 

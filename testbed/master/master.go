@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/jobtracker"
 	"github.com/mrsched/mrsched/metrics"
@@ -218,10 +219,15 @@ func New(cfg Config) (*Master, error) {
 	}
 	c := t.Config()
 	e := &cfg.Engine
+	var cp *critpath.Recorder
+	if e.TimeBreakdown {
+		cp = critpath.New(len(cfg.Jobs))
+		m.col.EnableTimeBreakdown()
+	}
 	m.jt = jobtracker.New(jobtracker.Config{
 		Topology: t, Seed: cfg.Seed, Slots: [3]int{c.MapSlots, c.ReduceSlots, c.Containers},
 		SlowStart: *e.SlowStart, MaxAttempts: e.MaxAttempts, LaunchesPerHeartbeat: e.LaunchesPerHeartbeat,
-		HeartbeatS: e.HeartbeatS, CheckInvariants: e.CheckInvariants,
+		HeartbeatS: e.HeartbeatS, CheckInvariants: e.CheckInvariants, Critpath: cp,
 	}, cfg.Jobs, p, m.col, (*driver)(m))
 	m.uplink = make([][2]float64, t.NumRacks())
 	m.jt.SetUplinks(m.uplink)
@@ -475,6 +481,8 @@ func (m *Master) handle(r inbound) {
 		m.fetchFailed(cluster.NodeID(r.node), msg.FetchFailed)
 	case msg.Copied != nil:
 		m.copied(cluster.NodeID(r.node), *msg.Copied)
+	case msg.Phase != nil:
+		m.phase(cluster.NodeID(r.node), msg.Phase)
 	case msg.Recovered != nil:
 		rc := msg.Recovered
 		m.recoveries = append(m.recoveries, fmt.Sprintf("t=%.3f s: %s on node %d: %s without node %d: %s",

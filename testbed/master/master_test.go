@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/testbed/content"
@@ -147,6 +149,7 @@ func runLoopbackFair(t *testing.T, topo *cluster.Topology, jobs []workload.Job) 
 		expected[i] = plans[i].Expected()
 	}
 	params := sim.Params{}.WithDefaults()
+	params.TimeBreakdown, params.CheckInvariants = true, true
 	lb := startLoopback(t, topo, jobs, plans, seed, topo.Config().DiskMBps*1e6*byteScale/timeScale, params.HeartbeatS*timeScale)
 	pol, err := sched.NewPolicy("fair", nil)
 	if err != nil {
@@ -178,6 +181,27 @@ func runLoopbackFair(t *testing.T, topo *cluster.Topology, jobs []workload.Job) 
 	}
 	if len(res.FailedAttempts) > 0 {
 		t.Errorf("attempts failed on a healthy loopback cluster: %v", res.FailedAttempts)
+	}
+	// The workers report their attempts' phases, so each job's time splits
+	// along its critical path as in the simulator: the parts add up to the
+	// turnaround, the maps' start-up, read and compute are there, and a
+	// job with reduces spends time writing its output.
+	for _, r := range res.Collector.Jobs() {
+		if r.Time == nil {
+			t.Errorf("job %d: no time by part; the run records it", r.ID)
+			continue
+		}
+		ta := r.Finish - r.Submit
+		if sum := r.Time.Sum(); math.Abs(sum-ta) > 1e-3 {
+			t.Errorf("job %d: parts sum to %.6f s, turnaround %.6f s; they must add up", r.ID, sum, ta)
+		}
+		p := r.Time.Parts
+		if p[critpath.Startup] <= 0 || p[critpath.MapCompute] <= 0 {
+			t.Errorf("job %d: start-up %.3f s, map compute %.3f s; every map starts up (engine.task_startup_s) and computes", r.ID, p[critpath.Startup], p[critpath.MapCompute])
+		}
+		if jobs[r.ID].NumReduces > 0 && jobs[r.ID].OutputBytes > 0 && p[critpath.OutputWrite] <= 0 {
+			t.Errorf("job %d writes %d bytes of output but no time went to it: the worker's write_start was not recorded", r.ID, jobs[r.ID].OutputBytes)
+		}
 	}
 	if s.Bytes.ShuffleTotal <= 0 {
 		t.Errorf("no shuffle bytes recorded; the jobs shuffle %d bytes", jobs[0].ShuffleBytes)

@@ -57,8 +57,12 @@ type Msg struct {
 	// longer waits for maps, and computes and writes from now on (the
 	// master's StarvedMaps kills only reduces still copying).
 	Copied *Attempt `json:"copied,omitempty"`
-	Status *Status  `json:"status,omitempty"`
-	Fatal  string   `json:"fatal,omitempty"`
+	// Phase reports that an attempt crossed a phase boundary, so that the
+	// master splits each job's time by part as the simulator does
+	// (package critpath); a reduce's end of copying is Copied.
+	Phase  *Phase  `json:"phase,omitempty"`
+	Status *Status `json:"status,omitempty"`
+	Fatal  string  `json:"fatal,omitempty"`
 }
 
 // FetchFailed is a reduce's failed fetch of map outputs from a node, as a
@@ -100,7 +104,7 @@ func (m *Msg) count() int {
 	n := 0
 	for _, set := range []bool{m.Setup != nil, m.Start != nil, m.Launch != nil, m.Kill != nil, m.MapOutputs != nil,
 		m.Shutdown != nil, m.Dump != nil, m.StatusRequest != nil, m.Ready != nil, m.Heartbeat != nil, m.Transfers != nil,
-		m.FetchFailed != nil, m.Recovered != nil, m.Copied != nil, m.Status != nil, m.Fatal != ""} {
+		m.FetchFailed != nil, m.Recovered != nil, m.Copied != nil, m.Phase != nil, m.Status != nil, m.Fatal != ""} {
 		if set {
 			n++
 		}
@@ -334,6 +338,24 @@ type Ended struct {
 	// confirmed.
 	Digest string `json:"digest,omitempty"`
 }
+
+// Phase is an attempt's phase boundary: its start-up ended (PhaseReady),
+// a map finished reading its input (PhaseReadDone), a reduce began
+// writing its output (PhaseWriteStart).
+type Phase struct {
+	Attempt Attempt   `json:"attempt"`
+	Mark    PhaseMark `json:"mark"`
+}
+
+// PhaseMark names a phase boundary.
+type PhaseMark string
+
+// The phase boundaries a worker reports.
+const (
+	PhaseReady      PhaseMark = "ready"
+	PhaseReadDone   PhaseMark = "read_done"
+	PhaseWriteStart PhaseMark = "write_start"
+)
 
 // Cause is why bytes crossed the network, as the simulator's metrics count
 // them.

@@ -31,6 +31,7 @@ func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
 		w.setPhase(a, fmt.Sprintf("reading block %d of job %d from node %d while computing", a.Task, a.Job, src), src == w.setup.Node)
 		in, err := w.readBlock(ctx, a, src, m.InputBytes, l.BytesPerSec)
 		if err == nil {
+			w.mark(a, wire.PhaseReadDone)
 			w.setPhase(a, "writing its output (paced by the disk)", true)
 		}
 		if err == nil {
@@ -163,6 +164,7 @@ func (w *Worker) runReduce(ctx context.Context, l *wire.Launch, f *fetcher) (con
 			return content.Digest{}, fmt.Errorf("output pipeline names node %d, which does not exist", n)
 		}
 	}
+	w.mark(a, wire.PhaseWriteStart)
 	d, pipeline, err := w.writeThrough(ctx, a, content.OutputKey(parts), rt.OutputBytes, rt.Pipeline)
 	if err != nil {
 		return content.Digest{}, err

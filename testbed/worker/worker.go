@@ -204,6 +204,13 @@ func (w *Worker) transfer(t wire.Transfer) {
 	w.conn.Send(wire.Msg{Transfers: []wire.Transfer{t}})
 }
 
+// mark reports that attempt a crossed phase boundary m. Like Copied, it
+// goes at once, ahead of the attempt's end, which the next heartbeat
+// carries: the connection keeps them in order.
+func (w *Worker) mark(a wire.Attempt, m wire.PhaseMark) {
+	w.conn.Send(wire.Msg{Phase: &wire.Phase{Attempt: a, Mark: m}})
+}
+
 // recovered reports that attempt a went on without node n, after err.
 func (w *Worker) recovered(a wire.Attempt, what wire.Recovery, n int, err error) {
 	w.conn.Send(wire.Msg{Recovered: &wire.Recovered{Attempt: a, What: what, Node: n, Err: err.Error()}})
@@ -229,6 +236,7 @@ func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 		e.Attempt = a
 		err := pace.Sleep(ctx, time.Duration(l.StartupS*float64(time.Second)))
 		if err == nil {
+			w.mark(a, wire.PhaseReady)
 			switch {
 			case a.Kind == wire.Map && l.Map != nil:
 				err = w.runMap(ctx, l)
