@@ -442,19 +442,30 @@ func (t *Tracker) afterKill(jr *job, k sched.TaskKind, n cluster.NodeID, slot sc
 func (t *Tracker) AttemptFailed(a Attempt, why string, fault bool) {
 	jr := t.jobs[a.Job]
 	k, i := a.Kind, int(a.Task)
-	node, slot, start := t.endAttempt(jr, k, i, Failed)
 	ts := jr.task(k, i)
-	ts.failures++
+	if a.N&BackupAttempt != 0 {
+		// A backup's failure ends the backup alone, the task's own
+		// attempt runs on; it counts among the task's failures, as every
+		// attempt's does in Hadoop's TaskInProgress.
+		ts.failures++
+		t.epoch++
+		if start, ok := t.stopBackup(jr, i, Failed); ok {
+			t.col.TaskFailed(t.now - start)
+		}
+	} else {
+		node, slot, start := t.endAttempt(jr, k, i, Failed)
+		ts.failures++
+		t.epoch++
+		t.col.TaskFailed(t.now - start)
+		if fault {
+			t.col.FaultKilled(t.now - start)
+		}
+		t.freeSlot(node, slot)
+		if t.tskObs != nil {
+			t.tskObs.TaskEnded(t, jr.sj, k, node, true)
+		}
+	}
 	failures := ts.failures
-	t.epoch++
-	t.col.TaskFailed(t.now - start)
-	if fault {
-		t.col.FaultKilled(t.now - start)
-	}
-	t.freeSlot(node, slot)
-	if t.tskObs != nil {
-		t.tskObs.TaskEnded(t, jr.sj, k, node, true)
-	}
 	if int(failures) >= t.cfg.MaxAttempts {
 		reason := fmt.Sprintf("%s %d failed %d attempts (engine.max_attempts %d) at t=%.3f s", k, i, failures, t.cfg.MaxAttempts, t.now)
 		if why != "" {

@@ -33,6 +33,17 @@ func (t *Tracker) NodeLost(d cluster.NodeID) {
 	active := slices.Clone(t.active)
 	for _, sj := range active {
 		jr := t.jobs[sj.Index]
+		// A backup on the node ends there; its task's own attempt runs
+		// on. (An own attempt ending below stops its backup with it.)
+		for k := 0; k < len(jr.backups); {
+			if b := jr.backups[k]; b.node == d {
+				if start, ok := t.stopBackup(jr, int(b.task), NodeLost); ok {
+					t.col.FaultKilled(t.now - start)
+				}
+				continue
+			}
+			k++
+		}
 		for _, id := range slices.Clone(jr.running) {
 			if jr.task(id.Kind, int(id.Index)).node != d {
 				continue

@@ -207,19 +207,27 @@ func (t *Tracker) endLoser(jr *job, n cluster.NodeID, slot sched.SlotKind, start
 	}
 }
 
-// endBackup stops map i's backup because its task stops (it was killed,
-// it failed, or its job failed): counted as a killed attempt.
+// endBackup stops map i's backup, and counts it as killed: its task
+// stopped (it was killed, its own attempt failed, or its job failed).
 func (t *Tracker) endBackup(jr *job, i int, why StopReason) {
+	if start, ok := t.stopBackup(jr, i, why); ok {
+		t.col.TaskKilled(t.now - start)
+	}
+}
+
+// stopBackup stops map i's backup for why and releases what it held; it
+// returns when the backup launched, for the caller to count it.
+func (t *Tracker) stopBackup(jr *job, i int, why StopReason) (float64, bool) {
 	b, ok := t.backupOf(jr, i)
 	if !ok {
-		return
+		return 0, false
 	}
 	t.d.Stop(Attempt{Job: int32(jr.sj.Index), Task: int32(i), Kind: sched.MapTask, N: b.n}, why)
 	t.attemptEnded(jr, Attempt{Job: int32(jr.sj.Index), Task: int32(i), Kind: sched.MapTask, N: b.n}, false)
 	t.hold(b.node, jr.spec, true, -1)
-	t.col.TaskKilled(t.now - b.start)
 	t.freeSlot(b.node, b.slot)
 	if t.tskObs != nil {
 		t.tskObs.TaskEnded(t, jr.sj, sched.MapTask, b.node, true)
 	}
+	return b.start, true
 }

@@ -161,6 +161,9 @@ func New(cfg Config, jobs []workload.Job, pol sched.Policy, col *metrics.Collect
 	t.tskObs, _ = pol.(sched.TaskObserver)
 	t.lossObs, _ = pol.(sched.OutputLossObserver)
 	t.demObs, _ = pol.(sched.DemandObserver)
+	if cfg.Speculative {
+		col.EnableSpeculation() // the backups' counters, which the tracker keeps
+	}
 
 	t.jobs = make([]*job, len(jobs))
 	t.nodes = make([]node, t.topo.NumNodes())

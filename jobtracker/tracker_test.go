@@ -349,3 +349,74 @@ func TestKillFreesTheSlotAtOnce(t *testing.T) {
 		t.Errorf("node 0 has %d free map slots after the kill, want 1, before any heartbeat", got)
 	}
 }
+
+// TestNodeLostEndsBackupsThere pins a loss under speculation: a backup
+// on the lost node stops (a node-lost stop, counted among the faults'
+// killed attempts) and its slot leaves with the node, while its task's
+// own attempt runs on elsewhere and finishes with no race to end.
+func TestNodeLostEndsBackupsThere(t *testing.T) {
+	tr, rec, backup := withBackup(t)
+	tr.NodeDown(1)
+	tr.NodeLost(1)
+	if want := []string{"stop " + name(backup) + " node lost"}; !slices.Equal(rec.calls, want) {
+		t.Errorf("calls = %q, want %q: the backup on the lost node stops, the own attempt runs on", rec.calls, want)
+	}
+	if got := tr.TotalSlots(sched.MapSlot); got != 4 {
+		t.Errorf("TotalSlots(map) = %d after losing one of 3 nodes of 2 slots; want 4", got)
+	}
+	rec.calls = nil
+	tr.MapDone(attempt(0, 1, sched.MapTask, 1))
+	if want := "output j0 m1#1 on 0 rerun=false"; len(rec.calls) == 0 || rec.calls[0] != want {
+		t.Errorf("calls = %q, want %q first: the own attempt's output, no race to end", rec.calls, want)
+	}
+	tr.Check()
+	if err := tr.Err(); err != nil {
+		t.Errorf("the tracker's invariants fail after the loss: %v", err)
+	}
+}
+
+// withBackup is a tracker whose job's map 1 runs on node 0 with a backup
+// on node 1, its recorder's calls cleared, and the backup's attempt.
+func withBackup(t *testing.T) (*Tracker, *recorder, Attempt) {
+	t.Helper()
+	tr, rec := newTracker(t, 2, Config{SlowStart: 1, Speculative: true, CheckInvariants: true})
+	tr.Offer(0) // maps 0 and 1 on node 0
+	tr.MapDone(attempt(0, 0, sched.MapTask, 1))
+	// 60 s on (Hadoop's SPECULATIVE_LAG), map 1 at progress 0 is 0.5
+	// behind its job's average (1 + 0) / 2: node 1's free slot takes a
+	// backup, as no map is pending and the reduce waits for slow start.
+	tr.SetNow(61)
+	rec.calls = nil
+	tr.Offer(1)
+	backup := attempt(0, 1, sched.MapTask, BackupAttempt|1)
+	if want := []string{"start " + name(backup) + " on 1"}; !slices.Equal(rec.calls, want) {
+		t.Fatalf("calls = %q, want %q: map 1 qualifies for a backup", rec.calls, want)
+	}
+	rec.calls = nil
+	return tr, rec, backup
+}
+
+// TestBackupFailureEndsTheBackupAlone pins a failed backup (a testbed's
+// backup can fail as any attempt can): it ends alone, counted among its
+// task's failures, and the task's own attempt runs on and finishes.
+func TestBackupFailureEndsTheBackupAlone(t *testing.T) {
+	tr, rec, backup := withBackup(t)
+	tr.AttemptFailed(backup, "read reset", false)
+	if want := []string{"stop " + name(backup) + " failed"}; !slices.Equal(rec.calls, want) {
+		t.Errorf("calls = %q, want %q: only the backup stops", rec.calls, want)
+	}
+	if !tr.Live(attempt(0, 1, sched.MapTask, 1)) || tr.Live(backup) {
+		t.Errorf("own attempt live %v, backup live %v; want the own attempt alone running", tr.Live(attempt(0, 1, sched.MapTask, 1)), tr.Live(backup))
+	}
+	if got := tr.FreeSlots(1, sched.MapSlot); got != 2 {
+		t.Errorf("node 1 has %d free map slots after its backup failed; want both", got)
+	}
+	tr.MapDone(attempt(0, 1, sched.MapTask, 1))
+	tr.Check()
+	if err := tr.Err(); err != nil {
+		t.Errorf("the tracker's invariants fail after the backup's failure: %v", err)
+	}
+	if got := tr.Job(0).FinishedMaps; got != 2 {
+		t.Errorf("%d maps finished; want 2", got)
+	}
+}

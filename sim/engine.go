@@ -167,9 +167,6 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	if p.SortBufferMB > 0 || p.ReduceBufferMB > 0 {
 		e.col.EnableDiskCosts()
 	}
-	if p.Speculative {
-		e.col.EnableSpeculation()
-	}
 	cfg := topo.Config()
 	if cc := &e.p.CopyCompute; cc.Enabled {
 		if topo.ContainerModel() {

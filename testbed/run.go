@@ -253,6 +253,13 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (res *Result, err
 	if err != nil {
 		return nil, err
 	}
+	if engine.Speculative && len(evs) > 0 {
+		line := ""
+		if l := c.LineOf("engine.speculative"); l > 0 {
+			line = fmt.Sprintf("line %d: ", l)
+		}
+		return nil, fmt.Errorf("%s: %sengine.speculative: not run with faults, as in the simulator; leave one of them out", c.Name(), line)
+	}
 	logf := func(format string, args ...any) {
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, format+"\n", args...)
@@ -709,8 +716,8 @@ func (t *tail) String() string {
 // beyond bandwidth) that the testbed does not emulate, rather than run a
 // scenario that silently means something else: its disks are a shared
 // bandwidth limiter without seeks, its maps write their output once
-// without spills or merges, its reduces keep what they fetch, and it
-// runs no backups. Nor does it draw random task failures: its attempts
+// without spills or merges, and its reduces keep what they fetch. Nor
+// does it draw random task failures: its attempts
 // fail only as real ones do, so a scenario that sets
 // workload.task_failure_rate would run as if it were 0. Start-up costs
 // and launch limits it does emulate.
@@ -724,9 +731,6 @@ func notEmulated(c *scenario.Config, engine sim.Params) error {
 	}
 	if engine.ReduceBufferMB > 0 {
 		what = append(what, "engine.reduce_buffer_mb (reduce merges)")
-	}
-	if engine.Speculative {
-		what = append(what, "engine.speculative (backup attempts)")
 	}
 	if c.Workload.TaskFailureRate > 0 {
 		what = append(what, "workload.task_failure_rate (random task failures)")

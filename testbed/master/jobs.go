@@ -30,14 +30,20 @@ type placed struct {
 	node cluster.NodeID
 	n    uint32
 	live bool
+	// progress is a map attempt's progress as of its node's last
+	// heartbeat, which speculation reads as Hadoop's JobTracker does.
+	progress float64
 }
 
 // jobRun is what the master keeps of a job beyond the tracker's
 // bookkeeping.
 type jobRun struct {
 	plan *content.Plan
-	// mapAt and reduceAt are the tasks' running attempts.
-	mapAt, reduceAt []placed
+	// mapAt and reduceAt are the tasks' running attempts; backupAt the
+	// maps' speculative backups (engine.speculative), which run beside
+	// them, and backupStart when each launched.
+	mapAt, reduceAt, backupAt []placed
+	backupStart               []float64
 	// mapStart is when each map's current attempt launched, mapRunS how
 	// long its finished attempt ran (announced to the reduces, which
 	// count the work a lost output wastes).
@@ -62,6 +68,18 @@ func (jr *jobRun) at(k sched.TaskKind, i int) *placed {
 		return &jr.mapAt[i]
 	}
 	return &jr.reduceAt[i]
+}
+
+// attempt is where attempt n of task i of kind k runs: a map's backup
+// (jobtracker.BackupAttempt) or the task's own attempt.
+func (jr *jobRun) attempt(k sched.TaskKind, i int, n uint32) *placed {
+	if k == sched.MapTask && n&jobtracker.BackupAttempt != 0 {
+		if jr.backupAt == nil {
+			jr.backupAt, jr.backupStart = make([]placed, len(jr.mapAt)), make([]float64, len(jr.mapAt))
+		}
+		return &jr.backupAt[i]
+	}
+	return jr.at(k, i)
 }
 
 func (m *Master) submit(i int) {
@@ -112,10 +130,14 @@ func (d *driver) Start(a jobtracker.Attempt, n, src cluster.NodeID) {
 	now := m.Now()
 	m.lastProgress = now
 	m.progressed()
-	*jr.at(a.Kind, i) = placed{node: n, n: a.N, live: true}
+	*jr.attempt(a.Kind, i, a.N) = placed{node: n, n: a.N, live: true}
 	wa := wireAttempt(a)
 	if a.Kind == sched.MapTask {
-		jr.mapStart[i] = now
+		if a.N&jobtracker.BackupAttempt != 0 {
+			jr.backupStart[i] = now
+		} else {
+			jr.mapStart[i] = now
+		}
 		parts := make([]int64, spec.NumReduces)
 		for r := range parts {
 			parts[r] = jr.plan.PartitionBytes(i, r)
@@ -156,7 +178,7 @@ func (d *driver) Start(a jobtracker.Attempt, n, src cluster.NodeID) {
 func (d *driver) Stop(a jobtracker.Attempt, why jobtracker.StopReason) {
 	m := (*Master)(d)
 	jr := m.jobs[a.Job]
-	at := jr.at(a.Kind, int(a.Task))
+	at := jr.attempt(a.Kind, int(a.Task), a.N)
 	if why != jobtracker.Failed && why != jobtracker.NodeLost {
 		wa := wireAttempt(a)
 		m.send(at.node, wire.Msg{Kill: &wa})
@@ -173,9 +195,13 @@ func (d *driver) MapOutput(a jobtracker.Attempt, host cluster.NodeID, _ bool) {
 	m := (*Master)(d)
 	jr := m.jobs[a.Job]
 	i := int(a.Task)
-	jr.mapAt[i].live = false
+	start := jr.mapStart[i]
+	if a.N&jobtracker.BackupAttempt != 0 { // the backup won its race
+		start = jr.backupStart[i]
+	}
+	jr.attempt(sched.MapTask, i, a.N).live = false
 	jr.mapNode[i] = host
-	jr.mapRunS[i] = m.Now() - jr.mapStart[i]
+	jr.mapRunS[i] = m.Now() - start
 	jr.fetchFails[i] = 0
 	m.announce(jr, int(a.Job), wire.MapOutput{Map: i, Node: int(host), RunS: jr.mapRunS[i] * m.cfg.TimeScale})
 }
@@ -218,8 +244,22 @@ func (d *driver) JobLeft(job int, failed bool) {
 	}
 }
 
-// Progress is never asked: the testbed runs no speculation.
-func (d *driver) Progress(jobtracker.Attempt) float64 { return 0 }
+// Progress is running map attempt a's progress as its node's last
+// heartbeat reported it (0 before any).
+func (d *driver) Progress(a jobtracker.Attempt) float64 {
+	m := (*Master)(d)
+	return m.jobs[a.Job].attempt(a.Kind, int(a.Task), a.N).progress
+}
+
+// mapProgress records the map attempts' progress node n's heartbeat
+// reports.
+func (m *Master) mapProgress(n cluster.NodeID, ps []wire.MapProgress) {
+	for _, p := range ps {
+		if a, ok := m.live(n, p.Attempt); ok && a.Kind == sched.MapTask {
+			m.jobs[a.Job].attempt(a.Kind, int(a.Task), a.N).progress = min(max(p.Done, 0), 1)
+		}
+	}
+}
 
 func wireAttempt(a jobtracker.Attempt) wire.Attempt {
 	k := wire.Map
@@ -272,8 +312,8 @@ func (m *Master) live(n cluster.NodeID, wa wire.Attempt) (jobtracker.Attempt, bo
 	if wa.Attempt < 0 || int(a.Job) != wa.Job || int(a.Task) != wa.Task || !m.jt.Live(a) {
 		return a, false
 	}
-	at := m.jobs[a.Job].at(k, wa.Task)
-	return a, at.live && at.node == n
+	at := m.jobs[a.Job].attempt(k, wa.Task, a.N)
+	return a, at.live && at.node == n && at.n == a.N
 }
 
 // ended takes an attempt's end reported by node n.

@@ -191,8 +191,9 @@ func New(cfg Config) (*Master, error) {
 		return nil, errors.New("master: scales must be positive")
 	case cfg.Engine.CopyCompute.Enabled:
 		return nil, errors.New("engine.copy_compute: the testbed does not run copy-compute splitting")
-	case cfg.Engine.Speculative:
-		return nil, errors.New("engine.speculative: the testbed runs no backup attempts")
+	case cfg.Engine.Speculative && len(cfg.Faults) > 0:
+		// As in the simulator (sim.Engine.SetFaults).
+		return nil, errors.New("engine.speculative: not run with faults; leave one of them out")
 	}
 	for i := range cfg.Jobs {
 		if cfg.Jobs[i].ID != i || (i > 0 && cfg.Jobs[i].Submit < cfg.Jobs[i-1].Submit) {
@@ -227,7 +228,7 @@ func New(cfg Config) (*Master, error) {
 	m.jt = jobtracker.New(jobtracker.Config{
 		Topology: t, Seed: cfg.Seed, Slots: [3]int{c.MapSlots, c.ReduceSlots, c.Containers},
 		SlowStart: *e.SlowStart, MaxAttempts: e.MaxAttempts, LaunchesPerHeartbeat: e.LaunchesPerHeartbeat,
-		HeartbeatS: e.HeartbeatS, CheckInvariants: e.CheckInvariants, Critpath: cp,
+		HeartbeatS: e.HeartbeatS, CheckInvariants: e.CheckInvariants, Critpath: cp, Speculative: e.Speculative,
 	}, cfg.Jobs, p, m.col, (*driver)(m))
 	m.uplink = make([][2]float64, t.NumRacks())
 	m.jt.SetUplinks(m.uplink)
@@ -463,6 +464,7 @@ func (m *Master) handle(r inbound) {
 	case msg.Heartbeat != nil:
 		m.beat(r.node, msg.Heartbeat)
 		n := cluster.NodeID(r.node)
+		m.mapProgress(n, msg.Heartbeat.Progress)
 		for _, e := range msg.Heartbeat.Ended {
 			m.ended(n, e)
 		}

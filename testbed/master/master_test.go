@@ -14,6 +14,7 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/critpath"
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/testbed/content"
@@ -43,7 +44,9 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-func startLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, plans []content.Plan, seed uint64, diskRate, heartbeatS float64) *loopback {
+// startLoopback starts a worker a node, node n's disk moving diskRate(n)
+// bytes a second.
+func startLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, plans []content.Plan, seed uint64, diskRate func(n int) float64, heartbeatS float64) *loopback {
 	t.Helper()
 	port := freePort(t)
 	n := topo.NumNodes()
@@ -70,7 +73,7 @@ func startLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, pl
 		}()
 		c := wire.NewConn(toMaster, fromMaster, fmt.Sprintf("node %d", i))
 		if err := c.Send(wire.Msg{Setup: &wire.Setup{Node: i, Addrs: addrs, Racks: racks, Dir: dir(i),
-			DiskBytesPerSec: diskRate, HeartbeatS: heartbeatS, PhaseS: heartbeatS * float64(i) / float64(n)}}); err != nil {
+			DiskBytesPerSec: diskRate(i), HeartbeatS: heartbeatS, PhaseS: heartbeatS * float64(i) / float64(n)}}); err != nil {
 			t.Fatal(err)
 		}
 		m, err := c.Recv()
@@ -135,6 +138,23 @@ func TestLoopbackRunReadsSharedWriterPlacedDataSetsUnderHadoop020(t *testing.T) 
 // the right ones.
 func runLoopbackFair(t *testing.T, topo *cluster.Topology, jobs []workload.Job) {
 	t.Helper()
+	runLoopback(t, topo, jobs, loopbackRun{})
+}
+
+// loopbackRun is what a loopback run changes from the defaults.
+type loopbackRun struct {
+	// engine, when set, changes the engine's parameters.
+	engine func(*sim.Params)
+	// slowNode's disk runs slowBy times slower than the others' (when
+	// slowBy > 1): a straggler.
+	slowNode int
+	slowBy   float64
+}
+
+// runLoopback is runLoopbackFair with the changes of r; it returns the
+// run's summary.
+func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r loopbackRun) metrics.Summary {
+	t.Helper()
 	var err error
 	// Time runs 200 times faster than the scenario: the first six jobs
 	// arrive over about 6 minutes, so the run takes a couple of seconds.
@@ -150,7 +170,17 @@ func runLoopbackFair(t *testing.T, topo *cluster.Topology, jobs []workload.Job) 
 	}
 	params := sim.Params{}.WithDefaults()
 	params.TimeBreakdown, params.CheckInvariants = true, true
-	lb := startLoopback(t, topo, jobs, plans, seed, topo.Config().DiskMBps*1e6*byteScale/timeScale, params.HeartbeatS*timeScale)
+	if r.engine != nil {
+		r.engine(&params)
+	}
+	disk := func(n int) float64 {
+		rate := topo.Config().DiskMBps * 1e6 * byteScale / timeScale
+		if n == r.slowNode && r.slowBy > 1 {
+			rate /= r.slowBy
+		}
+		return rate
+	}
+	lb := startLoopback(t, topo, jobs, plans, seed, disk, params.HeartbeatS*timeScale)
 	pol, err := sched.NewPolicy("fair", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -205,5 +235,34 @@ func runLoopbackFair(t *testing.T, topo *cluster.Topology, jobs []workload.Job) 
 	}
 	if s.Bytes.ShuffleTotal <= 0 {
 		t.Errorf("no shuffle bytes recorded; the jobs shuffle %d bytes", jobs[0].ShuffleBytes)
+	}
+	return s
+}
+
+// TestLoopbackSpeculationBacksUpAStraggler runs one job of 8 maps on 4
+// nodes, one of whose disks is 2,000 times slower than the others': the
+// maps reading from it fall behind, and once Hadoop's 60 s lag has
+// passed the free slots elsewhere take backups of them (the testbed runs speculation through the
+// same job tracker as the simulator). Each race ends with its loser
+// killed, and the job completes with its checksum whichever attempt won
+// (a backup may read from the slow disk too, when it is the nearest
+// replica).
+func TestLoopbackSpeculationBacksUpAStraggler(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 2, NodesPerRack: 2, MapSlots: 2, ReduceSlots: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := topo.Config().BlockBytes()
+	// 50 MB/s of compute: a map of a 128 MB block takes 2.6 s where its
+	// disk keeps up (400 MB/s), 640 s where it reads from the slow one.
+	jobs := []workload.Job{{ID: 0, Name: "straggled", Kind: "swim", Pool: "user0", InputBytes: 8 * block, NumMaps: 8, NumReduces: 1,
+		ShuffleBytes: 8 << 20, OutputBytes: 1 << 20, Profile: workload.Profile{MapSecPerByte: 1 / 50e6, ReduceSecPerByte: 1 / 50e6}}}
+	s := runLoopback(t, topo, jobs, loopbackRun{engine: func(p *sim.Params) { p.Speculative = true }, slowNode: 3, slowBy: 2000})
+	sp := s.Speculation
+	if sp == nil || sp.Backups == 0 {
+		t.Fatalf("speculation %+v; want backups of the slow node's maps, which fall 0.2 behind their job's average after 60 s", sp)
+	}
+	if sp.Killed != sp.Backups {
+		t.Errorf("%d attempts killed for %d races; each race ends with its loser killed", sp.Killed, sp.Backups)
 	}
 }

@@ -324,6 +324,18 @@ type Heartbeat struct {
 	// compute): what the master's stall watch reads as progress.
 	Moved int64 `json:"moved,omitempty"`
 	Paced int   `json:"paced,omitempty"`
+	// Progress is each running map attempt's progress, as a Hadoop
+	// TaskTracker's heartbeat carries its tasks' status: what the
+	// master's speculation reads.
+	Progress []MapProgress `json:"progress,omitempty"`
+}
+
+// MapProgress is a running map attempt's progress, from 0 to 1: its
+// input read counts 2/3, its output written 1/3, as Hadoop's map counts
+// its map phase and its sort.
+type MapProgress struct {
+	Attempt Attempt `json:"attempt"`
+	Done    float64 `json:"done"`
 }
 
 // Ended is an attempt that ended, by success or failure.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mrsched/mrsched/testbed/content"
@@ -23,19 +24,25 @@ import (
 // the compute rate) does. If the source's node cannot be reached (refused,
 // reset, timed out), the map reads the block again from the beginning
 // from the next replica, as HDFS's reader does.
-func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
+//
+// prog counts the bytes read and written, for the heartbeats' progress.
+func (w *Worker) runMap(ctx context.Context, l *wire.Launch, prog *mapProgress) error {
 	m := l.Map
 	a := l.Attempt
+	if prog == nil {
+		prog = &mapProgress{}
+	}
 	var last error
 	for _, src := range append([]int{m.Source}, m.Others...) {
 		w.setPhase(a, fmt.Sprintf("reading block %d of job %d from node %d while computing", a.Task, a.Job, src), src == w.setup.Node)
-		in, err := w.readBlock(ctx, a, src, m.InputBytes, l.BytesPerSec)
+		prog.read.Store(0) // another replica reads from the beginning
+		in, err := w.readBlock(ctx, a, src, m.InputBytes, l.BytesPerSec, &prog.read)
 		if err == nil {
 			w.mark(a, wire.PhaseReadDone)
 			w.setPhase(a, "writing its output (paced by the disk)", true)
 		}
 		if err == nil {
-			return w.writeOutput(ctx, a, in, m.Partitions)
+			return w.writeOutput(ctx, a, in, m.Partitions, &prog.written)
 		}
 		if _, dead := deadNode(err); !dead || ctx.Err() != nil {
 			return err
@@ -47,8 +54,9 @@ func (w *Worker) runMap(ctx context.Context, l *wire.Launch) error {
 }
 
 // readBlock reads block a.Task of job a.Job from node src, computing at
-// rate as it reads, and returns the block's digest.
-func (w *Worker) readBlock(ctx context.Context, a wire.Attempt, src int, want int64, rate float64) (content.Digest, error) {
+// rate as it reads and counting the bytes into read, and returns the
+// block's digest.
+func (w *Worker) readBlock(ctx context.Context, a wire.Attempt, src int, want int64, rate float64, read *atomic.Int64) (content.Digest, error) {
 	cpu := pace.New(rate)
 	var r io.Reader
 	var trailer func() http.Header
@@ -87,7 +95,7 @@ func (w *Worker) readBlock(ctx context.Context, a wire.Attempt, src int, want in
 		trailer = func() http.Header { return resp.Trailer }
 	}
 	h := content.NewHasher()
-	got, err := io.Copy(h, r)
+	got, err := io.Copy(h, countingReader{r, read})
 	if err == nil && got != want {
 		err = io.ErrUnexpectedEOF
 	}
@@ -108,8 +116,9 @@ func (w *Worker) readBlock(ctx context.Context, a wire.Attempt, src int, want in
 	return in, nil
 }
 
-// writeOutput writes a map's partitions to its output file and indexes them.
-func (w *Worker) writeOutput(ctx context.Context, a wire.Attempt, in content.Digest, sizes []int64) error {
+// writeOutput writes a map's partitions to its output file and indexes
+// them, counting the bytes into written.
+func (w *Worker) writeOutput(ctx context.Context, a wire.Attempt, in content.Digest, sizes []int64, written *atomic.Int64) error {
 	f, err := w.store.CreateOutput(a.Job, a.Task)
 	if err != nil {
 		return err
@@ -119,7 +128,7 @@ func (w *Worker) writeOutput(ctx context.Context, a wire.Attempt, in content.Dig
 	dst := pace.NewWriter(ctx, f, w.disk)
 	for r, n := range sizes {
 		h := content.NewHasher()
-		k, err := io.Copy(io.MultiWriter(dst, h), content.Stream(content.PartitionKey(in, r), n))
+		k, err := io.Copy(io.MultiWriter(dst, h), countingReader{content.Stream(content.PartitionKey(in, r), n), written})
 		if err != nil {
 			f.Close()
 			return fmt.Errorf("writing partition %d of map %d of job %d: %w", r, a.Task, a.Job, err)

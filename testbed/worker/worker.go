@@ -187,13 +187,20 @@ func (w *Worker) heartbeats(ctx context.Context, epoch time.Time) {
 		ended := w.ended
 		w.ended = nil
 		paced := 0
-		for _, p := range w.phases {
+		var progress []wire.MapProgress
+		for a, p := range w.phases {
 			if p.paced() {
 				paced++
 			}
+			if p.prog != nil {
+				progress = append(progress, wire.MapProgress{Attempt: a, Done: p.prog.done()})
+			}
 		}
 		w.mu.Unlock()
-		if err := w.conn.Send(wire.Msg{Heartbeat: &wire.Heartbeat{Node: w.setup.Node, Ended: ended, Moved: w.moved.Load(), Paced: paced}}); err != nil {
+		slices.SortFunc(progress, func(x, y wire.MapProgress) int {
+			return cmp.Or(cmp.Compare(x.Attempt.Job, y.Attempt.Job), cmp.Compare(x.Attempt.Task, y.Attempt.Task), cmp.Compare(x.Attempt.Attempt, y.Attempt.Attempt))
+		})
+		if err := w.conn.Send(wire.Msg{Heartbeat: &wire.Heartbeat{Node: w.setup.Node, Ended: ended, Moved: w.moved.Load(), Paced: paced, Progress: progress}}); err != nil {
 			return
 		}
 	}
@@ -222,7 +229,14 @@ func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 	var f *fetcher
 	w.mu.Lock()
 	w.attempts[a] = cancel
-	w.phases[a] = &phase{what: "starting up (engine.task_startup_s)", since: time.Now(), pacedNow: true}
+	ph := &phase{what: "starting up (engine.task_startup_s)", since: time.Now(), pacedNow: true}
+	if a.Kind == wire.Map && l.Map != nil {
+		ph.prog = &mapProgress{input: l.Map.InputBytes}
+		for _, n := range l.Map.Partitions {
+			ph.prog.output += n
+		}
+	}
+	w.phases[a] = ph
 	if a.Kind == wire.Reduce && l.Reduce != nil {
 		f = newFetcher(w, a, l.Reduce.Maps, l.Reduce.ParallelCopies)
 		w.fetchers[a.Job] = append(w.fetchers[a.Job], f)
@@ -239,7 +253,7 @@ func (w *Worker) launch(ctx context.Context, l *wire.Launch) {
 			w.mark(a, wire.PhaseReady)
 			switch {
 			case a.Kind == wire.Map && l.Map != nil:
-				err = w.runMap(ctx, l)
+				err = w.runMap(ctx, l, ph.prog)
 			case a.Kind == wire.Reduce && l.Reduce != nil:
 				d, rerr := w.runReduce(ctx, l, f)
 				err, e.Digest = rerr, d.String()
@@ -318,6 +332,43 @@ type phase struct {
 	since    time.Time
 	pacedNow bool // start-up or compute: progress by the clock
 	fetch    *fetcher
+	prog     *mapProgress // a map's bytes read and written
+}
+
+// mapProgress counts a map attempt's bytes read and written, for the
+// progress its node's heartbeats report.
+type mapProgress struct {
+	input, output int64
+	read, written atomic.Int64
+}
+
+// done is Hadoop's map progress: the input read counts 2/3 (the map
+// phase), the output written 1/3 (the sort).
+func (p *mapProgress) done() float64 {
+	frac := func(n, of int64) float64 {
+		if of <= 0 {
+			return 1
+		}
+		return min(1, float64(n)/float64(of))
+	}
+	r := frac(p.read.Load(), p.input)
+	w := frac(p.written.Load(), p.output)
+	if p.output <= 0 && r < 1 {
+		w = 0 // nothing to write, but the write comes after the read
+	}
+	return 2.0/3*r + w/3
+}
+
+// countingReader counts the bytes read through it into n.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(b []byte) (int, error) {
+	k, err := c.r.Read(b)
+	c.n.Add(int64(k))
+	return k, err
 }
 
 func (p *phase) paced() bool { return p.pacedNow }

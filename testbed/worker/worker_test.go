@@ -327,7 +327,7 @@ func TestRemoteBlockReadChecksLengthAndDigest(t *testing.T) {
 		l := &wire.Launch{Attempt: wire.Attempt{Job: 0, Kind: wire.Map, Task: 0, Attempt: 1},
 			Map: &wire.MapTask{Source: 0, Others: []int{2}, InputBytes: n, Partitions: []int64{10}}}
 		sent := capture(c.ws[1])
-		if err := c.ws[1].runMap(context.Background(), l); err != nil {
+		if err := c.ws[1].runMap(context.Background(), l, nil); err != nil {
 			t.Fatalf("a map whose source died with another replica alive: %v; want it to read the other", err)
 		}
 		rc := recoveries(t, sent)
@@ -347,7 +347,7 @@ func TestRemoteBlockReadChecksLengthAndDigest(t *testing.T) {
 			}
 			l := &wire.Launch{Attempt: wire.Attempt{Job: 0, Kind: wire.Map, Task: 0, Attempt: 1},
 				Map: &wire.MapTask{Source: 0, InputBytes: n, Partitions: []int64{10, 20}}}
-			err := c.ws[1].runMap(context.Background(), l)
+			err := c.ws[1].runMap(context.Background(), l, nil)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("remote map: %v", err)
