@@ -76,6 +76,11 @@ func TestNetsimRejectsBadInput(t *testing.T) {
 		{"fractional src", "{\"racks\":1,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1,\"flows\":[\n{\"id\":\"f\",\n\"src\":0.5,\"dst\":1,\"bytes\":1}]}", `line 3: flows[0] (f): field "src": 0.5; want a node 0..1`},
 		{"not an object", "[1, 2]", "want a JSON object"},
 		{"empty", "", "empty input"},
+		// The walk of the keys runs beside the decoding and the replay;
+		// its errors still come before theirs, as if it had run first.
+		{"unknown field and a bad node", `{"racks":1,"nodes_per_rack":2,"nic_gbps":1,"rack_uplink_gbps":1,"flows":[{"id":"f","src":5,"dst":0,"bytes":1}],"extra":1}`, `field "extra": unknown`},
+		{"a field twice and a type error", "{\"racks\":1,\n\"racks\":\"x\"}", `line 2: field "racks": given twice`},
+		{"trailing data after a valid run", "{\"racks\":1,\"nodes_per_rack\":2,\"nic_gbps\":1,\"rack_uplink_gbps\":1,\"flows\":[{\"id\":\"f\",\"src\":1,\"dst\":0,\"bytes\":1}]}\n{}", "line 2: data after the JSON object"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/network"
@@ -66,12 +67,30 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in, lines, err := readNetsim(b)
+	in, walked, err := readNetsim(b)
 	if err != nil {
 		return fmt.Errorf("%s: %v", name, err)
 	}
+	out, err := solveNetsim(name, in, walked)
+	if _, werr := walked(); werr != nil {
+		// The key walk's errors (unknown or repeated keys, data after the
+		// object) come first, as they would had it run first.
+		return fmt.Errorf("%s: %v", name, werr)
+	}
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// solveNetsim checks a decoded input and replays its flows. walked gives
+// the keys' lines for its messages.
+func solveNetsim(name string, in netsimInput, walked func() (keyLines, error)) (*netsimOutput, error) {
 	// at places a message at its field's line: "FILE: line 3: field ...".
 	at := func(path, format string, args ...any) error {
+		lines, _ := walked()
 		return fmt.Errorf("%s: line %d: %s", name, lines.line(path), fmt.Sprintf(format, args...))
 	}
 	count := func(key string, v *float64) (int, error) {
@@ -85,14 +104,14 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	}
 	racks, err := count("racks", in.Racks)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	perRack, err := count("nodes_per_rack", in.NodesPerRack)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if racks*perRack > cluster.MaxNodes {
-		return at("nodes_per_rack", "field \"nodes_per_rack\": %d racks of %d nodes; at most %d nodes in all are supported", racks, perRack, cluster.MaxNodes)
+		return nil, at("nodes_per_rack", "field \"nodes_per_rack\": %d racks of %d nodes; at most %d nodes in all are supported", racks, perRack, cluster.MaxNodes)
 	}
 	speed := func(key string, v *float64, hiMbps float64) (float64, error) {
 		lo, hi := cluster.MinBandwidth/1000, hiMbps/1000
@@ -106,16 +125,16 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	}
 	nic, err := speed("nic_gbps", in.NICGbps, cluster.MaxNICMbps)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	uplink, err := speed("rack_uplink_gbps", in.RackUplinkGbps, cluster.MaxRackUplinkMbps)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	topo, err := cluster.New(cluster.Config{Racks: racks, NodesPerRack: perRack,
 		NICMbps: nic, RackUplinkMbps: uplink, MapSlots: 1, ReduceSlots: 1, Replication: 1})
 	if err != nil {
-		return fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	nodes := topo.NumNodes()
 	flows := make([]network.TimedFlow, len(in.Flows))
@@ -123,7 +142,7 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	for i, f := range in.Flows {
 		where := fmt.Sprintf("flows[%d]", i)
 		if f.ID == nil || *f.ID == "" {
-			return at(where, "%s: field \"id\": required", where)
+			return nil, at(where, "%s: field \"id\": required", where)
 		}
 		id := *f.ID
 		node := func(key string, v *float64) (cluster.NodeID, error) {
@@ -138,11 +157,11 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 		}
 		src, err := node("src", f.Src)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		dst, err := node("dst", f.Dst)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		start := 0.0
 		if f.StartS != nil {
@@ -150,13 +169,13 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 		}
 		switch {
 		case seen[id]:
-			return at(where+".id", "%s: field \"id\": %q is used twice", where, id)
+			return nil, at(where+".id", "%s: field \"id\": %q is used twice", where, id)
 		case src == dst:
-			return at(where+".dst", "%s (%s): field \"dst\": a flow must leave its node (src = dst = %d)", where, id, src)
+			return nil, at(where+".dst", "%s (%s): field \"dst\": a flow must leave its node (src = dst = %d)", where, id, src)
 		case f.Bytes == nil || !(*f.Bytes >= 0):
-			return at(where+".bytes", "%s (%s): field \"bytes\": want a non-negative number", where, id)
+			return nil, at(where+".bytes", "%s (%s): field \"bytes\": want a non-negative number", where, id)
 		case !(start >= 0):
-			return at(where+".start_s", "%s (%s): field \"start_s\": want a non-negative number", where, id)
+			return nil, at(where+".start_s", "%s (%s): field \"start_s\": want a non-negative number", where, id)
 		}
 		seen[id] = true
 		flows[i] = network.TimedFlow{ID: id, Bytes: *f.Bytes, Start: start,
@@ -164,7 +183,7 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	}
 	res, makespan, err := network.Replay(topo.LinkCapacities(), flows)
 	if err != nil {
-		return fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	var out netsimOutput
 	for _, r := range res {
@@ -180,9 +199,7 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 		}{}
 	}
 	out.MakespanS = makespan
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return &out, nil
 }
 
 // keyLines maps each key of a JSON document, by its path ("nic_gbps",
@@ -197,18 +214,34 @@ func (k keyLines) line(path string) int {
 }
 
 // readNetsim decodes a netsim input: one JSON object with known fields,
-// each once, and nothing after it. Errors give the line.
-func readNetsim(b []byte) (netsimInput, keyLines, error) {
-	var in netsimInput
-	lines, err := scanKeys(b)
-	if err != nil {
-		return in, nil, err
+// each once, and nothing after it. Errors give the line. The walk of its
+// keys (scanKeys), which costs more than the decoding, runs beside the
+// decoding and whatever the caller does next: walked waits for it and
+// returns the keys' lines or its error, which the caller reports before
+// any of its own, as if the walk had come first.
+func readNetsim(b []byte) (netsimInput, func() (keyLines, error), error) {
+	type walk struct {
+		lines keyLines
+		err   error
 	}
+	done := make(chan walk, 1)
+	go func() {
+		lines, err := scanKeys(b)
+		done <- walk{lines, err}
+	}()
+	walked := sync.OnceValues(func() (keyLines, error) {
+		w := <-done
+		return w.lines, w.err
+	})
+	var in netsimInput
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&in); err != nil {
+		if _, werr := walked(); werr != nil {
+			return in, nil, werr
+		}
 		return in, nil, jsonErr(b, err)
 	}
-	return in, lines, nil
+	return in, walked, nil
 }
 
 // scanKeys walks the document's tokens: it records each key's line,
