@@ -40,3 +40,41 @@ func parseCommand(fs *flag.FlagSet, args []string, required ...*string) error {
 	}
 	return nil
 }
+
+// parseInterleaved parses a command's flags where they may come before,
+// after or between its positional arguments, and returns those arguments
+// in order. A bad flag is a usage error (-h stays flag.ErrHelp).
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, flagErr(err)
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// parseAroundOne parses a command's flags around its one positional
+// argument, which may come before or after them, and returns it. A bad
+// flag is a usage error (-h stays flag.ErrHelp); so is a missing or
+// extra argument, after usage prints the command's usage.
+func parseAroundOne(fs *flag.FlagSet, args []string, usage func()) (string, error) {
+	var name string
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		return "", flagErr(err)
+	}
+	if name == "" && fs.NArg() == 1 {
+		name = fs.Arg(0)
+	} else if fs.NArg() > 0 || name == "" {
+		usage()
+		return "", errUsage
+	}
+	return name, nil
+}
