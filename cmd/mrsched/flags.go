@@ -4,6 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
+
+	"github.com/mrsched/mrsched/sched"
 )
 
 // commandFlags makes a command's flag set: its errors and -h go to
@@ -77,4 +81,41 @@ func parseAroundOne(fs *flag.FlagSet, args []string, usage func()) (string, erro
 		return "", errUsage
 	}
 	return name, nil
+}
+
+// parseFlagsOnly parses the flags of a command that takes no positional
+// argument: a bad flag is a usage error (-h stays flag.ErrHelp), and so
+// is an argument, named with where to look.
+func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return flagErr(err)
+	}
+	if fs.NArg() > 0 {
+		return badUsage("unexpected argument %q (%s takes only flags; see mrsched %s -h)", fs.Arg(0), fs.Name(), fs.Name())
+	}
+	return nil
+}
+
+// policyList reads a -policies flag: empty is every registered policy but
+// the ablations, "all" every one, else comma-separated names, each checked
+// to build and named once.
+func policyList(list string) ([]string, error) {
+	switch list {
+	case "":
+		return sched.MainPolicyNames(), nil
+	case "all":
+		return sched.PolicyNames(), nil
+	}
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		if _, err := sched.NewPolicy(n, nil); err != nil {
+			return nil, fmt.Errorf("-policies: %w", err)
+		}
+		if slices.Contains(names, n) {
+			return nil, fmt.Errorf("-policies: %s is named twice", n)
+		}
+		names = append(names, n)
+	}
+	return names, nil
 }
