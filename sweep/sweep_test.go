@@ -179,17 +179,7 @@ func TestPlanLeavesNothingOnABadRun(t *testing.T) {
 func TestPlanCopiesTraceFiles(t *testing.T) {
 	dir := t.TempDir()
 	tr := "job0\t0\t0\t1000000\t1000000\t1000000\njob1\t5\t5\t2000000\t0\t0\n"
-	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, "data", "t.tsv"), tr)
-	base := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: data/t.tsv, source_nodes: 4}\n"
-	writeFile(t, filepath.Join(dir, "b.yaml"), base)
-	writeFile(t, filepath.Join(dir, "g.yaml"), "base: b.yaml\nseeds: 2\n")
-	g, err := LoadGrid(filepath.Join(dir, "g.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := traceGrid(t, dir, "data/t.tsv", tr, "seeds: 2\n")
 	moved := filepath.Join(dir, "elsewhere", "sweep")
 	if _, err := g.Write(filepath.Join(dir, "sweep")); err != nil {
 		t.Fatal(err)
@@ -290,20 +280,13 @@ func TestRunRefusesChangedInputs(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "t.tsv"), "job0\t0\t0\t1000000\t1000000\t1000000\n")
-	base := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: t.tsv, source_nodes: 4}\n"
-	writeFile(t, filepath.Join(dir, "b.yaml"), base)
-	writeFile(t, filepath.Join(dir, "g.yaml"), "base: b.yaml\n")
-	g, err := LoadGrid(filepath.Join(dir, "g.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := traceGrid(t, dir, "t.tsv", "job0\t0\t0\t1000000\t1000000\t1000000\n", "")
 	if _, err := g.Write(filepath.Join(dir, "s")); err != nil {
 		t.Fatal(err)
 	}
 	copied := filepath.Join(dir, "s", inputDir, "t.tsv")
 	writeFile(t, copied, "job0\t0\t0\t2000000\t1000000\t1000000\n")
-	s, err = Open(filepath.Join(dir, "s"))
+	s, err := Open(filepath.Join(dir, "s"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,11 +561,30 @@ func TestSweepCopiesTheOperatorsFiles(t *testing.T) {
 	}
 }
 
-// writeFile writes s to path and stops the test if it cannot: the test's
-// input is not there.
+// writeFile writes s to path, making its directory, and stops the test
+// if it cannot: the test's input is not there.
 func writeFile(t *testing.T, path, s string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// traceGrid writes, in dir, the SWIM trace tr at the relative path
+// tracePath, a base scenario b.yaml that runs it under fifo on one rack
+// of 4 nodes, and a grid g.yaml over it with the lines more; it returns
+// the grid as loaded.
+func traceGrid(t *testing.T, dir, tracePath, tr, more string) *Grid {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, tracePath), tr)
+	writeFile(t, filepath.Join(dir, "b.yaml"), "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: "+tracePath+", source_nodes: 4}\n")
+	writeFile(t, filepath.Join(dir, "g.yaml"), "base: b.yaml\n"+more)
+	g, err := LoadGrid(filepath.Join(dir, "g.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
