@@ -45,10 +45,7 @@ func writeFile(t *testing.T, path, s string) {
 // (62.5 MB/s each); flow c shares node 0's NIC with flow a and gets the
 // other 62.5 MB/s. So c (62.5 MB) ends at 1 s and a, b (125 MB) at 2 s.
 func TestNetsimExample(t *testing.T) {
-	code, out, errOut := runCLI(t, "netsim", "../../examples/netsim-two-racks.json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := mustRunCLI(t, "netsim", "../../examples/netsim-two-racks.json")
 	var got struct {
 		Flows []struct {
 			ID      string  `json:"id"`
@@ -116,10 +113,7 @@ func TestNetsimRejectsBadInput(t *testing.T) {
 }
 
 func TestTraceStats(t *testing.T) {
-	code, out, errOut := runCLI(t, "trace", "stats", "FB-2010")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := mustRunCLI(t, "trace", "stats", "FB-2010")
 	for _, w := range []string{"24442", "68.6", "12.6", "18.8"} {
 		if !strings.Contains(strings.ReplaceAll(out, ",", ""), w) {
 			t.Errorf("trace stats FB-2010 output lacks %q (job count and the 68.6/12.6/18.8 class split):\n%s", w, out)
@@ -127,7 +121,7 @@ func TestTraceStats(t *testing.T) {
 	}
 	bad := filepath.Join(t.TempDir(), "bad.tsv")
 	writeFile(t, bad, "job0\t0\t0\t10\t10\t10\njob1\t1\t1\tx\t1\t1\n")
-	code, _, errOut = runCLI(t, "trace", "stats", bad)
+	code, _, errOut := runCLI(t, "trace", "stats", bad)
 	if code == 0 || !strings.Contains(errOut, "bad.tsv:2") {
 		t.Errorf("exit %d, stderr %q: a malformed line must fail naming file:line", code, errOut)
 	}
@@ -157,10 +151,7 @@ func TestSimulateWritesOutputs(t *testing.T) {
 	sc := "seed: 2\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 60}\npolicy: {name: fifo}\n"
 	writeFile(t, cfg, sc)
 	out := filepath.Join(dir, "out")
-	code, stdout, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	stdout := mustRunCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 	if !strings.Contains(stdout, "60/60 jobs") {
 		t.Errorf("stdout %q does not report 60/60 jobs", stdout)
 	}
@@ -215,10 +206,7 @@ func TestCompareSmall(t *testing.T) {
 	cfg := filepath.Join(dir, "s.yaml")
 	sc := "cluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n"
 	writeFile(t, cfg, sc)
-	code, out, errOut := runCLI(t, "compare", "-q", "-config", cfg)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := mustRunCLI(t, "compare", "-q", "-config", cfg)
 	for _, p := range []string{"fifo", "fair", "1.00x", "80/80"} {
 		if !strings.Contains(out, p) {
 			t.Errorf("compare output lacks %q:\n%s", p, out)
