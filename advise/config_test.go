@@ -15,31 +15,19 @@ import (
 func TestDelayConfigLinesMatchHandComputation(t *testing.T) {
 	cl := Cluster{Nodes: 100, HeartbeatS: 3}
 	c := Candidate{Policy: "delay", Settings: []Setting{{"t1_s", "1"}, {"t2_s", "2"}}}
-	lines := strings.Join(ConfigLines(c, cl), "\n")
-	for _, want := range []string{
+	wantLines(t, "delay t1_s=1 t2_s=2 on 100 nodes at 3 s heartbeats", ConfigLines(c, cl),
 		"<name>yarn.scheduler.fair.locality.threshold.node</name><value>0.33</value>",
 		"<name>yarn.scheduler.fair.locality.threshold.rack</name><value>0.67</value>",
 		"<name>mapred.fairscheduler.locality.delay</name><value>1000</value>",
 		"<name>mapred.jobtracker.taskScheduler</name><value>org.apache.hadoop.mapred.FairScheduler</value>",
-		"t2_s = 2 s cannot be set apart",
-	} {
-		if !strings.Contains(lines, want) {
-			t.Errorf("delay t1_s=1 t2_s=2 on 100 nodes at 3 s heartbeats: lines lack %q; got\n%s", want, lines)
-		}
-	}
+		"t2_s = 2 s cannot be set apart")
 	// The defaults, 15 s each, are 5 heartbeats: thresholds of 5, which
 	// YARN caps at 1, so the lines use its time-based delays.
-	def := strings.Join(ConfigLines(Candidate{Policy: "delay"}, cl), "\n")
-	for _, want := range []string{
+	wantLines(t, "delay defaults", ConfigLines(Candidate{Policy: "delay"}, cl),
 		"<name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value>",
 		"<name>yarn.scheduler.fair.locality-delay-node-ms</name><value>15000</value>",
 		"<name>yarn.scheduler.fair.locality-delay-rack-ms</name><value>15000</value>",
-		"<name>mapred.fairscheduler.locality.delay</name><value>15000</value>",
-	} {
-		if !strings.Contains(def, want) {
-			t.Errorf("delay defaults: lines lack %q; got\n%s", want, def)
-		}
-	}
+		"<name>mapred.fairscheduler.locality.delay</name><value>15000</value>")
 	if th, ok := LocalityThreshold(1, 3); !ok || math.Abs(th-1.0/3) > 1e-12 {
 		t.Errorf("LocalityThreshold(1 s, 3 s) = %v, %v; want 1/3, true", th, ok)
 	}
@@ -59,14 +47,21 @@ func TestConfigLinesPerPolicy(t *testing.T) {
 		{Candidate{Policy: "nas", Settings: []Setting{{"wait_s", "5"}}}, []string{"Stock Hadoop has no nas scheduler", "NAS", "wait_s = 5"}},
 	} {
 		lines := ConfigLines(c.cand, cl)
-		all := strings.Join(lines, "\n")
-		for _, w := range c.want {
-			if !strings.Contains(all, w) {
-				t.Errorf("%s: lines lack %q; got\n%s", c.cand.Label(), w, all)
-			}
-		}
+		wantLines(t, c.cand.Label(), lines, c.want...)
 		if slices.Contains(lines, "") {
 			t.Errorf("%s: an empty line", c.cand.Label())
+		}
+	}
+}
+
+// wantLines checks that the configuration lines for what hold each of
+// wants somewhere, and shows them all when one is missing.
+func wantLines(t *testing.T, what string, lines []string, wants ...string) {
+	t.Helper()
+	all := strings.Join(lines, "\n")
+	for _, w := range wants {
+		if !strings.Contains(all, w) {
+			t.Errorf("%s: lines lack %q; got\n%s", what, w, all)
 		}
 	}
 }

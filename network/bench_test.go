@@ -32,6 +32,44 @@ func clusterTopology(nodes, racks int) ([]float64, func(src, dst int) []LinkID) 
 	return caps, path
 }
 
+// randomPath returns a path of one to most of links distinct links, in
+// random order; one path in eight lists its first link again at the end,
+// which the solver must count twice.
+func randomPath(rng *rand.Rand, links, most int) []LinkID {
+	k := 1 + rng.IntN(min(links, most))
+	p := make([]LinkID, k)
+	for j, l := range rng.Perm(links)[:k] {
+		p[j] = LinkID(l)
+	}
+	if rng.IntN(8) == 0 {
+		p = append(p, p[0])
+	}
+	return p
+}
+
+// busyCluster is the benchmarks' network: a 600-node, 30-rack cluster
+// solved as mode says, carrying 10,000 random flows from rng added at
+// time 0 and solved once. next draws another flow from the same rng.
+func busyCluster(b *testing.B, full bool, rng *rand.Rand) (n *Network[any], next func() ([]LinkID, float64, float64)) {
+	b.Helper()
+	const nodes, racks, flows = 600, 30, 10000
+	caps, path := clusterTopology(nodes, racks)
+	n, err := New[any](caps)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n.fullOnly = full
+	next = func() ([]LinkID, float64, float64) { return randomFlow(rng, nodes, path) }
+	for range flows {
+		p, bytes, c := next()
+		if _, err := n.AddFlow(0, p, bytes, c, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	n.NextCompletion()
+	return n, next
+}
+
 func randomFlow(rng *rand.Rand, nodes int, path func(int, int) []LinkID) ([]LinkID, float64, float64) {
 	src, dst := rng.IntN(nodes), rng.IntN(nodes)
 	c := 0.0
@@ -57,22 +95,8 @@ var solveModes = []struct {
 func BenchmarkSolve10kFlows600Nodes(b *testing.B) {
 	for _, m := range solveModes {
 		b.Run(m.name, func(b *testing.B) {
-			const nodes, racks, flows = 600, 30, 10000
-			caps, path := clusterTopology(nodes, racks)
-			rng := rand.New(rand.NewPCG(1, 2))
-			n, err := New[any](caps)
-			if err != nil {
-				b.Fatal(err)
-			}
-			n.fullOnly = m.full
-			for range flows {
-				p, bytes, c := randomFlow(rng, nodes, path)
-				if _, err := n.AddFlow(0, p, bytes, c, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-			n.NextCompletion()
-			p, bytes, c := randomFlow(rng, nodes, path)
+			n, next := busyCluster(b, m.full, rand.New(rand.NewPCG(1, 2)))
+			p, bytes, c := next()
 			b.ReportAllocs()
 			for b.Loop() {
 				id, _ := n.AddFlow(0, p, bytes, c, nil)
@@ -90,24 +114,12 @@ func BenchmarkSolve10kFlows600Nodes(b *testing.B) {
 func BenchmarkChurn(b *testing.B) {
 	for _, m := range solveModes {
 		b.Run(m.name, func(b *testing.B) {
-			const nodes, racks, flows = 600, 30, 10000
-			caps, path := clusterTopology(nodes, racks)
-			rng := rand.New(rand.NewPCG(3, 4))
-			n, err := New[any](caps)
-			if err != nil {
-				b.Fatal(err)
-			}
-			n.fullOnly = m.full
-			for range flows {
-				p, bytes, c := randomFlow(rng, nodes, path)
-				n.AddFlow(0, p, bytes, c, nil)
-			}
-			n.NextCompletion()
+			n, next := busyCluster(b, m.full, rand.New(rand.NewPCG(3, 4)))
 			b.ReportAllocs()
 			for b.Loop() {
 				t, _ := n.NextCompletion()
 				for range n.PopCompleted(t) {
-					p, bytes, c := randomFlow(rng, nodes, path)
+					p, bytes, c := next()
 					n.AddFlow(t, p, bytes, c, nil)
 				}
 			}

@@ -122,14 +122,7 @@ func TestExactMatchesFullSolvesOnSmallNetworks(t *testing.T) {
 			caps = append(caps, Unlimited)
 		}
 		churnPair(t, seed, caps, 200, 3, func(rng *rand.Rand) ([]LinkID, float64, float64) {
-			k := 1 + rng.IntN(min(len(caps), 4))
-			p := make([]LinkID, k)
-			for j, l := range rng.Perm(len(caps))[:k] {
-				p[j] = LinkID(l)
-			}
-			if rng.IntN(8) == 0 {
-				p = append(p, p[0])
-			}
+			p := randomPath(rng, len(caps), 4)
 			c := 0.0
 			if rng.IntN(3) == 0 || (len(p) == 1 && caps[p[0]] == Unlimited) {
 				c = float64(1+rng.IntN(4)) / 2

@@ -155,14 +155,7 @@ func TestExactMatchesFullSolvesWithStreamCapacities(t *testing.T) {
 			}
 		}
 		churnPairWith(t, seed, caps, 200, 3, setup, func(rng *rand.Rand) ([]LinkID, float64, float64) {
-			k := 1 + rng.IntN(min(len(caps), 3))
-			p := make([]LinkID, k)
-			for j, l := range rng.Perm(len(caps))[:k] {
-				p[j] = LinkID(l)
-			}
-			if rng.IntN(8) == 0 {
-				p = append(p, p[0])
-			}
+			p := randomPath(rng, len(caps), 3)
 			c := 0.0
 			if rng.IntN(3) == 0 {
 				c = float64(1+rng.IntN(4)) / 4

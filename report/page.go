@@ -206,26 +206,27 @@ func WriteFigures(dir string, figs []*Figure, png bool) ([]string, error) {
 		return nil, err
 	}
 	var paths []string
-	for _, f := range figs {
-		svg, err := f.SVG()
+	// write renders f in one format and writes it as NAME.ext.
+	write := func(f *Figure, ext string, render func() ([]byte, error)) error {
+		b, err := render()
 		if err != nil {
-			return paths, err
+			return err
 		}
-		path := filepath.Join(dir, f.Name+".svg")
-		if err := os.WriteFile(path, svg, 0o644); err != nil {
-			return paths, err
+		path := filepath.Join(dir, f.Name+ext)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			return err
 		}
 		paths = append(paths, path)
+		return nil
+	}
+	for _, f := range figs {
+		if err := write(f, ".svg", f.SVG); err != nil {
+			return paths, err
+		}
 		if png {
-			b, err := f.PNG()
-			if err != nil {
+			if err := write(f, ".png", f.PNG); err != nil {
 				return paths, err
 			}
-			path := filepath.Join(dir, f.Name+".png")
-			if err := os.WriteFile(path, b, 0o644); err != nil {
-				return paths, err
-			}
-			paths = append(paths, path)
 		}
 	}
 	return paths, nil

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,9 +15,7 @@ import (
 func TestBadInputsAreNamedErrors(t *testing.T) {
 	dir := t.TempDir()
 	// A two-job trace whose submissions span 10^6 s.
-	if err := os.WriteFile(filepath.Join(dir, "long.tsv"), []byte("a\t0\t0\t1000\t10\t10\nb\t1000000\t1000000\t1000\t10\t10\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "long.tsv"), "a\t0\t0\t1000\t10\t10\nb\t1000000\t1000000\t1000\t10\t10\n")
 	const fb = "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 1}\n" // lines 1-2
 	cases := []struct {
 		name, yaml string
@@ -110,9 +107,7 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 func refused(t *testing.T, dir, yaml string) (path, msg string) {
 	t.Helper()
 	path = filepath.Join(dir, "s.yaml")
-	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, yaml)
 	cfg, err := Load(path)
 	if err == nil {
 		_, err = cfg.Run(nil)

@@ -166,7 +166,6 @@ func (c *Config) resolveProfile() error {
 		c.Cluster.Profile = ""
 		return nil
 	}
-	unset := func(path string, zero bool) bool { return zero && !c.set(path) }
 	if prof.Disk != nil {
 		if c.set("cluster.disk_mbps") && !c.set("cluster.disk.seq_mbps") {
 			return fmt.Errorf("cluster.disk_mbps: profile %s models the disk as cluster.disk, whose rate is seq_mbps: set cluster.disk.seq_mbps instead", prof.Name)
@@ -175,45 +174,32 @@ func (c *Config) resolveProfile() error {
 		if c.Cluster.Disk != nil {
 			d = *c.Cluster.Disk
 		}
-		if unset("cluster.disk.kind", d.Kind == "") {
-			d.Kind = prof.Disk.Kind
-		}
-		if unset("cluster.disk.seq_mbps", d.SeqMBps == 0) {
-			d.SeqMBps = prof.Disk.SeqMBps
-		}
+		fill(c, "cluster.disk.kind", &d.Kind, prof.Disk.Kind)
+		fill(c, "cluster.disk.seq_mbps", &d.SeqMBps, prof.Disk.SeqMBps)
 		// A head's seek and chunk apply to an hdd only: a scenario that
 		// makes the profile's hdd an ssd leaves them out.
 		if d.Kind == prof.Disk.Kind {
-			if unset("cluster.disk.seek_ms", d.SeekMs == 0) {
-				d.SeekMs = prof.Disk.SeekMs
-			}
-			if unset("cluster.disk.chunk_kb", d.ChunkKB == 0) {
-				d.ChunkKB = prof.Disk.ChunkKB
-			}
+			fill(c, "cluster.disk.seek_ms", &d.SeekMs, prof.Disk.SeekMs)
+			fill(c, "cluster.disk.chunk_kb", &d.ChunkKB, prof.Disk.ChunkKB)
 		}
 		c.Cluster.Disk = &d
 	}
 	e := &c.Engine
-	if unset("engine.heartbeat_s", e.HeartbeatS == 0) {
-		e.HeartbeatS = prof.HeartbeatS
-	}
-	if unset("engine.task_startup_s", e.TaskStartupS == 0) {
-		e.TaskStartupS = prof.TaskStartupS
-	}
-	if unset("engine.sort_buffer_mb", e.SortBufferMB == 0) {
-		e.SortBufferMB = prof.SortBufferMB
-	}
-	if unset("engine.merge_factor", e.MergeFactor == 0) {
-		e.MergeFactor = prof.MergeFactor
-	}
-	if unset("engine.reduce_buffer_mb", e.ReduceBufferMB == 0) {
-		e.ReduceBufferMB = prof.ReduceBufferMB
-	}
-	if unset("engine.launches_per_heartbeat", e.LaunchesPerHeartbeat == 0) {
-		e.LaunchesPerHeartbeat = prof.LaunchesPerHeartbeat
-	}
-	if unset("engine.speculative", !e.Speculative) {
-		e.Speculative = prof.Speculative
-	}
+	fill(c, "engine.heartbeat_s", &e.HeartbeatS, prof.HeartbeatS)
+	fill(c, "engine.task_startup_s", &e.TaskStartupS, prof.TaskStartupS)
+	fill(c, "engine.sort_buffer_mb", &e.SortBufferMB, prof.SortBufferMB)
+	fill(c, "engine.merge_factor", &e.MergeFactor, prof.MergeFactor)
+	fill(c, "engine.reduce_buffer_mb", &e.ReduceBufferMB, prof.ReduceBufferMB)
+	fill(c, "engine.launches_per_heartbeat", &e.LaunchesPerHeartbeat, prof.LaunchesPerHeartbeat)
+	fill(c, "engine.speculative", &e.Speculative, prof.Speculative)
 	return nil
+}
+
+// fill gives a setting the profile's value v where the scenario left it
+// zero and did not write it (a written zero is refused or means zero).
+func fill[T comparable](c *Config, path string, dst *T, v T) {
+	var zero T
+	if *dst == zero && !c.set(path) {
+		*dst = v
+	}
 }

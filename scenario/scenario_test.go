@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -250,9 +249,7 @@ func TestPoolBy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "cluster: {racks: 2, nodes_per_rack: 4}\nworkload: " + tc.workload + "\npolicy: " + tc.policy + "\n"
 			path := filepath.Join(dir, "s.yaml")
-			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, path, src)
 			c, err := Load(path)
 			var jobs []workload.Job
 			if err == nil {

@@ -9,12 +9,7 @@ import (
 )
 
 func TestNewPolicyDelayAndDRF(t *testing.T) {
-	tests := []struct {
-		name    string
-		policy  string
-		params  string // YAML; "" builds with no parameters
-		wantErr []string
-	}{
+	checkParamsCases(t, []paramsCase{
 		{name: "delay with defaults", policy: "delay"},
 		{name: "fifo-delay with defaults", policy: "fifo-delay"},
 		{name: "drf with defaults", policy: "drf"},
@@ -31,10 +26,7 @@ func TestNewPolicyDelayAndDRF(t *testing.T) {
 		{name: "delay: bad pool", policy: "delay", params: "pools:\n  - name: x\n    mode: lifo\n", wantErr: []string{"policy delay", "pools[0].mode"}},
 		{name: "delay: biasing option without biasing", policy: "delay", params: "io_bound_mb_per_s: 3\n", wantErr: []string{"io_bound_mb_per_s", "io_rate_biasing"}},
 		{name: "drf: zero weight", policy: "drf", params: "weights: {a: 0}\n", wantErr: []string{"policy drf", "weights.a"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { checkParams(t, tc.policy, tc.params, tc.wantErr) })
-	}
+	})
 }
 
 func TestNewPolicyDelayUsesDecodedParams(t *testing.T) {

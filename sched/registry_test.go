@@ -93,6 +93,23 @@ func checkNewPolicy(t *testing.T, policy string, dec sched.Decode, wantErr []str
 // checkParams is checkNewPolicy for parameters written as YAML (none when
 // empty); a policy that builds must keep its name and observe jobs and
 // tasks.
+// paramsCase is a policy built from YAML parameters, and what its error
+// must say (nothing: it builds).
+type paramsCase struct {
+	name    string
+	policy  string
+	params  string // YAML; "" builds with no parameters
+	wantErr []string
+}
+
+// checkParamsCases runs checkParams on each case as a subtest.
+func checkParamsCases(t *testing.T, cases []paramsCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkParams(t, tc.policy, tc.params, tc.wantErr) })
+	}
+}
+
 func checkParams(t *testing.T, policy, params string, wantErr []string) {
 	t.Helper()
 	var dec sched.Decode

@@ -7,12 +7,7 @@ import (
 )
 
 func TestNewPolicyShuffleWatcher(t *testing.T) {
-	tests := []struct {
-		name    string
-		policy  string
-		params  string // YAML; "" builds with no parameters
-		wantErr []string
-	}{
+	checkParamsCases(t, []paramsCase{
 		{name: "sw-fair with defaults", policy: "sw-fair"},
 		{name: "sw-drf with defaults", policy: "sw-drf"},
 		{name: "sw-relaxed with defaults", policy: "sw-relaxed"},
@@ -33,10 +28,7 @@ func TestNewPolicyShuffleWatcher(t *testing.T) {
 		{name: "negative relaxation", policy: "sw-relaxed", params: "relaxed_fairness_s: -5\n", wantErr: []string{"policy sw-relaxed", "relaxed_fairness_s"}},
 		{name: "sw-drf has no pools", policy: "sw-drf", params: "pools: []\n", wantErr: []string{"policy sw-drf", "pools"}},
 		{name: "sw-delay checks delay's waits", policy: "sw-delay", params: "t1_s: -1\n", wantErr: []string{"policy sw-delay", "t1_s"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { checkParams(t, tc.policy, tc.params, tc.wantErr) })
-	}
+	})
 }
 
 // TestNewPolicySWUsesDecodedThreshold: a rack at 90% is saturated under

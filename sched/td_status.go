@@ -319,16 +319,10 @@ func (p *TD) JobRemoved(c Cluster, j *Job) {
 // non-local map enters the hot queue and the source's count of concurrent
 // non-local reads.
 func (p *TD) TaskLaunched(c Cluster, j *Job, k TaskKind, n cluster.NodeID) {
-	if k == ReduceTask {
-		p.runningReduces++
-		return
-	}
-	s := p.state(j)
+	s, now := p.mapEvent(c, j, k, 1)
 	if s == nil {
 		return
 	}
-	now := c.Now()
-	p.lastEvent = now
 	src, known, m := n, false, int32(-1)
 	if l := p.last; l.set && l.job == j.Index && l.node == n {
 		src, known, m = l.src, true, int32(l.m)
@@ -361,16 +355,10 @@ func (p *TD) TaskLaunched(c Cluster, j *Job, k TaskKind, n cluster.NodeID) {
 // from finished maps, and remembers that the freed slot's last task was
 // the job's (line 2 reads it when the slot is offered).
 func (p *TD) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed bool) {
-	if k == ReduceTask {
-		p.runningReduces--
-		return
-	}
-	s := p.state(j)
+	s, now := p.mapEvent(c, j, k, -1)
 	if s == nil {
 		return
 	}
-	now := c.Now()
-	p.lastEvent = now
 	if run, ok := p.takeRun(c, n, s); ok {
 		if run.remote {
 			p.reads[run.src]--
@@ -385,6 +373,24 @@ func (p *TD) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed b
 	if !killed {
 		p.pushFreed(n, s)
 	}
+}
+
+// mapEvent is what a task's launch (delta 1) or end (-1) does before
+// TD's own steps: a reduce only changes the count of running reduces,
+// and gives nil; a map of a job TD tracks gives the job's state and the
+// time, which becomes the last event's.
+func (p *TD) mapEvent(c Cluster, j *Job, k TaskKind, delta int) (*tdJob, float64) {
+	if k == ReduceTask {
+		p.runningReduces += delta
+		return nil, 0
+	}
+	s := p.state(j)
+	if s == nil {
+		return nil, 0
+	}
+	now := c.Now()
+	p.lastEvent = now
+	return s, now
 }
 
 func (p *TD) state(j *Job) *tdJob {

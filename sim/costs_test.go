@@ -104,10 +104,7 @@ func TestDiskStreamsSlowMaps(t *testing.T) {
 	} {
 		topo := halfDisk(t, c.maps)
 		block := topo.Config().BlockBytes()
-		jobs := []workload.Job{newJob(0, 0).maps(c.maps, block, 1e-6).reduces(1, 0, 0).build()}
-		jobs[0].Profile.ReduceSecPerByte = 0
-		e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{HeartbeatS: 1})
-		r := e.Collector().Jobs()[0]
+		_, r := runAlone(t, topo, newJob(0, 0).maps(c.maps, block, 1e-6).emptyReduce().build(), Params{HeartbeatS: 1})
 		if got := r.Finish - r.FirstLaunch; math.Abs(got-c.want) > 1e-6 {
 			t.Errorf("%d maps: took %.6f s, want %.6f s: %s", c.maps, got, c.want, c.why)
 		}
@@ -123,9 +120,7 @@ func TestMapSpillsTwiceAndMerges(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 1, MapSlots: 1, ReduceSlots: 1, Replication: 1, DiskMBps: 100})
 	block := topo.Config().BlockBytes()
 	const m = 1 << 20
-	jobs := []workload.Job{newJob(0, 0).maps(1, block, 8).reduces(1, 16*m, 0).build()}
-	e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{HeartbeatS: 1, SortBufferMB: 10})
-	r := e.Collector().Jobs()[0]
+	e, r := runAlone(t, topo, newJob(0, 0).maps(1, block, 8).reduces(1, 16*m, 0).build(), Params{HeartbeatS: 1, SortBufferMB: 10})
 	// 8 s of reading and spilling; the merge reads and writes 16 MiB at
 	// once on the disk, 2r = 1e8: 16 MiB / 5e7; the reduce then fetches
 	// the output from the same disk alone, 16 MiB / 1e8.
@@ -162,9 +157,7 @@ func TestReduceOverflowsItsBuffer(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			jobs := []workload.Job{newJob(0, 0).maps(1, block, 8).reduces(1, 16*m, 0).build()}
-			e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{HeartbeatS: 1, ReduceBufferMB: c.buf, ReduceInputBufferMB: c.keep})
-			r := e.Collector().Jobs()[0]
+			e, r := runAlone(t, topo, newJob(0, 0).maps(1, block, 8).reduces(1, 16*m, 0).build(), Params{HeartbeatS: 1, ReduceBufferMB: c.buf, ReduceInputBufferMB: c.keep})
 			if got := r.Finish - r.FirstLaunch - 8; math.Abs(got-c.wantT) > 1e-6 {
 				t.Errorf("the reduce took %.6f s after the map, want %.6f s: %s", got, c.wantT, c.why)
 			}
@@ -181,10 +174,7 @@ func TestReduceOverflowsItsBuffer(t *testing.T) {
 func TestStartupDelay(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 1, MapSlots: 1, ReduceSlots: 1, Replication: 1})
 	block := topo.Config().BlockBytes()
-	jobs := []workload.Job{newJob(0, 0).maps(1, block, 8).reduces(1, 0, 0).build()}
-	jobs[0].Profile.ReduceSecPerByte = 0
-	e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{HeartbeatS: 1, TaskStartupS: 2})
-	r := e.Collector().Jobs()[0]
+	_, r := runAlone(t, topo, newJob(0, 0).maps(1, block, 8).emptyReduce().build(), Params{HeartbeatS: 1, TaskStartupS: 2})
 	if got, want := r.Finish-r.FirstLaunch, 2+8+2.0; math.Abs(got-want) > 1e-9 {
 		t.Errorf("job took %v s, want %v: the map starts 2 s after its launch and reads for 8 s; the reduce, launched as the map ends, starts 2 s later and has nothing to do", got, want)
 	}
@@ -205,10 +195,7 @@ func TestOneLaunchPerHeartbeat(t *testing.T) {
 		{1, 109, "one launch a heartbeat: maps launch at 0, 3, 6 and 9 s, the last ends at 109 s; the reduce takes the slot offer of the first map's end"},
 		{2, 103, "two a heartbeat: maps launch at 0, 0, 3 and 3 s"},
 	} {
-		jobs := []workload.Job{newJob(0, 0).maps(4, block, 100).reduces(1, 0, 0).build()}
-		jobs[0].Profile.ReduceSecPerByte = 0
-		e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{HeartbeatS: 3, LaunchesPerHeartbeat: c.limit})
-		r := e.Collector().Jobs()[0]
+		_, r := runAlone(t, topo, newJob(0, 0).maps(4, block, 100).emptyReduce().build(), Params{HeartbeatS: 3, LaunchesPerHeartbeat: c.limit})
 		if got := r.Finish - r.FirstLaunch; math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("limit %d: job took %v s after its first launch, want %v: %s", c.limit, got, c.want, c.why)
 		}
@@ -245,11 +232,9 @@ func TestSpeculativeBackupWins(t *testing.T) {
 		{false, 1.5 + remote, "no backup: the remote map launched at node 1's first heartbeat (1.5 s) reads 64 MiB at 125 kB/s"},
 		{true, 68, "the backup launched on node 0 at 60 s reads its local block in 8 s"},
 	} {
-		jobs := []workload.Job{newJob(0, 0).maps(2, block, 8).reduces(1, 0, 0).build()}
-		jobs[0].Name = name
-		jobs[0].Profile.ReduceSecPerByte = 0
-		e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{HeartbeatS: 3, Speculative: c.spec})
-		r := e.Collector().Jobs()[0]
+		job := newJob(0, 0).maps(2, block, 8).emptyReduce().build()
+		job.Name = name
+		e, r := runAlone(t, topo, job, Params{HeartbeatS: 3, Speculative: c.spec})
 		if math.Abs(r.Finish-c.want) > 1e-6 {
 			t.Errorf("speculative %v: job finished at %.6f s, want %.6f s: %s", c.spec, r.Finish, c.want, c.why)
 		}

@@ -46,21 +46,13 @@ func TestDelaySchedulingRaisesLocality(t *testing.T) {
 // runningRecorder wraps a policy and snapshots each pool's running tasks
 // when the first task ends.
 type runningRecorder struct {
-	sched.Policy
+	observing
 	running  map[string]int
 	snapshot map[string]int
 }
 
-func (r *runningRecorder) JobAdded(c sched.Cluster, j *sched.Job) {
-	r.Policy.(sched.JobObserver).JobAdded(c, j)
-}
-
-func (r *runningRecorder) JobRemoved(c sched.Cluster, j *sched.Job) {
-	r.Policy.(sched.JobObserver).JobRemoved(c, j)
-}
-
 func (r *runningRecorder) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	r.Policy.(sched.TaskObserver).TaskLaunched(c, j, k, n)
+	r.observing.TaskLaunched(c, j, k, n)
 	r.running[j.Pool]++
 }
 
@@ -71,7 +63,7 @@ func (r *runningRecorder) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskK
 			r.snapshot[p] = v
 		}
 	}
-	r.Policy.(sched.TaskObserver).TaskEnded(c, j, k, n, killed)
+	r.observing.TaskEnded(c, j, k, n, killed)
 	r.running[j.Pool]--
 }
 
@@ -87,7 +79,7 @@ func TestDRFWorkedExampleOnEngine(t *testing.T) {
 	a.Profile.MapCPU, a.Profile.MapMemGB = 1, 4
 	b := newJob(1, 0).maps(10, block, 100).reduces(1, 1<<10, 1).build()
 	b.Profile.MapCPU, b.Profile.MapMemGB = 3, 1
-	rec := &runningRecorder{Policy: mustPolicy(t, "drf"), running: map[string]int{}}
+	rec := &runningRecorder{observing: observing{mustPolicy(t, "drf")}, running: map[string]int{}}
 	runJobs(t, topo, []workload.Job{a, b}, rec, Params{})
 	if got, want := rec.snapshot, map[string]int{a.Pool: 3, b.Pool: 2}; got[a.Pool] != want[a.Pool] || got[b.Pool] != want[b.Pool] || len(got) != 2 {
 		t.Errorf("running tasks before the first ended = %v, want %v: DRF equalises dominant shares at 2/3 (A: 12/18 GB, B: 6/9 CPUs)", got, want)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/traces"
 	"github.com/mrsched/mrsched/workload"
@@ -38,9 +39,27 @@ func (b *jobBuilder) reduces(n int, perReduce int64, secs float64) *jobBuilder {
 	return b
 }
 
+// emptyReduce gives the job one reduce with nothing to fetch or compute,
+// so that the job's time is its maps' (reduces(1, 0, 0) would divide
+// nothing by nothing).
+func (b *jobBuilder) emptyReduce() *jobBuilder {
+	b.j.NumReduces = 1
+	b.j.ShuffleBytes = 0
+	b.j.Profile.ReduceSecPerByte = 0
+	return b
+}
+
 func (b *jobBuilder) output(bytes int64) *jobBuilder { b.j.OutputBytes = bytes; return b }
 
 func (b *jobBuilder) build() workload.Job { return b.j }
+
+// runAlone runs job alone under fifo, as runJobs does, and returns the
+// engine and the job's record.
+func runAlone(t *testing.T, topo *cluster.Topology, job workload.Job, p Params) (*Engine, metrics.JobRecord) {
+	t.Helper()
+	e := runJobs(t, topo, []workload.Job{job}, mustPolicy(t, "fifo"), p)
+	return e, e.Collector().Jobs()[0]
+}
 
 func mustTopo(t *testing.T, c cluster.Config) *cluster.Topology {
 	t.Helper()
@@ -137,10 +156,7 @@ func TestMapReadsAtCPURateOrNetwork(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			jobs := []workload.Job{newJob(0, 0).maps(1, block, c.cpuSecs).reduces(1, 0, 0).build()}
-			jobs[0].Profile.ReduceSecPerByte = 0
-			e := runJobs(t, topo, jobs, mustPolicy(t, "fifo"), Params{HeartbeatS: 1})
-			r := e.Collector().Jobs()[0]
+			_, r := runAlone(t, topo, newJob(0, 0).maps(1, block, c.cpuSecs).emptyReduce().build(), Params{HeartbeatS: 1})
 			// The map launches at the first heartbeat that offers a node;
 			// whether it was local decides its length.
 			local := r.Locality[cluster.NodeLocal] == 1
@@ -337,6 +353,36 @@ func TestDeadlockIsAnError(t *testing.T) {
 	err = e.Run()
 	if err == nil || !strings.Contains(err.Error(), "stalled") {
 		t.Fatalf("Run = %v, want a stall error: 6 containers hold reduces and 19 maps can never launch", err)
+	}
+}
+
+// observing wraps a policy for a test that records what the engine tells
+// it: it passes every job and task event on to the policy, where the
+// policy observes them, so that a recorder embeds it and overrides only
+// the events it records.
+type observing struct{ sched.Policy }
+
+func (o observing) JobAdded(c sched.Cluster, j *sched.Job) {
+	if p, ok := o.Policy.(sched.JobObserver); ok {
+		p.JobAdded(c, j)
+	}
+}
+
+func (o observing) JobRemoved(c sched.Cluster, j *sched.Job) {
+	if p, ok := o.Policy.(sched.JobObserver); ok {
+		p.JobRemoved(c, j)
+	}
+}
+
+func (o observing) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
+	if p, ok := o.Policy.(sched.TaskObserver); ok {
+		p.TaskLaunched(c, j, k, n)
+	}
+}
+
+func (o observing) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
+	if p, ok := o.Policy.(sched.TaskObserver); ok {
+		p.TaskEnded(c, j, k, n, killed)
 	}
 }
 

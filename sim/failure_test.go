@@ -13,30 +13,20 @@ import (
 // ends counts what the policy is told: launches, and ends by kind and
 // whether killed (failed attempts are reported killed); and job removals.
 type ends struct {
-	sched.Policy
+	observing
 	launched, removed int
 	killed            [2]int
 	finished          [2]int
 }
 
-func (o *ends) JobAdded(c sched.Cluster, j *sched.Job) {
-	if jo, ok := o.Policy.(sched.JobObserver); ok {
-		jo.JobAdded(c, j)
-	}
-}
-
 func (o *ends) JobRemoved(c sched.Cluster, j *sched.Job) {
 	o.removed++
-	if jo, ok := o.Policy.(sched.JobObserver); ok {
-		jo.JobRemoved(c, j)
-	}
+	o.observing.JobRemoved(c, j)
 }
 
 func (o *ends) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
 	o.launched++
-	if to, ok := o.Policy.(sched.TaskObserver); ok {
-		to.TaskLaunched(c, j, k, n)
-	}
+	o.observing.TaskLaunched(c, j, k, n)
 }
 
 func (o *ends) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
@@ -45,9 +35,7 @@ func (o *ends) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n clus
 	} else {
 		o.finished[k]++
 	}
-	if to, ok := o.Policy.(sched.TaskObserver); ok {
-		to.TaskEnded(c, j, k, n, killed)
-	}
+	o.observing.TaskEnded(c, j, k, n, killed)
 }
 
 // failureJobs is a small busy workload: 12 jobs of 6 maps and 3 reduces.
@@ -67,7 +55,7 @@ func failureJobs(block int64) []workload.Job {
 func TestFailedAttemptsAreRetried(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 2, NodesPerRack: 3})
 	jobs := failureJobs(topo.Config().BlockBytes())
-	obs := &ends{Policy: mustPolicy(t, "fair")}
+	obs := &ends{observing: observing{mustPolicy(t, "fair")}}
 	e := runJobs(t, topo, jobs, obs, Params{TaskFailureRate: 0.1})
 	s := e.Collector().Summarize("fair")
 	if s.JobsCompleted != len(jobs) || s.JobsFailed != 0 {
@@ -116,7 +104,7 @@ func TestSameAttemptsFailUnderEveryPolicy(t *testing.T) {
 func TestJobFailsAfterMaxAttempts(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 2, NodesPerRack: 3})
 	jobs := failureJobs(topo.Config().BlockBytes())
-	obs := &ends{Policy: mustPolicy(t, "fair")}
+	obs := &ends{observing: observing{mustPolicy(t, "fair")}}
 	e := runJobs(t, topo, jobs, obs, Params{TaskFailureRate: 1, MaxAttempts: 2})
 	s := e.Collector().Summarize("fair")
 	if s.JobsFailed != len(jobs) || s.JobsCompleted != 0 || obs.removed != len(jobs) {

@@ -11,7 +11,7 @@ import (
 // freedLog wraps a policy and records the offers it is asked and the
 // tasks that end, per node and time.
 type freedLog struct {
-	sched.Policy
+	observing
 	offers []freedOffer
 	ended  map[nodeTime]int // map attempts ended, by node and time
 }
@@ -31,24 +31,8 @@ func (l *freedLog) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 	return l.Policy.Assign(c, o)
 }
 
-func (l *freedLog) JobAdded(c sched.Cluster, j *sched.Job) {
-	l.Policy.(sched.JobObserver).JobAdded(c, j)
-}
-
-func (l *freedLog) JobRemoved(c sched.Cluster, j *sched.Job) {
-	l.Policy.(sched.JobObserver).JobRemoved(c, j)
-}
-
-func (l *freedLog) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	if o, ok := l.Policy.(sched.TaskObserver); ok {
-		o.TaskLaunched(c, j, k, n)
-	}
-}
-
 func (l *freedLog) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	if o, ok := l.Policy.(sched.TaskObserver); ok {
-		o.TaskEnded(c, j, k, n, killed)
-	}
+	l.observing.TaskEnded(c, j, k, n, killed)
 	if k == sched.MapTask {
 		l.ended[nodeTime{n, c.Now()}]++
 	}
@@ -63,7 +47,7 @@ func TestFreedOffersAreTheSlotsTasksFreed(t *testing.T) {
 	block := topo.Config().BlockBytes()
 	// Six maps: a job the fifo order drains two at a time.
 	jobs := []workload.Job{newJob(0, 0).maps(6, block, 10).reduces(1, 1, 1).build()}
-	l := &freedLog{Policy: mustPolicy(t, "fifo"), ended: map[nodeTime]int{}}
+	l := &freedLog{observing: observing{mustPolicy(t, "fifo")}, ended: map[nodeTime]int{}}
 	e, err := New(Params{CheckInvariants: true}, topo, jobs, l, 1)
 	if err != nil {
 		t.Fatal(err)

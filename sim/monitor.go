@@ -7,6 +7,7 @@ import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/network"
+	"github.com/mrsched/mrsched/sched"
 )
 
 // monitor samples every rack uplink's utilisation averaged over the last
@@ -55,20 +56,28 @@ func (e *Engine) series() {
 		e.lastAcct[c] = b
 		row.CrossRackTotalBytes += b
 	}
-	for _, j := range e.jt.Jobs() {
-		row.RunningMaps += j.RunningMaps
-		row.RunningReduces += j.RunningReduces
-		row.PendingMaps += j.PendingMaps()
-	}
-	for r := range e.uplink {
-		row.MaxUplinkUtil = math.Max(row.MaxUplinkUtil, math.Max(e.uplink[r][0], e.uplink[r][1]))
-	}
+	AddLoad(&row, e.jt.Jobs(), e.uplink)
 	e.col.AddTimeseries(row)
 	e.col.EndUplinkPeriod(e.now, len(e.uplink))
 	e.col.AddPoolSamples(e.poolSamples())
 	e.lastSer = e.now
 	if e.jt.Finished() < len(e.specs) {
 		e.events.push(event{t: e.now + e.p.TimeseriesPeriodS, kind: evSeries})
+	}
+}
+
+// AddLoad adds the cluster's load to a timeseries row: the active jobs'
+// running and pending tasks, and the busiest rack uplink's utilisation in
+// either direction at the last monitor sample (uplink holds each rack's
+// up and down). The testbed's master records the same series with it.
+func AddLoad(row *metrics.TimeseriesRow, active []*sched.Job, uplink [][2]float64) {
+	for _, j := range active {
+		row.RunningMaps += j.RunningMaps
+		row.RunningReduces += j.RunningReduces
+		row.PendingMaps += j.PendingMaps()
+	}
+	for r := range uplink {
+		row.MaxUplinkUtil = math.Max(row.MaxUplinkUtil, math.Max(uplink[r][0], uplink[r][1]))
 	}
 }
 

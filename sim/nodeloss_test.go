@@ -375,7 +375,7 @@ func TestKillRackAndRestore(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			obs := &restoreWatch{Policy: mustPolicy(t, "fair"), node: r1n0, from: tc.restoreAt}
+			obs := &restoreWatch{observing: observing{mustPolicy(t, "fair")}, node: r1n0, from: tc.restoreAt}
 			e := runFaults(t, topo, jobs, obs, Params{NodeExpiryS: 60}, tc.specs)
 			f := faultsOf(t, e)
 			s := e.Collector().Summarize("fair")
@@ -404,7 +404,7 @@ func TestKillRackAndRestore(t *testing.T) {
 // from, that no active job's input lists the node and that the cluster
 // counts its slots again.
 type restoreWatch struct {
-	sched.Policy
+	observing
 	node     cluster.NodeID
 	from     float64
 	offered  int
@@ -427,23 +427,11 @@ func (w *restoreWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, b
 	return w.Policy.Assign(c, o)
 }
 
-func (w *restoreWatch) JobAdded(c sched.Cluster, j *sched.Job) {
-	w.Policy.(sched.JobObserver).JobAdded(c, j)
-}
-
-func (w *restoreWatch) JobRemoved(c sched.Cluster, j *sched.Job) {
-	w.Policy.(sched.JobObserver).JobRemoved(c, j)
-}
-
-func (w *restoreWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	w.Policy.(sched.TaskObserver).TaskLaunched(c, j, k, n)
-}
-
 func (w *restoreWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
 	if killed && n == w.node {
 		w.killedOn = append(w.killedOn, c.Now())
 	}
-	w.Policy.(sched.TaskObserver).TaskEnded(c, j, k, n, killed)
+	w.observing.TaskEnded(c, j, k, n, killed)
 }
 
 // TestLostLastReplicaFailsJob: a job left needing a block whose every

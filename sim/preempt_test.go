@@ -10,7 +10,7 @@ import (
 
 // recorder wraps a policy and records launches and kills as they happen.
 type recorder struct {
-	sched.Policy
+	observing
 	launches []event3
 	kills    []event3
 	running  map[string]int // pool -> running maps; lookup only
@@ -25,16 +25,8 @@ type event3 struct {
 	pool string
 }
 
-func (r *recorder) JobAdded(c sched.Cluster, j *sched.Job) {
-	r.Policy.(sched.JobObserver).JobAdded(c, j)
-}
-
-func (r *recorder) JobRemoved(c sched.Cluster, j *sched.Job) {
-	r.Policy.(sched.JobObserver).JobRemoved(c, j)
-}
-
 func (r *recorder) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	r.Policy.(sched.TaskObserver).TaskLaunched(c, j, k, n)
+	r.observing.TaskLaunched(c, j, k, n)
 	if k != sched.MapTask {
 		return
 	}
@@ -46,7 +38,7 @@ func (r *recorder) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 }
 
 func (r *recorder) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	r.Policy.(sched.TaskObserver).TaskEnded(c, j, k, n, killed)
+	r.observing.TaskEnded(c, j, k, n, killed)
 	if k != sched.MapTask {
 		return
 	}
@@ -82,7 +74,7 @@ func TestMinSharePreemption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{Policy: inner, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+	rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
 	p := Params{}.WithDefaults()
 	e := runJobs(t, topo, jobs, rec, p)
 	if got := e.Collector().Summarize("fair").JobsCompleted; got != 3 {

@@ -13,7 +13,7 @@ import (
 // change in its number of running tasks, to integrate task-seconds
 // afterwards, and each pool's last map launch.
 type taskClock struct {
-	sched.Policy
+	observing
 	events  [2][]poolEvent // by sched.TaskKind
 	lastMap map[string]float64
 }
@@ -24,16 +24,8 @@ type poolEvent struct {
 	delta int
 }
 
-func (r *taskClock) JobAdded(c sched.Cluster, j *sched.Job) {
-	r.Policy.(sched.JobObserver).JobAdded(c, j)
-}
-
-func (r *taskClock) JobRemoved(c sched.Cluster, j *sched.Job) {
-	r.Policy.(sched.JobObserver).JobRemoved(c, j)
-}
-
 func (r *taskClock) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	r.Policy.(sched.TaskObserver).TaskLaunched(c, j, k, n)
+	r.observing.TaskLaunched(c, j, k, n)
 	r.events[k] = append(r.events[k], poolEvent{c.Now(), j.Pool, 1})
 	if k == sched.MapTask {
 		r.lastMap[j.Pool] = c.Now()
@@ -41,7 +33,7 @@ func (r *taskClock) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind
 }
 
 func (r *taskClock) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	r.Policy.(sched.TaskObserver).TaskEnded(c, j, k, n, killed)
+	r.observing.TaskEnded(c, j, k, n, killed)
 	r.events[k] = append(r.events[k], poolEvent{c.Now(), j.Pool, -1})
 }
 
@@ -119,7 +111,7 @@ func TestShuffleWatcherKeepsFairness(t *testing.T) {
 			topo := mustTopo(t, m.cfg)
 			jobs := backlogged(topo)
 			run := func(name string) (*taskClock, float64) {
-				rec := &taskClock{Policy: mustPolicy(t, name), lastMap: map[string]float64{}}
+				rec := &taskClock{observing: observing{mustPolicy(t, name)}, lastMap: map[string]float64{}}
 				runJobs(t, topo, jobs, rec, Params{})
 				end := math.Inf(1)
 				for _, at := range rec.lastMap {

@@ -43,8 +43,7 @@ func TestTransportTCPGivesPayloadItsShare(t *testing.T) {
 			name string
 			p    Params
 		}{{"maxmin", Params{HeartbeatS: 1}}, {"tcp", Params{HeartbeatS: 1, Transport: TransportTCP, TCPPayloadFraction: 0.5}}} {
-			jobs := []workload.Job{newJob(0, 0).maps(1, block, 0.01).reduces(1, 0, 0).build()}
-			jobs[0].Profile.ReduceSecPerByte = 0
+			jobs := []workload.Job{newJob(0, 0).maps(1, block, 0.01).emptyReduce().build()}
 			p := tr.p
 			p.CheckInvariants = true
 			e, err := New(p, topo, jobs, mustPolicy(t, "fifo"), seed)

@@ -21,13 +21,9 @@ const smallBase = "seed: 1\ncluster:\n  racks: 2\n  nodes_per_rack: 4\nworkload:
 // grid's path.
 func writeGrid(t *testing.T, dir, grid string) string {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, "base.yaml"), []byte(smallBase), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "base.yaml"), smallBase)
 	path := filepath.Join(dir, "grid.yaml")
-	if err := os.WriteFile(path, []byte(grid), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, grid)
 	return path
 }
 
@@ -132,9 +128,7 @@ func TestPlanAgain(t *testing.T) {
 		t.Errorf("planning the same grid named by another path: %v, want ErrPlanned", err)
 	}
 	// The base changed in a setting that is not the workload's: another plan.
-	if err := os.WriteFile(filepath.Join(dir, "base.yaml"), []byte(smallBase+"engine: {heartbeat_s: 2}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "base.yaml"), smallBase+"engine: {heartbeat_s: 2}\n")
 	if g, err = LoadGrid(filepath.Join(dir, "grid.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -185,23 +179,7 @@ func TestPlanLeavesNothingOnABadRun(t *testing.T) {
 func TestPlanCopiesTraceFiles(t *testing.T) {
 	dir := t.TempDir()
 	tr := "job0\t0\t0\t1000000\t1000000\t1000000\njob1\t5\t5\t2000000\t0\t0\n"
-	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "data", "t.tsv"), []byte(tr), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: data/t.tsv, source_nodes: 4}\n"
-	if err := os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(base), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "g.yaml"), []byte("base: b.yaml\nseeds: 2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	g, err := LoadGrid(filepath.Join(dir, "g.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := traceGrid(t, dir, "data/t.tsv", tr, "seeds: 2\n")
 	moved := filepath.Join(dir, "elsewhere", "sweep")
 	if _, err := g.Write(filepath.Join(dir, "sweep")); err != nil {
 		t.Fatal(err)
@@ -246,9 +224,7 @@ func TestRunResumes(t *testing.T) {
 	if err := os.MkdirAll(dead, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dead, "summary.json"), []byte("{"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dead, "summary.json"), "{")
 	if s.Done(5) {
 		t.Fatal("a dead attempt's temporary directory counts as a finished run")
 	}
@@ -298,36 +274,19 @@ func TestRunRefusesChangedInputs(t *testing.T) {
 	s := planSmall(t, t.TempDir())
 	spec := s.Spec(0)
 	b, _ := os.ReadFile(spec)
-	if err := os.WriteFile(spec, []byte(strings.Replace(string(b), "racks: 2", "racks: 3", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, spec, strings.Replace(string(b), "racks: 2", "racks: 3", 1))
 	if _, err := s.Execute(0, nil); err == nil || !strings.Contains(err.Error(), "changed since the plan") {
 		t.Errorf("running a run whose scenario changed since the plan: %v, want a refusal", err)
 	}
 
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte("job0\t0\t0\t1000000\t1000000\t1000000\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base := "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: t.tsv, source_nodes: 4}\n"
-	if err := os.WriteFile(filepath.Join(dir, "b.yaml"), []byte(base), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "g.yaml"), []byte("base: b.yaml\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	g, err := LoadGrid(filepath.Join(dir, "g.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := traceGrid(t, dir, "t.tsv", "job0\t0\t0\t1000000\t1000000\t1000000\n", "")
 	if _, err := g.Write(filepath.Join(dir, "s")); err != nil {
 		t.Fatal(err)
 	}
 	copied := filepath.Join(dir, "s", inputDir, "t.tsv")
-	if err := os.WriteFile(copied, []byte("job0\t0\t0\t2000000\t1000000\t1000000\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err = Open(filepath.Join(dir, "s"))
+	writeFile(t, copied, "job0\t0\t0\t2000000\t1000000\t1000000\n")
+	s, err := Open(filepath.Join(dir, "s"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,13 +495,9 @@ func TestSweepCarriesThePools(t *testing.T) {
 	for _, axis := range []string{"policy.pools", "policy.params.pools"} {
 		t.Run(axis, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "base.yaml"), []byte(base), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, filepath.Join(dir, "base.yaml"), base)
 			grid := filepath.Join(dir, "grid.yaml")
-			if err := os.WriteFile(grid, []byte("base: base.yaml\npolicies: [fair, delay, drf, td]\naxes:\n  "+axis+": [[{name: user0, weight: 3}], [{name: user1, weight: 2}]]\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, grid, "base: base.yaml\npolicies: [fair, delay, drf, td]\naxes:\n  "+axis+": [[{name: user0, weight: 3}], [{name: user1, weight: 2}]]\n")
 			g, err := LoadGrid(grid)
 			if err != nil {
 				t.Fatalf("an axis over the pools across fair, delay, drf and td: %v", err)
@@ -581,9 +536,7 @@ func TestSweepCopiesTheOperatorsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(grid, []byte("base: "+base+"\npolicies: [fair, fifo]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, grid, "base: "+base+"\npolicies: [fair, fifo]\n")
 	g, err := LoadGrid(grid)
 	if err != nil {
 		t.Fatal(err)
@@ -606,4 +559,32 @@ func TestSweepCopiesTheOperatorsFiles(t *testing.T) {
 	if err := s.RunAll(2, nil); err != nil {
 		t.Fatalf("run: %v", err)
 	}
+}
+
+// writeFile writes s to path, making its directory, and stops the test
+// if it cannot: the test's input is not there.
+func writeFile(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// traceGrid writes, in dir, the SWIM trace tr at the relative path
+// tracePath, a base scenario b.yaml that runs it under fifo on one rack
+// of 4 nodes, and a grid g.yaml over it with the lines more; it returns
+// the grid as loaded.
+func traceGrid(t *testing.T, dir, tracePath, tr, more string) *Grid {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, tracePath), tr)
+	writeFile(t, filepath.Join(dir, "b.yaml"), "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: "+tracePath+", source_nodes: 4}\n")
+	writeFile(t, filepath.Join(dir, "g.yaml"), "base: b.yaml\n"+more)
+	g, err := LoadGrid(filepath.Join(dir, "g.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

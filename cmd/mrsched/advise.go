@@ -36,11 +36,8 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	sweepDir := fs.String("sweep", "", "write every candidate on the whole workload as sweeps in this directory (one a policy) to run on Slurm or Kubernetes, instead of searching here")
 	sweepSeeds := fs.Int("sweep-seeds", 5, "with -sweep: the seeds every candidate runs")
 	collect := fs.String("collect", "", "decide from the finished runs of a directory -sweep planned")
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if fs.NArg() > 0 {
-		return badUsage("unexpected argument %q (advise takes only flags; see mrsched advise -h)", fs.Arg(0))
+	if err := parseFlagsOnly(fs, args); err != nil {
+		return err
 	}
 	if *collect != "" {
 		return adviseCollect(*collect, *out, *force, stdout, stderr, *quiet)
@@ -68,7 +65,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	names, err := advisePolicies(*pols)
+	names, err := policyList(*pols)
 	if err != nil {
 		return err
 	}
@@ -247,29 +244,6 @@ func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet 
 		}
 	}
 	return nil
-}
-
-// adviseBase is the scenario advise runs on, as compare reads it.
-
-func advisePolicies(list string) ([]string, error) {
-	switch list {
-	case "":
-		return sched.MainPolicyNames(), nil
-	case "all":
-		return sched.PolicyNames(), nil
-	}
-	var names []string
-	for _, n := range strings.Split(list, ",") {
-		n = strings.TrimSpace(n)
-		if _, err := sched.NewPolicy(n, nil); err != nil {
-			return nil, fmt.Errorf("-policies: %w", err)
-		}
-		if slices.Contains(names, n) {
-			return nil, fmt.Errorf("-policies: %s is named twice", n)
-		}
-		names = append(names, n)
-	}
-	return names, nil
 }
 
 // clusterOf is what the configuration lines need of the scenario: its

@@ -45,9 +45,7 @@ func delayTwin(t *testing.T) {
 func writeScenario(t *testing.T, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "s.yaml")
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, p, text)
 	return p
 }
 

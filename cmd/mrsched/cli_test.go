@@ -16,9 +16,7 @@ func smallScenario(t *testing.T, dir string) string {
 	t.Helper()
 	cfg := filepath.Join(dir, "s.yaml")
 	sc := "seed: 2\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 40}\npolicy: {name: fifo}\n"
-	if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, cfg, sc)
 	return cfg
 }
 
@@ -43,11 +41,8 @@ func TestSimulateOverrides(t *testing.T) {
 	dir := t.TempDir()
 	cfg := smallScenario(t, dir)
 	out := filepath.Join(dir, "out")
-	code, stdout, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out,
+	stdout := mustRunCLI(t, "simulate", "-q", "-config", cfg, "-out", out,
 		"-policy", "delay", "-seed", "5", "-set", "workload.max_jobs=30", "-set", "policy.params.t1_s=2")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	if !strings.Contains(stdout, "delay: 30/30 jobs") {
 		t.Errorf("stdout %q: want delay's run of 30 jobs (-policy delay, -set workload.max_jobs=30)", stdout)
 	}
@@ -128,9 +123,7 @@ func TestCompareCSVIsPlainNumbers(t *testing.T) {
 	dir := t.TempDir()
 	cfg := smallScenario(t, dir)
 	path := filepath.Join(dir, "c.csv")
-	if code, _, errOut := runCLI(t, "compare", "-q", "-config", cfg, "-policies", "fifo,fair", "-csv", path); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	mustRunCLI(t, "compare", "-q", "-config", cfg, "-policies", "fifo,fair", "-csv", path)
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -169,9 +162,7 @@ func TestCompareTraceFile(t *testing.T) {
 	data, _, _ := traces.Embedded("FB-2009")
 	lines := strings.SplitAfterN(string(data), "\n", 41)
 	path := filepath.Join(dir, "t.tsv")
-	if err := os.WriteFile(path, []byte(strings.Join(lines[:40], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, strings.Join(lines[:40], ""))
 	code, _, errOut := runCLI(t, "compare", "-q", "-trace", path, "-policies", "fifo")
 	if code != 1 || !strings.Contains(errOut, "-source-nodes") {
 		t.Errorf("without -source-nodes: exit %d, stderr %q; want exit 1 asking for -source-nodes", code, errOut)

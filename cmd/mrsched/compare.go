@@ -12,16 +12,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
-	"github.com/mrsched/mrsched/sched"
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
@@ -36,11 +33,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	force := fs.Bool("force", false, "with -out: replace what the directory holds (another run, or other files)")
 	seeds := fs.Int("seeds", 1, "run each policy on this many seeds (the scenario's seed and the next ones, common to every policy) and show mean ± standard error")
 	outs := addOutputFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if fs.NArg() > 0 {
-		return badUsage("unexpected argument %q (compare takes only flags; see mrsched compare -h)", fs.Arg(0))
+	if err := parseFlagsOnly(fs, args); err != nil {
+		return err
 	}
 	if *csvPath != "" {
 		if err := writableFile(*csvPath); err != nil {
@@ -54,24 +48,11 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if flagGiven(fs, "seed") {
 		base.SetSeed(*seed)
 	}
-	names := sched.MainPolicyNames()
-	switch *pols {
-	case "":
-	case "all":
-		names = sched.PolicyNames()
-	default:
-		names = strings.Split(*pols, ",")
-		for i, name := range names {
-			// Every name is checked before any policy runs, so that a
-			// misspelt last one does not cost the runs before it.
-			names[i] = strings.TrimSpace(name)
-			if _, err := sched.NewPolicy(names[i], nil); err != nil {
-				return fmt.Errorf("-policies: %w", err)
-			}
-			if slices.Contains(names[:i], names[i]) {
-				return fmt.Errorf("-policies: %s is named twice", names[i])
-			}
-		}
+	// Every name is checked before any policy runs, so that a misspelt
+	// last one does not cost the runs before it.
+	names, err := policyList(*pols)
+	if err != nil {
+		return err
 	}
 	if *parallel < 1 {
 		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)

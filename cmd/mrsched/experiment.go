@@ -49,16 +49,9 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	fast := fs.Bool("fast", false, "with -write-docs or -check: only the blocks and claims of fast experiments (and of mrsched compare)")
 	figures := fs.String("figures", "", "also write each experiment's figure (those that have one) to DIR/<paper>-<name>.svg; with no NAME, run every experiment that has a figure")
 	// Flags may come before or after the names.
-	var names []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return flagErr(err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		names = append(names, fs.Arg(0))
-		args = fs.Args()[1:]
+	names, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
 	}
 	if *list {
 		for _, e := range experiment.All() {

@@ -18,14 +18,34 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, o.String(), e.String()
 }
 
+// mustRunCLI runs mrsched with args and stops the test unless it exits 0:
+// what follows reads what the command wrote. It returns stdout.
+func mustRunCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("mrsched %s: exit %d, want 0: %s", strings.Join(args, " "), code, stderr)
+	}
+	return stdout
+}
+
+// writeFile writes s to path, making its directory, and stops the test
+// if it cannot: the test's input is not there.
+func writeFile(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestNetsimExample: two cross-rack flows share rack 0's 1 Gbps uplink
 // (62.5 MB/s each); flow c shares node 0's NIC with flow a and gets the
 // other 62.5 MB/s. So c (62.5 MB) ends at 1 s and a, b (125 MB) at 2 s.
 func TestNetsimExample(t *testing.T) {
-	code, out, errOut := runCLI(t, "netsim", "../../examples/netsim-two-racks.json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := mustRunCLI(t, "netsim", "../../examples/netsim-two-racks.json")
 	var got struct {
 		Flows []struct {
 			ID      string  `json:"id"`
@@ -85,9 +105,7 @@ func TestNetsimRejectsBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "in.json")
-			if err := os.WriteFile(p, []byte(c.json), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, p, c.json)
 			code, _, errOut := runCLI(t, "netsim", p)
 			if code == 0 {
 				t.Fatal("exit 0 for bad input")
@@ -100,27 +118,20 @@ func TestNetsimRejectsBadInput(t *testing.T) {
 }
 
 func TestTraceStats(t *testing.T) {
-	code, out, errOut := runCLI(t, "trace", "stats", "FB-2010")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := mustRunCLI(t, "trace", "stats", "FB-2010")
 	for _, w := range []string{"24442", "68.6", "12.6", "18.8"} {
 		if !strings.Contains(strings.ReplaceAll(out, ",", ""), w) {
 			t.Errorf("trace stats FB-2010 output lacks %q (job count and the 68.6/12.6/18.8 class split):\n%s", w, out)
 		}
 	}
 	bad := filepath.Join(t.TempDir(), "bad.tsv")
-	if err := os.WriteFile(bad, []byte("job0\t0\t0\t10\t10\t10\njob1\t1\t1\tx\t1\t1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errOut = runCLI(t, "trace", "stats", bad)
+	writeFile(t, bad, "job0\t0\t0\t10\t10\t10\njob1\t1\t1\tx\t1\t1\n")
+	code, _, errOut := runCLI(t, "trace", "stats", bad)
 	if code == 0 || !strings.Contains(errOut, "bad.tsv:2") {
 		t.Errorf("exit %d, stderr %q: a malformed line must fail naming file:line", code, errOut)
 	}
 	good := filepath.Join(t.TempDir(), "good.tsv")
-	if err := os.WriteFile(good, []byte("job0\t0\t0\t10\t10\t10\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, good, "job0\t0\t0\t10\t10\t10\n")
 	for _, c := range []struct {
 		name string
 		args []string
@@ -143,14 +154,9 @@ func TestSimulateWritesOutputs(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.yaml")
 	sc := "seed: 2\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 60}\npolicy: {name: fifo}\n"
-	if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, cfg, sc)
 	out := filepath.Join(dir, "out")
-	code, stdout, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	stdout := mustRunCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 	if !strings.Contains(stdout, "60/60 jobs") {
 		t.Errorf("stdout %q does not report 60/60 jobs", stdout)
 	}
@@ -204,13 +210,8 @@ func TestCompareSmall(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.yaml")
 	sc := "cluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n"
-	if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errOut := runCLI(t, "compare", "-q", "-config", cfg)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	writeFile(t, cfg, sc)
+	out := mustRunCLI(t, "compare", "-q", "-config", cfg)
 	for _, p := range []string{"fifo", "fair", "1.00x", "80/80"} {
 		if !strings.Contains(out, p) {
 			t.Errorf("compare output lacks %q:\n%s", p, out)
@@ -268,13 +269,9 @@ func TestDiffComparesRuns(t *testing.T) {
 	for i, hb := range []string{"3", "3.000000001"} {
 		cfg := filepath.Join(dir, fmt.Sprintf("s%d.yaml", i))
 		sc := "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\nengine: {heartbeat_s: " + hb + "}\n"
-		if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, cfg, sc)
 		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
-		if code, _, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out); code != 0 {
-			t.Fatalf("simulate exit %d: %s", code, errOut)
-		}
+		mustRunCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 		outs = append(outs, out)
 	}
 	code, stdout, errOut := runCLI(t, "diff", outs[0], outs[0], outs[1])
@@ -325,13 +322,9 @@ func TestDiffComparesRuns(t *testing.T) {
 	// One rack carries no cross-rack bytes: against two racks there is no
 	// relative change, and the table says so rather than print NaN.
 	oneRack := filepath.Join(dir, "onerack.yaml")
-	if err := os.WriteFile(oneRack, []byte("seed: 3\ncluster: {racks: 1, nodes_per_rack: 10}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, oneRack, "seed: 3\ncluster: {racks: 1, nodes_per_rack: 10}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n")
 	one := filepath.Join(dir, "one")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", oneRack, "-out", one); code != 0 {
-		t.Fatalf("simulate exit %d: %s", code, errOut)
-	}
+	mustRunCLI(t, "simulate", "-q", "-config", oneRack, "-out", one)
 	// Runs on different clusters pair unrelated jobs: diff refuses them,
 	// saying what differs, unless -force.
 	code, _, errOut = runCLI(t, "diff", one, outs[0])
@@ -392,13 +385,9 @@ func TestDiffComparesRuns(t *testing.T) {
 	}
 	// Another trace: the same job ids are other jobs.
 	fb2010 := filepath.Join(dir, "fb2010.yaml")
-	if err := os.WriteFile(fb2010, []byte("seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2010, max_jobs: 80}\npolicy: {name: fair}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, fb2010, "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2010, max_jobs: 80}\npolicy: {name: fair}\n")
 	other := filepath.Join(dir, "fb2010")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", fb2010, "-out", other); code != 0 {
-		t.Fatalf("simulate exit %d: %s", code, errOut)
-	}
+	mustRunCLI(t, "simulate", "-q", "-config", fb2010, "-out", other)
 	if code, _, errOut := runCLI(t, "diff", outs[0], other); code != 1 || !strings.Contains(errOut, `workload.trace "FB-2009" vs "FB-2010"`) {
 		t.Errorf("diff of FB-2009 against FB-2010: exit %d, stderr %q; want exit 1 naming the traces", code, errOut)
 	}

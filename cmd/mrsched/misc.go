@@ -50,19 +50,9 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the stats as JSON (jobs, maps, reduces, input_bytes, shuffle_bytes, output_bytes, hosts, racks, ...)")
 	formatName := fs.String("format", "", "the trace's format when its content should not decide: swim, rumen, jhist or sls")
 	// Accept the trace before or after the flags.
-	rest := args[1:]
-	var name string
-	if len(rest) > 0 && len(rest[0]) > 0 && rest[0][0] != '-' {
-		name, rest = rest[0], rest[1:]
-	}
-	if err := fs.Parse(rest); err != nil {
-		return flagErr(err)
-	}
-	if name == "" && fs.NArg() == 1 {
-		name = fs.Arg(0)
-	} else if fs.NArg() > 0 || name == "" {
-		fmt.Fprintln(stderr, traceStatsUsage)
-		return errUsage
+	name, err := parseAroundOne(fs, args[1:], func() { fmt.Fprintln(stderr, traceStatsUsage) })
+	if err != nil {
+		return err
 	}
 	format, err := hadooptrace.ParseFormat(*formatName)
 	if err != nil {

@@ -36,16 +36,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: mrsched report [-o report.html] [-figures DIR] [-png] [-title T] [-force] RUN_DIR|DIR...")
 		fl.PrintDefaults()
 	}
-	var paths []string
-	for { // flags may come before or after the paths
-		if err := fl.Parse(args); err != nil {
-			return flagErr(err)
-		}
-		if fl.NArg() == 0 {
-			break
-		}
-		paths = append(paths, fl.Arg(0))
-		args = fl.Args()[1:]
+	paths, err := parseInterleaved(fl, args) // flags may come before or after the paths
+	if err != nil {
+		return err
 	}
 	if len(paths) == 0 {
 		fl.Usage()

@@ -8,16 +8,6 @@ import (
 	"testing"
 )
 
-func writeFile(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestReportsOfRuns follows a user: simulate and compare with -report,
 // compare -out's run directories rerun by simulate to the same bytes, and
 // mrsched report over them.

@@ -197,9 +197,7 @@ NodeName=mrschedtest NodeHostname=%[2]s NodeAddr=127.0.0.1 CPUs=%[6]d RealMemory
 PartitionName=test Nodes=mrschedtest Default=YES MaxTime=INFINITE State=UP
 `, d, host, ctldPort, dPort, socket, runtime.NumCPU())
 	for name, text := range map[string]string{"slurm.conf": text, "plugstack.conf": ""} {
-		if err := os.WriteFile(filepath.Join(d, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(d, name), text)
 	}
 	started("slurmctld", filepath.Join(d, "slurmctld.pid"))
 	started("slurmd", filepath.Join(d, "slurmd.pid"))

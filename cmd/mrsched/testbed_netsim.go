@@ -79,18 +79,9 @@ func cmdTestbedNetsim(args []string, stdout, stderr io.Writer) error {
 	hopDelay := fs.Duration("hop-delay", 0, "delay added on every shaped link, where the kernel has netem")
 	cc := fs.String("tcp-cc", defaultReplayCC, "the senders' TCP congestion control (one of the kernel's tcp_available_congestion_control)")
 	// Accept the file before or after the flags.
-	var name string
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		name, args = args[0], args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
-	}
-	if name == "" && fs.NArg() == 1 {
-		name = fs.Arg(0)
-	} else if fs.NArg() > 0 || name == "" {
-		fs.Usage()
-		return errUsage
+	name, err := parseAroundOne(fs, args, fs.Usage)
+	if err != nil {
+		return err
 	}
 	switch {
 	case !(*bwScale >= 0) || math.IsInf(*bwScale, 0):

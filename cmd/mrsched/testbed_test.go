@@ -84,9 +84,7 @@ func testbedScenario(t *testing.T, dir, name, head, byteScale string) string {
 	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, src)
 	return path
 }
 

@@ -21,9 +21,7 @@ func TestTraceStatsJSONEveryFormat(t *testing.T) {
 		"topo.data":  "h1 /r1\nh2 /r2\nh3 /r2\n",
 	}
 	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, name), body)
 	}
 	for _, tc := range []struct {
 		file string

@@ -20,9 +20,7 @@ func poolScenario(t *testing.T, dir, pools string) string {
 	cfg := filepath.Join(dir, "pools.yaml")
 	sc := "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 60, users: 4}\n" +
 		"policy:\n  name: fair\n  params:\n" + pools
-	if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, cfg, sc)
 	return cfg
 }
 
@@ -87,9 +85,7 @@ func TestCompareCarriesThePools(t *testing.T) {
 		t.Errorf("the notes call the cluster's pools fair's own parameters:\n%s", stdout)
 	}
 	sim := filepath.Join(dir, "sim")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", sim); code != 0 {
-		t.Fatalf("simulate: exit %d: %s", code, errOut)
-	}
+	mustRunCLI(t, "simulate", "-q", "-config", cfg, "-out", sim)
 	a, _ := os.ReadFile(filepath.Join(out, "fair", "summary.json"))
 	b, _ := os.ReadFile(filepath.Join(sim, "summary.json"))
 	if !bytes.Equal(a, b) {
@@ -115,9 +111,7 @@ func TestPoolsBothWaysAndUnreached(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml")
 			sc := "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 60, users: 4}\n" + tc.policy
-			if err := os.WriteFile(cfg, []byte(sc), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, cfg, sc)
 			out := filepath.Join(dir, "out-"+strings.ReplaceAll(tc.name, " ", "-"))
 			code, _, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 			if tc.want == "" {
@@ -142,9 +136,7 @@ func TestOutputDirectories(t *testing.T) {
 	dir := t.TempDir()
 	cfg := smallScenario(t, dir)
 	out := filepath.Join(dir, "out")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	mustRunCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 	code, _, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 	if code != 1 || !strings.Contains(errOut, "holds another run (") || !strings.Contains(errOut, "-force") {
 		t.Errorf("simulate over a run: exit %d, %q; want exit 1 naming the run and -force", code, errOut)
@@ -178,29 +170,12 @@ func TestOutputDirectories(t *testing.T) {
 func TestCompareInterruptKeepsFinishedRuns(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.yaml")
-	if err := os.WriteFile(cfg, []byte("workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, cfg, "workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n")
 	out := filepath.Join(dir, "out")
 	args := []string{"compare", "-parallel", "1", "-config", cfg, "-policies", "fifo,fair,nas,sw-fair,td", "-out", out}
-	cmd := mrschedCmd(t, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for !fileExists(filepath.Join(out, "fifo", "summary.json")) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Fatalf("compare after SIGINT: %v; want exit status 130 (stderr: %s)", err, &stderr)
-	}
-	if !strings.Contains(stderr.String(), "runs finished, kept in "+out) {
-		t.Errorf("stderr %q does not say which runs were kept where", &stderr)
+	stderr := interruptCLI(t, syscall.SIGINT, untilFile(filepath.Join(out, "fifo", "summary.json")), args...)
+	if !strings.Contains(stderr, "runs finished, kept in "+out) {
+		t.Errorf("stderr %q does not say which runs were kept where", stderr)
 	}
 	entries, _ := os.ReadDir(out)
 	var kept []string
@@ -266,35 +241,14 @@ func TestSeedZeroAndUsage(t *testing.T) {
 func TestSweepInterruptLeavesNoHiddenRuns(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.yaml")
-	if err := os.WriteFile(base, []byte("workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, base, "workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n")
 	grid := filepath.Join(dir, "grid.yaml")
-	if err := os.WriteFile(grid, []byte("base: base.yaml\npolicies: [fifo, nas, sw-fair]\nseeds: 2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, grid, "base: base.yaml\npolicies: [fifo, nas, sw-fair]\nseeds: 2\n")
 	sw := filepath.Join(dir, "sw")
-	if code, _, errOut := runCLI(t, "sweep", "plan", "-grid", grid, "-out", sw); code != 0 {
-		t.Fatalf("plan: exit %d: %s", code, errOut)
-	}
-	cmd := mrschedCmd(t, "sweep", "run", "-dir", sw, "-parallel", "1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for !fileExists(filepath.Join(sw, "runs", "0000")) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Fatalf("sweep run after SIGTERM: %v; want exit status 130 (stderr: %s)", err, &stderr)
-	}
-	if !strings.Contains(stderr.String(), "runs finished, kept in "+filepath.Join(sw, "runs")) {
-		t.Errorf("stderr %q does not say what was kept", &stderr)
+	mustRunCLI(t, "sweep", "plan", "-grid", grid, "-out", sw)
+	stderr := interruptCLI(t, syscall.SIGTERM, untilFile(filepath.Join(sw, "runs", "0000")), "sweep", "run", "-dir", sw, "-parallel", "1")
+	if !strings.Contains(stderr, "runs finished, kept in "+filepath.Join(sw, "runs")) {
+		t.Errorf("stderr %q does not say what was kept", stderr)
 	}
 	entries, _ := os.ReadDir(filepath.Join(sw, "runs"))
 	for _, e := range entries {
@@ -350,20 +304,41 @@ func TestReportAndDiffRefuseMixedRuns(t *testing.T) {
 // TestExperimentInterruptSaysWhatItKept sends SIGINT to an experiment
 // under way: it exits 130 and says how far it got and what it kept.
 func TestExperimentInterruptSaysWhatItKept(t *testing.T) {
-	cmd := mrschedCmd(t, "experiment", "-parallel", "1", "td/queues")
+	stderr := interruptCLI(t, syscall.SIGINT, func() { time.Sleep(700 * time.Millisecond) }, "experiment", "-parallel", "1", "td/queues")
+	if !strings.Contains(stderr, "interrupted: ") || !strings.Contains(stderr, "runs of td/queues finished; none kept (-keep DIR") {
+		t.Errorf("stderr %q does not say how far td/queues got and that nothing was kept", stderr)
+	}
+}
+
+// interruptCLI starts mrsched with args in a process of its own, sends it
+// sig once wait returns, and stops the test unless it exits 130, the
+// status of a run that was interrupted and kept what it had finished. It
+// returns what the command wrote on stderr.
+func interruptCLI(t *testing.T, sig os.Signal, wait func(), args ...string) string {
+	t.Helper()
+	cmd := mrschedCmd(t, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(700 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGINT)
+	wait()
+	cmd.Process.Signal(sig)
 	err := cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Fatalf("experiment after SIGINT: %v; want exit status 130 (stderr: %s)", err, &stderr)
+		t.Fatalf("mrsched %s after %v: %v; want exit status 130 (stderr: %s)", strings.Join(args, " "), sig, err, &stderr)
 	}
-	if !strings.Contains(stderr.String(), "interrupted: ") || !strings.Contains(stderr.String(), "runs of td/queues finished; none kept (-keep DIR") {
-		t.Errorf("stderr %q does not say how far td/queues got and that nothing was kept", &stderr)
+	return stderr.String()
+}
+
+// untilFile returns a wait for interruptCLI that ends when path exists,
+// or after a minute: a run that never writes it is interrupted anyway.
+func untilFile(path string) func() {
+	return func() {
+		deadline := time.Now().Add(60 * time.Second)
+		for !fileExists(path) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }

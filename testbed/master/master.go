@@ -16,7 +16,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
@@ -580,14 +579,7 @@ func (m *Master) series() {
 		m.lastCross[c] = m.crossAcc[c]
 		row.CrossRackTotalBytes += m.crossAcc[c]
 	}
-	for _, j := range active {
-		row.RunningMaps += j.RunningMaps
-		row.RunningReduces += j.RunningReduces
-		row.PendingMaps += j.PendingMaps()
-	}
-	for r := range m.uplink {
-		row.MaxUplinkUtil = math.Max(row.MaxUplinkUtil, math.Max(m.uplink[r][0], m.uplink[r][1]))
-	}
+	sim.AddLoad(&row, active, m.uplink)
 	m.col.AddTimeseries(row)
 	m.col.EndUplinkPeriod(now, len(m.uplink))
 	m.col.AddPoolSamples(sim.PoolSamples(now, active, m.jt.SlotTotals()))

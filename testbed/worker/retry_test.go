@@ -103,12 +103,7 @@ func fastRetries(c *testCluster) {
 // announced, the host it backs off from and until when, and the last
 // failure.
 func TestStatusSaysWhatAReduceWaitsOn(t *testing.T) {
-	reset := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hj, _ := w.(http.Hijacker)
-		conn, _, _ := hj.Hijack()
-		conn.Close()
-	})
-	c := newCluster(t, []int{0, 1, 1}, map[int]http.Handler{1: reset})
+	c := newCluster(t, []int{0, 1, 1}, map[int]http.Handler{1: goneNode})
 	w := c.ws[2]
 	for _, x := range c.ws {
 		x.timeouts.PenaltyS, x.timeouts.MaxPenaltyS = 30, 60 // it stays backing off

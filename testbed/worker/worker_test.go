@@ -36,6 +36,28 @@ func listen(t *testing.T, i int) net.Listener {
 	return ln
 }
 
+// hangUp drops the connection under w without a response, as a node that
+// dies mid-request does.
+func hangUp(w http.ResponseWriter) {
+	hj, _ := w.(http.Hijacker)
+	conn, _, _ := hj.Hijack()
+	conn.Close()
+}
+
+// goneNode takes connections and drops them unanswered: a dead node.
+var goneNode = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hangUp(w) })
+
+// cutBlock serves block as a block read does, promising all of it, and
+// hangs up after the first sent bytes: a source that dies mid-block.
+func cutBlock(block []byte, sent int) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(hdrLength, fmt.Sprint(len(block)))
+		w.Header().Set("Content-Length", fmt.Sprint(len(block)))
+		w.Write(block[:sent])
+		hangUp(w)
+	})
+}
+
 // newCluster starts n workers' servers; racks gives each node's rack. A
 // node whose handler is given in fakes serves that handler instead.
 func newCluster(t *testing.T, racks []int, fakes map[int]http.Handler) *testCluster {
@@ -182,11 +204,6 @@ func messages(t *testing.T, w *Worker) chan wire.Msg {
 // once the failures are too many, saying the last one.
 func TestFetcherCopiesEveryPartitionOrSaysWhyNot(t *testing.T) {
 	part := []byte(strings.Repeat("shuffle bytes ", 1000))
-	hangUp := func(w http.ResponseWriter) {
-		hj, _ := w.(http.Hijacker)
-		conn, _, _ := hj.Hijack()
-		conn.Close()
-	}
 	breaks := []struct {
 		name string
 		fake http.Handler // what node 1 serves instead of its worker
@@ -203,7 +220,7 @@ func TestFetcherCopiesEveryPartitionOrSaysWhyNot(t *testing.T) {
 			w.Write(frame(1, part, digestOf(part))[:frameHeader+100])
 			hangUp(w)
 		}), "unexpected EOF"},
-		{"the server hangs up", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hangUp(w) }), "EOF"},
+		{"the server hangs up", goneNode, "EOF"},
 	}
 	type result struct {
 		ds  []content.Digest
@@ -292,14 +309,7 @@ func TestRemoteBlockReadChecksLengthAndDigest(t *testing.T) {
 		want string
 	}{
 		{"a live server", nil, ""},
-		{"a short body", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set(hdrLength, fmt.Sprint(n))
-			w.Header().Set("Content-Length", fmt.Sprint(n))
-			w.Write(blk.Bytes()[:n/2])
-			hj, _ := w.(http.Hijacker)
-			conn, _, _ := hj.Hijack()
-			conn.Close()
-		}), "read 51200 of 102400 bytes"},
+		{"a short body", cutBlock(blk.Bytes(), n/2), "read 51200 of 102400 bytes"},
 		{"a wrong digest", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set(hdrLength, fmt.Sprint(n))
 			w.Header().Set("Trailer", hdrDigest)
@@ -313,14 +323,7 @@ func TestRemoteBlockReadChecksLengthAndDigest(t *testing.T) {
 	}
 	// A map whose source dies reads the block again from the next replica.
 	t.Run("the source dies, another replica serves", func(t *testing.T) {
-		c := newCluster(t, []int{0, 1, 1}, map[int]http.Handler{0: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set(hdrLength, fmt.Sprint(n))
-			w.Header().Set("Content-Length", fmt.Sprint(n))
-			w.Write(blk.Bytes()[:n/3])
-			hj, _ := w.(http.Hijacker)
-			conn, _, _ := hj.Hijack()
-			conn.Close()
-		})})
+		c := newCluster(t, []int{0, 1, 1}, map[int]http.Handler{0: cutBlock(blk.Bytes(), n/3)})
 		if _, err := WriteBlock(c.ws[2].store.dir, 0, 0, k, n); err != nil {
 			t.Fatal(err)
 		}
@@ -397,11 +400,6 @@ func recoveries(t *testing.T, sent *bytes.Buffer) []wire.Recovered {
 func TestPipelineDropsADeadNodeAndSaysSo(t *testing.T) {
 	const n = 300 << 10
 	k := content.Key{9}
-	gone := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hj, _ := w.(http.Hijacker)
-		conn, _, _ := hj.Hijack()
-		conn.Close()
-	})
 	tests := []struct {
 		name     string
 		fakes    map[int]http.Handler
@@ -410,8 +408,8 @@ func TestPipelineDropsADeadNodeAndSaysSo(t *testing.T) {
 		dropped  []int
 	}{
 		{"every node alive", nil, []int{1, 2}, []int{1, 2}, nil},
-		{"the last node gone", map[int]http.Handler{2: gone}, []int{1, 2}, []int{1}, []int{2}},
-		{"the first node gone", map[int]http.Handler{1: gone}, []int{1, 2}, []int{2}, []int{1}},
+		{"the last node gone", map[int]http.Handler{2: goneNode}, []int{1, 2}, []int{1}, []int{2}},
+		{"the first node gone", map[int]http.Handler{1: goneNode}, []int{1, 2}, []int{2}, []int{1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -450,11 +448,7 @@ func TestPipelineWritesEveryReplicaOrSaysWhyNot(t *testing.T) {
 		want string
 	}{
 		{"three live nodes", nil, ""},
-		{"the last node is gone", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hj, _ := w.(http.Hijacker)
-			conn, _, _ := hj.Hijack()
-			conn.Close()
-		}), "node 2 unreachable"},
+		{"the last node is gone", goneNode, "node 2 unreachable"},
 		{"the last node refuses", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "disk full", http.StatusInsufficientStorage)
 		}), "pipeline to node 2: 507 Insufficient Storage: disk full"},
