@@ -155,23 +155,23 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 	wall := func(r *nasOutcome) float64 { return r.wallS }
 	for i, p := range pols {
 		rs := res[i]
-		cells := []string{p.Label, nasOver(rs, tput).text(1), nasOver(rs, steady).text(1), nasOver(rs, jt).text(0),
-			nasOver(rs, classJT(sched.NASLight)).text(0), nasOver(rs, classJT(sched.NASMedium)).text(0),
-			nasOver(rs, classJT(sched.NASHeavy)).text(0), nasOver(rs, node).text(1), nasOver(rs, cross).text(1),
-			nasOver(rs, cong).text(0), nasOver(rs, wait).text(1), nasOver(rs, last).text(1)}
+		cells := []string{p.Label, overSeeds(rs, tput).text(1), overSeeds(rs, steady).text(1), overSeeds(rs, jt).text(0),
+			overSeeds(rs, classJT(sched.NASLight)).text(0), overSeeds(rs, classJT(sched.NASMedium)).text(0),
+			overSeeds(rs, classJT(sched.NASHeavy)).text(0), overSeeds(rs, node).text(1), overSeeds(rs, cross).text(1),
+			overSeeds(rs, cong).text(0), overSeeds(rs, wait).text(1), overSeeds(rs, last).text(1)}
 		against := nasRegimeAgainst[p.Label]
 		var tx, sx, jx stat
 		if against != "" {
 			n := byLabel[against]
-			tx, sx, jx = nasRatio(n, rs, tput), nasRatio(n, rs, steady), nasRatio(n, rs, jt)
+			tx, sx, jx = ratioSeeds(n, rs, tput), ratioSeeds(n, rs, steady), ratioSeeds(n, rs, jt)
 		}
 		t.AddRow(append(cells, orDash(against), gain(tx), gain(sx), gain(jx))...)
-		c.AddRow(row(p.Label, s.Name, num(scale, 2), strconv.Itoa(s.Users), nasOver(rs, tput).csv(3),
-			nasOver(rs, steady).csv(3), nasOver(rs, jt).csv(2), nasOver(rs, classJT(sched.NASLight)).csv(2),
-			nasOver(rs, classJT(sched.NASMedium)).csv(2), nasOver(rs, classJT(sched.NASHeavy)).csv(2),
-			nasOver(rs, node).csv(2), nasOver(rs, cross).csv(3), nasOver(rs, cong).csv(0), nasOver(rs, wait).csv(2),
-			nasOver(rs, last).csv(2), strconv.Itoa(len(rs[0].jobs)), num(nasOver(rs, done).mean(), 0), against,
-			tx.csv(4), sx.csv(4), jx.csv(4), nasOver(rs, wall).csv(0))...)
+		c.AddRow(row(p.Label, s.Name, num(scale, 2), strconv.Itoa(s.Users), overSeeds(rs, tput).csv(3),
+			overSeeds(rs, steady).csv(3), overSeeds(rs, jt).csv(2), overSeeds(rs, classJT(sched.NASLight)).csv(2),
+			overSeeds(rs, classJT(sched.NASMedium)).csv(2), overSeeds(rs, classJT(sched.NASHeavy)).csv(2),
+			overSeeds(rs, node).csv(2), overSeeds(rs, cross).csv(3), overSeeds(rs, cong).csv(0), overSeeds(rs, wait).csv(2),
+			overSeeds(rs, last).csv(2), strconv.Itoa(len(rs[0].jobs)), num(overSeeds(rs, done).mean(), 0), against,
+			tx.csv(4), sx.csv(4), jx.csv(4), overSeeds(rs, wall).csv(0))...)
 	}
 	return &Result{Table: t, CSV: c, Wall: nasWallNote(res)}, nil
 }
