@@ -215,6 +215,26 @@ func (r fdRun) exec() (*fdOut, error) {
 	return &fdOut{outcome: *out, dur: t.dur}, nil
 }
 
+// with is r under policy p: a copy, so that the policies of one scenario,
+// which run at once, each have their own.
+func (r fdRun) with(p PolicySpec) fdRun {
+	r.policy = p
+	return r
+}
+
+// run runs r with its maps timed (exec) when timed is set, else as
+// simRun.exec does.
+func (r fdRun) run(timed bool) (*fdOut, error) {
+	if timed {
+		return r.exec()
+	}
+	out, err := r.simRun.exec()
+	if err != nil {
+		return nil, err
+	}
+	return &fdOut{outcome: *out}, nil
+}
+
 // fdDur accumulates one class's map durations by reach over seeds: every
 // attempt's duration, pooled.
 type fdDur [3]stat
