@@ -494,15 +494,6 @@ func fdMap() (regimeMap, error) {
 	return m, nil
 }
 
-// runFairDelayMap runs fair-delay/map.
-func runFairDelayMap(o Options) (*Result, error) {
-	m, err := fdMap()
-	if err != nil {
-		return nil, err
-	}
-	return runMap(o, m)
-}
-
 // fdMapFigure is fair-delay/map's heat figure: the throughput ratio, the
 // paper's measure, on the grid.
 func fdMapFigure() *report.TableFigure {
@@ -515,8 +506,5 @@ func fdMapFigure() *report.TableFigure {
 		"Fig. 12 and section 6.2.1: delay scheduling raised the small-jobs workloads' throughput 1.2x (3-map jobs), 1.7x "+
 			"(10) and 1.3x (100) on the paper's private cluster; its scan maps took 9 s, start-up included.",
 		m)
-	f.YLabel = fmt.Sprintf("throughput, %s / %s", m.Policy.Label, m.Baseline.Label)
-	f.Heat.Value = "throughput_ratio"
-	f.Heat.LowLabel, f.Heat.HighLabel = m.Baseline.Label+" faster", m.Policy.Label+" faster"
-	return f
+	return throughputHeat(f, m)
 }

@@ -176,6 +176,27 @@ func (m regimeMap) tables(o Options, cells []mapCell) *Result {
 	}.result(cells)
 }
 
+// mapOf runs the map build makes: an experiment whose map's set-up is
+// read (a cost profile, say) when it runs.
+func mapOf(build func() (regimeMap, error)) func(Options) (*Result, error) {
+	return func(o Options) (*Result, error) {
+		m, err := build()
+		if err != nil {
+			return nil, err
+		}
+		return runMap(o, m)
+	}
+}
+
+// throughputHeat makes f, map m's figure, show the throughput ratio (the
+// paper's measure where it gives throughput) in place of turnaround's.
+func throughputHeat(f *report.TableFigure, m regimeMap) *report.TableFigure {
+	f.YLabel = fmt.Sprintf("throughput, %s / %s", m.Policy.Label, m.Baseline.Label)
+	f.Heat.Value = "throughput_ratio"
+	f.Heat.LowLabel, f.Heat.HighLabel = m.Baseline.Label+" faster", m.Policy.Label+" faster"
+	return f
+}
+
 // mapFigure is the heat figure of a map's mean-turnaround ratios.
 // logColours colours a map's ratios by their logarithm: for a map whose
 // cells span a factor of several (nas/map's run from 0.95 to 5.6), where a

@@ -124,6 +124,17 @@ func swRegimeRuns(o Options, specs []swRegimeSpec) ([]*swOutcome, error) {
 // against.
 const swArrivalsPerHour = 3600 / swMeanInterarrivalS
 
+// swMeanThroughput is the mean over runs (seeds) of their steady window's
+// throughput: a point of Delay's curve, which the operating point reads.
+func swMeanThroughput(runs []*swOutcome) float64 {
+	var s sample
+	for _, r := range runs {
+		s.add(r.throughput(swAllClasses))
+	}
+	m, _ := s.meanSE()
+	return m
+}
+
 // swOperatingFactor is section 4.3's rule applied to Delay's curve: the
 // largest factor at which Delay still keeps up (its mean steady-state
 // throughput over seeds at least swKeepUp of the arrival rate), which is
@@ -194,12 +205,7 @@ func runSWRegime(o Options) (*Result, error) {
 	for gi := 0; gi < len(grid); gi += len(swRegimeFactors) {
 		var tp []float64
 		for k := range swRegimeFactors {
-			var s sample
-			for _, r := range runsOf(gi+k, swDelay.Label) {
-				s.add(r.throughput(swAllClasses))
-			}
-			m, _ := s.meanSE()
-			tp = append(tp, m)
+			tp = append(tp, swMeanThroughput(runsOf(gi+k, swDelay.Label)))
 		}
 		g := grid[gi]
 		operating[[2]int{int(g.Placement), g.Users}] = swOperatingFactor(swRegimeFactors, tp)
@@ -317,12 +323,7 @@ func runSWMap(o Options) (*Result, error) {
 	n := len(o.seeds())
 	var tp []float64
 	for i := range swMapFactors {
-		var s sample
-		for _, r := range outs[i*n : (i+1)*n] {
-			s.add(r.throughput(swAllClasses))
-		}
-		m, _ := s.meanSE()
-		tp = append(tp, m)
+		tp = append(tp, swMeanThroughput(outs[i*n:(i+1)*n]))
 	}
 	op := swOperatingFactor(swMapFactors, tp)
 	m := swMap()

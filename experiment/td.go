@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
@@ -41,7 +42,7 @@ var tdExperiments = []Experiment{
 		run:     runTDRegime},
 	{Name: "td/map", Source: "beyond the paper: TD's gain over FIFO around its operating point", DefaultSeeds: 5,
 		Summary: "TD / FIFO on small 200 GB queues over rack over-subscription (1-20:1) x disk seek (0-24.8 ms), td/regime's other costs on",
-		run:     runTDMap},
+		run:     mapOf(tdMap)},
 }
 
 // ---------------------------------------------------------------------
@@ -417,15 +418,7 @@ func (r tdSim) exec() (*tdOutcome, error) {
 func (r tdSim) outcome(res *scenario.Result, w *hotWatch) *tdOutcome {
 	col := res.Collector
 	sum := res.Summary
-	out := &tdOutcome{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs)}
-	var local, all int
-	for _, j := range col.Jobs() {
-		local += j.Locality[cluster.NodeLocal]
-		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
-	}
-	if all > 0 {
-		out.localRatio = float64(local) / float64(all)
-	}
+	out := &tdOutcome{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs), localRatio: nodeLocalShare(col.Jobs())}
 	for _, t := range w.times {
 		k := 0
 		if out.completionS > 0 {
@@ -436,15 +429,43 @@ func (r tdSim) outcome(res *scenario.Result, w *hotWatch) *tdOutcome {
 	if td, ok := w.inner.(*sched.TD); ok {
 		s := td.Stats()
 		out.td = &s
-		if n := s.LocalMaps + s.NonLocalMaps; n > 0 {
-			for _, rc := range sum.Decisions.ByRule {
-				if rc.Rule == sched.RuleTDStickyLocal || rc.Rule == sched.RuleTDStickyNonLocal {
-					out.stickyShare += float64(rc.Count) / float64(n)
-				}
-			}
-		}
+		out.stickyShare, _ = tdSticky(sum, s)
 	}
 	return out
+}
+
+// nodeLocalShare is the engine's count of node-local map launches over
+// all of them, 0 with none.
+func nodeLocalShare(jobs []metrics.JobRecord) float64 {
+	var local, all int
+	for _, j := range jobs {
+		local += j.Locality[cluster.NodeLocal]
+		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(local) / float64(all)
+}
+
+// tdSticky is the share of TD's map launches that Algorithm 1 line 2 gave
+// back to a slot's last job, and the part of it that read non-locally,
+// from the run's decision counts (sum) and TD's own (s).
+func tdSticky(sum metrics.Summary, s sched.TDStats) (all, nonLocal float64) {
+	n := float64(s.LocalMaps + s.NonLocalMaps)
+	if n == 0 {
+		return 0, 0
+	}
+	for _, rc := range sum.Decisions.ByRule {
+		switch rc.Rule {
+		case sched.RuleTDStickyLocal:
+			all += float64(rc.Count) / n
+		case sched.RuleTDStickyNonLocal:
+			all += float64(rc.Count) / n
+			nonLocal += float64(rc.Count) / n
+		}
+	}
+	return all, nonLocal
 }
 
 // tdQueue builds the queue of a type, size and seed.

@@ -226,14 +226,7 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 	if tb := sum.TimeBreakdown; tb != nil {
 		out.heldS, out.queuedS = tb.MeanS[critpath.Held.String()], tb.MeanS[critpath.Queued.String()]
 	}
-	var local, all int
-	for _, j := range res.Collector.Jobs() {
-		local += j.Locality[cluster.NodeLocal]
-		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
-	}
-	if all > 0 {
-		out.engineLocal = float64(local) / float64(all)
-	}
+	out.engineLocal = nodeLocalShare(res.Collector.Jobs())
 	cpu := 0.0
 	for i := range r.jobs {
 		cpu += r.jobs[i].Profile.MapSecPerByte * float64(r.jobs[i].InputBytes)
@@ -251,17 +244,8 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 	if td, ok := pr.inner.(*sched.TD); ok {
 		s := td.Stats()
 		out.localRatio = s.LocalRatio()
-		n := float64(s.LocalMaps + s.NonLocalMaps)
-		for _, rc := range sum.Decisions.ByRule {
-			switch rc.Rule {
-			case sched.RuleTDStickyLocal:
-				out.sticky += float64(rc.Count) / n
-			case sched.RuleTDStickyNonLocal:
-				out.sticky += float64(rc.Count) / n
-				out.stickyRemote += float64(rc.Count) / n
-			}
-		}
-		out.hSkipsPerMap = float64(s.HSkips) / n
+		out.sticky, out.stickyRemote = tdSticky(sum, s)
+		out.hSkipsPerMap = float64(s.HSkips) / float64(s.LocalMaps+s.NonLocalMaps)
 		out.idleOffers = s.IdleOffers
 		var adult, atH, belowL float64
 		for _, j := range s.Jobs {

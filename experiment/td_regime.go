@@ -453,15 +453,6 @@ func tdMap() (regimeMap, error) {
 	return m, nil
 }
 
-// runTDMap runs td/map.
-func runTDMap(o Options) (*Result, error) {
-	m, err := tdMap()
-	if err != nil {
-		return nil, err
-	}
-	return runMap(o, m)
-}
-
 // tdMapFigure is td/map's heat figure: the completion ratio, the paper's
 // measure, on the grid.
 func tdMapFigure() *report.TableFigure {
@@ -474,8 +465,5 @@ func tdMapFigure() *report.TableFigure {
 		"The paper reports TD's queue completion 'significantly shorter' than FIFO's on its 50-node Hadoop 0.20.1 cluster with "+
 			"one disk a node (section V-A, Fig. 7); it gives no network, no disk figures and no numbers in its text.",
 		m)
-	f.YLabel = fmt.Sprintf("throughput, %s / %s", m.Policy.Label, m.Baseline.Label)
-	f.Heat.Value = "throughput_ratio"
-	f.Heat.LowLabel, f.Heat.HighLabel = m.Baseline.Label+" faster", m.Policy.Label+" faster"
-	return f
+	return throughputHeat(f, m)
 }
