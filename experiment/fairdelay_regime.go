@@ -80,17 +80,13 @@ type mapTimer struct {
 	passThrough
 	classOf func(*sched.Job) int
 
-	last   mtRun
-	lastN  cluster.NodeID
-	lastOK bool
-	runs   [][]mtRun // by node
+	runs mapRuns[mtRun]
 	// dur[class][reach] is the attempts' durations in seconds.
 	dur [][3]stat
 }
 
+// mtRun is where a map attempt reads from and when it started.
 type mtRun struct {
-	job   *sched.Job
-	m     int // -1: a backup the policy did not choose
 	reach cluster.Reach
 	start float64
 }
@@ -105,7 +101,7 @@ func newMapTimer(inner sched.Policy, classes int, classOf func(*sched.Job) int) 
 }
 
 func (t *mapTimer) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	t.lastOK = false
+	t.runs.forget()
 	d, ok := t.inner.Assign(c, o)
 	if ok && d.Kind == sched.MapTask {
 		topo := c.Topology()
@@ -117,7 +113,7 @@ func (t *mapTimer) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 				reach = min(reach, topo.ReachOf(r, o.Node))
 			}
 		}
-		t.last, t.lastN, t.lastOK = mtRun{job: d.Job, m: d.Map, reach: reach}, o.Node, true
+		t.runs.decided(d.Job, d.Map, o.Node, mtRun{reach: reach})
 	}
 	return d, ok
 }
@@ -127,61 +123,17 @@ func (t *mapTimer) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 	if k != sched.MapTask {
 		return
 	}
-	if t.runs == nil {
-		t.runs = make([][]mtRun, c.Topology().NumNodes())
-	}
-	r := mtRun{job: j, m: -1}
-	if t.lastOK && t.last.job == j && t.lastN == n {
-		r = t.last
-	}
-	t.lastOK = false
-	r.start = c.Now()
-	t.runs[n] = append(t.runs[n], r)
+	t.runs.launched(c, j, n, mtRun{}).note.start = c.Now()
 }
 
 func (t *mapTimer) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
 	t.passThrough.TaskEnded(c, j, k, n, killed)
-	if k != sched.MapTask || t.runs == nil {
+	if k != sched.MapTask {
 		return
 	}
-	i := t.ended(c, j, n)
-	if i < 0 {
-		return
+	if r, ok := t.runs.ended(c, j, n, nil, false); ok && !killed && r.m >= 0 {
+		t.dur[t.classOf(j)][r.note.reach].add(c.Now() - r.note.start)
 	}
-	r := t.runs[n][i]
-	t.runs[n] = slices.Delete(t.runs[n], i, i+1)
-	if !killed && r.m >= 0 {
-		t.dur[t.classOf(j)][r.reach].add(c.Now() - r.start)
-	}
-}
-
-// ended finds the run of j on n that ended: the only one, else one whose
-// map no longer runs (TaskEnded does not name the map), else the first.
-func (t *mapTimer) ended(c sched.Cluster, j *sched.Job, n cluster.NodeID) int {
-	first, count := -1, 0
-	for i, r := range t.runs[n] {
-		if r.job == j {
-			if first < 0 {
-				first = i
-			}
-			count++
-		}
-	}
-	if count <= 1 {
-		return first
-	}
-	live := c.RunningTasks(j)
-	for i, r := range t.runs[n] {
-		if r.job != j || r.m < 0 {
-			continue
-		}
-		if !slices.ContainsFunc(live, func(x sched.TaskRef) bool {
-			return x.Kind == sched.MapTask && x.Node == n && x.Index == r.m
-		}) {
-			return i
-		}
-	}
-	return first
 }
 
 // ---------------------------------------------------------------------

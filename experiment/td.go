@@ -201,17 +201,15 @@ type hotWatch struct {
 	thr int32
 	rnd *rand.Rand
 
-	reads   []int32
-	running [][]hwRun
-	last    hwRun
-	lastOK  bool
-	lastN   cluster.NodeID
-	times   []float64 // hotspot occurrences
-	buf     []cluster.NodeID
+	reads []int32
+	runs  mapRuns[hwRead]
+	times []float64 // hotspot occurrences
+	buf   []cluster.NodeID
 }
 
-type hwRun struct {
-	job, m int
+// hwRead is where a map attempt reads: the source node, and whether it is
+// another node.
+type hwRead struct {
 	src    cluster.NodeID
 	remote bool
 }
@@ -225,9 +223,8 @@ func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 	if h.reads == nil {
 		nn := c.Topology().NumNodes()
 		h.reads = make([]int32, nn)
-		h.running = make([][]hwRun, nn)
 	}
-	h.lastOK = false
+	h.runs.forget()
 	d, ok := h.inner.Assign(c, o)
 	if !ok || d.Kind != sched.MapTask {
 		return d, ok
@@ -244,8 +241,7 @@ func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 		}
 		d.SourceSet = true
 	}
-	h.last = hwRun{job: d.Job.Index, m: d.Map, src: d.Source, remote: d.Source != o.Node}
-	h.lastOK, h.lastN = true, o.Node
+	h.runs.decided(d.Job, d.Map, o.Node, hwRead{src: d.Source, remote: d.Source != o.Node})
 	return d, true
 }
 
@@ -274,18 +270,13 @@ func (h *hotWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 	if k != sched.MapTask || h.reads == nil {
 		return
 	}
-	r := hwRun{job: j.Index, m: -1, src: n}
-	if h.lastOK && h.last.job == j.Index && h.lastN == n {
-		r = h.last
-	}
-	h.lastOK = false
+	r := h.runs.launched(c, j, n, hwRead{src: n}).note
 	if r.remote {
 		h.reads[r.src]++
 		if h.reads[r.src] == h.thr+1 {
 			h.times = append(h.times, c.Now())
 		}
 	}
-	h.running[n] = append(h.running[n], r)
 }
 
 func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
@@ -293,45 +284,11 @@ func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n 
 	if k != sched.MapTask || h.reads == nil {
 		return
 	}
-	l := h.running[n]
-	at := -1
-	for i, r := range l {
-		if r.job != j.Index {
-			continue
-		}
-		if at < 0 {
-			at = i
-			continue
-		}
-		if r.src != l[at].src || r.remote != l[at].remote {
-			at = h.ended(c, j, n, l, at)
-			break
-		}
+	// Attempts that read alike count alike: which of them ended does not
+	// matter.
+	if r, ok := h.runs.ended(c, j, n, func(a, b hwRead) bool { return a == b }, false); ok && r.note.remote {
+		h.reads[r.note.src]--
 	}
-	if at < 0 {
-		return
-	}
-	if r := l[at]; r.remote {
-		h.reads[r.src]--
-	}
-	h.running[n] = slices.Delete(l, at, at+1)
-}
-
-// ended finds, among j's runs on n that read differently, one whose map no
-// longer runs (TaskEnded does not name the map); dflt if none can be told.
-func (h *hotWatch) ended(c sched.Cluster, j *sched.Job, n cluster.NodeID, l []hwRun, dflt int) int {
-	live := c.RunningTasks(j)
-	for i, r := range l {
-		if r.job != j.Index || r.m < 0 {
-			continue
-		}
-		if !slices.ContainsFunc(live, func(t sched.TaskRef) bool {
-			return t.Kind == sched.MapTask && t.Node == n && t.Index == r.m
-		}) {
-			return i
-		}
-	}
-	return dflt
 }
 
 // ---------------------------------------------------------------------
