@@ -442,6 +442,25 @@ func tdQueues[O any](gb float64, run func(tdSim) (O, error)) func(TDQueueType, u
 	}
 }
 
+// tdSetsGrid runs section V's schedulers on 200 GB queues of every type
+// under each of n set-ups (td/diagnose's variants, td/regime's regimes):
+// set-up i's queue of type t is scenario i x len(TDQueueTypes) + t.
+func tdSetsGrid[O any](o Options, n int, run func(r tdSim, set int) (O, error)) (grid[O], error) {
+	type setup struct {
+		set int
+		qt  TDQueueType
+	}
+	var setups []setup
+	for i := range n {
+		for _, qt := range TDQueueTypes {
+			setups = append(setups, setup{i, qt})
+		}
+	}
+	return runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (O, error), error) {
+		return tdQueues(200, func(r tdSim) (O, error) { return run(r, s.set) })(s.qt, seed)
+	})
+}
+
 // tdQueueOf is tdQueues run on E4's cluster changed by v (nil: as is),
 // with hotspots counted.
 func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(PolicySpec) (*tdOutcome, error), error) {

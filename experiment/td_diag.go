@@ -225,19 +225,7 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 
 // runTDDiagnose runs every variant, queue type, policy and seed.
 func runTDDiagnose(o Options) (*Result, error) {
-	type setup struct {
-		v  tdVariant
-		qt TDQueueType
-	}
-	var setups []setup
-	for _, v := range tdVariants {
-		for _, qt := range TDQueueTypes {
-			setups = append(setups, setup{v, qt})
-		}
-	}
-	g, err := runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (*tdDiagOut, error), error) {
-		return tdQueues(200, func(r tdSim) (*tdDiagOut, error) { return r.diagnose(s.v) })(s.qt, seed)
-	})
+	g, err := tdSetsGrid(o, len(tdVariants), func(r tdSim, vi int) (*tdDiagOut, error) { return r.diagnose(tdVariants[vi]) })
 	if err != nil {
 		return nil, err
 	}

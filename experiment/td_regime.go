@@ -241,21 +241,9 @@ func runTDRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	type setup struct {
-		rg *tdRegime
-		qt TDQueueType
-	}
-	var setups []setup
-	for ri := range regs {
-		for _, qt := range TDQueueTypes {
-			setups = append(setups, setup{&regs[ri], qt})
-		}
-	}
-	g, err := runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (*tdRegimeOut, error), error) {
-		return tdQueues(200, func(r tdSim) (*tdRegimeOut, error) {
-			r.regime = s.rg
-			return r.regimeExec()
-		})(s.qt, seed)
+	g, err := tdSetsGrid(o, len(regs), func(r tdSim, ri int) (*tdRegimeOut, error) {
+		r.regime = &regs[ri]
+		return r.regimeExec()
 	})
 	if err != nil {
 		return nil, err
