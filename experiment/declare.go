@@ -93,6 +93,13 @@ func percent[R any](head, csv string, cprec int, v func(R) stat) column[R] {
 		csv: []string{csv, csv + "_min", csv + "_max"}, cells: func(r R) []string { return v(r).scale(100).csv(cprec) }}
 }
 
+// meanSE is a column of a sample over seeds: its mean ± standard error
+// in the table, the two in full in the CSV (csv, csv_se).
+func meanSE[R any](head, csv string, v func(R) sample) column[R] {
+	return column[R]{head: head, text: func(r R) string { return v(r).text() },
+		csv: []string{csv, csv + "_se"}, cells: func(r R) []string { return v(r).csv() }}
+}
+
 // paper is a column of the paper's number as its text gives it; "-" (not
 // reported) is an empty CSV cell.
 func paper[R any](head, csv string, v func(R) string) column[R] {

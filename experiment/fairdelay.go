@@ -62,16 +62,16 @@ func pairRuns(o Options) ([]pairOutcome, error) {
 	cl := pairCluster()
 	jobs := pairJobs(cl.WithDefaults().BlockBytes())
 	pols := []PolicySpec{polFIFO, polFair, polFIFOCCS, polFairCCS}
-	runs := make([]simRun, len(pols))
-	for i, p := range pols {
-		runs[i] = simRun{setup: Setup{Cluster: cl, Seed: o.Seed}, jobs: jobs, policy: p}
-	}
-	outs, err := runAll(o, runs)
+	o.Seeds = 1 // deterministic: one run a scheduler, at the first seed
+	g, err := runGrid(o, []Setup{{Cluster: cl}}, pols, func(s Setup, seed uint64) (func(PolicySpec) (*outcome, error), error) {
+		s.Seed = seed
+		return func(p PolicySpec) (*outcome, error) { return simRun{setup: s, jobs: jobs, policy: p}.exec() }, nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	res := make([]pairOutcome, len(pols))
-	for i, out := range outs {
+	for i, out := range g.outs {
 		res[i] = pairOutcome{policy: pols[i], batchS: out.summary.MakespanS,
 			finish: [2]float64{out.jobs[0].Finish, out.jobs[1].Finish}}
 	}
@@ -311,16 +311,13 @@ func dash(int) string { return "-" }
 func runBM(o Options) (*Result, error) {
 	pols := []PolicySpec{polFIFO, polFair, polFairCCS, polFIFOCCS, bmDelay}
 	seeds := o.seeds()
-	var runs []simRun
-	binsOf := make([][]int, len(seeds))
-	for si, seed := range seeds {
+	var binsOf [][]int // by seed, as runGrid draws them in order
+	g, err := runGrid(o, []Setup{{Cluster: ec2Cluster()}}, pols, func(s Setup, seed uint64) (func(PolicySpec) (*outcome, error), error) {
 		jobs, bins := BMJobs(DefaultBM(seed))
-		binsOf[si] = bins
-		for _, p := range pols {
-			runs = append(runs, simRun{setup: Setup{Cluster: ec2Cluster(), Seed: seed}, jobs: jobs, policy: p})
-		}
-	}
-	outs, err := runAll(o, runs)
+		binsOf = append(binsOf, bins)
+		s.Seed = seed
+		return func(p PolicySpec) (*outcome, error) { return simRun{setup: s, jobs: jobs, policy: p}.exec() }, nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -332,9 +329,9 @@ func runBM(o Options) (*Result, error) {
 		gain[pi], best[pi], loc[pi] = make([]stat, nb), make([]stat, nb), make([]stat, nb)
 	}
 	for si := range seeds {
-		fifo := outs[si*len(pols)]
+		fifo := g.at(0, si, 0)
 		for pi := range pols {
-			out := outs[si*len(pols)+pi]
+			out := g.at(0, si, pi)
 			g := make([][]float64, nb)
 			var local, maps [9]int
 			for j, b := range binsOf[si] {

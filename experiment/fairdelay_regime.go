@@ -80,17 +80,13 @@ type mapTimer struct {
 	passThrough
 	classOf func(*sched.Job) int
 
-	last   mtRun
-	lastN  cluster.NodeID
-	lastOK bool
-	runs   [][]mtRun // by node
+	runs mapRuns[mtRun]
 	// dur[class][reach] is the attempts' durations in seconds.
 	dur [][3]stat
 }
 
+// mtRun is where a map attempt reads from and when it started.
 type mtRun struct {
-	job   *sched.Job
-	m     int // -1: a backup the policy did not choose
 	reach cluster.Reach
 	start float64
 }
@@ -105,7 +101,7 @@ func newMapTimer(inner sched.Policy, classes int, classOf func(*sched.Job) int) 
 }
 
 func (t *mapTimer) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	t.lastOK = false
+	t.runs.forget()
 	d, ok := t.inner.Assign(c, o)
 	if ok && d.Kind == sched.MapTask {
 		topo := c.Topology()
@@ -117,7 +113,7 @@ func (t *mapTimer) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 				reach = min(reach, topo.ReachOf(r, o.Node))
 			}
 		}
-		t.last, t.lastN, t.lastOK = mtRun{job: d.Job, m: d.Map, reach: reach}, o.Node, true
+		t.runs.decided(d.Job, d.Map, o.Node, mtRun{reach: reach})
 	}
 	return d, ok
 }
@@ -127,61 +123,17 @@ func (t *mapTimer) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 	if k != sched.MapTask {
 		return
 	}
-	if t.runs == nil {
-		t.runs = make([][]mtRun, c.Topology().NumNodes())
-	}
-	r := mtRun{job: j, m: -1}
-	if t.lastOK && t.last.job == j && t.lastN == n {
-		r = t.last
-	}
-	t.lastOK = false
-	r.start = c.Now()
-	t.runs[n] = append(t.runs[n], r)
+	t.runs.launched(c, j, n, mtRun{}).note.start = c.Now()
 }
 
 func (t *mapTimer) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
 	t.passThrough.TaskEnded(c, j, k, n, killed)
-	if k != sched.MapTask || t.runs == nil {
+	if k != sched.MapTask {
 		return
 	}
-	i := t.ended(c, j, n)
-	if i < 0 {
-		return
+	if r, ok := t.runs.ended(c, j, n, nil, false); ok && !killed && r.m >= 0 {
+		t.dur[t.classOf(j)][r.note.reach].add(c.Now() - r.note.start)
 	}
-	r := t.runs[n][i]
-	t.runs[n] = slices.Delete(t.runs[n], i, i+1)
-	if !killed && r.m >= 0 {
-		t.dur[t.classOf(j)][r.reach].add(c.Now() - r.start)
-	}
-}
-
-// ended finds the run of j on n that ended: the only one, else one whose
-// map no longer runs (TaskEnded does not name the map), else the first.
-func (t *mapTimer) ended(c sched.Cluster, j *sched.Job, n cluster.NodeID) int {
-	first, count := -1, 0
-	for i, r := range t.runs[n] {
-		if r.job == j {
-			if first < 0 {
-				first = i
-			}
-			count++
-		}
-	}
-	if count <= 1 {
-		return first
-	}
-	live := c.RunningTasks(j)
-	for i, r := range t.runs[n] {
-		if r.job != j || r.m < 0 {
-			continue
-		}
-		if !slices.ContainsFunc(live, func(x sched.TaskRef) bool {
-			return x.Kind == sched.MapTask && x.Node == n && x.Index == r.m
-		}) {
-			return i
-		}
-	}
-	return first
 }
 
 // ---------------------------------------------------------------------
@@ -213,6 +165,26 @@ func (r fdRun) exec() (*fdOut, error) {
 		return nil, err
 	}
 	return &fdOut{outcome: *out, dur: t.dur}, nil
+}
+
+// with is r under policy p: a copy, so that the policies of one scenario,
+// which run at once, each have their own.
+func (r fdRun) with(p PolicySpec) fdRun {
+	r.policy = p
+	return r
+}
+
+// run runs r with its maps timed (exec) when timed is set, else as
+// simRun.exec does.
+func (r fdRun) run(timed bool) (*fdOut, error) {
+	if timed {
+		return r.exec()
+	}
+	out, err := r.simRun.exec()
+	if err != nil {
+		return nil, err
+	}
+	return &fdOut{outcome: *out}, nil
 }
 
 // fdDur accumulates one class's map durations by reach over seeds: every
@@ -474,15 +446,6 @@ func fdMap() (regimeMap, error) {
 	return m, nil
 }
 
-// runFairDelayMap runs fair-delay/map.
-func runFairDelayMap(o Options) (*Result, error) {
-	m, err := fdMap()
-	if err != nil {
-		return nil, err
-	}
-	return runMap(o, m)
-}
-
 // fdMapFigure is fair-delay/map's heat figure: the throughput ratio, the
 // paper's measure, on the grid.
 func fdMapFigure() *report.TableFigure {
@@ -495,8 +458,5 @@ func fdMapFigure() *report.TableFigure {
 		"Fig. 12 and section 6.2.1: delay scheduling raised the small-jobs workloads' throughput 1.2x (3-map jobs), 1.7x "+
 			"(10) and 1.3x (100) on the paper's private cluster; its scan maps took 9 s, start-up included.",
 		m)
-	f.YLabel = fmt.Sprintf("throughput, %s / %s", m.Policy.Label, m.Baseline.Label)
-	f.Heat.Value = "throughput_ratio"
-	f.Heat.LowLabel, f.Heat.HighLabel = m.Baseline.Label+" faster", m.Policy.Label+" faster"
-	return f
+	return throughputHeat(f, m)
 }

@@ -56,6 +56,38 @@ type sample []float64
 
 func (s *sample) add(v float64) { *s = append(*s, v) }
 
+// addRatio adds a / b, a figure over its baseline's on the same seed;
+// a baseline of 0 (or NaN) gives no ratio.
+func (s *sample) addRatio(a, b float64) {
+	if b > 0 {
+		s.add(a / b)
+	}
+}
+
+// text is the mean ± its standard error at three decimals, the mean
+// alone with fewer than two values.
+func (s sample) text() string {
+	m, se := s.meanSE()
+	if math.IsNaN(se) {
+		return fmt.Sprintf("%.3f", m)
+	}
+	return fmt.Sprintf("%.3f ± %.3f", m, se)
+}
+
+// csv is the mean and its standard error in full, each empty when NaN.
+func (s sample) csv() []string {
+	m, se := s.meanSE()
+	return []string{numOrEmpty(m), numOrEmpty(se)}
+}
+
+// numOrEmpty is v in full for CSV, empty when NaN.
+func numOrEmpty(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
 // runMap runs every cell, both policies, every seed, and tabulates the
 // ratios.
 func runMap(o Options, m regimeMap) (*Result, error) {
@@ -94,12 +126,8 @@ func runMap(o Options, m regimeMap) (*Result, error) {
 			k += 2 * n
 			c := mapCell{xi: xi, yi: yi}
 			for s := range n {
-				if base[s].Turnaround > 0 {
-					c.turnaround.add(pol[s].Turnaround / base[s].Turnaround)
-				}
-				if base[s].Throughput > 0 {
-					c.throughput.add(pol[s].Throughput / base[s].Throughput)
-				}
+				c.turnaround.addRatio(pol[s].Turnaround, base[s].Turnaround)
+				c.throughput.addRatio(pol[s].Throughput, base[s].Throughput)
 			}
 			cells = append(cells, c)
 		}
@@ -122,38 +150,51 @@ func fmtAxis(f string, v float64) string {
 func (s sample) meanSE() (mean, se float64) { return metrics.MeanSE(s) }
 
 func (m regimeMap) tables(o Options, cells []mapCell) *Result {
-	pm := func(s sample) string {
-		mean, se := s.meanSE()
-		if math.IsNaN(mean) {
-			return "-"
+	type R = mapCell
+	ratio := func(what, csv string, v func(R) sample) column[R] {
+		c := meanSE(fmt.Sprintf("%s, %s / %s", what, m.Policy.Label, m.Baseline.Label), csv, v)
+		c.text = func(r R) string {
+			if mean, _ := v(r).meanSE(); math.IsNaN(mean) {
+				return "-"
+			}
+			return v(r).text()
 		}
-		if math.IsNaN(se) {
-			return fmt.Sprintf("%.3f", mean)
+		return c
+	}
+	return table[R]{title: m.Title,
+		cols: []column[R]{
+			key(m.XName, m.XName, func(r R) string { return m.fmtX(r.xi) }),
+			key(m.YName, m.YName, func(r R) string { return m.fmtY(r.yi) }),
+			key("seeds", "seeds", func(r R) string { return strconv.Itoa(len(r.turnaround)) }),
+			ratio("mean turnaround", "turnaround_ratio", func(r R) sample { return r.turnaround }),
+			ratio("throughput", "throughput_ratio", func(r R) sample { return r.throughput }),
+			key("operating point", "mark", func(r R) string { return m.Marks[[2]int{r.xi, r.yi}] }),
+		},
+		notes: append(append([]string{}, m.Notes...),
+			fmt.Sprintf("each cell: %s's figure over %s's on the same seed, mean ± standard error over %d seeds from %d; below 1 in mean turnaround and above 1 in throughput is a gain",
+				m.Policy.Label, m.Baseline.Label, o.Seeds, o.Seed)),
+	}.result(cells)
+}
+
+// mapOf runs the map build makes: an experiment whose map's set-up is
+// read (a cost profile, say) when it runs.
+func mapOf(build func() (regimeMap, error)) func(Options) (*Result, error) {
+	return func(o Options) (*Result, error) {
+		m, err := build()
+		if err != nil {
+			return nil, err
 		}
-		return fmt.Sprintf("%.3f ± %.3f", mean, se)
+		return runMap(o, m)
 	}
-	num := func(v float64) string {
-		if math.IsNaN(v) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	t := &report.Table{Title: m.Title, Headers: []string{m.XName, m.YName, "seeds",
-		fmt.Sprintf("mean turnaround, %s / %s", m.Policy.Label, m.Baseline.Label),
-		fmt.Sprintf("throughput, %s / %s", m.Policy.Label, m.Baseline.Label), "operating point"}}
-	c := &report.Table{Headers: []string{m.XName, m.YName, "seeds", "turnaround_ratio", "turnaround_ratio_se",
-		"throughput_ratio", "throughput_ratio_se", "mark"}}
-	for _, cl := range cells {
-		mark := m.Marks[[2]int{cl.xi, cl.yi}]
-		t.AddRow(m.fmtX(cl.xi), m.fmtY(cl.yi), strconv.Itoa(len(cl.turnaround)), pm(cl.turnaround), pm(cl.throughput), mark)
-		tm, tse := cl.turnaround.meanSE()
-		hm, hse := cl.throughput.meanSE()
-		c.AddRow(m.fmtX(cl.xi), m.fmtY(cl.yi), strconv.Itoa(len(cl.turnaround)), num(tm), num(tse), num(hm), num(hse), mark)
-	}
-	t.Notes = append(append([]string{}, m.Notes...),
-		fmt.Sprintf("each cell: %s's figure over %s's on the same seed, mean ± standard error over %d seeds from %d; below 1 in mean turnaround and above 1 in throughput is a gain",
-			m.Policy.Label, m.Baseline.Label, o.Seeds, o.Seed))
-	return &Result{Table: t, CSV: c}
+}
+
+// throughputHeat makes f, map m's figure, show the throughput ratio (the
+// paper's measure where it gives throughput) in place of turnaround's.
+func throughputHeat(f *report.TableFigure, m regimeMap) *report.TableFigure {
+	f.YLabel = fmt.Sprintf("throughput, %s / %s", m.Policy.Label, m.Baseline.Label)
+	f.Heat.Value = "throughput_ratio"
+	f.Heat.LowLabel, f.Heat.HighLabel = m.Baseline.Label+" faster", m.Policy.Label+" faster"
+	return f
 }
 
 // mapFigure is the heat figure of a map's mean-turnaround ratios.

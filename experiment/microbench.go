@@ -197,17 +197,7 @@ func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []Poli
 		if apply := costs[b.cost].apply; apply != nil {
 			run.setup = apply(run.setup)
 		}
-		return func(p PolicySpec) (*fdOut, error) {
-			run.policy = p
-			if timed {
-				return fdRun{simRun: run}.exec()
-			}
-			out, err := run.exec()
-			if err != nil {
-				return nil, err
-			}
-			return &fdOut{outcome: *out}, nil
-		}, nil
+		return func(p PolicySpec) (*fdOut, error) { return fdRun{simRun: run}.with(p).run(timed) }, nil
 	})
 	if err != nil {
 		return nil, 0, err
@@ -425,15 +415,7 @@ func hotRows(o Options, costs []fdCost, timed bool) ([]hotRow, int, error) {
 			run.setup = cost.apply(run.setup)
 		}
 		return func(p PolicySpec) (*fdOut, error) {
-			run.policy = p
-			if timed {
-				return fdRun{simRun: run, classes: 2, classOf: classOf}.exec()
-			}
-			out, err := run.exec()
-			if err != nil {
-				return nil, err
-			}
-			return &fdOut{outcome: *out}, nil
+			return fdRun{simRun: run, classes: 2, classOf: classOf}.with(p).run(timed)
 		}, nil
 	})
 	if err != nil {

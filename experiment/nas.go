@@ -326,26 +326,16 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 // nasRunMany runs (or takes from the cache) one simulation per spec,
 // o.Parallel at a time, in order.
 func nasRunMany(o Options, specs []nasRunSpec) ([]*nasOutcome, error) {
-	return cachedRuns(o, &nasCache, specs, func(s nasRunSpec) nasKey { return s.key }, nasExec)
+	return cachedRuns(o, &nasCache, specs, nasRunSpec.name, nasExec)
 }
+
+func (r nasRunSpec) name() nasKey { return r.key }
 
 // nasGrid runs every policy on every seed of o with users users; res[p][s].
 func nasGrid(o Options, s nasSetup, users int, pols []PolicySpec) ([][]*nasOutcome, error) {
-	var specs []nasRunSpec
-	for _, p := range pols {
-		for _, seed := range o.seeds() {
-			specs = append(specs, nasRunSpec{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p})
-		}
-	}
-	flat, err := nasRunMany(o, specs)
-	if err != nil {
-		return nil, err
-	}
-	res := make([][]*nasOutcome, len(pols))
-	for i := range pols {
-		res[i] = flat[i*o.Seeds : (i+1)*o.Seeds]
-	}
-	return res, nil
+	return cachedGrid(o, &nasCache, pols, func(p PolicySpec, seed uint64) nasRunSpec {
+		return nasRunSpec{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p}
+	}, nasRunSpec.name, nasExec)
 }
 
 // ---------------------------------------------------------------------
@@ -431,25 +421,6 @@ func nasClassOf(j *metrics.JobRecord) sched.NASClass {
 
 var nasClasses = []sched.NASClass{sched.NASLight, sched.NASMedium, sched.NASHeavy}
 
-func nasOver(rs []*nasOutcome, v func(*nasOutcome) float64) stat {
-	var s stat
-	for _, r := range rs {
-		s.add(v(r))
-	}
-	return s
-}
-
-// nasRatio collects v(a[s]) / v(b[s]) over seeds.
-func nasRatio(a, b []*nasOutcome, v func(*nasOutcome) float64) stat {
-	var s stat
-	for i := range a {
-		if d := v(b[i]); d > 0 && !math.IsNaN(d) {
-			s.add(v(a[i]) / d)
-		}
-	}
-	return s
-}
-
 // gain is a ratio as a signed percent change, mean (min-max).
 func gain(s stat) string {
 	if s.n == 0 {
@@ -506,11 +477,11 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	var rows []R
 	for i, p := range pols {
 		rs := res[i]
-		over := func(v func(*nasOutcome) float64) stat { return nasOver(rs, v) }
+		over := func(v func(*nasOutcome) float64) stat { return overSeeds(rs, v) }
 		rows = append(rows, R{label: p.Label, tputPaper: paperOf(s.Paper.Throughput, p.Label), jtPaper: paperOf(s.Paper.JobTime, p.Label),
 			congPaper: paperOf(s.Paper.Congestion, p.Label),
-			tput:      over(tput), tx: nasRatio(rs, fair, tput), steady: over(func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }),
-			jt: over(jt), jx: nasRatio(rs, fair, jt), cross: over(cross), cx: nasRatio(rs, fair, cross),
+			tput:      over(tput), tx: ratioSeeds(rs, fair, tput), steady: over(func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }),
+			jt: over(jt), jx: ratioSeeds(rs, fair, jt), cross: over(cross), cx: ratioSeeds(rs, fair, cross),
 			prog:  over(func(r *nasOutcome) float64 { return r.mapProgress() }),
 			over:  over(func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue }),
 			overP: over(func(r *nasOutcome) float64 { return 100 * r.load.MeanShare }),
@@ -532,8 +503,8 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	for _, base := range []string{"Fair", "Delay", "SW-delay"} {
 		b := byLabel[base]
 		notes = append(notes, fmt.Sprintf("NAS vs %s: throughput %s (paper %s), mean job time %s (paper %s)", base,
-			gain(nasRatio(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
-			gain(nasRatio(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
+			gain(ratioSeeds(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
+			gain(ratioSeeds(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
 	}
 	x := func(csv string, v func(R) stat) column[R] { return spread("x Fair", csv, 2, 4, v) }
 	return table[R]{
@@ -598,8 +569,8 @@ func runNASClasses(o Options, s nasSetup) (*Result, error) {
 		var jts []string
 		for _, cl := range nasClasses {
 			keep := func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl }
-			tx := nasRatio(res[i], fair, func(r *nasOutcome) float64 { return r.throughput(keep) })
-			jx := nasRatio(res[i], fair, func(r *nasOutcome) float64 { return r.jobTime(keep) })
+			tx := ratioSeeds(res[i], fair, func(r *nasOutcome) float64 { return r.throughput(keep) })
+			jx := ratioSeeds(res[i], fair, func(r *nasOutcome) float64 { return r.jobTime(keep) })
 			cells = append(cells, tx.text(2))
 			jts = append(jts, jx.text(2))
 			c.AddRow(row(p.Label, s.Name, cl.String(), strconv.Itoa(count[cl]), tx.csv(4), jx.csv(4))...)
@@ -636,23 +607,6 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &report.Table{
-		Title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
-			strconv.FormatFloat(nasDiagnoseWaitS, 'f', -1, 64) + " s as a wait; " + s.describe(o, s.Users),
-		Headers: []string{"scheduler", "mean job time (s)", "x Delay", "light (s)", "medium (s)", "heavy (s)",
-			"node-local maps %", "off-rack maps %", "jobs with a non-local map %", "reducer-s waiting for maps (M)"},
-		Notes: []string{
-			"mean (min-max over seeds); x Delay = ratio to Delay on the same seed. Classes by true shuffle (light < 1 MB, heavy > 100 MB).",
-			"Reducer-seconds waiting: time launched reduces spent waiting for their job's maps (summary.json reduce_wait_s).",
-		},
-	}
-	c := &report.Table{Headers: row("scheduler", "window",
-		[]string{"job_time_s", "job_time_s_min", "job_time_s_max"}, []string{"job_time_x_delay", "job_time_x_delay_min", "job_time_x_delay_max"},
-		[]string{"light_s", "light_s_min", "light_s_max"}, []string{"medium_s", "medium_s_min", "medium_s_max"},
-		[]string{"heavy_s", "heavy_s_min", "heavy_s_max"},
-		[]string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, []string{"off_rack_pct", "off_rack_pct_min", "off_rack_pct_max"},
-		[]string{"jobs_non_local_pct", "jobs_non_local_pct_min", "jobs_non_local_pct_max"},
-		[]string{"reduce_wait_ms", "reduce_wait_ms_min", "reduce_wait_ms_max"})}
 	delay := res[0]
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
@@ -660,20 +614,43 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
 		}
 	}
-	node := func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }
-	off := func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off }
-	nonLocal := func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() }
-	wait := func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }
+	type R struct {
+		label                                                 string
+		jt, jx, light, medium, heavy, node, off, nonLocal, wt stat
+	}
+	var rows []R
 	for i, p := range pols {
 		rs := res[i]
-		jx := nasRatio(rs, delay, jt)
-		light, medium, heavy := nasOver(rs, classJT(sched.NASLight)), nasOver(rs, classJT(sched.NASMedium)), nasOver(rs, classJT(sched.NASHeavy))
-		t.AddRow(p.Label, nasOver(rs, jt).text(1), jx.text(2), light.text(1), medium.text(1), heavy.text(0),
-			nasOver(rs, node).text(1), nasOver(rs, off).text(1), nasOver(rs, nonLocal).text(0), nasOver(rs, wait).text(1))
-		c.AddRow(row(p.Label, s.Name, nasOver(rs, jt).csv(2), jx.csv(4), light.csv(2), medium.csv(2), heavy.csv(1),
-			nasOver(rs, node).csv(2), nasOver(rs, off).csv(2), nasOver(rs, nonLocal).csv(1), nasOver(rs, wait).csv(2))...)
+		over := func(v func(*nasOutcome) float64) stat { return overSeeds(rs, v) }
+		rows = append(rows, R{label: p.Label, jt: over(jt), jx: ratioSeeds(rs, delay, jt),
+			light: over(classJT(sched.NASLight)), medium: over(classJT(sched.NASMedium)), heavy: over(classJT(sched.NASHeavy)),
+			node:     over(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }),
+			off:      over(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off }),
+			nonLocal: over(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() }),
+			wt:       over(func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 })})
 	}
-	return &Result{Table: t, CSV: c, Wall: nasWallNote(res)}, nil
+	return table[R]{
+		title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
+			strconv.FormatFloat(nasDiagnoseWaitS, 'f', -1, 64) + " s as a wait; " + s.describe(o, s.Users),
+		cols: []column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			written(func(R) []string { return []string{s.Name} }, "window"),
+			spread("mean job time (s)", "job_time_s", 1, 2, func(r R) stat { return r.jt }),
+			spread("x Delay", "job_time_x_delay", 2, 4, func(r R) stat { return r.jx }),
+			spread("light (s)", "light_s", 1, 2, func(r R) stat { return r.light }),
+			spread("medium (s)", "medium_s", 1, 2, func(r R) stat { return r.medium }),
+			spread("heavy (s)", "heavy_s", 0, 1, func(r R) stat { return r.heavy }),
+			spread("node-local maps %", "node_local_pct", 1, 2, func(r R) stat { return r.node }),
+			spread("off-rack maps %", "off_rack_pct", 1, 2, func(r R) stat { return r.off }),
+			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, func(r R) stat { return r.nonLocal }),
+			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, func(r R) stat { return r.wt }),
+		},
+		notes: []string{
+			"mean (min-max over seeds); x Delay = ratio to Delay on the same seed. Classes by true shuffle (light < 1 MB, heavy > 100 MB).",
+			"Reducer-seconds waiting: time launched reduces spent waiting for their job's maps (summary.json reduce_wait_s).",
+		},
+		wall: nasWallNote(res),
+	}.result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -690,39 +667,41 @@ func runNASUsers(o Options, s nasSetup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &report.Table{
-		Title: s.UsersName + ": NAS's throughput against the number of users, over Fair with 200 users (paper Fig. 3(h)); " +
-			s.describe(o, nasUsers),
-		Headers: []string{"users", "NAS jobs/h", "x Fair(200)", "NAS job time x Fair(200)", "Fair jobs/h", "Fair x Fair(200)", "NAS x Fair (same users)"},
-		Notes: []string{
-			"mean (min-max over seeds); every ratio on the same seed. Jobs are assigned to users uniformly at random (the trace has none).",
-			"Paper (Fig. 3(h), no numbers in the text): NAS's throughput is higher with fewer users (more jobs per user).",
-		},
-	}
-	c := &report.Table{Headers: row("users", "window",
-		[]string{"nas_throughput_jph", "nas_throughput_jph_min", "nas_throughput_jph_max"},
-		[]string{"nas_throughput_x_fair200", "nas_throughput_x_fair200_min", "nas_throughput_x_fair200_max"},
-		[]string{"nas_job_time_x_fair200", "nas_job_time_x_fair200_min", "nas_job_time_x_fair200_max"},
-		[]string{"fair_throughput_jph", "fair_throughput_jph_min", "fair_throughput_jph_max"},
-		[]string{"fair_throughput_x_fair200", "fair_throughput_x_fair200_min", "fair_throughput_x_fair200_max"},
-		[]string{"nas_throughput_x_fair", "nas_throughput_x_fair_min", "nas_throughput_x_fair_max"})}
 	all := [][]*nasOutcome{fair200[0]}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	fairSpec, nasSpec := nasPolicy("Fair"), nasPolicy("NAS")
+	type R struct {
+		users                         int
+		nasT, tx, jx, fairT, fx, same stat
+	}
+	var rows []R
 	for _, u := range nasUserCounts {
-		res, err := nasGrid(o, s, u, []PolicySpec{fairSpec, nasSpec})
+		res, err := nasGrid(o, s, u, []PolicySpec{nasPolicy("Fair"), nasPolicy("NAS")})
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, res...)
 		fair, nas := res[0], res[1]
-		tx := nasRatio(nas, fair200[0], tput)
-		jx := nasRatio(nas, fair200[0], jt)
-		fx := nasRatio(fair, fair200[0], tput)
-		same := nasRatio(nas, fair, tput)
-		t.AddRow(strconv.Itoa(u), nasOver(nas, tput).text(1), tx.text(2), jx.text(2), nasOver(fair, tput).text(1), fx.text(2), same.text(2))
-		c.AddRow(row(strconv.Itoa(u), s.Name, nasOver(nas, tput).csv(3), tx.csv(4), jx.csv(4), nasOver(fair, tput).csv(3), fx.csv(4), same.csv(4))...)
+		rows = append(rows, R{users: u, nasT: overSeeds(nas, tput), tx: ratioSeeds(nas, fair200[0], tput), jx: ratioSeeds(nas, fair200[0], jt),
+			fairT: overSeeds(fair, tput), fx: ratioSeeds(fair, fair200[0], tput), same: ratioSeeds(nas, fair, tput)})
 	}
-	return &Result{Table: t, CSV: c, Wall: nasWallNote(all)}, nil
+	return table[R]{
+		title: s.UsersName + ": NAS's throughput against the number of users, over Fair with 200 users (paper Fig. 3(h)); " +
+			s.describe(o, nasUsers),
+		cols: []column[R]{
+			key("users", "users", func(r R) string { return strconv.Itoa(r.users) }),
+			written(func(R) []string { return []string{s.Name} }, "window"),
+			spread("NAS jobs/h", "nas_throughput_jph", 1, 3, func(r R) stat { return r.nasT }),
+			spread("x Fair(200)", "nas_throughput_x_fair200", 2, 4, func(r R) stat { return r.tx }),
+			spread("NAS job time x Fair(200)", "nas_job_time_x_fair200", 2, 4, func(r R) stat { return r.jx }),
+			spread("Fair jobs/h", "fair_throughput_jph", 1, 3, func(r R) stat { return r.fairT }),
+			spread("Fair x Fair(200)", "fair_throughput_x_fair200", 2, 4, func(r R) stat { return r.fx }),
+			spread("NAS x Fair (same users)", "nas_throughput_x_fair", 2, 4, func(r R) stat { return r.same }),
+		},
+		notes: []string{
+			"mean (min-max over seeds); every ratio on the same seed. Jobs are assigned to users uniformly at random (the trace has none).",
+			"Paper (Fig. 3(h), no numbers in the text): NAS's throughput is higher with fewer users (more jobs per user).",
+		},
+		wall: nasWallNote(all),
+	}.result(rows), nil
 }

@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/metrics"
-	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/traces"
 	"github.com/mrsched/mrsched/workload"
@@ -105,12 +104,62 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 	for i := range res[0][0].jobs {
 		count[nasClassOf(&res[0][0].jobs[i])]++
 	}
-	t := &report.Table{
-		Title: "nas/regime: the paper's regime; " + s.describe(o, s.Users),
-		Headers: []string{"scheduler", "jobs/h", "steady jobs/h", "mean job time (s)", "light (s)", "medium (s)", "heavy (s)",
-			"node-local maps %", "cross-rack TB", "congestion", "reducer-s waiting (M)", "last finish (h)",
-			"against", "NAS jobs/h", "NAS steady", "NAS job time"},
-		Notes: []string{
+	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
+	steady := func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }
+	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
+	type R struct {
+		label, against string
+		rs             []*nasOutcome
+		tx, sx, jx     stat // NAS over the row, on the same seed
+	}
+	var rows []R
+	for i, p := range pols {
+		r := R{label: p.Label, against: nasRegimeAgainst[p.Label], rs: res[i]}
+		if r.against != "" {
+			n := byLabel[r.against]
+			r.tx, r.sx, r.jx = ratioSeeds(n, r.rs, tput), ratioSeeds(n, r.rs, steady), ratioSeeds(n, r.rs, jt)
+		}
+		rows = append(rows, r)
+	}
+	// over is a column of a figure of the row's runs, over seeds.
+	over := func(head, csv string, tprec, cprec int, v func(*nasOutcome) float64) column[R] {
+		return spread(head, csv, tprec, cprec, func(r R) stat { return overSeeds(r.rs, v) })
+	}
+	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
+		return func(r *nasOutcome) float64 {
+			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
+		}
+	}
+	nasX := func(head, csv string, v func(R) stat) column[R] {
+		return column[R]{head: head, text: func(r R) string { return gain(v(r)) },
+			csv: []string{csv, csv + "_min", csv + "_max"}, cells: func(r R) []string { return v(r).csv(4) }}
+	}
+	return table[R]{
+		title: "nas/regime: the paper's regime; " + s.describe(o, s.Users),
+		cols: []column[R]{
+			key("scheduler", "scheduler", func(r R) string { return r.label }),
+			written(func(R) []string { return []string{s.Name, num(scale, 2), strconv.Itoa(s.Users)} }, "window", "scale", "users"),
+			over("jobs/h", "throughput_jph", 1, 3, tput),
+			over("steady jobs/h", "steady_jph", 1, 3, steady),
+			over("mean job time (s)", "job_time_s", 0, 2, jt),
+			over("light (s)", "light_s", 0, 2, classJT(sched.NASLight)),
+			over("medium (s)", "medium_s", 0, 2, classJT(sched.NASMedium)),
+			over("heavy (s)", "heavy_s", 0, 2, classJT(sched.NASHeavy)),
+			over("node-local maps %", "node_local_pct", 1, 2, func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }),
+			over("cross-rack TB", "cross_rack_tb", 1, 3, func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e12 }),
+			over("congestion", "congestion", 0, 0, func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }),
+			over("reducer-s waiting (M)", "reduce_wait_ms", 1, 2, func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }),
+			over("last finish (h)", "last_finish_h", 1, 2, func(r *nasOutcome) float64 { return r.lastFinish() / 3600 }),
+			written(func(r R) []string {
+				return []string{strconv.Itoa(len(r.rs[0].jobs)), num(overSeeds(r.rs, func(x *nasOutcome) float64 { return float64(x.summary.JobsCompleted) }).mean(), 0)}
+			}, "jobs", "jobs_completed"),
+			both("against", func(r R) string { return orDash(r.against) }, "against", func(r R) string { return r.against }),
+			nasX("NAS jobs/h", "nas_throughput_x", func(r R) stat { return r.tx }),
+			nasX("NAS steady", "nas_steady_x", func(r R) stat { return r.sx }),
+			nasX("NAS job time", "nas_job_time_x", func(r R) stat { return r.jx }),
+			written(func(r R) []string { return overSeeds(r.rs, func(x *nasOutcome) float64 { return x.wallS }).csv(0) }, "wall_s", "wall_s_min", "wall_s_max"),
+		},
+		notes: []string{
 			"mean (min-max over seeds). jobs/h: jobs / (last finish - first submit), the paper's throughput; steady jobs/h: jobs finished",
 			"between the first and the last submission, per hour of that span (summary.json steady_state); job time: finish - submit.",
 			fmt.Sprintf("classes by true shuffle (light < 1 MB, heavy > 100 MB): %d light, %d medium, %d heavy jobs (seed %d).",
@@ -121,59 +170,8 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 			"Waits: Delay and SW-delay 15 s + 15 s; MTS, NAS w/o CR-RTS (MTS+CA-RTS) and NAS D^m = D^r = 135 counted on freed containers;",
 			"the ', 5 s' rows: Delay and SW-delay t1 = t2 = 5 s, MTS and NAS wait_s 5 (the paper's real cluster).",
 		},
-	}
-	c := &report.Table{Headers: row("scheduler", "window", "scale", "users",
-		[]string{"throughput_jph", "throughput_jph_min", "throughput_jph_max"},
-		[]string{"steady_jph", "steady_jph_min", "steady_jph_max"},
-		[]string{"job_time_s", "job_time_s_min", "job_time_s_max"},
-		[]string{"light_s", "light_s_min", "light_s_max"}, []string{"medium_s", "medium_s_min", "medium_s_max"},
-		[]string{"heavy_s", "heavy_s_min", "heavy_s_max"},
-		[]string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"},
-		[]string{"cross_rack_tb", "cross_rack_tb_min", "cross_rack_tb_max"},
-		[]string{"congestion", "congestion_min", "congestion_max"},
-		[]string{"reduce_wait_ms", "reduce_wait_ms_min", "reduce_wait_ms_max"},
-		[]string{"last_finish_h", "last_finish_h_min", "last_finish_h_max"},
-		"jobs", "jobs_completed", "against",
-		[]string{"nas_throughput_x", "nas_throughput_x_min", "nas_throughput_x_max"},
-		[]string{"nas_steady_x", "nas_steady_x_min", "nas_steady_x_max"},
-		[]string{"nas_job_time_x", "nas_job_time_x_min", "nas_job_time_x_max"},
-		[]string{"wall_s", "wall_s_min", "wall_s_max"})}
-	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
-	steady := func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }
-	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
-		return func(r *nasOutcome) float64 {
-			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
-		}
-	}
-	node := func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }
-	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e12 }
-	cong := func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }
-	wait := func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }
-	last := func(r *nasOutcome) float64 { return r.lastFinish() / 3600 }
-	done := func(r *nasOutcome) float64 { return float64(r.summary.JobsCompleted) }
-	wall := func(r *nasOutcome) float64 { return r.wallS }
-	for i, p := range pols {
-		rs := res[i]
-		cells := []string{p.Label, nasOver(rs, tput).text(1), nasOver(rs, steady).text(1), nasOver(rs, jt).text(0),
-			nasOver(rs, classJT(sched.NASLight)).text(0), nasOver(rs, classJT(sched.NASMedium)).text(0),
-			nasOver(rs, classJT(sched.NASHeavy)).text(0), nasOver(rs, node).text(1), nasOver(rs, cross).text(1),
-			nasOver(rs, cong).text(0), nasOver(rs, wait).text(1), nasOver(rs, last).text(1)}
-		against := nasRegimeAgainst[p.Label]
-		var tx, sx, jx stat
-		if against != "" {
-			n := byLabel[against]
-			tx, sx, jx = nasRatio(n, rs, tput), nasRatio(n, rs, steady), nasRatio(n, rs, jt)
-		}
-		t.AddRow(append(cells, orDash(against), gain(tx), gain(sx), gain(jx))...)
-		c.AddRow(row(p.Label, s.Name, num(scale, 2), strconv.Itoa(s.Users), nasOver(rs, tput).csv(3),
-			nasOver(rs, steady).csv(3), nasOver(rs, jt).csv(2), nasOver(rs, classJT(sched.NASLight)).csv(2),
-			nasOver(rs, classJT(sched.NASMedium)).csv(2), nasOver(rs, classJT(sched.NASHeavy)).csv(2),
-			nasOver(rs, node).csv(2), nasOver(rs, cross).csv(3), nasOver(rs, cong).csv(0), nasOver(rs, wait).csv(2),
-			nasOver(rs, last).csv(2), strconv.Itoa(len(rs[0].jobs)), num(nasOver(rs, done).mean(), 0), against,
-			tx.csv(4), sx.csv(4), jx.csv(4), nasOver(rs, wall).csv(0))...)
-	}
-	return &Result{Table: t, CSV: c, Wall: nasWallNote(res)}, nil
+		wall: nasWallNote(res),
+	}.result(rows), nil
 }
 
 // lastFinish is the latest finish of the run's jobs, NaN if none finished.

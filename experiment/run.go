@@ -217,6 +217,26 @@ type runCache[K comparable, V any] struct {
 	keep keepCodec[V]
 }
 
+// cachedGrid is cachedRuns for every policy of pols on every seed of o:
+// spec declares the run of a policy on a seed. It returns res[policy][seed].
+func cachedGrid[K comparable, S, V any](o Options, c *runCache[K, V], pols []PolicySpec, spec func(PolicySpec, uint64) S, key func(S) K, exec func(S) (V, error)) ([][]V, error) {
+	var specs []S
+	for _, p := range pols {
+		for _, seed := range o.seeds() {
+			specs = append(specs, spec(p, seed))
+		}
+	}
+	flat, err := cachedRuns(o, c, specs, key, exec)
+	if err != nil {
+		return nil, err
+	}
+	res := make([][]V, len(pols))
+	for i := range pols {
+		res[i] = flat[i*o.Seeds : (i+1)*o.Seeds]
+	}
+	return res, nil
+}
+
 // cachedRuns returns one result per spec in order, taking it from c when
 // its key is there (or, with o.KeepDir, kept on disk by this build) and
 // running the rest with exec, o.Parallel at a time. With o.KeepDir each

@@ -481,34 +481,17 @@ func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload
 	return out, nil
 }
 
-// swRunMany runs (or takes from the cache) one simulation per spec,
-// o.Parallel at a time, and returns them in order.
-func swRunMany(o Options, specs []swRunSpec) ([]*swOutcome, error) {
-	return cachedRuns(o, &swCache, specs, func(s swRunSpec) swKey { return s.key }, swExec)
-}
-
 // swGrid runs every policy on every seed of o with one mix; res[p][s].
 func swGrid(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, pols []PolicySpec) ([][]*swOutcome, error) {
 	return swGridUsers(o, cfg, mixName, mix, pols, swUsers)
 }
 
-// swGridUsers is swGrid with users users (or swUserPerJob).
+// swGridUsers is swGrid with users users (or swUserPerJob), each run
+// taken from swCache when it is there.
 func swGridUsers(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, pols []PolicySpec, users int) ([][]*swOutcome, error) {
-	var specs []swRunSpec
-	for _, p := range pols {
-		for _, seed := range o.seeds() {
-			specs = append(specs, swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name, users}, spec: p, cfg: cfg, mix: mix})
-		}
-	}
-	flat, err := swRunMany(o, specs)
-	if err != nil {
-		return nil, err
-	}
-	res := make([][]*swOutcome, len(pols))
-	for i := range pols {
-		res[i] = flat[i*o.Seeds : (i+1)*o.Seeds]
-	}
-	return res, nil
+	return cachedGrid(o, &swCache, pols, func(p PolicySpec, seed uint64) swRunSpec {
+		return swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name, users}, spec: p, cfg: cfg, mix: mix}
+	}, func(s swRunSpec) swKey { return s.key }, swExec)
 }
 
 // ---------------------------------------------------------------------
@@ -576,25 +559,6 @@ func (r *swOutcome) trafficOf(c workload.ShuffleClass) swJobTraffic {
 	return s
 }
 
-// ratio collects v(a[s]) / v(b[s]) over seeds.
-func swRatio(a, b []*swOutcome, v func(*swOutcome) float64) stat {
-	var s stat
-	for i := range a {
-		if d := v(b[i]); d > 0 {
-			s.add(v(a[i]) / d)
-		}
-	}
-	return s
-}
-
-func swOver(rs []*swOutcome, v func(*swOutcome) float64) stat {
-	var s stat
-	for _, r := range rs {
-		s.add(v(r))
-	}
-	return s
-}
-
 func swGB(b float64) float64 { return b / 1e9 }
 
 func (c swConfig) describe(o Options) string {
@@ -647,8 +611,8 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 	for _, p := range swMainPols {
 		rs, base := byLabel[p.Label], byLabel[swBaseOf[p.Label]]
 		r := R{label: p.Label, base: swBaseOf[p.Label], paper: swPaperFig8[p.Label],
-			tput: swOver(rs, tput), tx: swRatio(rs, base, tput), ta: swOver(rs, ta), tax: swRatio(rs, base, ta),
-			cross: swOver(rs, cross), cx: swRatio(rs, base, cross), cax: swRatio(rs, base, crossAll)}
+			tput: overSeeds(rs, tput), tx: ratioSeeds(rs, base, tput), ta: overSeeds(rs, ta), tax: ratioSeeds(rs, base, ta),
+			cross: overSeeds(rs, cross), cx: ratioSeeds(rs, base, cross), cax: ratioSeeds(rs, base, crossAll)}
 		if r.paper[0] == "" {
 			r.paper = [3]string{"-", "-", "-"}
 			if p.Label == r.base {
@@ -726,13 +690,13 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 	var rows []R
 	for _, cl := range append(slices.Clone(swClasses), swAllClasses) {
 		f := func(g func(swJobTraffic) float64) stat {
-			return swOver(rs, func(r *swOutcome) float64 { return swGB(g(r.trafficOf(cl))) })
+			return overSeeds(rs, func(r *swOutcome) float64 { return swGB(g(r.trafficOf(cl))) })
 		}
 		r := R{name: "all", paper: [4]string{"1344", "1182", "273", "1455"},
 			sh: f(func(t swJobTraffic) float64 { return t.ShuffleTotal }), csh: f(func(t swJobTraffic) float64 { return t.ShuffleCross }),
 			cm: f(func(t swJobTraffic) float64 { return t.RemoteMapCross }), ct: f(swJobTraffic.crossNoOutput),
 			co: f(func(t swJobTraffic) float64 { return t.OutputCross }), call: f(swJobTraffic.crossAll),
-			sh2: swOver(rs, func(r *swOutcome) float64 {
+			sh2: overSeeds(rs, func(r *swOutcome) float64 {
 				tr := r.trafficOf(cl)
 				if tr.ShuffleTotal == 0 {
 					return 0
@@ -816,11 +780,11 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 				return s
 			}
 			r := R{label: p.Label, class: "all", paper: "-",
-				tx: swRatio(rs, fair, func(r *swOutcome) float64 { return r.throughput(cl) }),
-				cx: swRatio(rs, fair, base),
+				tx: ratioSeeds(rs, fair, func(r *swOutcome) float64 { return r.throughput(cl) }),
+				cx: ratioSeeds(rs, fair, base),
 				sx: part(func(t swJobTraffic) float64 { return t.ShuffleCross }),
 				mx: part(func(t swJobTraffic) float64 { return t.RemoteMapCross }),
-				ox: swRatio(rs, fair, func(r *swOutcome) float64 { return r.trafficOf(cl).crossAll() })}
+				ox: ratioSeeds(rs, fair, func(r *swOutcome) float64 { return r.trafficOf(cl).crossAll() })}
 			if cl != swAllClasses {
 				r.class = cl.String()
 			} else {
@@ -878,10 +842,10 @@ func runSWMix(o Options, cfg swConfig) (*Result, error) {
 		all = append(all, res...)
 		fair, sw := res[0], res[1]
 		tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-		rows = append(rows, R{mix: m, fair: swOver(fair, tput), sw: swOver(sw, tput), tx: swRatio(sw, fair, tput),
-			tax: swRatio(sw, fair, func(r *swOutcome) float64 { return r.turnaround() }),
-			cx:  swRatio(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() }),
-			ox:  swRatio(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() })})
+		rows = append(rows, R{mix: m, fair: overSeeds(fair, tput), sw: overSeeds(sw, tput), tx: ratioSeeds(sw, fair, tput),
+			tax: ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.turnaround() }),
+			cx:  ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() }),
+			ox:  ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() })})
 	}
 	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
 	return table[R]{

@@ -231,14 +231,14 @@ func runSWUsers(o Options, cfg swConfig) (*Result, error) {
 			}
 		}
 		tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-		tx := swRatio(sw, fair, tput)
-		tax := swRatio(sw, fair, func(r *swOutcome) float64 { return r.turnaround() })
-		cx := swRatio(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() })
+		tx := ratioSeeds(sw, fair, tput)
+		tax := ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.turnaround() })
+		cx := ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() })
 		users := strconv.Itoa(u.Users)
 		if u.Users == swUserPerJob {
 			users = "one per job"
 		}
-		rows = append(rows, R{u.JobsPerUser, users, u.Paper, perUser, active, pend, swOver(fair, tput), swOver(sw, tput), tx, tax, cx})
+		rows = append(rows, R{u.JobsPerUser, users, u.Paper, perUser, active, pend, overSeeds(fair, tput), overSeeds(sw, tput), tx, tax, cx})
 	}
 	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
 	return table[R]{
@@ -270,7 +270,7 @@ func runSWUsers(o Options, cfg swConfig) (*Result, error) {
 // GB an hour of window, beside Table 3's 1344 GB in 4 h (a calibration
 // check printed under shufflewatcher/main).
 func swShufflePerHour(fair []*swOutcome) string {
-	s := swOver(fair, func(r *swOutcome) float64 {
+	s := overSeeds(fair, func(r *swOutcome) float64 {
 		return swGB(r.trafficOf(swAllClasses).ShuffleTotal) / (r.cfg.WindowS / 3600)
 	})
 	return fmt.Sprintf("Fair's shuffle (jobs submitted in the window): %s GB per hour of window; Table 3: %s GB per hour",

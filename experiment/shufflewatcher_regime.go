@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
-	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
@@ -125,6 +124,17 @@ func swRegimeRuns(o Options, specs []swRegimeSpec) ([]*swOutcome, error) {
 // against.
 const swArrivalsPerHour = 3600 / swMeanInterarrivalS
 
+// swMeanThroughput is the mean over runs (seeds) of their steady window's
+// throughput: a point of Delay's curve, which the operating point reads.
+func swMeanThroughput(runs []*swOutcome) float64 {
+	var s sample
+	for _, r := range runs {
+		s.add(r.throughput(swAllClasses))
+	}
+	m, _ := s.meanSE()
+	return m
+}
+
 // swOperatingFactor is section 4.3's rule applied to Delay's curve: the
 // largest factor at which Delay still keeps up (its mean steady-state
 // throughput over seeds at least swKeepUp of the arrival rate), which is
@@ -195,39 +205,19 @@ func runSWRegime(o Options) (*Result, error) {
 	for gi := 0; gi < len(grid); gi += len(swRegimeFactors) {
 		var tp []float64
 		for k := range swRegimeFactors {
-			var s sample
-			for _, r := range runsOf(gi+k, swDelay.Label) {
-				s.add(r.throughput(swAllClasses))
-			}
-			m, _ := s.meanSE()
-			tp = append(tp, m)
+			tp = append(tp, swMeanThroughput(runsOf(gi+k, swDelay.Label)))
 		}
 		g := grid[gi]
 		operating[[2]int{int(g.Placement), g.Users}] = swOperatingFactor(swRegimeFactors, tp)
 	}
-	t := &report.Table{
-		Title: fmt.Sprintf("shufflewatcher/regime: the paper's cluster under %s, Table 1 mix at Table 3's volume (sizes x %s), "+
-			"mean inter-arrival 40 s; every task's CPU cost per byte x the factor; %s",
-			swRegimeProfile, num(swTable3.scale(), 3), swTable3.describe(o)),
-		Headers: []string{"input", "users", "task cost x", "Delay jobs/h", "Delay map slots busy", "pair", "throughput x", "turnaround x",
-			"cross-rack shuffle x", "cross-rack output x", "operating point"},
+	type R struct {
+		g               swRegime
+		pair            [2]PolicySpec
+		dt, busy        float64
+		op              string
+		tx, tax, sx, ox sample
 	}
-	c := &report.Table{Headers: []string{"placement", "users", "factor", "delay_jobs_per_h", "delay_map_slots_busy", "policy", "baseline",
-		"throughput_x", "throughput_x_se", "turnaround_x", "turnaround_x_se", "cross_rack_shuffle_x", "cross_rack_shuffle_x_se",
-		"cross_rack_output_x", "cross_rack_output_x_se", "operating_point"}}
-	pm := func(s sample) string {
-		m, se := s.meanSE()
-		if math.IsNaN(se) {
-			return fmt.Sprintf("%.3f", m)
-		}
-		return fmt.Sprintf("%.3f ± %.3f", m, se)
-	}
-	numOr := func(v float64) string {
-		if math.IsNaN(v) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
+	var rows []R
 	for gi, g := range grid {
 		var dt, busy sample
 		for _, r := range runsOf(gi, swDelay.Label) {
@@ -242,30 +232,37 @@ func runSWRegime(o Options) (*Result, error) {
 		}
 		for _, pair := range swRegimePairs {
 			rs, base := runsOf(gi, pair[0].Label), runsOf(gi, pair[1].Label)
-			var tx, tax, sx, ox sample
+			r := R{g: g, pair: pair, dt: dtm, busy: bm, op: op}
 			for s := range rs {
-				ratio := func(a, b float64, into *sample) {
-					if b > 0 {
-						into.add(a / b)
-					}
-				}
-				ratio(rs[s].throughput(swAllClasses), base[s].throughput(swAllClasses), &tx)
-				ratio(rs[s].turnaround(), base[s].turnaround(), &tax)
+				r.tx.addRatio(rs[s].throughput(swAllClasses), base[s].throughput(swAllClasses))
+				r.tax.addRatio(rs[s].turnaround(), base[s].turnaround())
 				ra, rb := rs[s].trafficOf(swAllClasses), base[s].trafficOf(swAllClasses)
-				ratio(ra.ShuffleCross, rb.ShuffleCross, &sx)
-				ratio(ra.OutputCross, rb.OutputCross, &ox)
+				r.sx.addRatio(ra.ShuffleCross, rb.ShuffleCross)
+				r.ox.addRatio(ra.OutputCross, rb.OutputCross)
 			}
-			t.AddRow(g.Placement.String(), strconv.Itoa(g.Users), num(g.Factor, 0), fmt.Sprintf("%.1f", dtm), fmt.Sprintf("%.0f%%", 100*bm),
-				pair[0].Label+" / "+pair[1].Label, pm(tx), pm(tax), pm(sx), pm(ox), op)
-			row := []string{g.Placement.String(), strconv.Itoa(g.Users), num(g.Factor, 0), numOr(dtm), numOr(bm), pair[0].Label, pair[1].Label}
-			for _, s := range []sample{tx, tax, sx, ox} {
-				m, se := s.meanSE()
-				row = append(row, numOr(m), numOr(se))
-			}
-			c.AddRow(append(row, op)...)
+			rows = append(rows, r)
 		}
 	}
-	t.Notes = []string{
+	t := table[R]{
+		title: fmt.Sprintf("shufflewatcher/regime: the paper's cluster under %s, Table 1 mix at Table 3's volume (sizes x %s), "+
+			"mean inter-arrival 40 s; every task's CPU cost per byte x the factor; %s",
+			swRegimeProfile, num(swTable3.scale(), 3), swTable3.describe(o)),
+		cols: []column[R]{
+			both("input", func(r R) string { return r.g.Placement.String() }, "placement", func(r R) string { return r.g.Placement.String() }),
+			key("users", "users", func(r R) string { return strconv.Itoa(r.g.Users) }),
+			key("task cost x", "factor", func(r R) string { return num(r.g.Factor, 0) }),
+			both("Delay jobs/h", func(r R) string { return fmt.Sprintf("%.1f", r.dt) }, "delay_jobs_per_h", func(r R) string { return numOrEmpty(r.dt) }),
+			both("Delay map slots busy", func(r R) string { return fmt.Sprintf("%.0f%%", 100*r.busy) }, "delay_map_slots_busy", func(r R) string { return numOrEmpty(r.busy) }),
+			{head: "pair", text: func(r R) string { return r.pair[0].Label + " / " + r.pair[1].Label },
+				csv: []string{"policy", "baseline"}, cells: func(r R) []string { return []string{r.pair[0].Label, r.pair[1].Label} }},
+			meanSE("throughput x", "throughput_x", func(r R) sample { return r.tx }),
+			meanSE("turnaround x", "turnaround_x", func(r R) sample { return r.tax }),
+			meanSE("cross-rack shuffle x", "cross_rack_shuffle_x", func(r R) sample { return r.sx }),
+			meanSE("cross-rack output x", "cross_rack_output_x", func(r R) sample { return r.ox }),
+			key("operating point", "operating_point", func(r R) string { return r.op }),
+		},
+	}
+	t.notes = []string{
 		fmt.Sprintf("x: the ShuffleWatcher variant's figure over its base's (Fig. 8's pairs) on the same seed, mean ± standard error over %d seeds; "+
 			"throughput: jobs finishing in the steady window per hour; turnaround and traffic: jobs submitted in it; cross-rack shuffle and "+
 			"cross-rack reduce output (the replicas' off-rack hop) apart", o.Seeds),
@@ -274,7 +271,7 @@ func runSWRegime(o Options) (*Result, error) {
 		"Delay map slots busy: the share of the window's map-slot time Delay's map attempts held (mean over seeds)",
 		"paper (Fig. 8, 30 users): SW-fair / Fair throughput 1.39, turnaround 0.73; SW-relaxed / Delay 1.46, 0.68; SW-DRF / DRF similar to SW-fair",
 	}
-	return &Result{Table: t, CSV: c}, nil
+	return t.result(rows), nil
 }
 
 // mapSlotsBusy is the share of the steady window's map-slot time that map
@@ -326,12 +323,7 @@ func runSWMap(o Options) (*Result, error) {
 	n := len(o.seeds())
 	var tp []float64
 	for i := range swMapFactors {
-		var s sample
-		for _, r := range outs[i*n : (i+1)*n] {
-			s.add(r.throughput(swAllClasses))
-		}
-		m, _ := s.meanSE()
-		tp = append(tp, m)
+		tp = append(tp, swMeanThroughput(outs[i*n:(i+1)*n]))
 	}
 	op := swOperatingFactor(swMapFactors, tp)
 	m := swMap()

@@ -60,6 +60,28 @@ func (s stat) csv(prec int) []string {
 	return []string{f(s.mean()), f(s.min), f(s.max)}
 }
 
+// overSeeds collects v over runs, one a seed.
+func overSeeds[T any](runs []T, v func(T) float64) stat {
+	var s stat
+	for _, r := range runs {
+		s.add(v(r))
+	}
+	return s
+}
+
+// ratioSeeds collects v(a[s]) / v(b[s]) over seeds s: a's value over the
+// baseline b's on the same seed. A seed whose baseline value is not
+// positive (or NaN) has no ratio and is left out.
+func ratioSeeds[T any](a, b []T, v func(T) float64) stat {
+	var s stat
+	for i := range a {
+		if d := v(b[i]); d > 0 {
+			s.add(v(a[i]) / d)
+		}
+	}
+	return s
+}
+
 func num(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 
 func meanOf(v []float64) float64 {

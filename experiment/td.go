@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
@@ -41,7 +42,7 @@ var tdExperiments = []Experiment{
 		run:     runTDRegime},
 	{Name: "td/map", Source: "beyond the paper: TD's gain over FIFO around its operating point", DefaultSeeds: 5,
 		Summary: "TD / FIFO on small 200 GB queues over rack over-subscription (1-20:1) x disk seek (0-24.8 ms), td/regime's other costs on",
-		run:     runTDMap},
+		run:     mapOf(tdMap)},
 }
 
 // ---------------------------------------------------------------------
@@ -200,17 +201,15 @@ type hotWatch struct {
 	thr int32
 	rnd *rand.Rand
 
-	reads   []int32
-	running [][]hwRun
-	last    hwRun
-	lastOK  bool
-	lastN   cluster.NodeID
-	times   []float64 // hotspot occurrences
-	buf     []cluster.NodeID
+	reads []int32
+	runs  mapRuns[hwRead]
+	times []float64 // hotspot occurrences
+	buf   []cluster.NodeID
 }
 
-type hwRun struct {
-	job, m int
+// hwRead is where a map attempt reads: the source node, and whether it is
+// another node.
+type hwRead struct {
 	src    cluster.NodeID
 	remote bool
 }
@@ -224,9 +223,8 @@ func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 	if h.reads == nil {
 		nn := c.Topology().NumNodes()
 		h.reads = make([]int32, nn)
-		h.running = make([][]hwRun, nn)
 	}
-	h.lastOK = false
+	h.runs.forget()
 	d, ok := h.inner.Assign(c, o)
 	if !ok || d.Kind != sched.MapTask {
 		return d, ok
@@ -243,8 +241,7 @@ func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 		}
 		d.SourceSet = true
 	}
-	h.last = hwRun{job: d.Job.Index, m: d.Map, src: d.Source, remote: d.Source != o.Node}
-	h.lastOK, h.lastN = true, o.Node
+	h.runs.decided(d.Job, d.Map, o.Node, hwRead{src: d.Source, remote: d.Source != o.Node})
 	return d, true
 }
 
@@ -273,18 +270,13 @@ func (h *hotWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 	if k != sched.MapTask || h.reads == nil {
 		return
 	}
-	r := hwRun{job: j.Index, m: -1, src: n}
-	if h.lastOK && h.last.job == j.Index && h.lastN == n {
-		r = h.last
-	}
-	h.lastOK = false
+	r := h.runs.launched(c, j, n, hwRead{src: n}).note
 	if r.remote {
 		h.reads[r.src]++
 		if h.reads[r.src] == h.thr+1 {
 			h.times = append(h.times, c.Now())
 		}
 	}
-	h.running[n] = append(h.running[n], r)
 }
 
 func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
@@ -292,45 +284,11 @@ func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n 
 	if k != sched.MapTask || h.reads == nil {
 		return
 	}
-	l := h.running[n]
-	at := -1
-	for i, r := range l {
-		if r.job != j.Index {
-			continue
-		}
-		if at < 0 {
-			at = i
-			continue
-		}
-		if r.src != l[at].src || r.remote != l[at].remote {
-			at = h.ended(c, j, n, l, at)
-			break
-		}
+	// Attempts that read alike count alike: which of them ended does not
+	// matter.
+	if r, ok := h.runs.ended(c, j, n, func(a, b hwRead) bool { return a == b }, false); ok && r.note.remote {
+		h.reads[r.note.src]--
 	}
-	if at < 0 {
-		return
-	}
-	if r := l[at]; r.remote {
-		h.reads[r.src]--
-	}
-	h.running[n] = slices.Delete(l, at, at+1)
-}
-
-// ended finds, among j's runs on n that read differently, one whose map no
-// longer runs (TaskEnded does not name the map); dflt if none can be told.
-func (h *hotWatch) ended(c sched.Cluster, j *sched.Job, n cluster.NodeID, l []hwRun, dflt int) int {
-	live := c.RunningTasks(j)
-	for i, r := range l {
-		if r.job != j.Index || r.m < 0 {
-			continue
-		}
-		if !slices.ContainsFunc(live, func(t sched.TaskRef) bool {
-			return t.Kind == sched.MapTask && t.Node == n && t.Index == r.m
-		}) {
-			return i
-		}
-	}
-	return dflt
 }
 
 // ---------------------------------------------------------------------
@@ -417,15 +375,7 @@ func (r tdSim) exec() (*tdOutcome, error) {
 func (r tdSim) outcome(res *scenario.Result, w *hotWatch) *tdOutcome {
 	col := res.Collector
 	sum := res.Summary
-	out := &tdOutcome{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs)}
-	var local, all int
-	for _, j := range col.Jobs() {
-		local += j.Locality[cluster.NodeLocal]
-		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
-	}
-	if all > 0 {
-		out.localRatio = float64(local) / float64(all)
-	}
+	out := &tdOutcome{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs), localRatio: nodeLocalShare(col.Jobs())}
 	for _, t := range w.times {
 		k := 0
 		if out.completionS > 0 {
@@ -436,15 +386,43 @@ func (r tdSim) outcome(res *scenario.Result, w *hotWatch) *tdOutcome {
 	if td, ok := w.inner.(*sched.TD); ok {
 		s := td.Stats()
 		out.td = &s
-		if n := s.LocalMaps + s.NonLocalMaps; n > 0 {
-			for _, rc := range sum.Decisions.ByRule {
-				if rc.Rule == sched.RuleTDStickyLocal || rc.Rule == sched.RuleTDStickyNonLocal {
-					out.stickyShare += float64(rc.Count) / float64(n)
-				}
-			}
-		}
+		out.stickyShare, _ = tdSticky(sum, s)
 	}
 	return out
+}
+
+// nodeLocalShare is the engine's count of node-local map launches over
+// all of them, 0 with none.
+func nodeLocalShare(jobs []metrics.JobRecord) float64 {
+	var local, all int
+	for _, j := range jobs {
+		local += j.Locality[cluster.NodeLocal]
+		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(local) / float64(all)
+}
+
+// tdSticky is the share of TD's map launches that Algorithm 1 line 2 gave
+// back to a slot's last job, and the part of it that read non-locally,
+// from the run's decision counts (sum) and TD's own (s).
+func tdSticky(sum metrics.Summary, s sched.TDStats) (all, nonLocal float64) {
+	n := float64(s.LocalMaps + s.NonLocalMaps)
+	if n == 0 {
+		return 0, 0
+	}
+	for _, rc := range sum.Decisions.ByRule {
+		switch rc.Rule {
+		case sched.RuleTDStickyLocal:
+			all += float64(rc.Count) / n
+		case sched.RuleTDStickyNonLocal:
+			all += float64(rc.Count) / n
+			nonLocal += float64(rc.Count) / n
+		}
+	}
+	return all, nonLocal
 }
 
 // tdQueue builds the queue of a type, size and seed.
@@ -462,6 +440,25 @@ func tdQueues[O any](gb float64, run func(tdSim) (O, error)) func(TDQueueType, u
 		}
 		return func(p PolicySpec) (O, error) { return run(tdSim{jobs: jobs, policy: p, seed: seed}) }, nil
 	}
+}
+
+// tdSetsGrid runs section V's schedulers on 200 GB queues of every type
+// under each of n set-ups (td/diagnose's variants, td/regime's regimes):
+// set-up i's queue of type t is scenario i x len(TDQueueTypes) + t.
+func tdSetsGrid[O any](o Options, n int, run func(r tdSim, set int) (O, error)) (grid[O], error) {
+	type setup struct {
+		set int
+		qt  TDQueueType
+	}
+	var setups []setup
+	for i := range n {
+		for _, qt := range TDQueueTypes {
+			setups = append(setups, setup{i, qt})
+		}
+	}
+	return runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (O, error), error) {
+		return tdQueues(200, func(r tdSim) (O, error) { return run(r, s.set) })(s.qt, seed)
+	})
 }
 
 // tdQueueOf is tdQueues run on E4's cluster changed by v (nil: as is),

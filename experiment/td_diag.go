@@ -54,16 +54,13 @@ type tdProbe struct {
 	lastMapEnd float64
 	declines   int // map offers declined while pending
 
-	runs    [][]probeRun // by node
-	last    probeRun
-	lastN   cluster.NodeID
-	lastOK  bool
+	runs    mapRuns[probeRun]
 	stretch [2]stat // duration / CPU time: [0] node-local, [1] remote
 }
 
+// probeRun is when a map attempt started and whether it reads another
+// node's block.
 type probeRun struct {
-	job    *sched.Job
-	m      int
 	start  float64
 	remote bool
 }
@@ -74,8 +71,7 @@ func newTDProbe(inner sched.Policy) *tdProbe {
 
 // advance integrates up to now with the state since the last event.
 func (p *tdProbe) advance(c sched.Cluster) {
-	if p.runs == nil {
-		p.runs = make([][]probeRun, c.Topology().NumNodes())
+	if p.T == 0 {
 		p.T = c.TotalSlots(sched.MapSlot)
 		p.block = c.Topology().Config().BlockBytes()
 	}
@@ -99,13 +95,12 @@ func (p *tdProbe) refresh(c sched.Cluster) {
 
 func (p *tdProbe) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
 	p.advance(c)
-	p.lastOK = false
+	p.runs.forget()
 	d, ok := p.inner.Assign(c, o)
 	switch {
 	case ok && d.Kind == sched.MapTask:
 		reps := d.Job.Input.BlockReplicas(d.Map)
-		p.last = probeRun{job: d.Job, m: d.Map, remote: !slices.Contains(reps, o.Node)}
-		p.lastN, p.lastOK = o.Node, true
+		p.runs.decided(d.Job, d.Map, o.Node, probeRun{remote: !slices.Contains(reps, o.Node)})
 	case !ok && o.Slot != sched.ReduceSlot && p.pending:
 		p.declines++
 	}
@@ -129,14 +124,9 @@ func (p *tdProbe) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, 
 	p.passThrough.TaskLaunched(c, j, k, n)
 	if k == sched.MapTask {
 		p.running++
-		r := probeRun{job: j, m: -1}
-		if p.lastOK && p.last.job == j && p.lastN == n {
-			r = p.last
-		}
-		r.start = p.now
-		p.runs[n] = append(p.runs[n], r)
+		p.runs.launched(c, j, n, probeRun{}).note.start = p.now
 	}
-	p.lastOK = false
+	p.runs.forget()
 	p.refresh(c)
 }
 
@@ -146,46 +136,19 @@ func (p *tdProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n c
 	if k == sched.MapTask {
 		p.running--
 		p.lastMapEnd = p.now
-		if i := p.ended(c, j, n); i >= 0 {
-			r := p.runs[n][i]
-			p.runs[n] = slices.Delete(p.runs[n], i, i+1)
+		// An unchosen attempt (a backup) counts as ended first: it has
+		// no map to find running.
+		if r, ok := p.runs.ended(c, j, n, nil, true); ok {
 			if cpu := j.Spec.Profile.MapSecPerByte * float64(j.Spec.MapInputBytes(r.m, p.block)); !killed && r.m >= 0 && cpu > 0 {
 				k := 0
-				if r.remote {
+				if r.note.remote {
 					k = 1
 				}
-				p.stretch[k].add((p.now - r.start) / cpu)
+				p.stretch[k].add((p.now - r.note.start) / cpu)
 			}
 		}
 	}
 	p.refresh(c)
-}
-
-// ended finds the run of j on n that ended: the only one, or the one whose
-// map no longer runs.
-func (p *tdProbe) ended(c sched.Cluster, j *sched.Job, n cluster.NodeID) int {
-	var mine []int
-	for i, r := range p.runs[n] {
-		if r.job == j {
-			mine = append(mine, i)
-		}
-	}
-	if len(mine) <= 1 {
-		if len(mine) == 0 {
-			return -1
-		}
-		return mine[0]
-	}
-	live := c.RunningTasks(j)
-	for _, i := range mine {
-		r := p.runs[n][i]
-		if !slices.ContainsFunc(live, func(t sched.TaskRef) bool {
-			return t.Kind == sched.MapTask && t.Node == n && t.Index == r.m
-		}) {
-			return i
-		}
-	}
-	return mine[0]
 }
 
 // tdDiagOut is one run of td/diagnose.
@@ -226,14 +189,7 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 	if tb := sum.TimeBreakdown; tb != nil {
 		out.heldS, out.queuedS = tb.MeanS[critpath.Held.String()], tb.MeanS[critpath.Queued.String()]
 	}
-	var local, all int
-	for _, j := range res.Collector.Jobs() {
-		local += j.Locality[cluster.NodeLocal]
-		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
-	}
-	if all > 0 {
-		out.engineLocal = float64(local) / float64(all)
-	}
+	out.engineLocal = nodeLocalShare(res.Collector.Jobs())
 	cpu := 0.0
 	for i := range r.jobs {
 		cpu += r.jobs[i].Profile.MapSecPerByte * float64(r.jobs[i].InputBytes)
@@ -251,17 +207,8 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 	if td, ok := pr.inner.(*sched.TD); ok {
 		s := td.Stats()
 		out.localRatio = s.LocalRatio()
-		n := float64(s.LocalMaps + s.NonLocalMaps)
-		for _, rc := range sum.Decisions.ByRule {
-			switch rc.Rule {
-			case sched.RuleTDStickyLocal:
-				out.sticky += float64(rc.Count) / n
-			case sched.RuleTDStickyNonLocal:
-				out.sticky += float64(rc.Count) / n
-				out.stickyRemote += float64(rc.Count) / n
-			}
-		}
-		out.hSkipsPerMap = float64(s.HSkips) / n
+		out.sticky, out.stickyRemote = tdSticky(sum, s)
+		out.hSkipsPerMap = float64(s.HSkips) / float64(s.LocalMaps+s.NonLocalMaps)
 		out.idleOffers = s.IdleOffers
 		var adult, atH, belowL float64
 		for _, j := range s.Jobs {
@@ -278,19 +225,7 @@ func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
 
 // runTDDiagnose runs every variant, queue type, policy and seed.
 func runTDDiagnose(o Options) (*Result, error) {
-	type setup struct {
-		v  tdVariant
-		qt TDQueueType
-	}
-	var setups []setup
-	for _, v := range tdVariants {
-		for _, qt := range TDQueueTypes {
-			setups = append(setups, setup{v, qt})
-		}
-	}
-	g, err := runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (*tdDiagOut, error), error) {
-		return tdQueues(200, func(r tdSim) (*tdDiagOut, error) { return r.diagnose(s.v) })(s.qt, seed)
-	})
+	g, err := tdSetsGrid(o, len(tdVariants), func(r tdSim, vi int) (*tdDiagOut, error) { return r.diagnose(tdVariants[vi]) })
 	if err != nil {
 		return nil, err
 	}

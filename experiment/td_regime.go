@@ -241,21 +241,9 @@ func runTDRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	type setup struct {
-		rg *tdRegime
-		qt TDQueueType
-	}
-	var setups []setup
-	for ri := range regs {
-		for _, qt := range TDQueueTypes {
-			setups = append(setups, setup{&regs[ri], qt})
-		}
-	}
-	g, err := runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (*tdRegimeOut, error), error) {
-		return tdQueues(200, func(r tdSim) (*tdRegimeOut, error) {
-			r.regime = s.rg
-			return r.regimeExec()
-		})(s.qt, seed)
+	g, err := tdSetsGrid(o, len(regs), func(r tdSim, ri int) (*tdRegimeOut, error) {
+		r.regime = &regs[ri]
+		return r.regimeExec()
 	})
 	if err != nil {
 		return nil, err
@@ -453,15 +441,6 @@ func tdMap() (regimeMap, error) {
 	return m, nil
 }
 
-// runTDMap runs td/map.
-func runTDMap(o Options) (*Result, error) {
-	m, err := tdMap()
-	if err != nil {
-		return nil, err
-	}
-	return runMap(o, m)
-}
-
 // tdMapFigure is td/map's heat figure: the completion ratio, the paper's
 // measure, on the grid.
 func tdMapFigure() *report.TableFigure {
@@ -474,8 +453,5 @@ func tdMapFigure() *report.TableFigure {
 		"The paper reports TD's queue completion 'significantly shorter' than FIFO's on its 50-node Hadoop 0.20.1 cluster with "+
 			"one disk a node (section V-A, Fig. 7); it gives no network, no disk figures and no numbers in its text.",
 		m)
-	f.YLabel = fmt.Sprintf("throughput, %s / %s", m.Policy.Label, m.Baseline.Label)
-	f.Heat.Value = "throughput_ratio"
-	f.Heat.LowLabel, f.Heat.HighLabel = m.Baseline.Label+" faster", m.Policy.Label+" faster"
-	return f
+	return throughputHeat(f, m)
 }

@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"slices"
+
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -103,4 +105,88 @@ func (p *passThrough) WhyNot(c sched.Cluster, o sched.Offer, j *sched.Job) strin
 		return e.WhyNot(c, o, j)
 	}
 	return ""
+}
+
+// mapRuns follows a wrapper's map attempts, node by node, from the
+// policy's decision to the attempt's end, with what the wrapper noted of
+// each (where it reads, when it started). TaskLaunched and TaskEnded name
+// the job and node but not the map: a launch is matched to the decision
+// just made on that node, and an end to the attempt whose map no longer
+// runs.
+type mapRuns[T any] struct {
+	byNode [][]mapRun[T]
+	last   mapRun[T]
+	lastN  cluster.NodeID
+	lastOK bool
+}
+
+// mapRun is one attempt: its job, its map (-1: one the policy did not
+// choose, a backup) and the wrapper's note.
+type mapRun[T any] struct {
+	job  *sched.Job
+	m    int
+	note T
+}
+
+// decided notes the policy's choice of map m of job on node n; forget (at
+// the next offer or launch) drops a choice that was not launched.
+func (r *mapRuns[T]) decided(job *sched.Job, m int, n cluster.NodeID, note T) {
+	r.last, r.lastN, r.lastOK = mapRun[T]{job: job, m: m, note: note}, n, true
+}
+
+func (r *mapRuns[T]) forget() { r.lastOK = false }
+
+// launched adds j's map attempt on n: the decided one if it is j's on n,
+// else an unchosen one noted dflt. It returns the attempt, for the
+// wrapper to note its start.
+func (r *mapRuns[T]) launched(c sched.Cluster, j *sched.Job, n cluster.NodeID, dflt T) *mapRun[T] {
+	if r.byNode == nil {
+		r.byNode = make([][]mapRun[T], c.Topology().NumNodes())
+	}
+	run := mapRun[T]{job: j, m: -1, note: dflt}
+	if r.lastOK && r.last.job == j && r.lastN == n {
+		run = r.last
+	}
+	r.lastOK = false
+	r.byNode[n] = append(r.byNode[n], run)
+	return &r.byNode[n][len(r.byNode[n])-1]
+}
+
+// ended removes and returns the attempt of j on n that ended: the only
+// one; the first when every one is alike (alike, when set, says two
+// notes make no difference to the wrapper); else the first whose map no
+// longer runs, counting an unchosen attempt as ended when unchosenEnded
+// is set; else the first. ok is false when j has no attempt on n.
+func (r *mapRuns[T]) ended(c sched.Cluster, j *sched.Job, n cluster.NodeID, alike func(a, b T) bool, unchosenEnded bool) (run mapRun[T], ok bool) {
+	if r.byNode == nil {
+		return run, false
+	}
+	l := r.byNode[n]
+	var mine []int
+	for i := range l {
+		if l[i].job == j {
+			mine = append(mine, i)
+		}
+	}
+	if len(mine) == 0 {
+		return run, false
+	}
+	at := mine[0]
+	if len(mine) > 1 && (alike == nil || slices.ContainsFunc(mine, func(i int) bool { return !alike(l[i].note, l[at].note) })) {
+		live := c.RunningTasks(j)
+		for _, i := range mine {
+			if l[i].m < 0 && !unchosenEnded {
+				continue
+			}
+			if !slices.ContainsFunc(live, func(t sched.TaskRef) bool {
+				return t.Kind == sched.MapTask && t.Node == n && t.Index == l[i].m
+			}) {
+				at = i
+				break
+			}
+		}
+	}
+	run = l[at]
+	r.byNode[n] = slices.Delete(l, at, at+1)
+	return run, true
 }
