@@ -9,6 +9,7 @@ package experiment
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -617,6 +618,41 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	type R struct {
 		label                                                 string
 		jt, jx, light, medium, heavy, node, off, nonLocal, wt stat
+		held, queued                                          stat
+		heldBy                                                string
+	}
+	// part is a run's mean seconds a job in one part of its critical path
+	// (docs/time.md).
+	part := func(name string) func(*nasOutcome) float64 {
+		return func(r *nasOutcome) float64 {
+			if tb := r.summary.TimeBreakdown; tb != nil {
+				return tb.MeanS[name]
+			}
+			return math.NaN()
+		}
+	}
+	// heldBy is the rule that held the policy's jobs longest over the
+	// seeds, with its share of their held time.
+	heldBy := func(rs []*nasOutcome) string {
+		by, total := map[string]float64{}, 0.0
+		for _, r := range rs {
+			if tb := r.summary.TimeBreakdown; tb != nil {
+				for k, v := range tb.HeldByS {
+					by[k] += v
+					total += v
+				}
+			}
+		}
+		best, rule := 0.0, "-"
+		for _, k := range slices.Sorted(maps.Keys(by)) {
+			if by[k] > best {
+				best, rule = by[k], k
+			}
+		}
+		if total <= 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%s (%.0f%%)", rule, 100*best/total)
 	}
 	var rows []R
 	for i, p := range pols {
@@ -627,7 +663,8 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			node:     over(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }),
 			off:      over(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off }),
 			nonLocal: over(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() }),
-			wt:       over(func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 })})
+			wt:       over(func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }),
+			held:     over(part("held")), queued: over(part("queued")), heldBy: heldBy(rs)})
 	}
 	return table[R]{
 		title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
@@ -644,10 +681,15 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			spread("off-rack maps %", "off_rack_pct", 1, 2, func(r R) stat { return r.off }),
 			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, func(r R) stat { return r.nonLocal }),
 			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, func(r R) stat { return r.wt }),
+			spread("held (s)", "held_s", 1, 2, func(r R) stat { return r.held }),
+			spread("queued (s)", "queued_s", 1, 2, func(r R) stat { return r.queued }),
+			verbatim("held most by", "held_most_by", func(r R) string { return r.heldBy }),
 		},
 		notes: []string{
 			"mean (min-max over seeds); x Delay = ratio to Delay on the same seed. Classes by true shuffle (light < 1 MB, heavy > 100 MB).",
 			"Reducer-seconds waiting: time launched reduces spent waiting for their job's maps (summary.json reduce_wait_s).",
+			"held, queued: a job's mean seconds on its critical path waiting while a slot it could take sat free (held by the policy) or while none did",
+			"(docs/time.md); held most by: the rule that held the jobs longest over the seeds, with its share of their held time.",
 		},
 		wall: nasWallNote(res),
 	}.result(rows), nil
