@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // BenchmarkAssign measures one decision of every registered policy on a
@@ -155,5 +156,110 @@ func BenchmarkAssignBacklog(b *testing.B) {
 				b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 			})
 		}
+	}
+}
+
+// BenchmarkAssignBacklogDecline measures the offers that dominate NAS's
+// decisions on an overloaded cluster: an offer that launches nothing. The
+// backlog is BenchmarkAssignBacklog's (200 users, 20 queued jobs each, 50
+// maps a job, the 600-node cluster full), and node 0 runs more maps than
+// it has containers, so that their predicted output exceeds its
+// TrafficThreshold and no map qualifies for it: MTS skips every user,
+// and with no reduce enabled the offer launches nothing. Each operation
+// ends a map elsewhere and starts another there (the order's state moves,
+// as it does between two offers of a run), then offers node 0 a slot
+// that was already idle. Only the nas* policies are run: for the others
+// the same offer launches.
+//
+//	go test ./sched -run '^$' -bench 'AssignBacklogDecline/' -benchtime 3000x
+func BenchmarkAssignBacklogDecline(b *testing.B) {
+	topo, err := cluster.New(cluster.Config{Racks: 30, NodesPerRack: 20, Containers: 6})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const users, perUser, maps, blockBytes = 200, 20, 50, 128 << 20
+	// Without TrafficThreshold (nas-no-tt*) every node-local map
+	// qualifies, and the same offer launches.
+	for _, name := range []string{"nas", "nas-mts", "nas-mts-carts"} {
+		b.Run(name, func(b *testing.B) {
+			c := &fakeCluster{topo: topo, total: map[sched.SlotKind]int{sched.AnySlot: 3600},
+				free: map[cluster.NodeID]int{}}
+			for i := range users * perUser {
+				f := cluster.NewPlacer(topo, uint64(i)+1).PlaceFile(maps, cluster.NoWriter)
+				c.jobs = append(c.jobs, &sched.Job{Index: i, Pool: fmt.Sprint("user", i%users), Submit: float64(i),
+					NumMaps: maps, NumReduces: 10, Maps: sched.NewMapIndex(topo, &f), Input: &f,
+					MapOutputByRack: make([]float64, topo.NumRacks()),
+					// A map's output is predicted as its input until one
+					// finishes: a block each.
+					Spec: &workload.Job{NumMaps: maps, InputBytes: maps * blockBytes, ShuffleBytes: maps * blockBytes}})
+			}
+			p, err := sched.NewPolicy(name, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			jo := p.(sched.JobObserver)
+			to := p.(sched.TaskObserver)
+			for _, j := range c.jobs {
+				jo.JobAdded(c, j)
+			}
+			launch := func(j *sched.Job, n cluster.NodeID) {
+				i, _ := j.Maps.Any()
+				j.Maps.Take(i)
+				j.RunningMaps++
+				to.TaskLaunched(c, j, sched.MapTask, n)
+			}
+			// Fill the cluster from the oldest jobs; node 0 gets twice its
+			// containers' maps, so its available shuffle space is negative.
+			next := 0
+			type task struct {
+				j *sched.Job
+				n cluster.NodeID
+			}
+			var running []task
+			for n := range topo.NumNodes() {
+				per := 6
+				if n == 0 {
+					per = 12
+				}
+				for range per {
+					for c.jobs[next].PendingMaps() == 0 {
+						next++
+					}
+					launch(c.jobs[next], cluster.NodeID(n))
+					if n != 0 {
+						running = append(running, task{c.jobs[next], cluster.NodeID(n)})
+					}
+				}
+			}
+			c.free[0] = 1
+			c.epoch++
+			b.ReportAllocs()
+			cpu0 := processCPU()
+			k, declined := 0, 0
+			for b.Loop() {
+				// A map ends elsewhere and the next oldest job's map
+				// starts in its place.
+				t := &running[k%len(running)]
+				t.j.RunningMaps--
+				t.j.FinishedMaps++
+				t.j.MapOutputByRack[topo.Rack(t.n)] += blockBytes
+				to.TaskEnded(c, t.j, sched.MapTask, t.n, false)
+				for c.jobs[next].PendingMaps() == 0 {
+					next = (next + 1) % len(c.jobs)
+				}
+				launch(c.jobs[next], t.n)
+				t.j = c.jobs[next]
+				c.epoch++
+				c.now += 0.01
+				if _, ok := p.Assign(c, sched.Offer{Node: 0, Slot: sched.AnySlot}); !ok {
+					declined++
+				}
+				k++
+			}
+			b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			if declined != b.N {
+				b.Fatalf("%d of %d offers to the overloaded node launched a task; the benchmark measures offers that launch nothing", b.N-declined, b.N)
+			}
+		})
 	}
 }

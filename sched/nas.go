@@ -478,7 +478,14 @@ func (p *NAS) reduceReady(j *Job) bool {
 func (p *NAS) plan(k TaskKind) (keep func(*Job) bool, f func(u int32, g []*Job) bool) {
 	if k == MapTask {
 		p.call.avail = p.AvailableShuffle(p.call.c, p.call.o.Node)
-		return p.mapEligibleFn, p.mtsUserFn // Algorithm 2 (nas_mts.go)
+		// The hold on the rack cannot change while MTS serves this
+		// request (only plan sets it, and only for reduces), so it is
+		// read once here: without it every job is eligible and no job
+		// need be tested.
+		if p.cfg.CRRTS && p.hold[p.call.rack] {
+			return p.mapEligibleFn, p.mtsUserFn // Algorithm 2 (nas_mts.go)
+		}
+		return nil, p.mtsUserFn
 	}
 	switch {
 	case !p.cfg.CARTS:

@@ -121,10 +121,9 @@ func (p *NAS) AvailableShuffle(c Cluster, n cluster.NodeID) float64 {
 //     and heavy jobs are not candidates at all (and a user with only such
 //     jobs is passed without a skip).
 //
-// mapEligible is false for a map CR-RTS holds back.
-func (p *NAS) mapEligible(j *Job) bool {
-	return !(p.cfg.CRRTS && p.hold[p.call.rack] && p.Class(j) != NASLight)
-}
+// mapEligible is false for a map CR-RTS holds back. plan asks it only
+// while the offer's rack is held, so it tests the class alone.
+func (p *NAS) mapEligible(j *Job) bool { return p.Class(j) == NASLight }
 
 // mtsUser serves one user's map-wanting jobs g; it returns true on a launch.
 func (p *NAS) mtsUser(u int32, g []*Job) bool {
@@ -135,12 +134,15 @@ func (p *NAS) mtsUser(u int32, g []*Job) bool {
 	var best *Job
 	bi, bunp, bgap := 0, false, 0.0
 	for _, j := range g {
-		i, ok := j.Maps.NodeLocal(n)
-		if !ok {
-			continue
-		}
+		// The output test first: it reads the job's own state, while
+		// the map index's lookup searches the job's nodes, and on a
+		// loaded node most jobs' outputs do not fit.
 		s := &p.jobs[j.Index]
 		if s.out > k.avail {
+			continue
+		}
+		i, ok := j.Maps.NodeLocal(n)
+		if !ok {
 			continue
 		}
 		unp, gap := !s.predicted, fitGap(k.avail, s.out)

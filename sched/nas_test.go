@@ -559,3 +559,46 @@ func TestNASPlaceAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestNASHoldSetByTheSameOffer: a container whose first candidate wants a
+// reduce on a congested rack is a reduce request; CR-RTS skips the user
+// and holds the rack, and the map request that follows in the same offer
+// already sees the hold: a heavy job's node-local map is passed over for a
+// light one's. The hold is read once a map request, so this pins that it
+// is read after the reduce request set it.
+func TestNASHoldSetByTheSameOffer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		util float64 // rack 0's utilisation
+		want int
+		kind sched.TaskKind
+		why  string
+	}{
+		{"congested", 0.9, 2, sched.MapTask,
+			"CR-RTS skipped user a's heavy reduce and held rack 0, so MTS passed heavy job 1's local map and ran light job 2's"},
+		{"uncongested", 0.1, 0, sched.ReduceTask,
+			"rack 0 is below the congestion threshold: CA-RTS runs job 0's reduce, first in order"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			topo := swTopo(t)
+			c := newSWCluster(topo)
+			c.util[0] = tc.util
+			pol, nas := nasPolicy(t, sched.NASParams{RecurringShare: f64(1)}, sched.NASOptions{CARTS: true, CRRTS: true, NoTrafficThreshold: true})
+			red := nasReduceJob(t, topo, 0, "a", heavyRatio, true)
+			heavy := swJob(t, topo, 1, "b", heavyRatio, []cluster.NodeID{0, 3})
+			light := swJob(t, topo, 2, "c", lightRatio, []cluster.NodeID{0, 3})
+			addJobs(t, c, c.fakeCluster, pol, red, heavy, light)
+			d, ok := pol.Assign(c, sched.Offer{Node: 0, Slot: sched.AnySlot, Freed: true})
+			if jobIdx(d, ok) != tc.want || d.Kind != tc.kind {
+				t.Errorf("Assign = job %d %v (rule %q), want job %d %v: %s", jobIdx(d, ok), d.Kind, d.Rule, tc.want, tc.kind, tc.why)
+			}
+			wantSkips := 0
+			if tc.util >= sched.DefaultNASCongestionThreshold {
+				wantSkips = 1
+			}
+			if got := nas.ReduceSkips("a"); got != wantSkips {
+				t.Errorf("user a's reduce skips = %d, want %d: %s", got, wantSkips, tc.why)
+			}
+		})
+	}
+}
