@@ -631,8 +631,9 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			return math.NaN()
 		}
 	}
-	// heldBy is the rule that held the policy's jobs longest over the
-	// seeds, with its share of their held time.
+	// heldBy is the rule under which most of the policy's held time falls
+	// over the seeds (summary.json's held_by_s: each job's held time under
+	// the rule that held it longest), with its share.
 	heldBy := func(rs []*nasOutcome) string {
 		by, total := map[string]float64{}, 0.0
 		for _, r := range rs {
@@ -689,7 +690,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			"mean (min-max over seeds); x Delay = ratio to Delay on the same seed. Classes by true shuffle (light < 1 MB, heavy > 100 MB).",
 			"Reducer-seconds waiting: time launched reduces spent waiting for their job's maps (summary.json reduce_wait_s).",
 			"held, queued: a job's mean seconds on its critical path waiting while a slot it could take sat free (held by the policy) or while none did",
-			"(docs/time.md); held most by: the rule that held the jobs longest over the seeds, with its share of their held time.",
+			"(docs/time.md); held most by: over the seeds, the rule under which most held time falls, each job's counted under the rule that held it longest.",
 		},
 		wall: nasWallNote(res),
 	}.result(rows), nil

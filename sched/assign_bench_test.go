@@ -79,14 +79,7 @@ func BenchmarkAssignBacklog(b *testing.B) {
 	for _, users := range []int{50, 200} {
 		for _, name := range sched.PolicyNames() {
 			b.Run(fmt.Sprintf("%s/users=%d", name, users), func(b *testing.B) {
-				c := &fakeCluster{topo: topo, total: map[sched.SlotKind]int{sched.AnySlot: 3600},
-					free: map[cluster.NodeID]int{}}
-				for i := range users * perUser {
-					f := cluster.NewPlacer(topo, uint64(i)+1).PlaceFile(maps, cluster.NoWriter)
-					c.jobs = append(c.jobs, &sched.Job{Index: i, Pool: fmt.Sprint("user", i%users), Submit: float64(i),
-						NumMaps: maps, NumReduces: 10, Maps: sched.NewMapIndex(topo, &f), Input: &f,
-						MapOutputByRack: make([]float64, topo.NumRacks())})
-				}
+				c := backlogCluster(topo, users, perUser, maps, nil)
 				p, err := sched.NewPolicy(name, nil)
 				if err != nil {
 					b.Fatal(err)
@@ -182,17 +175,9 @@ func BenchmarkAssignBacklogDecline(b *testing.B) {
 	// qualifies, and the same offer launches.
 	for _, name := range []string{"nas", "nas-mts", "nas-mts-carts"} {
 		b.Run(name, func(b *testing.B) {
-			c := &fakeCluster{topo: topo, total: map[sched.SlotKind]int{sched.AnySlot: 3600},
-				free: map[cluster.NodeID]int{}}
-			for i := range users * perUser {
-				f := cluster.NewPlacer(topo, uint64(i)+1).PlaceFile(maps, cluster.NoWriter)
-				c.jobs = append(c.jobs, &sched.Job{Index: i, Pool: fmt.Sprint("user", i%users), Submit: float64(i),
-					NumMaps: maps, NumReduces: 10, Maps: sched.NewMapIndex(topo, &f), Input: &f,
-					MapOutputByRack: make([]float64, topo.NumRacks()),
-					// A map's output is predicted as its input until one
-					// finishes: a block each.
-					Spec: &workload.Job{NumMaps: maps, InputBytes: maps * blockBytes, ShuffleBytes: maps * blockBytes}})
-			}
+			// A map's output is predicted as its input until one
+			// finishes: a block each.
+			c := backlogCluster(topo, users, perUser, maps, &workload.Job{NumMaps: maps, InputBytes: maps * blockBytes, ShuffleBytes: maps * blockBytes})
 			p, err := sched.NewPolicy(name, nil)
 			if err != nil {
 				b.Fatal(err)
@@ -262,4 +247,25 @@ func BenchmarkAssignBacklogDecline(b *testing.B) {
 			}
 		})
 	}
+}
+
+// backlogCluster is the backlog benchmarks' cluster: users x perUser
+// queued jobs of maps maps and 10 reduces, in pools user0, user1, ...,
+// submitted one a second, each input placed by its own seed, on the
+// 600-node cluster's 3,600 containers. Each job gets a copy of spec, when
+// given.
+func backlogCluster(topo *cluster.Topology, users, perUser, maps int, spec *workload.Job) *fakeCluster {
+	c := &fakeCluster{topo: topo, total: map[sched.SlotKind]int{sched.AnySlot: 3600}, free: map[cluster.NodeID]int{}}
+	for i := range users * perUser {
+		f := cluster.NewPlacer(topo, uint64(i)+1).PlaceFile(maps, cluster.NoWriter)
+		j := &sched.Job{Index: i, Pool: fmt.Sprint("user", i%users), Submit: float64(i),
+			NumMaps: maps, NumReduces: 10, Maps: sched.NewMapIndex(topo, &f), Input: &f,
+			MapOutputByRack: make([]float64, topo.NumRacks())}
+		if spec != nil {
+			s := *spec
+			j.Spec = &s
+		}
+		c.jobs = append(c.jobs, j)
+	}
+	return c
 }

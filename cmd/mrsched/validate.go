@@ -240,8 +240,15 @@ func validateTimeTable(rep *validate.Report) *report.Table {
 		cells = append(cells, fmt.Sprintf("%.2f", v[0]), fmt.Sprintf("%.2f", v[1]), fmt.Sprintf("%+.2f", v[0]-v[1]))
 	}
 	t.AddRow(cells...)
-	n := by[order[0]].n
-	t.Notes = []string{fmt.Sprintf("the mean over %d seed(s) of each run's mean; parts under 0.005 s on both sides are left out;", n),
+	lo, hi := by[order[0]].n, by[order[0]].n
+	for _, p := range order {
+		lo, hi = min(lo, by[p].n), max(hi, by[p].n)
+	}
+	seeds := fmt.Sprintf("%d seed(s)", hi)
+	if lo != hi { // some runs were read back from before their time was recorded
+		seeds = fmt.Sprintf("%d to %d seeds, those whose runs recorded it on both sides", lo, hi)
+	}
+	t.Notes = []string{fmt.Sprintf("the mean over %s of each run's mean; parts under 0.005 s on both sides are left out;", seeds),
 		"shuffle: the copy left after a job's last map, whatever bounded it (the simulator splits it by NIC, uplink and disk; the testbed cannot)."}
 	return t
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/validate"
@@ -78,6 +79,10 @@ func TestValidateTimeTableSetsPartsSideBySide(t *testing.T) {
 		if !slices.Equal(tb.Rows[i], want[i]) {
 			t.Errorf("row %d = %v, want %v", i, tb.Rows[i], want[i])
 		}
+	}
+	// fair's parts are over two seeds, nas's over one: the note says so.
+	if !strings.Contains(tb.Notes[0], "1 to 2 seeds") {
+		t.Errorf("note %q; want it to say the means are over 1 to 2 seeds, as the policies' runs differ", tb.Notes[0])
 	}
 	rep.Runs = []validate.Run{run("fair", map[string]float64{"startup": 1}, nil)}
 	if tb := validateTimeTable(rep); tb != nil {
