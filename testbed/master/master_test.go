@@ -1,6 +1,8 @@
 package master_test
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -12,9 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/critpath"
-	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/faults"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/testbed/content"
@@ -29,9 +33,10 @@ import (
 // namespaces or shaping: the protocol, the data plane and the master's
 // bookkeeping, exercised over real TCP on loopback.
 type loopback struct {
-	conns  []*wire.Conn
-	cancel context.CancelFunc
-	errs   chan error
+	conns []*wire.Conn
+	// stop ends node n's worker alone, as a machine that dies.
+	stop []context.CancelFunc
+	errs chan error
 }
 
 func freePort(t *testing.T) int {
@@ -62,10 +67,12 @@ func startLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, pl
 		racks[i] = int(topo.Rack(cluster.NodeID(i)))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	lb := &loopback{cancel: cancel, errs: make(chan error, n)}
+	lb := &loopback{errs: make(chan error, n)}
 	for i := range n {
 		toWorker, fromMaster := io.Pipe()
 		toMaster, fromWorker := io.Pipe()
+		ctx, stop := context.WithCancel(ctx)
+		lb.stop = append(lb.stop, stop)
 		go func() {
 			err := worker.Run(ctx, toWorker, fromWorker)
 			fromWorker.CloseWithError(io.EOF)
@@ -149,11 +156,17 @@ type loopbackRun struct {
 	// slowBy > 1): a straggler.
 	slowNode int
 	slowBy   float64
+	// policy and params name the policy, fair with its defaults when
+	// empty.
+	policy string
+	params map[string]any
+	// faults are node kills; a killed node's worker stops at once.
+	faults []faults.Event
 }
 
 // runLoopback is runLoopbackFair with the changes of r; it returns the
-// run's summary.
-func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r loopbackRun) metrics.Summary {
+// run's result.
+func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r loopbackRun) *master.Result {
 	t.Helper()
 	var err error
 	// Time runs 200 times faster than the scenario: the first six jobs
@@ -181,13 +194,20 @@ func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r lo
 		return rate
 	}
 	lb := startLoopback(t, topo, jobs, plans, seed, disk, params.HeartbeatS*timeScale)
-	pol, err := sched.NewPolicy("fair", nil)
+	name := cmp.Or(r.policy, "fair")
+	pol, err := sched.NewPolicy(name, decodeParams(r.params))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := master.New(master.Config{Topology: topo, Jobs: jobs, Plans: plans, Expected: expected, Policy: pol,
+	cfg := master.Config{Topology: topo, Jobs: jobs, Plans: plans, Expected: expected, Policy: pol,
 		Engine: params, Seed: seed, ByteScale: byteScale, TimeScale: timeScale, BandwidthScale: byteScale / timeScale,
-		UplinkBytesPerSec: 1, Workers: lb.conns})
+		UplinkBytesPerSec: 1, Workers: lb.conns}
+	if len(r.faults) > 0 {
+		cfg.Faults = r.faults
+		cfg.Kill = func(n int) error { lb.stop[n](); return nil }
+		cfg.Restore = func(n int) (*wire.Conn, error) { return nil, fmt.Errorf("node %d: this run restores no node", n) }
+	}
+	m, err := master.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +217,7 @@ func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r lo
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := res.Collector.Summarize("fair")
+	s := res.Collector.Summarize(name)
 	if s.JobsCompleted != len(jobs) {
 		t.Errorf("%d of %d jobs completed, want all", s.JobsCompleted, len(jobs))
 	}
@@ -209,13 +229,14 @@ func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r lo
 			t.Errorf("job %d: checksum %s, want %s", i, d, expected[i])
 		}
 	}
-	if len(res.FailedAttempts) > 0 {
+	if len(res.FailedAttempts) > 0 && len(r.faults) == 0 {
 		t.Errorf("attempts failed on a healthy loopback cluster: %v", res.FailedAttempts)
 	}
 	// The workers report their attempts' phases, so each job's time splits
 	// along its critical path as in the simulator: the parts add up to the
 	// turnaround, the maps' start-up, read and compute are there, and a
 	// job with reduces spends time writing its output.
+	faulted := len(r.faults) > 0
 	for _, r := range res.Collector.Jobs() {
 		if r.Time == nil {
 			t.Errorf("job %d: no time by part; the run records it", r.ID)
@@ -229,14 +250,33 @@ func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r lo
 		if p[critpath.Startup] <= 0 || p[critpath.MapCompute] <= 0 {
 			t.Errorf("job %d: start-up %.3f s, map compute %.3f s; every map starts up (engine.task_startup_s) and computes", r.ID, p[critpath.Startup], p[critpath.MapCompute])
 		}
-		if jobs[r.ID].NumReduces > 0 && jobs[r.ID].OutputBytes > 0 && p[critpath.OutputWrite] <= 0 {
+		// (A job that a map run again ends has that map on its
+		// critical path, not its reduces' output.)
+		if jobs[r.ID].NumReduces > 0 && jobs[r.ID].OutputBytes > 0 && p[critpath.OutputWrite] <= 0 && !faulted {
 			t.Errorf("job %d writes %d bytes of output but no time went to it: the worker's write_start was not recorded", r.ID, jobs[r.ID].OutputBytes)
 		}
 	}
 	if s.Bytes.ShuffleTotal <= 0 {
 		t.Errorf("no shuffle bytes recorded; the jobs shuffle %d bytes", jobs[0].ShuffleBytes)
 	}
-	return s
+	return res
+}
+
+// decodeParams decodes a policy's parameters from m as a scenario's
+// policy.params would give them.
+func decodeParams(m map[string]any) sched.Decode {
+	return func(into any) error {
+		if len(m) == 0 {
+			return nil
+		}
+		b, err := yaml.Marshal(m)
+		if err != nil {
+			return err
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		return dec.Decode(into)
+	}
 }
 
 // TestLoopbackSpeculationBacksUpAStraggler runs one job of 8 maps on 4
@@ -257,12 +297,82 @@ func TestLoopbackSpeculationBacksUpAStraggler(t *testing.T) {
 	// disk keeps up (400 MB/s), 640 s where it reads from the slow one.
 	jobs := []workload.Job{{ID: 0, Name: "straggled", Kind: "swim", Pool: "user0", InputBytes: 8 * block, NumMaps: 8, NumReduces: 1,
 		ShuffleBytes: 8 << 20, OutputBytes: 1 << 20, Profile: workload.Profile{MapSecPerByte: 1 / 50e6, ReduceSecPerByte: 1 / 50e6}}}
-	s := runLoopback(t, topo, jobs, loopbackRun{engine: func(p *sim.Params) { p.Speculative = true }, slowNode: 3, slowBy: 2000})
-	sp := s.Speculation
+	res := runLoopback(t, topo, jobs, loopbackRun{engine: func(p *sim.Params) { p.Speculative = true }, slowNode: 3, slowBy: 2000})
+	sp := res.Collector.Summarize("fair").Speculation
 	if sp == nil || sp.Backups == 0 {
 		t.Fatalf("speculation %+v; want backups of the slow node's maps, which fall 0.2 behind their job's average after 60 s", sp)
 	}
 	if sp.Killed != sp.Backups {
 		t.Errorf("%d attempts killed for %d races; each race ends with its loser killed", sp.Killed, sp.Backups)
+	}
+}
+
+// TestLoopbackKillFreedSlotIsOfferedAtOnce: a slot that a master-side kill
+// frees is offered at the end of the master's handler, as the simulator
+// offers it at the end of the instant, not at the node's next heartbeat
+// (a worker neither reports a killed attempt nor heartbeats early). One
+// node of 2 map slots heartbeats every 100 s; job A's two 400 s maps take
+// both slots at the first heartbeat (100 s); job B arrives at 110 s, and
+// once it has been starved for fair sharing's 30 s timeout the preemption
+// check (every 0.5 s) kills one of A's maps. B's map must start then,
+// about 140 s, not at the next heartbeat (200 s).
+func TestLoopbackKillFreedSlotIsOfferedAtOnce(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 1, MapSlots: 2, ReduceSlots: 1, Replication: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := topo.Config().BlockBytes()
+	job := func(id, maps int, submit, mapS float64) workload.Job {
+		return workload.Job{ID: id, Name: fmt.Sprintf("job%d", id), Kind: "swim", Pool: workload.PoolOf(id), Submit: submit,
+			InputBytes: int64(maps) * block, NumMaps: maps, NumReduces: 1, ShuffleBytes: 1 << 20, OutputBytes: 1 << 20,
+			Weight: workload.DefaultWeight, Profile: workload.Profile{MapSecPerByte: mapS / float64(block), ReduceSecPerByte: 1 / 50e6}}
+	}
+	jobs := []workload.Job{job(0, 2, 0, 400), job(1, 1, 110, 100)}
+	res := runLoopback(t, topo, jobs, loopbackRun{
+		engine: func(p *sim.Params) { p.HeartbeatS = 100 },
+		params: map[string]any{"preemption": map[string]any{"enabled": true, "min_share_timeout_s": 15, "fair_share_timeout_s": 30}},
+	})
+	if k := res.Collector.Summarize("fair").TasksKilled; k < 1 {
+		t.Fatalf("%d tasks killed; want one of job A's maps preempted for job B, starved past fair_share_timeout_s", k)
+	}
+	b := res.Collector.Jobs()[1]
+	// The kill comes at about 140 s; a launch that waited for the
+	// heartbeat would come at 200 s.
+	if b.FirstLaunch < 140 || b.FirstLaunch > 170 {
+		t.Errorf("job B's first task started at %.1f s; want it at the preemption (about 140 s), in the handler that killed A's map, not at the next heartbeat (200 s)", b.FirstLaunch)
+	}
+}
+
+// TestLoopbackJobCompletesWhenItsLastMapRunsAgainAfterItsReduces: a job
+// whose reduces all finished while a map lost with its node ran again
+// completes when that map ends. Node r0n1 has no reduce slot, so the
+// reduce runs beside the other map on r0n0; both maps (300 s) end near
+// 303 s, the reduce has copied both outputs and computes for 200 s; r0n1
+// dies at 350 s and expires at 380 s, its map's output is lost and the
+// map runs again on r0n0 until about 683 s, well after the reduce ended
+// (about 505 s). The job is done when the map is: without that, the job
+// would never complete and the run would end in the stall error.
+func TestLoopbackJobCompletesWhenItsLastMapRunsAgainAfterItsReduces(t *testing.T) {
+	topo, err := cluster.NewHosts(cluster.Config{Replication: 2}, []cluster.NodeSpec{
+		{Name: "r0n0", Rack: "/rack0", MapSlots: 1, ReduceSlots: 1},
+		{Name: "r0n1", Rack: "/rack0", MapSlots: 1, ReduceSlots: 0},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := topo.Config().BlockBytes()
+	jobs := []workload.Job{{ID: 0, Name: "rerun", Kind: "swim", Pool: "user0", InputBytes: 2 * block, NumMaps: 2, NumReduces: 1,
+		ShuffleBytes: 1 << 20, OutputBytes: 1 << 20, Weight: workload.DefaultWeight,
+		Profile: workload.Profile{MapSecPerByte: 300 / float64(block), ReduceSecPerByte: 200 / float64(1<<20)}}}
+	res := runLoopback(t, topo, jobs, loopbackRun{
+		engine: func(p *sim.Params) { p.NodeExpiryS = 30 },
+		faults: []faults.Event{{At: 350, Kind: faults.KillNode, Nodes: []cluster.NodeID{1}}},
+	})
+	s := res.Collector.Summarize("fair")
+	if s.Faults == nil || s.Faults.ReexecutedMaps != 1 {
+		t.Fatalf("faults %+v; want the lost node's one map run again", s.Faults)
+	}
+	if f := res.Collector.Jobs()[0].Finish; f < 600 {
+		t.Errorf("the job finished at %.1f s; want it done when its map run again ends (about 683 s), after its reduce (about 505 s)", f)
 	}
 }
