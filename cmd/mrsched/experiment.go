@@ -19,8 +19,8 @@ import (
 // cmdExperiment runs the papers' experiments by name:
 //
 //	mrsched experiment -list
-//	mrsched experiment -write-docs [-fast] [NAME...]
-//	mrsched experiment -check [-fast] [NAME...]
+//	mrsched experiment -write-docs [-fast] [-keep DIR] [NAME...]
+//	mrsched experiment -check [-fast] [-keep DIR] [NAME...]
 //	mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...
 //
 // NAME is a full name (fair-delay/zipf), a short one (zipf) or a paper
@@ -33,9 +33,11 @@ import (
 // rewrites the blocks with what they print; -check runs them and fails on
 // any block that differs or claim that no longer holds (package writeup,
 // writeups.go). -fast keeps to the fast experiments' blocks, NAMEs to
-// those experiments'. go generate ./cmd/mrsched rewrites the fast blocks.
+// those experiments'; -keep DIR keeps their nas simulations as a run of
+// the experiments does, so a pass stopped half way resumes. go generate
+// ./cmd/mrsched rewrites the fast blocks.
 func cmdExperiment(args []string, stdout, stderr io.Writer) error {
-	fs := commandFlags("experiment", stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list\n       mrsched experiment -write-docs|-check [-fast] [-q] [NAME...]")
+	fs := commandFlags("experiment", stderr, "usage: mrsched experiment [-seeds N] [-seed S] [-out DIR] [-report FILE] [-figures DIR] [-keep DIR] [-parallel P] [-q] NAME...\n       mrsched experiment -list\n       mrsched experiment -write-docs|-check [-fast] [-keep DIR] [-q] [NAME...]")
 	seeds := fs.Int("seeds", 0, "schedules (seeds) to average over; 0 = the experiment's default (see -list)")
 	seed := fs.Uint64("seed", 1, "first seed; schedules use seed, seed+1, ...")
 	out := fs.String("out", "", "also write each experiment's rows as CSV to DIR/<name>.csv")
@@ -62,8 +64,13 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	if *writeDocs && *check {
 		return fmt.Errorf("-write-docs and -check: give one (-check after -write-docs finds nothing to report)")
 	}
+	if *keep != "" {
+		if err := writableDir(*keep); err != nil {
+			return fmt.Errorf("-keep %s: %w", *keep, err)
+		}
+	}
 	if *writeDocs || *check {
-		return cmdWriteups(*writeDocs, *fast, names, *quiet, stdout, stderr)
+		return cmdWriteups(*writeDocs, *fast, *keep, names, *quiet, stdout, stderr)
 	}
 	if *fast {
 		return fmt.Errorf("-fast applies only with -write-docs or -check")
@@ -83,11 +90,6 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	}
 	if *parallel < 1 {
 		return fmt.Errorf("-parallel: must be at least 1, got %d", *parallel)
-	}
-	if *keep != "" {
-		if err := writableDir(*keep); err != nil {
-			return fmt.Errorf("-keep %s: %w", *keep, err)
-		}
 	}
 	exps, err := experiment.Select(names)
 	if err != nil {

@@ -230,6 +230,7 @@ func TestFlagsOutOfRangeAreErrors(t *testing.T) {
 		{[]string{"experiment", "-parallel", "-2", "zipf"}, "-parallel: must be at least 1"},
 		{[]string{"experiment", "-seeds", "-1", "zipf"}, "-seeds: must not be negative"},
 		{[]string{"experiment", "-keep", "/dev/null/kept", "zipf"}, "-keep /dev/null/kept:"},
+		{[]string{"experiment", "-check", "-keep", "/dev/null/kept", "zipf"}, "-keep /dev/null/kept:"},
 		{[]string{"trace", "stats", "FB-2011"}, "neither an embedded trace (FB-2009, FB-2010, FB-2010-paths) nor a file"},
 	}
 	for _, tc := range tests {

@@ -33,6 +33,10 @@ type writeupScope struct {
 	names map[string]bool
 	// write rewrites the generated blocks; otherwise they are compared.
 	write bool
+	// keep, when set, is the -keep directory the blocks' experiment
+	// commands keep their simulations in and resume from, so that a pass
+	// stopped half way loses none of the runs it finished.
+	keep string
 }
 
 // writeupCommand is what a generated block's command gave: its stdout
@@ -177,7 +181,11 @@ func (p *writeupPass) command(args []string) (*writeupCommand, error) {
 			return nil, err
 		}
 		defer os.RemoveAll(dir)
-		if err := cmdExperiment(append(slices.Clone(args[1:]), "-q", "-out", dir), &stdout, &stderr); err != nil {
+		eargs := append(slices.Clone(args[1:]), "-q", "-out", dir)
+		if p.scope.keep != "" && !slices.Contains(eargs, "-keep") {
+			eargs = append(eargs, "-keep", p.scope.keep)
+		}
+		if err := cmdExperiment(eargs, &stdout, &stderr); err != nil {
 			return nil, fmt.Errorf("mrsched %s: %v", key, err)
 		}
 		for _, e := range exps {
@@ -352,12 +360,12 @@ func runWriteups(root string, scope writeupScope, log io.Writer) ([]string, *wri
 }
 
 // cmdWriteups is experiment -check and -write-docs.
-func cmdWriteups(write, fast bool, names []string, quiet bool, stdout, stderr io.Writer) error {
+func cmdWriteups(write, fast bool, keep string, names []string, quiet bool, stdout, stderr io.Writer) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
 	}
-	scope := writeupScope{fast: fast, write: write}
+	scope := writeupScope{fast: fast, write: write, keep: keep}
 	if len(names) > 0 {
 		exps, err := experiment.Select(names)
 		if err != nil {
