@@ -72,6 +72,41 @@ func createNamedNetns(name string, lock bool) (netns.NsHandle, error) {
 		return netns.None(), fmt.Errorf("fabric: create namespace %s: %w", name, err)
 	}
 	f.Close()
+	h, err := onNewNetns(func() (netns.NsHandle, error) {
+		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+			return netns.None(), fmt.Errorf("unshare: %w", err)
+		}
+		src := fmt.Sprintf("/proc/%d/task/%d/ns/net", os.Getpid(), unix.Gettid())
+		h, err := netns.GetFromPath(src)
+		if err == nil && lock {
+			if err = unix.Flock(int(h), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+				err = fmt.Errorf("lock: %w", err)
+			}
+		}
+		if err == nil {
+			if err = unix.Mount(src, path, "none", unix.MS_BIND, ""); err != nil {
+				err = fmt.Errorf("bind-mount: %w", err)
+			}
+		}
+		return h, err
+	})
+	if err != nil {
+		h.Close()
+		unix.Unmount(path, unix.MNT_DETACH)
+		os.Remove(path)
+		return netns.None(), fmt.Errorf("fabric: create namespace %s: %w", name, err)
+	}
+	return h, nil
+}
+
+// onNewNetns runs enter on a thread locked for it alone: enter moves the
+// thread into a new network namespace and returns a handle to it (with
+// an error, whatever handle it got, which the caller closes). The thread
+// goes back to its own namespace before it is unlocked; one that cannot
+// go back stays locked, so that the runtime ends it rather than let
+// goroutines run in the wrong namespace. The caller's thread never
+// changes namespace.
+func onNewNetns(enter func() (netns.NsHandle, error)) (netns.NsHandle, error) {
 	type result struct {
 		h   netns.NsHandle
 		err error
@@ -86,23 +121,7 @@ func createNamedNetns(name string, lock bool) (netns.NsHandle, error) {
 			return
 		}
 		defer orig.Close()
-		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-			runtime.UnlockOSThread()
-			res <- result{netns.None(), fmt.Errorf("unshare: %w", err)}
-			return
-		}
-		src := fmt.Sprintf("/proc/%d/task/%d/ns/net", os.Getpid(), unix.Gettid())
-		h, err := netns.GetFromPath(src)
-		if err == nil && lock {
-			if err = unix.Flock(int(h), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-				err = fmt.Errorf("lock: %w", err)
-			}
-		}
-		if err == nil {
-			if err = unix.Mount(src, path, "none", unix.MS_BIND, ""); err != nil {
-				err = fmt.Errorf("bind-mount: %w", err)
-			}
-		}
+		h, err := enter()
 		if serr := netns.Set(orig); serr != nil {
 			res <- result{h, errors.Join(err, fmt.Errorf("%w: %v", errThreadLost, serr))}
 			return // still locked: the runtime ends this thread
@@ -111,13 +130,7 @@ func createNamedNetns(name string, lock bool) (netns.NsHandle, error) {
 		res <- result{h, err}
 	}()
 	r := <-res
-	if r.err != nil {
-		r.h.Close()
-		unix.Unmount(path, unix.MNT_DETACH)
-		os.Remove(path)
-		return netns.None(), fmt.Errorf("fabric: create namespace %s: %w", name, r.err)
-	}
-	return r.h, nil
+	return r.h, r.err
 }
 
 // deleteNamedNetns unmounts and removes a named namespace's file. The kernel

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,34 +139,16 @@ func Available() (Features, error) {
 // newScratchNetns creates an unnamed network namespace and returns the only
 // handle to it: closing the handle frees it.
 func newScratchNetns() (netns.NsHandle, error) {
-	type result struct {
-		h   netns.NsHandle
-		err error
-	}
-	res := make(chan result, 1)
-	go func() {
-		runtime.LockOSThread()
-		orig, err := netns.Get()
-		if err != nil {
-			runtime.UnlockOSThread()
-			res <- result{netns.None(), err}
-			return
-		}
-		defer orig.Close()
+	h, err := onNewNetns(func() (netns.NsHandle, error) {
 		h, err := netns.New()
 		if err != nil {
-			runtime.UnlockOSThread()
-			res <- result{netns.None(), fmt.Errorf("fabric: create a scratch network namespace: %w", err)}
-			return
+			return h, fmt.Errorf("fabric: create a scratch network namespace: %w", err)
 		}
-		if serr := netns.Set(orig); serr != nil {
-			h.Close()
-			res <- result{netns.None(), fmt.Errorf("%w: %v", errThreadLost, serr)}
-			return // still locked: the runtime ends this thread
-		}
-		runtime.UnlockOSThread()
-		res <- result{h, nil}
-	}()
-	r := <-res
-	return r.h, r.err
+		return h, nil
+	})
+	if err != nil {
+		h.Close()
+		return netns.None(), err
+	}
+	return h, nil
 }
