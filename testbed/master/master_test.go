@@ -1,8 +1,6 @@
 package master_test
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -13,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/critpath"
@@ -156,10 +152,8 @@ type loopbackRun struct {
 	// slowBy > 1): a straggler.
 	slowNode int
 	slowBy   float64
-	// policy and params name the policy, fair with its defaults when
-	// empty.
-	policy string
-	params map[string]any
+	// pol is the policy, fair with its defaults when nil.
+	pol sched.Policy
 	// faults are node kills; a killed node's worker stops at once.
 	faults []faults.Event
 }
@@ -194,11 +188,13 @@ func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r lo
 		return rate
 	}
 	lb := startLoopback(t, topo, jobs, plans, seed, disk, params.HeartbeatS*timeScale)
-	name := cmp.Or(r.policy, "fair")
-	pol, err := sched.NewPolicy(name, decodeParams(r.params))
-	if err != nil {
-		t.Fatal(err)
+	pol := r.pol
+	if pol == nil {
+		if pol, err = sched.NewPolicy("fair", nil); err != nil {
+			t.Fatal(err)
+		}
 	}
+	name := pol.Name()
 	cfg := master.Config{Topology: topo, Jobs: jobs, Plans: plans, Expected: expected, Policy: pol,
 		Engine: params, Seed: seed, ByteScale: byteScale, TimeScale: timeScale, BandwidthScale: byteScale / timeScale,
 		UplinkBytesPerSec: 1, Workers: lb.conns}
@@ -262,23 +258,6 @@ func runLoopback(t *testing.T, topo *cluster.Topology, jobs []workload.Job, r lo
 	return res
 }
 
-// decodeParams decodes a policy's parameters from m as a scenario's
-// policy.params would give them.
-func decodeParams(m map[string]any) sched.Decode {
-	return func(into any) error {
-		if len(m) == 0 {
-			return nil
-		}
-		b, err := yaml.Marshal(m)
-		if err != nil {
-			return err
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
-		return dec.Decode(into)
-	}
-}
-
 // TestLoopbackSpeculationBacksUpAStraggler runs one job of 8 maps on 4
 // nodes, one of whose disks is 2,000 times slower than the others': the
 // maps reading from it fall behind, and once Hadoop's 60 s lag has
@@ -328,10 +307,11 @@ func TestLoopbackKillFreedSlotIsOfferedAtOnce(t *testing.T) {
 			Weight: workload.DefaultWeight, Profile: workload.Profile{MapSecPerByte: mapS / float64(block), ReduceSecPerByte: 1 / 50e6}}
 	}
 	jobs := []workload.Job{job(0, 2, 0, 400), job(1, 1, 110, 100)}
-	res := runLoopback(t, topo, jobs, loopbackRun{
-		engine: func(p *sim.Params) { p.HeartbeatS = 100 },
-		params: map[string]any{"preemption": map[string]any{"enabled": true, "min_share_timeout_s": 15, "fair_share_timeout_s": 30}},
-	})
+	pol, err := sched.NewFair(sched.FairParams{Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 15, FairShareTimeoutS: 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runLoopback(t, topo, jobs, loopbackRun{engine: func(p *sim.Params) { p.HeartbeatS = 100 }, pol: pol})
 	if k := res.Collector.Summarize("fair").TasksKilled; k < 1 {
 		t.Fatalf("%d tasks killed; want one of job A's maps preempted for job B, starved past fair_share_timeout_s", k)
 	}
