@@ -117,6 +117,9 @@ type FairOrder struct {
 	version uint64
 	seqs    [3]seqMemo
 	rec     [][]*Job // per nesting depth: the sequence being yielded
+	// cursor is openPools' heap: one reader of the order by pool at a
+	// time (a placer's Place is not reentrant).
+	cursor poolHeap
 }
 
 // seqMemo is the whole candidate sequence for one slot kind, kept when a
@@ -472,6 +475,26 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 		}
 		*m = seqMemo{ok: true, version: version, epoch: epoch, slots: slots, jobs: append(m.jobs[:0], rec...)}
 	}
+}
+
+// openPools readies the order to be read pool by pool, for a placer that
+// decides per user (NAS) and can pass over a whole pool without reading its
+// jobs: it returns a heap whose pops (poolHeap.pop) are the pools with a
+// job that has work for slot kind s, in the order Candidates yields their
+// jobs, and yieldPool then yields a pool's jobs as Candidates does. The
+// heap is the order's own; it is valid until the next openPools call and
+// while no job or task event comes.
+func (f *FairOrder) openPools(c Cluster, s SlotKind) *poolHeap {
+	f.update(c, s)
+	h := &f.cursor
+	h.ps = h.ps[:0]
+	for i, p := range f.active {
+		if p.runnable(s) {
+			h.ps = append(h.ps, poolKeyOf(p, s, i))
+		}
+	}
+	h.init()
+	return h
 }
 
 // runnable reports whether some job of the pool has a task for slot kind s.
