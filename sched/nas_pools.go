@@ -22,9 +22,8 @@ func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 	p.runs = p.runs[:0]
 	p.stream = nasStream{cur: -1}
 	st := &p.stream
-	h := f.openPools(c, o.Slot)
-	for len(h.ps) > 0 {
-		pl := h.pop()
+	for _, k := range f.openPools(c, o.Slot) {
+		pl := k.p
 		if st.serving && st.k == MapTask && p.passedByTally(pl, o.Slot, st.keep != nil) {
 			p.runs = append(p.runs, nasRun{pool: pl, from: -1})
 			continue

@@ -3,6 +3,7 @@ package sched_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -15,6 +16,7 @@ import (
 type nasTwin struct {
 	c       *swCluster
 	pol     sched.Policy
+	order   *sched.FairOrder
 	nas     *sched.NAS
 	running []nasTask
 }
@@ -49,7 +51,7 @@ func newNASTwin(t *testing.T, topo *cluster.Topology, slots map[sched.SlotKind]i
 			t.Fatal("composed policy does not report considered jobs")
 		}
 	}
-	return &nasTwin{c: c, pol: pol, nas: n}
+	return &nasTwin{c: c, pol: pol, order: o, nas: n}
 }
 
 // TestNASByPoolDecidesAsByJob pins placePools to Place: a NAS-on-Fair
@@ -59,6 +61,8 @@ func newNASTwin(t *testing.T, topo *cluster.Topology, slots map[sched.SlotKind]i
 // every offer of a random run with arrivals, launches, ends, kills, lost
 // outputs, enabled reduces and congestion coming and going, and keep the
 // same skip counters, under every NAS variant and in both slot models.
+// The pool order kept between offers is, at every step, the one
+// Candidates computes afresh.
 func TestNASByPoolDecidesAsByJob(t *testing.T) {
 	for _, model := range []struct {
 		name  string
@@ -168,6 +172,11 @@ func runNASTwins(t *testing.T, topo *cluster.Topology, kinds []sched.SlotKind, s
 				b.launch(db, n)
 			}
 		}
+		for _, s := range kinds {
+			if got, want := sched.PoolOrder(a.order, a.c, s), candidatePools(b.order.Candidates(b.c, s)); !slices.Equal(got, want) {
+				t.Fatalf("step %d, %v slots: pools kept in order %v, Candidates yields their jobs in order %v; the kept order must be the one a sort gives", step, s, got, want)
+			}
+		}
 		for u := range users {
 			pool := fmt.Sprint("u", u)
 			if a.nas.MapSkips(pool) != b.nas.MapSkips(pool) || a.nas.ReduceSkips(pool) != b.nas.ReduceSkips(pool) {
@@ -176,6 +185,17 @@ func runNASTwins(t *testing.T, topo *cluster.Topology, kinds []sched.SlotKind, s
 			}
 		}
 	}
+}
+
+// candidatePools is the pools of seq's jobs, each once, in order.
+func candidatePools(seq func(func(*sched.Job) bool)) []string {
+	var pools []string
+	for j := range seq {
+		if len(pools) == 0 || pools[len(pools)-1] != j.Pool {
+			pools = append(pools, j.Pool)
+		}
+	}
+	return pools
 }
 
 // launch applies decision d on node n as the engine does.
