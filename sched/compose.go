@@ -14,6 +14,18 @@ type Composed struct {
 	placer Placer
 	// seen, when set, is told each job the order yields (Consider).
 	seen func(*Job)
+	// byPool, when set, is the placer reading a fair order pool by pool
+	// (NAS): it then decides without being handed every job. Assign uses
+	// it unless seen is set, since a pool it passes over whole is never
+	// read and its jobs could not be reported as considered.
+	byPool poolPlacer
+	fair   *FairOrder
+}
+
+// poolPlacer is a placer that can read a fair order pool by pool. Its
+// placePools must decide exactly as Place does on the order's Candidates.
+type poolPlacer interface {
+	placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool)
 }
 
 var (
@@ -31,6 +43,11 @@ var (
 // so the engine never asks it.
 func Compose(name string, o Order, p Placer) Policy {
 	c := &Composed{name: name, order: o, placer: p}
+	if f, ok := o.(*FairOrder); ok {
+		if pp, ok := p.(poolPlacer); ok {
+			c.byPool, c.fair = pp, f
+		}
+	}
 	if pr, ok := o.(Preempter); ok {
 		if en, ok := o.(interface{ PreemptionEnabled() bool }); !ok || en.PreemptionEnabled() {
 			return &preemptive{Composed: c, p: pr}
@@ -53,6 +70,9 @@ func (p *Composed) Name() string { return p.name }
 
 // Assign asks the placer to choose among the order's candidates.
 func (p *Composed) Assign(c Cluster, o Offer) (Decision, bool) {
+	if p.byPool != nil && p.seen == nil {
+		return p.byPool.placePools(c, o, p.fair)
+	}
 	seq := p.order.Candidates(c, o.Slot)
 	if p.seen != nil {
 		seq = p.considered(seq)

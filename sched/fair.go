@@ -117,6 +117,17 @@ type FairOrder struct {
 	version uint64
 	seqs    [3]seqMemo
 	rec     [][]*Job // per nesting depth: the sequence being yielded
+	// kept[s] is openPools' answer for slot kind s, kept sorted between
+	// offers: the pools with work for s in Candidates' order. Only the
+	// pools in moved[s], those an event named or whose share or demand
+	// update changed since, are put in place again; keptOK[s] is false
+	// when the active pools changed (every rank moves), and the list is
+	// then sorted afresh. One reader at a time (a placer's Place is not
+	// reentrant).
+	kept   [3][]poolKey
+	keptOK [3]bool
+	moved  [3][]*pool
+	cursor poolHeap // for keys that do not order (NaN)
 }
 
 // seqMemo is the whole candidate sequence for one slot kind, kept when a
@@ -165,6 +176,10 @@ type pool struct {
 	// consumer that launches a task mid-read and reads again must not
 	// have the sort rewrite the slice under the outer read.
 	reading [3]int
+	// rank is the pool's place in FairOrder.active (by name); inMoved[s]
+	// says it is in FairOrder.moved[s].
+	rank    int
+	inMoved [3]bool
 }
 
 // jobKey is a job's place in its pool's order for one slot kind.
@@ -178,6 +193,33 @@ type jobKey struct {
 func (p *pool) stale() {
 	p.orderOK = [3]bool{}
 	p.dirty = [3]bool{true, true, true}
+}
+
+// touch marks pool p stale and, for every slot kind, out of place in the
+// kept pool orders: an event about one of its jobs moved its running
+// count or its jobs' work.
+func (f *FairOrder) touch(p *pool) {
+	p.stale()
+	for s := range f.moved {
+		f.move(p, SlotKind(s))
+	}
+}
+
+// move marks pool p out of place in kept[s].
+func (f *FairOrder) move(p *pool, s SlotKind) {
+	if !p.inMoved[s] {
+		p.inMoved[s] = true
+		f.moved[s] = append(f.moved[s], p)
+	}
+}
+
+// activeChanged renumbers the active pools and drops the kept orders:
+// every rank after the change moved.
+func (f *FairOrder) activeChanged() {
+	for i, p := range f.active {
+		p.rank = i
+	}
+	f.keptOK = [3]bool{}
 }
 
 var (
@@ -226,10 +268,11 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 	if len(p.jobs) == 0 {
 		i, _ := slices.BinarySearchFunc(f.active, p.name, func(a *pool, n string) int { return strings.Compare(a.name, n) })
 		f.active = slices.Insert(f.active, i, p)
+		f.activeChanged()
 	}
 	p.jobs = append(p.jobs, j)
 	p.forgetJobShares()
-	p.stale()
+	f.touch(p)
 	f.valid = [3]bool{}
 	f.version++
 }
@@ -244,10 +287,11 @@ func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
 		p.jobs = slices.Delete(p.jobs, i, i+1)
 	}
 	p.forgetJobShares()
-	p.stale()
+	f.touch(p)
 	if len(p.jobs) == 0 {
 		if i := slices.Index(f.active, p); i >= 0 {
 			f.active = slices.Delete(f.active, i, i+1)
+			f.activeChanged()
 		}
 	}
 	f.valid = [3]bool{}
@@ -258,7 +302,7 @@ func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
 func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]++
-		p.stale()
+		f.touch(p)
 	}
 	f.version++
 }
@@ -267,7 +311,7 @@ func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID
 func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _ bool) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]--
-		p.stale()
+		f.touch(p)
 	}
 	f.version++
 }
@@ -276,7 +320,7 @@ func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _
 // again, so its demand grew without a task event.
 func (f *FairOrder) MapOutputsLost(_ Cluster, j *Job, _ cluster.NodeID, _ int) {
 	if p := f.pools[j.Pool]; p != nil {
-		p.stale()
+		f.touch(p)
 	}
 	f.version++
 }
@@ -284,7 +328,7 @@ func (f *FairOrder) MapOutputsLost(_ Cluster, j *Job, _ cluster.NodeID, _ int) {
 // ReducesEnabled marks the job's pool: its reduce demand grew.
 func (f *FairOrder) ReducesEnabled(_ Cluster, j *Job) {
 	if p := f.pools[j.Pool]; p != nil {
-		p.stale()
+		f.touch(p)
 	}
 	f.version++
 }
@@ -355,6 +399,9 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 		f.reqs = pm.shares(&f.scratch, float64(c.TotalSlots(s)), reqs)
 	}
 	for i, p := range f.active {
+		if math.Float64bits(p.share[s]) != math.Float64bits(pm.out[i]) || math.Float64bits(p.demand[s]) != math.Float64bits(pm.reqs[i].Demand) {
+			f.move(p, s) // its key moved
+		}
 		p.share[s], p.demand[s] = pm.out[i], pm.reqs[i].Demand
 		dirty := p.dirty[s]
 		p.dirty[s] = false
@@ -472,6 +519,80 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 		}
 		*m = seqMemo{ok: true, version: version, epoch: epoch, slots: slots, jobs: append(m.jobs[:0], rec...)}
 	}
+}
+
+// openPools returns the pools with a job that has work for slot kind s,
+// in the order Candidates yields their jobs (yieldPool then yields a
+// pool's jobs as Candidates does), for a placer that decides per user
+// (NAS) and can pass over a whole pool without reading its jobs. The list
+// is kept between calls and only the pools an event or a share update
+// moved are put in place again, so an offer costs the pools that moved,
+// not a sort of them all; the order is total (ties end on the pool's
+// name), so the list is the one a sort gives. It is the order's own,
+// valid until the next openPools call and while no job or task event
+// comes.
+func (f *FairOrder) openPools(c Cluster, s SlotKind) []poolKey {
+	f.update(c, s)
+	o := f.kept[s]
+	if !f.keptOK[s] {
+		o = o[:0]
+		for i, p := range f.active {
+			if p.runnable(s) {
+				o = append(o, poolKeyOf(p, s, i))
+			}
+		}
+		slices.SortFunc(o, comparePools)
+		for _, p := range f.moved[s] {
+			p.inMoved[s] = false
+		}
+	} else {
+		for _, p := range f.moved[s] {
+			p.inMoved[s] = false
+			if i := slices.IndexFunc(o, func(k poolKey) bool { return k.p == p }); i >= 0 {
+				o = slices.Delete(o, i, i+1)
+			}
+			if len(p.jobs) == 0 || !p.runnable(s) {
+				continue // inactive (its rank is stale), or nothing to run
+			}
+			k := poolKeyOf(p, s, p.rank)
+			i, _ := slices.BinarySearchFunc(o, k, comparePools)
+			o = slices.Insert(o, i, k)
+		}
+	}
+	f.moved[s] = f.moved[s][:0]
+	f.kept[s] = o
+	for _, k := range o {
+		if k.r != k.r { // NaN orders nothing: take the heap's order, and sort afresh next time
+			f.keptOK[s] = false
+			return f.poolsByHeap(o)
+		}
+	}
+	f.keptOK[s] = true
+	return o
+}
+
+// poolsByHeap is the order Candidates' heap pops pools in.
+func (f *FairOrder) poolsByHeap(keys []poolKey) []poolKey {
+	h := poolHeap{ps: append(f.cursor.ps[:0], keys...)}
+	h.init()
+	out := make([]poolKey, 0, len(keys))
+	for len(h.ps) > 0 {
+		p := h.pop()
+		out = append(out, poolKey{p: p})
+	}
+	f.cursor = h
+	return out
+}
+
+// comparePools is before as a three-way comparison.
+func comparePools(a, b poolKey) int {
+	switch {
+	case before(a, b):
+		return -1
+	case before(b, a):
+		return 1
+	}
+	return 0
 }
 
 // runnable reports whether some job of the pool has a task for slot kind s.

@@ -80,6 +80,37 @@ type NAS struct {
 	want                       []bool     // whether it wants anything
 	group                      []*Job     // the current user's jobs for the algorithm running
 	stream                     nasStream
+	// For placePools: each user's tally, and the offer's pools read so
+	// far with their run of candidates in cands.
+	tallies []nasTally
+	runs    []nasRun
+	noteFn  func(*Job) bool // p.noteAll, bound once
+}
+
+// nasTally is what a user's jobs offer MTS, counted over its pool's jobs
+// whenever one of them moved (an event named one), so that an offer can
+// pass over a user whose jobs cannot launch a map there without reading
+// them: on a loaded node most users cannot, and the backlog's jobs are
+// theirs.
+type nasTally struct {
+	stale bool
+	// maps counts jobs with a pending map; sure those of them without
+	// an enabled pending reduce, which want a map on any offer
+	// (Job.KindFor); light and lightSure the same among shuffle-light
+	// jobs, the only ones MTS may run on a rack CR-RTS holds. reduces
+	// counts jobs with an enabled pending reduce.
+	maps, sure, light, lightSure, reduces int32
+	// minOut is the least predicted map output among jobs with a
+	// pending map (NaN if one is NaN): above the node's available
+	// space, none of the user's maps is shuffle-qualified there.
+	minOut float64
+}
+
+// nasRun is one pool read by placePools: its jobs are cands[from:to],
+// from -1 while they have not been read.
+type nasRun struct {
+	pool     *pool
+	from, to int
 }
 
 // nasStream is the request an offer serves while its candidates are still
@@ -129,9 +160,12 @@ type nasCall struct {
 }
 
 var (
-	_ Placer       = (*NAS)(nil)
-	_ JobObserver  = (*NAS)(nil)
-	_ TaskObserver = (*NAS)(nil)
+	_ Placer             = (*NAS)(nil)
+	_ JobObserver        = (*NAS)(nil)
+	_ TaskObserver       = (*NAS)(nil)
+	_ OutputLossObserver = (*NAS)(nil)
+	_ DemandObserver     = (*NAS)(nil)
+	_ poolPlacer         = (*NAS)(nil)
 )
 
 // NewNAS returns a NAS placer with parameters p (see NASParams for the
@@ -143,6 +177,7 @@ func NewNAS(p NASParams, o NASOptions) (*NAS, error) {
 	}
 	n := &NAS{cfg: cfg, userID: map[string]int32{}}
 	n.visit = n.visitJob
+	n.noteFn = n.noteAll
 	n.mapEligibleFn, n.mtsUserFn, n.crrtsUserFn = n.mapEligible, n.mtsUser, n.crrtsUser
 	n.cartsUserFn, n.firstReduceFn = n.cartsUser, n.firstReduce
 	return n, nil
@@ -170,8 +205,16 @@ func (p *NAS) user(pool string) int32 {
 		u = int32(len(p.users))
 		p.userID[pool] = u
 		p.users = append(p.users, nasUser{})
+		p.tallies = append(p.tallies, nasTally{stale: true})
 	}
 	return u
+}
+
+// touch marks the tally of job j's user stale: one of its jobs moved.
+func (p *NAS) touch(j *Job) {
+	if j.Index < len(p.jobs) && p.jobs[j.Index].active {
+		p.tallies[p.jobs[j.Index].user].stale = true
+	}
 }
 
 // nasRecurring reports whether job index i is recurring when a share of
@@ -297,6 +340,7 @@ func (p *NAS) JobAdded(c Cluster, j *Job) {
 	*s = nasJob{active: true, user: p.user(j.Pool), recurring: nasRecurring(j.Index, p.cfg.recurring),
 		launched: make([]int32, p.topo.NumRacks())}
 	p.predict(j, s)
+	p.tallies[s.user].stale = true
 }
 
 // JobRemoved drops the job's state and any running maps still counted.
@@ -304,6 +348,7 @@ func (p *NAS) JobRemoved(_ Cluster, j *Job) {
 	if j.Index >= len(p.jobs) {
 		return
 	}
+	p.touch(j)
 	p.jobs[j.Index] = nasJob{}
 	for n, l := range p.running {
 		k := 0
@@ -326,6 +371,7 @@ func (p *NAS) TaskLaunched(c Cluster, j *Job, k TaskKind, n cluster.NodeID) {
 	if !s.active {
 		return
 	}
+	p.touch(j)
 	if k == MapTask {
 		p.running[n] = append(p.running[n], int32(j.Index))
 		return
@@ -344,6 +390,7 @@ func (p *NAS) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed 
 	if !s.active {
 		return
 	}
+	p.touch(j)
 	if k == ReduceTask {
 		if killed {
 			s.launched[p.topo.Rack(n)]--
@@ -362,6 +409,13 @@ func (p *NAS) TaskEnded(c Cluster, j *Job, k TaskKind, n cluster.NodeID, killed 
 		p.predict(j, s)
 	}
 }
+
+// MapOutputsLost marks the job's user: maps it had finished are pending
+// again.
+func (p *NAS) MapOutputsLost(_ Cluster, j *Job, _ cluster.NodeID, _ int) { p.touch(j) }
+
+// ReducesEnabled marks the job's user: its reduces became pending.
+func (p *NAS) ReducesEnabled(_ Cluster, j *Job) { p.touch(j) }
 
 // WantsIdleOffers is true when CR-RTS runs: its hold on a rack's maps
 // lifts at the first offer that finds the rack uncongested, so NAS must
@@ -421,14 +475,7 @@ func (p *NAS) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
 // visitJob records a candidate and what it wants on this offer, and feeds
 // the request being served; it returns false once that request launched.
 func (p *NAS) visitJob(j *Job) bool {
-	k := &p.call
-	kind, ok := j.KindAt(k.c, k.o)
-	if ok && kind == ReduceTask && !p.reduceReady(j) {
-		kind, ok = MapTask, k.o.Slot == AnySlot && j.PendingMaps() > 0
-	}
-	p.cands = append(p.cands, j)
-	p.wants = append(p.wants, kind)
-	p.want = append(p.want, ok)
+	kind, ok := p.note(j)
 	st := &p.stream
 	if !ok {
 		return true
@@ -450,6 +497,25 @@ func (p *NAS) visitJob(j *Job) bool {
 	if st.keep == nil || st.keep(j) {
 		p.group = append(p.group, j)
 	}
+	return true
+}
+
+// note records a candidate and what it wants on this offer.
+func (p *NAS) note(j *Job) (TaskKind, bool) {
+	k := &p.call
+	kind, ok := j.KindAt(k.c, k.o)
+	if ok && kind == ReduceTask && !p.reduceReady(j) {
+		kind, ok = MapTask, k.o.Slot == AnySlot && j.PendingMaps() > 0
+	}
+	p.cands = append(p.cands, j)
+	p.wants = append(p.wants, kind)
+	p.want = append(p.want, ok)
+	return kind, ok
+}
+
+// noteAll is note as a sequence's consumer.
+func (p *NAS) noteAll(j *Job) bool {
+	p.note(j)
 	return true
 }
 

@@ -154,12 +154,7 @@ func (p *NAS) mtsUser(u int32, g []*Job) bool {
 		return p.launchMap(us, best, bi, RuleNASLocal)
 	}
 	if !p.relaxed(us.mapSkips, p.cfg.mapSkips, us.mapSpell, us.mapStart) {
-		if k.o.Freed || p.cfg.everyOffer {
-			us.mapSkips++
-		}
-		if !us.mapSpell {
-			us.mapSpell, us.mapStart = true, k.now
-		}
+		p.skipMaps(us)
 		return false
 	}
 	// Lines 7-12: shuffle-qualified, any locality.
@@ -216,6 +211,17 @@ func (p *NAS) mtsUser(u int32, g []*Job) bool {
 		return p.launchMap(us, best, bi, RuleNASSmallest)
 	}
 	return false
+}
+
+// skipMaps skips user us for this map request (line 18): its counter
+// counts the offer if it counts requests, and a wait_s spell starts.
+func (p *NAS) skipMaps(us *nasUser) {
+	if p.call.o.Freed || p.cfg.everyOffer {
+		us.mapSkips++
+	}
+	if !us.mapSpell {
+		us.mapSpell, us.mapStart = true, p.call.now
+	}
 }
 
 // fitGap is how far an output of out falls below the space avail: the
