@@ -145,26 +145,33 @@ func (v *lpf) sc(l int32) *lscratch {
 	return c
 }
 
+// push and pop keep v.h a binary heap, moving entries into a hole rather
+// than swapping them: a solve pushes and pops a hundred events.
 func (v *lpf) push(e lpfEvent) {
 	v.h = append(v.h, e)
 	h := v.h
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].before(&h[p]) {
+		if !e.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 }
 
 func (v *lpf) pop() lpfEvent {
 	h := v.h
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	e := h[n]
 	h = h[:n]
+	v.h = h
+	if n == 0 {
+		return top
+	}
 	i := 0
 	for {
 		c := 2*i + 1
@@ -174,13 +181,13 @@ func (v *lpf) pop() lpfEvent {
 		if c+1 < n && h[c+1].before(&h[c]) {
 			c++
 		}
-		if !h[c].before(&h[i]) {
+		if !h[c].before(&e) {
 			break
 		}
-		h[i], h[c] = h[c], h[i]
+		h[i] = h[c]
 		i = c
 	}
-	v.h = h
+	h[i] = e
 	return top
 }
 
@@ -510,23 +517,16 @@ func (n *Network[T]) commit(l int32, c *lscratch, w float64) {
 				cm.openCnt -= it.n
 				cm.openOld -= float64(it.n) * old
 			}
+			// The links the group crosses see its rate move. Those it
+			// fills (nb > 0) change level. A fall lowers every other
+			// load and can bind nothing new; a rise can fill a link.
+			// Each link is listed once and mark reads only its own, so
+			// it is marked as soon as its load has moved.
 			if d != 0 {
 				n.xload(LinkID(m), float64(it.n)*d)
 			}
-		}
-		// The links the group crosses see its rate move. Those it fills
-		// (nb > 0) change level. A fall lowers every other load and can
-		// bind nothing new; a rise can fill a link.
-		switch {
-		case d < 0:
-			for _, it := range x.col {
-				if n.links[it.m].nb > 0 {
-					n.mark(it.m)
-				}
-			}
-		case d > 0:
-			for _, it := range x.col {
-				n.mark(it.m)
+			if d > 0 || (d < 0 && n.links[m].nb > 0) {
+				n.mark(m)
 			}
 		}
 	}
