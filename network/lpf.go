@@ -120,9 +120,6 @@ type cand struct {
 	id int32   // group link, or -1-slot for a capped flow
 }
 
-// newOn lists a new flow under a link it crosses.
-type newOn struct{ l, slot int32 }
-
 // lpf holds the solve's buffers, reused across solves.
 type lpf struct {
 	ls      []lscratch
@@ -133,8 +130,12 @@ type lpf struct {
 	cand    []cand
 	absorb  []int32
 	moved   []int32
-	newOn   []newOn
-	changed []int32
+	// newOn holds the new flows' slots by link (lscratch.newLo),
+	// newLinks the links that have any, order the new flows by slot.
+	newOn    []int32
+	newLinks []int32
+	order    []int32
+	changed  []int32
 }
 
 func (v *lpf) sc(l int32) *lscratch {
@@ -211,36 +212,50 @@ func (n *Network[T]) exactSolve() {
 		}
 	}
 	// The new flows rise from 0 on every link they cross; each link
-	// keeps the range of v.newOn that lists them.
-	v.newOn = v.newOn[:0]
+	// keeps the range of v.newOn that lists them, in slot order, once per
+	// occurrence. The ranges are laid out by counting: a start of many
+	// reduces adds hundreds of flows at once, and sorting their (link,
+	// slot) pairs cost more than the rest of the solve.
+	v.newLinks = v.newLinks[:0]
+	total := 0
 	for _, slot := range s.newFlows {
 		f := n.slots[slot].f
 		for _, l := range f.path {
 			if !n.links[l].cold {
-				v.sc(int32(l)).openCnt++
-				v.newOn = append(v.newOn, newOn{int32(l), slot})
+				c := v.sc(int32(l))
+				c.openCnt++
+				if c.newHi++; c.newHi == 1 {
+					v.newLinks = append(v.newLinks, int32(l))
+				}
+				total++
 			}
 		}
 		if !math.IsInf(f.cap, 1) {
 			v.push(lpfEvent{f.cap, evCapFlow, slot})
 		}
 	}
-	if len(v.newOn) > 1 {
-		slices.SortFunc(v.newOn, func(a, b newOn) int {
-			if a.l != b.l {
-				return int(a.l - b.l)
-			}
-			return int(a.slot - b.slot)
-		})
+	at := int32(0)
+	for _, l := range v.newLinks {
+		c := &v.ls[l]
+		c.newLo = at
+		at += c.newHi
+		c.newHi = c.newLo // filled up to here
 	}
-	for i := 0; i < len(v.newOn); {
-		j := i + 1
-		for j < len(v.newOn) && v.newOn[j].l == v.newOn[i].l {
-			j++
+	v.newOn = slices.Grow(v.newOn[:0], total)[:total]
+	order := s.newFlows
+	if len(order) > 1 {
+		v.order = append(v.order[:0], s.newFlows...)
+		slices.Sort(v.order)
+		order = v.order
+	}
+	for _, slot := range order {
+		for _, l := range n.slots[slot].f.path {
+			if !n.links[l].cold {
+				c := &v.ls[l]
+				v.newOn[c.newHi] = slot
+				c.newHi++
+			}
 		}
-		c := v.sc(v.newOn[i].l)
-		c.newLo, c.newHi = int32(i), int32(j)
-		i = j
 	}
 	for _, slot := range s.newFlows {
 		for _, l := range n.slots[slot].f.path {
@@ -574,8 +589,7 @@ func (n *Network[T]) commit(l int32, c *lscratch, w float64) {
 		}
 	}
 	// New flows crossing l (listed once per occurrence).
-	for _, no := range v.newOn[c.newLo:c.newHi] {
-		slot := no.slot
+	for _, slot := range v.newOn[c.newLo:c.newHi] {
 		if s.xs[slot].bn != bnNone {
 			continue
 		}
