@@ -443,6 +443,9 @@ func (n *Network[T]) fairShare(l int32, c *lscratch) (w float64, k int32) {
 	}
 	b := x.capSum
 	v.cand = v.cand[:0]
+	// top is the highest level among the old groups: one in sixty calls
+	// finds a group at or above the share, so they are listed only then.
+	top := math.Inf(-1)
 	for _, it := range x.row {
 		if it.b == l {
 			continue
@@ -453,14 +456,13 @@ func (n *Network[T]) fairShare(l int32, c *lscratch) (w float64, k int32) {
 		}
 		lv := n.links[it.b].level
 		b += float64(it.n) * lv
-		if cb.gstate == gOld {
-			v.cand = append(v.cand, cand{lv, it.n, it.b})
+		if cb.gstate == gOld && lv > top {
+			top = lv
 		}
 	}
 	capv := n.links[l].cap
 	if k == 0 {
 		if b <= capv*(1+overload) {
-			v.cand = v.cand[:0]
 			return math.Inf(1), 0
 		}
 		w = 0 // the flows presumed at their rates overfill it: fill it from the bottom
@@ -469,9 +471,14 @@ func (n *Network[T]) fairShare(l int32, c *lscratch) (w float64, k int32) {
 	}
 	above := v.cand[:0]
 	tie := w * (1 - tieTol)
-	for _, cd := range v.cand {
-		if cd.v >= tie {
-			above = append(above, cd)
+	if top >= tie {
+		for _, it := range x.row {
+			if it.b == l || v.sc(it.b).gstate != gOld {
+				continue
+			}
+			if lv := n.links[it.b].level; lv >= tie {
+				above = append(above, cand{lv, it.n, it.b})
+			}
 		}
 	}
 	if x.capMax >= tie {
