@@ -58,20 +58,23 @@ const (
 	evDeadline                // a dirty link's old level, where its group opens
 )
 
+// lpfEvent is an event of the solve, ordered by key, then kind, then id
+// (a link, or a new flow's slot: never negative), which ord holds as one
+// number, kind above id, so that the heap compares two numbers.
 type lpfEvent struct {
-	key  float64
-	kind lpfKind
-	id   int32
+	key float64
+	ord uint64
 }
 
+func event(key float64, kind lpfKind, id int32) lpfEvent {
+	return lpfEvent{key, uint64(kind)<<32 | uint64(uint32(id))}
+}
+
+func (e *lpfEvent) kind() lpfKind { return lpfKind(e.ord >> 32) }
+func (e *lpfEvent) id() int32     { return int32(uint32(e.ord)) }
+
 func (a *lpfEvent) before(b *lpfEvent) bool {
-	if a.key != b.key {
-		return a.key < b.key
-	}
-	if a.kind != b.kind {
-		return a.kind < b.kind
-	}
-	return a.id < b.id
+	return a.key < b.key || (a.key == b.key && a.ord < b.ord)
 }
 
 // Link states within a solve, and group states.
@@ -146,14 +149,15 @@ func (v *lpf) sc(l int32) *lscratch {
 	return c
 }
 
-// push and pop keep v.h a binary heap, moving entries into a hole rather
-// than swapping them: a solve pushes and pops a hundred events.
+// push and pop keep v.h a 4-ary heap, moving entries into a hole rather
+// than swapping them: a solve pushes and pops a hundred events, and a
+// wider heap is shallower.
 func (v *lpf) push(e lpfEvent) {
 	v.h = append(v.h, e)
 	h := v.h
 	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
+		p := (i - 1) / 4
 		if !e.before(&h[p]) {
 			break
 		}
@@ -175,18 +179,21 @@ func (v *lpf) pop() lpfEvent {
 	}
 	i := 0
 	for {
-		c := 2*i + 1
+		c := 4*i + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && h[c+1].before(&h[c]) {
-			c++
+		m := c
+		for j := c + 1; j < min(c+4, n); j++ {
+			if h[j].before(&h[m]) {
+				m = j
+			}
 		}
-		if !h[c].before(&e) {
+		if !h[m].before(&e) {
 			break
 		}
-		h[i] = h[c]
-		i = c
+		h[i] = h[m]
+		i = m
 	}
 	h[i] = e
 	return top
@@ -231,7 +238,7 @@ func (n *Network[T]) exactSolve() {
 			}
 		}
 		if !math.IsInf(f.cap, 1) {
-			v.push(lpfEvent{f.cap, evCapFlow, slot})
+			v.push(event(f.cap, evCapFlow, slot))
 		}
 	}
 	at := int32(0)
@@ -268,23 +275,23 @@ func (n *Network[T]) exactSolve() {
 	s.touched = s.touched[:0]
 	for len(v.h) > 0 {
 		e := v.pop()
-		switch e.kind {
+		switch e.kind() {
 		case evLink:
 			n.popLink(e)
 		case evDeadline:
-			c := v.sc(e.id)
-			if c.state == lDone || c.gstate != gOld || n.links[e.id].nb == 0 {
+			c := v.sc(e.id())
+			if c.state == lDone || c.gstate != gOld || n.links[e.id()].nb == 0 {
 				continue
 			}
 			v.water = max(v.water, e.key)
-			if !n.riseAtOnce(e.id, c) {
-				n.open(e.id, c)
+			if !n.riseAtOnce(e.id(), c) {
+				n.open(e.id(), c)
 			}
 		case evGroup:
 			n.popGroup(e)
 		case evCapFlow:
-			f := n.slots[e.id].f
-			if s.xs[e.id].bn != bnNone {
+			f := n.slots[e.id()].f
+			if s.xs[e.id()].bn != bnNone {
 				continue
 			}
 			v.water = max(v.water, e.key)
@@ -354,10 +361,10 @@ func (n *Network[T]) mark(l int32) {
 func (n *Network[T]) pushLink(l int32, c *lscratch, key float64) {
 	v := &n.x.sv
 	c.cover = key
-	v.push(lpfEvent{key, evLink, l})
+	v.push(event(key, evLink, l))
 	if k := &n.links[l]; !c.deadline && c.gstate == gOld && k.nb > 0 && key > k.level {
 		c.deadline = true
-		v.push(lpfEvent{max(k.level, v.water), evDeadline, l})
+		v.push(event(max(k.level, v.water), evDeadline, l))
 	}
 }
 
@@ -386,7 +393,7 @@ func (n *Network[T]) bound(l int32, c *lscratch) float64 {
 // freezes its group there unless the share has risen past the key.
 func (n *Network[T]) popLink(e lpfEvent) {
 	v := &n.x.sv
-	l := e.id
+	l := e.id()
 	c := v.sc(l)
 	if c.state == lDone || e.key < c.cover {
 		return // done, or a later event stands for it
@@ -675,7 +682,7 @@ func (n *Network[T]) riseAtOnce(l int32, c *lscratch) bool {
 	}
 	// The group's own link events are superseded by this commit; any
 	// other event below w must be taken first.
-	for len(v.h) > 0 && v.h[0].kind == evLink && v.h[0].id == l {
+	for len(v.h) > 0 && v.h[0].kind() == evLink && v.h[0].id() == l {
 		v.pop()
 	}
 	if len(v.h) > 0 && v.h[0].key < w {
@@ -730,7 +737,7 @@ func (n *Network[T]) open(l int32, c *lscratch) {
 	}
 	n.pushGroup(l)
 	if !math.IsInf(x.minCap, 1) {
-		v.push(lpfEvent{max(x.minCap, v.water), evCapGroup, l})
+		v.push(event(max(x.minCap, v.water), evCapGroup, l))
 	}
 }
 
@@ -791,24 +798,24 @@ func (n *Network[T]) pushNear(l int32) {
 	}
 	x.near = keep
 	if !math.IsInf(h, 1) {
-		v.push(lpfEvent{h, evGroup, l})
+		v.push(event(h, evGroup, l))
 	}
 }
 
 func (n *Network[T]) popGroup(e lpfEvent) {
 	v := &n.x.sv
-	c := v.sc(e.id)
-	if c.gstate != gOpen || n.links[e.id].nb == 0 {
+	c := v.sc(e.id())
+	if c.gstate != gOpen || n.links[e.id()].nb == 0 {
 		return
 	}
 	v.water = max(v.water, e.key)
-	if x := &n.x.xl[e.id]; v.water >= x.rest {
+	if x := &n.x.xl[e.id()]; v.water >= x.rest {
 		if v.water >= x.lim {
-			n.recertify(e.id, v.water)
+			n.recertify(e.id(), v.water)
 		}
-		n.pushGroup(e.id)
+		n.pushGroup(e.id())
 	} else {
-		n.pushNear(e.id)
+		n.pushNear(e.id())
 	}
 }
 
@@ -817,7 +824,7 @@ func (n *Network[T]) popGroup(e lpfEvent) {
 func (n *Network[T]) popCapGroup(e lpfEvent) {
 	s := n.x
 	v := &s.sv
-	l := e.id
+	l := e.id()
 	c := v.sc(l)
 	x := &s.xl[l]
 	if c.gstate != gOpen || len(x.mem) == 0 {
@@ -854,7 +861,7 @@ func (n *Network[T]) popCapGroup(e lpfEvent) {
 	x.minCap = minCap
 	n.changed(l)
 	if !math.IsInf(minCap, 1) {
-		v.push(lpfEvent{minCap, evCapGroup, l})
+		v.push(event(minCap, evCapGroup, l))
 	}
 }
 
