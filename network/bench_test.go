@@ -107,6 +107,39 @@ func BenchmarkSolve10kFlows600Nodes(b *testing.B) {
 	}
 }
 
+// BenchmarkSolveBatch measures a wave of starts, as when a job's reduces
+// begin fetching: 200 flows added at one instant on the busy cluster and
+// placed by one solve, then removed together and solved again. The solve
+// lists each link's new flows (lpf.newOn) and joins them to groups.
+func BenchmarkSolveBatch(b *testing.B) {
+	for _, m := range solveModes {
+		b.Run(m.name, func(b *testing.B) {
+			n, next := busyCluster(b, m.full, rand.New(rand.NewPCG(5, 6)))
+			type start struct {
+				path     []LinkID
+				bytes, c float64
+			}
+			batch := make([]start, 200)
+			for i := range batch {
+				p, bytes, c := next()
+				batch[i] = start{p, bytes, c}
+			}
+			ids := make([]FlowID, len(batch))
+			b.ReportAllocs()
+			for b.Loop() {
+				for i, f := range batch {
+					ids[i], _ = n.AddFlow(0, f.path, f.bytes, f.c, nil)
+				}
+				n.NextCompletion() // forces the solve
+				for _, id := range ids {
+					n.Remove(0, id)
+				}
+				n.NextCompletion()
+			}
+		})
+	}
+}
+
 // BenchmarkChurn measures one step of a steady-state event loop with about
 // 10,000 active flows on the same cluster: jump to the next completion,
 // pop it, start as many new flows as completed. A step is two changes (an

@@ -157,6 +157,6 @@ func (n *Network[T]) limit(g int32, lim float64) {
 	x.lim = lim
 	if v := &n.x.sv; v.solving && v.sc(g).gstate == gOpen && lim < x.rest {
 		x.rest = lim
-		v.push(lpfEvent{max(lim, v.water), evGroup, g})
+		v.push(event(max(lim, v.water), evGroup, g))
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 // exactInit sets up the exact mode's structures, at the first flow.
 func (n *Network[T]) exactInit() {
-	s := &exactState{entOf: map[uint64]int32{}}
+	s := &exactState{}
 	s.xl = make([]xlink, len(n.links))
 	for l := range s.xl {
 		s.xl[l] = xlink{minCap: math.Inf(1), lim: math.Inf(1), gpos: -1}

@@ -129,7 +129,7 @@ type exactState struct {
 	xl      []xlink // by link
 	entries []countEntry
 	free    []int32
-	entOf   map[uint64]int32
+	entOf   entTable
 	done    []doneItem
 	// newFlows were added since the last solve and await placement;
 	// touched are links whose flow set changed since then.
@@ -147,7 +147,7 @@ func entKey(m, b int32) uint64 { return uint64(uint32(m))<<32 | uint64(uint32(b)
 // the count's entry; vb is b's clock reading now, cold whether m is cold.
 func (s *exactState) countUp(m, b int32, vb float64, cold bool) int32 {
 	k := entKey(m, b)
-	e, ok := s.entOf[k]
+	e, ok := s.entOf.get(k)
 	if !ok {
 		if f := len(s.free); f > 0 {
 			e = s.free[f-1]
@@ -161,7 +161,7 @@ func (s *exactState) countUp(m, b int32, vb float64, cold bool) int32 {
 		s.entries[e] = countEntry{snap: vb, m: m, b: b, ci: int32(len(*list)), ri: int32(len(xm.row)), cold: cold}
 		*list = append(*list, colItem{m: m, e: e})
 		xm.row = append(xm.row, rowItem{b: b, e: e})
-		s.entOf[k] = e
+		s.entOf.put(k, e)
 	}
 	c := &s.entries[e]
 	s.bankCount(c, vb)
@@ -233,7 +233,7 @@ func (s *exactState) countDown(e int32, vb float64) {
 		s.entries[xm.row[c.ri].e].ri = c.ri
 	}
 	xm.row = xm.row[:last]
-	delete(s.entOf, entKey(c.m, c.b))
+	s.entOf.del(entKey(c.m, c.b))
 	s.free = append(s.free, e)
 }
 

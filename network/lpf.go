@@ -58,20 +58,23 @@ const (
 	evDeadline                // a dirty link's old level, where its group opens
 )
 
+// lpfEvent is an event of the solve, ordered by key, then kind, then id
+// (a link, or a new flow's slot: never negative), which ord holds as one
+// number, kind above id, so that the heap compares two numbers.
 type lpfEvent struct {
-	key  float64
-	kind lpfKind
-	id   int32
+	key float64
+	ord uint64
 }
 
+func event(key float64, kind lpfKind, id int32) lpfEvent {
+	return lpfEvent{key, uint64(kind)<<32 | uint64(uint32(id))}
+}
+
+func (e *lpfEvent) kind() lpfKind { return lpfKind(e.ord >> 32) }
+func (e *lpfEvent) id() int32     { return int32(uint32(e.ord)) }
+
 func (a *lpfEvent) before(b *lpfEvent) bool {
-	if a.key != b.key {
-		return a.key < b.key
-	}
-	if a.kind != b.kind {
-		return a.kind < b.kind
-	}
-	return a.id < b.id
+	return a.key < b.key || (a.key == b.key && a.ord < b.ord)
 }
 
 // Link states within a solve, and group states.
@@ -120,9 +123,6 @@ type cand struct {
 	id int32   // group link, or -1-slot for a capped flow
 }
 
-// newOn lists a new flow under a link it crosses.
-type newOn struct{ l, slot int32 }
-
 // lpf holds the solve's buffers, reused across solves.
 type lpf struct {
 	ls      []lscratch
@@ -133,8 +133,12 @@ type lpf struct {
 	cand    []cand
 	absorb  []int32
 	moved   []int32
-	newOn   []newOn
-	changed []int32
+	// newOn holds the new flows' slots by link (lscratch.newLo),
+	// newLinks the links that have any, order the new flows by slot.
+	newOn    []int32
+	newLinks []int32
+	order    []int32
+	changed  []int32
 }
 
 func (v *lpf) sc(l int32) *lscratch {
@@ -145,42 +149,53 @@ func (v *lpf) sc(l int32) *lscratch {
 	return c
 }
 
+// push and pop keep v.h a 4-ary heap, moving entries into a hole rather
+// than swapping them: a solve pushes and pops a hundred events, and a
+// wider heap is shallower.
 func (v *lpf) push(e lpfEvent) {
 	v.h = append(v.h, e)
 	h := v.h
 	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !h[i].before(&h[p]) {
+		p := (i - 1) / 4
+		if !e.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 }
 
 func (v *lpf) pop() lpfEvent {
 	h := v.h
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	e := h[n]
 	h = h[:n]
+	v.h = h
+	if n == 0 {
+		return top
+	}
 	i := 0
 	for {
-		c := 2*i + 1
+		c := 4*i + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && h[c+1].before(&h[c]) {
-			c++
+		m := c
+		for j := c + 1; j < min(c+4, n); j++ {
+			if h[j].before(&h[m]) {
+				m = j
+			}
 		}
-		if !h[c].before(&h[i]) {
+		if !h[m].before(&e) {
 			break
 		}
-		h[i], h[c] = h[c], h[i]
-		i = c
+		h[i] = h[m]
+		i = m
 	}
-	v.h = h
+	h[i] = e
 	return top
 }
 
@@ -204,36 +219,50 @@ func (n *Network[T]) exactSolve() {
 		}
 	}
 	// The new flows rise from 0 on every link they cross; each link
-	// keeps the range of v.newOn that lists them.
-	v.newOn = v.newOn[:0]
+	// keeps the range of v.newOn that lists them, in slot order, once per
+	// occurrence. The ranges are laid out by counting: a start of many
+	// reduces adds hundreds of flows at once, and sorting their (link,
+	// slot) pairs cost more than the rest of the solve.
+	v.newLinks = v.newLinks[:0]
+	total := 0
 	for _, slot := range s.newFlows {
 		f := n.slots[slot].f
 		for _, l := range f.path {
 			if !n.links[l].cold {
-				v.sc(int32(l)).openCnt++
-				v.newOn = append(v.newOn, newOn{int32(l), slot})
+				c := v.sc(int32(l))
+				c.openCnt++
+				if c.newHi++; c.newHi == 1 {
+					v.newLinks = append(v.newLinks, int32(l))
+				}
+				total++
 			}
 		}
 		if !math.IsInf(f.cap, 1) {
-			v.push(lpfEvent{f.cap, evCapFlow, slot})
+			v.push(event(f.cap, evCapFlow, slot))
 		}
 	}
-	if len(v.newOn) > 1 {
-		slices.SortFunc(v.newOn, func(a, b newOn) int {
-			if a.l != b.l {
-				return int(a.l - b.l)
+	at := int32(0)
+	for _, l := range v.newLinks {
+		c := &v.ls[l]
+		c.newLo = at
+		at += c.newHi
+		c.newHi = c.newLo // filled up to here
+	}
+	v.newOn = slices.Grow(v.newOn[:0], total)[:total]
+	order := s.newFlows
+	if len(order) > 1 {
+		v.order = append(v.order[:0], s.newFlows...)
+		slices.Sort(v.order)
+		order = v.order
+	}
+	for _, slot := range order {
+		for _, l := range n.slots[slot].f.path {
+			if !n.links[l].cold {
+				c := &v.ls[l]
+				v.newOn[c.newHi] = slot
+				c.newHi++
 			}
-			return int(a.slot - b.slot)
-		})
-	}
-	for i := 0; i < len(v.newOn); {
-		j := i + 1
-		for j < len(v.newOn) && v.newOn[j].l == v.newOn[i].l {
-			j++
 		}
-		c := v.sc(v.newOn[i].l)
-		c.newLo, c.newHi = int32(i), int32(j)
-		i = j
 	}
 	for _, slot := range s.newFlows {
 		for _, l := range n.slots[slot].f.path {
@@ -246,23 +275,23 @@ func (n *Network[T]) exactSolve() {
 	s.touched = s.touched[:0]
 	for len(v.h) > 0 {
 		e := v.pop()
-		switch e.kind {
+		switch e.kind() {
 		case evLink:
 			n.popLink(e)
 		case evDeadline:
-			c := v.sc(e.id)
-			if c.state == lDone || c.gstate != gOld || n.links[e.id].nb == 0 {
+			c := v.sc(e.id())
+			if c.state == lDone || c.gstate != gOld || n.links[e.id()].nb == 0 {
 				continue
 			}
 			v.water = max(v.water, e.key)
-			if !n.riseAtOnce(e.id, c) {
-				n.open(e.id, c)
+			if !n.riseAtOnce(e.id(), c) {
+				n.open(e.id(), c)
 			}
 		case evGroup:
 			n.popGroup(e)
 		case evCapFlow:
-			f := n.slots[e.id].f
-			if s.xs[e.id].bn != bnNone {
+			f := n.slots[e.id()].f
+			if s.xs[e.id()].bn != bnNone {
 				continue
 			}
 			v.water = max(v.water, e.key)
@@ -332,10 +361,10 @@ func (n *Network[T]) mark(l int32) {
 func (n *Network[T]) pushLink(l int32, c *lscratch, key float64) {
 	v := &n.x.sv
 	c.cover = key
-	v.push(lpfEvent{key, evLink, l})
+	v.push(event(key, evLink, l))
 	if k := &n.links[l]; !c.deadline && c.gstate == gOld && k.nb > 0 && key > k.level {
 		c.deadline = true
-		v.push(lpfEvent{max(k.level, v.water), evDeadline, l})
+		v.push(event(max(k.level, v.water), evDeadline, l))
 	}
 }
 
@@ -364,7 +393,7 @@ func (n *Network[T]) bound(l int32, c *lscratch) float64 {
 // freezes its group there unless the share has risen past the key.
 func (n *Network[T]) popLink(e lpfEvent) {
 	v := &n.x.sv
-	l := e.id
+	l := e.id()
 	c := v.sc(l)
 	if c.state == lDone || e.key < c.cover {
 		return // done, or a later event stands for it
@@ -421,6 +450,9 @@ func (n *Network[T]) fairShare(l int32, c *lscratch) (w float64, k int32) {
 	}
 	b := x.capSum
 	v.cand = v.cand[:0]
+	// top is the highest level among the old groups: one in sixty calls
+	// finds a group at or above the share, so they are listed only then.
+	top := math.Inf(-1)
 	for _, it := range x.row {
 		if it.b == l {
 			continue
@@ -431,14 +463,13 @@ func (n *Network[T]) fairShare(l int32, c *lscratch) (w float64, k int32) {
 		}
 		lv := n.links[it.b].level
 		b += float64(it.n) * lv
-		if cb.gstate == gOld {
-			v.cand = append(v.cand, cand{lv, it.n, it.b})
+		if cb.gstate == gOld && lv > top {
+			top = lv
 		}
 	}
 	capv := n.links[l].cap
 	if k == 0 {
 		if b <= capv*(1+overload) {
-			v.cand = v.cand[:0]
 			return math.Inf(1), 0
 		}
 		w = 0 // the flows presumed at their rates overfill it: fill it from the bottom
@@ -447,9 +478,14 @@ func (n *Network[T]) fairShare(l int32, c *lscratch) (w float64, k int32) {
 	}
 	above := v.cand[:0]
 	tie := w * (1 - tieTol)
-	for _, cd := range v.cand {
-		if cd.v >= tie {
-			above = append(above, cd)
+	if top >= tie {
+		for _, it := range x.row {
+			if it.b == l || v.sc(it.b).gstate != gOld {
+				continue
+			}
+			if lv := n.links[it.b].level; lv >= tie {
+				above = append(above, cand{lv, it.n, it.b})
+			}
 		}
 	}
 	if x.capMax >= tie {
@@ -510,23 +546,16 @@ func (n *Network[T]) commit(l int32, c *lscratch, w float64) {
 				cm.openCnt -= it.n
 				cm.openOld -= float64(it.n) * old
 			}
+			// The links the group crosses see its rate move. Those it
+			// fills (nb > 0) change level. A fall lowers every other
+			// load and can bind nothing new; a rise can fill a link.
+			// Each link is listed once and mark reads only its own, so
+			// it is marked as soon as its load has moved.
 			if d != 0 {
 				n.xload(LinkID(m), float64(it.n)*d)
 			}
-		}
-		// The links the group crosses see its rate move. Those it fills
-		// (nb > 0) change level. A fall lowers every other load and can
-		// bind nothing new; a rise can fill a link.
-		switch {
-		case d < 0:
-			for _, it := range x.col {
-				if n.links[it.m].nb > 0 {
-					n.mark(it.m)
-				}
-			}
-		case d > 0:
-			for _, it := range x.col {
-				n.mark(it.m)
+			if d > 0 || (d < 0 && n.links[m].nb > 0) {
+				n.mark(m)
 			}
 		}
 	}
@@ -574,8 +603,7 @@ func (n *Network[T]) commit(l int32, c *lscratch, w float64) {
 		}
 	}
 	// New flows crossing l (listed once per occurrence).
-	for _, no := range v.newOn[c.newLo:c.newHi] {
-		slot := no.slot
+	for _, slot := range v.newOn[c.newLo:c.newHi] {
 		if s.xs[slot].bn != bnNone {
 			continue
 		}
@@ -654,7 +682,7 @@ func (n *Network[T]) riseAtOnce(l int32, c *lscratch) bool {
 	}
 	// The group's own link events are superseded by this commit; any
 	// other event below w must be taken first.
-	for len(v.h) > 0 && v.h[0].kind == evLink && v.h[0].id == l {
+	for len(v.h) > 0 && v.h[0].kind() == evLink && v.h[0].id() == l {
 		v.pop()
 	}
 	if len(v.h) > 0 && v.h[0].key < w {
@@ -709,7 +737,7 @@ func (n *Network[T]) open(l int32, c *lscratch) {
 	}
 	n.pushGroup(l)
 	if !math.IsInf(x.minCap, 1) {
-		v.push(lpfEvent{max(x.minCap, v.water), evCapGroup, l})
+		v.push(event(max(x.minCap, v.water), evCapGroup, l))
 	}
 }
 
@@ -770,24 +798,24 @@ func (n *Network[T]) pushNear(l int32) {
 	}
 	x.near = keep
 	if !math.IsInf(h, 1) {
-		v.push(lpfEvent{h, evGroup, l})
+		v.push(event(h, evGroup, l))
 	}
 }
 
 func (n *Network[T]) popGroup(e lpfEvent) {
 	v := &n.x.sv
-	c := v.sc(e.id)
-	if c.gstate != gOpen || n.links[e.id].nb == 0 {
+	c := v.sc(e.id())
+	if c.gstate != gOpen || n.links[e.id()].nb == 0 {
 		return
 	}
 	v.water = max(v.water, e.key)
-	if x := &n.x.xl[e.id]; v.water >= x.rest {
+	if x := &n.x.xl[e.id()]; v.water >= x.rest {
 		if v.water >= x.lim {
-			n.recertify(e.id, v.water)
+			n.recertify(e.id(), v.water)
 		}
-		n.pushGroup(e.id)
+		n.pushGroup(e.id())
 	} else {
-		n.pushNear(e.id)
+		n.pushNear(e.id())
 	}
 }
 
@@ -796,7 +824,7 @@ func (n *Network[T]) popGroup(e lpfEvent) {
 func (n *Network[T]) popCapGroup(e lpfEvent) {
 	s := n.x
 	v := &s.sv
-	l := e.id
+	l := e.id()
 	c := v.sc(l)
 	x := &s.xl[l]
 	if c.gstate != gOpen || len(x.mem) == 0 {
@@ -833,7 +861,7 @@ func (n *Network[T]) popCapGroup(e lpfEvent) {
 	x.minCap = minCap
 	n.changed(l)
 	if !math.IsInf(minCap, 1) {
-		v.push(lpfEvent{minCap, evCapGroup, l})
+		v.push(event(minCap, evCapGroup, l))
 	}
 }
 

@@ -23,8 +23,8 @@
 //
 // Determinism: flows are kept and iterated in the order they were added,
 // links in index order, and the exact mode's counts in the order they were
-// made (its one map is only looked up, never iterated), so identical call
-// sequences give bit-identical results.
+// made (its one hash table is only looked up, never iterated), so
+// identical call sequences give bit-identical results.
 //
 // Quantized mode (SetQuantum) trades exactness for speed on large, busy
 // networks: see SetQuantum. The default is exact.

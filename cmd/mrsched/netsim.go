@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -67,12 +68,12 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in, walked, err := readNetsim(b)
+	in, keys, err := readNetsim(b)
 	if err != nil {
 		return fmt.Errorf("%s: %v", name, err)
 	}
-	out, err := solveNetsim(name, in, walked)
-	if _, werr := walked(); werr != nil {
+	out, err := solveNetsim(name, in, keys.lines)
+	if werr := keys.err(); werr != nil {
 		// The key walk's errors (unknown or repeated keys, data after the
 		// object) come first, as they would had it run first.
 		return fmt.Errorf("%s: %v", name, werr)
@@ -80,17 +81,21 @@ func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if b, ok := appendPlainOutput(make([]byte, 0, 64*len(out.Flows)+64), out); ok {
+		_, err := stdout.Write(b)
+		return err
+	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
 
-// solveNetsim checks a decoded input and replays its flows. walked gives
+// solveNetsim checks a decoded input and replays its flows. lines gives
 // the keys' lines for its messages.
-func solveNetsim(name string, in netsimInput, walked func() (keyLines, error)) (*netsimOutput, error) {
+func solveNetsim(name string, in netsimInput, lines func() keyLines) (*netsimOutput, error) {
 	// at places a message at its field's line: "FILE: line 3: field ...".
 	at := func(path, format string, args ...any) error {
-		lines, _ := walked()
+		lines := lines()
 		return fmt.Errorf("%s: line %d: %s", name, lines.line(path), fmt.Sprintf(format, args...))
 	}
 	count := func(key string, v *float64) (int, error) {
@@ -138,11 +143,15 @@ func solveNetsim(name string, in netsimInput, walked func() (keyLines, error)) (
 	}
 	nodes := topo.NumNodes()
 	flows := make([]network.TimedFlow, len(in.Flows))
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(in.Flows))
+	// One array holds every path: a path is at most four links here (no
+	// disks), and the network copies it into its flow.
+	paths := make([]network.LinkID, 0, 4*len(in.Flows))
 	for i, f := range in.Flows {
-		where := fmt.Sprintf("flows[%d]", i)
+		// where names the flow in messages; only a message pays for it.
+		where := func() string { return "flows[" + strconv.Itoa(i) + "]" }
 		if f.ID == nil || *f.ID == "" {
-			return nil, at(where, "%s: field \"id\": required", where)
+			return nil, at(where(), "%s: field \"id\": required", where())
 		}
 		id := *f.ID
 		node := func(key string, v *float64) (cluster.NodeID, error) {
@@ -151,7 +160,7 @@ func solveNetsim(name string, in netsimInput, walked func() (keyLines, error)) (
 				if v != nil {
 					got = fmt.Sprint(*v)
 				}
-				return 0, at(where+"."+key, "%s (%s): field %q: %s; want a node 0..%d", where, id, key, got, nodes-1)
+				return 0, at(where()+"."+key, "%s (%s): field %q: %s; want a node 0..%d", where(), id, key, got, nodes-1)
 			}
 			return cluster.NodeID(*v), nil
 		}
@@ -169,17 +178,19 @@ func solveNetsim(name string, in netsimInput, walked func() (keyLines, error)) (
 		}
 		switch {
 		case seen[id]:
-			return nil, at(where+".id", "%s: field \"id\": %q is used twice", where, id)
+			return nil, at(where()+".id", "%s: field \"id\": %q is used twice", where(), id)
 		case src == dst:
-			return nil, at(where+".dst", "%s (%s): field \"dst\": a flow must leave its node (src = dst = %d)", where, id, src)
+			return nil, at(where()+".dst", "%s (%s): field \"dst\": a flow must leave its node (src = dst = %d)", where(), id, src)
 		case f.Bytes == nil || !(*f.Bytes >= 0):
-			return nil, at(where+".bytes", "%s (%s): field \"bytes\": want a non-negative number", where, id)
+			return nil, at(where()+".bytes", "%s (%s): field \"bytes\": want a non-negative number", where(), id)
 		case !(start >= 0):
-			return nil, at(where+".start_s", "%s (%s): field \"start_s\": want a non-negative number", where, id)
+			return nil, at(where()+".start_s", "%s (%s): field \"start_s\": want a non-negative number", where(), id)
 		}
 		seen[id] = true
-		flows[i] = network.TimedFlow{ID: id, Bytes: *f.Bytes, Start: start,
-			Path: topo.Path(nil, src, dst, false, false)}
+		k := len(paths)
+		path := topo.Path(paths[k:k:k+4], src, dst, false, false)
+		paths = paths[:k+len(path)]
+		flows[i] = network.TimedFlow{ID: id, Bytes: *f.Bytes, Start: start, Path: path}
 	}
 	res, makespan, err := network.Replay(topo.LinkCapacities(), flows)
 	if err != nil {
@@ -213,13 +224,29 @@ func (k keyLines) line(path string) int {
 	return 1
 }
 
+// keyWalk is the walk of an input's keys (scanKeys): lines gives each
+// key's line, for messages, and err what the walk refused, which the
+// caller reports before any message of its own, as if the walk had come
+// first.
+type keyWalk struct {
+	lines func() keyLines
+	err   func() error
+}
+
 // readNetsim decodes a netsim input: one JSON object with known fields,
-// each once, and nothing after it. Errors give the line. The walk of its
-// keys (scanKeys), which costs more than the decoding, runs beside the
-// decoding and whatever the caller does next: walked waits for it and
-// returns the keys' lines or its error, which the caller reports before
-// any of its own, as if the walk had come first.
-func readNetsim(b []byte) (netsimInput, func() (keyLines, error), error) {
+// each once, and nothing after it. Errors give the line. A plain input
+// (parsePlainNetsim) is read in one pass, and its keys are walked only if
+// a message wants a line. Any other is decoded by encoding/json, and the
+// walk of its keys, which costs more than the decoding, runs beside the
+// decoding and whatever the caller does next.
+func readNetsim(b []byte) (netsimInput, keyWalk, error) {
+	if in, ok := parsePlainNetsim(b); ok {
+		lines := sync.OnceValue(func() keyLines {
+			lines, _ := scanKeys(b) // refuses nothing in a plain input
+			return lines
+		})
+		return in, keyWalk{lines: lines, err: func() error { return nil }}, nil
+	}
 	type walk struct {
 		lines keyLines
 		err   error
@@ -233,15 +260,19 @@ func readNetsim(b []byte) (netsimInput, func() (keyLines, error), error) {
 		w := <-done
 		return w.lines, w.err
 	})
+	keys := keyWalk{
+		lines: func() keyLines { l, _ := walked(); return l },
+		err:   func() error { _, err := walked(); return err },
+	}
 	var in netsimInput
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&in); err != nil {
-		if _, werr := walked(); werr != nil {
-			return in, nil, werr
+		if werr := keys.err(); werr != nil {
+			return in, keyWalk{}, werr
 		}
-		return in, nil, jsonErr(b, err)
+		return in, keyWalk{}, jsonErr(b, err)
 	}
-	return in, walked, nil
+	return in, keys, nil
 }
 
 // scanKeys walks the document's tokens: it records each key's line,
