@@ -13,7 +13,6 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
-	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -151,85 +150,16 @@ func (p *tdProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n c
 	p.refresh(c)
 }
 
-// tdDiagOut is one run of td/diagnose.
-type tdDiagOut struct {
-	completionS, lowerS  float64
-	localRatio           float64
-	util, idleShare      float64 // of T x last map end
-	idleLastShare        float64 // idleShare after every job had started
-	stretchL, stretchR   float64
-	remoteShare          float64
-	tailS                float64 // completion - last map end
-	declines             int
-	sticky, stickyRemote float64 // shares of map launches
-	hSkipsPerMap         float64
-	atH, belowL          float64 // shares of adult job-time
-	idleOffers           int
-	engineLocal          float64 // node-local map launches by the engine's count, to check the probe
-	// heldS and queuedS are a job's mean waits on its critical path
-	// (package critpath): with a free slot it could take, and without.
-	heldS, queuedS float64
-}
-
-func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
-	r.variant = &v
-	var pr *tdProbe
-	res, err := r.simulate(r.policy.Label+", "+v.name, func(p sched.Policy) sched.Policy {
-		pr = newTDProbe(p)
-		return pr
+// runTDDiagnose runs every variant, queue type, policy and seed.
+func runTDDiagnose(o Options) (*Result, error) {
+	g, err := tdSetsGrid(o, len(tdVariants), func(r tdSim, vi int) (*tdOut, error) {
+		r.variant = &tdVariants[vi]
+		return r.run(r.policy.Label+", "+r.variant.name, false, true)
 	})
 	if err != nil {
 		return nil, err
 	}
-	sum := res.Summary
-	if sum.JobsCompleted != len(r.jobs) {
-		return nil, fmt.Errorf("%s, %s: %d of %d jobs finished", r.policy.Label, v.name, sum.JobsCompleted, len(r.jobs))
-	}
-	out := &tdDiagOut{completionS: sum.MakespanS, tailS: sum.MakespanS - pr.lastMapEnd, declines: pr.declines}
-	if tb := sum.TimeBreakdown; tb != nil {
-		out.heldS, out.queuedS = tb.MeanS[critpath.Held.String()], tb.MeanS[critpath.Queued.String()]
-	}
-	out.engineLocal = nodeLocalShare(res.Collector.Jobs())
-	cpu := 0.0
-	for i := range r.jobs {
-		cpu += r.jobs[i].Profile.MapSecPerByte * float64(r.jobs[i].InputBytes)
-	}
-	out.lowerS = cpu / float64(pr.T)
-	if span := float64(pr.T) * pr.lastMapEnd; span > 0 {
-		out.util, out.idleShare, out.idleLastShare = pr.busySlotS/span, pr.idleSlotS/span, pr.idleLastS/span
-	}
-	out.stretchL, out.stretchR = pr.stretch[0].mean(), pr.stretch[1].mean()
-	maps := pr.stretch[0].n + pr.stretch[1].n
-	if maps > 0 {
-		out.remoteShare = float64(pr.stretch[1].n) / float64(maps)
-		out.localRatio = 1 - out.remoteShare
-	}
-	if td, ok := pr.inner.(*sched.TD); ok {
-		s := td.Stats()
-		out.localRatio = s.LocalRatio()
-		out.sticky, out.stickyRemote = tdSticky(sum, s)
-		out.hSkipsPerMap = float64(s.HSkips) / float64(s.LocalMaps+s.NonLocalMaps)
-		out.idleOffers = s.IdleOffers
-		var adult, atH, belowL float64
-		for _, j := range s.Jobs {
-			adult += j.AdultS
-			atH += j.AtHS
-			belowL += j.BelowLS
-		}
-		if adult > 0 {
-			out.atH, out.belowL = atH/adult, belowL/adult
-		}
-	}
-	return out, nil
-}
-
-// runTDDiagnose runs every variant, queue type, policy and seed.
-func runTDDiagnose(o Options) (*Result, error) {
-	g, err := tdSetsGrid(o, len(tdVariants), func(r tdSim, vi int) (*tdDiagOut, error) { return r.diagnose(tdVariants[vi]) })
-	if err != nil {
-		return nil, err
-	}
-	outs, seeds := g.outs, o.seeds()
+	seeds := o.seeds()
 	t := &report.Table{
 		Title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", len(seeds)),
 		Headers: []string{"set-up", "queue", "scheduler", "completion (s)", "vs TD", "map CPU / T (s)", "local %", "map slots busy %", "idle while maps wait % (after last start)",
@@ -239,37 +169,28 @@ func runTDDiagnose(o Options) (*Result, error) {
 		"map_cpu_per_slot_s", "local_pct", "map_busy_pct", "idle_waiting_pct", "idle_waiting_after_last_start_pct", "stretch_local", "stretch_remote", "reduce_tail_s",
 		"sticky_pct", "sticky_nonlocal_pct", "h_skips_per_map", "adult_at_h_pct", "adult_below_l_pct", "td_idle_offers", "job_held_s", "job_queued_s")}
 	np := len(tdPolicies)
-	k := 0
+	sc := 0
 	for _, v := range tdVariants {
 		for _, qt := range TDQueueTypes {
 			type acc struct{ comp, lower, loc, util, idle, idleLast, sl, sr, tail, st, str, hs, ah, bl, io, held, queued stat }
 			a := make([]acc, np)
-			for range seeds {
-				for pi := range tdPolicies {
-					x := outs[k]
-					k++
-					s := &a[pi]
-					s.comp.add(x.completionS)
-					s.lower.add(x.lowerS)
-					s.loc.add(x.localRatio)
-					s.util.add(x.util)
-					s.idle.add(x.idleShare)
-					s.idleLast.add(x.idleLastShare)
-					s.sl.add(x.stretchL)
-					if x.remoteShare > 0 {
-						s.sr.add(x.stretchR)
-					}
-					s.tail.add(x.tailS)
-					s.st.add(x.sticky)
-					s.str.add(x.stickyRemote)
-					s.hs.add(x.hSkipsPerMap)
-					s.ah.add(x.atH)
-					s.bl.add(x.belowL)
-					s.io.add(float64(x.idleOffers))
-					s.held.add(x.heldS)
-					s.queued.add(x.queuedS)
-				}
+			for pi := range a {
+				m := func(v func(*tdOut) float64) stat { return g.sample(sc, pi, false, v) }
+				a[pi] = acc{m(func(x *tdOut) float64 { return x.completionS }), m(func(x *tdOut) float64 { return x.lowerS }),
+					m(func(x *tdOut) float64 { return x.probeLocal }), m(func(x *tdOut) float64 { return x.util }),
+					m(func(x *tdOut) float64 { return x.idleShare }), m(func(x *tdOut) float64 { return x.idleLastShare }),
+					m(func(x *tdOut) float64 { return x.stretchL }), g.sample(sc, pi, true, func(x *tdOut) float64 { return x.stretchR }),
+					m(func(x *tdOut) float64 { return x.tailS }), m(func(x *tdOut) float64 { return x.sticky }),
+					m(func(x *tdOut) float64 { return x.stickyRemote }), m(func(x *tdOut) float64 { return x.hSkipsPerMap }),
+					m(func(x *tdOut) float64 { return x.atH }), m(func(x *tdOut) float64 { return x.belowL }),
+					m(func(x *tdOut) float64 {
+						if x.td == nil {
+							return 0
+						}
+						return float64(x.td.IdleOffers)
+					}), m(func(x *tdOut) float64 { return x.heldS }), m(func(x *tdOut) float64 { return x.queuedS })}
 			}
+			sc++
 			for pi, p := range tdPolicies {
 				s := a[pi]
 				vs := s.comp.mean() / a[np-1].comp.mean()

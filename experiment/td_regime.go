@@ -188,49 +188,6 @@ func (h *heartbeatOnly) OfferIdle(c sched.Cluster, o sched.Offer) {
 // ---------------------------------------------------------------------
 // One run of a regime
 
-// tdRegimeOut is what td/regime and td/map keep of a run: td/queues'
-// measures and, from td/diagnose's probe, where the map phase's time went.
-type tdRegimeOut struct {
-	tdOutcome
-	meanTurnaroundS float64
-	crossRackGB     float64
-	// stretchL and stretchR are node-local and non-local maps' duration
-	// over their CPU time (start-up included), from tdProbe.
-	stretchL, stretchR float64
-	remoteMaps         int
-	// idleShare is map-slot time left idle while a job had a map to
-	// launch, over 100 slots x the last map's end (tdProbe).
-	idleShare float64
-}
-
-// regimeExec runs r (which must have a regime) with hotWatch counting
-// hotspots and tdProbe timing maps.
-func (r tdSim) regimeExec() (*tdRegimeOut, error) {
-	var w *hotWatch
-	var pr *tdProbe
-	res, err := r.simulate(r.policy.Label+", "+r.regime.name, func(p sched.Policy) sched.Policy {
-		w = newHotWatch(p, sched.DefaultTDConnectionLimit, r.seed)
-		pr = newTDProbe(w)
-		return pr
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := &tdRegimeOut{tdOutcome: *r.outcome(res, w)}
-	if err := checkFinished(&out.tdOutcome, r.policy.Label, r.regime.name); err != nil {
-		return nil, err
-	}
-	sum := res.Summary
-	out.meanTurnaroundS = sum.Turnaround.Mean
-	out.crossRackGB = sum.Bytes.CrossRackTotal / 1e9
-	out.stretchL, out.stretchR = pr.stretch[0].mean(), pr.stretch[1].mean()
-	out.remoteMaps = pr.stretch[1].n
-	if span := float64(pr.T) * pr.lastMapEnd; span > 0 {
-		out.idleShare = pr.idleSlotS / span
-	}
-	return out, nil
-}
-
 // ---------------------------------------------------------------------
 // td/regime
 
@@ -241,16 +198,15 @@ func runTDRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := tdSetsGrid(o, len(regs), func(r tdSim, ri int) (*tdRegimeOut, error) {
+	g, err := tdSetsGrid(o, len(regs), func(r tdSim, ri int) (*tdOut, error) {
 		r.regime = &regs[ri]
-		return r.regimeExec()
+		return r.run(r.policy.Label+", "+r.regime.name, true, true)
 	})
 	if err != nil {
 		return nil, err
 	}
 	seeds := o.seeds()
-	np, ns := len(tdPolicies), len(seeds)
-	at := func(ri, ti, si, pi int) *tdRegimeOut { return g.at(ri*len(TDQueueTypes)+ti, si, pi) }
+	ns := len(seeds)
 	t := &report.Table{
 		Title: fmt.Sprintf("td/regime: 200 GB queues on 50 nodes under the costs of the paper's Hadoop 0.20.1 cluster, one at a time and together, %d queues each (README-td.md gives each cost's source)", ns),
 		Headers: []string{"queue", "set-up", "FIFO (s)", "Fair (s)", "TD (s)", "TD / FIFO", "TD / Fair",
@@ -266,29 +222,21 @@ func runTDRegime(o Options) (*Result, error) {
 		"fifo_stretch_local", "fifo_stretch_remote", "td_stretch_local", "td_stretch_remote", "fifo_idle_pct", "td_idle_pct")}
 	for ti, qt := range TDQueueTypes {
 		for ri, rg := range regs {
-			comp := make([]stat, np)
-			loc, hot, xr, sl, sr, idle := make([]stat, np), make([]stat, np), make([]stat, np), make([]stat, np), make([]stat, np), make([]stat, np)
+			sc := ri*len(TDQueueTypes) + ti
+			each := func(known bool, v func(*tdOut) float64) []stat {
+				return []stat{g.sample(sc, 0, known, v), g.sample(sc, 1, known, v), g.sample(sc, 2, known, v)}
+			}
+			comp := each(false, func(x *tdOut) float64 { return x.completionS })
+			loc := each(false, func(x *tdOut) float64 { return x.localRatio })
+			hot := each(false, func(x *tdOut) float64 { return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4]) })
+			xr := each(false, func(x *tdOut) float64 { return x.crossRackGB })
+			sl, sr := each(false, func(x *tdOut) float64 { return x.stretchL }), each(true, func(x *tdOut) float64 { return x.stretchR })
+			idle := each(false, func(x *tdOut) float64 { return x.idleShare })
 			var vsFIFO, vsFair stat
 			var seFIFO, seFair sample
 			for si := range seeds {
-				for pi := range tdPolicies {
-					x := at(ri, ti, si, pi)
-					comp[pi].add(x.completionS)
-					loc[pi].add(x.localRatio)
-					n := 0
-					for _, v := range x.hot {
-						n += v
-					}
-					hot[pi].add(float64(n))
-					xr[pi].add(x.crossRackGB)
-					sl[pi].add(x.stretchL)
-					if x.remoteMaps > 0 {
-						sr[pi].add(x.stretchR)
-					}
-					idle[pi].add(x.idleShare)
-				}
-				td := at(ri, ti, si, 2).completionS
-				f, fr := td/at(ri, ti, si, 0).completionS, td/at(ri, ti, si, 1).completionS
+				td := g.at(sc, si, 2).completionS
+				f, fr := td/g.at(sc, si, 0).completionS, td/g.at(sc, si, 1).completionS
 				vsFIFO.add(f)
 				vsFair.add(fr)
 				seFIFO.add(f)
@@ -432,7 +380,7 @@ func tdMap() (regimeMap, error) {
 			return mapOutcome{}, err
 		}
 		rg := tdMapRegime(hdd, tdMapOversub[xi], tdMapSeekMs[yi])
-		out, err := tdSim{jobs: jobs, policy: p, seed: seed, regime: &rg}.regimeExec()
+		out, err := tdSim{jobs: jobs, policy: p, seed: seed, regime: &rg}.run(p.Label+", "+rg.name, true, true)
 		if err != nil {
 			return mapOutcome{}, err
 		}
