@@ -13,7 +13,6 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
-	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -159,56 +158,58 @@ func runTDDiagnose(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	seeds := o.seeds()
-	t := &report.Table{
-		Title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", len(seeds)),
-		Headers: []string{"set-up", "queue", "scheduler", "completion (s)", "vs TD", "map CPU / T (s)", "local %", "map slots busy %", "idle while maps wait % (after last start)",
-			"job held / queued (s)", "stretch local", "stretch remote", "reduce tail (s)", "sticky % (non-local)", "H skips / map", "adult time at H %", "below L %"},
-	}
-	c := &report.Table{Headers: row("setup", "queue", "scheduler", "queues", []string{"completion_s", "completion_s_min", "completion_s_max"}, "completion_vs_td",
-		"map_cpu_per_slot_s", "local_pct", "map_busy_pct", "idle_waiting_pct", "idle_waiting_after_last_start_pct", "stretch_local", "stretch_remote", "reduce_tail_s",
-		"sticky_pct", "sticky_nonlocal_pct", "h_skips_per_map", "adult_at_h_pct", "adult_below_l_pct", "td_idle_offers", "job_held_s", "job_queued_s")}
-	np := len(tdPolicies)
-	sc := 0
-	for _, v := range tdVariants {
-		for _, qt := range TDQueueTypes {
-			type acc struct{ comp, lower, loc, util, idle, idleLast, sl, sr, tail, st, str, hs, ah, bl, io, held, queued stat }
-			a := make([]acc, np)
-			for pi := range a {
-				m := func(v func(*tdOut) float64) stat { return g.sample(sc, pi, false, v) }
-				a[pi] = acc{m(func(x *tdOut) float64 { return x.completionS }), m(func(x *tdOut) float64 { return x.lowerS }),
-					m(func(x *tdOut) float64 { return x.probeLocal }), m(func(x *tdOut) float64 { return x.util }),
-					m(func(x *tdOut) float64 { return x.idleShare }), m(func(x *tdOut) float64 { return x.idleLastShare }),
-					m(func(x *tdOut) float64 { return x.stretchL }), g.sample(sc, pi, true, func(x *tdOut) float64 { return x.stretchR }),
-					m(func(x *tdOut) float64 { return x.tailS }), m(func(x *tdOut) float64 { return x.sticky }),
-					m(func(x *tdOut) float64 { return x.stickyRemote }), m(func(x *tdOut) float64 { return x.hSkipsPerMap }),
-					m(func(x *tdOut) float64 { return x.atH }), m(func(x *tdOut) float64 { return x.belowL }),
-					m(func(x *tdOut) float64 {
-						if x.td == nil {
-							return 0
-						}
-						return float64(x.td.IdleOffers)
-					}), m(func(x *tdOut) float64 { return x.heldS }), m(func(x *tdOut) float64 { return x.queuedS })}
-			}
-			sc++
-			for pi, p := range tdPolicies {
-				s := a[pi]
-				vs := s.comp.mean() / a[np-1].comp.mean()
-				tdCells := []string{"-", "-", "-", "-"}
-				tdCSV := []string{"", "", "", "", "", ""}
-				if p.Name == "td" {
-					tdCells = []string{fmt.Sprintf("%.1f (%.1f)", 100*s.st.mean(), 100*s.str.mean()), num(s.hs.mean(), 2), num(100*s.ah.mean(), 0), num(100*s.bl.mean(), 0)}
-					tdCSV = []string{num(100*s.st.mean(), 2), num(100*s.str.mean(), 2), num(s.hs.mean(), 3), num(100*s.ah.mean(), 1), num(100*s.bl.mean(), 1), num(s.io.mean(), 1)}
+	type R = cell
+	over := func(v func(*tdOut) float64) func(R) float64 { return func(r R) float64 { return g.over(v)(r).mean() } }
+	comp := g.over(func(x *tdOut) float64 { return x.completionS })
+	loc := g.over(func(x *tdOut) float64 { return x.probeLocal })
+	idle, idleLast := over(func(x *tdOut) float64 { return x.idleShare }), over(func(x *tdOut) float64 { return x.idleLastShare })
+	held, queued := over(func(x *tdOut) float64 { return x.heldS }), over(func(x *tdOut) float64 { return x.queuedS })
+	sticky, stickyRemote := over(func(x *tdOut) float64 { return x.sticky }), over(func(x *tdOut) float64 { return x.stickyRemote })
+	hSkips, atH, belowL := over(func(x *tdOut) float64 { return x.hSkipsPerMap }), over(func(x *tdOut) float64 { return x.atH }), over(func(x *tdOut) float64 { return x.belowL })
+	idleOffers := over(func(x *tdOut) float64 { return float64(x.td.IdleOffers) })
+	isTD := func(r R) bool { return tdPolicies[r.p].Name == "td" }
+	// tdOnly is a group of cells TD's rows have and the others leave
+	// "-" in the table, empty in the CSV.
+	tdOnly := func(text func(R) []string, cells func(R) []string, heads []string, csv ...string) []column[R] {
+		var cols []column[R]
+		for k, h := range heads {
+			cols = append(cols, shown(h, func(r R) string {
+				if !isTD(r) {
+					return "-"
 				}
-				t.AddRow(append([]string{v.name, qt.Name, p.Label, s.comp.text(0), fmt.Sprintf("%.2f", vs), num(s.lower.mean(), 0), s.loc.pct(),
-					num(100*s.util.mean(), 0), fmt.Sprintf("%.1f (%.1f)", 100*s.idle.mean(), 100*s.idleLast.mean()),
-					fmt.Sprintf("%.1f / %.1f", s.held.mean(), s.queued.mean()), num(s.sl.mean(), 2), num(s.sr.mean(), 2), num(s.tail.mean(), 0)}, tdCells...)...)
-				c.AddRow(row(v.name, qt.Name, p.Label, fmt.Sprint(len(seeds)), s.comp.csv(1), num(vs, 3), num(s.lower.mean(), 1), num(100*s.loc.mean(), 2),
-					num(100*s.util.mean(), 2), num(100*s.idle.mean(), 2), num(100*s.idleLast.mean(), 2), num(s.sl.mean(), 3), num(s.sr.mean(), 3), num(s.tail.mean(), 1), tdCSV,
-					num(s.held.mean(), 2), num(s.queued.mean(), 2))...)
-			}
+				return text(r)[k]
+			}))
 		}
+		return append(cols, written(func(r R) []string {
+			if !isTD(r) {
+				return make([]string, len(csv))
+			}
+			return cells(r)
+		}, csv...))
 	}
+	cols := slices.Concat([]column[R]{
+		key("set-up", "setup", func(r R) string { return tdVariants[r.s/len(TDQueueTypes)].name }),
+		key("queue", "queue", func(r R) string { return TDQueueTypes[r.s%len(TDQueueTypes)].Name }),
+		key("scheduler", "scheduler", func(r R) string { return tdPolicies[r.p].Label }),
+		seedsCol[R]("queues", g.seeds),
+		spread("completion (s)", "completion_s", 0, 1, comp),
+		number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).mean() / comp(R{r.s, len(tdPolicies) - 1}).mean() }),
+		number("map CPU / T (s)", "map_cpu_per_slot_s", 0, 1, over(func(x *tdOut) float64 { return x.lowerS })),
+		both("local %", func(r R) string { return loc(r).pct() }, "local_pct", func(r R) string { return num(100*loc(r).mean(), 2) }),
+		number("map slots busy %", "map_busy_pct", 0, 2, func(r R) float64 { return 100 * over(func(x *tdOut) float64 { return x.util })(r) }),
+		{head: "idle while maps wait % (after last start)", text: func(r R) string { return fmt.Sprintf("%.1f (%.1f)", 100*idle(r), 100*idleLast(r)) },
+			csv: []string{"idle_waiting_pct", "idle_waiting_after_last_start_pct"}, cells: func(r R) []string { return []string{num(100*idle(r), 2), num(100*idleLast(r), 2)} }},
+		shown("job held / queued (s)", func(r R) string { return fmt.Sprintf("%.1f / %.1f", held(r), queued(r)) }),
+		number("stretch local", "stretch_local", 2, 3, over(func(x *tdOut) float64 { return x.stretchL })),
+		number("stretch remote", "stretch_remote", 2, 3, func(r R) float64 { return g.known(func(x *tdOut) float64 { return x.stretchR })(r).mean() }),
+		number("reduce tail (s)", "reduce_tail_s", 0, 1, over(func(x *tdOut) float64 { return x.tailS })),
+	}, tdOnly(func(r R) []string {
+		return []string{fmt.Sprintf("%.1f (%.1f)", 100*sticky(r), 100*stickyRemote(r)), num(hSkips(r), 2), num(100*atH(r), 0), num(100*belowL(r), 0)}
+	}, func(r R) []string {
+		return []string{num(100*sticky(r), 2), num(100*stickyRemote(r), 2), num(hSkips(r), 3), num(100*atH(r), 1), num(100*belowL(r), 1), num(idleOffers(r), 1)}
+	}, []string{"sticky % (non-local)", "H skips / map", "adult time at H %", "below L %"},
+		"sticky_pct", "sticky_nonlocal_pct", "h_skips_per_map", "adult_at_h_pct", "adult_below_l_pct", "td_idle_offers"),
+		[]column[R]{written(func(r R) []string { return []string{num(held(r), 2), num(queued(r), 2)} }, "job_held_s", "job_queued_s")})
 	notes := []string{
 		"map CPU / T: the queue's map CPU time over the 100 map slots, a lower bound on the map phase. map slots busy and idle while",
 		"maps wait: slot-seconds over 100 x (last map end); in brackets the part after every job had launched a map (the queue's",
@@ -222,6 +223,5 @@ func runTDDiagnose(o Options) (*Result, error) {
 	for _, v := range tdVariants {
 		notes = append(notes, fmt.Sprintf("set-up %s: %s.", v.name, v.why))
 	}
-	t.Notes = notes
-	return &Result{Table: t, CSV: c}, nil
+	return table[R]{title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", g.seeds), cols: cols, notes: notes}.result(g.cells()), nil
 }
