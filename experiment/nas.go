@@ -422,6 +422,12 @@ func nasClassOf(j *metrics.JobRecord) sched.NASClass {
 
 var nasClasses = []sched.NASClass{sched.NASLight, sched.NASMedium, sched.NASHeavy}
 
+// nasSteady, nasCongestion and nasCompleted read a run's summary: its
+// steady-state jobs an hour, congestion occurrences, jobs completed.
+func nasSteady(r *nasOutcome) float64     { return r.summary.SteadyState.JobsPerHour }
+func nasCongestion(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }
+func nasCompleted(r *nasOutcome) float64  { return float64(r.summary.JobsCompleted) }
+
 // gain is a ratio as a signed percent change, mean (min-max).
 func gain(s stat) string {
 	if s.n == 0 {
@@ -455,41 +461,20 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fair := res[0]
 	byLabel := map[string][]*nasOutcome{}
 	for i, p := range pols {
 		byLabel[p.Label] = res[i]
 	}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e9 }
 	paperOf := func(m map[string]string, l string) string {
 		if v, ok := m[l]; ok {
 			return v
 		}
 		return "-"
 	}
-	type R struct {
-		label, tputPaper, jtPaper, congPaper string
-		tput, tx, steady, jt, jx, cross, cx  stat
-		prog, over, overP, cong, done        stat
-		jobs                                 int
-	}
-	var rows []R
-	for i, p := range pols {
-		rs := res[i]
-		over := func(v func(*nasOutcome) float64) stat { return overSeeds(rs, v) }
-		rows = append(rows, R{label: p.Label, tputPaper: paperOf(s.Paper.Throughput, p.Label), jtPaper: paperOf(s.Paper.JobTime, p.Label),
-			congPaper: paperOf(s.Paper.Congestion, p.Label),
-			tput:      over(tput), tx: ratioSeeds(rs, fair, tput), steady: over(func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }),
-			jt: over(jt), jx: ratioSeeds(rs, fair, jt), cross: over(cross), cx: ratioSeeds(rs, fair, cross),
-			prog:  over(func(r *nasOutcome) float64 { return r.mapProgress() }),
-			over:  over(func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue }),
-			overP: over(func(r *nasOutcome) float64 { return 100 * r.load.MeanShare }),
-			cong:  over(func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }),
-			done:  over(func(r *nasOutcome) float64 { return float64(r.summary.JobsCompleted) }),
-			jobs:  len(rs[0].jobs)})
-	}
+	rows := labelled(pols, res, res[0])
+	type R = runsRow[*nasOutcome]
 	notes := []string{
 		"mean (min-max over seeds); x Fair = ratio to Fair on the same seed. jobs/h: jobs / (last finish - first submit), the paper's",
 		"throughput; job time: finish - submit; cross-rack: all bytes that crossed a rack uplink (shuffle, remote map input, output",
@@ -507,28 +492,29 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 			gain(ratioSeeds(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
 			gain(ratioSeeds(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
 	}
-	x := func(csv string, v func(R) stat) column[R] { return spread("x Fair", csv, 2, 4, v) }
+	x := func(csv string, v func(*nasOutcome) float64) column[R] { return spread("x Fair", csv, 2, 4, xOf(v)) }
+	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e9 }
 	return table[R]{
 		title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
 		cols: []column[R]{
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
 			written(func(R) []string { return []string{s.Name, strconv.Itoa(s.Users)} }, "window", "users"),
-			spread("jobs/h", "throughput_jph", 1, 3, func(r R) stat { return r.tput }),
-			x("throughput_x", func(r R) stat { return r.tx }),
-			paper("paper", "paper_throughput_x", func(r R) string { return r.tputPaper }),
-			shown("steady jobs/h", func(r R) string { return r.steady.text(1) }),
-			spread("mean job time (s)", "job_time_s", 0, 1, func(r R) stat { return r.jt }),
-			x("job_time_x", func(r R) stat { return r.jx }),
-			paper("paper", "paper_job_time_x", func(r R) string { return r.jtPaper }),
-			spread("cross-rack GB", "cross_rack_gb", 0, 2, func(r R) stat { return r.cross }),
-			x("cross_rack_x", func(r R) stat { return r.cx }),
-			spread("map progress at 1st reduce", "map_progress", 2, 4, func(r R) stat { return r.prog }),
-			spread("nodes over TT %", "nodes_over_tt", 1, 2, func(r R) stat { return r.over }),
-			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, func(r R) stat { return r.overP }),
-			spread("congestion occurrences", "congestion", 0, 0, func(r R) stat { return r.cong }),
-			paper("paper", "paper_congestion", func(r R) string { return r.congPaper }),
+			spread("jobs/h", "throughput_jph", 1, 3, overOf(tput)),
+			x("throughput_x", tput),
+			paper("paper", "paper_throughput_x", func(r R) string { return paperOf(s.Paper.Throughput, r.label) }),
+			shown("steady jobs/h", func(r R) string { return overOf(nasSteady)(r).text(1) }),
+			spread("mean job time (s)", "job_time_s", 0, 1, overOf(jt)),
+			x("job_time_x", jt),
+			paper("paper", "paper_job_time_x", func(r R) string { return paperOf(s.Paper.JobTime, r.label) }),
+			spread("cross-rack GB", "cross_rack_gb", 0, 2, overOf(cross)),
+			x("cross_rack_x", cross),
+			spread("map progress at 1st reduce", "map_progress", 2, 4, overOf(func(r *nasOutcome) float64 { return r.mapProgress() })),
+			spread("nodes over TT %", "nodes_over_tt", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue })),
+			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.load.MeanShare })),
+			spread("congestion occurrences", "congestion", 0, 0, overOf(nasCongestion)),
+			paper("paper", "paper_congestion", func(r R) string { return paperOf(s.Paper.Congestion, r.label) }),
 			written(func(r R) []string {
-				return append([]string{strconv.Itoa(r.jobs), num(r.done.mean(), 0)}, r.steady.csv(3)...)
+				return append([]string{strconv.Itoa(len(r.rs[0].jobs)), num(overOf(nasCompleted)(r).mean(), 0)}, overOf(nasSteady)(r).csv(3)...)
 			},
 				"jobs", "jobs_completed", "steady_jph", "steady_jph_min", "steady_jph_max"),
 		},
@@ -608,19 +594,13 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	delay := res[0]
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
 		return func(r *nasOutcome) float64 {
 			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
 		}
 	}
-	type R struct {
-		label                                                 string
-		jt, jx, light, medium, heavy, node, off, nonLocal, wt stat
-		held, queued                                          stat
-		heldBy                                                string
-	}
+	type R = runsRow[*nasOutcome]
 	// part is a run's mean seconds a job in one part of its critical path
 	// (docs/time.md).
 	part := func(name string) func(*nasOutcome) float64 {
@@ -655,36 +635,24 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 		}
 		return fmt.Sprintf("%s (%.0f%%)", rule, 100*best/total)
 	}
-	var rows []R
-	for i, p := range pols {
-		rs := res[i]
-		over := func(v func(*nasOutcome) float64) stat { return overSeeds(rs, v) }
-		rows = append(rows, R{label: p.Label, jt: over(jt), jx: ratioSeeds(rs, delay, jt),
-			light: over(classJT(sched.NASLight)), medium: over(classJT(sched.NASMedium)), heavy: over(classJT(sched.NASHeavy)),
-			node:     over(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }),
-			off:      over(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off }),
-			nonLocal: over(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() }),
-			wt:       over(func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }),
-			held:     over(part("held")), queued: over(part("queued")), heldBy: heldBy(rs)})
-	}
 	return table[R]{
 		title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
 			strconv.FormatFloat(nasDiagnoseWaitS, 'f', -1, 64) + " s as a wait; " + s.describe(o, s.Users),
 		cols: []column[R]{
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
 			written(func(R) []string { return []string{s.Name} }, "window"),
-			spread("mean job time (s)", "job_time_s", 1, 2, func(r R) stat { return r.jt }),
-			spread("x Delay", "job_time_x_delay", 2, 4, func(r R) stat { return r.jx }),
-			spread("light (s)", "light_s", 1, 2, func(r R) stat { return r.light }),
-			spread("medium (s)", "medium_s", 1, 2, func(r R) stat { return r.medium }),
-			spread("heavy (s)", "heavy_s", 0, 1, func(r R) stat { return r.heavy }),
-			spread("node-local maps %", "node_local_pct", 1, 2, func(r R) stat { return r.node }),
-			spread("off-rack maps %", "off_rack_pct", 1, 2, func(r R) stat { return r.off }),
-			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, func(r R) stat { return r.nonLocal }),
-			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, func(r R) stat { return r.wt }),
-			spread("held (s)", "held_s", 1, 2, func(r R) stat { return r.held }),
-			spread("queued (s)", "queued_s", 1, 2, func(r R) stat { return r.queued }),
-			verbatim("held most by", "held_most_by", func(r R) string { return r.heldBy }),
+			spread("mean job time (s)", "job_time_s", 1, 2, overOf(jt)),
+			spread("x Delay", "job_time_x_delay", 2, 4, xOf(jt)),
+			spread("light (s)", "light_s", 1, 2, overOf(classJT(sched.NASLight))),
+			spread("medium (s)", "medium_s", 1, 2, overOf(classJT(sched.NASMedium))),
+			spread("heavy (s)", "heavy_s", 0, 1, overOf(classJT(sched.NASHeavy))),
+			spread("node-local maps %", "node_local_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node })),
+			spread("off-rack maps %", "off_rack_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off })),
+			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, overOf(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() })),
+			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, overOf(func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 })),
+			spread("held (s)", "held_s", 1, 2, overOf(part("held"))),
+			spread("queued (s)", "queued_s", 1, 2, overOf(part("queued"))),
+			verbatim("held most by", "held_most_by", func(r R) string { return heldBy(r.rs) }),
 		},
 		notes: []string{
 			"mean (min-max over seeds); x Delay = ratio to Delay on the same seed. Classes by true shuffle (light < 1 MB, heavy > 100 MB).",
@@ -693,7 +661,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			"(docs/time.md); held most by: over the seeds, the rule under which most held time falls, each job's counted under the rule that held it longest.",
 		},
 		wall: nasWallNote(res),
-	}.result(rows), nil
+	}.result(labelled(pols, res, res[0])), nil
 }
 
 // ---------------------------------------------------------------------

@@ -105,34 +105,26 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 		count[nasClassOf(&res[0][0].jobs[i])]++
 	}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
-	steady := func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	type R struct {
-		label, against string
-		rs             []*nasOutcome
-		tx, sx, jx     stat // NAS over the row, on the same seed
-	}
+	type R = runsRow[*nasOutcome] // ref: the NAS the row is against, if any
 	var rows []R
 	for i, p := range pols {
-		r := R{label: p.Label, against: nasRegimeAgainst[p.Label], rs: res[i]}
-		if r.against != "" {
-			n := byLabel[r.against]
-			r.tx, r.sx, r.jx = ratioSeeds(n, r.rs, tput), ratioSeeds(n, r.rs, steady), ratioSeeds(n, r.rs, jt)
-		}
-		rows = append(rows, r)
+		rows = append(rows, R{p.Label, res[i], byLabel[nasRegimeAgainst[p.Label]]})
 	}
 	// over is a column of a figure of the row's runs, over seeds.
 	over := func(head, csv string, tprec, cprec int, v func(*nasOutcome) float64) column[R] {
-		return spread(head, csv, tprec, cprec, func(r R) stat { return overSeeds(r.rs, v) })
+		return spread(head, csv, tprec, cprec, overOf(v))
 	}
 	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
 		return func(r *nasOutcome) float64 {
 			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
 		}
 	}
-	nasX := func(head, csv string, v func(R) stat) column[R] {
-		return column[R]{head: head, text: func(r R) string { return gain(v(r)) },
-			csv: []string{csv, csv + "_min", csv + "_max"}, cells: func(r R) []string { return v(r).csv(4) }}
+	// nasX is NAS's v over the row's, on the same seed.
+	nasX := func(head, csv string, v func(*nasOutcome) float64) column[R] {
+		x := func(r R) stat { return ratioSeeds(r.ref, r.rs, v) }
+		return column[R]{head: head, text: func(r R) string { return gain(x(r)) },
+			csv: []string{csv, csv + "_min", csv + "_max"}, cells: func(r R) []string { return x(r).csv(4) }}
 	}
 	return table[R]{
 		title: "nas/regime: the paper's regime; " + s.describe(o, s.Users),
@@ -140,23 +132,23 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
 			written(func(R) []string { return []string{s.Name, num(scale, 2), strconv.Itoa(s.Users)} }, "window", "scale", "users"),
 			over("jobs/h", "throughput_jph", 1, 3, tput),
-			over("steady jobs/h", "steady_jph", 1, 3, steady),
+			over("steady jobs/h", "steady_jph", 1, 3, nasSteady),
 			over("mean job time (s)", "job_time_s", 0, 2, jt),
 			over("light (s)", "light_s", 0, 2, classJT(sched.NASLight)),
 			over("medium (s)", "medium_s", 0, 2, classJT(sched.NASMedium)),
 			over("heavy (s)", "heavy_s", 0, 2, classJT(sched.NASHeavy)),
 			over("node-local maps %", "node_local_pct", 1, 2, func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }),
 			over("cross-rack TB", "cross_rack_tb", 1, 3, func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e12 }),
-			over("congestion", "congestion", 0, 0, func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }),
+			over("congestion", "congestion", 0, 0, nasCongestion),
 			over("reducer-s waiting (M)", "reduce_wait_ms", 1, 2, func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }),
 			over("last finish (h)", "last_finish_h", 1, 2, func(r *nasOutcome) float64 { return r.lastFinish() / 3600 }),
 			written(func(r R) []string {
-				return []string{strconv.Itoa(len(r.rs[0].jobs)), num(overSeeds(r.rs, func(x *nasOutcome) float64 { return float64(x.summary.JobsCompleted) }).mean(), 0)}
+				return []string{strconv.Itoa(len(r.rs[0].jobs)), num(overSeeds(r.rs, nasCompleted).mean(), 0)}
 			}, "jobs", "jobs_completed"),
-			both("against", func(r R) string { return orDash(r.against) }, "against", func(r R) string { return r.against }),
-			nasX("NAS jobs/h", "nas_throughput_x", func(r R) stat { return r.tx }),
-			nasX("NAS steady", "nas_steady_x", func(r R) stat { return r.sx }),
-			nasX("NAS job time", "nas_job_time_x", func(r R) stat { return r.jx }),
+			both("against", func(r R) string { return orDash(nasRegimeAgainst[r.label]) }, "against", func(r R) string { return nasRegimeAgainst[r.label] }),
+			nasX("NAS jobs/h", "nas_throughput_x", tput),
+			nasX("NAS steady", "nas_steady_x", nasSteady),
+			nasX("NAS job time", "nas_job_time_x", jt),
 			written(func(r R) []string { return overSeeds(r.rs, func(x *nasOutcome) float64 { return x.wallS }).csv(0) }, "wall_s", "wall_s_min", "wall_s_max"),
 		},
 		notes: []string{

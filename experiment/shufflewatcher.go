@@ -597,60 +597,62 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 	for i, p := range swMainPols {
 		byLabel[p.Label] = res[i]
 	}
-	type R struct {
-		label, base                       string
-		tput, tx, ta, tax, cross, cx, cax stat
-		paper                             [3]string
-		slower, measured                  int
-	}
+	type R = runsRow[*swOutcome] // ref: the baseline's runs
 	tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
 	ta := func(r *swOutcome) float64 { return r.turnaround() }
 	cross := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossNoOutput()) }
 	crossAll := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossAll()) }
 	var rows []R
 	for _, p := range swMainPols {
-		rs, base := byLabel[p.Label], byLabel[swBaseOf[p.Label]]
-		r := R{label: p.Label, base: swBaseOf[p.Label], paper: swPaperFig8[p.Label],
-			tput: overSeeds(rs, tput), tx: ratioSeeds(rs, base, tput), ta: overSeeds(rs, ta), tax: ratioSeeds(rs, base, ta),
-			cross: overSeeds(rs, cross), cx: ratioSeeds(rs, base, cross), cax: ratioSeeds(rs, base, crossAll)}
-		if r.paper[0] == "" {
-			r.paper = [3]string{"-", "-", "-"}
-			if p.Label == r.base {
-				r.paper = [3]string{"1.00", "1.00", "1.00"}
+		rows = append(rows, R{p.Label, byLabel[p.Label], byLabel[swBaseOf[p.Label]]})
+	}
+	fig8 := func(k int) func(R) string {
+		return func(r R) string {
+			switch pp, ok := swPaperFig8[r.label]; {
+			case ok:
+				return pp[k]
+			case r.label == swBaseOf[r.label]:
+				return "1.00"
 			}
+			return "-"
 		}
-		for s := range rs {
-			for _, i := range rs[s].measured() {
-				r.measured++
-				if rs[s].jobs[i].Turnaround() > base[s].jobs[i].Turnaround()+1e-6 {
-					r.slower++
+	}
+	// slower counts the jobs submitted in the window whose turnaround is
+	// longer than under the baseline, and those jobs, over the seeds.
+	slower := func(r R) (slower, measured int) {
+		for s := range r.rs {
+			for _, i := range r.rs[s].measured() {
+				measured++
+				if r.rs[s].jobs[i].Turnaround() > r.ref[s].jobs[i].Turnaround()+1e-6 {
+					slower++
 				}
 			}
 		}
-		rows = append(rows, r)
+		return slower, measured
 	}
 	return table[R]{
 		title: "shufflewatcher/main: 100 nodes in 10 racks, 30 users, Table 1 mix, Table 2 sizes x " +
 			num(cfg.scale(), 3) + ", mean inter-arrival 40 s (paper Fig. 8); " + cfg.describe(o),
 		cols: []column[R]{
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			key("vs", "baseline", func(r R) string { return r.base }),
-			spread("jobs/h in window", "throughput_jph", 1, 3, func(r R) stat { return r.tput }),
-			spread("throughput x", "throughput_x", 2, 4, func(r R) stat { return r.tx }),
-			paper("paper", "paper_throughput_x", func(r R) string { return r.paper[0] }),
-			spread("mean turnaround (s)", "turnaround_s", 0, 1, func(r R) stat { return r.ta }),
-			spread("turnaround x", "turnaround_x", 2, 4, func(r R) stat { return r.tax }),
-			paper("paper", "paper_turnaround_x", func(r R) string { return r.paper[1] }),
-			spread("cross-rack GB (shuffle+map)", "cross_rack_gb", 0, 2, func(r R) stat { return r.cross }),
-			spread("cross-rack x", "cross_rack_x", 2, 4, func(r R) stat { return r.cx }),
-			paper("paper", "paper_cross_rack_x", func(r R) string { return r.paper[2] }),
-			spread("x incl. output", "cross_rack_incl_output_x", 2, 4, func(r R) stat { return r.cax }),
+			key("vs", "baseline", func(r R) string { return swBaseOf[r.label] }),
+			spread("jobs/h in window", "throughput_jph", 1, 3, overOf(tput)),
+			spread("throughput x", "throughput_x", 2, 4, xOf(tput)),
+			paper("paper", "paper_throughput_x", fig8(0)),
+			spread("mean turnaround (s)", "turnaround_s", 0, 1, overOf(ta)),
+			spread("turnaround x", "turnaround_x", 2, 4, xOf(ta)),
+			paper("paper", "paper_turnaround_x", fig8(1)),
+			spread("cross-rack GB (shuffle+map)", "cross_rack_gb", 0, 2, overOf(cross)),
+			spread("cross-rack x", "cross_rack_x", 2, 4, xOf(cross)),
+			paper("paper", "paper_cross_rack_x", fig8(2)),
+			spread("x incl. output", "cross_rack_incl_output_x", 2, 4, xOf(crossAll)),
 			{head: "slower than base", text: func(r R) string {
-				if r.label == r.base {
+				if r.label == swBaseOf[r.label] {
 					return "-"
 				}
-				return fmt.Sprintf("%d of %d", r.slower, r.measured)
-			}, csv: []string{"jobs_slower", "jobs_measured"}, cells: func(r R) []string { return []string{strconv.Itoa(r.slower), strconv.Itoa(r.measured)} }},
+				n, of := slower(r)
+				return fmt.Sprintf("%d of %d", n, of)
+			}, csv: []string{"jobs_slower", "jobs_measured"}, cells: func(r R) []string { n, of := slower(r); return []string{strconv.Itoa(n), strconv.Itoa(of)} }},
 		},
 		notes: []string{
 			"mean (min-max over seeds). x = ratio to the baseline in 'vs' on the same seed (the paper's normalisation: SW-fair and Delay",
@@ -821,11 +823,7 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 
 // runSWMix is Fig. 14(b): SW-fair over Fair for three job mixes.
 func runSWMix(o Options, cfg swConfig) (*Result, error) {
-	type R struct {
-		mix             swMixSpec
-		fair, sw        stat
-		tx, tax, cx, ox stat
-	}
+	type R = runsRow[*swOutcome] // SW-fair's runs, ref Fair's
 	var rows []R
 	var all [][]*swOutcome
 	for _, m := range swMixes {
@@ -840,28 +838,27 @@ func runSWMix(o Options, cfg swConfig) (*Result, error) {
 			return nil, err
 		}
 		all = append(all, res...)
-		fair, sw := res[0], res[1]
-		tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-		rows = append(rows, R{mix: m, fair: overSeeds(fair, tput), sw: overSeeds(sw, tput), tx: ratioSeeds(sw, fair, tput),
-			tax: ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.turnaround() }),
-			cx:  ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() }),
-			ox:  ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() })})
+		rows = append(rows, R{m.Name, res[1], res[0]})
 	}
-	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
+	mixOf := func(r R) swMixSpec {
+		return swMixes[slices.IndexFunc(swMixes, func(m swMixSpec) bool { return m.Name == r.label })]
+	}
+	tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
+	x := func(head, csv string, v func(*swOutcome) float64) column[R] { return spread(head, csv, 2, 4, xOf(v)) }
 	return table[R]{
 		title: "shufflewatcher/mix: SW-fair over Fair by job mix, light/medium/heavy percent of jobs (paper Fig. 14(b)); " + cfg.describe(o),
 		cols: []column[R]{
-			key("mix", "mix", func(r R) string { return r.mix.Name }),
-			{head: "light/medium/heavy %", text: func(r R) string { return fmt.Sprintf("%g/%g/%g", r.mix.Light, r.mix.Medium, r.mix.Heavy) },
+			key("mix", "mix", func(r R) string { return r.label }),
+			{head: "light/medium/heavy %", text: func(r R) string { m := mixOf(r); return fmt.Sprintf("%g/%g/%g", m.Light, m.Medium, m.Heavy) },
 				csv:   []string{"light_pct", "medium_pct", "heavy_pct"},
-				cells: func(r R) []string { return []string{num(r.mix.Light, 0), num(r.mix.Medium, 0), num(r.mix.Heavy, 0)} }},
-			shown("Fair jobs/h", func(r R) string { return r.fair.text(1) }),
-			shown("SW-fair jobs/h", func(r R) string { return r.sw.text(1) }),
-			x("throughput x", "throughput_x", func(r R) stat { return r.tx }),
-			verbatim("paper", "paper_throughput_x", func(r R) string { return r.mix.PaperThroughputFactor }),
-			x("turnaround x", "turnaround_x", func(r R) stat { return r.tax }),
-			x("cross-rack x", "cross_rack_x", func(r R) stat { return r.cx }),
-			x("x incl. output", "cross_incl_output_x", func(r R) stat { return r.ox }),
+				cells: func(r R) []string { m := mixOf(r); return []string{num(m.Light, 0), num(m.Medium, 0), num(m.Heavy, 0)} }},
+			shown("Fair jobs/h", func(r R) string { return overSeeds(r.ref, tput).text(1) }),
+			shown("SW-fair jobs/h", func(r R) string { return overSeeds(r.rs, tput).text(1) }),
+			x("throughput x", "throughput_x", tput),
+			verbatim("paper", "paper_throughput_x", func(r R) string { return mixOf(r).PaperThroughputFactor }),
+			x("turnaround x", "turnaround_x", func(r *swOutcome) float64 { return r.turnaround() }),
+			x("cross-rack x", "cross_rack_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() }),
+			x("x incl. output", "cross_incl_output_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() }),
 		},
 		notes: []string{"same arrivals and size calibration for every mix (the default mix's); x = SW-fair / Fair on the same seed, mean (min-max)."},
 		wall:  swWallNote(all),
