@@ -147,25 +147,21 @@ var zipfPreemption = PolicySpec{Label: "fair + preemption", Name: "fair", Params
 func runZipf(o Options) (*Result, error) {
 	pols := []PolicySpec{polFIFO, polFair, polFairCCS, zipfPreemption}
 	cl := simCluster()
-	seeds := o.seeds()
-	var runs []simRun
-	jobsOf := make([][]workload.Job, len(seeds))
-	for si, seed := range seeds {
+	var jobsOf [][]workload.Job // by seed, as runGrid draws them in order
+	g, err := runGrid(o, []Setup{{Cluster: cl}}, pols, func(s Setup, seed uint64) (func(PolicySpec) (*outcome, error), error) {
 		jobs, err := ZipfJobs(DefaultZipf(seed))
-		if err != nil {
-			return nil, err
-		}
-		jobsOf[si] = jobs
-		for _, p := range pols {
-			runs = append(runs, simRun{setup: Setup{Cluster: cl, Seed: seed}, jobs: jobs, policy: p})
-		}
+		jobsOf = append(jobsOf, jobs)
+		s.Seed = seed
+		return func(p PolicySpec) (*outcome, error) { return simRun{setup: s, jobs: jobs, policy: p}.exec() }, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	nMain := len(runs)
-	for si, seed := range seeds {
-		solo := Setup{Cluster: cl, Engine: sim.Params{CopyCompute: sim.CopyCompute{Enabled: true}}, Seed: seed}
-		runs = append(runs, soloRuns(solo, jobsOf[si])...)
+	var solo []simRun
+	for si, seed := range o.seeds() {
+		solo = append(solo, soloRuns(Setup{Cluster: cl, Engine: sim.Params{CopyCompute: sim.CopyCompute{Enabled: true}}, Seed: seed}, jobsOf[si])...)
 	}
-	outs, err := runAll(o, runs)
+	soloOuts, err := runAll(o, solo)
 	if err != nil {
 		return nil, err
 	}
@@ -173,31 +169,28 @@ func runZipf(o Options) (*Result, error) {
 	maxSD := make([]stat, len(pols))
 	batch := make([]stat, len(pols))
 	fifoBest := 0
-	next := nMain
-	for si := range seeds {
+	for si, seed := range o.seeds() {
 		n := len(jobsOf[si])
-		solo, err := soloTimes(outs[next : next+n])
+		alone, err := soloTimes(soloOuts[:n])
 		if err != nil {
 			return nil, err
 		}
-		next += n
+		soloOuts = soloOuts[n:]
 		best := true
 		for pi := range pols {
-			out := outs[si*len(pols)+pi]
+			out := g.at(0, si, pi)
 			ta := make([]float64, n)
 			for j := range ta {
 				ta[j] = out.turnaround(j)
 			}
-			sd, err := divide(ta, solo)
+			sd, err := divide(ta, alone)
 			if err != nil {
-				return nil, fmt.Errorf("%s, seed %d: %w", pols[pi].Label, seeds[si], err)
+				return nil, fmt.Errorf("%s, seed %d: %w", pols[pi].Label, seed, err)
 			}
 			meanSD[pi].add(meanOf(sd))
 			maxSD[pi].add(maxOf(sd))
 			batch[pi].add(out.summary.MakespanS)
-			if pi > 0 && out.summary.MakespanS < outs[si*len(pols)].summary.MakespanS {
-				best = false
-			}
+			best = best && (pi == 0 || out.summary.MakespanS >= g.at(0, si, 0).summary.MakespanS)
 		}
 		if best {
 			fifoBest++
@@ -223,10 +216,10 @@ func runZipf(o Options) (*Result, error) {
 		rows = append(rows, r)
 	}
 	return table[R]{
-		title: fmt.Sprintf("fair-delay/zipf: 30 Zipf-sized jobs (1-400 maps) on 10 nodes x (1 map + 1 reduce slot), %d schedules (paper section 5.3, Fig. 8-9)", len(seeds)),
+		title: fmt.Sprintf("fair-delay/zipf: 30 Zipf-sized jobs (1-400 maps) on 10 nodes x (1 map + 1 reduce slot), %d schedules (paper section 5.3, Fig. 8-9)", g.seeds),
 		cols: []column[R]{
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			seedsCol[R]("schedules", len(seeds)),
+			seedsCol[R]("schedules", g.seeds),
 			spread("mean slowdown", "mean_slowdown", 1, 3, func(r R) stat { return r.meanSD }),
 			spread("max slowdown", "max_slowdown", 1, 3, func(r R) stat { return r.maxSD }),
 			shown("paper", func(r R) string { return r.paperMax }),
@@ -253,7 +246,7 @@ func runZipf(o Options) (*Result, error) {
 			"mean and max are over a schedule's 30 jobs, then averaged over schedules (range over schedules in brackets).",
 			"ratio: this scheduler's mean / max slowdown over the reference's (vs). Paper: \"Slowdowns with FIFO routinely",
 			"reach 90x ... Fair sharing, preemption and copy-compute splitting each cut slowdown in half. However, FIFO's",
-			fmt.Sprintf("batch response time is always best\". Here FIFO's batch response time was the lowest in %d of %d schedules.", fifoBest, len(seeds)),
+			fmt.Sprintf("batch response time is always best\". Here FIFO's batch response time was the lowest in %d of %d schedules.", fifoBest, g.seeds),
 			"preemption: Tfair = 60 s, Tmin = 30 s (the paper gives none).",
 		},
 	}.result(rows), nil
