@@ -83,8 +83,9 @@ type nasSetup struct {
 	// Users is the default number of users (200, section IV-A).
 	Users int
 	// EndS is the FB-2010 window's end (jobs submitted in [0, EndS)); 0 is
-	// the whole day. Trace set-ups only.
-	EndS float64
+	// the whole day. Scale is SWIM's byte scale (0: target over source
+	// nodes, the project's rule). Trace set-ups only.
+	EndS, Scale float64
 	// WaitS, when > 0, replaces NAS's skip counts by a wait (the real
 	// cluster's 5 s).
 	WaitS float64
@@ -185,13 +186,13 @@ var nasPaperReal = nasPaper{
 func ratioText(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 
 // nasTraceJobs is FB-2010 as the project replays it (scenario workload
-// `trace: FB-2010`): bytes scaled by 600/3000, jobs to users uniformly at
-// random from the seed, the default CPU profile, submit times as traced;
-// the window [0, EndS) when EndS > 0.
+// `trace: FB-2010`): bytes scaled by 600/3000 (or Scale), jobs to users
+// uniformly at random from the seed, the default CPU profile, submit
+// times as traced; the window [0, EndS) when EndS > 0.
 func nasTraceJobs(s nasSetup, users int, seed uint64) ([]workload.Job, error) {
 	cl := s.Cluster.WithDefaults()
 	return workload.ParseSWIM(strings.NewReader(string(traces.FB2010())), traces.FB2010Name, workload.SWIMOptions{
-		SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, BlockBytes: cl.BlockBytes(),
+		SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, Scale: s.Scale, BlockBytes: cl.BlockBytes(),
 		Users: users, Seed: seed, EndS: s.EndS})
 }
 

@@ -15,12 +15,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
-	"github.com/mrsched/mrsched/traces"
-	"github.com/mrsched/mrsched/workload"
 )
 
 const (
@@ -43,13 +40,8 @@ const (
 // network quantum.
 func nasScaledSetup(name, describe string, scale, endS float64) nasSetup {
 	return nasSetup{Name: name, MainName: "nas/regime", Describe: describe,
-		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim,
-		jobs: func(s nasSetup, users int, seed uint64) ([]workload.Job, error) {
-			cl := s.Cluster.WithDefaults()
-			return workload.ParseSWIM(strings.NewReader(string(traces.FB2010())), traces.FB2010Name, workload.SWIMOptions{
-				SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, Scale: scale,
-				BlockBytes: cl.BlockBytes(), Users: users, Seed: seed, EndS: s.EndS})
-		}}
+		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, Scale: scale, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim,
+		jobs: nasTraceJobs}
 }
 
 // nasRegimeDay is the paper's simulation as it ran it: the whole FB-2010

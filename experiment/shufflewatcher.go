@@ -154,11 +154,7 @@ func swCluster() cluster.Config {
 // simulated result, and is about 0.12 for the default mix.
 func swCalibrationScale(cl cluster.Config, mix []workload.MixEntry) float64 {
 	cl = cl.WithDefaults()
-	var meanIn, sum float64
-	for _, b := range workload.InputSizeBins() {
-		lo, hi := float64(b.MinBytes), float64(b.MaxBytes)
-		meanIn += b.Percent / 100 * (hi - lo) / math.Log(hi/lo) // mean of a log-uniform draw
-	}
+	meanIn, sum := swMeanInput(), 0.0
 	var shuffle, output float64
 	for _, e := range mix {
 		sum += e.Percent
@@ -172,6 +168,16 @@ func swCalibrationScale(cl cluster.Config, mix []workload.MixEntry) float64 {
 	demand := meanIn * crossPerInput / swMeanInterarrivalS // bytes/s at scale 1
 	capacity := racks * cl.RackUplinkMbps * 1e6 / 8
 	return capacity / demand
+}
+
+// swMeanInput is Table 2's mean input, each bin's draw log-uniform.
+func swMeanInput() float64 {
+	var meanIn float64
+	for _, b := range workload.InputSizeBins() {
+		lo, hi := float64(b.MinBytes), float64(b.MaxBytes)
+		meanIn += b.Percent / 100 * (hi - lo) / math.Log(hi/lo) // mean of a log-uniform draw
+	}
+	return meanIn
 }
 
 // swTable3Shuffle is Table 3's total shuffle under Fair (1261 + 70 + 13 GB,
@@ -188,11 +194,8 @@ const (
 // the scheduler (shuffle = input x ratio, wherever tasks run), so it fixes
 // the workload alone. Closed form, like swCalibrationScale; about 0.03.
 func swTable3Scale(mix []workload.MixEntry) float64 {
-	var meanIn, ratio, sum float64
-	for _, b := range workload.InputSizeBins() {
-		lo, hi := float64(b.MinBytes), float64(b.MaxBytes)
-		meanIn += b.Percent / 100 * (hi - lo) / math.Log(hi/lo)
-	}
+	meanIn := swMeanInput()
+	var ratio, sum float64
 	for _, e := range mix {
 		sum += e.Percent
 		ratio += e.Percent * e.Benchmark.ShuffleRatio
