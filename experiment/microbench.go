@@ -104,7 +104,7 @@ func runSmallJobs(hdd bool) func(Options) (*Result, error) {
 					fdMapsCol,
 					fdJobsCol,
 					fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
-					percent("rack-local % (incl. node)", "rack_local_pct", 1, func(r R) stat { return r.rack }),
+					percent("rack-local % (incl. node)", "rack_local_pct", 1, R.rack),
 					paper("paper", "paper_rack_local_pct", func(r R) string { return r.paper[1] }),
 					fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
 				},
@@ -123,13 +123,13 @@ func runSmallJobs(hdd bool) func(Options) (*Result, error) {
 				fdJobsCol,
 				fdCostsCol,
 				fdSchedulerCol, seedsCol[R]("seeds", seeds),
-				{head: "node / rack-local %", text: func(r R) string { return r.node.pct() + " / " + r.rack.pct() },
-					csv: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, cells: func(r R) []string { return r.node.scale(100).csv(1) }},
+				{head: "node / rack-local %", text: func(r R) string { return r.node().pct() + " / " + r.rack().pct() },
+					csv: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, cells: func(r R) []string { return r.node().scale(100).csv(1) }},
 				both("paper", func(r R) string { return r.paper[0] + " / " + r.paper[1] }, "paper_node_local_pct", func(r R) string { return r.paper[0] }),
-				written(func(r R) []string { return append(r.rack.scale(100).csv(1), r.paper[1]) },
+				written(func(r R) []string { return append(r.rack().scale(100).csv(1), r.paper[1]) },
 					"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max", "paper_rack_local_pct"),
 				fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
-				mapTimes("map s: node / rack / off-rack", 3, func(r R) fdDur { return r.dur }),
+				mapTimes("map s: node / rack / off-rack", 3, R.dur),
 				fdBackupsCol,
 			},
 			notes: []string{
@@ -151,7 +151,7 @@ func smallJobsRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 	cfg := cl.WithDefaults()
 	block := cfg.BlockBytes()
 	wls := SmallJobsWorkloads(cfg.Racks * cfg.NodesPerRack * cfg.MapSlots)
-	res, seeds, err := fdBatches(o, cl, costs, len(wls), smallJobsPolicies, func(b int, seed uint64) []workload.Job {
+	g, err := fdBatches(o, cl, costs, len(wls), smallJobsPolicies, func(b int, seed uint64) []workload.Job {
 		wl := wls[b]
 		jobs := make([]workload.Job, wl.Jobs)
 		for i := range jobs {
@@ -164,12 +164,12 @@ func smallJobsRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 		for ci, cost := range costs {
 			for pi, p := range smallJobsPolicies {
 				pp := smallJobsPaper[wl.Maps][pi]
-				rows = append(rows, fdRow{fdCell: res[ci][wi][pi], maps: wl.Maps, jobs: wl.Jobs, cost: cost.name, label: p.Label,
+				rows = append(rows, fdRow{g: g, c: cell{ci*len(wls) + wi, pi}, maps: wl.Maps, jobs: wl.Jobs, cost: cost.name, label: p.Label,
 					paper: [3]string{pp.node, pp.rack, pp.gain}})
 			}
 		}
 	}
-	return rows, seeds, err
+	return rows, g.seeds, err
 }
 
 // fdTwin is a microbenchmark run by rows under the fluid model or, with
@@ -200,41 +200,64 @@ var (
 	fdJobsCol      = key("jobs", "jobs", func(r fdRow) string { return fmt.Sprint(r.jobs) })
 	fdCostsCol     = key("costs", "costs", func(r fdRow) string { return r.cost })
 	fdSchedulerCol = key("scheduler", "scheduler", func(r fdRow) string { return r.label })
-	fdNodeCol      = percent("node-local %", "node_local_pct", 1, func(r fdRow) stat { return r.node })
+	fdNodeCol      = percent("node-local %", "node_local_pct", 1, fdRow.node)
 	fdPaperNodeCol = paper("paper", "paper_node_local_pct", func(r fdRow) string { return r.paper[0] })
-	fdGainCol      = spread("throughput gain", "throughput_gain", 2, 3, func(r fdRow) stat { return r.gain })
+	fdGainCol      = spread("throughput gain", "throughput_gain", 2, 3, fdRow.gain)
 	fdPaperGainCol = paper("paper", "paper_throughput_gain", func(r fdRow) string { return r.paper[2] })
-	fdBackupsCol   = number("backups", "backups", 0, 1, func(r fdRow) float64 { return r.backups.mean() })
+	fdBackupsCol   = number("backups", "backups", 0, 1, func(r fdRow) float64 { return r.over(backups).mean() })
 )
 
 // fdTimeCol is the column of a batch's time to finish, under head.
 func fdTimeCol(head string) column[fdRow] {
-	return spread(head, "time_s", 0, 1, func(r fdRow) stat { return r.time })
-}
-
-// fdCell is one batch's result under one scheduler and costs, over seeds.
-type fdCell struct {
-	node, rack, time, gain, backups stat
-	// dur is the map durations by reach.
-	dur fdDur
+	return spread(head, "time_s", 0, 1, func(r fdRow) stat { return r.over(func(x *fdOut) float64 { return x.summary.MakespanS }) })
 }
 
 // fdRow is a row of the microbenchmarks' tables: a batch (maps a job and
-// jobs), costs and scheduler, our numbers and the paper's (locality, rack
-// locality, gain; "-" where it gives none).
+// jobs), costs and scheduler, its runs over seeds (cell c of g) and the
+// paper's numbers (locality, rack locality, gain; "-" where it gives
+// none).
 type fdRow struct {
-	fdCell
+	g           grid[*fdOut]
+	c           cell
 	maps, jobs  int
 	cost, label string
 	paper       [3]string
 }
 
+// over is v of the row's runs over the seeds.
+func (r fdRow) over(v func(*fdOut) float64) stat { return r.g.over(v)(r.c) }
+
+func (r fdRow) node() stat {
+	return r.over(func(x *fdOut) float64 { return x.summary.Locality.Node })
+}
+
+func (r fdRow) rack() stat {
+	return r.over(func(x *fdOut) float64 { return x.summary.Locality.Node + x.summary.Locality.Rack })
+}
+
+// gain is the first policy's time to finish over the row's, seed by seed.
+func (r fdRow) gain() stat {
+	var s stat
+	for si := range r.g.seeds {
+		s.add(r.g.at(r.c.s, si, 0).summary.MakespanS / r.g.at(r.c.s, si, r.c.p).summary.MakespanS)
+	}
+	return s
+}
+
+// dur is the row's map durations by reach, every seed's pooled.
+func (r fdRow) dur() fdDur {
+	var d fdDur
+	for si := range r.g.seeds {
+		d.add(r.g.at(r.c.s, si, r.c.p).dur[0])
+	}
+	return d
+}
+
 // fdBatches declares a microbenchmark of batches submitted at once: each
 // of nb batches (jobs draws batch b's jobs for a seed) under each policy
-// and each of costs on cluster cl, its maps timed. It returns the cells
-// res[cost][batch][policy] and the number of seeds. A scheduler's gain is
-// the first policy's time over its own, same seed.
-func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []PolicySpec, jobs func(b int, seed uint64) []workload.Job) ([][][]fdCell, int, error) {
+// and each of costs on cluster cl, its maps timed. Batch b under cost c is
+// the grid's scenario c x nb + b.
+func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []PolicySpec, jobs func(b int, seed uint64) []workload.Job) (grid[*fdOut], error) {
 	type batch struct{ cost, b int }
 	var bs []batch
 	for ci := range costs {
@@ -242,36 +265,9 @@ func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []Poli
 			bs = append(bs, batch{ci, b})
 		}
 	}
-	g, err := runGrid(o, bs, pols, func(b batch, seed uint64) (func(PolicySpec) (*fdOut, error), error) {
+	return runGrid(o, bs, pols, func(b batch, seed uint64) (func(PolicySpec) (*fdOut, error), error) {
 		return fdRun{simRun: simRun{setup: costs[b.cost].on(Setup{Cluster: cl, Seed: seed}), jobs: jobs(b.b, seed)}}.by, nil
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	res := make([][][]fdCell, len(costs))
-	for ci := range res {
-		res[ci] = make([][]fdCell, nb)
-		for b := range nb {
-			res[ci][b] = make([]fdCell, len(pols))
-		}
-	}
-	for i, b := range bs {
-		for si := range g.seeds {
-			base := g.at(i, si, 0).summary.MakespanS
-			for pi := range pols {
-				out := g.at(i, si, pi)
-				s := out.summary
-				c := &res[b.cost][b.b][pi]
-				c.node.add(s.Locality.Node)
-				c.rack.add(s.Locality.Node + s.Locality.Rack)
-				c.time.add(s.MakespanS)
-				c.gain.add(base / s.MakespanS)
-				c.backups.add(backups(out))
-				c.dur.add(out.dur[0])
-			}
-		}
-	}
-	return res, g.seeds, nil
 }
 
 // ---------------------------------------------------------------------
@@ -331,7 +327,7 @@ func runStickySlots(hdd bool) func(Options) (*Result, error) {
 				fdCostsCol,
 				fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
 				fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
-				mapTimes("map s: node-local / remote", 2, func(r R) fdDur { return r.dur }),
+				mapTimes("map s: node-local / remote", 2, R.dur),
 				fdBackupsCol,
 			},
 			notes: []string{
@@ -352,7 +348,7 @@ func stickyRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 	pols := []PolicySpec{polFair, stickyDelay}
 	cl := ec2Cluster()
 	block := cl.WithDefaults().BlockBytes()
-	res, seeds, err := fdBatches(o, cl, costs, len(counts), pols, func(b int, _ uint64) []workload.Job {
+	g, err := fdBatches(o, cl, costs, len(counts), pols, func(b int, _ uint64) []workload.Job {
 		jobs := make([]workload.Job, counts[b])
 		for i := range jobs {
 			jobs[i] = scanJob(i, "sticky-dataset", i, 0, stickyDataBlocks, block, ScanMapS)
@@ -364,12 +360,12 @@ func stickyRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 		for ci, cost := range costs {
 			for pi, p := range pols {
 				pp := stickyPaper[n][pi]
-				rows = append(rows, fdRow{fdCell: res[ci][ni][pi], jobs: n, cost: cost.name, label: p.Label,
+				rows = append(rows, fdRow{g: g, c: cell{ci*len(counts) + ni, pi}, jobs: n, cost: cost.name, label: p.Label,
 					paper: [3]string{pp.node, "-", pp.gain}})
 			}
 		}
 	}
-	return rows, seeds, err
+	return rows, g.seeds, err
 }
 
 // ---------------------------------------------------------------------
