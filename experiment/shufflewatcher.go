@@ -687,31 +687,13 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 		return nil, err
 	}
 	rs := res[0]
-	type R struct {
-		name                           string
-		sh, csh, cm, ct, co, call, sh2 stat
-		paper                          [4]string
-	}
-	var rows []R
-	for _, cl := range append(slices.Clone(swClasses), swAllClasses) {
-		f := func(g func(swJobTraffic) float64) stat {
-			return overSeeds(rs, func(r *swOutcome) float64 { return swGB(g(r.trafficOf(cl))) })
+	type R = workload.ShuffleClass // or swAllClasses
+	rows := append(slices.Clone(swClasses), swAllClasses)
+	name := func(cl R) string {
+		if cl == swAllClasses {
+			return "all"
 		}
-		r := R{name: "all", paper: [4]string{"1344", "1182", "273", "1455"},
-			sh: f(func(t swJobTraffic) float64 { return t.ShuffleTotal }), csh: f(func(t swJobTraffic) float64 { return t.ShuffleCross }),
-			cm: f(func(t swJobTraffic) float64 { return t.RemoteMapCross }), ct: f(swJobTraffic.crossNoOutput),
-			co: f(func(t swJobTraffic) float64 { return t.OutputCross }), call: f(swJobTraffic.crossAll),
-			sh2: overSeeds(rs, func(r *swOutcome) float64 {
-				tr := r.trafficOf(cl)
-				if tr.ShuffleTotal == 0 {
-					return 0
-				}
-				return tr.ShuffleCross / tr.ShuffleTotal
-			})}
-		if cl != swAllClasses {
-			r.name, r.paper = cl.String(), swPaperTable3[cl]
-		}
-		rows = append(rows, r)
+		return cl.String()
 	}
 	// Check the attribution against the engine's own byte counts (all jobs).
 	var dev stat
@@ -726,22 +708,40 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 			dev.add(sum.crossAll()/b - 1)
 		}
 	}
-	gb := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 0, 2, v) }
+	// gb is a class's bytes over seeds, in GB.
+	gb := func(head, csv string, v func(swJobTraffic) float64) column[R] {
+		return spread(head, csv, 0, 2, func(cl R) stat {
+			return overSeeds(rs, func(r *swOutcome) float64 { return swGB(v(r.trafficOf(cl))) })
+		})
+	}
 	raw := func(k int) column[R] {
 		return verbatim("paper", []string{"paper_shuffle_gb", "paper_cross_shuffle_gb", "paper_cross_map_gb", "paper_cross_total_gb"}[k],
-			func(r R) string { return r.paper[k] })
+			func(cl R) string {
+				if cl == swAllClasses {
+					return []string{"1344", "1182", "273", "1455"}[k]
+				}
+				return swPaperTable3[cl][k]
+			})
 	}
 	return table[R]{
 		title: "shufflewatcher/traffic: traffic volume (GB) by job class under Fair (paper Table 3, 4 h); " + cfg.describe(o),
 		cols: []column[R]{
-			key("class", "class", func(r R) string { return r.name }),
-			gb("shuffle", "shuffle_gb", func(r R) stat { return r.sh }), raw(0),
-			gb("cross-rack shuffle", "cross_shuffle_gb", func(r R) stat { return r.csh }), raw(1),
-			gb("cross-rack remote map", "cross_map_gb", func(r R) stat { return r.cm }), raw(2),
-			gb("cross-rack total", "cross_total_gb", func(r R) stat { return r.ct }), raw(3),
-			gb("cross-rack output", "cross_output_gb", func(r R) stat { return r.co }),
-			gb("total incl. output", "cross_total_incl_output_gb", func(r R) stat { return r.call }),
-			shown("cross-rack shuffle share", func(r R) string { return r.sh2.pct() + "%" }),
+			key("class", "class", name),
+			gb("shuffle", "shuffle_gb", func(t swJobTraffic) float64 { return t.ShuffleTotal }), raw(0),
+			gb("cross-rack shuffle", "cross_shuffle_gb", func(t swJobTraffic) float64 { return t.ShuffleCross }), raw(1),
+			gb("cross-rack remote map", "cross_map_gb", func(t swJobTraffic) float64 { return t.RemoteMapCross }), raw(2),
+			gb("cross-rack total", "cross_total_gb", swJobTraffic.crossNoOutput), raw(3),
+			gb("cross-rack output", "cross_output_gb", func(t swJobTraffic) float64 { return t.OutputCross }),
+			gb("total incl. output", "cross_total_incl_output_gb", swJobTraffic.crossAll),
+			shown("cross-rack shuffle share", func(cl R) string {
+				return overSeeds(rs, func(r *swOutcome) float64 {
+					tr := r.trafficOf(cl)
+					if tr.ShuffleTotal == 0 {
+						return 0
+					}
+					return tr.ShuffleCross / tr.ShuffleTotal
+				}).pct() + "%"
+			}),
 		},
 		notes: []string{
 			"jobs submitted in the window, attributed from where their tasks ran; class by benchmark (Table 1). The paper's",
