@@ -23,15 +23,6 @@ func soloRuns(s Setup, jobs []workload.Job) []simRun {
 	return runs
 }
 
-// SoloTurnarounds returns each job's turnaround when it runs alone on s.
-func SoloTurnarounds(o Options, s Setup, jobs []workload.Job) ([]float64, error) {
-	out, err := runAll(o.withDefaults(1), soloRuns(s, jobs))
-	if err != nil {
-		return nil, err
-	}
-	return soloTimes(out)
-}
-
 func soloTimes(out []*outcome) ([]float64, error) {
 	t := make([]float64, len(out))
 	for i, o := range out {
@@ -43,20 +34,9 @@ func soloTimes(out []*outcome) ([]float64, error) {
 	return t, nil
 }
 
-// Slowdowns divides each job's turnaround by its turnaround alone on s
-// (the Fair Scheduler paper's section 5.3 slowdown, for which s is the same
-// cluster with copy-compute splitting on).
-func Slowdowns(o Options, s Setup, jobs []workload.Job, turnaround []float64) ([]float64, error) {
-	if len(turnaround) != len(jobs) {
-		return nil, fmt.Errorf("slowdowns: %d turnarounds for %d jobs", len(turnaround), len(jobs))
-	}
-	solo, err := SoloTurnarounds(o, s, jobs)
-	if err != nil {
-		return nil, err
-	}
-	return divide(turnaround, solo)
-}
-
+// divide is each job's slowdown: its turnaround over its turnaround
+// alone (the Fair Scheduler paper's section 5.3 slowdown, for which the
+// solo runs are on the same cluster with copy-compute splitting on).
 func divide(turnaround, solo []float64) ([]float64, error) {
 	sd := make([]float64, len(turnaround))
 	for i := range sd {
