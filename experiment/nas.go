@@ -260,12 +260,13 @@ func (s nasSetup) policy(p PolicySpec) PolicySpec {
 // ---------------------------------------------------------------------
 // Runs
 
-// nasOutcome is what the experiments keep of a run.
+// nasOutcome is what the experiments keep of a run (exported, so that a
+// keep directory holds it whole).
 type nasOutcome struct {
-	jobs    []metrics.JobRecord
-	summary metrics.Summary
-	load    sched.NASLoadStats
-	wallS   float64
+	Jobs    []metrics.JobRecord
+	Summary metrics.Summary
+	Load    sched.NASLoadStats
+	WallS   float64
 }
 
 type nasKey struct {
@@ -276,23 +277,7 @@ type nasKey struct {
 
 // nasCache holds the NAS experiments' runs (see runCache), and keeps them
 // in Options.KeepDir: a run of the unscaled day takes tens of minutes.
-var nasCache = runCache[nasKey, *nasOutcome]{keep: gobKeep[*nasOutcome, nasKept]{
-	name: "nas",
-	to: func(r *nasOutcome) nasKept {
-		return nasKept{Jobs: r.jobs, Summary: r.summary, Load: r.load, WallS: r.wallS}
-	},
-	from: func(k nasKept) *nasOutcome {
-		return &nasOutcome{jobs: k.Jobs, summary: k.Summary, load: k.Load, wallS: k.WallS}
-	},
-}}
-
-// nasKept is a nasOutcome as it is kept on disk.
-type nasKept struct {
-	Jobs    []metrics.JobRecord
-	Summary metrics.Summary
-	Load    sched.NASLoadStats
-	WallS   float64
-}
+var nasCache = runCache[nasKey, *nasOutcome]{keep: "nas"}
 
 type nasRunSpec struct {
 	key   nasKey
@@ -321,8 +306,8 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 	// are read by no NAS experiment and hold values a kept run could not
 	// carry: they are dropped here, so a kept run and a fresh one agree.
 	res.Summary.Config, res.Summary.Extra = nil, nil
-	return &nasOutcome{jobs: res.Collector.Jobs(), summary: res.Summary,
-		load: metered.(sched.NASLoadReporter).NASLoad(), wallS: time.Since(start).Seconds()}, nil
+	return &nasOutcome{Jobs: res.Collector.Jobs(), Summary: res.Summary,
+		Load: metered.(sched.NASLoadReporter).NASLoad(), WallS: time.Since(start).Seconds()}, nil
 }
 
 // nasRunMany runs (or takes from the cache) one simulation per spec,
@@ -349,8 +334,8 @@ func nasGrid(o Options, s nasSetup, users int, pols []PolicySpec) ([][]*nasOutco
 func (r *nasOutcome) throughput(keep func(*metrics.JobRecord) bool) float64 {
 	first, last := math.Inf(1), math.Inf(-1)
 	n := 0
-	for i := range r.jobs {
-		j := &r.jobs[i]
+	for i := range r.Jobs {
+		j := &r.Jobs[i]
 		if keep != nil && !keep(j) {
 			continue
 		}
@@ -369,24 +354,24 @@ func (r *nasOutcome) throughput(keep func(*metrics.JobRecord) bool) float64 {
 // nonLocalJobShare is the share of jobs with at least one map that read its
 // input from another node (rack-local or off-rack), 0 with no jobs.
 func (r *nasOutcome) nonLocalJobShare() float64 {
-	if len(r.jobs) == 0 {
+	if len(r.Jobs) == 0 {
 		return 0
 	}
 	n := 0
-	for i := range r.jobs {
-		if l := r.jobs[i].Locality; l[cluster.RackLocal]+l[cluster.OffRack] > 0 {
+	for i := range r.Jobs {
+		if l := r.Jobs[i].Locality; l[cluster.RackLocal]+l[cluster.OffRack] > 0 {
 			n++
 		}
 	}
-	return float64(n) / float64(len(r.jobs))
+	return float64(n) / float64(len(r.Jobs))
 }
 
 // jobTime is the mean turnaround (finish - submit) of the completed jobs
 // keep selects (nil: all).
 func (r *nasOutcome) jobTime(keep func(*metrics.JobRecord) bool) float64 {
 	var v []float64
-	for i := range r.jobs {
-		j := &r.jobs[i]
+	for i := range r.Jobs {
+		j := &r.Jobs[i]
 		if j.Finish >= 0 && (keep == nil || keep(j)) {
 			v = append(v, j.Turnaround())
 		}
@@ -398,8 +383,8 @@ func (r *nasOutcome) jobTime(keep func(*metrics.JobRecord) bool) float64 {
 // launched, averaged over the jobs that launched one.
 func (r *nasOutcome) mapProgress() float64 {
 	var v []float64
-	for i := range r.jobs {
-		if p := r.jobs[i].MapProgressAtFirstReduce; p >= 0 {
+	for i := range r.Jobs {
+		if p := r.Jobs[i].MapProgressAtFirstReduce; p >= 0 {
 			v = append(v, p)
 		}
 	}
@@ -425,9 +410,9 @@ var nasClasses = []sched.NASClass{sched.NASLight, sched.NASMedium, sched.NASHeav
 
 // nasSteady, nasCongestion and nasCompleted read a run's summary: its
 // steady-state jobs an hour, congestion occurrences, jobs completed.
-func nasSteady(r *nasOutcome) float64     { return r.summary.SteadyState.JobsPerHour }
-func nasCongestion(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }
-func nasCompleted(r *nasOutcome) float64  { return float64(r.summary.JobsCompleted) }
+func nasSteady(r *nasOutcome) float64     { return r.Summary.SteadyState.JobsPerHour }
+func nasCongestion(r *nasOutcome) float64 { return float64(r.Summary.CongestionOccurrences) }
+func nasCompleted(r *nasOutcome) float64  { return float64(r.Summary.JobsCompleted) }
 
 // gain is a ratio as a signed percent change, mean (min-max).
 func gain(s stat) string {
@@ -448,7 +433,7 @@ func (s nasSetup) describe(o Options, users int) string {
 func nasMinutes(s float64) string { return strconv.FormatFloat(s/60, 'f', -1, 64) }
 
 func nasWallNote(rs ...[][]*nasOutcome) string {
-	return wallNote(func(r *nasOutcome) float64 { return r.wallS }, rs...)
+	return wallNote(func(r *nasOutcome) float64 { return r.WallS }, rs...)
 }
 
 // ---------------------------------------------------------------------
@@ -494,7 +479,7 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 			gain(ratioSeeds(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
 	}
 	x := func(csv string, v func(*nasOutcome) float64) column[R] { return spread("x Fair", csv, 2, 4, xOf(v)) }
-	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e9 }
+	cross := func(r *nasOutcome) float64 { return r.Summary.Bytes.CrossRackTotal / 1e9 }
 	return table[R]{
 		title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
 		cols: []column[R]{
@@ -510,12 +495,12 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 			spread("cross-rack GB", "cross_rack_gb", 0, 2, overOf(cross)),
 			x("cross_rack_x", cross),
 			spread("map progress at 1st reduce", "map_progress", 2, 4, overOf(func(r *nasOutcome) float64 { return r.mapProgress() })),
-			spread("nodes over TT %", "nodes_over_tt", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue })),
-			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.load.MeanShare })),
+			spread("nodes over TT %", "nodes_over_tt", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShareTrue })),
+			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShare })),
 			spread("congestion occurrences", "congestion", 0, 0, overOf(nasCongestion)),
 			paper("paper", "paper_congestion", func(r R) string { return paperOf(s.Paper.Congestion, r.label) }),
 			written(func(r R) []string {
-				return append([]string{strconv.Itoa(len(r.rs[0].jobs)), num(overOf(nasCompleted)(r).mean(), 0)}, overOf(nasSteady)(r).csv(3)...)
+				return append([]string{strconv.Itoa(len(r.rs[0].Jobs)), num(overOf(nasCompleted)(r).mean(), 0)}, overOf(nasSteady)(r).csv(3)...)
 			},
 				"jobs", "jobs_completed", "steady_jph", "steady_jph_min", "steady_jph_max"),
 		},
@@ -537,8 +522,8 @@ func runNASClasses(o Options, s nasSetup) (*Result, error) {
 	}
 	fair := res[0]
 	var count [3]int
-	for i := range fair[0].jobs {
-		count[nasClassOf(&fair[0].jobs[i])]++
+	for i := range fair[0].Jobs {
+		count[nasClassOf(&fair[0].Jobs[i])]++
 	}
 	t := &report.Table{
 		Title:   s.ClassesName + ": throughput and mean job time per shuffle class over Fair (paper Fig. 5); " + s.describe(o, s.Users),
@@ -606,7 +591,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	// (docs/time.md).
 	part := func(name string) func(*nasOutcome) float64 {
 		return func(r *nasOutcome) float64 {
-			if tb := r.summary.TimeBreakdown; tb != nil {
+			if tb := r.Summary.TimeBreakdown; tb != nil {
 				return tb.MeanS[name]
 			}
 			return math.NaN()
@@ -618,7 +603,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	heldBy := func(rs []*nasOutcome) string {
 		by, total := map[string]float64{}, 0.0
 		for _, r := range rs {
-			if tb := r.summary.TimeBreakdown; tb != nil {
+			if tb := r.Summary.TimeBreakdown; tb != nil {
 				for k, v := range tb.HeldByS {
 					by[k] += v
 					total += v
@@ -647,10 +632,10 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			spread("light (s)", "light_s", 1, 2, overOf(classJT(sched.NASLight))),
 			spread("medium (s)", "medium_s", 1, 2, overOf(classJT(sched.NASMedium))),
 			spread("heavy (s)", "heavy_s", 0, 1, overOf(classJT(sched.NASHeavy))),
-			spread("node-local maps %", "node_local_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node })),
-			spread("off-rack maps %", "off_rack_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off })),
+			spread("node-local maps %", "node_local_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node })),
+			spread("off-rack maps %", "off_rack_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Off })),
 			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, overOf(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() })),
-			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, overOf(func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 })),
+			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, overOf(func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 })),
 			spread("held (s)", "held_s", 1, 2, overOf(part("held"))),
 			spread("queued (s)", "queued_s", 1, 2, overOf(part("queued"))),
 			verbatim("held most by", "held_most_by", func(r R) string { return heldBy(r.rs) }),

@@ -93,8 +93,8 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 		byLabel[p.Label] = res[i]
 	}
 	var count [3]int
-	for i := range res[0][0].jobs {
-		count[nasClassOf(&res[0][0].jobs[i])]++
+	for i := range res[0][0].Jobs {
+		count[nasClassOf(&res[0][0].Jobs[i])]++
 	}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
@@ -129,19 +129,19 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 			over("light (s)", "light_s", 0, 2, classJT(sched.NASLight)),
 			over("medium (s)", "medium_s", 0, 2, classJT(sched.NASMedium)),
 			over("heavy (s)", "heavy_s", 0, 2, classJT(sched.NASHeavy)),
-			over("node-local maps %", "node_local_pct", 1, 2, func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }),
-			over("cross-rack TB", "cross_rack_tb", 1, 3, func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e12 }),
+			over("node-local maps %", "node_local_pct", 1, 2, func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node }),
+			over("cross-rack TB", "cross_rack_tb", 1, 3, func(r *nasOutcome) float64 { return r.Summary.Bytes.CrossRackTotal / 1e12 }),
 			over("congestion", "congestion", 0, 0, nasCongestion),
-			over("reducer-s waiting (M)", "reduce_wait_ms", 1, 2, func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }),
+			over("reducer-s waiting (M)", "reduce_wait_ms", 1, 2, func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 }),
 			over("last finish (h)", "last_finish_h", 1, 2, func(r *nasOutcome) float64 { return r.lastFinish() / 3600 }),
 			written(func(r R) []string {
-				return []string{strconv.Itoa(len(r.rs[0].jobs)), num(overSeeds(r.rs, nasCompleted).mean(), 0)}
+				return []string{strconv.Itoa(len(r.rs[0].Jobs)), num(overSeeds(r.rs, nasCompleted).mean(), 0)}
 			}, "jobs", "jobs_completed"),
 			both("against", func(r R) string { return orDash(nasRegimeAgainst[r.label]) }, "against", func(r R) string { return nasRegimeAgainst[r.label] }),
 			nasX("NAS jobs/h", "nas_throughput_x", tput),
 			nasX("NAS steady", "nas_steady_x", nasSteady),
 			nasX("NAS job time", "nas_job_time_x", jt),
-			written(func(r R) []string { return overSeeds(r.rs, func(x *nasOutcome) float64 { return x.wallS }).csv(0) }, "wall_s", "wall_s_min", "wall_s_max"),
+			written(func(r R) []string { return overSeeds(r.rs, func(x *nasOutcome) float64 { return x.WallS }).csv(0) }, "wall_s", "wall_s_min", "wall_s_max"),
 		},
 		notes: []string{
 			"mean (min-max over seeds). jobs/h: jobs / (last finish - first submit), the paper's throughput; steady jobs/h: jobs finished",
@@ -161,8 +161,8 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 // lastFinish is the latest finish of the run's jobs, NaN if none finished.
 func (r *nasOutcome) lastFinish() float64 {
 	last := math.NaN()
-	for i := range r.jobs {
-		if f := r.jobs[i].Finish; f >= 0 && !(f <= last) {
+	for i := range r.Jobs {
+		if f := r.Jobs[i].Finish; f >= 0 && !(f <= last) {
 			last = f
 		}
 	}
