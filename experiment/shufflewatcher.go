@@ -411,6 +411,9 @@ type swKey struct {
 	Seed   uint64
 	Cfg    string
 	Users  int // swUsers, another count, or swUserPerJob
+	// Regime, when its Factor is set, is the regime's costs and inputs
+	// (shufflewatcher_regime.go).
+	Regime swRegime
 }
 
 // swOutcome is what the experiments keep of a run.
@@ -444,7 +447,16 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := swSimulate(r.cfg, swCluster(), sim.Params{}, jobs, r.spec, r.key.Seed)
+	cl, eng := swCluster(), sim.Params{}
+	if g := r.key.Regime; g.Factor > 0 {
+		for i := range jobs {
+			jobs[i].Profile.MapSecPerByte *= g.Factor
+			jobs[i].Profile.ReduceSecPerByte *= g.Factor
+			jobs[i].Placement = g.Placement
+		}
+		cl, eng = swRegimeCluster(g)
+	}
+	out, err := swSimulate(r.cfg, cl, eng, jobs, r.spec, r.key.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -493,9 +505,16 @@ func swGrid(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, po
 // taken from swCache when it is there.
 func swGridUsers(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, pols []PolicySpec, users int) ([][]*swOutcome, error) {
 	return cachedGrid(o, &swCache, pols, func(p PolicySpec, seed uint64) swRunSpec {
-		return swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name, users}, spec: p, cfg: cfg, mix: mix}
-	}, func(s swRunSpec) swKey { return s.key }, swExec)
+		return swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name, users, swRegime{}}, spec: p, cfg: cfg, mix: mix}
+	}, swRunSpec.name, swExec)
 }
+
+// swRuns runs every spec (or takes it from the cache).
+func swRuns(o Options, specs []swRunSpec) ([]*swOutcome, error) {
+	return cachedRuns(o, &swCache, specs, swRunSpec.name, swExec)
+}
+
+func (r swRunSpec) name() swKey { return r.key }
 
 // ---------------------------------------------------------------------
 // Measures of one run
