@@ -310,67 +310,9 @@ type swJobTraffic struct {
 func (t swJobTraffic) crossNoOutput() float64 { return t.ShuffleCross + t.RemoteMapCross }
 func (t swJobTraffic) crossAll() float64      { return t.ShuffleCross + t.RemoteMapCross + t.OutputCross }
 
-// swTrafficTap wraps a policy to see where each job's tasks finish; it
-// forwards every call unchanged.
-type swTrafficTap struct {
-	passThrough
-	topo    *cluster.Topology
-	mapsOn  map[int][]int32 // job index -> finished maps per node
-	redsOn  map[int][]int32 // job index -> finished reduces per node
-	traffic []swJobTraffic  // by job index
-	probe   *swProbe        // Fig. 9's concurrency and the placement counts
-}
-
-func newSWTrafficTap(inner sched.Policy, topo *cluster.Topology, jobs int) *swTrafficTap {
-	t := &swTrafficTap{passThrough: passTo(inner), topo: topo, mapsOn: map[int][]int32{}, redsOn: map[int][]int32{},
-		traffic: make([]swJobTraffic, jobs)}
-	t.probe = newSWProbe(inner, topo, jobs)
-	return t
-}
-
-func (t *swTrafficTap) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	d, ok := t.inner.Assign(c, o)
-	if ok {
-		t.probe.decided(c, o, d)
-	}
-	return d, ok
-}
-
-func (t *swTrafficTap) JobAdded(c sched.Cluster, j *sched.Job) {
-	n := t.topo.NumNodes()
-	t.mapsOn[j.Index], t.redsOn[j.Index] = make([]int32, n), make([]int32, n)
-	t.passThrough.JobAdded(c, j)
-	t.probe.jobAdded(c, j)
-}
-
-func (t *swTrafficTap) JobRemoved(c sched.Cluster, j *sched.Job) {
-	t.attribute(j)
-	t.probe.jobRemoved(c, j)
-	delete(t.mapsOn, j.Index)
-	delete(t.redsOn, j.Index)
-	t.passThrough.JobRemoved(c, j)
-}
-
-func (t *swTrafficTap) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	t.probe.launched(c, j, k, n) // before the policy counts the launch
-	t.passThrough.TaskLaunched(c, j, k, n)
-}
-
-func (t *swTrafficTap) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	t.probe.ended(c, j, k)
-	if !killed {
-		if k == sched.MapTask {
-			t.mapsOn[j.Index][n]++
-		} else {
-			t.redsOn[j.Index][n]++
-		}
-	}
-	t.passThrough.TaskEnded(c, j, k, n, killed)
-}
-
 // attribute computes a finished job's shuffle and output bytes; remote map
 // bytes come from the job's locality record after the run.
-func (t *swTrafficTap) attribute(j *sched.Job) {
+func (t *swProbe) attribute(j *sched.Job) {
 	maps, reds := t.mapsOn[j.Index], t.redsOn[j.Index]
 	var out float64
 	for _, b := range j.MapOutputByRack {
@@ -465,15 +407,15 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 }
 
 // swSimulate runs jobs on cluster cl with engine eng under spec, through
-// the traffic tap, measuring cfg's window.
+// the probe, measuring cfg's window.
 func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload.Job, spec PolicySpec, seed uint64) (*swOutcome, error) {
-	var tap *swTrafficTap
+	var pr *swProbe
 	var topo *cluster.Topology
 	res, _, err := simRun{setup: Setup{Cluster: cl, Engine: eng, Seed: seed}, jobs: jobs, policy: spec,
 		probe: func(p sched.Policy, t *cluster.Topology) sched.Policy {
-			tap, topo = newSWTrafficTap(p, t, len(jobs)), t
-			tap.probe.winLo, tap.probe.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
-			return tap
+			pr, topo = newSWProbe(p, t, len(jobs)), t
+			pr.winLo, pr.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
+			return pr
 		},
 		steady: scenario.MetricsSpec{SteadyStartS: cfg.RampS, SteadyEndS: cfg.RampS + cfg.WindowS}}.simulate()
 	if err != nil {
@@ -481,7 +423,7 @@ func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload
 	}
 	col := res.Collector
 	out := &swOutcome{spec: spec, cfg: cfg, jobs: col.Jobs(), summary: res.Summary,
-		traffic: tap.traffic, probe: tap.probe, series: col.Timeseries()}
+		traffic: pr.traffic, probe: pr, series: col.Timeseries()}
 	block := float64(topo.Config().BlockBytes())
 	for i := range out.jobs {
 		jr := &out.jobs[i]
