@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/mrsched/mrsched/report"
 )
@@ -23,6 +24,44 @@ type grid[O any] struct {
 
 // at is the outcome of policy p on scenario s with the seed-th seed.
 func (g grid[O]) at(s, seed, p int) O { return g.outs[(s*g.seeds+seed)*g.pols+p] }
+
+// cell is a row of a grid's table: scenario s under policy p, whose
+// columns read its runs over the seeds.
+type cell struct{ s, p int }
+
+// cells lists the grid's cells, scenario by scenario, each's policies in
+// order.
+func (g grid[O]) cells() []cell {
+	var cs []cell
+	for s := range len(g.outs) / max(1, g.seeds*g.pols) {
+		for p := range g.pols {
+			cs = append(cs, cell{s, p})
+		}
+	}
+	return cs
+}
+
+// sample is v of policy p's runs on scenario s, over the seeds in order;
+// with known set, a NaN (a run without the quantity) is left out.
+func (g grid[O]) sample(s, p int, known bool, v func(O) float64) stat {
+	var st stat
+	for seed := range g.seeds {
+		if x := v(g.at(s, seed, p)); !known || !math.IsNaN(x) {
+			st.add(x)
+		}
+	}
+	return st
+}
+
+// over is the column statistic of v over a cell's seeds; known is
+// over leaving out NaNs (sample).
+func (g grid[O]) over(v func(O) float64) func(cell) stat {
+	return func(c cell) stat { return g.sample(c.s, c.p, false, v) }
+}
+
+func (g grid[O]) known(v func(O) float64) func(cell) stat {
+	return func(c cell) stat { return g.sample(c.s, c.p, true, v) }
+}
 
 // runGrid runs every policy on every scenario for every seed of o, o.Parallel
 // at a time. setup prepares a scenario for a seed (its jobs are drawn once

@@ -29,6 +29,14 @@ type fdCost struct {
 	apply func(Setup) Setup
 }
 
+// on is s under the model.
+func (c fdCost) on(s Setup) Setup {
+	if c.apply == nil {
+		return s
+	}
+	return c.apply(s)
+}
+
 // fdCosts returns the models, fluid first, then the profile, then the
 // profile split in two: every cost but the task start-up, and the
 // start-up alone (added after the first runs, which found the two pulling
@@ -167,24 +175,11 @@ func (r fdRun) exec() (*fdOut, error) {
 	return &fdOut{outcome: *out, dur: t.dur}, nil
 }
 
-// with is r under policy p: a copy, so that the policies of one scenario,
-// which run at once, each have their own.
-func (r fdRun) with(p PolicySpec) fdRun {
+// by is r under policy p, its maps timed (exec): r is a copy, so that
+// the policies of one scenario, which run at once, each have their own.
+func (r fdRun) by(p PolicySpec) (*fdOut, error) {
 	r.policy = p
-	return r
-}
-
-// run runs r with its maps timed (exec) when timed is set, else as
-// simRun.exec does.
-func (r fdRun) run(timed bool) (*fdOut, error) {
-	if timed {
-		return r.exec()
-	}
-	out, err := r.simRun.exec()
-	if err != nil {
-		return nil, err
-	}
-	return &fdOut{outcome: *out}, nil
+	return r.exec()
 }
 
 // fdDur accumulates one class's map durations by reach over seeds: every
@@ -241,134 +236,11 @@ func backups(s *fdOut) float64 {
 	return float64(s.summary.Speculation.Backups)
 }
 
-// ---------------------------------------------------------------------
-// fair-delay/small-jobs-hdd
-
-// runSmallJobsHDD is fair-delay/small-jobs (runSmallJobs: the private
-// cluster, the same workloads and schedulers) under the fluid model and
-// the hadoop1-hdd profile, speculation on.
-func runSmallJobsHDD(o Options) (*Result, error) {
-	hdd, err := hddProfile()
-	if err != nil {
-		return nil, err
-	}
-	rows, seeds, err := smallJobsRows(o, fdCosts(hdd, true), true)
-	if err != nil {
-		return nil, err
-	}
-	type R = fdRow
-	return table[R]{
-		title: fmt.Sprintf("fair-delay/small-jobs-hdd: small-jobs' batches on 100 nodes in 4 racks x 6 map slots, fluid beside hadoop1-hdd (one 138 MB/s disk a node, 4 s start-up, spills, merges, backups) and its two halves, %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
-		cols: []column[R]{
-			fdMapsCol,
-			fdJobsCol,
-			fdCostsCol,
-			fdSchedulerCol, seedsCol[R]("seeds", seeds),
-			{head: "node / rack-local %", text: func(r R) string { return r.node.pct() + " / " + r.rack.pct() },
-				csv: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, cells: func(r R) []string { return r.node.scale(100).csv(1) }},
-			both("paper", func(r R) string { return r.paper[0] + " / " + r.paper[1] }, "paper_node_local_pct", func(r R) string { return r.paper[0] }),
-			written(func(r R) []string { return append(r.rack.scale(100).csv(1), r.paper[1]) },
-				"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max", "paper_rack_local_pct"),
-			fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
-			mapTimes[R]("map s: node / rack / off-rack", 3),
-			backupsCol[R](),
-		},
-		notes: []string{
-			"fluid: fair-delay/small-jobs' own runs (the same seeds and numbers). hadoop1-hdd: the same batches with the profile's",
-			"costs (scenario/profiles.go), speculation on; hdd, no start-up: all of them but the 4 s start-up; fluid + start-up: the",
-			"4 s start-up alone. throughput gain: workload time without delay / with it, same seed.",
-			"map s: mean launch-to-end of map attempts (backups and killed ones left out) by where they read, over every seed.",
-			"Paper: 1.2x (3 maps), 1.7x (10), 1.3x (100); node / rack locality 2/50 -> 75/96, 37/98 -> 99/100, 84/99 -> 94/99.",
-		},
-	}.result(rows), nil
-}
-
-// mapTimes is the column of a timed row's map durations by reach, the
+// mapTimes is the column of a row's map durations by reach (d), the
 // first reaches of them shown.
-func mapTimes[R interface{ durations() fdDur }](head string, reaches int) column[R] {
-	return column[R]{head: head, text: func(r R) string { return r.durations().text(reaches) },
-		csv: []string{"map_s_node", "map_s_rack", "map_s_off"}, cells: func(r R) []string { return r.durations().csv() }}
-}
-
-// backupsCol is the column of a row's speculative backups, a mean over
-// seeds.
-func backupsCol[R interface{ backupsMean() float64 }]() column[R] {
-	return number("backups", "backups", 0, 1, R.backupsMean)
-}
-
-func (r fdRow) durations() fdDur     { return r.dur }
-func (r fdRow) backupsMean() float64 { return r.backups.mean() }
-
-// ---------------------------------------------------------------------
-// fair-delay/sticky-slots-hdd
-
-// runStickySlotsHDD is fair-delay/sticky-slots (runStickySlots: EC2, N
-// concurrent scans of one 180 GB data set, fair sharing with and without
-// delay) under the fluid model and the hadoop1-hdd profile, speculation
-// on.
-func runStickySlotsHDD(o Options) (*Result, error) {
-	hdd, err := hddProfile()
-	if err != nil {
-		return nil, err
-	}
-	rows, seeds, err := stickyRows(o, fdCosts(hdd, true), true)
-	if err != nil {
-		return nil, err
-	}
-	type R = fdRow
-	return table[R]{
-		title: fmt.Sprintf("fair-delay/sticky-slots-hdd: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), fluid beside hadoop1-hdd and its two halves, %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
-		cols: []column[R]{
-			fdJobsCol,
-			fdCostsCol,
-			fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
-			fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
-			mapTimes[R]("map s: node-local / remote", 2),
-			backupsCol[R](),
-		},
-		notes: []string{
-			"fluid: fair-delay/sticky-slots' own runs. hadoop1-hdd: the profile's costs, speculation on; hdd, no start-up: all",
-			"but the 4 s start-up; fluid + start-up: the start-up alone. throughput gain: time to",
-			"finish all under fair / under fair + delay, same seed. map s: mean launch-to-end of map attempts by where they read",
-			"(one rack: remote is rack-local). Paper: 1.1x (10 jobs), 1.6x (20), 2x (50); locality 90-27% -> 99-100%.",
-		},
-	}.result(rows), nil
-}
-
-// ---------------------------------------------------------------------
-// fair-delay/io-rate-biasing-hdd
-
-// runIORateBiasingHDD is fair-delay/io-rate-biasing (runIORateBiasing: 10
-// compute and 10 scan workers on one 2 GB file, jobs done in 10 minutes)
-// under the fluid model and the hadoop1-hdd profile, speculation off: the
-// closed-loop gate hands every job to the engine at time 0, and the engine
-// counts Hadoop's 60 s speculative lag from the submit.
-func runIORateBiasingHDD(o Options) (*Result, error) {
-	hdd, err := hddProfile()
-	if err != nil {
-		return nil, err
-	}
-	rows, seeds, err := hotRows(o, fdCosts(hdd, false), true)
-	if err != nil {
-		return nil, err
-	}
-	type R = hotRow
-	return table[R]{
-		title: fmt.Sprintf("fair-delay/io-rate-biasing-hdd: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, fluid beside hadoop1-hdd (speculation off) and its two halves, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
-		cols: append(append([]column[R]{
-			key("costs", "costs", func(r R) string { return r.cost }),
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			key("class", "class", func(r R) string { return r.class }),
-		}, hotCols(seeds)...), mapTimes[R]("map s: node-local / remote", 2)),
-		notes: []string{
-			"fluid: fair-delay/io-rate-biasing's own runs. hadoop1-hdd: the profile's costs, speculation off (the closed-loop",
-			"gate submits every job at 0, and the engine counts Hadoop's 60 s lag from the submit); hdd, no start-up: all but the",
-			"4 s start-up; fluid + start-up: the start-up alone. jobs done: finished within",
-			"10 minutes; vs: this scheduler's count over the reference's, per class and seed. map s: mean launch-to-end of the",
-			"class's map attempts by where they read (one rack). Paper: biasing +8% (scans) and +10% (compute) over no delay,",
-			"+15% and +44% over untuned delay, which was the worst.",
-		},
-	}.result(rows), nil
+func mapTimes[R any](head string, reaches int, d func(R) fdDur) column[R] {
+	return column[R]{head: head, text: func(r R) string { return d(r).text(reaches) },
+		csv: []string{"map_s_node", "map_s_rack", "map_s_off"}, cells: func(r R) []string { return d(r).csv() }}
 }
 
 // ---------------------------------------------------------------------

@@ -34,35 +34,9 @@ import (
 // changes only docs, tests or another command keeps the runs, and a
 // rebuild with another toolchain or flags does too.
 
-// keepCodec writes the runs of one cache to a keep directory and reads
-// them back.
-type keepCodec[V any] interface {
-	// kind names the cache's files: <kind>-<hash of the key>.gob.
-	kind() string
-	encode(enc *gob.Encoder, v V) error
-	decode(dec *gob.Decoder) (V, error)
-}
-
-// gobKeep is a keepCodec through a gob-encodable form T of a run (runs
-// keep unexported fields, which gob does not see).
-type gobKeep[V, T any] struct {
-	name string
-	to   func(V) T
-	from func(T) V
-}
-
-func (g gobKeep[V, T]) kind() string { return g.name }
-
-func (g gobKeep[V, T]) encode(enc *gob.Encoder, v V) error { return enc.Encode(g.to(v)) }
-
-func (g gobKeep[V, T]) decode(dec *gob.Decoder) (V, error) {
-	var t T
-	if err := dec.Decode(&t); err != nil {
-		var zero V
-		return zero, err
-	}
-	return g.from(t), nil
-}
+// A cache's runs are kept as gob, a file a run named <kind>-<hash of the
+// key>.gob (runCache.keep is the kind); gob sees exported fields alone, so
+// a kept run's type exports every field it keeps.
 
 // keptHeader opens every kept file: the build that made it and the key in
 // full, so that neither a hash collision nor a rebuilt binary can hand
@@ -71,18 +45,18 @@ type keptHeader struct {
 	Build, Key string
 }
 
-// keepPath is where a run with key is kept.
-func keepPath[V any](dir string, c keepCodec[V], key string) string {
+// keepPath is where a run of kind with key is kept.
+func keepPath(dir, kind, key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return filepath.Join(dir, c.kind()+"-"+hex.EncodeToString(sum[:8])+".gob")
+	return filepath.Join(dir, kind+"-"+hex.EncodeToString(sum[:8])+".gob")
 }
 
 // loadKept reads the run with key from dir; ok is false when there is none
 // made by this build. A file that cannot be read as one is an error: it
 // is in the directory the user named, and running over it silently would
 // hide a disk or a permissions problem.
-func loadKept[V any](dir string, c keepCodec[V], key string) (v V, ok bool, err error) {
-	path := keepPath(dir, c, key)
+func loadKept[V any](dir, kind, key string) (v V, ok bool, err error) {
+	path := keepPath(dir, kind, key)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return v, false, nil
@@ -102,8 +76,7 @@ func loadKept[V any](dir string, c keepCodec[V], key string) (v V, ok bool, err 
 	if h.Build != build || h.Key != key {
 		return v, false, nil // another build's run, or another key under the same hash
 	}
-	v, err = c.decode(dec)
-	if err != nil {
+	if err := dec.Decode(&v); err != nil {
 		return v, false, fmt.Errorf("keep directory: %s: %v; remove it", path, err)
 	}
 	return v, true, nil
@@ -111,7 +84,7 @@ func loadKept[V any](dir string, c keepCodec[V], key string) (v V, ok bool, err 
 
 // storeKept writes the run with key to dir, through a temporary file and a
 // rename, so that a run stopped mid-write leaves no half file behind.
-func storeKept[V any](dir string, c keepCodec[V], key string, v V) error {
+func storeKept[V any](dir, kind, key string, v V) error {
 	build, err := buildID()
 	if err != nil {
 		return err
@@ -121,10 +94,10 @@ func storeKept[V any](dir string, c keepCodec[V], key string, v V) error {
 	if err := enc.Encode(keptHeader{Build: build, Key: key}); err != nil {
 		return err
 	}
-	if err := c.encode(enc, v); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("keeping a run: %w", err)
 	}
-	path := keepPath(dir, c, key)
+	path := keepPath(dir, kind, key)
 	tmp, err := os.CreateTemp(dir, ".keep-*")
 	if err != nil {
 		return fmt.Errorf("keep directory: %w", err)

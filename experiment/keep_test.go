@@ -17,8 +17,9 @@ import (
 	"github.com/mrsched/mrsched/sched"
 )
 
-// intKeep keeps ints, as a cache of a real experiment keeps its runs.
-var intKeep = gobKeep[int, int]{name: "test", to: func(v int) int { return v }, from: func(v int) int { return v }}
+// intKeep is the kind of the kept ints, as a cache of a real experiment
+// keeps its runs.
+const intKeep = "test"
 
 // A stopped experiment resumes: the runs one process finished and kept
 // are read back by the next (a fresh cache) instead of running again,
@@ -85,7 +86,7 @@ func TestKeptRunOfAnotherKeyIsRunAgain(t *testing.T) {
 	if err := os.Rename(keepPath(dir, intKeep, "other"), keepPath(dir, intKeep, "mine")); err != nil {
 		t.Fatal(err)
 	}
-	_, ok, err := loadKept(dir, intKeep, "mine")
+	_, ok, err := loadKept[int](dir, intKeep, "mine")
 	if err != nil || ok {
 		t.Errorf("loadKept = ok %v, err %v; want no run and no error: the file holds another key's run", ok, err)
 	}
@@ -99,7 +100,7 @@ func TestKeptFileThatIsNotARunIsAnError(t *testing.T) {
 	if err := os.WriteFile(path, []byte("not gob"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := loadKept(dir, intKeep, "k")
+	_, _, err := loadKept[int](dir, intKeep, "k")
 	if err == nil || !strings.Contains(err.Error(), filepath.Base(path)) {
 		t.Errorf("loadKept of a garbage file: error %v, want one naming %s", err, filepath.Base(path))
 	}
@@ -109,27 +110,27 @@ func TestKeptFileThatIsNotARunIsAnError(t *testing.T) {
 // experiments read survives, NaNs and the class map included.
 func TestNASRunKeptIsTheRun(t *testing.T) {
 	r := &nasOutcome{
-		jobs: []metrics.JobRecord{{ID: 1, Pool: "user-1", Submit: 3, Finish: 9.5, Maps: 4, Slowdown: math.NaN()},
+		Jobs: []metrics.JobRecord{{ID: 1, Pool: "user-1", Submit: 3, Finish: 9.5, Maps: 4, Slowdown: math.NaN()},
 			{ID: 2, Pool: "user-2", Submit: 4, Finish: -1, Failed: true, Reason: "lost"}},
-		summary: metrics.Summary{JobsCompleted: 1, MakespanS: 6.5,
+		Summary: metrics.Summary{JobsCompleted: 1, MakespanS: 6.5,
 			TurnaroundByClass: map[string]metrics.Distribution{"light": {Mean: 6.5}},
 			ReduceWaitS:       12, CongestionOccurrences: 3},
-		load:  sched.NASLoadStats{PeriodS: 3, Samples: 10, Nodes: 600, MeanShare: 0.25},
-		wallS: 42,
+		Load:  sched.NASLoadStats{PeriodS: 3, Samples: 10, Nodes: 600, MeanShare: 0.25},
+		WallS: 42,
 	}
 	dir := t.TempDir()
 	if err := storeKept(dir, nasCache.keep, "k", r); err != nil {
 		t.Fatal(err)
 	}
-	got, ok, err := loadKept(dir, nasCache.keep, "k")
+	got, ok, err := loadKept[*nasOutcome](dir, nasCache.keep, "k")
 	if err != nil || !ok {
 		t.Fatalf("loadKept: ok %v, err %v", ok, err)
 	}
 	// NaN != NaN: compare the slowdowns apart.
-	if !math.IsNaN(got.jobs[0].Slowdown) {
-		t.Errorf("slowdown %v, want NaN kept", got.jobs[0].Slowdown)
+	if !math.IsNaN(got.Jobs[0].Slowdown) {
+		t.Errorf("slowdown %v, want NaN kept", got.Jobs[0].Slowdown)
 	}
-	got.jobs[0].Slowdown, r.jobs[0].Slowdown = 0, 0
+	got.Jobs[0].Slowdown, r.Jobs[0].Slowdown = 0, 0
 	if !reflect.DeepEqual(got, r) {
 		t.Errorf("kept run read back as\n%+v\nwant\n%+v", got, r)
 	}

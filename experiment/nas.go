@@ -83,8 +83,9 @@ type nasSetup struct {
 	// Users is the default number of users (200, section IV-A).
 	Users int
 	// EndS is the FB-2010 window's end (jobs submitted in [0, EndS)); 0 is
-	// the whole day. Trace set-ups only.
-	EndS float64
+	// the whole day. Scale is SWIM's byte scale (0: target over source
+	// nodes, the project's rule). Trace set-ups only.
+	EndS, Scale float64
 	// WaitS, when > 0, replaces NAS's skip counts by a wait (the real
 	// cluster's 5 s).
 	WaitS float64
@@ -185,13 +186,13 @@ var nasPaperReal = nasPaper{
 func ratioText(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 
 // nasTraceJobs is FB-2010 as the project replays it (scenario workload
-// `trace: FB-2010`): bytes scaled by 600/3000, jobs to users uniformly at
-// random from the seed, the default CPU profile, submit times as traced;
-// the window [0, EndS) when EndS > 0.
+// `trace: FB-2010`): bytes scaled by 600/3000 (or Scale), jobs to users
+// uniformly at random from the seed, the default CPU profile, submit
+// times as traced; the window [0, EndS) when EndS > 0.
 func nasTraceJobs(s nasSetup, users int, seed uint64) ([]workload.Job, error) {
 	cl := s.Cluster.WithDefaults()
 	return workload.ParseSWIM(strings.NewReader(string(traces.FB2010())), traces.FB2010Name, workload.SWIMOptions{
-		SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, BlockBytes: cl.BlockBytes(),
+		SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, Scale: s.Scale, BlockBytes: cl.BlockBytes(),
 		Users: users, Seed: seed, EndS: s.EndS})
 }
 
@@ -259,12 +260,13 @@ func (s nasSetup) policy(p PolicySpec) PolicySpec {
 // ---------------------------------------------------------------------
 // Runs
 
-// nasOutcome is what the experiments keep of a run.
+// nasOutcome is what the experiments keep of a run (exported, so that a
+// keep directory holds it whole).
 type nasOutcome struct {
-	jobs    []metrics.JobRecord
-	summary metrics.Summary
-	load    sched.NASLoadStats
-	wallS   float64
+	Jobs    []metrics.JobRecord
+	Summary metrics.Summary
+	Load    sched.NASLoadStats
+	WallS   float64
 }
 
 type nasKey struct {
@@ -275,23 +277,7 @@ type nasKey struct {
 
 // nasCache holds the NAS experiments' runs (see runCache), and keeps them
 // in Options.KeepDir: a run of the unscaled day takes tens of minutes.
-var nasCache = runCache[nasKey, *nasOutcome]{keep: gobKeep[*nasOutcome, nasKept]{
-	name: "nas",
-	to: func(r *nasOutcome) nasKept {
-		return nasKept{Jobs: r.jobs, Summary: r.summary, Load: r.load, WallS: r.wallS}
-	},
-	from: func(k nasKept) *nasOutcome {
-		return &nasOutcome{jobs: k.Jobs, summary: k.Summary, load: k.Load, wallS: k.WallS}
-	},
-}}
-
-// nasKept is a nasOutcome as it is kept on disk.
-type nasKept struct {
-	Jobs    []metrics.JobRecord
-	Summary metrics.Summary
-	Load    sched.NASLoadStats
-	WallS   float64
-}
+var nasCache = runCache[nasKey, *nasOutcome]{keep: "nas"}
 
 type nasRunSpec struct {
 	key   nasKey
@@ -320,8 +306,8 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 	// are read by no NAS experiment and hold values a kept run could not
 	// carry: they are dropped here, so a kept run and a fresh one agree.
 	res.Summary.Config, res.Summary.Extra = nil, nil
-	return &nasOutcome{jobs: res.Collector.Jobs(), summary: res.Summary,
-		load: metered.(sched.NASLoadReporter).NASLoad(), wallS: time.Since(start).Seconds()}, nil
+	return &nasOutcome{Jobs: res.Collector.Jobs(), Summary: res.Summary,
+		Load: metered.(sched.NASLoadReporter).NASLoad(), WallS: time.Since(start).Seconds()}, nil
 }
 
 // nasRunMany runs (or takes from the cache) one simulation per spec,
@@ -348,8 +334,8 @@ func nasGrid(o Options, s nasSetup, users int, pols []PolicySpec) ([][]*nasOutco
 func (r *nasOutcome) throughput(keep func(*metrics.JobRecord) bool) float64 {
 	first, last := math.Inf(1), math.Inf(-1)
 	n := 0
-	for i := range r.jobs {
-		j := &r.jobs[i]
+	for i := range r.Jobs {
+		j := &r.Jobs[i]
 		if keep != nil && !keep(j) {
 			continue
 		}
@@ -368,24 +354,24 @@ func (r *nasOutcome) throughput(keep func(*metrics.JobRecord) bool) float64 {
 // nonLocalJobShare is the share of jobs with at least one map that read its
 // input from another node (rack-local or off-rack), 0 with no jobs.
 func (r *nasOutcome) nonLocalJobShare() float64 {
-	if len(r.jobs) == 0 {
+	if len(r.Jobs) == 0 {
 		return 0
 	}
 	n := 0
-	for i := range r.jobs {
-		if l := r.jobs[i].Locality; l[cluster.RackLocal]+l[cluster.OffRack] > 0 {
+	for i := range r.Jobs {
+		if l := r.Jobs[i].Locality; l[cluster.RackLocal]+l[cluster.OffRack] > 0 {
 			n++
 		}
 	}
-	return float64(n) / float64(len(r.jobs))
+	return float64(n) / float64(len(r.Jobs))
 }
 
 // jobTime is the mean turnaround (finish - submit) of the completed jobs
 // keep selects (nil: all).
 func (r *nasOutcome) jobTime(keep func(*metrics.JobRecord) bool) float64 {
 	var v []float64
-	for i := range r.jobs {
-		j := &r.jobs[i]
+	for i := range r.Jobs {
+		j := &r.Jobs[i]
 		if j.Finish >= 0 && (keep == nil || keep(j)) {
 			v = append(v, j.Turnaround())
 		}
@@ -397,8 +383,8 @@ func (r *nasOutcome) jobTime(keep func(*metrics.JobRecord) bool) float64 {
 // launched, averaged over the jobs that launched one.
 func (r *nasOutcome) mapProgress() float64 {
 	var v []float64
-	for i := range r.jobs {
-		if p := r.jobs[i].MapProgressAtFirstReduce; p >= 0 {
+	for i := range r.Jobs {
+		if p := r.Jobs[i].MapProgressAtFirstReduce; p >= 0 {
 			v = append(v, p)
 		}
 	}
@@ -422,6 +408,12 @@ func nasClassOf(j *metrics.JobRecord) sched.NASClass {
 
 var nasClasses = []sched.NASClass{sched.NASLight, sched.NASMedium, sched.NASHeavy}
 
+// nasSteady, nasCongestion and nasCompleted read a run's summary: its
+// steady-state jobs an hour, congestion occurrences, jobs completed.
+func nasSteady(r *nasOutcome) float64     { return r.Summary.SteadyState.JobsPerHour }
+func nasCongestion(r *nasOutcome) float64 { return float64(r.Summary.CongestionOccurrences) }
+func nasCompleted(r *nasOutcome) float64  { return float64(r.Summary.JobsCompleted) }
+
 // gain is a ratio as a signed percent change, mean (min-max).
 func gain(s stat) string {
 	if s.n == 0 {
@@ -441,7 +433,7 @@ func (s nasSetup) describe(o Options, users int) string {
 func nasMinutes(s float64) string { return strconv.FormatFloat(s/60, 'f', -1, 64) }
 
 func nasWallNote(rs ...[][]*nasOutcome) string {
-	return wallNote(func(r *nasOutcome) float64 { return r.wallS }, rs...)
+	return wallNote(func(r *nasOutcome) float64 { return r.WallS }, rs...)
 }
 
 // ---------------------------------------------------------------------
@@ -455,41 +447,20 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fair := res[0]
 	byLabel := map[string][]*nasOutcome{}
 	for i, p := range pols {
 		byLabel[p.Label] = res[i]
 	}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	cross := func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e9 }
 	paperOf := func(m map[string]string, l string) string {
 		if v, ok := m[l]; ok {
 			return v
 		}
 		return "-"
 	}
-	type R struct {
-		label, tputPaper, jtPaper, congPaper string
-		tput, tx, steady, jt, jx, cross, cx  stat
-		prog, over, overP, cong, done        stat
-		jobs                                 int
-	}
-	var rows []R
-	for i, p := range pols {
-		rs := res[i]
-		over := func(v func(*nasOutcome) float64) stat { return overSeeds(rs, v) }
-		rows = append(rows, R{label: p.Label, tputPaper: paperOf(s.Paper.Throughput, p.Label), jtPaper: paperOf(s.Paper.JobTime, p.Label),
-			congPaper: paperOf(s.Paper.Congestion, p.Label),
-			tput:      over(tput), tx: ratioSeeds(rs, fair, tput), steady: over(func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }),
-			jt: over(jt), jx: ratioSeeds(rs, fair, jt), cross: over(cross), cx: ratioSeeds(rs, fair, cross),
-			prog:  over(func(r *nasOutcome) float64 { return r.mapProgress() }),
-			over:  over(func(r *nasOutcome) float64 { return 100 * r.load.MeanShareTrue }),
-			overP: over(func(r *nasOutcome) float64 { return 100 * r.load.MeanShare }),
-			cong:  over(func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }),
-			done:  over(func(r *nasOutcome) float64 { return float64(r.summary.JobsCompleted) }),
-			jobs:  len(rs[0].jobs)})
-	}
+	rows := labelled(pols, res, res[0])
+	type R = runsRow[*nasOutcome]
 	notes := []string{
 		"mean (min-max over seeds); x Fair = ratio to Fair on the same seed. jobs/h: jobs / (last finish - first submit), the paper's",
 		"throughput; job time: finish - submit; cross-rack: all bytes that crossed a rack uplink (shuffle, remote map input, output",
@@ -507,28 +478,29 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 			gain(ratioSeeds(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
 			gain(ratioSeeds(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
 	}
-	x := func(csv string, v func(R) stat) column[R] { return spread("x Fair", csv, 2, 4, v) }
+	x := func(csv string, v func(*nasOutcome) float64) column[R] { return spread("x Fair", csv, 2, 4, xOf(v)) }
+	cross := func(r *nasOutcome) float64 { return r.Summary.Bytes.CrossRackTotal / 1e9 }
 	return table[R]{
 		title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
 		cols: []column[R]{
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
 			written(func(R) []string { return []string{s.Name, strconv.Itoa(s.Users)} }, "window", "users"),
-			spread("jobs/h", "throughput_jph", 1, 3, func(r R) stat { return r.tput }),
-			x("throughput_x", func(r R) stat { return r.tx }),
-			paper("paper", "paper_throughput_x", func(r R) string { return r.tputPaper }),
-			shown("steady jobs/h", func(r R) string { return r.steady.text(1) }),
-			spread("mean job time (s)", "job_time_s", 0, 1, func(r R) stat { return r.jt }),
-			x("job_time_x", func(r R) stat { return r.jx }),
-			paper("paper", "paper_job_time_x", func(r R) string { return r.jtPaper }),
-			spread("cross-rack GB", "cross_rack_gb", 0, 2, func(r R) stat { return r.cross }),
-			x("cross_rack_x", func(r R) stat { return r.cx }),
-			spread("map progress at 1st reduce", "map_progress", 2, 4, func(r R) stat { return r.prog }),
-			spread("nodes over TT %", "nodes_over_tt", 1, 2, func(r R) stat { return r.over }),
-			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, func(r R) stat { return r.overP }),
-			spread("congestion occurrences", "congestion", 0, 0, func(r R) stat { return r.cong }),
-			paper("paper", "paper_congestion", func(r R) string { return r.congPaper }),
+			spread("jobs/h", "throughput_jph", 1, 3, overOf(tput)),
+			x("throughput_x", tput),
+			paper("paper", "paper_throughput_x", func(r R) string { return paperOf(s.Paper.Throughput, r.label) }),
+			shown("steady jobs/h", func(r R) string { return overOf(nasSteady)(r).text(1) }),
+			spread("mean job time (s)", "job_time_s", 0, 1, overOf(jt)),
+			x("job_time_x", jt),
+			paper("paper", "paper_job_time_x", func(r R) string { return paperOf(s.Paper.JobTime, r.label) }),
+			spread("cross-rack GB", "cross_rack_gb", 0, 2, overOf(cross)),
+			x("cross_rack_x", cross),
+			spread("map progress at 1st reduce", "map_progress", 2, 4, overOf(func(r *nasOutcome) float64 { return r.mapProgress() })),
+			spread("nodes over TT %", "nodes_over_tt", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShareTrue })),
+			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShare })),
+			spread("congestion occurrences", "congestion", 0, 0, overOf(nasCongestion)),
+			paper("paper", "paper_congestion", func(r R) string { return paperOf(s.Paper.Congestion, r.label) }),
 			written(func(r R) []string {
-				return append([]string{strconv.Itoa(r.jobs), num(r.done.mean(), 0)}, r.steady.csv(3)...)
+				return append([]string{strconv.Itoa(len(r.rs[0].Jobs)), num(overOf(nasCompleted)(r).mean(), 0)}, overOf(nasSteady)(r).csv(3)...)
 			},
 				"jobs", "jobs_completed", "steady_jph", "steady_jph_min", "steady_jph_max"),
 		},
@@ -550,8 +522,8 @@ func runNASClasses(o Options, s nasSetup) (*Result, error) {
 	}
 	fair := res[0]
 	var count [3]int
-	for i := range fair[0].jobs {
-		count[nasClassOf(&fair[0].jobs[i])]++
+	for i := range fair[0].Jobs {
+		count[nasClassOf(&fair[0].Jobs[i])]++
 	}
 	t := &report.Table{
 		Title:   s.ClassesName + ": throughput and mean job time per shuffle class over Fair (paper Fig. 5); " + s.describe(o, s.Users),
@@ -608,24 +580,18 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	delay := res[0]
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
 		return func(r *nasOutcome) float64 {
 			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
 		}
 	}
-	type R struct {
-		label                                                 string
-		jt, jx, light, medium, heavy, node, off, nonLocal, wt stat
-		held, queued                                          stat
-		heldBy                                                string
-	}
+	type R = runsRow[*nasOutcome]
 	// part is a run's mean seconds a job in one part of its critical path
 	// (docs/time.md).
 	part := func(name string) func(*nasOutcome) float64 {
 		return func(r *nasOutcome) float64 {
-			if tb := r.summary.TimeBreakdown; tb != nil {
+			if tb := r.Summary.TimeBreakdown; tb != nil {
 				return tb.MeanS[name]
 			}
 			return math.NaN()
@@ -637,7 +603,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	heldBy := func(rs []*nasOutcome) string {
 		by, total := map[string]float64{}, 0.0
 		for _, r := range rs {
-			if tb := r.summary.TimeBreakdown; tb != nil {
+			if tb := r.Summary.TimeBreakdown; tb != nil {
 				for k, v := range tb.HeldByS {
 					by[k] += v
 					total += v
@@ -655,36 +621,24 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 		}
 		return fmt.Sprintf("%s (%.0f%%)", rule, 100*best/total)
 	}
-	var rows []R
-	for i, p := range pols {
-		rs := res[i]
-		over := func(v func(*nasOutcome) float64) stat { return overSeeds(rs, v) }
-		rows = append(rows, R{label: p.Label, jt: over(jt), jx: ratioSeeds(rs, delay, jt),
-			light: over(classJT(sched.NASLight)), medium: over(classJT(sched.NASMedium)), heavy: over(classJT(sched.NASHeavy)),
-			node:     over(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }),
-			off:      over(func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Off }),
-			nonLocal: over(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() }),
-			wt:       over(func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }),
-			held:     over(part("held")), queued: over(part("queued")), heldBy: heldBy(rs)})
-	}
 	return table[R]{
 		title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
 			strconv.FormatFloat(nasDiagnoseWaitS, 'f', -1, 64) + " s as a wait; " + s.describe(o, s.Users),
 		cols: []column[R]{
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
 			written(func(R) []string { return []string{s.Name} }, "window"),
-			spread("mean job time (s)", "job_time_s", 1, 2, func(r R) stat { return r.jt }),
-			spread("x Delay", "job_time_x_delay", 2, 4, func(r R) stat { return r.jx }),
-			spread("light (s)", "light_s", 1, 2, func(r R) stat { return r.light }),
-			spread("medium (s)", "medium_s", 1, 2, func(r R) stat { return r.medium }),
-			spread("heavy (s)", "heavy_s", 0, 1, func(r R) stat { return r.heavy }),
-			spread("node-local maps %", "node_local_pct", 1, 2, func(r R) stat { return r.node }),
-			spread("off-rack maps %", "off_rack_pct", 1, 2, func(r R) stat { return r.off }),
-			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, func(r R) stat { return r.nonLocal }),
-			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, func(r R) stat { return r.wt }),
-			spread("held (s)", "held_s", 1, 2, func(r R) stat { return r.held }),
-			spread("queued (s)", "queued_s", 1, 2, func(r R) stat { return r.queued }),
-			verbatim("held most by", "held_most_by", func(r R) string { return r.heldBy }),
+			spread("mean job time (s)", "job_time_s", 1, 2, overOf(jt)),
+			spread("x Delay", "job_time_x_delay", 2, 4, xOf(jt)),
+			spread("light (s)", "light_s", 1, 2, overOf(classJT(sched.NASLight))),
+			spread("medium (s)", "medium_s", 1, 2, overOf(classJT(sched.NASMedium))),
+			spread("heavy (s)", "heavy_s", 0, 1, overOf(classJT(sched.NASHeavy))),
+			spread("node-local maps %", "node_local_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node })),
+			spread("off-rack maps %", "off_rack_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Off })),
+			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, overOf(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() })),
+			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, overOf(func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 })),
+			spread("held (s)", "held_s", 1, 2, overOf(part("held"))),
+			spread("queued (s)", "queued_s", 1, 2, overOf(part("queued"))),
+			verbatim("held most by", "held_most_by", func(r R) string { return heldBy(r.rs) }),
 		},
 		notes: []string{
 			"mean (min-max over seeds); x Delay = ratio to Delay on the same seed. Classes by true shuffle (light < 1 MB, heavy > 100 MB).",
@@ -693,7 +647,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			"(docs/time.md); held most by: over the seeds, the rule under which most held time falls, each job's counted under the rule that held it longest.",
 		},
 		wall: nasWallNote(res),
-	}.result(rows), nil
+	}.result(labelled(pols, res, res[0])), nil
 }
 
 // ---------------------------------------------------------------------

@@ -15,12 +15,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
-	"github.com/mrsched/mrsched/traces"
-	"github.com/mrsched/mrsched/workload"
 )
 
 const (
@@ -43,13 +40,8 @@ const (
 // network quantum.
 func nasScaledSetup(name, describe string, scale, endS float64) nasSetup {
 	return nasSetup{Name: name, MainName: "nas/regime", Describe: describe,
-		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim,
-		jobs: func(s nasSetup, users int, seed uint64) ([]workload.Job, error) {
-			cl := s.Cluster.WithDefaults()
-			return workload.ParseSWIM(strings.NewReader(string(traces.FB2010())), traces.FB2010Name, workload.SWIMOptions{
-				SourceNodes: nasFB2010Source, TargetNodes: cl.Racks * cl.NodesPerRack, Scale: scale,
-				BlockBytes: cl.BlockBytes(), Users: users, Seed: seed, EndS: s.EndS})
-		}}
+		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, Scale: scale, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim,
+		jobs: nasTraceJobs}
 }
 
 // nasRegimeDay is the paper's simulation as it ran it: the whole FB-2010
@@ -101,38 +93,30 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 		byLabel[p.Label] = res[i]
 	}
 	var count [3]int
-	for i := range res[0][0].jobs {
-		count[nasClassOf(&res[0][0].jobs[i])]++
+	for i := range res[0][0].Jobs {
+		count[nasClassOf(&res[0][0].Jobs[i])]++
 	}
 	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
-	steady := func(r *nasOutcome) float64 { return r.summary.SteadyState.JobsPerHour }
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	type R struct {
-		label, against string
-		rs             []*nasOutcome
-		tx, sx, jx     stat // NAS over the row, on the same seed
-	}
+	type R = runsRow[*nasOutcome] // ref: the NAS the row is against, if any
 	var rows []R
 	for i, p := range pols {
-		r := R{label: p.Label, against: nasRegimeAgainst[p.Label], rs: res[i]}
-		if r.against != "" {
-			n := byLabel[r.against]
-			r.tx, r.sx, r.jx = ratioSeeds(n, r.rs, tput), ratioSeeds(n, r.rs, steady), ratioSeeds(n, r.rs, jt)
-		}
-		rows = append(rows, r)
+		rows = append(rows, R{p.Label, res[i], byLabel[nasRegimeAgainst[p.Label]]})
 	}
 	// over is a column of a figure of the row's runs, over seeds.
 	over := func(head, csv string, tprec, cprec int, v func(*nasOutcome) float64) column[R] {
-		return spread(head, csv, tprec, cprec, func(r R) stat { return overSeeds(r.rs, v) })
+		return spread(head, csv, tprec, cprec, overOf(v))
 	}
 	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
 		return func(r *nasOutcome) float64 {
 			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
 		}
 	}
-	nasX := func(head, csv string, v func(R) stat) column[R] {
-		return column[R]{head: head, text: func(r R) string { return gain(v(r)) },
-			csv: []string{csv, csv + "_min", csv + "_max"}, cells: func(r R) []string { return v(r).csv(4) }}
+	// nasX is NAS's v over the row's, on the same seed.
+	nasX := func(head, csv string, v func(*nasOutcome) float64) column[R] {
+		x := func(r R) stat { return ratioSeeds(r.ref, r.rs, v) }
+		return column[R]{head: head, text: func(r R) string { return gain(x(r)) },
+			csv: []string{csv, csv + "_min", csv + "_max"}, cells: func(r R) []string { return x(r).csv(4) }}
 	}
 	return table[R]{
 		title: "nas/regime: the paper's regime; " + s.describe(o, s.Users),
@@ -140,24 +124,24 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
 			written(func(R) []string { return []string{s.Name, num(scale, 2), strconv.Itoa(s.Users)} }, "window", "scale", "users"),
 			over("jobs/h", "throughput_jph", 1, 3, tput),
-			over("steady jobs/h", "steady_jph", 1, 3, steady),
+			over("steady jobs/h", "steady_jph", 1, 3, nasSteady),
 			over("mean job time (s)", "job_time_s", 0, 2, jt),
 			over("light (s)", "light_s", 0, 2, classJT(sched.NASLight)),
 			over("medium (s)", "medium_s", 0, 2, classJT(sched.NASMedium)),
 			over("heavy (s)", "heavy_s", 0, 2, classJT(sched.NASHeavy)),
-			over("node-local maps %", "node_local_pct", 1, 2, func(r *nasOutcome) float64 { return 100 * r.summary.Locality.Node }),
-			over("cross-rack TB", "cross_rack_tb", 1, 3, func(r *nasOutcome) float64 { return r.summary.Bytes.CrossRackTotal / 1e12 }),
-			over("congestion", "congestion", 0, 0, func(r *nasOutcome) float64 { return float64(r.summary.CongestionOccurrences) }),
-			over("reducer-s waiting (M)", "reduce_wait_ms", 1, 2, func(r *nasOutcome) float64 { return r.summary.ReduceWaitS / 1e6 }),
+			over("node-local maps %", "node_local_pct", 1, 2, func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node }),
+			over("cross-rack TB", "cross_rack_tb", 1, 3, func(r *nasOutcome) float64 { return r.Summary.Bytes.CrossRackTotal / 1e12 }),
+			over("congestion", "congestion", 0, 0, nasCongestion),
+			over("reducer-s waiting (M)", "reduce_wait_ms", 1, 2, func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 }),
 			over("last finish (h)", "last_finish_h", 1, 2, func(r *nasOutcome) float64 { return r.lastFinish() / 3600 }),
 			written(func(r R) []string {
-				return []string{strconv.Itoa(len(r.rs[0].jobs)), num(overSeeds(r.rs, func(x *nasOutcome) float64 { return float64(x.summary.JobsCompleted) }).mean(), 0)}
+				return []string{strconv.Itoa(len(r.rs[0].Jobs)), num(overSeeds(r.rs, nasCompleted).mean(), 0)}
 			}, "jobs", "jobs_completed"),
-			both("against", func(r R) string { return orDash(r.against) }, "against", func(r R) string { return r.against }),
-			nasX("NAS jobs/h", "nas_throughput_x", func(r R) stat { return r.tx }),
-			nasX("NAS steady", "nas_steady_x", func(r R) stat { return r.sx }),
-			nasX("NAS job time", "nas_job_time_x", func(r R) stat { return r.jx }),
-			written(func(r R) []string { return overSeeds(r.rs, func(x *nasOutcome) float64 { return x.wallS }).csv(0) }, "wall_s", "wall_s_min", "wall_s_max"),
+			both("against", func(r R) string { return orDash(nasRegimeAgainst[r.label]) }, "against", func(r R) string { return nasRegimeAgainst[r.label] }),
+			nasX("NAS jobs/h", "nas_throughput_x", tput),
+			nasX("NAS steady", "nas_steady_x", nasSteady),
+			nasX("NAS job time", "nas_job_time_x", jt),
+			written(func(r R) []string { return overSeeds(r.rs, func(x *nasOutcome) float64 { return x.WallS }).csv(0) }, "wall_s", "wall_s_min", "wall_s_max"),
 		},
 		notes: []string{
 			"mean (min-max over seeds). jobs/h: jobs / (last finish - first submit), the paper's throughput; steady jobs/h: jobs finished",
@@ -177,8 +161,8 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 // lastFinish is the latest finish of the run's jobs, NaN if none finished.
 func (r *nasOutcome) lastFinish() float64 {
 	last := math.NaN()
-	for i := range r.jobs {
-		if f := r.jobs[i].Finish; f >= 0 && !(f <= last) {
+	for i := range r.Jobs {
+		if f := r.Jobs[i].Finish; f >= 0 && !(f <= last) {
 			last = f
 		}
 	}

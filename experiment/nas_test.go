@@ -120,7 +120,7 @@ func TestNASGroups(t *testing.T) {
 // class when asked; classes use the predictor's bounds in MB of 2^20 bytes.
 func TestNASMeasures(t *testing.T) {
 	const mb = 1 << 20
-	r := &nasOutcome{jobs: []metrics.JobRecord{
+	r := &nasOutcome{Jobs: []metrics.JobRecord{
 		{Submit: 0, Finish: 1800, ShuffleBytes: mb / 2, MapProgressAtFirstReduce: -1, Locality: [3]int{4, 0, 0}},
 		{Submit: 600, Finish: 3600, ShuffleBytes: 50 * mb, MapProgressAtFirstReduce: 0.5, Locality: [3]int{9, 0, 1}},
 		{Submit: 1200, Finish: 2400, ShuffleBytes: 200 * mb, MapProgressAtFirstReduce: 1, Locality: [3]int{0, 2, 0}},
@@ -136,8 +136,8 @@ func TestNASMeasures(t *testing.T) {
 		{"job time", r.jobTime(nil), (1800.0 + 3000 + 1200) / 3, "mean of finish - submit"},
 		{"map progress", r.mapProgress(), 0.75, "jobs without a reduce launch are left out"},
 		{"jobs with a non-local map", r.nonLocalJobShare(), 2.0 / 3, "one off-rack map or rack-local maps count; all node-local does not"},
-		{"heavy class", float64(nasClassOf(&r.jobs[2])), float64(sched.NASHeavy), "200 MB > 100 MB"},
-		{"medium class", float64(nasClassOf(&r.jobs[1])), float64(sched.NASMedium), "1 MB <= 50 MB <= 100 MB"},
+		{"heavy class", float64(nasClassOf(&r.Jobs[2])), float64(sched.NASHeavy), "200 MB > 100 MB"},
+		{"medium class", float64(nasClassOf(&r.Jobs[1])), float64(sched.NASMedium), "1 MB <= 50 MB <= 100 MB"},
 	}
 	for _, tc := range tests {
 		if math.Abs(tc.got-tc.want) > 1e-9 {

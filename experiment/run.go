@@ -210,11 +210,11 @@ func wallNote[T any](wall func(T) float64, rs ...[][]T) string {
 // group of experiments reading the same simulations (`mrsched experiment
 // nas` runs nas/main, nas/classes and nas/users on shared runs) runs each
 // once. Runs are deterministic, so a cached run is the run. A cache with
-// a keep codec also keeps its runs in Options.KeepDir (keep.go).
+// a keep kind also keeps its runs in Options.KeepDir (keep.go).
 type runCache[K comparable, V any] struct {
 	mu   sync.Mutex
 	m    map[K]V
-	keep keepCodec[V]
+	keep string
 }
 
 // cachedGrid is cachedRuns for every policy of pols on every seed of o:
@@ -243,7 +243,7 @@ func cachedGrid[K comparable, S, V any](o Options, c *runCache[K, V], pols []Pol
 // run is written there as soon as it finishes.
 func cachedRuns[K comparable, S, V any](o Options, c *runCache[K, V], specs []S, key func(S) K, exec func(S) (V, error)) ([]V, error) {
 	out := make([]V, len(specs))
-	keep := o.KeepDir != "" && c.keep != nil
+	keep := o.KeepDir != "" && c.keep != ""
 	keyText := func(s S) string { return fmt.Sprintf("%#v", key(s)) }
 	var pending, kept []int
 	c.mu.Lock()
@@ -253,7 +253,7 @@ func cachedRuns[K comparable, S, V any](o Options, c *runCache[K, V], specs []S,
 			continue
 		}
 		if keep {
-			v, ok, err := loadKept(o.KeepDir, c.keep, keyText(s))
+			v, ok, err := loadKept[V](o.KeepDir, c.keep, keyText(s))
 			if err != nil {
 				c.mu.Unlock()
 				return nil, err

@@ -154,11 +154,7 @@ func swCluster() cluster.Config {
 // simulated result, and is about 0.12 for the default mix.
 func swCalibrationScale(cl cluster.Config, mix []workload.MixEntry) float64 {
 	cl = cl.WithDefaults()
-	var meanIn, sum float64
-	for _, b := range workload.InputSizeBins() {
-		lo, hi := float64(b.MinBytes), float64(b.MaxBytes)
-		meanIn += b.Percent / 100 * (hi - lo) / math.Log(hi/lo) // mean of a log-uniform draw
-	}
+	meanIn, sum := swMeanInput(), 0.0
 	var shuffle, output float64
 	for _, e := range mix {
 		sum += e.Percent
@@ -172,6 +168,16 @@ func swCalibrationScale(cl cluster.Config, mix []workload.MixEntry) float64 {
 	demand := meanIn * crossPerInput / swMeanInterarrivalS // bytes/s at scale 1
 	capacity := racks * cl.RackUplinkMbps * 1e6 / 8
 	return capacity / demand
+}
+
+// swMeanInput is Table 2's mean input, each bin's draw log-uniform.
+func swMeanInput() float64 {
+	var meanIn float64
+	for _, b := range workload.InputSizeBins() {
+		lo, hi := float64(b.MinBytes), float64(b.MaxBytes)
+		meanIn += b.Percent / 100 * (hi - lo) / math.Log(hi/lo) // mean of a log-uniform draw
+	}
+	return meanIn
 }
 
 // swTable3Shuffle is Table 3's total shuffle under Fair (1261 + 70 + 13 GB,
@@ -188,11 +194,8 @@ const (
 // the scheduler (shuffle = input x ratio, wherever tasks run), so it fixes
 // the workload alone. Closed form, like swCalibrationScale; about 0.03.
 func swTable3Scale(mix []workload.MixEntry) float64 {
-	var meanIn, ratio, sum float64
-	for _, b := range workload.InputSizeBins() {
-		lo, hi := float64(b.MinBytes), float64(b.MaxBytes)
-		meanIn += b.Percent / 100 * (hi - lo) / math.Log(hi/lo)
-	}
+	meanIn := swMeanInput()
+	var ratio, sum float64
 	for _, e := range mix {
 		sum += e.Percent
 		ratio += e.Percent * e.Benchmark.ShuffleRatio
@@ -307,67 +310,9 @@ type swJobTraffic struct {
 func (t swJobTraffic) crossNoOutput() float64 { return t.ShuffleCross + t.RemoteMapCross }
 func (t swJobTraffic) crossAll() float64      { return t.ShuffleCross + t.RemoteMapCross + t.OutputCross }
 
-// swTrafficTap wraps a policy to see where each job's tasks finish; it
-// forwards every call unchanged.
-type swTrafficTap struct {
-	passThrough
-	topo    *cluster.Topology
-	mapsOn  map[int][]int32 // job index -> finished maps per node
-	redsOn  map[int][]int32 // job index -> finished reduces per node
-	traffic []swJobTraffic  // by job index
-	probe   *swProbe        // Fig. 9's concurrency and the placement counts
-}
-
-func newSWTrafficTap(inner sched.Policy, topo *cluster.Topology, jobs int) *swTrafficTap {
-	t := &swTrafficTap{passThrough: passTo(inner), topo: topo, mapsOn: map[int][]int32{}, redsOn: map[int][]int32{},
-		traffic: make([]swJobTraffic, jobs)}
-	t.probe = newSWProbe(inner, topo, jobs)
-	return t
-}
-
-func (t *swTrafficTap) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	d, ok := t.inner.Assign(c, o)
-	if ok {
-		t.probe.decided(c, o, d)
-	}
-	return d, ok
-}
-
-func (t *swTrafficTap) JobAdded(c sched.Cluster, j *sched.Job) {
-	n := t.topo.NumNodes()
-	t.mapsOn[j.Index], t.redsOn[j.Index] = make([]int32, n), make([]int32, n)
-	t.passThrough.JobAdded(c, j)
-	t.probe.jobAdded(c, j)
-}
-
-func (t *swTrafficTap) JobRemoved(c sched.Cluster, j *sched.Job) {
-	t.attribute(j)
-	t.probe.jobRemoved(c, j)
-	delete(t.mapsOn, j.Index)
-	delete(t.redsOn, j.Index)
-	t.passThrough.JobRemoved(c, j)
-}
-
-func (t *swTrafficTap) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	t.probe.launched(c, j, k, n) // before the policy counts the launch
-	t.passThrough.TaskLaunched(c, j, k, n)
-}
-
-func (t *swTrafficTap) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	t.probe.ended(c, j, k)
-	if !killed {
-		if k == sched.MapTask {
-			t.mapsOn[j.Index][n]++
-		} else {
-			t.redsOn[j.Index][n]++
-		}
-	}
-	t.passThrough.TaskEnded(c, j, k, n, killed)
-}
-
 // attribute computes a finished job's shuffle and output bytes; remote map
 // bytes come from the job's locality record after the run.
-func (t *swTrafficTap) attribute(j *sched.Job) {
+func (t *swProbe) attribute(j *sched.Job) {
 	maps, reds := t.mapsOn[j.Index], t.redsOn[j.Index]
 	var out float64
 	for _, b := range j.MapOutputByRack {
@@ -408,6 +353,9 @@ type swKey struct {
 	Seed   uint64
 	Cfg    string
 	Users  int // swUsers, another count, or swUserPerJob
+	// Regime, when its Factor is set, is the regime's costs and inputs
+	// (shufflewatcher_regime.go).
+	Regime swRegime
 }
 
 // swOutcome is what the experiments keep of a run.
@@ -441,7 +389,16 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := swSimulate(r.cfg, swCluster(), sim.Params{}, jobs, r.spec, r.key.Seed)
+	cl, eng := swCluster(), sim.Params{}
+	if g := r.key.Regime; g.Factor > 0 {
+		for i := range jobs {
+			jobs[i].Profile.MapSecPerByte *= g.Factor
+			jobs[i].Profile.ReduceSecPerByte *= g.Factor
+			jobs[i].Placement = g.Placement
+		}
+		cl, eng = swRegimeCluster(g)
+	}
+	out, err := swSimulate(r.cfg, cl, eng, jobs, r.spec, r.key.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -450,15 +407,15 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 }
 
 // swSimulate runs jobs on cluster cl with engine eng under spec, through
-// the traffic tap, measuring cfg's window.
+// the probe, measuring cfg's window.
 func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload.Job, spec PolicySpec, seed uint64) (*swOutcome, error) {
-	var tap *swTrafficTap
+	var pr *swProbe
 	var topo *cluster.Topology
 	res, _, err := simRun{setup: Setup{Cluster: cl, Engine: eng, Seed: seed}, jobs: jobs, policy: spec,
 		probe: func(p sched.Policy, t *cluster.Topology) sched.Policy {
-			tap, topo = newSWTrafficTap(p, t, len(jobs)), t
-			tap.probe.winLo, tap.probe.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
-			return tap
+			pr, topo = newSWProbe(p, t, len(jobs)), t
+			pr.winLo, pr.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
+			return pr
 		},
 		steady: scenario.MetricsSpec{SteadyStartS: cfg.RampS, SteadyEndS: cfg.RampS + cfg.WindowS}}.simulate()
 	if err != nil {
@@ -466,7 +423,7 @@ func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload
 	}
 	col := res.Collector
 	out := &swOutcome{spec: spec, cfg: cfg, jobs: col.Jobs(), summary: res.Summary,
-		traffic: tap.traffic, probe: tap.probe, series: col.Timeseries()}
+		traffic: pr.traffic, probe: pr, series: col.Timeseries()}
 	block := float64(topo.Config().BlockBytes())
 	for i := range out.jobs {
 		jr := &out.jobs[i]
@@ -490,9 +447,16 @@ func swGrid(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, po
 // taken from swCache when it is there.
 func swGridUsers(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, pols []PolicySpec, users int) ([][]*swOutcome, error) {
 	return cachedGrid(o, &swCache, pols, func(p PolicySpec, seed uint64) swRunSpec {
-		return swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name, users}, spec: p, cfg: cfg, mix: mix}
-	}, func(s swRunSpec) swKey { return s.key }, swExec)
+		return swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name, users, swRegime{}}, spec: p, cfg: cfg, mix: mix}
+	}, swRunSpec.name, swExec)
 }
+
+// swRuns runs every spec (or takes it from the cache).
+func swRuns(o Options, specs []swRunSpec) ([]*swOutcome, error) {
+	return cachedRuns(o, &swCache, specs, swRunSpec.name, swExec)
+}
+
+func (r swRunSpec) name() swKey { return r.key }
 
 // ---------------------------------------------------------------------
 // Measures of one run
@@ -597,60 +561,62 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 	for i, p := range swMainPols {
 		byLabel[p.Label] = res[i]
 	}
-	type R struct {
-		label, base                       string
-		tput, tx, ta, tax, cross, cx, cax stat
-		paper                             [3]string
-		slower, measured                  int
-	}
+	type R = runsRow[*swOutcome] // ref: the baseline's runs
 	tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
 	ta := func(r *swOutcome) float64 { return r.turnaround() }
 	cross := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossNoOutput()) }
 	crossAll := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossAll()) }
 	var rows []R
 	for _, p := range swMainPols {
-		rs, base := byLabel[p.Label], byLabel[swBaseOf[p.Label]]
-		r := R{label: p.Label, base: swBaseOf[p.Label], paper: swPaperFig8[p.Label],
-			tput: overSeeds(rs, tput), tx: ratioSeeds(rs, base, tput), ta: overSeeds(rs, ta), tax: ratioSeeds(rs, base, ta),
-			cross: overSeeds(rs, cross), cx: ratioSeeds(rs, base, cross), cax: ratioSeeds(rs, base, crossAll)}
-		if r.paper[0] == "" {
-			r.paper = [3]string{"-", "-", "-"}
-			if p.Label == r.base {
-				r.paper = [3]string{"1.00", "1.00", "1.00"}
+		rows = append(rows, R{p.Label, byLabel[p.Label], byLabel[swBaseOf[p.Label]]})
+	}
+	fig8 := func(k int) func(R) string {
+		return func(r R) string {
+			switch pp, ok := swPaperFig8[r.label]; {
+			case ok:
+				return pp[k]
+			case r.label == swBaseOf[r.label]:
+				return "1.00"
 			}
+			return "-"
 		}
-		for s := range rs {
-			for _, i := range rs[s].measured() {
-				r.measured++
-				if rs[s].jobs[i].Turnaround() > base[s].jobs[i].Turnaround()+1e-6 {
-					r.slower++
+	}
+	// slower counts the jobs submitted in the window whose turnaround is
+	// longer than under the baseline, and those jobs, over the seeds.
+	slower := func(r R) (slower, measured int) {
+		for s := range r.rs {
+			for _, i := range r.rs[s].measured() {
+				measured++
+				if r.rs[s].jobs[i].Turnaround() > r.ref[s].jobs[i].Turnaround()+1e-6 {
+					slower++
 				}
 			}
 		}
-		rows = append(rows, r)
+		return slower, measured
 	}
 	return table[R]{
 		title: "shufflewatcher/main: 100 nodes in 10 racks, 30 users, Table 1 mix, Table 2 sizes x " +
 			num(cfg.scale(), 3) + ", mean inter-arrival 40 s (paper Fig. 8); " + cfg.describe(o),
 		cols: []column[R]{
 			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			key("vs", "baseline", func(r R) string { return r.base }),
-			spread("jobs/h in window", "throughput_jph", 1, 3, func(r R) stat { return r.tput }),
-			spread("throughput x", "throughput_x", 2, 4, func(r R) stat { return r.tx }),
-			paper("paper", "paper_throughput_x", func(r R) string { return r.paper[0] }),
-			spread("mean turnaround (s)", "turnaround_s", 0, 1, func(r R) stat { return r.ta }),
-			spread("turnaround x", "turnaround_x", 2, 4, func(r R) stat { return r.tax }),
-			paper("paper", "paper_turnaround_x", func(r R) string { return r.paper[1] }),
-			spread("cross-rack GB (shuffle+map)", "cross_rack_gb", 0, 2, func(r R) stat { return r.cross }),
-			spread("cross-rack x", "cross_rack_x", 2, 4, func(r R) stat { return r.cx }),
-			paper("paper", "paper_cross_rack_x", func(r R) string { return r.paper[2] }),
-			spread("x incl. output", "cross_rack_incl_output_x", 2, 4, func(r R) stat { return r.cax }),
+			key("vs", "baseline", func(r R) string { return swBaseOf[r.label] }),
+			spread("jobs/h in window", "throughput_jph", 1, 3, overOf(tput)),
+			spread("throughput x", "throughput_x", 2, 4, xOf(tput)),
+			paper("paper", "paper_throughput_x", fig8(0)),
+			spread("mean turnaround (s)", "turnaround_s", 0, 1, overOf(ta)),
+			spread("turnaround x", "turnaround_x", 2, 4, xOf(ta)),
+			paper("paper", "paper_turnaround_x", fig8(1)),
+			spread("cross-rack GB (shuffle+map)", "cross_rack_gb", 0, 2, overOf(cross)),
+			spread("cross-rack x", "cross_rack_x", 2, 4, xOf(cross)),
+			paper("paper", "paper_cross_rack_x", fig8(2)),
+			spread("x incl. output", "cross_rack_incl_output_x", 2, 4, xOf(crossAll)),
 			{head: "slower than base", text: func(r R) string {
-				if r.label == r.base {
+				if r.label == swBaseOf[r.label] {
 					return "-"
 				}
-				return fmt.Sprintf("%d of %d", r.slower, r.measured)
-			}, csv: []string{"jobs_slower", "jobs_measured"}, cells: func(r R) []string { return []string{strconv.Itoa(r.slower), strconv.Itoa(r.measured)} }},
+				n, of := slower(r)
+				return fmt.Sprintf("%d of %d", n, of)
+			}, csv: []string{"jobs_slower", "jobs_measured"}, cells: func(r R) []string { n, of := slower(r); return []string{strconv.Itoa(n), strconv.Itoa(of)} }},
 		},
 		notes: []string{
 			"mean (min-max over seeds). x = ratio to the baseline in 'vs' on the same seed (the paper's normalisation: SW-fair and Delay",
@@ -682,31 +648,13 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 		return nil, err
 	}
 	rs := res[0]
-	type R struct {
-		name                           string
-		sh, csh, cm, ct, co, call, sh2 stat
-		paper                          [4]string
-	}
-	var rows []R
-	for _, cl := range append(slices.Clone(swClasses), swAllClasses) {
-		f := func(g func(swJobTraffic) float64) stat {
-			return overSeeds(rs, func(r *swOutcome) float64 { return swGB(g(r.trafficOf(cl))) })
+	type R = workload.ShuffleClass // or swAllClasses
+	rows := append(slices.Clone(swClasses), swAllClasses)
+	name := func(cl R) string {
+		if cl == swAllClasses {
+			return "all"
 		}
-		r := R{name: "all", paper: [4]string{"1344", "1182", "273", "1455"},
-			sh: f(func(t swJobTraffic) float64 { return t.ShuffleTotal }), csh: f(func(t swJobTraffic) float64 { return t.ShuffleCross }),
-			cm: f(func(t swJobTraffic) float64 { return t.RemoteMapCross }), ct: f(swJobTraffic.crossNoOutput),
-			co: f(func(t swJobTraffic) float64 { return t.OutputCross }), call: f(swJobTraffic.crossAll),
-			sh2: overSeeds(rs, func(r *swOutcome) float64 {
-				tr := r.trafficOf(cl)
-				if tr.ShuffleTotal == 0 {
-					return 0
-				}
-				return tr.ShuffleCross / tr.ShuffleTotal
-			})}
-		if cl != swAllClasses {
-			r.name, r.paper = cl.String(), swPaperTable3[cl]
-		}
-		rows = append(rows, r)
+		return cl.String()
 	}
 	// Check the attribution against the engine's own byte counts (all jobs).
 	var dev stat
@@ -721,22 +669,40 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 			dev.add(sum.crossAll()/b - 1)
 		}
 	}
-	gb := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 0, 2, v) }
+	// gb is a class's bytes over seeds, in GB.
+	gb := func(head, csv string, v func(swJobTraffic) float64) column[R] {
+		return spread(head, csv, 0, 2, func(cl R) stat {
+			return overSeeds(rs, func(r *swOutcome) float64 { return swGB(v(r.trafficOf(cl))) })
+		})
+	}
 	raw := func(k int) column[R] {
 		return verbatim("paper", []string{"paper_shuffle_gb", "paper_cross_shuffle_gb", "paper_cross_map_gb", "paper_cross_total_gb"}[k],
-			func(r R) string { return r.paper[k] })
+			func(cl R) string {
+				if cl == swAllClasses {
+					return []string{"1344", "1182", "273", "1455"}[k]
+				}
+				return swPaperTable3[cl][k]
+			})
 	}
 	return table[R]{
 		title: "shufflewatcher/traffic: traffic volume (GB) by job class under Fair (paper Table 3, 4 h); " + cfg.describe(o),
 		cols: []column[R]{
-			key("class", "class", func(r R) string { return r.name }),
-			gb("shuffle", "shuffle_gb", func(r R) stat { return r.sh }), raw(0),
-			gb("cross-rack shuffle", "cross_shuffle_gb", func(r R) stat { return r.csh }), raw(1),
-			gb("cross-rack remote map", "cross_map_gb", func(r R) stat { return r.cm }), raw(2),
-			gb("cross-rack total", "cross_total_gb", func(r R) stat { return r.ct }), raw(3),
-			gb("cross-rack output", "cross_output_gb", func(r R) stat { return r.co }),
-			gb("total incl. output", "cross_total_incl_output_gb", func(r R) stat { return r.call }),
-			shown("cross-rack shuffle share", func(r R) string { return r.sh2.pct() + "%" }),
+			key("class", "class", name),
+			gb("shuffle", "shuffle_gb", func(t swJobTraffic) float64 { return t.ShuffleTotal }), raw(0),
+			gb("cross-rack shuffle", "cross_shuffle_gb", func(t swJobTraffic) float64 { return t.ShuffleCross }), raw(1),
+			gb("cross-rack remote map", "cross_map_gb", func(t swJobTraffic) float64 { return t.RemoteMapCross }), raw(2),
+			gb("cross-rack total", "cross_total_gb", swJobTraffic.crossNoOutput), raw(3),
+			gb("cross-rack output", "cross_output_gb", func(t swJobTraffic) float64 { return t.OutputCross }),
+			gb("total incl. output", "cross_total_incl_output_gb", swJobTraffic.crossAll),
+			shown("cross-rack shuffle share", func(cl R) string {
+				return overSeeds(rs, func(r *swOutcome) float64 {
+					tr := r.trafficOf(cl)
+					if tr.ShuffleTotal == 0 {
+						return 0
+					}
+					return tr.ShuffleCross / tr.ShuffleTotal
+				}).pct() + "%"
+			}),
 		},
 		notes: []string{
 			"jobs submitted in the window, attributed from where their tasks ran; class by benchmark (Table 1). The paper's",
@@ -821,11 +787,7 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 
 // runSWMix is Fig. 14(b): SW-fair over Fair for three job mixes.
 func runSWMix(o Options, cfg swConfig) (*Result, error) {
-	type R struct {
-		mix             swMixSpec
-		fair, sw        stat
-		tx, tax, cx, ox stat
-	}
+	type R = runsRow[*swOutcome] // SW-fair's runs, ref Fair's
 	var rows []R
 	var all [][]*swOutcome
 	for _, m := range swMixes {
@@ -840,28 +802,27 @@ func runSWMix(o Options, cfg swConfig) (*Result, error) {
 			return nil, err
 		}
 		all = append(all, res...)
-		fair, sw := res[0], res[1]
-		tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-		rows = append(rows, R{mix: m, fair: overSeeds(fair, tput), sw: overSeeds(sw, tput), tx: ratioSeeds(sw, fair, tput),
-			tax: ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.turnaround() }),
-			cx:  ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() }),
-			ox:  ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() })})
+		rows = append(rows, R{m.Name, res[1], res[0]})
 	}
-	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
+	mixOf := func(r R) swMixSpec {
+		return swMixes[slices.IndexFunc(swMixes, func(m swMixSpec) bool { return m.Name == r.label })]
+	}
+	tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
+	x := func(head, csv string, v func(*swOutcome) float64) column[R] { return spread(head, csv, 2, 4, xOf(v)) }
 	return table[R]{
 		title: "shufflewatcher/mix: SW-fair over Fair by job mix, light/medium/heavy percent of jobs (paper Fig. 14(b)); " + cfg.describe(o),
 		cols: []column[R]{
-			key("mix", "mix", func(r R) string { return r.mix.Name }),
-			{head: "light/medium/heavy %", text: func(r R) string { return fmt.Sprintf("%g/%g/%g", r.mix.Light, r.mix.Medium, r.mix.Heavy) },
+			key("mix", "mix", func(r R) string { return r.label }),
+			{head: "light/medium/heavy %", text: func(r R) string { m := mixOf(r); return fmt.Sprintf("%g/%g/%g", m.Light, m.Medium, m.Heavy) },
 				csv:   []string{"light_pct", "medium_pct", "heavy_pct"},
-				cells: func(r R) []string { return []string{num(r.mix.Light, 0), num(r.mix.Medium, 0), num(r.mix.Heavy, 0)} }},
-			shown("Fair jobs/h", func(r R) string { return r.fair.text(1) }),
-			shown("SW-fair jobs/h", func(r R) string { return r.sw.text(1) }),
-			x("throughput x", "throughput_x", func(r R) stat { return r.tx }),
-			verbatim("paper", "paper_throughput_x", func(r R) string { return r.mix.PaperThroughputFactor }),
-			x("turnaround x", "turnaround_x", func(r R) stat { return r.tax }),
-			x("cross-rack x", "cross_rack_x", func(r R) stat { return r.cx }),
-			x("x incl. output", "cross_incl_output_x", func(r R) stat { return r.ox }),
+				cells: func(r R) []string { m := mixOf(r); return []string{num(m.Light, 0), num(m.Medium, 0), num(m.Heavy, 0)} }},
+			shown("Fair jobs/h", func(r R) string { return overSeeds(r.ref, tput).text(1) }),
+			shown("SW-fair jobs/h", func(r R) string { return overSeeds(r.rs, tput).text(1) }),
+			x("throughput x", "throughput_x", tput),
+			verbatim("paper", "paper_throughput_x", func(r R) string { return mixOf(r).PaperThroughputFactor }),
+			x("turnaround x", "turnaround_x", func(r *swOutcome) float64 { return r.turnaround() }),
+			x("cross-rack x", "cross_rack_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() }),
+			x("x incl. output", "cross_incl_output_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() }),
 		},
 		notes: []string{"same arrivals and size calibration for every mix (the default mix's); x = SW-fair / Fair on the same seed, mean (min-max)."},
 		wall:  swWallNote(all),

@@ -5,9 +5,10 @@ import (
 	"github.com/mrsched/mrsched/sched"
 )
 
-// swProbe watches one run for what Fig. 9 and the placement counts of
-// shufflewatcher/placement need. It only reads: the tap calls it around the
-// policy's own calls, and nothing it computes reaches a decision.
+// swProbe wraps a policy to watch one run for each job's traffic (where
+// its tasks finish: attribute), and for what Fig. 9 and the placement
+// counts of shufflewatcher/placement need. It only reads: it forwards every
+// call unchanged, and nothing it computes reaches a decision.
 //
 // Fig. 9's intra-job concurrency (section 5.2: "the fraction of the
 // allocated per-user slots (resources) occupied by a job's Map and Reduce
@@ -21,6 +22,11 @@ import (
 // estimate of a task's partial work). Map and reduce fractions of a third
 // add up to at most 1.
 type swProbe struct {
+	passThrough
+	mapsOn  map[int][]int32 // job index -> finished maps per node
+	redsOn  map[int][]int32 // job index -> finished reduces per node
+	traffic []swJobTraffic  // by job index
+
 	sw           *sched.ShuffleWatcher // nil for policies that are not ShuffleWatcher
 	topo         *cluster.Topology
 	winLo, winHi float64 // decisions are counted in [winLo, winHi)
@@ -64,8 +70,48 @@ type swConcPoint struct {
 
 func newSWProbe(p sched.Policy, topo *cluster.Topology, jobs int) *swProbe {
 	sw, _ := sched.ShuffleWatcherOf(p)
-	return &swProbe{sw: sw, topo: topo, winHi: -1, userRun: map[string]int32{}, userJobs: map[string][]int{},
-		jobs: make([]swProbeJob, jobs)}
+	return &swProbe{passThrough: passTo(p), mapsOn: map[int][]int32{}, redsOn: map[int][]int32{}, traffic: make([]swJobTraffic, jobs),
+		sw: sw, topo: topo, winHi: -1, userRun: map[string]int32{}, userJobs: map[string][]int{}, jobs: make([]swProbeJob, jobs)}
+}
+
+func (p *swProbe) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
+	d, ok := p.inner.Assign(c, o)
+	if ok {
+		p.decided(c, o, d)
+	}
+	return d, ok
+}
+
+func (p *swProbe) JobAdded(c sched.Cluster, j *sched.Job) {
+	n := p.topo.NumNodes()
+	p.mapsOn[j.Index], p.redsOn[j.Index] = make([]int32, n), make([]int32, n)
+	p.passThrough.JobAdded(c, j)
+	p.jobAdded(c, j)
+}
+
+func (p *swProbe) JobRemoved(c sched.Cluster, j *sched.Job) {
+	p.attribute(j)
+	p.jobRemoved(c, j)
+	delete(p.mapsOn, j.Index)
+	delete(p.redsOn, j.Index)
+	p.passThrough.JobRemoved(c, j)
+}
+
+func (p *swProbe) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
+	p.launched(c, j, k, n) // before the policy counts the launch
+	p.passThrough.TaskLaunched(c, j, k, n)
+}
+
+func (p *swProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
+	p.ended(c, j, k)
+	if !killed {
+		if k == sched.MapTask {
+			p.mapsOn[j.Index][n]++
+		} else {
+			p.redsOn[j.Index][n]++
+		}
+	}
+	p.passThrough.TaskEnded(c, j, k, n, killed)
 }
 
 func (p *swProbe) inWindow(t float64) bool { return t >= p.winLo && t < p.winHi }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/scenario"
@@ -45,7 +44,7 @@ const swKeepUp = 0.95
 var swRegimePairs = [][2]PolicySpec{{swSWFair, swFair}, {swSWRelaxed, swDelay}, {swSWDRF, swDRF}}
 
 // swRegime is one point of the regime: the task-cost factor, the users
-// and the placement of inputs.
+// and the placement of inputs; a zero Factor is no regime (swKey).
 type swRegime struct {
 	Factor    float64
 	Users     int
@@ -67,57 +66,11 @@ func swRegimeCluster(g swRegime) (cluster.Config, sim.Params) {
 	return cl, eng
 }
 
-// swRegimeJobs are the regime's jobs: Table 1's mix at Table 3's volume,
-// every task's CPU cost per byte times the factor, inputs placed as the
-// regime says.
-func swRegimeJobs(g swRegime, seed uint64) ([]workload.Job, error) {
-	jobs, err := swWorkload(swTable3, workload.DefaultSWMix(), seed, g.Users)
-	if err != nil {
-		return nil, err
-	}
-	for i := range jobs {
-		jobs[i].Profile.MapSecPerByte *= g.Factor
-		jobs[i].Profile.ReduceSecPerByte *= g.Factor
-		jobs[i].Placement = g.Placement
-	}
-	return jobs, nil
-}
-
-// swRegimeKey names a regime run in the cache.
-type swRegimeKey struct {
-	g      swRegime
-	policy string
-	seed   uint64
-}
-
-var swRegimeCache runCache[swRegimeKey, *swOutcome]
-
-type swRegimeSpec struct {
-	g    swRegime
-	spec PolicySpec
-	seed uint64
-}
-
-func swRegimeExec(r swRegimeSpec) (*swOutcome, error) {
-	start := time.Now()
-	jobs, err := swRegimeJobs(r.g, r.seed)
-	if err != nil {
-		return nil, err
-	}
-	cl, eng := swRegimeCluster(r.g)
-	out, err := swSimulate(swTable3, cl, eng, jobs, r.spec, r.seed)
-	if err != nil {
-		return nil, err
-	}
-	out.wallS = time.Since(start).Seconds()
-	return out, nil
-}
-
-// swRegimeRuns runs every spec (or takes it from the cache).
-func swRegimeRuns(o Options, specs []swRegimeSpec) ([]*swOutcome, error) {
-	return cachedRuns(o, &swRegimeCache, specs, func(s swRegimeSpec) swRegimeKey {
-		return swRegimeKey{s.g, s.spec.Label, s.seed}
-	}, swRegimeExec)
+// swRegimeRun is the run of policy p on regime g with seed: Table 1's mix
+// at Table 3's volume, every task's CPU cost per byte times the factor,
+// inputs placed as the regime says (swExec), in swCache.
+func swRegimeRun(g swRegime, p PolicySpec, seed uint64) swRunSpec {
+	return swRunSpec{key: swKey{p.Label, "default", seed, swTable3.Name, g.Users, g}, spec: p, cfg: swTable3, mix: workload.DefaultSWMix()}
 }
 
 // swArrivalsPerHour is the arrival rate the operating point is measured
@@ -176,7 +129,7 @@ func runSWRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var specs []swRegimeSpec
+	var specs []swRunSpec
 	var grid []swRegime
 	for _, pl := range swRegimePlacements {
 		for _, u := range swRegimeUsers {
@@ -185,13 +138,13 @@ func runSWRegime(o Options) (*Result, error) {
 				grid = append(grid, g)
 				for _, p := range pols {
 					for _, s := range o.seeds() {
-						specs = append(specs, swRegimeSpec{g, p, s})
+						specs = append(specs, swRegimeRun(g, p, s))
 					}
 				}
 			}
 		}
 	}
-	outs, err := swRegimeRuns(o, specs)
+	outs, err := swRuns(o, specs)
 	if err != nil {
 		return nil, err
 	}
@@ -310,13 +263,13 @@ var (
 // costs. The paper's operating point is the cell of its 500 Mbps uplinks
 // at the factor section 4.3's rule picks from Delay's runs there.
 func runSWMap(o Options) (*Result, error) {
-	var delay []swRegimeSpec
+	var delay []swRunSpec
 	for _, f := range swMapFactors {
 		for _, s := range o.seeds() {
-			delay = append(delay, swRegimeSpec{swRegime{Factor: f, Users: swUsers, UplinkMbps: 500}, swDelay, s})
+			delay = append(delay, swRegimeRun(swRegime{Factor: f, Users: swUsers, UplinkMbps: 500}, swDelay, s))
 		}
 	}
-	outs, err := swRegimeRuns(o, delay)
+	outs, err := swRuns(o, delay)
 	if err != nil {
 		return nil, err
 	}
@@ -347,8 +300,8 @@ func swMap() regimeMap {
 			"throughput: jobs finishing in the steady window per hour; turnaround: jobs submitted in it",
 		},
 		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
-			rs, err := swRegimeRuns(Options{Parallel: 1}, []swRegimeSpec{{
-				swRegime{Factor: swMapFactors[xi], Users: swUsers, UplinkMbps: swMapUplinks[yi]}, p, seed}})
+			rs, err := swRuns(Options{Parallel: 1}, []swRunSpec{
+				swRegimeRun(swRegime{Factor: swMapFactors[xi], Users: swUsers, UplinkMbps: swMapUplinks[yi]}, p, seed)})
 			if err != nil {
 				return mapOutcome{}, err
 			}

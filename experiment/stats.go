@@ -82,6 +82,32 @@ func ratioSeeds[T any](a, b []T, v func(T) float64) stat {
 	return s
 }
 
+// runsRow is a row of a table of runs over seeds: its label, its runs (one
+// a seed) and a reference's on the same seeds.
+type runsRow[O any] struct {
+	label   string
+	rs, ref []O
+}
+
+// overOf is the column statistic of v over a row's runs, xOf of v's ratio
+// to the reference's, seed by seed (ratioSeeds).
+func overOf[O any](v func(O) float64) func(runsRow[O]) stat {
+	return func(r runsRow[O]) stat { return overSeeds(r.rs, v) }
+}
+
+func xOf[O any](v func(O) float64) func(runsRow[O]) stat {
+	return func(r runsRow[O]) stat { return ratioSeeds(r.rs, r.ref, v) }
+}
+
+// labelled makes the rows of pols' runs res[policy][seed], each beside ref.
+func labelled[O any](pols []PolicySpec, res [][]O, ref []O) []runsRow[O] {
+	rows := make([]runsRow[O], len(pols))
+	for i, p := range pols {
+		rows[i] = runsRow[O]{p.Label, res[i], ref}
+	}
+	return rows
+}
+
 func num(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 
 func meanOf(v []float64) float64 {

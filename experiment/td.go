@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
@@ -324,15 +325,35 @@ func (r tdSim) cluster() cluster.Config {
 	return c
 }
 
-// tdOutcome is what the TD experiments keep of a simulation.
-type tdOutcome struct {
+// tdOut is what the TD experiments keep of a simulation: the summary's
+// measures, hotWatch's hotspots when it watched, TD's own counts under
+// TD, and td/diagnose's probe's when it watched.
+type tdOut struct {
 	completionS float64 // last finish - first submit
 	finished    int
 	jobs        int
 	localRatio  float64 // node-local map launches / all map launches
 	hot         [5]int  // hotspot occurrences per fifth of [0, completion]
 	td          *sched.TDStats
-	stickyShare float64 // TD: map launches by Algorithm 1 line 2 / all map launches
+	// meanTurnaroundS and crossRackGB are the summary's; heldS and
+	// queuedS a job's mean waits on its critical path (package
+	// critpath): with a free slot it could take, and without.
+	meanTurnaroundS, crossRackGB, heldS, queuedS float64
+
+	// TD only: shares of map launches by Algorithm 1 line 2 (and of
+	// them non-local), H skips a map launch, shares of adult job-time
+	// at H and below L (0 when no job was adult), adult seconds in all.
+	sticky, stickyRemote, hSkipsPerMap, atH, belowL, adultS float64
+
+	// From the probe: the map CPU time over the slots (a lower bound on
+	// the map phase), its local ratio (TD's own for TD), slots busy and
+	// idle while a map waited (after every job had started) over T x
+	// the last map's end, stretch of node-local and remote maps (NaN
+	// with none), the share of remote maps, completion - last map end,
+	// map offers declined while maps waited.
+	lowerS, probeLocal, util, idleShare, idleLastShare float64
+	stretchL, stretchR, remoteShare, tailS             float64
+	declines                                           int
 }
 
 // simulate builds r's cluster and policy, runs r's jobs under the policy
@@ -358,37 +379,80 @@ func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*sc
 	return res, nil
 }
 
-func (r tdSim) exec() (*tdOutcome, error) {
+// run simulates r with its policy watched as the experiment needs: hot
+// counts hotspots (hotWatch, which also picks the replica the engine
+// would), probe adds td/diagnose's tdProbe around it. what names the run
+// in an error, which a run that leaves a job unfinished is too.
+func (r tdSim) run(what string, hot, probe bool) (*tdOut, error) {
+	var inner sched.Policy
 	var w *hotWatch
-	res, err := r.simulate(r.policy.Label, func(p sched.Policy) sched.Policy {
-		w = newHotWatch(p, sched.DefaultTDConnectionLimit, r.seed)
-		return w
+	var pr *tdProbe
+	res, err := r.simulate(what, func(p sched.Policy) sched.Policy {
+		inner = p
+		if hot {
+			w = newHotWatch(p, sched.DefaultTDConnectionLimit, r.seed)
+			p = w
+		}
+		if probe {
+			pr = newTDProbe(p)
+			p = pr
+		}
+		return p
 	})
 	if err != nil {
 		return nil, err
 	}
-	return r.outcome(res, w), nil
-}
-
-// outcome is what the TD experiments keep of a finished run whose policy
-// w watched.
-func (r tdSim) outcome(res *scenario.Result, w *hotWatch) *tdOutcome {
-	col := res.Collector
 	sum := res.Summary
-	out := &tdOutcome{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs), localRatio: nodeLocalShare(col.Jobs())}
-	for _, t := range w.times {
-		k := 0
-		if out.completionS > 0 {
-			k = min(4, max(0, int(5*t/out.completionS)))
-		}
-		out.hot[k]++
+	out := &tdOut{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs), localRatio: nodeLocalShare(res.Collector.Jobs()),
+		meanTurnaroundS: sum.Turnaround.Mean, crossRackGB: sum.Bytes.CrossRackTotal / 1e9}
+	if out.finished != out.jobs {
+		return nil, fmt.Errorf("%s: %d of %d jobs finished", what, out.finished, out.jobs)
 	}
-	if td, ok := w.inner.(*sched.TD); ok {
+	if tb := sum.TimeBreakdown; tb != nil {
+		out.heldS, out.queuedS = tb.MeanS[critpath.Held.String()], tb.MeanS[critpath.Queued.String()]
+	}
+	if w != nil {
+		for _, t := range w.times {
+			k := 0
+			if out.completionS > 0 {
+				k = min(4, max(0, int(5*t/out.completionS)))
+			}
+			out.hot[k]++
+		}
+	}
+	if pr != nil {
+		cpu := 0.0
+		for i := range r.jobs {
+			cpu += r.jobs[i].Profile.MapSecPerByte * float64(r.jobs[i].InputBytes)
+		}
+		out.lowerS = cpu / float64(pr.T)
+		out.tailS, out.declines = sum.MakespanS-pr.lastMapEnd, pr.declines
+		if span := float64(pr.T) * pr.lastMapEnd; span > 0 {
+			out.util, out.idleShare, out.idleLastShare = pr.busySlotS/span, pr.idleSlotS/span, pr.idleLastS/span
+		}
+		out.stretchL, out.stretchR = pr.stretch[0].mean(), pr.stretch[1].mean()
+		if maps := pr.stretch[0].n + pr.stretch[1].n; maps > 0 {
+			out.remoteShare = float64(pr.stretch[1].n) / float64(maps)
+			out.probeLocal = 1 - out.remoteShare
+		}
+	}
+	if td, ok := inner.(*sched.TD); ok {
 		s := td.Stats()
 		out.td = &s
-		out.stickyShare, _ = tdSticky(sum, s)
+		out.probeLocal = s.LocalRatio()
+		out.sticky, out.stickyRemote = tdSticky(sum, s)
+		out.hSkipsPerMap = float64(s.HSkips) / float64(s.LocalMaps+s.NonLocalMaps)
+		var atH, belowL float64
+		for _, j := range s.Jobs {
+			out.adultS += j.AdultS
+			atH += j.AtHS
+			belowL += j.BelowLS
+		}
+		if out.adultS > 0 {
+			out.atH, out.belowL = atH/out.adultS, belowL/out.adultS
+		}
 	}
-	return out
+	return out, nil
 }
 
 // nodeLocalShare is the engine's count of node-local map launches over
@@ -463,18 +527,11 @@ func tdSetsGrid[O any](o Options, n int, run func(r tdSim, set int) (O, error)) 
 
 // tdQueueOf is tdQueues run on E4's cluster changed by v (nil: as is),
 // with hotspots counted.
-func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(PolicySpec) (*tdOutcome, error), error) {
-	return tdQueues(gb, func(s tdSim) (*tdOutcome, error) {
+func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(PolicySpec) (*tdOut, error), error) {
+	return tdQueues(gb, func(s tdSim) (*tdOut, error) {
 		s.variant = v
-		return s.exec()
+		return s.run(s.policy.Label, true, false)
 	})
-}
-
-func checkFinished(o *tdOutcome, label, what string) error {
-	if o.finished != o.jobs {
-		return fmt.Errorf("%s, %s: %d of %d jobs finished", label, what, o.finished, o.jobs)
-	}
-	return nil
 }
 
 // ---------------------------------------------------------------------
@@ -508,68 +565,42 @@ func runTDQueues(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	type tdQueueRow struct {
-		queue, label              string
-		jobs, comp, loc, hot, own stat
-		stage                     [5]stat
-		vs                        float64
-	}
-	var rows []tdQueueRow
-	np := len(tdPolicies)
-	for ti, qt := range TDQueueTypes {
-		comp := make([]stat, np)
-		for pi := range tdPolicies {
-			for si := range g.seeds {
-				comp[pi].add(g.at(ti, si, pi).completionS)
-			}
-		}
-		for pi, p := range tdPolicies {
-			r := tdQueueRow{queue: qt.Name, label: p.Label, comp: comp[pi], vs: comp[pi].mean() / comp[np-1].mean()}
-			for si := range g.seeds {
-				out := g.at(ti, si, pi)
-				if err := checkFinished(out, p.Label, qt.Name); err != nil {
-					return nil, err
-				}
-				r.jobs.add(float64(out.jobs))
-				r.loc.add(out.localRatio)
-				n := 0
-				for k, v := range out.hot {
-					r.stage[k].add(float64(v))
-					n += v
-				}
-				r.hot.add(float64(n))
-				if out.td != nil {
-					r.own.add(float64(out.td.Hotspots))
-				}
-			}
-			rows = append(rows, r)
-		}
-	}
-	type R = tdQueueRow
+	type R = cell
+	queue := func(r R) string { return TDQueueTypes[r.s].Name }
+	label := func(r R) string { return tdPolicies[r.p].Label }
+	jobs := g.over(func(x *tdOut) float64 { return float64(x.jobs) })
+	comp := g.over(func(x *tdOut) float64 { return x.completionS })
 	cols := []column[R]{
-		key("queue", "queue", func(r R) string { return r.queue }),
-		key("scheduler", "scheduler", func(r R) string { return r.label }),
+		key("queue", "queue", queue),
+		key("scheduler", "scheduler", label),
 		seedsCol[R]("queues", g.seeds),
-		both("jobs", func(r R) string { return r.jobs.text(0) }, "jobs", func(r R) string { return num(r.jobs.mean(), 1) }),
-		spread("completion (s)", "completion_s", 0, 1, func(r R) stat { return r.comp }),
-		number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return r.vs }),
-		percent("local %", "local_pct", 1, func(r R) stat { return r.loc }),
-		paper("paper", "paper_local_pct", func(r R) string { return tdPaperLocal[r.label][r.queue] }),
+		both("jobs", func(r R) string { return jobs(r).text(0) }, "jobs", func(r R) string { return num(jobs(r).mean(), 1) }),
+		spread("completion (s)", "completion_s", 0, 1, comp),
+		number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).mean() / comp(R{r.s, g.pols - 1}).mean() }),
+		percent("local %", "local_pct", 1, g.over(func(x *tdOut) float64 { return x.localRatio })),
+		paper("paper", "paper_local_pct", func(r R) string { return tdPaperLocal[label(r)][queue(r)] }),
 	}
 	for k, h := range []string{"hot 1-20%", "21-40%", "41-60%", "61-80%", "81-100%"} {
-		cols = append(cols, both(h, func(r R) string { return r.stage[k].text(1) },
-			fmt.Sprintf("hot_stage%d", k+1), func(r R) string { return num(r.stage[k].mean(), 2) }))
+		st := g.over(func(x *tdOut) float64 { return float64(x.hot[k]) })
+		cols = append(cols, both(h, func(r R) string { return st(r).text(1) },
+			fmt.Sprintf("hot_stage%d", k+1), func(r R) string { return num(st(r).mean(), 2) }))
 	}
+	own := g.known(func(x *tdOut) float64 {
+		if x.td == nil {
+			return math.NaN()
+		}
+		return float64(x.td.Hotspots)
+	})
 	cols = append(cols,
-		spread("hotspots", "hotspots", 1, 2, func(r R) stat { return r.hot }),
-		column[R]{head: "paper (Table I)", text: func(r R) string { return tdPaperHot[r.label][r.queue][5] },
+		spread("hotspots", "hotspots", 1, 2, g.over(func(x *tdOut) float64 { return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4]) })),
+		column[R]{head: "paper (Table I)", text: func(r R) string { return tdPaperHot[label(r)][queue(r)][5] },
 			csv:   []string{"paper_hot_stage1", "paper_hot_stage2", "paper_hot_stage3", "paper_hot_stage4", "paper_hot_stage5", "paper_hotspots"},
-			cells: func(r R) []string { h := tdPaperHot[r.label][r.queue]; return h[:] }},
+			cells: func(r R) []string { h := tdPaperHot[label(r)][queue(r)]; return h[:] }},
 		shown("TD's own count", func(r R) string {
-			if r.own.n == 0 {
+			if own(r).n == 0 {
 				return "-"
 			}
-			return r.own.text(1)
+			return own(r).text(1)
 		}),
 	)
 	return table[R]{
@@ -583,7 +614,7 @@ func runTDQueues(o Options) (*Result, error) {
 			"Mean (min-max) over queues. Paper: TD's completion is \"significantly shorter\", more so for small jobs;",
 			"Fair/FIFO local ratio ~70% (large) and ~35% (small), TD high on all; hotspots Table I (3 runs).",
 		},
-	}.result(rows), nil
+	}.result(g.cells()), nil
 }
 
 // ---------------------------------------------------------------------
@@ -609,43 +640,30 @@ func runTDDataSize(o Options) (*Result, error) {
 			sizes = append(sizes, size{qt, gb})
 		}
 	}
-	g, err := runGrid(o, sizes, tdPolicies, func(sz size, seed uint64) (func(PolicySpec) (*tdOutcome, error), error) {
+	g, err := runGrid(o, sizes, tdPolicies, func(sz size, seed uint64) (func(PolicySpec) (*tdOut, error), error) {
 		return tdQueueOf(sz.gb, nil)(sz.qt, seed)
 	})
 	if err != nil {
 		return nil, err
 	}
-	type R struct {
-		size
-		comp   []stat
-		r0, r1 float64
-	}
-	var rows []R
-	for zi, sz := range sizes {
-		comp := make([]stat, len(tdPolicies))
-		for si := range g.seeds {
-			for pi, p := range tdPolicies {
-				out := g.at(zi, si, pi)
-				if err := checkFinished(out, p.Label, fmt.Sprintf("%s %.0f GB", sz.qt.Name, sz.gb)); err != nil {
-					return nil, err
-				}
-				comp[pi].add(out.completionS)
-			}
-		}
-		rows = append(rows, R{sz, comp, comp[0].mean() / comp[2].mean(), comp[1].mean() / comp[2].mean()})
-	}
+	type R = cell
+	comp := func(r R, p int) stat { return g.sample(r.s, p, false, func(x *tdOut) float64 { return x.completionS }) }
 	cols := []column[R]{
-		key("queue", "queue", func(r R) string { return r.qt.Name }),
-		key("data (GB)", "data_gb", func(r R) string { return num(r.gb, 0) }),
+		key("queue", "queue", func(r R) string { return sizes[r.s].qt.Name }),
+		key("data (GB)", "data_gb", func(r R) string { return num(sizes[r.s].gb, 0) }),
 		seedsCol[R]("queues", g.seeds),
 	}
 	for pi, p := range tdPolicies {
-		cols = append(cols, spread(p.Label, strings.ToLower(p.Label)+"_s", 0, 1, func(r R) stat { return r.comp[pi] }))
+		cols = append(cols, spread(p.Label, strings.ToLower(p.Label)+"_s", 0, 1, func(r R) stat { return comp(r, pi) }))
 	}
 	cols = append(cols,
-		number("FIFO / TD", "fifo_vs_td", 2, 3, func(r R) float64 { return r.r0 }),
-		number("Fair / TD", "fair_vs_td", 2, 3, func(r R) float64 { return r.r1 }),
+		number("FIFO / TD", "fifo_vs_td", 2, 3, func(r R) float64 { return comp(r, 0).mean() / comp(r, 2).mean() }),
+		number("Fair / TD", "fair_vs_td", 2, 3, func(r R) float64 { return comp(r, 1).mean() / comp(r, 2).mean() }),
 		shown("paper", func(R) string { return "TD < FIFO, Fair" }))
+	var rows []R
+	for zi := range sizes {
+		rows = append(rows, R{zi, 0})
+	}
 	return table[R]{
 		title: fmt.Sprintf("td/data-size: queue completion time (s) against data size on 50 slaves, %d queue(s) per point (paper section V-A, Fig. 7)", g.seeds),
 		cols:  cols,
@@ -717,45 +735,27 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 		}
 		return "best"
 	}
-	type R struct {
-		point
-		queue                                             string
-		comp, loc, above, viol, belowL, atH, sticky, idle stat
-		vs                                                float64
-	}
+	type R = cell
 	def := slices.IndexFunc(pts, func(p point) bool { return p.l == sched.DefaultTDL && p.h == sched.DefaultTDH })
-	var rows []R
-	for ti, qt := range TDQueueTypes {
-		rs := make([]R, len(pts))
-		for pi, pt := range pts {
-			r := &rs[pi]
-			r.point, r.queue = pt, qt.Name
-			for si := range g.seeds {
-				out := g.at(ti, si, pi)
-				if err := checkFinished(out, pols[pi].Label, qt.Name); err != nil {
-					return nil, err
-				}
-				r.comp.add(out.completionS)
-				r.loc.add(out.localRatio)
-				var a, adult, bl, ah float64
-				for _, j := range out.td.Jobs {
-					a += j.AboveHSlotS
-					adult, bl, ah = adult+j.AdultS, bl+j.BelowLS, ah+j.AtHS
-				}
-				r.above.add(a)
-				r.viol.add(float64(out.td.HViolations))
-				if adult > 0 {
-					r.belowL.add(bl / adult)
-					r.atH.add(ah / adult)
-				}
-				r.sticky.add(out.stickyShare)
-				r.idle.add(float64(out.td.IdleOffers))
+	pt := func(r R) point { return pts[r.p] }
+	comp := g.over(func(x *tdOut) float64 { return x.completionS })
+	loc := g.over(func(x *tdOut) float64 { return x.localRatio })
+	above := g.over(func(x *tdOut) float64 {
+		a := 0.0
+		for _, j := range x.td.Jobs {
+			a += j.AboveHSlotS
+		}
+		return a
+	})
+	viol := g.over(func(x *tdOut) float64 { return float64(x.td.HViolations) })
+	// adult reads a share of adult job-time, left out of runs with none.
+	adult := func(v func(*tdOut) float64) func(R) stat {
+		return g.known(func(x *tdOut) float64 {
+			if x.adultS > 0 {
+				return v(x)
 			}
-		}
-		for pi := range rs {
-			rs[pi].vs = rs[pi].comp.mean() / rs[def].comp.mean()
-		}
-		rows = append(rows, rs...)
+			return math.NaN()
+		})
 	}
 	mean := func(head, csv string, tprec, cprec int, scale float64, v func(R) stat) column[R] {
 		return number(head, csv, tprec, cprec, func(r R) float64 { return scale * v(r).mean() })
@@ -763,21 +763,21 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 	return table[R]{
 		title: fmt.Sprintf("%s: TD's queue completion time (s) against L and H, 200 GB queues%s, %d queue(s) per point (paper section V-B, Fig. 9)", name, setup, g.seeds),
 		cols: []column[R]{
-			key("sweep", "sweep", func(r R) string { return r.sweep }),
-			both("L", func(r R) string { return num(r.l, 1) }, "l", func(r R) string { return num(r.l, 2) }),
-			both("H", func(r R) string { return num(r.h, 1) }, "h", func(r R) string { return num(r.h, 2) }),
-			key("queue", "queue", func(r R) string { return r.queue }),
+			key("sweep", "sweep", func(r R) string { return pt(r).sweep }),
+			both("L", func(r R) string { return num(pt(r).l, 1) }, "l", func(r R) string { return num(pt(r).l, 2) }),
+			both("H", func(r R) string { return num(pt(r).h, 1) }, "h", func(r R) string { return num(pt(r).h, 2) }),
+			key("queue", "queue", func(r R) string { return TDQueueTypes[r.s].Name }),
 			seedsCol[R]("queues", g.seeds),
-			spread("completion (s)", "completion_s", 0, 1, func(r R) stat { return r.comp }),
-			number("vs default", "vs_default", 3, 4, func(r R) float64 { return r.vs }),
-			both("local %", func(r R) string { return r.loc.pct() }, "local_pct", func(r R) string { return num(100*r.loc.mean(), 2) }),
-			mean("adult time below L %", "adult_below_l_pct", 1, 2, 100, func(r R) stat { return r.belowL }),
-			mean("adult time at H %", "adult_at_h_pct", 0, 2, 100, func(r R) stat { return r.atH }),
-			mean("sticky %", "sticky_pct", 1, 2, 100, func(r R) stat { return r.sticky }),
-			mean("TD idle offers", "idle_offers", 0, 1, 1, func(r R) stat { return r.idle }),
-			both("above-H slot-s", func(r R) string { return r.above.text(0) }, "above_h_slot_s", func(r R) string { return num(r.above.mean(), 1) }),
-			both("formula (1) violations", func(r R) string { return r.viol.text(1) }, "h_violations", func(r R) string { return num(r.viol.mean(), 2) }),
-			shown("paper", func(r R) string { return paper(r.point) }),
+			spread("completion (s)", "completion_s", 0, 1, comp),
+			number("vs default", "vs_default", 3, 4, func(r R) float64 { return comp(r).mean() / comp(R{r.s, def}).mean() }),
+			both("local %", func(r R) string { return loc(r).pct() }, "local_pct", func(r R) string { return num(100*loc(r).mean(), 2) }),
+			mean("adult time below L %", "adult_below_l_pct", 1, 2, 100, adult(func(x *tdOut) float64 { return x.belowL })),
+			mean("adult time at H %", "adult_at_h_pct", 0, 2, 100, adult(func(x *tdOut) float64 { return x.atH })),
+			mean("sticky %", "sticky_pct", 1, 2, 100, g.over(func(x *tdOut) float64 { return x.sticky })),
+			mean("TD idle offers", "idle_offers", 0, 1, 1, g.over(func(x *tdOut) float64 { return float64(x.td.IdleOffers) })),
+			both("above-H slot-s", func(r R) string { return above(r).text(0) }, "above_h_slot_s", func(r R) string { return num(above(r).mean(), 1) }),
+			both("formula (1) violations", func(r R) string { return viol(r).text(1) }, "h_violations", func(r R) string { return num(viol(r).mean(), 2) }),
+			shown("paper", func(r R) string { return paper(pt(r)) }),
 		},
 		notes: []string{
 			"L sweep at H = 1.3, H sweep at L = 0.7 (the defaults, row marked best). vs default: completion / completion at",
@@ -788,5 +788,5 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 			"Paper (Fig. 9, plotted only, 5-8.5 x 100 s): L > 0.7 costs throughput markedly, L < 0.7 little;",
 			"H = 1.3 best, H > 1.3 slower because of sticky slots.",
 		},
-	}.result(rows), nil
+	}.result(g.cells()), nil
 }

@@ -13,8 +13,6 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
-	"github.com/mrsched/mrsched/critpath"
-	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -151,143 +149,67 @@ func (p *tdProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n c
 	p.refresh(c)
 }
 
-// tdDiagOut is one run of td/diagnose.
-type tdDiagOut struct {
-	completionS, lowerS  float64
-	localRatio           float64
-	util, idleShare      float64 // of T x last map end
-	idleLastShare        float64 // idleShare after every job had started
-	stretchL, stretchR   float64
-	remoteShare          float64
-	tailS                float64 // completion - last map end
-	declines             int
-	sticky, stickyRemote float64 // shares of map launches
-	hSkipsPerMap         float64
-	atH, belowL          float64 // shares of adult job-time
-	idleOffers           int
-	engineLocal          float64 // node-local map launches by the engine's count, to check the probe
-	// heldS and queuedS are a job's mean waits on its critical path
-	// (package critpath): with a free slot it could take, and without.
-	heldS, queuedS float64
-}
-
-func (r tdSim) diagnose(v tdVariant) (*tdDiagOut, error) {
-	r.variant = &v
-	var pr *tdProbe
-	res, err := r.simulate(r.policy.Label+", "+v.name, func(p sched.Policy) sched.Policy {
-		pr = newTDProbe(p)
-		return pr
+// runTDDiagnose runs every variant, queue type, policy and seed.
+func runTDDiagnose(o Options) (*Result, error) {
+	g, err := tdSetsGrid(o, len(tdVariants), func(r tdSim, vi int) (*tdOut, error) {
+		r.variant = &tdVariants[vi]
+		return r.run(r.policy.Label+", "+r.variant.name, false, true)
 	})
 	if err != nil {
 		return nil, err
 	}
-	sum := res.Summary
-	if sum.JobsCompleted != len(r.jobs) {
-		return nil, fmt.Errorf("%s, %s: %d of %d jobs finished", r.policy.Label, v.name, sum.JobsCompleted, len(r.jobs))
-	}
-	out := &tdDiagOut{completionS: sum.MakespanS, tailS: sum.MakespanS - pr.lastMapEnd, declines: pr.declines}
-	if tb := sum.TimeBreakdown; tb != nil {
-		out.heldS, out.queuedS = tb.MeanS[critpath.Held.String()], tb.MeanS[critpath.Queued.String()]
-	}
-	out.engineLocal = nodeLocalShare(res.Collector.Jobs())
-	cpu := 0.0
-	for i := range r.jobs {
-		cpu += r.jobs[i].Profile.MapSecPerByte * float64(r.jobs[i].InputBytes)
-	}
-	out.lowerS = cpu / float64(pr.T)
-	if span := float64(pr.T) * pr.lastMapEnd; span > 0 {
-		out.util, out.idleShare, out.idleLastShare = pr.busySlotS/span, pr.idleSlotS/span, pr.idleLastS/span
-	}
-	out.stretchL, out.stretchR = pr.stretch[0].mean(), pr.stretch[1].mean()
-	maps := pr.stretch[0].n + pr.stretch[1].n
-	if maps > 0 {
-		out.remoteShare = float64(pr.stretch[1].n) / float64(maps)
-		out.localRatio = 1 - out.remoteShare
-	}
-	if td, ok := pr.inner.(*sched.TD); ok {
-		s := td.Stats()
-		out.localRatio = s.LocalRatio()
-		out.sticky, out.stickyRemote = tdSticky(sum, s)
-		out.hSkipsPerMap = float64(s.HSkips) / float64(s.LocalMaps+s.NonLocalMaps)
-		out.idleOffers = s.IdleOffers
-		var adult, atH, belowL float64
-		for _, j := range s.Jobs {
-			adult += j.AdultS
-			atH += j.AtHS
-			belowL += j.BelowLS
-		}
-		if adult > 0 {
-			out.atH, out.belowL = atH/adult, belowL/adult
-		}
-	}
-	return out, nil
-}
-
-// runTDDiagnose runs every variant, queue type, policy and seed.
-func runTDDiagnose(o Options) (*Result, error) {
-	g, err := tdSetsGrid(o, len(tdVariants), func(r tdSim, vi int) (*tdDiagOut, error) { return r.diagnose(tdVariants[vi]) })
-	if err != nil {
-		return nil, err
-	}
-	outs, seeds := g.outs, o.seeds()
-	t := &report.Table{
-		Title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", len(seeds)),
-		Headers: []string{"set-up", "queue", "scheduler", "completion (s)", "vs TD", "map CPU / T (s)", "local %", "map slots busy %", "idle while maps wait % (after last start)",
-			"job held / queued (s)", "stretch local", "stretch remote", "reduce tail (s)", "sticky % (non-local)", "H skips / map", "adult time at H %", "below L %"},
-	}
-	c := &report.Table{Headers: row("setup", "queue", "scheduler", "queues", []string{"completion_s", "completion_s_min", "completion_s_max"}, "completion_vs_td",
-		"map_cpu_per_slot_s", "local_pct", "map_busy_pct", "idle_waiting_pct", "idle_waiting_after_last_start_pct", "stretch_local", "stretch_remote", "reduce_tail_s",
-		"sticky_pct", "sticky_nonlocal_pct", "h_skips_per_map", "adult_at_h_pct", "adult_below_l_pct", "td_idle_offers", "job_held_s", "job_queued_s")}
-	np := len(tdPolicies)
-	k := 0
-	for _, v := range tdVariants {
-		for _, qt := range TDQueueTypes {
-			type acc struct{ comp, lower, loc, util, idle, idleLast, sl, sr, tail, st, str, hs, ah, bl, io, held, queued stat }
-			a := make([]acc, np)
-			for range seeds {
-				for pi := range tdPolicies {
-					x := outs[k]
-					k++
-					s := &a[pi]
-					s.comp.add(x.completionS)
-					s.lower.add(x.lowerS)
-					s.loc.add(x.localRatio)
-					s.util.add(x.util)
-					s.idle.add(x.idleShare)
-					s.idleLast.add(x.idleLastShare)
-					s.sl.add(x.stretchL)
-					if x.remoteShare > 0 {
-						s.sr.add(x.stretchR)
-					}
-					s.tail.add(x.tailS)
-					s.st.add(x.sticky)
-					s.str.add(x.stickyRemote)
-					s.hs.add(x.hSkipsPerMap)
-					s.ah.add(x.atH)
-					s.bl.add(x.belowL)
-					s.io.add(float64(x.idleOffers))
-					s.held.add(x.heldS)
-					s.queued.add(x.queuedS)
+	type R = cell
+	over := func(v func(*tdOut) float64) func(R) float64 { return func(r R) float64 { return g.over(v)(r).mean() } }
+	comp := g.over(func(x *tdOut) float64 { return x.completionS })
+	loc := g.over(func(x *tdOut) float64 { return x.probeLocal })
+	idle, idleLast := over(func(x *tdOut) float64 { return x.idleShare }), over(func(x *tdOut) float64 { return x.idleLastShare })
+	held, queued := over(func(x *tdOut) float64 { return x.heldS }), over(func(x *tdOut) float64 { return x.queuedS })
+	sticky, stickyRemote := over(func(x *tdOut) float64 { return x.sticky }), over(func(x *tdOut) float64 { return x.stickyRemote })
+	hSkips, atH, belowL := over(func(x *tdOut) float64 { return x.hSkipsPerMap }), over(func(x *tdOut) float64 { return x.atH }), over(func(x *tdOut) float64 { return x.belowL })
+	idleOffers := over(func(x *tdOut) float64 { return float64(x.td.IdleOffers) })
+	isTD := func(r R) bool { return tdPolicies[r.p].Name == "td" }
+	// tdOnly is a group of cells TD's rows have and the others leave
+	// "-" in the table, empty in the CSV.
+	tdOnly := func(text func(R) []string, cells func(R) []string, heads []string, csv ...string) []column[R] {
+		var cols []column[R]
+		for k, h := range heads {
+			cols = append(cols, shown(h, func(r R) string {
+				if !isTD(r) {
+					return "-"
 				}
-			}
-			for pi, p := range tdPolicies {
-				s := a[pi]
-				vs := s.comp.mean() / a[np-1].comp.mean()
-				tdCells := []string{"-", "-", "-", "-"}
-				tdCSV := []string{"", "", "", "", "", ""}
-				if p.Name == "td" {
-					tdCells = []string{fmt.Sprintf("%.1f (%.1f)", 100*s.st.mean(), 100*s.str.mean()), num(s.hs.mean(), 2), num(100*s.ah.mean(), 0), num(100*s.bl.mean(), 0)}
-					tdCSV = []string{num(100*s.st.mean(), 2), num(100*s.str.mean(), 2), num(s.hs.mean(), 3), num(100*s.ah.mean(), 1), num(100*s.bl.mean(), 1), num(s.io.mean(), 1)}
-				}
-				t.AddRow(append([]string{v.name, qt.Name, p.Label, s.comp.text(0), fmt.Sprintf("%.2f", vs), num(s.lower.mean(), 0), s.loc.pct(),
-					num(100*s.util.mean(), 0), fmt.Sprintf("%.1f (%.1f)", 100*s.idle.mean(), 100*s.idleLast.mean()),
-					fmt.Sprintf("%.1f / %.1f", s.held.mean(), s.queued.mean()), num(s.sl.mean(), 2), num(s.sr.mean(), 2), num(s.tail.mean(), 0)}, tdCells...)...)
-				c.AddRow(row(v.name, qt.Name, p.Label, fmt.Sprint(len(seeds)), s.comp.csv(1), num(vs, 3), num(s.lower.mean(), 1), num(100*s.loc.mean(), 2),
-					num(100*s.util.mean(), 2), num(100*s.idle.mean(), 2), num(100*s.idleLast.mean(), 2), num(s.sl.mean(), 3), num(s.sr.mean(), 3), num(s.tail.mean(), 1), tdCSV,
-					num(s.held.mean(), 2), num(s.queued.mean(), 2))...)
-			}
+				return text(r)[k]
+			}))
 		}
+		return append(cols, written(func(r R) []string {
+			if !isTD(r) {
+				return make([]string, len(csv))
+			}
+			return cells(r)
+		}, csv...))
 	}
+	cols := slices.Concat([]column[R]{
+		key("set-up", "setup", func(r R) string { return tdVariants[r.s/len(TDQueueTypes)].name }),
+		key("queue", "queue", func(r R) string { return TDQueueTypes[r.s%len(TDQueueTypes)].Name }),
+		key("scheduler", "scheduler", func(r R) string { return tdPolicies[r.p].Label }),
+		seedsCol[R]("queues", g.seeds),
+		spread("completion (s)", "completion_s", 0, 1, comp),
+		number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).mean() / comp(R{r.s, len(tdPolicies) - 1}).mean() }),
+		number("map CPU / T (s)", "map_cpu_per_slot_s", 0, 1, over(func(x *tdOut) float64 { return x.lowerS })),
+		both("local %", func(r R) string { return loc(r).pct() }, "local_pct", func(r R) string { return num(100*loc(r).mean(), 2) }),
+		number("map slots busy %", "map_busy_pct", 0, 2, func(r R) float64 { return 100 * over(func(x *tdOut) float64 { return x.util })(r) }),
+		{head: "idle while maps wait % (after last start)", text: func(r R) string { return fmt.Sprintf("%.1f (%.1f)", 100*idle(r), 100*idleLast(r)) },
+			csv: []string{"idle_waiting_pct", "idle_waiting_after_last_start_pct"}, cells: func(r R) []string { return []string{num(100*idle(r), 2), num(100*idleLast(r), 2)} }},
+		shown("job held / queued (s)", func(r R) string { return fmt.Sprintf("%.1f / %.1f", held(r), queued(r)) }),
+		number("stretch local", "stretch_local", 2, 3, over(func(x *tdOut) float64 { return x.stretchL })),
+		number("stretch remote", "stretch_remote", 2, 3, func(r R) float64 { return g.known(func(x *tdOut) float64 { return x.stretchR })(r).mean() }),
+		number("reduce tail (s)", "reduce_tail_s", 0, 1, over(func(x *tdOut) float64 { return x.tailS })),
+	}, tdOnly(func(r R) []string {
+		return []string{fmt.Sprintf("%.1f (%.1f)", 100*sticky(r), 100*stickyRemote(r)), num(hSkips(r), 2), num(100*atH(r), 0), num(100*belowL(r), 0)}
+	}, func(r R) []string {
+		return []string{num(100*sticky(r), 2), num(100*stickyRemote(r), 2), num(hSkips(r), 3), num(100*atH(r), 1), num(100*belowL(r), 1), num(idleOffers(r), 1)}
+	}, []string{"sticky % (non-local)", "H skips / map", "adult time at H %", "below L %"},
+		"sticky_pct", "sticky_nonlocal_pct", "h_skips_per_map", "adult_at_h_pct", "adult_below_l_pct", "td_idle_offers"),
+		[]column[R]{written(func(r R) []string { return []string{num(held(r), 2), num(queued(r), 2)} }, "job_held_s", "job_queued_s")})
 	notes := []string{
 		"map CPU / T: the queue's map CPU time over the 100 map slots, a lower bound on the map phase. map slots busy and idle while",
 		"maps wait: slot-seconds over 100 x (last map end); in brackets the part after every job had launched a map (the queue's",
@@ -301,6 +223,5 @@ func runTDDiagnose(o Options) (*Result, error) {
 	for _, v := range tdVariants {
 		notes = append(notes, fmt.Sprintf("set-up %s: %s.", v.name, v.why))
 	}
-	t.Notes = notes
-	return &Result{Table: t, CSV: c}, nil
+	return table[R]{title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", g.seeds), cols: cols, notes: notes}.result(g.cells()), nil
 }

@@ -188,49 +188,6 @@ func (h *heartbeatOnly) OfferIdle(c sched.Cluster, o sched.Offer) {
 // ---------------------------------------------------------------------
 // One run of a regime
 
-// tdRegimeOut is what td/regime and td/map keep of a run: td/queues'
-// measures and, from td/diagnose's probe, where the map phase's time went.
-type tdRegimeOut struct {
-	tdOutcome
-	meanTurnaroundS float64
-	crossRackGB     float64
-	// stretchL and stretchR are node-local and non-local maps' duration
-	// over their CPU time (start-up included), from tdProbe.
-	stretchL, stretchR float64
-	remoteMaps         int
-	// idleShare is map-slot time left idle while a job had a map to
-	// launch, over 100 slots x the last map's end (tdProbe).
-	idleShare float64
-}
-
-// regimeExec runs r (which must have a regime) with hotWatch counting
-// hotspots and tdProbe timing maps.
-func (r tdSim) regimeExec() (*tdRegimeOut, error) {
-	var w *hotWatch
-	var pr *tdProbe
-	res, err := r.simulate(r.policy.Label+", "+r.regime.name, func(p sched.Policy) sched.Policy {
-		w = newHotWatch(p, sched.DefaultTDConnectionLimit, r.seed)
-		pr = newTDProbe(w)
-		return pr
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := &tdRegimeOut{tdOutcome: *r.outcome(res, w)}
-	if err := checkFinished(&out.tdOutcome, r.policy.Label, r.regime.name); err != nil {
-		return nil, err
-	}
-	sum := res.Summary
-	out.meanTurnaroundS = sum.Turnaround.Mean
-	out.crossRackGB = sum.Bytes.CrossRackTotal / 1e9
-	out.stretchL, out.stretchR = pr.stretch[0].mean(), pr.stretch[1].mean()
-	out.remoteMaps = pr.stretch[1].n
-	if span := float64(pr.T) * pr.lastMapEnd; span > 0 {
-		out.idleShare = pr.idleSlotS / span
-	}
-	return out, nil
-}
-
 // ---------------------------------------------------------------------
 // td/regime
 
@@ -241,85 +198,73 @@ func runTDRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := tdSetsGrid(o, len(regs), func(r tdSim, ri int) (*tdRegimeOut, error) {
+	g, err := tdSetsGrid(o, len(regs), func(r tdSim, ri int) (*tdOut, error) {
 		r.regime = &regs[ri]
-		return r.regimeExec()
+		return r.run(r.policy.Label+", "+r.regime.name, true, true)
 	})
 	if err != nil {
 		return nil, err
 	}
-	seeds := o.seeds()
-	np, ns := len(tdPolicies), len(seeds)
-	at := func(ri, ti, si, pi int) *tdRegimeOut { return g.at(ri*len(TDQueueTypes)+ti, si, pi) }
-	t := &report.Table{
-		Title: fmt.Sprintf("td/regime: 200 GB queues on 50 nodes under the costs of the paper's Hadoop 0.20.1 cluster, one at a time and together, %d queues each (README-td.md gives each cost's source)", ns),
-		Headers: []string{"queue", "set-up", "FIFO (s)", "Fair (s)", "TD (s)", "TD / FIFO", "TD / Fair",
-			"node-local % FIFO / Fair / TD", "hotspots FIFO / Fair / TD", "cross-rack GB FIFO / Fair / TD",
-			"map stretch local / remote, FIFO", "TD", "idle while maps wait % FIFO / TD"},
+	type R = cell // scenario: regime x queue; p unused
+	st := func(r R, p int, known bool, v func(*tdOut) float64) stat { return g.sample(r.s, p, known, v) }
+	comp := func(x *tdOut) float64 { return x.completionS }
+	// three is a measure's mean for FIFO, Fair and TD in one cell, and in
+	// three CSV cells.
+	three := func(head string, csv []string, prec, cprec int, scale float64, v func(*tdOut) float64) column[R] {
+		return column[R]{head: head, text: func(r R) string {
+			return strings.Join([]string{num(scale*st(r, 0, false, v).mean(), prec), num(scale*st(r, 1, false, v).mean(), prec),
+				num(scale*st(r, 2, false, v).mean(), prec)}, " / ")
+		}, csv: csv, cells: func(r R) []string {
+			return []string{num(scale*st(r, 0, false, v).mean(), cprec), num(scale*st(r, 1, false, v).mean(), cprec), num(scale*st(r, 2, false, v).mean(), cprec)}
+		}}
 	}
-	c := &report.Table{Headers: row("queue", "setup", "queues",
-		[]string{"fifo_s", "fifo_s_min", "fifo_s_max"}, []string{"fair_s", "fair_s_min", "fair_s_max"}, []string{"td_s", "td_s_min", "td_s_max"},
-		[]string{"td_vs_fifo", "td_vs_fifo_se", "td_vs_fifo_min", "td_vs_fifo_max"},
-		[]string{"td_vs_fair", "td_vs_fair_se", "td_vs_fair_min", "td_vs_fair_max"},
-		"fifo_local_pct", "fair_local_pct", "td_local_pct", "fifo_hotspots", "fair_hotspots", "td_hotspots",
-		"fifo_cross_rack_gb", "fair_cross_rack_gb", "td_cross_rack_gb",
-		"fifo_stretch_local", "fifo_stretch_remote", "td_stretch_local", "td_stretch_remote", "fifo_idle_pct", "td_idle_pct")}
-	for ti, qt := range TDQueueTypes {
-		for ri, rg := range regs {
-			comp := make([]stat, np)
-			loc, hot, xr, sl, sr, idle := make([]stat, np), make([]stat, np), make([]stat, np), make([]stat, np), make([]stat, np), make([]stat, np)
-			var vsFIFO, vsFair stat
-			var seFIFO, seFair sample
-			for si := range seeds {
-				for pi := range tdPolicies {
-					x := at(ri, ti, si, pi)
-					comp[pi].add(x.completionS)
-					loc[pi].add(x.localRatio)
-					n := 0
-					for _, v := range x.hot {
-						n += v
-					}
-					hot[pi].add(float64(n))
-					xr[pi].add(x.crossRackGB)
-					sl[pi].add(x.stretchL)
-					if x.remoteMaps > 0 {
-						sr[pi].add(x.stretchR)
-					}
-					idle[pi].add(x.idleShare)
-				}
-				td := at(ri, ti, si, 2).completionS
-				f, fr := td/at(ri, ti, si, 0).completionS, td/at(ri, ti, si, 1).completionS
-				vsFIFO.add(f)
-				vsFair.add(fr)
-				seFIFO.add(f)
-				seFair.add(fr)
+	// vs is TD's completion over policy p's, seed by seed.
+	vs := func(head, csv string, p int) column[R] {
+		ratio := func(r R) (stat, sample) {
+			var s stat
+			var se sample
+			for si := range g.seeds {
+				v := g.at(r.s, si, 2).completionS / g.at(r.s, si, p).completionS
+				s.add(v)
+				se.add(v)
 			}
-			three := func(s []stat, f func(stat) string) string {
-				return strings.Join([]string{f(s[0]), f(s[1]), f(s[2])}, " / ")
-			}
-			fmtMean := func(prec int, scale float64) func(stat) string {
-				return func(s stat) string {
-					if s.n == 0 {
-						return "-"
-					}
-					return num(scale*s.mean(), prec)
-				}
-			}
-			t.AddRow(qt.Name, rg.name, comp[0].text(0), comp[1].text(0), comp[2].text(0),
-				pairedRatioText(vsFIFO, seFIFO), pairedRatioText(vsFair, seFair),
-				three(loc, fmtMean(0, 100)), three(hot, fmtMean(1, 1)), three(xr, fmtMean(0, 1)),
-				fmtMean(2, 1)(sl[0])+" / "+fmtMean(2, 1)(sr[0]), fmtMean(2, 1)(sl[2])+" / "+fmtMean(2, 1)(sr[2]),
-				fmtMean(1, 100)(idle[0])+" / "+fmtMean(1, 100)(idle[2]))
-			c.AddRow(row(qt.Name, rg.name, fmt.Sprint(ns), comp[0].csv(1), comp[1].csv(1), comp[2].csv(1),
-				pairedRatioCSV(vsFIFO, seFIFO), pairedRatioCSV(vsFair, seFair),
-				num(100*loc[0].mean(), 2), num(100*loc[1].mean(), 2), num(100*loc[2].mean(), 2),
-				num(hot[0].mean(), 2), num(hot[1].mean(), 2), num(hot[2].mean(), 2),
-				num(xr[0].mean(), 2), num(xr[1].mean(), 2), num(xr[2].mean(), 2),
-				csvMeanOrEmpty(sl[0], 3), csvMeanOrEmpty(sr[0], 3), csvMeanOrEmpty(sl[2], 3), csvMeanOrEmpty(sr[2], 3),
-				num(100*idle[0].mean(), 2), num(100*idle[2].mean(), 2))...)
+			return s, se
+		}
+		return column[R]{head: head, text: func(r R) string { return pairedRatioText(ratio(r)) },
+			csv: []string{csv, csv + "_se", csv + "_min", csv + "_max"}, cells: func(r R) []string { return pairedRatioCSV(ratio(r)) }}
+	}
+	// stretch is a policy's map stretch, node-local / remote.
+	stretch := func(head string, p int) column[R] {
+		l := func(r R) stat { return st(r, p, false, func(x *tdOut) float64 { return x.stretchL }) }
+		rm := func(r R) stat { return st(r, p, true, func(x *tdOut) float64 { return x.stretchR }) }
+		name := strings.ToLower(tdPolicies[p].Label)
+		return column[R]{head: head, text: func(r R) string { return meanOrDash(l(r), 2, 1) + " / " + meanOrDash(rm(r), 2, 1) },
+			csv: []string{name + "_stretch_local", name + "_stretch_remote"}, cells: func(r R) []string { return []string{csvMeanOrEmpty(l(r), 3), csvMeanOrEmpty(rm(r), 3)} }}
+	}
+	idle := func(r R, p int) stat { return st(r, p, false, func(x *tdOut) float64 { return x.idleShare }) }
+	var rows []R
+	for ti := range TDQueueTypes {
+		for ri := range regs {
+			rows = append(rows, R{ri*len(TDQueueTypes) + ti, 0})
 		}
 	}
-	t.Notes = []string{
+	cols := []column[R]{
+		key("queue", "queue", func(r R) string { return TDQueueTypes[r.s%len(TDQueueTypes)].Name }),
+		key("set-up", "setup", func(r R) string { return regs[r.s/len(TDQueueTypes)].name }),
+		seedsCol[R]("queues", g.seeds),
+		spread("FIFO (s)", "fifo_s", 0, 1, func(r R) stat { return st(r, 0, false, comp) }),
+		spread("Fair (s)", "fair_s", 0, 1, func(r R) stat { return st(r, 1, false, comp) }),
+		spread("TD (s)", "td_s", 0, 1, func(r R) stat { return st(r, 2, false, comp) }),
+		vs("TD / FIFO", "td_vs_fifo", 0), vs("TD / Fair", "td_vs_fair", 1),
+		three("node-local % FIFO / Fair / TD", []string{"fifo_local_pct", "fair_local_pct", "td_local_pct"}, 0, 2, 100, func(x *tdOut) float64 { return x.localRatio }),
+		three("hotspots FIFO / Fair / TD", []string{"fifo_hotspots", "fair_hotspots", "td_hotspots"}, 1, 2, 1,
+			func(x *tdOut) float64 { return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4]) }),
+		three("cross-rack GB FIFO / Fair / TD", []string{"fifo_cross_rack_gb", "fair_cross_rack_gb", "td_cross_rack_gb"}, 0, 2, 1, func(x *tdOut) float64 { return x.crossRackGB }),
+		stretch("map stretch local / remote, FIFO", 0), stretch("TD", 2),
+		{head: "idle while maps wait % FIFO / TD", text: func(r R) string { return meanOrDash(idle(r, 0), 1, 100) + " / " + meanOrDash(idle(r, 2), 1, 100) },
+			csv: []string{"fifo_idle_pct", "td_idle_pct"}, cells: func(r R) []string { return []string{num(100*idle(r, 0).mean(), 2), num(100*idle(r, 2).mean(), 2)} }},
+	}
+	notes := []string{
 		"completion: last job's finish (every job submitted at 0), mean (min-max) over the queues. TD / FIFO, TD / Fair: TD's",
 		"completion over the other's on the same queue, mean ± standard error (min-max); below 1 TD is faster.",
 		fmt.Sprintf("set-ups: %s: td/queues as it runs (one rack of 50, 1 Gbit/s, an ideal 100 MB/s disk, nearest replica,", regs[0].name),
@@ -330,7 +275,8 @@ func runTDRegime(o Options) (*Result, error) {
 		"its CPU time (start-up included), node-local / not;",
 		"idle while maps wait: map-slot time free while a job had a map to launch, over 100 slots x the last map's end.",
 	}
-	return &Result{Table: t, CSV: c}, nil
+	return table[R]{title: fmt.Sprintf("td/regime: 200 GB queues on 50 nodes under the costs of the paper's Hadoop 0.20.1 cluster, one at a time and together, %d queues each (README-td.md gives each cost's source)", g.seeds),
+		cols: cols, notes: notes}.result(rows), nil
 }
 
 // pairedRatioText is a ratio over seeds: "mean ± se (min-max)".
@@ -354,6 +300,15 @@ func pairedRatioCSV(s stat, v sample) []string {
 		out[1] = num(se, 4)
 	}
 	return out
+}
+
+// meanOrDash is a stat's mean times scale at prec decimals, "-" when it
+// has no value.
+func meanOrDash(s stat, prec int, scale float64) string {
+	if s.n == 0 {
+		return "-"
+	}
+	return num(scale*s.mean(), prec)
 }
 
 // csvMeanOrEmpty is a stat's mean for CSV, empty when it has no value.
@@ -432,7 +387,7 @@ func tdMap() (regimeMap, error) {
 			return mapOutcome{}, err
 		}
 		rg := tdMapRegime(hdd, tdMapOversub[xi], tdMapSeekMs[yi])
-		out, err := tdSim{jobs: jobs, policy: p, seed: seed, regime: &rg}.regimeExec()
+		out, err := tdSim{jobs: jobs, policy: p, seed: seed, regime: &rg}.run(p.Label+", "+rg.name, true, true)
 		if err != nil {
 			return mapOutcome{}, err
 		}

@@ -200,11 +200,11 @@ func TestTDRegimeRuns(t *testing.T) {
 	}
 	none, all := regs[0], regs[len(regs)-2]
 	for _, p := range tdPolicies {
-		old, err := tdSim{jobs: jobs, policy: p, seed: 1}.exec()
+		old, err := tdSim{jobs: jobs, policy: p, seed: 1}.run(p.Label, true, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := tdSim{jobs: jobs, policy: p, seed: 1, regime: &none}.regimeExec()
+		got, err := tdSim{jobs: jobs, policy: p, seed: 1, regime: &none}.run(p.Label, true, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,11 +212,11 @@ func TestTDRegimeRuns(t *testing.T) {
 			t.Errorf("%s: td/regime's %q gives %.3f s, %.4f local; td/queues' run %.3f s, %.4f", p.Label, none.name,
 				got.completionS, got.localRatio, old.completionS, old.localRatio)
 		}
-		out, err := tdSim{jobs: jobs, policy: p, seed: 1, regime: &all}.regimeExec()
+		out, err := tdSim{jobs: jobs, policy: p, seed: 1, regime: &all}.run(p.Label, true, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkHotspots(t, &out.tdOutcome, "all on, TD")
+		checkHotspots(t, out, "all on, TD")
 		if out.stretchL < 1 || out.completionS <= old.completionS {
 			t.Errorf("%s all on: stretch %.3f, completion %.1f s against %.1f s: the costs should only slow it", p.Label, out.stretchL, out.completionS, old.completionS)
 		}

@@ -92,11 +92,8 @@ func TestTDExperimentNames(t *testing.T) {
 func TestTDHotWatchAgreesWithTD(t *testing.T) {
 	jobs := smallTDQueue(t)
 	for _, p := range tdPolicies {
-		out, err := tdSim{jobs: jobs, policy: p, seed: 1}.exec()
+		out, err := tdSim{jobs: jobs, policy: p, seed: 1}.run(p.Label, true, false)
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := checkFinished(out, p.Label, "20 GB"); err != nil {
 			t.Fatal(err)
 		}
 		checkHotspots(t, out, "TD")
@@ -111,12 +108,12 @@ func TestTDProbeAgreesWithEngine(t *testing.T) {
 	jobs := smallTDQueue(t)
 	for _, v := range []tdVariant{tdVariants[0], tdVariants[3]} {
 		for _, p := range tdPolicies {
-			out, err := tdSim{jobs: jobs, policy: p, seed: 1}.diagnose(v)
+			out, err := tdSim{jobs: jobs, policy: p, seed: 1, variant: &v}.run(p.Label, false, true)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Abs(out.localRatio-out.engineLocal) > 1e-9 {
-				t.Errorf("%s, %s: probe counts %.4f node-local, the engine %.4f: they watch the same launches", p.Label, v.name, out.localRatio, out.engineLocal)
+			if math.Abs(out.probeLocal-out.localRatio) > 1e-9 {
+				t.Errorf("%s, %s: probe counts %.4f node-local, the engine %.4f: they watch the same launches", p.Label, v.name, out.probeLocal, out.localRatio)
 			}
 			for k, st := range []float64{out.stretchL, out.stretchR} {
 				if st < 1-1e-9 {
@@ -149,7 +146,7 @@ func smallTDQueue(t *testing.T) []workload.Job {
 
 // checkHotspots: for a TD run, hotWatch's hotspot count must be TD's own
 // (sched.TDStats), the same definition counted twice.
-func checkHotspots(t *testing.T, out *tdOutcome, what string) {
+func checkHotspots(t *testing.T, out *tdOut, what string) {
 	t.Helper()
 	if out.td == nil {
 		return

@@ -18,7 +18,7 @@ type wrapper interface {
 }
 
 // The experiments' wrappers; the compiler checks each is a full wrapper.
-var _ = []wrapper{(*mapTimer)(nil), (*gate)(nil), (*swTrafficTap)(nil), (*hotWatch)(nil), (*tdProbe)(nil), (*heartbeatOnly)(nil)}
+var _ = []wrapper{(*mapTimer)(nil), (*gate)(nil), (*swProbe)(nil), (*hotWatch)(nil), (*tdProbe)(nil), (*heartbeatOnly)(nil)}
 
 // passThrough is what a policy wrapper passes on unchanged to the policy it
 // wraps: its name, its idle offers and what it observes of jobs and tasks.
