@@ -332,8 +332,11 @@ func (t *Tracker) leave(jr *job, failed bool) {
 	if t.jobObs != nil {
 		t.jobObs.JobRemoved(t, jr.sj)
 	}
-	// Free what only a running job needs.
+	// Free what only a running job needs, its map index and block
+	// placement too: otherwise a run's live memory grows with every job
+	// it has seen, not with its backlog.
 	jr.maps, jr.reduces, jr.log, jr.hosts, jr.hostIndex = nil, nil, nil, nil, nil
+	jr.sj.Maps, jr.sj.Input = nil, nil
 	t.d.JobLeft(jr.sj.Index, failed)
 }
 

@@ -420,3 +420,30 @@ func TestBackupFailureEndsTheBackupAlone(t *testing.T) {
 		t.Errorf("%d maps finished; want 2", got)
 	}
 }
+
+// TestFinishedJobReleasesItsIndexes: a job that leaves the run drops its
+// map index and block placement, which only a running job reads, so a
+// run's live memory follows its backlog rather than every job it has
+// seen. Its counts stay for the metrics.
+func TestFinishedJobReleasesItsIndexes(t *testing.T) {
+	tr, _ := newTracker(t, 2, Config{SlowStart: 1})
+	if tr.Job(0).Maps == nil || tr.Job(0).Input == nil {
+		t.Fatal("a submitted job has no map index or placement")
+	}
+	tr.Offer(0)
+	tr.MapDone(attempt(0, 0, sched.MapTask, 1))
+	tr.MapDone(attempt(0, 1, sched.MapTask, 1))
+	tr.Offer(1)
+	tr.ReduceCopied(attempt(0, 0, sched.ReduceTask, 1))
+	tr.ReduceDone(attempt(0, 0, sched.ReduceTask, 1))
+	if tr.Finished() != 1 {
+		t.Fatalf("%d jobs finished; want the one job done", tr.Finished())
+	}
+	j := tr.Job(0)
+	if j.Maps != nil || j.Input != nil {
+		t.Errorf("a finished job keeps its map index (%v) or placement (%v); want both released", j.Maps != nil, j.Input != nil)
+	}
+	if j.FinishedMaps != 2 {
+		t.Errorf("a finished job's maps done = %d; want its count, 2, kept", j.FinishedMaps)
+	}
+}
