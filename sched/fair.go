@@ -123,11 +123,14 @@ type FairOrder struct {
 	// update changed since, are put in place again; keptOK[s] is false
 	// when the active pools changed (every rank moves), and the list is
 	// then sorted afresh. One reader at a time (a placer's Place is not
-	// reentrant).
-	kept   [3][]poolKey
-	keptOK [3]bool
-	moved  [3][]*pool
-	cursor poolHeap // for keys that do not order (NaN)
+	// reentrant). keeping is set by the first openPools: an order that
+	// no placer reads pool by pool (fair, delay) keeps no list and pays
+	// nothing for it at its events.
+	kept    [3][]poolKey
+	keptOK  [3]bool
+	moved   [3][]*pool
+	keeping bool
+	cursor  poolHeap // for keys that do not order (NaN)
 }
 
 // seqMemo is the whole candidate sequence for one slot kind, kept when a
@@ -200,6 +203,9 @@ func (p *pool) stale() {
 // count or its jobs' work.
 func (f *FairOrder) touch(p *pool) {
 	p.stale()
+	if !f.keeping {
+		return
+	}
 	for s := range f.moved {
 		f.move(p, SlotKind(s))
 	}
@@ -399,7 +405,7 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 		f.reqs = pm.shares(&f.scratch, float64(c.TotalSlots(s)), reqs)
 	}
 	for i, p := range f.active {
-		if math.Float64bits(p.share[s]) != math.Float64bits(pm.out[i]) || math.Float64bits(p.demand[s]) != math.Float64bits(pm.reqs[i].Demand) {
+		if f.keeping && (math.Float64bits(p.share[s]) != math.Float64bits(pm.out[i]) || math.Float64bits(p.demand[s]) != math.Float64bits(pm.reqs[i].Demand)) {
 			f.move(p, s) // its key moved
 		}
 		p.share[s], p.demand[s] = pm.out[i], pm.reqs[i].Demand
@@ -532,13 +538,20 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 // valid until the next openPools call and while no job or task event
 // comes.
 func (f *FairOrder) openPools(c Cluster, s SlotKind) []poolKey {
+	f.keeping = true
 	f.update(c, s)
 	o := f.kept[s]
+	// A NaN key orders nothing: the list then takes the heap's order and
+	// is sorted afresh next time. Keys that did not move were checked
+	// when they were put in, so only new keys are.
+	nan := false
 	if !f.keptOK[s] {
 		o = o[:0]
 		for i, p := range f.active {
 			if p.runnable(s) {
-				o = append(o, poolKeyOf(p, s, i))
+				k := poolKeyOf(p, s, i)
+				nan = nan || k.r != k.r
+				o = append(o, k)
 			}
 		}
 		slices.SortFunc(o, comparePools)
@@ -555,19 +568,17 @@ func (f *FairOrder) openPools(c Cluster, s SlotKind) []poolKey {
 				continue // inactive (its rank is stale), or nothing to run
 			}
 			k := poolKeyOf(p, s, p.rank)
+			nan = nan || k.r != k.r
 			i, _ := slices.BinarySearchFunc(o, k, comparePools)
 			o = slices.Insert(o, i, k)
 		}
 	}
 	f.moved[s] = f.moved[s][:0]
 	f.kept[s] = o
-	for _, k := range o {
-		if k.r != k.r { // NaN orders nothing: take the heap's order, and sort afresh next time
-			f.keptOK[s] = false
-			return f.poolsByHeap(o)
-		}
+	f.keptOK[s] = !nan
+	if nan {
+		return f.poolsByHeap(o)
 	}
-	f.keptOK[s] = true
 	return o
 }
 

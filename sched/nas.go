@@ -442,15 +442,7 @@ func (p *NAS) Congested(c Cluster, r cluster.RackID) bool {
 // Place serves an offer (Algorithm 1); see NAS for which request an offer
 // is.
 func (p *NAS) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
-	p.init(c)
-	r := p.topo.Rack(o.Node)
-	p.call = nasCall{c: c, o: o, now: c.Now(), rack: r, congested: p.Congested(c, r)}
-	if !p.call.congested {
-		p.hold[r] = false // the congestion cleared: MTS may run medium/heavy maps again
-	}
-	p.cands, p.wants, p.want = p.cands[:0], p.wants[:0], p.want[:0]
-	p.group = p.group[:0]
-	p.stream = nasStream{cur: -1}
+	p.begin(c, o)
 	jobs(p.visit)
 	if st := &p.stream; st.serving {
 		if !st.done {
@@ -463,6 +455,26 @@ func (p *NAS) Place(c Cluster, o Offer, jobs iter.Seq[*Job]) (Decision, bool) {
 			p.eachUser(1-st.k, keep, f)
 		}
 	}
+	return p.end()
+}
+
+// begin sets up the call serving offer o: Place's and placePools' first
+// step.
+func (p *NAS) begin(c Cluster, o Offer) {
+	p.init(c)
+	r := p.topo.Rack(o.Node)
+	p.call = nasCall{c: c, o: o, now: c.Now(), rack: r, congested: p.Congested(c, r)}
+	if !p.call.congested {
+		p.hold[r] = false // the congestion cleared: MTS may run medium/heavy maps again
+	}
+	p.cands, p.wants, p.want = p.cands[:0], p.wants[:0], p.want[:0]
+	p.group = p.group[:0]
+	p.stream = nasStream{cur: -1}
+}
+
+// end returns the call's decision and drops what the call held, so that
+// no job outlives its offer in the scratch lists.
+func (p *NAS) end() (Decision, bool) {
 	d, ok := p.call.d, p.call.ok
 	clear(p.cands)
 	clear(p.group)

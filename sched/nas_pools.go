@@ -11,16 +11,8 @@ package sched
 // only where MTS would pass it over or skip it, with the same effect, and
 // in the same order of users.
 func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
-	p.init(c)
-	r := p.topo.Rack(o.Node)
-	p.call = nasCall{c: c, o: o, now: c.Now(), rack: r, congested: p.Congested(c, r)}
-	if !p.call.congested {
-		p.hold[r] = false
-	}
-	p.cands, p.wants, p.want = p.cands[:0], p.wants[:0], p.want[:0]
-	p.group = p.group[:0]
+	p.begin(c, o)
 	p.runs = p.runs[:0]
-	p.stream = nasStream{cur: -1}
 	st := &p.stream
 	for _, k := range f.openPools(c, o.Slot) {
 		pl := k.p
@@ -43,14 +35,8 @@ func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 		keep, fn := p.plan(1 - st.k)
 		p.eachRun(f, 1-st.k, keep, fn)
 	}
-	d, ok := p.call.d, p.call.ok
-	clear(p.cands)
-	clear(p.group)
 	clear(p.runs)
-	p.group = p.group[:0]
-	p.call = nasCall{}
-	p.stream = nasStream{}
-	return d, ok
+	return p.end()
 }
 
 // passedByTally reports whether MTS, serving this map request, would pass
