@@ -47,6 +47,13 @@ type Result struct {
 	// (TCP_INFO's tcpi_total_retrans), read once the receiver had
 	// everything; 0 for a flow of no bytes.
 	Retransmits uint32
+	// SRTTMicros and MinRTTMicros are the sender's smoothed and minimum
+	// round-trip times in microseconds (TCP_INFO's tcpi_rtt and
+	// tcpi_min_rtt), from the same read as Retransmits: the smoothed one
+	// as the connection ended, the minimum over its whole life (on these
+	// links, the path with empty queues). Both are 0 when they were not
+	// read: a flow of no bytes, or a kernel that did not say.
+	SRTTMicros, MinRTTMicros uint32
 }
 
 // Options tune a replay.
@@ -167,10 +174,11 @@ func (r *record) start(i int, id string, at time.Duration) {
 	r.results[i].ID, r.results[i].Start = id, at
 }
 
-func (r *record) retransmits(i int, n uint32) {
+func (r *record) sender(i int, s senderInfo) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.results[i].Retransmits = n
+	r.results[i].Retransmits = s.retransmits
+	r.results[i].SRTTMicros, r.results[i].MinRTTMicros = s.srtt, s.minRTT
 }
 
 func (r *record) finish(i int, at time.Duration) error {
@@ -223,7 +231,7 @@ func send(ctx context.Context, f *fabric.Fabric, i int, fl Flow, opt Options, ep
 	// bytes still in flight.
 	_, err = c.Read(buf[:1])
 	if errors.Is(err, io.EOF) {
-		r.retransmits(i, totalRetrans(c))
+		r.sender(i, readSender(c))
 		return nil
 	}
 	if ctx.Err() != nil {
@@ -235,24 +243,30 @@ func send(ctx context.Context, f *fabric.Fabric, i int, fl Flow, opt Options, ep
 	return err
 }
 
-// totalRetrans is the connection's count of segments sent again, or 0
-// where the kernel does not say.
-func totalRetrans(c net.Conn) uint32 {
+// senderInfo is what a sending socket's TCP_INFO says of its connection.
+type senderInfo struct {
+	retransmits  uint32 // tcpi_total_retrans: segments sent again
+	srtt, minRTT uint32 // tcpi_rtt and tcpi_min_rtt, microseconds
+}
+
+// readSender reads the connection's TCP_INFO once; every field is 0 where
+// the kernel does not say.
+func readSender(c net.Conn) senderInfo {
+	var s senderInfo
 	tc, ok := c.(*net.TCPConn)
 	if !ok {
-		return 0
+		return s
 	}
 	rc, err := tc.SyscallConn()
 	if err != nil {
-		return 0
+		return s
 	}
-	var n uint32
 	rc.Control(func(fd uintptr) {
 		if info, err := unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO); err == nil {
-			n = info.Total_retrans
+			s = senderInfo{retransmits: info.Total_retrans, srtt: info.Rtt, minRTT: info.Min_rtt}
 		}
 	})
-	return n
+	return s
 }
 
 // dial connects from fl.Src to fl.Dst with the congestion control asked for.

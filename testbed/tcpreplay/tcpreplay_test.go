@@ -35,7 +35,11 @@ func needFabric(t *testing.T, s fabric.Spec) *fabric.Fabric {
 // tests the replay and not TCP: measured, a flow whose ACKs waited behind
 // another flow's data in a 100-frame queue (60 ms at this rate) took over
 // five times its NIC's time, and two flows into one NIC's queue lost
-// frames and stalled for retransmission timeouts (200 ms each).
+// frames and stalled for retransmission timeouts (200 ms each). Every flow
+// that sent bytes reports its sender's round-trip times, the minimum no
+// more than the smoothed one (every sample the smoothing averages is at
+// least the minimum); the empty flow, which opened no connection, reports
+// none.
 func TestRunTimesEveryFlow(t *testing.T) {
 	const rate = 20e6
 	f := needFabric(t, fabric.Spec{Racks: 1, NodesPerRack: 4, NICBitsPerSec: rate, UplinkBitsPerSec: rate})
@@ -53,7 +57,13 @@ func TestRunTimesEveryFlow(t *testing.T) {
 		fl := flows[i]
 		d := r.Finish - r.Start
 		floor := time.Duration(float64(fl.Bytes-fabric.FrameBytes) * 8 / rate * float64(time.Second))
-		t.Logf("%-5s start %v finish %v (%v; the link needs at least %v)", r.ID, r.Start.Round(time.Millisecond), r.Finish.Round(time.Millisecond), d.Round(time.Millisecond), floor.Round(time.Millisecond))
+		t.Logf("%-5s start %v finish %v (%v; the link needs at least %v); RTT min %d us, smoothed %d us", r.ID, r.Start.Round(time.Millisecond), r.Finish.Round(time.Millisecond), d.Round(time.Millisecond), floor.Round(time.Millisecond), r.MinRTTMicros, r.SRTTMicros)
+		switch {
+		case fl.Bytes == 0 && (r.SRTTMicros != 0 || r.MinRTTMicros != 0):
+			t.Errorf("%s (no bytes) reports RTTs %d and %d us, want 0: it opened no connection to read them from", fl.ID, r.SRTTMicros, r.MinRTTMicros)
+		case fl.Bytes > 0 && (r.MinRTTMicros == 0 || r.SRTTMicros < r.MinRTTMicros):
+			t.Errorf("%s: RTT min %d us, smoothed %d us; want a positive minimum no larger than the smoothed RTT", fl.ID, r.MinRTTMicros, r.SRTTMicros)
+		}
 		switch {
 		case r.ID != fl.ID:
 			t.Errorf("result %d is %q, want %q", i, r.ID, fl.ID)
