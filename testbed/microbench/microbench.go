@@ -2,9 +2,10 @@
 // does that a fluid max-min model of the network leaves out: the fixed cost
 // of a transfer and the share of a link's rate its payload gets (single
 // transfers of growing size), what many senders into one NIC lose
-// (incast: goodput, queue drops, retransmissions), and what a short
+// (incast: goodput, queue drops, retransmissions), what a short
 // transfer pays behind a long one on a shared link (the queue the long
-// flow keeps full). Each case runs real TCP connections between the nodes
+// flow keeps full), and how two senders of different path lengths split
+// the NIC they share (RTT unfairness). Each case runs real TCP connections between the nodes
 // of a fabric (package fabric) with the congestion control asked for,
 // through package tcpreplay.
 //
@@ -50,6 +51,9 @@ type Config struct {
 	ShortBytes, LongBytes int64
 	Shorts                int
 	ShortGap              time.Duration
+	// RTTBytes is what each of two senders, one in the receiver's rack and
+	// one across the core, sends into one NIC at once, Repeats times.
+	RTTBytes int64
 }
 
 // Transfer is one single-transfer size on one path.
@@ -118,6 +122,50 @@ type ShortBehindLong struct {
 	QueueS float64 `json:"queue_s"`
 }
 
+// RTTUnfairness is two senders of different path lengths sending the same
+// bytes into one NIC at once: a near one in the receiver's rack (its
+// data crosses two shaped links: its NIC and the receiver's) and a far one
+// in the other rack (four: its NIC, both racks' uplinks, the receiver's
+// NIC). The receiver's NIC is the bottleneck both share when half its rate
+// is no more than an uplink's. Max-min splits that NIC evenly whatever
+// the round trips; Reno-like congestion control gives each sender a rate
+// about inversely proportional to its round trip.
+//
+// A second pairing, two cross-rack senders of different path lengths,
+// is not taken: the fabric is two-tier under one core, so every
+// cross-rack path crosses the same four shaped links and no two differ.
+type RTTUnfairness struct {
+	Bytes int64 `json:"bytes"`
+	// MaxMinRatio is the near:far ratio of rates max-min gives: 1 while
+	// half the NIC fits through an uplink, else the far sender is held to
+	// the uplink and the near one takes the rest.
+	MaxMinRatio float64     `json:"max_min_ratio"`
+	Repeats     []RTTRepeat `json:"repeats"`
+	// MedianRatio is the median NearFarRatio of the repeats whose ratio
+	// is known (RatiosKnown of them); 0 when none is.
+	MedianRatio float64 `json:"median_ratio"`
+	RatiosKnown int     `json:"ratios_known"`
+}
+
+// RTTRepeat is one take of the two senders.
+type RTTRepeat struct {
+	// NearS and FarS are each sender's time from connect to its last byte
+	// read.
+	NearS float64 `json:"near_s"`
+	FarS  float64 `json:"far_s"`
+	// The senders' minimum and smoothed round trips, microseconds, as
+	// their kernels had them when the receiver had every byte (package
+	// tcpreplay): the minimum over the connection, the smoothed one at its
+	// end.
+	NearMinRTTUs    uint32 `json:"near_min_rtt_us"`
+	NearSRTTUs      uint32 `json:"near_srtt_us"`
+	FarMinRTTUs     uint32 `json:"far_min_rtt_us"`
+	FarSRTTUs       uint32 `json:"far_srtt_us"`
+	NearRetransmits uint32 `json:"near_retransmits"`
+	FarRetransmits  uint32 `json:"far_retransmits"`
+	Split
+}
+
 // Result is every case's measurement and what the fabric was.
 type Result struct {
 	Config          Config          `json:"config"`
@@ -125,6 +173,7 @@ type Result struct {
 	Fits            []Fit           `json:"fits"`
 	Incast          []Incast        `json:"incast"`
 	ShortBehindLong ShortBehindLong `json:"short_behind_long"`
+	RTTUnfairness   RTTUnfairness   `json:"rtt_unfairness"`
 	// Fabric is the emulated network of the last case (delay, qdiscs,
 	// offloads, congestion control).
 	Fabric fabric.Report `json:"fabric"`
@@ -141,6 +190,9 @@ func Defaults() Config {
 		Repeats: 3, FitFromBytes: 64 << 10,
 		Fanins: []int{1, 2, 4, 8, 16, 30}, IncastBytes: 64 << 10,
 		ShortBytes: 10 << 10, LongBytes: 4 << 20, Shorts: 10, ShortGap: 150 * time.Millisecond,
+		// As long as short-behind-long's long flow: at these rates several
+		// seconds of sharing, many congestion-control cycles.
+		RTTBytes: 4 << 20,
 	}
 }
 
@@ -157,6 +209,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%d repeats: want at least 1", c.Repeats)
 	case c.IncastBytes < 1 || c.ShortBytes < 1 || c.LongBytes < 1 || c.Shorts < 1:
 		return fmt.Errorf("incast, short and long transfers need at least one byte and one short transfer")
+	case c.RTTBytes < 1:
+		return fmt.Errorf("RTT case of %d bytes a sender: want at least one byte", c.RTTBytes)
 	}
 	for _, s := range c.Sizes {
 		if s < 1 {
@@ -220,7 +274,10 @@ func Run(ctx context.Context, c Config, progress func(string)) (*Result, error) 
 			}
 			res.Fits = append(res.Fits, fitLine(path.name, path.rate, fit))
 		}
-		return nil
+		say("two senders of different path lengths into one NIC")
+		rtt, err := rttCase(ctx, f, c, opt)
+		res.RTTUnfairness = rtt
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -294,6 +351,138 @@ func Run(ctx context.Context, c Config, progress func(string)) (*Result, error) 
 // fullFrameBytes is a full-sized Ethernet frame as the shapers count it
 // (1,500 bytes of IP packet and a 14-byte header).
 const fullFrameBytes = 1514
+
+// payloadFraction is the share of a shaped link's rate a lone TCP flow's
+// payload gets: 1,448 bytes of payload (a 1,500-byte MTU less 20 bytes of
+// IP header and 32 of TCP header with timestamps) in each full frame. The
+// single transfers measured 0.947 to 0.956 of the shaped rate
+// (docs/fidelity.md).
+const payloadFraction = 1448.0 / fullFrameBytes
+
+// Nodes of the two-rack fabric of the single transfers and the RTT case:
+// nodes 0 and 1 share rack 0, node 2 is in rack 1.
+const (
+	receiver = 0
+	nearNode = 1
+	farNode  = 2
+)
+
+// rttCase sends c.RTTBytes from a near and a far sender into the
+// receiver's NIC at once, c.Repeats times, on the two-rack fabric f.
+func rttCase(ctx context.Context, f *fabric.Fabric, c Config, opt tcpreplay.Options) (RTTUnfairness, error) {
+	rt := RTTUnfairness{Bytes: c.RTTBytes, MaxMinRatio: maxMinRatio(c.NICBitsPerSec, c.UplinkBitsPerSec)}
+	// Each sender alone runs at its path's slowest shaped link: the NICs
+	// for the near one, the NICs and uplinks for the far one.
+	nearSolo := payloadFraction * c.NICBitsPerSec / 8
+	farSolo := payloadFraction * min(c.NICBitsPerSec, c.UplinkBitsPerSec) / 8
+	// The senders' first packets to the receiver wait for ARP; neither
+	// transfer should.
+	warm := []tcpreplay.Flow{
+		{ID: "warm-up near", Src: nearNode, Dst: receiver, Bytes: 1 << 10},
+		{ID: "warm-up far", Src: farNode, Dst: receiver, Bytes: 1 << 10},
+	}
+	if _, err := tcpreplay.Run(ctx, f, warm, opt); err != nil {
+		return rt, err
+	}
+	var ratios []float64
+	for range c.Repeats {
+		r, err := tcpreplay.Run(ctx, f, []tcpreplay.Flow{
+			{ID: "near", Src: nearNode, Dst: receiver, Bytes: c.RTTBytes},
+			{ID: "far", Src: farNode, Dst: receiver, Bytes: c.RTTBytes},
+		}, opt)
+		if err != nil {
+			return rt, err
+		}
+		near, farR := r[0], r[1]
+		// Both connect at the replay's start, within a millisecond of each
+		// other; the shared span is timed from the earlier connect.
+		origin := min(near.Start, farR.Start)
+		rep := RTTRepeat{
+			NearS: (near.Finish - near.Start).Seconds(), FarS: (farR.Finish - farR.Start).Seconds(),
+			NearMinRTTUs: near.MinRTTMicros, NearSRTTUs: near.SRTTMicros,
+			FarMinRTTUs: farR.MinRTTMicros, FarSRTTUs: farR.SRTTMicros,
+			NearRetransmits: near.Retransmits, FarRetransmits: farR.Retransmits,
+			Split: splitShared(float64(c.RTTBytes), (near.Finish - origin).Seconds(), (farR.Finish - origin).Seconds(), nearSolo, farSolo),
+		}
+		if rep.RatioKnown {
+			ratios = append(ratios, rep.NearFarRatio)
+		}
+		rt.Repeats = append(rt.Repeats, rep)
+	}
+	rt.RatiosKnown = len(ratios)
+	if len(ratios) > 0 {
+		rt.MedianRatio = median(ratios)
+	}
+	return rt, nil
+}
+
+// maxMinRatio is the near:far ratio of the rates max-min gives the RTT
+// case's senders: the far one half the receiver's NIC unless its uplink
+// holds it to less, the near one what is left of the NIC.
+func maxMinRatio(nic, uplink float64) float64 {
+	far := min(uplink, nic/2)
+	return (nic - far) / far
+}
+
+// Split is how two senders of the same bytes shared a link while both
+// sent.
+type Split struct {
+	// First is the sender that finished first, "near" or "far".
+	First string `json:"first"`
+	// OtherBytes is the payload the other sender had delivered when the
+	// first finished (derived: see splitShared).
+	OtherBytes float64 `json:"other_bytes"`
+	// NearShare is the near sender's part of the payload both moved while
+	// both sent (max-min, at an even split: 0.5); NearFarRatio the near
+	// sender's rate over the far one's over that span (max-min: 1).
+	NearShare    float64 `json:"near_share"`
+	NearFarRatio float64 `json:"near_far_ratio"`
+	// RatioKnown is false when the derivation leaves the other sender no
+	// bytes while both sent: its time alone was at least its whole
+	// transfer at its path's rate, so it was starved while both sent or
+	// stalled (a retransmission timeout) after, and finish times cannot
+	// tell which. NearShare is then 1 or 0 and NearFarRatio 0.
+	RatioKnown bool `json:"ratio_known"`
+}
+
+// splitShared derives how two senders of bytes each, which began
+// together and finished nearS and farS seconds later, split their shared
+// link while both sent. The first to finish moved all its bytes in that
+// span. What the other had moved by then is not measured; it is what is
+// left once its time alone (from the first's finish to its own) is taken
+// at its path's payload rate alone (nearSolo or farSolo, bytes/s).
+//
+// That assumes the sender left alone runs at its path's rate at once.
+// Its window, grown while it shared, holds its part of the bottleneck's
+// queue, far more than its path carries at the base round trip of tens of
+// microseconds, so the link does not wait for it to grow. Deriving the link's rate from the
+// total instead (2 x bytes over the last finish, the link taken as full
+// throughout) fails where the far sender is left alone: its uplink is
+// slower than the NIC, so the NIC no longer runs full, and the far
+// sender's bytes while sharing would be undercounted, overstating the
+// near sender's lead.
+func splitShared(bytes, nearS, farS, nearSolo, farSolo float64) Split {
+	first, t1, t2, soloOther := "near", nearS, farS, farSolo
+	if farS < nearS {
+		first, t1, t2, soloOther = "far", farS, nearS, nearSolo
+	}
+	other := bytes - soloOther*(t2-t1)
+	s := Split{First: first}
+	if other <= 0 {
+		// The first finisher had the link to itself.
+		if first == "near" {
+			s.NearShare = 1
+		}
+		return s
+	}
+	s.OtherBytes, s.RatioKnown = other, true
+	near, far := bytes, other
+	if first == "far" {
+		near, far = other, bytes
+	}
+	s.NearShare, s.NearFarRatio = near/(near+far), near/far
+	return s
+}
 
 // withFabric builds a fabric of racks x perRack nodes, runs do on it, and
 // tears it down, reporting an error of the teardown too.

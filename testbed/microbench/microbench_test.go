@@ -76,6 +76,7 @@ func TestConfigValidateNamesWhatIsWrong(t *testing.T) {
 		{"no two sizes large enough to fit", func(c *Config) { c.Sizes = []int64{1 << 10, 1 << 20} }, false},
 		{"a fan-in of 0", func(c *Config) { c.Fanins = []int{0} }, false},
 		{"no repeats", func(c *Config) { c.Repeats = 0 }, false},
+		{"an RTT case of no bytes", func(c *Config) { c.RTTBytes = 0 }, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,6 +84,62 @@ func TestConfigValidateNamesWhatIsWrong(t *testing.T) {
 			tc.edit(&c)
 			if err := c.Validate(); (err == nil) != tc.ok {
 				t.Errorf("Validate() = %v; want ok %v", err, tc.ok)
+			}
+		})
+	}
+}
+
+// TestSplitSharedDerivesTheOtherSendersBytes pins the RTT case's split of
+// a shared NIC on hand-computed cases: 1 MB each, the near sender alone
+// at 1 MB/s, the far one (held by a slower uplink) at 0.8 MB/s.
+func TestSplitSharedDerivesTheOtherSendersBytes(t *testing.T) {
+	const bytes, nearSolo, farSolo = 1e6, 1e6, 0.8e6
+	tests := []struct {
+		name        string
+		nearS, farS float64
+		want        Split
+	}{
+		// Both end together: neither had time alone, each moved 1 MB.
+		{"an even split", 2, 2, Split{First: "near", OtherBytes: 1e6, NearShare: 0.5, NearFarRatio: 1, RatioKnown: true}},
+		// Far alone for 0.5 s at 0.8 MB/s moved 0.4 MB, so 0.6 MB while
+		// shared: near 1 / 1.6 of the bytes, 1 / 0.6 of far's rate.
+		{"near first", 1.5, 2, Split{First: "near", OtherBytes: 0.6e6, NearShare: 0.625, NearFarRatio: 1 / 0.6, RatioKnown: true}},
+		// Near alone for 0.5 s at 1 MB/s moved 0.5 MB, so 0.5 MB while
+		// shared against far's 1 MB.
+		{"far first", 2, 1.5, Split{First: "far", OtherBytes: 0.5e6, NearShare: 1.0 / 3, NearFarRatio: 0.5, RatioKnown: true}},
+		// Far alone 1.5 s at 0.8 MB/s would have moved 1.2 MB, more than
+		// it had: it got nothing measurable while shared.
+		{"near first, far starved or stalled", 1, 2.5, Split{First: "near", NearShare: 1}},
+		// Near alone 1 s at 1 MB/s moved all of its 1 MB.
+		{"far first, near starved or stalled", 2, 1, Split{First: "far"}},
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := splitShared(bytes, tc.nearS, tc.farS, nearSolo, farSolo)
+			w := tc.want
+			if got.First != w.First || got.RatioKnown != w.RatioKnown || !near(got.OtherBytes, w.OtherBytes) || !near(got.NearShare, w.NearShare) || !near(got.NearFarRatio, w.NearFarRatio) {
+				t.Errorf("near %v s, far %v s: %+v; want %+v (the second finisher's time alone at its path's rate taken off its bytes)", tc.nearS, tc.farS, got, w)
+			}
+		})
+	}
+}
+
+func TestMaxMinRatioHoldsTheFarSenderToItsUplink(t *testing.T) {
+	tests := []struct {
+		name        string
+		nic, uplink float64
+		want        float64
+	}{
+		{"the validations' scaled rates: half the NIC fits the uplink", 12.5e6, 10e6, 1},
+		{"unscaled: 125 of 250 Mbit/s fits 200", 250e6, 200e6, 1},
+		{"half the NIC is exactly the uplink", 20e6, 10e6, 1},
+		{"a narrow uplink: far 5, near 15 of 20 Mbit/s", 20e6, 5e6, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := maxMinRatio(tc.nic, tc.uplink); math.Abs(got-tc.want) > 1e-12 {
+				t.Errorf("maxMinRatio(%g, %g) = %v, want %v", tc.nic, tc.uplink, got, tc.want)
 			}
 		})
 	}
