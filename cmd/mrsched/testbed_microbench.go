@@ -21,12 +21,13 @@ func cmdTestbedMicrobench(args []string, stdout, stderr io.Writer) error {
 	d := microbench.Defaults()
 	fs := commandFlags("testbed microbench", stderr,
 		"usage: mrsched testbed microbench [flags]   (needs root)",
-		"  single transfers, incast and short-behind-long transfers over real TCP on the emulated network")
+		"  single transfers, incast, short-behind-long transfers and two senders of different path lengths",
+		"  over real TCP on the emulated network")
 	nic := fs.Float64("nic-mbps", d.NICBitsPerSec/1e6, "each NIC's shaped rate, Mbit/s; the default is the validation scenarios' 250 Mbit/s at bandwidth scale 0.05")
 	uplink := fs.Float64("uplink-mbps", d.UplinkBitsPerSec/1e6, "each rack uplink's shaped rate, Mbit/s; the default is 200 Mbit/s at bandwidth scale 0.05")
 	queue := fs.Int("queue-packets", d.QueuePackets, "drop-tail queue of every shaped link, in frames")
 	cc := fs.String("tcp-cc", defaultReplayCC, "the senders' TCP congestion control")
-	repeats := fs.Int("repeats", d.Repeats, "times each single transfer is taken (the median is kept)")
+	repeats := fs.Int("repeats", d.Repeats, "times each single transfer and the RTT case are taken (the median is kept)")
 	quick := fs.Bool("quick", false, "small sizes and fan-ins only (a check of the set-up, in seconds)")
 	out := fs.String("out", "", "also write every measurement to this JSON file")
 	quiet := fs.Bool("q", false, "no progress lines")
@@ -37,7 +38,7 @@ func cmdTestbedMicrobench(args []string, stdout, stderr io.Writer) error {
 	d.QueuePackets, d.CongestionControl, d.Repeats = *queue, *cc, *repeats
 	if *quick {
 		d.Sizes, d.Fanins, d.Repeats, d.Shorts = []int64{1 << 10, 64 << 10, 256 << 10}, []int{1, 4}, 1, 2
-		d.LongBytes = 1 << 20
+		d.LongBytes, d.RTTBytes = 1<<20, 1<<20
 	}
 	if err := d.Validate(); err != nil {
 		return err
@@ -104,5 +105,34 @@ func writeMicrobench(w io.Writer, r *microbench.Result) {
 	}
 	fmt.Fprintf(w, "\nShort behind long: %d short transfers of %d bytes into a NIC a %d-byte transfer fills: median %.4f s; max-min gives %.4f s (half the NIC), a full queue drains in %.4f s\n",
 		len(sb.ShortS), sb.ShortBytes, sb.LongBytes, med, sb.FairS, sb.QueueS)
+	rt := r.RTTUnfairness
+	fmt.Fprintf(w, "\nTwo senders of %d bytes each into one NIC at once, a near one in its rack and a far one across the core (near:far is their rates while both sent; max-min's is %.3g; smoothed RTTs at each connection's end):\n\n", rt.Bytes, rt.MaxMinRatio)
+	fmt.Fprintln(w, "| repeat | near time | far time | near min RTT / smoothed | far min RTT / smoothed | first done | near:far | max-min's near:far |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- |")
+	for i, x := range rt.Repeats {
+		ratio := "n/a (the other was starved or stalled)"
+		if x.RatioKnown {
+			ratio = fmt.Sprintf("%.3f", x.NearFarRatio)
+		}
+		fmt.Fprintf(w, "| %d | %.3f s | %.3f s | %s / %s | %s / %s | %s | %s | %.3g |\n", i+1, x.NearS, x.FarS,
+			usText(x.NearMinRTTUs), usText(x.NearSRTTUs), usText(x.FarMinRTTUs), usText(x.FarSRTTUs), x.First, ratio, rt.MaxMinRatio)
+	}
+	if rt.RatiosKnown > 0 {
+		fmt.Fprintf(w, "\nMedian near:far %.3f over %d of %d repeats\n", rt.MedianRatio, rt.RatiosKnown, len(rt.Repeats))
+	} else {
+		fmt.Fprintf(w, "\nNo repeat's near:far could be told\n")
+	}
 	fmt.Fprintf(w, "\n%.0f s of wall time\n", r.WallS)
+}
+
+// usText is a round trip given in microseconds, in the unit that reads
+// best.
+func usText(us uint32) string {
+	if us >= 10000 {
+		return fmt.Sprintf("%.1f ms", float64(us)/1e3)
+	}
+	if us >= 1000 {
+		return fmt.Sprintf("%.2f ms", float64(us)/1e3)
+	}
+	return fmt.Sprintf("%d µs", us)
 }
