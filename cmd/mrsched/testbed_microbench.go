@@ -8,6 +8,9 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/mrsched/mrsched/testbed/fabric"
@@ -28,6 +31,7 @@ func cmdTestbedMicrobench(args []string, stdout, stderr io.Writer) error {
 	queue := fs.Int("queue-packets", d.QueuePackets, "drop-tail queue of every shaped link, in frames")
 	cc := fs.String("tcp-cc", defaultReplayCC, "the senders' TCP congestion control")
 	repeats := fs.Int("repeats", d.Repeats, "times each single transfer and the RTT case are taken (the median is kept)")
+	sizes := fs.String("sizes", "", "the single transfers' sizes: comma-separated bytes, with an optional K or M suffix (x 1024, x 1024²), e.g. 64K,1M,16M,256M; empty keeps the defaults (1K to 4M)")
 	quick := fs.Bool("quick", false, "small sizes and fan-ins only (a check of the set-up, in seconds)")
 	out := fs.String("out", "", "also write every measurement to this JSON file")
 	quiet := fs.Bool("q", false, "no progress lines")
@@ -39,6 +43,13 @@ func cmdTestbedMicrobench(args []string, stdout, stderr io.Writer) error {
 	if *quick {
 		d.Sizes, d.Fanins, d.Repeats, d.Shorts = []int64{1 << 10, 64 << 10, 256 << 10}, []int{1, 4}, 1, 2
 		d.LongBytes, d.RTTBytes = 1<<20, 1<<20
+	}
+	if *sizes != "" {
+		s, err := parseSizes(*sizes)
+		if err != nil {
+			return badUsage("-sizes: %v", err)
+		}
+		d.Sizes = s
 	}
 	if err := d.Validate(); err != nil {
 		return err
@@ -70,6 +81,36 @@ func cmdTestbedMicrobench(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// parseSizes reads a -sizes list: comma-separated byte counts, each a
+// positive integer with an optional K (x 1024) or M (x 1024²) suffix, none
+// listed twice.
+func parseSizes(list string) ([]int64, error) {
+	var out []int64
+	for i, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		num, mult := item, int64(1)
+		switch {
+		case strings.HasSuffix(item, "K"), strings.HasSuffix(item, "k"):
+			num, mult = item[:len(item)-1], 1<<10
+		case strings.HasSuffix(item, "M"), strings.HasSuffix(item, "m"):
+			num, mult = item[:len(item)-1], 1<<20
+		}
+		n, err := strconv.ParseInt(num, 10, 64)
+		switch {
+		case item == "":
+			return nil, fmt.Errorf("item %d is empty; want comma-separated sizes such as 64K,1M,16M,256M", i+1)
+		case err != nil || n < 1:
+			return nil, fmt.Errorf("item %d, %q: want a positive whole number of bytes, with an optional K or M suffix (e.g. 64K)", i+1, item)
+		case n > math.MaxInt64/mult:
+			return nil, fmt.Errorf("item %d, %q: more bytes than a transfer can count", i+1, item)
+		case slices.Contains(out, n*mult):
+			return nil, fmt.Errorf("item %d, %q: %d bytes are listed twice", i+1, item, n*mult)
+		}
+		out = append(out, n*mult)
+	}
+	return out, nil
 }
 
 // writeMicrobench prints the measurements as the tables of

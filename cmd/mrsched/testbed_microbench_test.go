@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,4 +86,81 @@ func TestTestbedMicrobenchQuick(t *testing.T) {
 		t.Errorf("the printed tables lack a row or the incast table:\n%s", stdout.String())
 	}
 	t.Logf("%s", stdout.String())
+}
+
+func TestParseSizesReadsSuffixesAndNamesTheBadItem(t *testing.T) {
+	tests := []struct {
+		list string
+		want []int64
+		err  string // part of the error; "" for none
+	}{
+		{"64K,1M,16M,256M", []int64{64 << 10, 1 << 20, 16 << 20, 256 << 20}, ""},
+		{"1024, 4k ,2m", []int64{1024, 4 << 10, 2 << 20}, ""},
+		{"1", []int64{1}, ""},
+		{"", nil, "item 1 is empty"},
+		{"64K,,1M", nil, "item 2 is empty"},
+		{"64K,1M,", nil, "item 3 is empty"},
+		{"64K,16Q", nil, `item 2, "16Q": want a positive whole number`},
+		{"64KB", nil, `item 1, "64KB"`},
+		{"1.5M", nil, `item 1, "1.5M"`},
+		{"0", nil, `item 1, "0"`},
+		{"-4K", nil, `item 1, "-4K"`},
+		{"K", nil, `item 1, "K"`},
+		{"9223372036854775807M", nil, "more bytes than a transfer can count"},
+		{"1M,1024K", nil, `item 2, "1024K": 1048576 bytes are listed twice`},
+	}
+	for _, tc := range tests {
+		got, err := parseSizes(tc.list)
+		switch {
+		case tc.err == "" && (err != nil || !slices.Equal(got, tc.want)):
+			t.Errorf("parseSizes(%q) = %v, %v; want %v", tc.list, got, err, tc.want)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("parseSizes(%q) = %v, %v; want an error with %q naming the bad item", tc.list, got, err, tc.err)
+		}
+	}
+}
+
+// TestTestbedMicrobenchRefusesBadSizes checks that a bad -sizes list is a
+// usage error naming the flag, before anything needs root; so is a list
+// Config.Validate refuses (too few sizes to fit a line through).
+func TestTestbedMicrobenchRefusesBadSizes(t *testing.T) {
+	tests := []struct {
+		sizes, want string
+	}{
+		{"64K,big", `-sizes: item 2, "big"`},
+		{"1K,4K", "want at least 2 to fit a line"},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		err := cmdTestbedMicrobench([]string{"-q", "-sizes", tc.sizes}, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("-sizes %s: %v; want an error with %q", tc.sizes, err, tc.want)
+		}
+	}
+}
+
+// FuzzParseSizes feeds -sizes arbitrary lists: each must give sizes of at
+// least one byte, none twice, one per item, or an error naming the flag's
+// item by number, never a panic.
+func FuzzParseSizes(f *testing.F) {
+	for _, s := range []string{"64K,1M,16M,256M", "", ",", "1", "0", "-1K", "9223372036854775807", "8796093022207M", "1M,1024K", " 2k , 3m "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, list string) {
+		got, err := parseSizes(list)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "item ") {
+				t.Errorf("parseSizes(%q): %v; want an error naming the item", list, err)
+			}
+			return
+		}
+		if len(got) != strings.Count(list, ",")+1 {
+			t.Errorf("parseSizes(%q) = %v: %d sizes for %d items", list, got, len(got), strings.Count(list, ",")+1)
+		}
+		for i, s := range got {
+			if s < 1 || slices.Contains(got[:i], s) {
+				t.Errorf("parseSizes(%q) = %v: size %d is below a byte or listed twice", list, got, s)
+			}
+		}
+	})
 }
