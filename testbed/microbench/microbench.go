@@ -139,8 +139,13 @@ type RTTUnfairness struct {
 	// MaxMinRatio is the near:far ratio of rates max-min gives: 1 while
 	// half the NIC fits through an uplink, else the far sender is held to
 	// the uplink and the near one takes the rest.
-	MaxMinRatio float64     `json:"max_min_ratio"`
-	Repeats     []RTTRepeat `json:"repeats"`
+	MaxMinRatio float64 `json:"max_min_ratio"`
+	// NearSoloBytesPerSec and FarSoloBytesPerSec are each sender's payload
+	// rate alone on its path, from the single transfers' fits: what the
+	// split of each repeat takes the second finisher's time alone at.
+	NearSoloBytesPerSec float64     `json:"near_solo_bytes_per_sec"`
+	FarSoloBytesPerSec  float64     `json:"far_solo_bytes_per_sec"`
+	Repeats             []RTTRepeat `json:"repeats"`
 	// MedianRatio is the median NearFarRatio of the repeats whose ratio
 	// is known (RatiosKnown of them); 0 when none is.
 	MedianRatio float64 `json:"median_ratio"`
@@ -275,7 +280,10 @@ func Run(ctx context.Context, c Config, progress func(string)) (*Result, error) 
 			res.Fits = append(res.Fits, fitLine(path.name, path.rate, fit))
 		}
 		say("two senders of different path lengths into one NIC")
-		rtt, err := rttCase(ctx, f, c, opt)
+		// Each RTT sender left alone runs at its path's payload rate as
+		// the single transfers just measured it: the rack path's for the
+		// near one, the cross-rack path's for the far one.
+		rtt, err := rttCase(ctx, f, c, opt, soloRate(res.Fits[0], c.NICBitsPerSec), soloRate(res.Fits[1], min(c.NICBitsPerSec, c.UplinkBitsPerSec)))
 		res.RTTUnfairness = rtt
 		return err
 	})
@@ -359,6 +367,21 @@ const fullFrameBytes = 1514
 // (docs/fidelity.md).
 const payloadFraction = 1448.0 / fullFrameBytes
 
+// soloRate is the payload rate, bytes/s, of a sender alone on a path: the
+// fitted line's slope, which is what each further byte costs once a
+// connection is set up and its window open (the state of a sender whose
+// companion has just finished). Measured rather than taken from the
+// shaped rate because the host, not the shaper, can be the limit: at
+// 250 Mbit/s a single transfer got about 0.7 of the shaped rate. A fit
+// with no positive slope falls back on the shaped rate (bits/s) times
+// payloadFraction.
+func soloRate(fit Fit, shapedBitsPerSec float64) float64 {
+	if fit.PayloadBytesPerSec > 0 {
+		return fit.PayloadBytesPerSec
+	}
+	return payloadFraction * shapedBitsPerSec / 8
+}
+
 // Nodes of the two-rack fabric of the single transfers and the RTT case:
 // nodes 0 and 1 share rack 0, node 2 is in rack 1.
 const (
@@ -368,13 +391,11 @@ const (
 )
 
 // rttCase sends c.RTTBytes from a near and a far sender into the
-// receiver's NIC at once, c.Repeats times, on the two-rack fabric f.
-func rttCase(ctx context.Context, f *fabric.Fabric, c Config, opt tcpreplay.Options) (RTTUnfairness, error) {
-	rt := RTTUnfairness{Bytes: c.RTTBytes, MaxMinRatio: maxMinRatio(c.NICBitsPerSec, c.UplinkBitsPerSec)}
-	// Each sender alone runs at its path's slowest shaped link: the NICs
-	// for the near one, the NICs and uplinks for the far one.
-	nearSolo := payloadFraction * c.NICBitsPerSec / 8
-	farSolo := payloadFraction * min(c.NICBitsPerSec, c.UplinkBitsPerSec) / 8
+// receiver's NIC at once, c.Repeats times, on the two-rack fabric f;
+// nearSolo and farSolo are each sender's payload rate alone, bytes/s.
+func rttCase(ctx context.Context, f *fabric.Fabric, c Config, opt tcpreplay.Options, nearSolo, farSolo float64) (RTTUnfairness, error) {
+	rt := RTTUnfairness{Bytes: c.RTTBytes, MaxMinRatio: maxMinRatio(c.NICBitsPerSec, c.UplinkBitsPerSec),
+		NearSoloBytesPerSec: nearSolo, FarSoloBytesPerSec: farSolo}
 	// The senders' first packets to the receiver wait for ARP; neither
 	// transfer should.
 	warm := []tcpreplay.Flow{
@@ -452,10 +473,11 @@ type Split struct {
 // left once its time alone (from the first's finish to its own) is taken
 // at its path's payload rate alone (nearSolo or farSolo, bytes/s).
 //
-// That assumes the sender left alone runs at its path's rate at once.
-// Its window, grown while it shared, holds its part of the bottleneck's
-// queue, far more than its path carries at the base round trip of tens of
-// microseconds, so the link does not wait for it to grow. Deriving the link's rate from the
+// That assumes the sender left alone runs at once at the rate the single
+// transfers measured on its path. Its window, grown while it shared,
+// holds its part of the bottleneck's queue, far more than its path
+// carries at the base round trip of tens of microseconds, so the link
+// does not wait for the window to grow. Deriving the link's rate from the
 // total instead (2 x bytes over the last finish, the link taken as full
 // throughout) fails where the far sender is left alone: its uplink is
 // slower than the NIC, so the NIC no longer runs full, and the far

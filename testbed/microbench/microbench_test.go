@@ -144,3 +144,23 @@ func TestMaxMinRatioHoldsTheFarSenderToItsUplink(t *testing.T) {
 		})
 	}
 }
+
+func TestSoloRateTakesTheFittedSlopeElseTheShapedPayload(t *testing.T) {
+	tests := []struct {
+		name string
+		fit  Fit
+		want float64 // bytes/s
+	}{
+		{"a fitted slope", Fit{PayloadBytesPerSec: 1.2e6}, 1.2e6},
+		// 10 Mbit/s of frames: 1,448 payload bytes in each 1,514.
+		// fitLine leaves the rate 0 where the slope is not positive.
+		{"no slope: the shaped rate's payload", Fit{FixedS: 1}, 10e6 / 8 * 1448 / 1514},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := soloRate(tc.fit, 10e6); math.Abs(got-tc.want) > 1e-6 {
+				t.Errorf("soloRate(%+v, 10 Mbit/s) = %v B/s, want %v", tc.fit, got, tc.want)
+			}
+		})
+	}
+}
