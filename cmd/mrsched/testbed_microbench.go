@@ -158,10 +158,12 @@ func writeMicrobench(w io.Writer, r *microbench.Result) {
 		fmt.Fprintf(w, "| %d | %.3f s | %.3f s | %s / %s | %s / %s | %s | %s | %.3g |\n", i+1, x.NearS, x.FarS,
 			usText(x.NearMinRTTUs), usText(x.NearSRTTUs), usText(x.FarMinRTTUs), usText(x.FarSRTTUs), x.First, ratio, rt.MaxMinRatio)
 	}
+	fmt.Fprintf(w, "\nThe second to finish is taken to have run alone at its path's fitted payload rate (near %s, far %s).\n",
+		rateText(8*rt.NearSoloBytesPerSec), rateText(8*rt.FarSoloBytesPerSec))
 	if rt.RatiosKnown > 0 {
-		fmt.Fprintf(w, "\nMedian near:far %.3f over %d of %d repeats\n", rt.MedianRatio, rt.RatiosKnown, len(rt.Repeats))
+		fmt.Fprintf(w, "Median near:far %.3f over %d of %d repeats\n", rt.MedianRatio, rt.RatiosKnown, len(rt.Repeats))
 	} else {
-		fmt.Fprintf(w, "\nNo repeat's near:far could be told\n")
+		fmt.Fprintf(w, "No repeat's near:far could be told\n")
 	}
 	fmt.Fprintf(w, "\n%.0f s of wall time\n", r.WallS)
 }
