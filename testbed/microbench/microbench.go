@@ -5,9 +5,9 @@
 // (incast: goodput, queue drops, retransmissions), what a short
 // transfer pays behind a long one on a shared link (the queue the long
 // flow keeps full), and how two senders of different path lengths split
-// the NIC they share (RTT unfairness). Each case runs real TCP connections between the nodes
-// of a fabric (package fabric) with the congestion control asked for,
-// through package tcpreplay.
+// the NIC they share (RTT unfairness). Each case runs real TCP
+// connections between the nodes of a fabric (package fabric) with the
+// congestion control asked for, through package tcpreplay.
 //
 // The rates default to those the validation scenarios shape their links
 // to, so the figures describe the transfers the validations make; every
@@ -195,8 +195,9 @@ func Defaults() Config {
 		Repeats: 3, FitFromBytes: 64 << 10,
 		Fanins: []int{1, 2, 4, 8, 16, 30}, IncastBytes: 64 << 10,
 		ShortBytes: 10 << 10, LongBytes: 4 << 20, Shorts: 10, ShortGap: 150 * time.Millisecond,
-		// As long as short-behind-long's long flow: at these rates several
-		// seconds of sharing, many congestion-control cycles.
+		// As long as short-behind-long's long flow: at these rates the two
+		// share the NIC for 5.3 to 5.7 s (docs/fidelity.md), long against
+		// the queue's round trip of up to 0.1 s.
 		RTTBytes: 4 << 20,
 	}
 }
@@ -363,8 +364,8 @@ const fullFrameBytes = 1514
 // payloadFraction is the share of a shaped link's rate a lone TCP flow's
 // payload gets: 1,448 bytes of payload (a 1,500-byte MTU less 20 bytes of
 // IP header and 32 of TCP header with timestamps) in each full frame. The
-// single transfers measured 0.947 to 0.956 of the shaped rate
-// (docs/fidelity.md).
+// single transfers measured 0.943 to 0.956 of the shaped rate at the
+// default rates (docs/fidelity.md).
 const payloadFraction = 1448.0 / fullFrameBytes
 
 // soloRate is the payload rate, bytes/s, of a sender alone on a path: the
@@ -372,7 +373,8 @@ const payloadFraction = 1448.0 / fullFrameBytes
 // connection is set up and its window open (the state of a sender whose
 // companion has just finished). Measured rather than taken from the
 // shaped rate because the host, not the shaper, can be the limit: at
-// 250 Mbit/s a single transfer got about 0.7 of the shaped rate. A fit
+// 250 Mbit/s single transfers got 0.57 to 0.75 of the shaped rate
+// (docs/fidelity.md). A fit
 // with no positive slope falls back on the shaped rate (bits/s) times
 // payloadFraction.
 func soloRate(fit Fit, shapedBitsPerSec float64) float64 {
