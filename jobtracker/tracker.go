@@ -348,6 +348,11 @@ func (t *Tracker) ReduceAdmissible(j *sched.Job, n cluster.NodeID) bool {
 	return t.jobs[j.Index].copyingOn[n] < t.cfg.MaxComputing
 }
 
+// ReducesLimited reports whether ReduceAdmissible may ever refuse a
+// reduce: only under copy-compute splitting's limit. A placer that knows
+// no reduce is refused decides some offers without asking job by job.
+func (t *Tracker) ReducesLimited() bool { return t.cfg.MaxComputing != 0 }
+
 // RunningTasks lists job j's running attempts, oldest first.
 func (t *Tracker) RunningTasks(j *sched.Job) []sched.TaskRef {
 	if j == nil || j.Index < 0 || j.Index >= len(t.jobs) || t.jobs[j.Index] == nil {

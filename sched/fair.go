@@ -131,6 +131,10 @@ type FairOrder struct {
 	moved   [3][]*pool
 	keeping bool
 	cursor  poolHeap // for keys that do not order (NaN)
+	// npools counts the pools made, which numbers them (pool.id).
+	npools int32
+	// some is yieldSome's key buffer, nil while a call holds it.
+	some []jobKey
 }
 
 // seqMemo is the whole candidate sequence for one slot kind, kept when a
@@ -183,6 +187,9 @@ type pool struct {
 	// says it is in FairOrder.moved[s].
 	rank    int
 	inMoved [3]bool
+	// id numbers the pool in the order it was made (0, 1, ...), for a
+	// placer's own per-pool tables: a pool is never dropped once made.
+	id int32
 }
 
 // jobKey is a job's place in its pool's order for one slot kind.
@@ -268,7 +275,8 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 		if !ok {
 			cfg = PoolConfig{Name: j.Pool}
 		}
-		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo"), dirty: [3]bool{true, true, true}}
+		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo"), dirty: [3]bool{true, true, true}, id: f.npools}
+		f.npools++
 		f.pools[j.Pool] = p
 	}
 	if len(p.jobs) == 0 {
@@ -706,6 +714,55 @@ func (f *FairOrder) yieldPool(p *pool, s SlotKind, yield func(*Job) bool) bool {
 	return true
 }
 
+// yieldSome is yieldPool over only the pool's jobs at positions ks of
+// p.jobs (ascending): the same jobs in the same order as yieldPool yields
+// them, the others not read at all. A placer that knows which few jobs of
+// a backlog can take a task (NAS's reduce request) reads those alone.
+// Within a pool the order is by (running/share, index), a total order on
+// numbers (sorted), so sorting the few by their own keys, computed as
+// sorted computes them from the same state, gives their order in the
+// whole pool's; a NaN key orders nothing, and the pool's own sort then
+// decides.
+func (f *FairOrder) yieldSome(p *pool, s SlotKind, ks []int32, yield func(*Job) bool) bool {
+	if p.fifo || len(p.jobs) == 1 {
+		for _, k := range ks {
+			if j := p.jobs[k]; j.Runnable(s) > 0 && !yield(j) {
+				return false
+			}
+		}
+		return true
+	}
+	keys := f.some[:0]
+	f.some = nil // a nested call makes its own
+	defer func() { f.some = keys[:0] }()
+	js := &p.jobShares[s]
+	ordered := true
+	for _, k := range ks {
+		j := p.jobs[k]
+		r := ratio(float64(j.Running(s)), js.out[k])
+		ordered = ordered && r == r
+		keys = append(keys, jobKey{r: r, index: j.Index, k: k})
+	}
+	p.reading[s]++
+	defer func() { p.reading[s]-- }()
+	if !ordered {
+		keys = keys[:0]
+		for _, jk := range p.sorted(s) {
+			if _, in := slices.BinarySearch(ks, jk.k); in {
+				keys = append(keys, jk)
+			}
+		}
+	} else {
+		slices.SortFunc(keys, compareJobKeys)
+	}
+	for _, jk := range keys {
+		if j := p.jobs[jk.k]; j.Runnable(s) > 0 && !yield(j) {
+			return false
+		}
+	}
+	return true
+}
+
 // sorted returns the pool's jobs in order for slot kind s, sorting them
 // again only when their running counts, their shares or the job list
 // changed since the last sort. The order is total (ties end on the job's
@@ -722,15 +779,19 @@ func (p *pool) sorted(s SlotKind) []jobKey {
 	for k, j := range p.jobs {
 		o = append(o, jobKey{r: ratio(float64(j.Running(s)), js.out[k]), index: j.Index, k: int32(k)})
 	}
-	slices.SortFunc(o, func(a, b jobKey) int {
-		switch {
-		case a.r < b.r:
-			return -1
-		case a.r > b.r:
-			return 1
-		}
-		return a.index - b.index
-	})
+	slices.SortFunc(o, compareJobKeys)
 	p.order[s], p.orderOK[s], p.orderGen[s] = o, true, js.gen
 	return o
+}
+
+// compareJobKeys orders a pool's jobs: the lower running/share first,
+// ties by job index.
+func compareJobKeys(a, b jobKey) int {
+	switch {
+	case a.r < b.r:
+		return -1
+	case a.r > b.r:
+		return 1
+	}
+	return a.index - b.index
 }

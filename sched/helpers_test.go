@@ -18,9 +18,14 @@ type fakeCluster struct {
 	free  map[cluster.NodeID]int
 	epoch uint64
 	now   float64
+	// limited is what ReducesLimited says: the reduces may be refused
+	// (ReduceAdmissible never does here, but a placer must then ask).
+	limited bool
 }
 
 var _ sched.Cluster = (*fakeCluster)(nil)
+
+func (c *fakeCluster) ReducesLimited() bool { return c.limited }
 
 func (c *fakeCluster) Now() float64                                     { return c.now }
 func (c *fakeCluster) Topology() *cluster.Topology                      { return c.topo }

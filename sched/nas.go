@@ -84,6 +84,7 @@ type NAS struct {
 	// far with their run of candidates in cands.
 	tallies []nasTally
 	runs    []nasRun
+	byPool  []int32         // by pool id: the pool's user, -1 until first read (userOf)
 	noteFn  func(*Job) bool // p.noteAll, bound once
 }
 
@@ -94,22 +95,28 @@ type NAS struct {
 // theirs.
 type nasTally struct {
 	stale bool
-	// maps counts jobs with a pending map; sure those of them without
-	// an enabled pending reduce, which want a map on any offer
-	// (Job.KindFor); light and lightSure the same among shuffle-light
+	// maps counts jobs with a pending map; sure those of them that
+	// want a map on any offer: without an enabled pending reduce, or
+	// with one the ramp does not pick (mapOnEveryOffer); light and lightSure the same among shuffle-light
 	// jobs, the only ones MTS may run on a rack CR-RTS holds. reduces
-	// counts jobs with an enabled pending reduce.
+	// counts jobs with an enabled pending reduce, and red lists their
+	// positions in the pool's jobs, ascending: a reduce request reads
+	// those jobs alone (FairOrder.yieldSome). Any event about one of the
+	// user's jobs, its arrival and departure included, makes the tally
+	// stale, so the positions are those of the pool's current list.
 	maps, sure, light, lightSure, reduces int32
+	red                                   []int32
 	// minOut is the least predicted map output among jobs with a
 	// pending map (NaN if one is NaN): above the node's available
 	// space, none of the user's maps is shuffle-qualified there.
 	minOut float64
 }
 
-// nasRun is one pool read by placePools: its jobs are cands[from:to],
-// from -1 while they have not been read.
+// nasRun is one pool read by placePools, with its user: its jobs are
+// cands[from:to], from -1 while they have not been read.
 type nasRun struct {
 	pool     *pool
+	user     int32
 	from, to int
 }
 
@@ -155,6 +162,7 @@ type nasCall struct {
 	rack      cluster.RackID
 	congested bool
 	avail     float64 // the node's available shuffle space
+	ramp      int8    // placePools: how the offer takes ramped reduces (rampOf)
 	d         Decision
 	ok        bool
 }

@@ -5,24 +5,37 @@ package sched
 // most users are skipped by MTS, and reading every job of a backlog of
 // thousands to learn that was most of a decision's cost. Here a user whose
 // tally (nasTally) already says what MTS would do with its jobs is skipped,
-// or passed, without reading them; every other user's jobs are read and
-// served exactly as Place serves them. The decisions, and every skip
+// or passed, without reading them; a reduce request reads only the jobs
+// the tally lists with a pending reduce; every other user's jobs are read
+// and served exactly as Place serves them. The decisions, and every skip
 // counter, delayed tag and hold, are Place's: a user is passed over here
 // only where MTS would pass it over or skip it, with the same effect, and
 // in the same order of users.
 func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 	p.begin(c, o)
+	p.call.ramp = rampOf(c, o)
 	p.runs = p.runs[:0]
 	st := &p.stream
 	for _, k := range f.openPools(c, o.Slot) {
 		pl := k.p
-		if st.serving && st.k == MapTask && p.passedByTally(pl, o.Slot, st.keep != nil) {
-			p.runs = append(p.runs, nasRun{pool: pl, from: -1})
+		u := p.userOf(pl)
+		switch {
+		case st.serving && st.k == MapTask && p.passedByTally(u, pl, o.Slot, st.keep != nil):
+			p.runs = append(p.runs, nasRun{pool: pl, user: u, from: -1})
 			continue
+		case st.serving && st.k == ReduceTask:
+			// Only jobs with a pending reduce can want one: the tally
+			// lists them, and the others are not read. The run counts as
+			// unread, so that a map request after this one reads it all.
+			if t := p.tally(u, pl); t.reduces > 0 {
+				f.yieldSome(pl, o.Slot, t.red, p.visit)
+			}
+			p.runs = append(p.runs, nasRun{pool: pl, user: u, from: -1})
+		default:
+			from := len(p.cands)
+			f.yieldPool(pl, o.Slot, p.visit)
+			p.runs = append(p.runs, nasRun{pool: pl, user: u, from: from, to: len(p.cands)})
 		}
-		from := len(p.cands)
-		f.yieldPool(pl, o.Slot, p.visit)
-		p.runs = append(p.runs, nasRun{pool: pl, from: from, to: len(p.cands)})
 		// The user's run of candidates ended: Place hands its jobs to the
 		// algorithm when the next user's first job comes, and nothing
 		// between reads what that changes.
@@ -39,20 +52,68 @@ func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 	return p.end()
 }
 
+// How the jobs whose YARN ramp picks a reduce (Job.KindFor) take a
+// container offer (Job.KindAt): the same way for every such job of the
+// offer when no reduce is refused for its job's copying reducers.
+const (
+	rampUnknown = iota // each job's own limit decides: read it
+	rampReduces        // each wants its reduce
+	rampMaps           // each runs a map instead: the node's last container
+)
+
+// reduceLimiter is a cluster that can say whether any reduce may ever be
+// refused for its job's copying reducers (Cluster.ReduceAdmissible).
+type reduceLimiter interface {
+	ReducesLimited() bool
+}
+
+// rampOf is what offer o does to the jobs whose ramp picks a reduce.
+func rampOf(c Cluster, o Offer) int8 {
+	if o.Slot != AnySlot {
+		return rampUnknown
+	}
+	if l, ok := c.(reduceLimiter); !ok || l.ReducesLimited() {
+		return rampUnknown
+	}
+	if c.FreeSlots(o.Node, AnySlot) < 2 {
+		return rampMaps
+	}
+	return rampReduces
+}
+
+// userOf is pool pl's user, kept by the pool's id: read through the
+// pool's first job it cost two cache misses an offer and pool. A pool
+// holds one user's jobs (users are pools) for the whole run.
+func (p *NAS) userOf(pl *pool) int32 {
+	for int(pl.id) >= len(p.byPool) {
+		p.byPool = append(p.byPool, -1)
+	}
+	u := p.byPool[pl.id]
+	if u < 0 {
+		u = p.jobs[pl.jobs[0].Index].user
+		p.byPool[pl.id] = u
+	}
+	return u
+}
+
 // passedByTally reports whether MTS, serving this map request, would pass
-// over pool pl's user without a launch, and if it would skip it, skips it
+// over pool pl's user u without a launch, and if it would skip it, skips it
 // (as mtsUser does). held says CR-RTS holds back the rack's medium and
 // heavy maps. It answers false whenever the tally cannot tell: the user's
 // jobs are then read.
-func (p *NAS) passedByTally(pl *pool, s SlotKind, held bool) bool {
-	u := p.jobs[pl.jobs[0].Index].user
+func (p *NAS) passedByTally(u int32, pl *pool, s SlotKind, held bool) bool {
 	t := p.tally(u, pl)
 	maps, sure := t.maps, t.sure
 	if held {
 		maps, sure = t.light, t.lightSure
 	}
-	if s == MapSlot {
+	switch {
+	case s == MapSlot:
 		sure = maps // in a map slot every job with a pending map wants one
+	case p.call.ramp == rampReduces:
+		maps = sure // the others want the reduce their ramp picked
+	case p.call.ramp == rampMaps:
+		sure = maps // every job with a pending map takes one here
 	}
 	switch {
 	case maps == 0:
@@ -77,12 +138,13 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 	if !t.stale {
 		return t
 	}
-	*t = nasTally{}
+	*t = nasTally{red: t.red[:0]}
 	first := true
-	for _, j := range pl.jobs {
+	for k, j := range pl.jobs {
 		pr := j.ReducesEnabled && j.PendingReduces() > 0
 		if pr {
 			t.reduces++
+			t.red = append(t.red, int32(k))
 		}
 		if j.PendingMaps() == 0 {
 			continue
@@ -92,7 +154,7 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 		if light {
 			t.light++
 		}
-		if !pr {
+		if !pr || p.mapOnEveryOffer(j) {
 			t.sure++
 			if light {
 				t.lightSure++
@@ -107,22 +169,39 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 	return t
 }
 
+// mapOnEveryOffer reports whether job j, with a pending map and an enabled
+// pending reduce, wants a map on every offer of a container: when the
+// YARN ramp picks a map (Job.KindFor), or when it picks a reduce but the
+// job is below the map completion threshold, which note turns into a map.
+// Only a reduce the ramp picks depends on the offer's node (Job.KindAt).
+func (p *NAS) mapOnEveryOffer(j *Job) bool {
+	k, _ := j.KindFor(AnySlot)
+	return k == MapTask || !p.reduceReady(j)
+}
+
 // eachRun is eachUser over the offer's pools: for the other kind's request
 // once the first found no task, when every pool was popped. A pool passed
 // over by its tally has its jobs read now, unless its tally says none can
-// want a task of kind k.
+// want a task of kind k; for a reduce request only the jobs its tally
+// lists with a pending reduce are read, since no other job can want one
+// (Job.KindFor), so that the fallback does not read the backlog's
+// waiting maps.
 func (p *NAS) eachRun(f *FairOrder, k TaskKind, keep func(*Job) bool, fn func(u int32, g []*Job) bool) {
 	s := p.call.o.Slot
 	for i := range p.runs {
 		run := &p.runs[i]
-		u := p.jobs[run.pool.jobs[0].Index].user
+		u := run.user
 		if run.from < 0 {
 			t := p.tally(u, run.pool)
 			if (k == ReduceTask && t.reduces == 0) || (k == MapTask && t.maps == 0) {
 				continue
 			}
 			run.from = len(p.cands)
-			f.yieldPool(run.pool, s, p.noteFn)
+			if k == ReduceTask {
+				f.yieldSome(run.pool, s, t.red, p.noteFn)
+			} else {
+				f.yieldPool(run.pool, s, p.noteFn)
+			}
 			run.to = len(p.cands)
 		}
 		g := p.group[:0]

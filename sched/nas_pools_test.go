@@ -28,10 +28,11 @@ type nasTask struct {
 	n    cluster.NodeID
 }
 
-func newNASTwin(t *testing.T, topo *cluster.Topology, slots map[sched.SlotKind]int, free int, opt sched.NASOptions, byJob bool) *nasTwin {
+func newNASTwin(t *testing.T, topo *cluster.Topology, slots map[sched.SlotKind]int, free int, opt sched.NASOptions, byJob, limited bool) *nasTwin {
 	t.Helper()
 	c := newSWCluster(topo)
 	c.total = slots
+	c.limited = limited
 	for n := range topo.NumNodes() {
 		c.free[cluster.NodeID(n)] = free
 	}
@@ -85,13 +86,17 @@ func TestNASByPoolDecidesAsByJob(t *testing.T) {
 			{"nas-mts-carts", sched.NASOptions{CARTS: true}},
 			{"nas-no-tt", sched.NASOptions{CARTS: true, CRRTS: true, NoTrafficThreshold: true}},
 		} {
-			for seed := range uint64(8) {
-				t.Run(fmt.Sprintf("%s/%s/seed=%d", model.name, v.name, seed), func(t *testing.T) {
-					topo := mustTopo(t, model.cfg)
-					a := newNASTwin(t, topo, model.slots, model.free, v.opt, false)
-					b := newNASTwin(t, topo, model.slots, model.free, v.opt, true)
-					runNASTwins(t, topo, model.kinds, seed, a, b)
-				})
+			// With reduces that may be refused, every ramped reduce's
+			// job is read; without, the offer decides them all at once.
+			for _, limited := range []bool{false, true} {
+				for seed := range uint64(8) {
+					t.Run(fmt.Sprintf("%s/%s/limited=%v/seed=%d", model.name, v.name, limited, seed), func(t *testing.T) {
+						topo := mustTopo(t, model.cfg)
+						a := newNASTwin(t, topo, model.slots, model.free, v.opt, false, limited)
+						b := newNASTwin(t, topo, model.slots, model.free, v.opt, true, limited)
+						runNASTwins(t, topo, model.kinds, seed, a, b)
+					})
+				}
 			}
 		}
 	}
