@@ -106,6 +106,17 @@ type nasTally struct {
 	// stale, so the positions are those of the pool's current list.
 	maps, sure, light, lightSure, reduces int32
 	red                                   []int32
+	// Among the jobs with a pending reduce: redLight counts the
+	// shuffle-light ones; redReady those past the map completion
+	// threshold, which want their reduce in a reduce slot, and of them
+	// redNoMaps those without a pending map, which want it on any
+	// container offer, and redRamp those with one whose YARN ramp picks
+	// the reduce, which want it where the node has two free containers
+	// (Job.KindAt). tagged says every non-light one already carries a
+	// "delayed" tag for each pending reduce: CR-RTS's tagging would
+	// change nothing (crrtsUser).
+	redLight, redReady, redNoMaps, redRamp int32
+	tagged                                 bool
 	// minOut is the least predicted map output among jobs with a
 	// pending map (NaN if one is NaN): above the node's available
 	// space, none of the user's maps is shuffle-qualified there.
@@ -577,12 +588,18 @@ func (p *NAS) plan(k TaskKind) (keep func(*Job) bool, f func(u int32, g []*Job) 
 	case !p.cfg.CARTS:
 		// Ablations without CA-RTS: a reduce runs at once, as under Delay.
 		return nil, p.firstReduceFn
-	case p.cfg.CRRTS && p.call.congested:
+	case p.crrtsServes():
 		p.hold[p.call.rack] = true // Algorithm 4's note to MTS
 		return nil, p.crrtsUserFn
 	default:
 		return nil, p.cartsUserFn
 	}
+}
+
+// crrtsServes reports whether CR-RTS serves this call's reduce request:
+// NAS with CA-RTS and CR-RTS, on a congested rack (Algorithm 1 line 4).
+func (p *NAS) crrtsServes() bool {
+	return p.cfg.CARTS && p.cfg.CRRTS && p.call.congested
 }
 
 // firstReduce launches a reduce of the first job that wants one.

@@ -27,8 +27,8 @@ func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 			// Only jobs with a pending reduce can want one: the tally
 			// lists them, and the others are not read. The run counts as
 			// unread, so that a map request after this one reads it all.
-			if t := p.tally(u, pl); t.reduces > 0 {
-				f.yieldSome(pl, o.Slot, t.red, p.visit)
+			if !p.passedByReduceTally(u, pl) {
+				f.yieldSome(pl, o.Slot, p.tallies[u].red, p.visit)
 			}
 			p.runs = append(p.runs, nasRun{pool: pl, user: u, from: -1})
 		default:
@@ -59,6 +59,7 @@ const (
 	rampUnknown = iota // each job's own limit decides: read it
 	rampReduces        // each wants its reduce
 	rampMaps           // each runs a map instead: the node's last container
+	rampSlot           // a map or reduce slot: no ramp, and no reduce refused
 )
 
 // reduceLimiter is a cluster that can say whether any reduce may ever be
@@ -69,11 +70,11 @@ type reduceLimiter interface {
 
 // rampOf is what offer o does to the jobs whose ramp picks a reduce.
 func rampOf(c Cluster, o Offer) int8 {
-	if o.Slot != AnySlot {
-		return rampUnknown
-	}
 	if l, ok := c.(reduceLimiter); !ok || l.ReducesLimited() {
 		return rampUnknown
+	}
+	if o.Slot != AnySlot {
+		return rampSlot
 	}
 	if c.FreeSlots(o.Node, AnySlot) < 2 {
 		return rampMaps
@@ -131,6 +132,45 @@ func (p *NAS) passedByTally(u int32, pl *pool, s SlotKind, held bool) bool {
 	return true
 }
 
+// passedByReduceTally reports whether the algorithm serving this reduce
+// request would pass over pool pl's user u without a launch and without
+// writing a job's state, and if CR-RTS would skip it, skips it (as
+// crrtsUser does): no job of the user wants a reduce on this offer, or
+// CR-RTS serves a congested rack, none of the user's jobs with a pending
+// reduce is shuffle-light, each of them already carries a "delayed" tag
+// for every pending reduce (so tagging again changes nothing), and the
+// user is not due for a relaxed launch. It answers false whenever the
+// tally cannot tell: the user's jobs with a pending reduce are then read.
+func (p *NAS) passedByReduceTally(u int32, pl *pool) bool {
+	t := p.tally(u, pl)
+	if t.reduces == 0 {
+		return true
+	}
+	var takers int32
+	switch p.call.ramp {
+	case rampReduces:
+		takers = t.redNoMaps + t.redRamp
+	case rampMaps:
+		takers = t.redNoMaps
+	case rampSlot:
+		takers = t.redReady
+	default:
+		return false // each job's own limit decides whether it takes one
+	}
+	switch {
+	case takers == 0:
+		return true // the algorithm is not asked
+	case !p.crrtsServes() || t.redLight > 0 || !t.tagged:
+		return false
+	}
+	us := &p.users[u]
+	if p.relaxed(us.redSkips, p.cfg.reduceSkips, us.redSpell, us.redStart) {
+		return false // CR-RTS launches one of its reduces
+	}
+	p.skipReduces(us)
+	return true
+}
+
 // tally returns user u's tally, counting it again over its pool's jobs if
 // one of them moved since.
 func (p *NAS) tally(u int32, pl *pool) *nasTally {
@@ -140,16 +180,34 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 	}
 	*t = nasTally{red: t.red[:0]}
 	first := true
+	t.tagged = true
 	for k, j := range pl.jobs {
 		pr := j.ReducesEnabled && j.PendingReduces() > 0
-		if pr {
-			t.reduces++
-			t.red = append(t.red, int32(k))
-		}
-		if j.PendingMaps() == 0 {
+		pm := j.PendingMaps() > 0
+		if !pr && !pm {
 			continue
 		}
 		light := p.Class(j) == NASLight
+		if pr {
+			t.reduces++
+			t.red = append(t.red, int32(k))
+			if light {
+				t.redLight++
+			} else if p.jobs[j.Index].delayed < j.PendingReduces() {
+				t.tagged = false
+			}
+			if p.reduceReady(j) {
+				t.redReady++
+				if kind, _ := j.KindFor(AnySlot); !pm {
+					t.redNoMaps++
+				} else if kind == ReduceTask {
+					t.redRamp++
+				}
+			}
+		}
+		if !pm {
+			continue
+		}
 		t.maps++
 		if light {
 			t.light++
@@ -192,8 +250,11 @@ func (p *NAS) eachRun(f *FairOrder, k TaskKind, keep func(*Job) bool, fn func(u 
 		run := &p.runs[i]
 		u := run.user
 		if run.from < 0 {
+			if k == ReduceTask && p.passedByReduceTally(u, run.pool) {
+				continue
+			}
 			t := p.tally(u, run.pool)
-			if (k == ReduceTask && t.reduces == 0) || (k == MapTask && t.maps == 0) {
+			if k == MapTask && t.maps == 0 {
 				continue
 			}
 			run.from = len(p.cands)

@@ -115,16 +115,12 @@ func (p *NAS) crrtsUser(u int32, g []*Job) bool {
 	if pick == nil {
 		if !relaxed {
 			for _, j := range g {
-				if s := &p.jobs[j.Index]; p.Class(j) != NASLight {
-					s.delayed = max(s.delayed, j.PendingReduces())
+				if s := &p.jobs[j.Index]; p.Class(j) != NASLight && s.delayed < j.PendingReduces() {
+					s.delayed = j.PendingReduces()
+					p.tallies[u].stale = true // its tagged no longer holds
 				}
 			}
-			if k.o.Freed || p.cfg.everyOffer {
-				us.redSkips++
-			}
-			if !us.redSpell {
-				us.redSpell, us.redStart = true, k.now
-			}
+			p.skipReduces(us)
 			return false
 		}
 		pick, rule = delayed, RuleNASAnyReduce
@@ -135,4 +131,16 @@ func (p *NAS) crrtsUser(u int32, g []*Job) bool {
 	us.redSkips, us.redSpell = 0, false
 	k.d, k.ok = Decision{Job: pick, Kind: ReduceTask, Rule: rule}, true
 	return true
+}
+
+// skipReduces skips user us for this reduce request (Algorithm 4 line 6):
+// its counter counts the offer if it counts requests, and a wait_s spell
+// starts.
+func (p *NAS) skipReduces(us *nasUser) {
+	if p.call.o.Freed || p.cfg.everyOffer {
+		us.redSkips++
+	}
+	if !us.redSpell {
+		us.redSpell, us.redStart = true, p.call.now
+	}
 }
