@@ -239,11 +239,11 @@ func (p *NAS) mapOnEveryOffer(j *Job) bool {
 
 // eachRun is eachUser over the offer's pools: for the other kind's request
 // once the first found no task, when every pool was popped. A pool passed
-// over by its tally has its jobs read now, unless its tally says none can
-// want a task of kind k; for a reduce request only the jobs its tally
-// lists with a pending reduce are read, since no other job can want one
-// (Job.KindFor), so that the fallback does not read the backlog's
-// waiting maps.
+// over by its tally in the first request has its jobs read now, unless
+// its tally settles this request too (passedByTally, passedByReduceTally);
+// for a reduce request only the jobs its tally lists with a pending
+// reduce are read, since no other job can want one (Job.KindFor), so that
+// the fallback does not read the backlog's waiting maps.
 func (p *NAS) eachRun(f *FairOrder, k TaskKind, keep func(*Job) bool, fn func(u int32, g []*Job) bool) {
 	s := p.call.o.Slot
 	for i := range p.runs {
@@ -253,10 +253,10 @@ func (p *NAS) eachRun(f *FairOrder, k TaskKind, keep func(*Job) bool, fn func(u 
 			if k == ReduceTask && p.passedByReduceTally(u, run.pool) {
 				continue
 			}
-			t := p.tally(u, run.pool)
-			if k == MapTask && t.maps == 0 {
+			if k == MapTask && p.passedByTally(u, run.pool, s, keep != nil) {
 				continue
 			}
+			t := p.tally(u, run.pool)
 			run.from = len(p.cands)
 			if k == ReduceTask {
 				f.yieldSome(run.pool, s, t.red, p.noteFn)
