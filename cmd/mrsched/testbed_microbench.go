@@ -140,12 +140,14 @@ func writeMicrobench(w io.Writer, r *microbench.Result) {
 		fmt.Fprintf(w, "| %d | %.3f s | %.3f | %.3f s | %.3f s | %d | %d | %d |\n", in.Senders, in.MakespanS, in.Goodput, in.FastestS, in.SlowestS, in.Drops, in.Retransmits, in.Stalled)
 	}
 	sb := r.ShortBehindLong
-	med := math.NaN()
-	if len(sb.ShortS) > 0 {
-		med = sb.MedianS
+	if len(sb.ShortS) == 0 {
+		// At fast rates the long transfer ends before the first short one
+		// starts, half a second in: there is nothing to report.
+		fmt.Fprintf(w, "\nShort behind long: the %d-byte transfer ended before the first short transfer started; none met it\n", sb.LongBytes)
+	} else {
+		fmt.Fprintf(w, "\nShort behind long: %d short transfers of %d bytes into a NIC a %d-byte transfer fills: median %.4f s; max-min gives %.4f s (half the NIC), a full queue drains in %.4f s\n",
+			len(sb.ShortS), sb.ShortBytes, sb.LongBytes, sb.MedianS, sb.FairS, sb.QueueS)
 	}
-	fmt.Fprintf(w, "\nShort behind long: %d short transfers of %d bytes into a NIC a %d-byte transfer fills: median %.4f s; max-min gives %.4f s (half the NIC), a full queue drains in %.4f s\n",
-		len(sb.ShortS), sb.ShortBytes, sb.LongBytes, med, sb.FairS, sb.QueueS)
 	rt := r.RTTUnfairness
 	fmt.Fprintf(w, "\nTwo senders of %d bytes each into one NIC at once, a near one in its rack and a far one across the core (near:far is their rates while both sent; max-min's is %.3g; smoothed RTTs at each connection's end):\n\n", rt.Bytes, rt.MaxMinRatio)
 	fmt.Fprintln(w, "| repeat | near time | far time | near min RTT / smoothed | far min RTT / smoothed | first done | near:far | max-min's near:far |")

@@ -164,3 +164,30 @@ func FuzzParseSizes(f *testing.F) {
 		}
 	})
 }
+
+// TestWriteMicrobenchSaysWhenNoShortTransferMetTheLongOne pins the
+// short-behind-long line at fast rates, where the long transfer ends
+// before the first short one starts: it says so instead of a NaN median.
+func TestWriteMicrobenchSaysWhenNoShortTransferMetTheLongOne(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		shorts []float64
+		want   string
+	}{
+		{"none met it", nil, "the 4194304-byte transfer ended before the first short transfer started; none met it"},
+		{"two met it", []float64{0.03, 0.05}, "2 short transfers of 10240 bytes into a NIC a 4194304-byte transfer fills: median 0.0400 s"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &microbench.Result{Config: microbench.Defaults()}
+			r.ShortBehindLong = microbench.ShortBehindLong{ShortBytes: 10 << 10, LongBytes: 4 << 20, ShortS: c.shorts, MedianS: 0.04}
+			var b strings.Builder
+			writeMicrobench(&b, r)
+			if !strings.Contains(b.String(), c.want) {
+				t.Errorf("output lacks %q (the short-behind-long line must say what was measured):\n%s", c.want, b.String())
+			}
+			if strings.Contains(b.String(), "NaN") {
+				t.Errorf("output prints NaN; want words:\n%s", b.String())
+			}
+		})
+	}
+}
