@@ -60,7 +60,7 @@ var nasExperiments = []Experiment{
 	// The paper's own regime, the day unscaled, and where NAS wins
 	// (nas_regime.go; README-nas.md, The paper's regime).
 	{Name: "nas/regime", QuantumS: nasDayQuantumS, Source: "NAS paper, sections III-C and IV-A (the simulation unscaled; the real cluster's 5 s wait)", DefaultSeeds: nasRegimeSeeds,
-		Summary: "the FB-2010 day with its bytes as traced (about 5x nas/main's load per node) on 600 nodes, 200 users: Fair, Delay, SW-delay, MTS, NAS w/o CR-RTS and NAS at the paper's parameters, then Delay, SW-delay, MTS and NAS all waiting 5 s; the paper's and steady-state throughput, job time by class, NAS over each; 6 to 45 minutes a run (NAS the longest), 2 to 5 GB each: use -keep",
+		Summary: "the FB-2010 day with its bytes as traced (about 5x nas/main's load per node) on 600 nodes, 200 users: Fair, Delay, SW-delay, MTS, NAS w/o CR-RTS and NAS at the paper's parameters, then Delay, SW-delay, MTS and NAS all waiting 5 s; the paper's and steady-state throughput, job time by class, NAS over each; 4 to 6 CPU-minutes a run, 2.3 to 3.5 GB each: use -keep",
 		run:     func(o Options) (*Result, error) { return runNASRegime(o, nasRegimeDay, nasRegimeScale) }},
 	{Name: "nas/map", QuantumS: nasDayQuantumS, Source: "beyond the paper: section IV-A's NAS and Delay on a grid of regimes", DefaultSeeds: 2,
 		Summary: "NAS over Delay on offered load (FB-2010 bytes x 0.2, 0.5, 1) x users (25, 200), jobs of the trace's first 2 hours, with the paper's operating point marked; a heat figure",

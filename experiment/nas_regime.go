@@ -24,8 +24,8 @@ const (
 	// nasRegimeScale is the paper's byte scale: the trace as traced.
 	nasRegimeScale = 1.0
 	// nasRegimeSeeds is the regime's default number of seeds: a run of the
-	// unscaled day takes 6 to 45 minutes (README-nas.md, What a run of the
-	// unscaled day costs).
+	// unscaled day takes 4 to 6 CPU-minutes and 2.3 to 3.5 GB, ten runs a
+	// seed (docs/performance.md, The backlog's targets).
 	nasRegimeSeeds = 2
 	// nasMapWindowS is nas/map's window: jobs submitted in the trace's
 	// first 2 hours, each run to its finish. The whole day at every cell

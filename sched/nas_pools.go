@@ -4,13 +4,13 @@ package sched
 // each user's jobs to the algorithm serving the request; on a loaded node
 // most users are skipped by MTS, and reading every job of a backlog of
 // thousands to learn that was most of a decision's cost. Here a user whose
-// tally (nasTally) already says what MTS would do with its jobs is skipped,
-// or passed, without reading them; a reduce request reads only the jobs
-// the tally lists with a pending reduce; every other user's jobs are read
-// and served exactly as Place serves them. The decisions, and every skip
-// counter, delayed tag and hold, are Place's: a user is passed over here
-// only where MTS would pass it over or skip it, with the same effect, and
-// in the same order of users.
+// tally (nasTally) already says what MTS or CR-RTS would do with its jobs
+// is skipped, or passed, without reading them; a reduce request reads only
+// the jobs the tally lists with a pending reduce; every other user's jobs
+// are read and served exactly as Place serves them. The decisions, and
+// every skip counter, delayed tag and hold, are Place's: a user is passed
+// over here only where the algorithm would pass it over or skip it, with
+// the same effect, and in the same order of users.
 func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 	p.begin(c, o)
 	p.call.ramp = rampOf(c, o)
