@@ -96,9 +96,9 @@ type NAS struct {
 type nasTally struct {
 	stale bool
 	// maps counts jobs with a pending map; sure those of them that
-	// want a map on any offer: without an enabled pending reduce, or
-	// with one the ramp does not pick (mapOnEveryOffer); light and lightSure the same among shuffle-light
-	// jobs, the only ones MTS may run on a rack CR-RTS holds. reduces
+	// want a map on any offer: all but the ramped ones (redRamp, below);
+	// light and lightSure the same among shuffle-light jobs, the only
+	// ones MTS may run on a rack CR-RTS holds. reduces
 	// counts jobs with an enabled pending reduce, and red lists their
 	// positions in the pool's jobs, ascending: a reduce request reads
 	// those jobs alone (FairOrder.yieldSome). Any event about one of the

@@ -188,6 +188,13 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 			continue
 		}
 		light := p.Class(j) == NASLight
+		// ramped: the job wants its reduce on a container offer only where
+		// the node has two free containers (Job.KindAt), since YARN's ramp
+		// picks the reduce (Job.KindFor) while a map is pending; any other
+		// job with a pending map wants a map on every offer, a job below
+		// the map completion threshold too (note turns its reduce into a
+		// map).
+		ramped := false
 		if pr {
 			t.reduces++
 			t.red = append(t.red, int32(k))
@@ -202,6 +209,7 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 					t.redNoMaps++
 				} else if kind == ReduceTask {
 					t.redRamp++
+					ramped = true
 				}
 			}
 		}
@@ -212,7 +220,7 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 		if light {
 			t.light++
 		}
-		if !pr || p.mapOnEveryOffer(j) {
+		if !ramped {
 			t.sure++
 			if light {
 				t.lightSure++
@@ -225,16 +233,6 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 		}
 	}
 	return t
-}
-
-// mapOnEveryOffer reports whether job j, with a pending map and an enabled
-// pending reduce, wants a map on every offer of a container: when the
-// YARN ramp picks a map (Job.KindFor), or when it picks a reduce but the
-// job is below the map completion threshold, which note turns into a map.
-// Only a reduce the ramp picks depends on the offer's node (Job.KindAt).
-func (p *NAS) mapOnEveryOffer(j *Job) bool {
-	k, _ := j.KindFor(AnySlot)
-	return k == MapTask || !p.reduceReady(j)
 }
 
 // eachRun is eachUser over the offer's pools: for the other kind's request
