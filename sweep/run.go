@@ -26,8 +26,11 @@ type Sweep struct {
 
 	// mu guards the temporary directories this process writes runs into,
 	// so that Abandon removes every one and no run is renamed into place
-	// after it.
-	mu        sync.Mutex
+	// after it. A temporary directory is created and recorded under the
+	// lock, and a run's files are written and renamed under its read
+	// side: Abandon, which takes it whole, then never races a directory
+	// being made or a writer re-creating one it has just removed.
+	mu        sync.RWMutex
 	temps     map[string]bool
 	abandoned bool
 }
@@ -52,18 +55,24 @@ func (s *Sweep) Abandon() {
 // Finished counts the runs that have finished.
 func (s *Sweep) Finished() int { return len(s.Plan.Runs) - len(s.Pending()) }
 
-// track records tmp as under way; false once the sweep is abandoned.
-func (s *Sweep) track(tmp string) bool {
+// newTemp makes a hidden directory in runs for a run named name and
+// records it as under way, both under the lock; errAbandoned once the
+// sweep is abandoned.
+func (s *Sweep) newTemp(runs, name string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.abandoned {
-		return false
+		return "", errAbandoned
+	}
+	tmp, err := os.MkdirTemp(runs, "."+name+"-*")
+	if err != nil {
+		return "", err
 	}
 	if s.temps == nil {
 		s.temps = map[string]bool{}
 	}
 	s.temps[tmp] = true
-	return true
+	return tmp, nil
 }
 
 func (s *Sweep) untrack(tmp string) {
@@ -177,16 +186,12 @@ func (s *Sweep) Execute(i int, progress sim.Progress) (*Outcome, error) {
 		return nil, fmt.Errorf("run %d (%s): its workload is %s, planned as %s: a file it reads changed since the plan; plan the sweep again in a new directory",
 			i, r.Describe(), fp, r.Workload)
 	}
-	runs := filepath.Join(s.Dir, runsDir)
-	tmp, err := os.MkdirTemp(runs, "."+runName(i, len(s.Plan.Runs))+"-*")
+	tmp, err := s.newTemp(filepath.Join(s.Dir, runsDir), runName(i, len(s.Plan.Runs)))
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp) // nothing left once renamed
-	if !s.track(tmp) {
-		return nil, errAbandoned
-	}
 	defer s.untrack(tmp)
+	defer os.RemoveAll(tmp) // nothing left once renamed
 	start := time.Now()
 	res, err := c.Run(progress)
 	if err != nil {
@@ -194,37 +199,44 @@ func (s *Sweep) Execute(i int, progress sim.Progress) (*Outcome, error) {
 	}
 	out.Summary = res.Summary
 	out.Perf = scenario.NewPerf(res.Summary.Policy, res.Cost, res.Engine, time.Since(start))
-	head := fmt.Sprintf("# The scenario of run %d of the sweep in %s, as read from %s (paths in it are relative to that file's directory).\n",
-		i, s.Dir, filepath.Join(specsDir, filepath.Base(s.Spec(i))))
-	scen := append([]byte(head), c.Source()...)
-	if err := report.WriteRunDir(tmp, report.Output{Scenario: scen, Summary: res.Summary, Collector: res.Collector, Perf: out.Perf}); err != nil {
-		return nil, err
-	}
-	b, err := json.MarshalIndent(record{Plan: s.id, Run: r}, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, recordFile), append(b, '\n'), 0o644); err != nil {
-		return nil, err
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, err
-	}
-	s.mu.Lock() // no rename once abandoned
-	if s.abandoned {
-		s.mu.Unlock()
-		return nil, errAbandoned
-	}
-	err = os.Rename(tmp, s.RunDir(i))
-	s.mu.Unlock()
-	if err != nil {
-		if s.Done(i) { // another task ran it too and finished first
+	if err := s.keep(tmp, s.RunDir(i), func() error {
+		head := fmt.Sprintf("# The scenario of run %d of the sweep in %s, as read from %s (paths in it are relative to that file's directory).\n",
+			i, s.Dir, filepath.Join(specsDir, filepath.Base(s.Spec(i))))
+		scen := append([]byte(head), c.Source()...)
+		if err := report.WriteRunDir(tmp, report.Output{Scenario: scen, Summary: res.Summary, Collector: res.Collector, Perf: out.Perf}); err != nil {
+			return err
+		}
+		b, err := json.MarshalIndent(record{Plan: s.id, Run: r}, "", "  ")
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(tmp, recordFile), append(b, '\n'), 0o644)
+	}); err != nil {
+		if !errors.Is(err, errAbandoned) && s.Done(i) { // another task ran it too and finished first
 			out.Skipped = true
 			return out, nil
 		}
 		return nil, err
 	}
 	return out, nil
+}
+
+// keep writes a run's files into tmp with write and renames tmp to dir,
+// holding the lock's read side so that Abandon waits for it and then
+// removes what it wrote; errAbandoned if the sweep was abandoned first.
+func (s *Sweep) keep(tmp, dir string, write func() error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.abandoned {
+		return errAbandoned
+	}
+	if err := write(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dir)
 }
 
 // RunAll executes every run that has not finished, parallel at a time,

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
@@ -587,4 +588,36 @@ func traceGrid(t *testing.T, dir, tracePath, tr, more string) *Grid {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestAbandonLeavesNoHiddenRuns interrupts a sweep at many points, from
+// before its first run to after its last: once Abandon has returned,
+// runs/ holds no hidden directory, even though the runs under way go on
+// and try to keep their outputs, and every run directory there is whole.
+func TestAbandonLeavesNoHiddenRuns(t *testing.T) {
+	for _, after := range []time.Duration{0, time.Millisecond, 20 * time.Millisecond, 80 * time.Millisecond, 300 * time.Millisecond} {
+		s := planSmall(t, t.TempDir())
+		ended := make(chan error, 1)
+		go func() { ended <- s.RunAll(2, nil) }()
+		time.Sleep(after)
+		s.Abandon()
+		check := func(when string) {
+			entries, err := os.ReadDir(filepath.Join(s.Dir, runsDir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), ".") {
+					t.Errorf("abandoned after %v, %s: runs/ holds %s; want no run under way left", after, when, e.Name())
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(s.Dir, runsDir, e.Name(), recordFile)); err != nil {
+					t.Errorf("abandoned after %v, %s: run %s has no %s; want only whole runs kept", after, when, e.Name(), recordFile)
+				}
+			}
+		}
+		check("at once")
+		<-ended
+		check("once the runs under way ended")
+	}
 }
