@@ -17,6 +17,15 @@ type solver struct {
 	cursor  []int32 // CSR fill cursor
 	capped  []int32 // indices of capped flows, sorted by (cap, index)
 	frozen  []bool
+
+	// The filling's per-flow data, laid out densely by flow index: the
+	// filling visits flows in link order, not in the order they sit in
+	// memory, and reading each one's path and writing its rate through its
+	// pointer made every freeze a cache miss.
+	pstart []int32   // flow i's path is paths[pstart[i]:pstart[i+1]]
+	paths  []LinkID  // the paths of the solve's flows, in flow order
+	rate   []float64 // flow i's rate once frozen
+	caps   []float64 // flow i's cap (only read for capped flows)
 }
 
 // fill is one link's state during a filling, kept together because
@@ -70,6 +79,10 @@ func (n *Network[T]) solve() {
 	// counts above are kept as flows start and end, so the lists can be
 	// laid out before the pass.
 	s.capped = s.capped[:0]
+	s.pstart = resize(s.pstart, len(n.flows)+1)
+	s.caps = resize(s.caps, len(n.flows))
+	s.rate = resize(s.rate, len(n.flows))
+	s.paths = s.paths[:0]
 	live := n.flows[:0]
 	for _, f := range n.flows {
 		if f.state != stateActive {
@@ -80,6 +93,9 @@ func (n *Network[T]) solve() {
 		f.t0 = n.now
 		i := int32(len(live))
 		live = append(live, f)
+		s.pstart[i] = int32(len(s.paths))
+		s.paths = append(s.paths, f.path...)
+		s.rate[i] = f.rate // kept by a flow the filling never reaches
 		// Each link's count was kept exact as flows started and ended, so
 		// its cursor stays inside its own range.
 		for _, l := range f.path {
@@ -88,8 +104,10 @@ func (n *Network[T]) solve() {
 		}
 		if !math.IsInf(f.cap, 1) {
 			s.capped = append(s.capped, i)
+			s.caps[i] = f.cap
 		}
 	}
+	s.pstart[len(live)] = int32(len(s.paths))
 	clear(n.flows[len(live):])
 	n.flows = live
 	n.gone = 0
@@ -117,7 +135,7 @@ func (n *Network[T]) solve() {
 
 	// Capped flows in increasing cap order.
 	slices.SortFunc(s.capped, func(a, b int32) int {
-		ca, cb := flows[a].cap, flows[b].cap
+		ca, cb := s.caps[a], s.caps[b]
 		switch {
 		case ca < cb:
 			return -1
@@ -140,8 +158,8 @@ func (n *Network[T]) solve() {
 			ci++
 		}
 		share := s.minShare()
-		if ci < len(s.capped) && flows[s.capped[ci]].cap < share {
-			freeze(s, flows, s.capped[ci], flows[s.capped[ci]].cap)
+		if ci < len(s.capped) && s.caps[s.capped[ci]] < share {
+			s.freeze(s.capped[ci], s.caps[s.capped[ci]])
 			unfrozen--
 			ci++
 			continue
@@ -157,7 +175,7 @@ func (n *Network[T]) solve() {
 		}
 		for _, fi := range s.members[s.start[l]:s.start[l+1]] {
 			if !s.frozen[fi] {
-				freeze(s, flows, fi, level)
+				s.freeze(fi, level)
 				unfrozen--
 			}
 		}
@@ -173,8 +191,9 @@ func (n *Network[T]) solve() {
 	// earliest, re-times every flow, so those finishing after it are only
 	// set aside, not ordered.
 	n.finishQ.reset(n.now)
-	for _, f := range flows {
-		for _, l := range f.path {
+	for i, f := range flows {
+		f.rate = s.rate[i]
+		for _, l := range s.paths[s.pstart[i]:s.pstart[i+1]] {
 			n.links[l].load += f.rate
 		}
 		f.finish = math.Inf(1)
@@ -189,11 +208,10 @@ func (n *Network[T]) solve() {
 // freeze fixes flow fi at rate r and charges r to every link on its path.
 // Queue keys are not touched: a link's share only grows as flows freeze, so
 // its stored key stays a lower bound until minShare refreshes it.
-func freeze[T any](s *solver, flows []*flow[T], fi int32, r float64) {
+func (s *solver) freeze(fi int32, r float64) {
 	s.frozen[fi] = true
-	f := flows[fi]
-	f.rate = r
-	for _, l := range f.path {
+	s.rate[fi] = r
+	for _, l := range s.paths[s.pstart[fi]:s.pstart[fi+1]] {
 		k := &s.fill[l]
 		k.rem = max(k.rem-r, 0)
 		k.cnt--
