@@ -82,7 +82,10 @@ func (n *Network[T]) solve() {
 	s.pstart = resize(s.pstart, len(n.flows)+1)
 	s.caps = resize(s.caps, len(n.flows))
 	s.rate = resize(s.rate, len(n.flows))
-	s.paths = s.paths[:0]
+	// Every active flow's path entries are listed under their links, so
+	// the paths fill exactly the members' length.
+	s.paths = resize(s.paths, len(s.members))
+	p := int32(0)
 	live := n.flows[:0]
 	for _, f := range n.flows {
 		if f.state != stateActive {
@@ -93,21 +96,22 @@ func (n *Network[T]) solve() {
 		f.t0 = n.now
 		i := int32(len(live))
 		live = append(live, f)
-		s.pstart[i] = int32(len(s.paths))
-		s.paths = append(s.paths, f.path...)
+		s.pstart[i] = p
 		s.rate[i] = f.rate // kept by a flow the filling never reaches
 		// Each link's count was kept exact as flows started and ended, so
 		// its cursor stays inside its own range.
 		for _, l := range f.path {
 			s.members[s.cursor[l]] = i
 			s.cursor[l]++
+			s.paths[p] = l
+			p++
 		}
 		if !math.IsInf(f.cap, 1) {
 			s.capped = append(s.capped, i)
 			s.caps[i] = f.cap
 		}
 	}
-	s.pstart[len(live)] = int32(len(s.paths))
+	s.pstart[len(live)] = p
 	clear(n.flows[len(live):])
 	n.flows = live
 	n.gone = 0
