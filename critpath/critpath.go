@@ -453,6 +453,12 @@ func (r *Recorder) AttemptEnded(now float64, k Key, o Outcome, allMapsDone bool)
 	}
 	a.end, a.ok = now, o == Succeeded
 	if k.Task >= 0 {
+		if jb.maps == nil {
+			// Sized for one attempt a map at the first end, not at
+			// submission: a backlog's queued jobs hold nothing yet, and
+			// a large job's records are not copied as they grow.
+			jb.maps = make([]mapRec, 0, jb.nMaps)
+		}
 		jb.maps = append(jb.maps, mapRec{launch: a.launch, ready: a.ready, readEnd: a.readEnd, end: now,
 			floor: a.floor, gap: a.gap, held: a.held, pred: a.pred, rule: a.rule, reach: a.reach, ok: a.ok})
 		jb.lastEnd = now

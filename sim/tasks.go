@@ -333,6 +333,12 @@ func (e *Engine) pump(jr *jobRun, i int) {
 	fx := r.fx
 	hosts, log := e.jt.Hosts(jr.id), e.jt.Log(jr.id)
 	if n := len(hosts); len(r.from) < n {
+		if r.from == nil {
+			// The job's outputs lie on at most one host a map (or every
+			// node): sized once, a large job's reduces do not copy their
+			// fetch state as the outputs spread.
+			r.from = make([]hostFetch, 0, max(n, min(jr.sj.NumMaps, e.topo.NumNodes())))
+		}
 		r.from = append(r.from, make([]hostFetch, n-len(r.from))...)
 		if fx != nil {
 			fx.cnt = append(fx.cnt, make([]hostCount, n-len(fx.cnt))...)
