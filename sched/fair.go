@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -510,24 +511,37 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 			rec = append(rec, j)
 			return yield(j)
 		}
-		// Only pools with a runnable job can yield one. They come out of
-		// a heap rather than a full sort: a consumer usually stops at the
-		// first pool, and with hundreds of users the sort was most of an
-		// offer's cost. The order is total (ties end on the unique pool
-		// name), so the sequence is exactly the sorted one.
-		h := poolHeap{ps: f.bufs[f.depth][:0]}
-		for i, p := range f.active {
-			if p.runnable(s) {
-				h.ps = append(h.ps, poolKeyOf(p, s, i))
+		// Only pools with a runnable job can yield one, in the kept pool
+		// order (openPools), which puts again only the pools an event or
+		// a share update moved: with hundreds of users in a backlog,
+		// checking every pool for a runnable job and ordering them all
+		// was most of an offer's cost. The order is total (ties end on
+		// the unique pool name), so the sequence is exactly the sorted
+		// one. It is copied to this depth's buffer, since a consumer may
+		// read candidates again, and so re-place the kept list, while it
+		// still reads these. A NaN key orders nothing; the heap below
+		// then gives the order it always gave.
+		keys := f.openPools(c, s)
+		if !f.keptOK[s] {
+			h := poolHeap{ps: f.bufs[f.depth][:0]}
+			for i, p := range f.active {
+				if p.runnable(s) {
+					h.ps = append(h.ps, poolKeyOf(p, s, i))
+				}
+			}
+			h.init()
+			keys = keys[:0:0]
+			for len(h.ps) > 0 {
+				keys = append(keys, poolKey{p: h.pop()})
 			}
 		}
-		f.bufs[f.depth] = h.ps
+		buf := append(f.bufs[depth][:0], keys...)
+		f.bufs[depth] = buf
 		f.depth++
 		defer func() { f.depth-- }()
-		h.init()
 		defer func() { f.rec[depth] = rec[:0] }()
-		for len(h.ps) > 0 {
-			if !f.yieldPool(h.pop(), s, record) {
+		for _, k := range buf {
+			if !f.yieldPool(k.p, s, record) {
 				return
 			}
 		}
@@ -553,7 +567,12 @@ func (f *FairOrder) openPools(c Cluster, s SlotKind) []poolKey {
 	// is sorted afresh next time. Keys that did not move were checked
 	// when they were put in, so only new keys are.
 	nan := false
-	if !f.keptOK[s] {
+	// Re-placing a moved pool costs a search and a shift of the list, a
+	// pass over it, and sorting afresh about log2 of them, so when a share
+	// update moved more pools than that (a change of the water level moves
+	// every pool above it) the list is sorted again; the order is total,
+	// so both give the same list.
+	if !f.keptOK[s] || len(f.moved[s]) > bits.Len(uint(len(o))) {
 		o = o[:0]
 		for i, p := range f.active {
 			if p.runnable(s) {
