@@ -1,7 +1,6 @@
 package sched_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -275,15 +274,7 @@ func TestDelayParamsValidate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := sched.NewDelayPlacer(tc.p)
-			if tc.wantErr == "" {
-				if err != nil {
-					t.Errorf("NewDelayPlacer = %v, want nil", err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("NewDelayPlacer = %v, want an error naming %q", err, tc.wantErr)
-			}
+			checkErr(t, "NewDelayPlacer", err, tc.wantErr, "it must name the setting")
 		})
 	}
 }
