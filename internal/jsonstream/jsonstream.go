@@ -201,26 +201,38 @@ func (d *Reader) literal(word string) error {
 	return nil
 }
 
+// enter reads null, or the byte first that opens a container (what names
+// it in errors) and, if it is empty at once, the byte last that closes it.
+// more reports whether members follow: the container then counts in the
+// nesting depth, which the caller takes back when it has read them.
+func (d *Reader) enter(first, last byte, what string) (more bool, err error) {
+	switch c := d.peek(); c {
+	case 'n':
+		return false, d.literal("null")
+	case first:
+	default:
+		return false, d.errf("want %s, got %s", what, kindName(c))
+	}
+	if d.depth >= MaxDepth {
+		return false, d.errf("nested deeper than %d", MaxDepth)
+	}
+	d.pos++
+	if d.peek() == last {
+		d.pos++
+		return false, nil
+	}
+	d.depth++
+	return true, nil
+}
+
 // Object reads an object, calling fn with each key; fn must read or
 // Skip the key's value. The key is valid until fn returns. null reads as
 // an empty object.
 func (d *Reader) Object(fn func(key []byte) error) error {
-	switch c := d.peek(); c {
-	case 'n':
-		return d.literal("null")
-	case '{':
-	default:
-		return d.errf("want an object, got %s", kindName(c))
-	}
-	if d.depth++; d.depth > MaxDepth {
-		return d.errf("nested deeper than %d", MaxDepth)
+	if more, err := d.enter('{', '}', "an object"); !more {
+		return err
 	}
 	defer func() { d.depth-- }()
-	d.pos++
-	if d.peek() == '}' {
-		d.pos++
-		return nil
-	}
 	for {
 		if c := d.peek(); c != '"' {
 			if c == 0 {
@@ -265,22 +277,10 @@ func (d *Reader) Object(fn func(key []byte) error) error {
 // Array reads a list, calling fn for each element with its index; fn
 // must read or Skip the element. null reads as an empty list.
 func (d *Reader) Array(fn func(i int) error) error {
-	switch c := d.peek(); c {
-	case 'n':
-		return d.literal("null")
-	case '[':
-	default:
-		return d.errf("want a list, got %s", kindName(c))
-	}
-	if d.depth++; d.depth > MaxDepth {
-		return d.errf("nested deeper than %d", MaxDepth)
+	if more, err := d.enter('[', ']', "a list"); !more {
+		return err
 	}
 	defer func() { d.depth-- }()
-	d.pos++
-	if d.peek() == ']' {
-		d.pos++
-		return nil
-	}
 	for i := 0; ; i++ {
 		if d.peek() == 0 {
 			return d.endErr("a list")
