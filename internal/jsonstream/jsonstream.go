@@ -443,6 +443,15 @@ func hex4(b []byte) (rune, int, error) {
 	return rune(v), 4, nil
 }
 
+// numberAs reads the text of a number, what the caller wants (named so in
+// the error when a value of another kind comes), valid until the next read.
+func (d *Reader) numberAs(what string) ([]byte, error) {
+	if c := d.peek(); c != '-' && (c < '0' || c > '9') {
+		return nil, d.errf("want %s, got %s", what, kindName(c))
+	}
+	return d.number()
+}
+
 // number reads a number's text, valid until the next read.
 func (d *Reader) number() ([]byte, error) {
 	i := d.pos
@@ -475,11 +484,7 @@ done:
 // written with a fraction or exponent (1.0, 1e3) is taken. null is an
 // error: callers that allow it check IsNull first.
 func (d *Reader) Int() (int64, error) {
-	c := d.peek()
-	if c != '-' && (c < '0' || c > '9') {
-		return 0, d.errf("want a whole number, got %s", kindName(c))
-	}
-	b, err := d.number()
+	b, err := d.numberAs("a whole number")
 	if err != nil {
 		return 0, err
 	}
@@ -525,11 +530,7 @@ func smallInt(b []byte) (int64, bool) {
 
 // Float reads a finite number.
 func (d *Reader) Float() (float64, error) {
-	c := d.peek()
-	if c != '-' && (c < '0' || c > '9') {
-		return 0, d.errf("want a number, got %s", kindName(c))
-	}
-	b, err := d.number()
+	b, err := d.numberAs("a number")
 	if err != nil {
 		return 0, err
 	}
