@@ -225,6 +225,24 @@ func (d *Reader) enter(first, last byte, what string) (more bool, err error) {
 	return true, nil
 }
 
+// next reads what follows a member of a container (what names it in
+// errors): a comma, before another member, or the byte end that closes
+// it, after the last.
+func (d *Reader) next(end byte, what string) (last bool, err error) {
+	switch c := d.peek(); c {
+	case ',':
+		d.pos++
+		return false, nil
+	case end:
+		d.pos++
+		return true, nil
+	case 0:
+		return false, d.endErr(what)
+	default:
+		return false, d.errf("want ',' or '%c' in %s, got %s", end, what, kindName(c))
+	}
+}
+
 // Object reads an object, calling fn with each key; fn must read or
 // Skip the key's value. The key is valid until fn returns. null reads as
 // an empty object.
@@ -260,16 +278,8 @@ func (d *Reader) Object(fn func(key []byte) error) error {
 		if err := fn(key); err != nil {
 			return err
 		}
-		switch c := d.peek(); c {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return nil
-		case 0:
-			return d.endErr("an object")
-		default:
-			return d.errf("want ',' or '}' in an object, got %s", kindName(c))
+		if last, err := d.next('}', "an object"); last || err != nil {
+			return err
 		}
 	}
 }
@@ -288,16 +298,8 @@ func (d *Reader) Array(fn func(i int) error) error {
 		if err := fn(i); err != nil {
 			return err
 		}
-		switch c := d.peek(); c {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return nil
-		case 0:
-			return d.endErr("a list")
-		default:
-			return d.errf("want ',' or ']' in a list, got %s", kindName(c))
+		if last, err := d.next(']', "a list"); last || err != nil {
+			return err
 		}
 	}
 }
