@@ -71,8 +71,10 @@ func TestShapingOneFlowReachesTheUplinkRate(t *testing.T) {
 // host stayed idle, since another process did not cause that miss.
 func onIdleHost(t *testing.T, idleIsFinal bool, measure func(attempt int) (misses []string)) {
 	t.Helper()
+	// No chaos run loads the host meanwhile. Taken once: the lock is the
+	// test's until it ends, and a second LockHost would wait for it.
+	fabrictest.LockHost(t)
 	for attempt := 1; ; attempt++ {
-		fabrictest.LockHost(t) // no chaos run loads the host meanwhile
 		waitIdle(t, 0.75, 3*time.Minute)
 		before := readCPU(t)
 		misses := measure(attempt)
