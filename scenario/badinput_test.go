@@ -89,6 +89,11 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 		{"a minimum share the cluster cannot give", "policy:\n  name: fair\n  params:\n    pools:\n      - name: user0\n        min_maps: 500\nworkload: {trace: FB-2009}\n", 6, "policy.params.pools[0].min_maps", "400 map slots"},
 		{"a container share in the slot model", "policy:\n  name: fair\n  params:\n    pools:\n      - name: user0\n        min_share: 5\nworkload: {trace: FB-2009}\n", 6, "policy.params.pools[0].min_share", "min_maps"},
 		{"a second document", fb + "---\npolicy: {name: fifo}\n", 3, "", "second YAML document"},
+		// A section of the wrong shape: a mapping or a list where the other is wanted.
+		{"node groups as a mapping", fb + "cluster:\n  node_groups: {hosts: r0n0}\n", 4, "cluster.node_groups", "want a list, got a mapping"},
+		{"rack uplinks as a list", fb + "cluster:\n  rack_uplinks: [500]\n", 4, "cluster.rack_uplinks", "want a mapping of names to values, got a list"},
+		{"demand as a number", "policy: {name: td}\nworkload:\n  trace: FB-2009\n  demand: 3\n", 4, "workload.demand", "want a mapping of default, by_kind and by_job, got"},
+		{"demand by kind as a list", "policy: {name: td}\nworkload:\n  trace: FB-2009\n  demand:\n    by_kind: [swim]\n", 5, "workload.demand.by_kind", "want a mapping of names to map slots, got a list"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -50,6 +51,22 @@ const (
 	srcSSD       = "Intel SSD DC S3700 product specification: sustained sequential write up to 460 MB/s, read up to 500 MB/s; the lower, as one link carries both"
 )
 
+// hddSources are the sources of the hdd profiles' disk; taskSources those
+// of the task costs every profile but fluid has.
+var (
+	hddSources  = map[string]string{"cluster.disk.seq_mbps": srcHDDSeq, "cluster.disk.seek_ms": srcHDDSeek, "cluster.disk.chunk_kb": srcChunk}
+	taskSources = map[string]string{"engine.task_startup_s": srcStartup, "engine.sort_buffer_mb": srcSort, "engine.merge_factor": srcFactor, "engine.reduce_buffer_mb": srcReduceBuf}
+)
+
+// sources is a profile's sources: the shared ones and its own, merged.
+func sources(parts ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, p := range parts {
+		maps.Copy(out, p)
+	}
+	return out
+}
+
 // hdd is the hard disk of the hdd profiles.
 var hdd = cluster.Disk{Kind: cluster.DiskHDD, SeqMBps: 138, SeekMs: 12.4, ChunkKB: 4096}
 
@@ -59,38 +76,31 @@ var profiles = []Profile{
 	{
 		Name: "hadoop1-hdd", What: "Hadoop 1.2.1 (JobTracker, Fair Scheduler) on 7200 rpm SATA disks",
 		Disk: &hdd, TaskStartupS: 4, SortBufferMB: 100, MergeFactor: 10, ReduceBufferMB: 140, Speculative: true,
-		Sources: map[string]string{
-			"cluster.disk.seq_mbps": srcHDDSeq, "cluster.disk.seek_ms": srcHDDSeek, "cluster.disk.chunk_kb": srcChunk,
-			"engine.task_startup_s": srcStartup, "engine.sort_buffer_mb": srcSort, "engine.merge_factor": srcFactor,
-			"engine.reduce_buffer_mb":       srcReduceBuf,
+		Sources: sources(hddSources, taskSources, map[string]string{
 			"engine.reduce_input_buffer_mb": "mapred.job.reduce.input.buffer.percent 0.0 (Hadoop 1.2.1 mapred-default.xml): the engine's default",
 			"engine.launches_per_heartbeat": "no limit: Hadoop 1.2.1's Fair Scheduler assigns as many tasks a heartbeat as the node has free slots (mapred.fairscheduler.assignmultiple true, assignmultiple.maps and .reduces -1, FairScheduler.java)",
 			"engine.speculative":            "mapred.map.tasks.speculative.execution true (Hadoop 1.2.1 mapred-default.xml); the rule of TaskInProgress.hasSpeculativeTask",
 			"engine.heartbeat_s":            "the engine's 3 s; Hadoop 1.2.1 heartbeats every max(0.3 s, nodes / 100 s) (JobTracker.getNextHeartbeatInterval), which a scenario may set",
-		},
+		}),
 	},
 	{
 		Name: "yarn-hdd", What: "Hadoop 2 MapReduce on YARN (Fair Scheduler) on 7200 rpm SATA disks",
 		Disk: &hdd, HeartbeatS: 1, TaskStartupS: 4, SortBufferMB: 100, MergeFactor: 10, ReduceBufferMB: 140, LaunchesPerHeartbeat: 1,
-		Sources: map[string]string{
-			"cluster.disk.seq_mbps": srcHDDSeq, "cluster.disk.seek_ms": srcHDDSeek, "cluster.disk.chunk_kb": srcChunk,
-			"engine.task_startup_s": srcStartup, "engine.sort_buffer_mb": srcSort, "engine.merge_factor": srcFactor,
-			"engine.reduce_buffer_mb":       srcReduceBuf,
+		Sources: sources(hddSources, taskSources, map[string]string{
 			"engine.reduce_input_buffer_mb": "mapreduce.reduce.input.buffer.percent 0.0 (Hadoop 2 mapred-default.xml): the engine's default",
 			"engine.launches_per_heartbeat": "YARN's Fair Scheduler assigns one container a node heartbeat (yarn.scheduler.fair.assignmultiple false, FairSchedulerConfiguration)",
 			"engine.heartbeat_s":            "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms 1000 (yarn-default.xml)",
 			"engine.speculative":            "off: Hadoop 2's MapReduce speculates by DefaultSpeculator's estimated finish times, a rule the model does not implement",
-		},
+		}),
 	},
 	{
 		Name: "ssd", What: "as yarn-hdd, on solid-state disks",
 		Disk: &cluster.Disk{Kind: cluster.DiskSSD, SeqMBps: 460}, HeartbeatS: 1, TaskStartupS: 4, SortBufferMB: 100, MergeFactor: 10, ReduceBufferMB: 140, LaunchesPerHeartbeat: 1,
-		Sources: map[string]string{
-			"cluster.disk.seq_mbps": srcSSD, "engine.task_startup_s": srcStartup, "engine.sort_buffer_mb": srcSort,
-			"engine.merge_factor": srcFactor, "engine.reduce_buffer_mb": srcReduceBuf,
+		Sources: sources(taskSources, map[string]string{
+			"cluster.disk.seq_mbps":         srcSSD,
 			"engine.reduce_input_buffer_mb": "mapreduce.reduce.input.buffer.percent 0.0: the engine's default",
 			"engine.launches_per_heartbeat": "as yarn-hdd", "engine.heartbeat_s": "as yarn-hdd", "engine.speculative": "as yarn-hdd",
-		},
+		}),
 	},
 }
 

@@ -300,6 +300,19 @@ func (k checker) errorf(n *yaml.Node, path, format string, args ...any) error {
 	return fmt.Errorf("%s: line %d: %s: %s", k.file, n.Line, path, msg)
 }
 
+// holds reports whether n, at path, is a node of kind to look into:
+// false with no error when it is null (the field is left out), false with
+// an error saying what is wanted when it is of another kind.
+func (k checker) holds(n *yaml.Node, path string, kind yaml.Kind, what string) (bool, error) {
+	if isNull(n) {
+		return false, nil
+	}
+	if n.Kind != kind {
+		return false, k.errorf(n, path, "want %s, got %s", what, kindName(n))
+	}
+	return true, nil
+}
+
 func kindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -419,11 +432,8 @@ func (k checker) value(n *yaml.Node, t reflect.Type, path string) error {
 	case t.Kind() == reflect.Struct:
 		return k.section(n, t, path)
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
-		if isNull(n) {
-			return nil
-		}
-		if n.Kind != yaml.SequenceNode {
-			return k.errorf(n, path, "want a list, got %s", kindName(n))
+		if ok, err := k.holds(n, path, yaml.SequenceNode, "a list"); !ok {
+			return err
 		}
 		for i, e := range n.Content {
 			if err := k.section(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
@@ -432,11 +442,8 @@ func (k checker) value(n *yaml.Node, t reflect.Type, path string) error {
 		}
 		return nil
 	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String:
-		if isNull(n) {
-			return nil
-		}
-		if n.Kind != yaml.MappingNode {
-			return k.errorf(n, path, "want a mapping of names to values, got %s", kindName(n))
+		if ok, err := k.holds(n, path, yaml.MappingNode, "a mapping of names to values"); !ok {
+			return err
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key := n.Content[i]
@@ -558,11 +565,8 @@ func (k checker) number(n *yaml.Node, s *setting) error {
 // demand checks workload.demand: whole numbers under default, by_kind
 // and by_job. Their range depends on the cluster (DemandSpec.apply).
 func (k checker) demand(n *yaml.Node, path string) error {
-	if isNull(n) {
-		return nil
-	}
-	if n.Kind != yaml.MappingNode {
-		return k.errorf(n, path, "want a mapping of default, by_kind and by_job, got %s", kindName(n))
+	if ok, err := k.holds(n, path, yaml.MappingNode, "a mapping of default, by_kind and by_job"); !ok {
+		return err
 	}
 	whole := func(v *yaml.Node, p string) error {
 		var i int
@@ -583,11 +587,11 @@ func (k checker) demand(n *yaml.Node, path string) error {
 				return err
 			}
 		case "by_kind", "by_job":
-			if isNull(val) {
+			if ok, err := k.holds(val, p, yaml.MappingNode, "a mapping of names to map slots"); !ok {
+				if err != nil {
+					return err
+				}
 				continue
-			}
-			if val.Kind != yaml.MappingNode {
-				return k.errorf(val, p, "want a mapping of names to map slots, got %s", kindName(val))
 			}
 			for j := 0; j+1 < len(val.Content); j += 2 {
 				if val.Content[j].Kind != yaml.ScalarNode {
@@ -609,11 +613,8 @@ func (k checker) demand(n *yaml.Node, path string) error {
 // racks exist, and whether the sequence makes sense, depends on the
 // cluster (Config.FaultEvents).
 func (k checker) faults(n *yaml.Node, path string) error {
-	if isNull(n) {
-		return nil
-	}
-	if n.Kind != yaml.SequenceNode {
-		return k.errorf(n, path, "want a list of events ({kill_node: r1n2, at_s: 600}), got %s", kindName(n))
+	if ok, err := k.holds(n, path, yaml.SequenceNode, "a list of events ({kill_node: r1n2, at_s: 600})"); !ok {
+		return err
 	}
 	at := setting{path: "at_s", lo: 0, hi: faults.MaxAtS, unit: "s"}
 	for i, e := range n.Content {

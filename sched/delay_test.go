@@ -1,7 +1,6 @@
 package sched_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -87,6 +86,10 @@ func TestDelaySchedulingLevels(t *testing.T) {
 	jobA := func(t *testing.T, topo *cluster.Topology, n int) *sched.Job {
 		return mapJob(t, topo, 0, "a", nil, on(n, 0, 1)...)
 	}
+	// onlyA is the jobs of a scenario with job A alone, of n maps.
+	onlyA := func(n int) func(t *testing.T, topo *cluster.Topology) []*sched.Job {
+		return func(t *testing.T, topo *cluster.Topology) []*sched.Job { return []*sched.Job{jobA(t, topo, n)} }
+	}
 	tests := []struct {
 		name   string
 		params sched.DelayParams
@@ -96,7 +99,7 @@ func TestDelaySchedulingLevels(t *testing.T) {
 	}{
 		{
 			name: "skipped, then rack-local after T1, off-rack after T1+T2, back to node-local after two local launches",
-			jobs: func(t *testing.T, topo *cluster.Topology) []*sched.Job { return []*sched.Job{jobA(t, topo, 20)} },
+			jobs: onlyA(20),
 			steps: []delayStep{
 				{at: 0, node: 3, slot: M, why: "no local data on node 3: the job is skipped and its spell starts"},
 				{at: 10, node: 2, slot: M, why: "waited 10 s < T1 = 15 s: rack-local not yet allowed"},
@@ -128,7 +131,7 @@ func TestDelaySchedulingLevels(t *testing.T) {
 		},
 		{
 			name: "node-local launches after idle skips do not reset the wait (SPARK-18886)",
-			jobs: func(t *testing.T, topo *cluster.Topology) []*sched.Job { return []*sched.Job{jobA(t, topo, 20)} },
+			jobs: onlyA(20),
 			steps: []delayStep{
 				{at: 0, node: 3, slot: M, why: "skipped; slot idle"},
 				{at: 5, node: 0, slot: M, want: node, why: "local launch"},
@@ -140,7 +143,7 @@ func TestDelaySchedulingLevels(t *testing.T) {
 		{
 			name:   "reset_on_launch is Algorithm 1 literally: every launch resets the wait",
 			params: sched.DelayParams{ResetOnLaunch: true},
-			jobs:   func(t *testing.T, topo *cluster.Topology) []*sched.Job { return []*sched.Job{jobA(t, topo, 20)} },
+			jobs:   onlyA(20),
 			steps: []delayStep{
 				{at: 0, node: 3, slot: M, why: "skipped"},
 				{at: 5, node: 0, slot: M, want: node, why: "local launch: wait reset to 0"},
@@ -155,7 +158,7 @@ func TestDelaySchedulingLevels(t *testing.T) {
 		{
 			name:   "T1 = 0 allows rack-local at once; T2 still holds off-rack",
 			params: sched.DelayParams{T1S: secs(0)},
-			jobs:   func(t *testing.T, topo *cluster.Topology) []*sched.Job { return []*sched.Job{jobA(t, topo, 20)} },
+			jobs:   onlyA(20),
 			steps: []delayStep{
 				{at: 0, node: 2, slot: M, want: rack, why: "T1 = 0: no wait for rack-local"},
 				{at: 0, node: 3, slot: M, why: "off-rack still needs T1+T2 = 15 s"},
@@ -165,7 +168,7 @@ func TestDelaySchedulingLevels(t *testing.T) {
 		{
 			name:   "T1 = T2 = 0 is locality-first",
 			params: sched.DelayParams{T1S: secs(0), T2S: secs(0)},
-			jobs:   func(t *testing.T, topo *cluster.Topology) []*sched.Job { return []*sched.Job{jobA(t, topo, 20)} },
+			jobs:   onlyA(20),
 			steps: []delayStep{
 				{at: 0, node: 3, slot: M, want: off, why: "no waits: the first offer is taken"},
 				{at: 0, node: 2, slot: M, want: rack, why: "no waits"},
@@ -173,7 +176,7 @@ func TestDelaySchedulingLevels(t *testing.T) {
 		},
 		{
 			name: "a job with no pending map ends its spell; a killed map returning starts afresh",
-			jobs: func(t *testing.T, topo *cluster.Topology) []*sched.Job { return []*sched.Job{jobA(t, topo, 2)} },
+			jobs: onlyA(2),
 			steps: []delayStep{
 				{at: 0, node: 3, slot: M, why: "skipped"},
 				{at: 30, node: 3, slot: M, want: off, why: "T1+T2 waited"},
@@ -275,15 +278,7 @@ func TestDelayParamsValidate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := sched.NewDelayPlacer(tc.p)
-			if tc.wantErr == "" {
-				if err != nil {
-					t.Errorf("NewDelayPlacer = %v, want nil", err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("NewDelayPlacer = %v, want an error naming %q", err, tc.wantErr)
-			}
+			checkErr(t, "NewDelayPlacer", err, tc.wantErr, "it must name the setting")
 		})
 	}
 }

@@ -143,14 +143,20 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 			e := newFairEnv(t, memoParams, 12, 5, 14)
 			for ev := range tc.events {
 				var what string
-				running := func(k sched.TaskKind) []*sched.Job {
+				anyJob := func() *sched.Job { return e.c.jobs[rng.IntN(len(e.c.jobs))] }
+				// runningJob picks one of the jobs running a task of
+				// kind k, nil when none is.
+				runningJob := func(k sched.TaskKind) *sched.Job {
 					var js []*sched.Job
 					for _, j := range e.c.jobs {
 						if (k == sched.MapTask && j.RunningMaps > 0) || (k == sched.ReduceTask && j.RunningReduces > 0) {
 							js = append(js, j)
 						}
 					}
-					return js
+					if len(js) == 0 {
+						return nil
+					}
+					return js[rng.IntN(len(js))]
 				}
 				switch op := rng.IntN(10); {
 				case op == 0 && len(e.c.jobs) < 14 || len(e.c.jobs) == 0:
@@ -162,47 +168,45 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 				case op == 1:
 					// The engine removes a job once its tasks have
 					// ended; the order's running counts assume so.
-					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					j := anyJob()
 					if j.RunningMaps+j.RunningReduces > 0 {
 						continue
 					}
 					e.remove(j)
 					what = fmt.Sprintf("job %d removed from %q", j.Index, j.Pool)
 				case op == 2:
-					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					j := anyJob()
 					if j.PendingMaps() == 0 {
 						continue
 					}
 					e.launch(j, 1)
 					what = fmt.Sprintf("a map of job %d launched", j.Index)
 				case op == 3:
-					js := running(sched.MapTask)
-					if len(js) == 0 {
+					j := runningJob(sched.MapTask)
+					if j == nil {
 						continue
 					}
-					j := js[rng.IntN(len(js))]
 					killed := rng.IntN(4) == 0
 					e.finish(j, 1, killed)
 					what = fmt.Sprintf("a map of job %d ended (killed %v)", j.Index, killed)
 				case op == 4:
-					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					j := anyJob()
 					j.ReducesEnabled = true
 					e.c.epoch++
 					e.f.ReducesEnabled(e.c, j)
 					what = fmt.Sprintf("reduces of job %d enabled", j.Index)
 				case op == 5:
-					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					j := anyJob()
 					if !j.ReducesEnabled || j.PendingReduces() == 0 {
 						continue
 					}
 					e.launchReduce(j)
 					what = fmt.Sprintf("a reduce of job %d launched", j.Index)
 				case op == 6:
-					js := running(sched.ReduceTask)
-					if len(js) == 0 {
+					j := runningJob(sched.ReduceTask)
+					if j == nil {
 						continue
 					}
-					j := js[rng.IntN(len(js))]
 					e.finishReduce(j)
 					what = fmt.Sprintf("a reduce of job %d ended", j.Index)
 				case op == 7:
@@ -213,7 +217,7 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 				case op == 8:
 					// A lost node took a finished map's output: the map is
 					// pending again, with no task event.
-					j := e.c.jobs[rng.IntN(len(e.c.jobs))]
+					j := anyJob()
 					if j.FinishedMaps == 0 {
 						continue
 					}
@@ -240,6 +244,22 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 	}
 }
 
+// recreatePool empties pool a of its one job of old maps, beside a job
+// of 10 maps in pool b2, with offers before and after, then adds jobs of
+// again maps to it.
+func recreatePool(old int, again ...int) func(e *fairEnv) {
+	return func(e *fairEnv) {
+		e.add("b2", 10, 0)
+		j := e.add("a", old, 0)
+		e.query()
+		e.remove(j)
+		e.query()
+		for _, maps := range again {
+			e.add("a", maps, 0)
+		}
+	}
+}
+
 // TestFairOrderJobSharesNotStale pins the cases where remembered job shares
 // would be wrong if reused: the pool's job list changed while the pool's
 // share, or its total demand, did not.
@@ -249,24 +269,10 @@ func TestFairOrderJobSharesNotStale(t *testing.T) {
 		run  func(e *fairEnv)
 		why  string
 	}{
-		{"pool emptied and re-created", func(e *fairEnv) {
-			e.add("b2", 10, 0)
-			j := e.add("a", 4, 0)
-			e.query()
-			e.remove(j)
-			e.query()
-			e.add("a", 2, 0)
-			e.add("a", 6, 0)
-		}, "the re-created pool's jobs share its slots afresh; the old job's share (all of it) must not carry over"},
-		{"pool emptied and re-created with an equal demand", func(e *fairEnv) {
-			e.add("b2", 10, 0)
-			j := e.add("a", 3, 0)
-			e.query()
-			e.remove(j)
-			e.query()
-			e.add("a", 1, 0)
-			e.add("a", 2, 0)
-		}, "two jobs with demands 1 and 2 divide the pool's share between them, though the pool's demand is the old job's 3"},
+		{"pool emptied and re-created", recreatePool(4, 2, 6),
+			"the re-created pool's jobs share its slots afresh; the old job's share (all of it) must not carry over"},
+		{"pool emptied and re-created with an equal demand", recreatePool(3, 1, 2),
+			"two jobs with demands 1 and 2 divide the pool's share between them, though the pool's demand is the old job's 3"},
 		{"job removed from a multi-job pool", func(e *fairEnv) {
 			e.add("b2", 10, 0)
 			j := e.add("a", 6, 0)

@@ -3,7 +3,6 @@ package sched_test
 import (
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -445,15 +444,8 @@ func TestFairParamsValidate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := sched.FairParams{Pools: tc.pools}
-			err := p.Validate()
-			if tc.wantErr == "" {
-				if err != nil {
-					t.Errorf("Validate() = %v, want nil", err)
-				}
+			if !checkErr(t, "Validate()", p.Validate(), tc.wantErr, "it must point at the pool entry and field") {
 				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("Validate() = %v, want an error containing %q (it must point at the pool entry and field)", err, tc.wantErr)
 			}
 			if _, err := sched.NewFairOrder(p); err == nil {
 				t.Errorf("NewFairOrder accepted params Validate rejects")

@@ -69,6 +69,10 @@ func TestLocalityFirstPlace(t *testing.T) {
 			}
 		}
 	}
+	// only is the jobs of a case with one job, 0, whose blocks are as given.
+	only := func(blocks ...[]cluster.NodeID) func() []*sched.Job {
+		return func() []*sched.Job { return []*sched.Job{mapJob(0, blocks...)} }
+	}
 	// halfMapped is a job of two node-local maps, one finished, with its
 	// reduces enabled.
 	halfMapped := func() []*sched.Job {
@@ -94,21 +98,21 @@ func TestLocalityFirstPlace(t *testing.T) {
 	}{
 		{
 			name:  "node-local map beats a lower-indexed rack-local one",
-			jobs:  func() []*sched.Job { return []*sched.Job{mapJob(0, []cluster.NodeID{4, 5}, []cluster.NodeID{3, 5})} },
+			jobs:  only([]cluster.NodeID{4, 5}, []cluster.NodeID{3, 5}),
 			offer: sched.Offer{Node: 3, Slot: sched.MapSlot},
 			want:  &want{0, sched.MapTask, 1, sched.RuleNodeLocal},
 			why:   "map 1 has a replica on node 3",
 		},
 		{
 			name:  "rack-local map beats a lower-indexed off-rack one",
-			jobs:  func() []*sched.Job { return []*sched.Job{mapJob(0, []cluster.NodeID{0, 1}, []cluster.NodeID{4, 5})} },
+			jobs:  only([]cluster.NodeID{0, 1}, []cluster.NodeID{4, 5}),
 			offer: sched.Offer{Node: 3, Slot: sched.MapSlot},
 			want:  &want{0, sched.MapTask, 1, sched.RuleRackLocal},
 			why:   "map 1's input is in node 3's rack, map 0's is not",
 		},
 		{
 			name:  "off-rack when no input is near",
-			jobs:  func() []*sched.Job { return []*sched.Job{mapJob(0, []cluster.NodeID{0, 1}, []cluster.NodeID{1, 2})} },
+			jobs:  only([]cluster.NodeID{0, 1}, []cluster.NodeID{1, 2}),
 			offer: sched.Offer{Node: 4, Slot: sched.MapSlot},
 			want:  &want{0, sched.MapTask, 0, sched.RuleOffRack},
 			why:   "all input is in rack 0; the lowest-indexed map goes",

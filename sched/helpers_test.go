@@ -2,6 +2,7 @@ package sched_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -115,3 +116,21 @@ func collect(seq func(func(*sched.Job) bool)) []int {
 const eps = 1e-9
 
 func near(a, b float64) bool { return math.Abs(a-b) <= eps*math.Max(1, math.Abs(b)) }
+
+// checkErr checks the error of call against a case's want: nil when want
+// is "", else an error containing want, which must name what was wrong
+// (as why says). It reports whether an error was wanted, for the checks
+// that follow only a refusal.
+func checkErr(t *testing.T, call string, err error, want, why string) bool {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Errorf("%s = %v, want nil", call, err)
+		}
+		return false
+	}
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s = %v, want an error containing %q: %s", call, err, want, why)
+	}
+	return true
+}

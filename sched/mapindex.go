@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -72,23 +73,28 @@ func NewMapIndex(t *cluster.Topology, f *cluster.File) *MapIndex {
 // addRack puts map i on the lists of the racks that hold a replica of its
 // block, at the front for a returned map.
 func (x *MapIndex) addRack(i int, front bool) {
-	reps := x.file.BlockReplicas(i)
-	for k, n := range reps {
-		r := x.topo.Rack(n)
-		dup := false
-		for _, m := range reps[:k] {
-			if x.topo.Rack(m) == r {
-				dup = true
-				break
-			}
-		}
-		if dup {
-			continue
-		}
+	for r := range blockRacks(x.topo, x.file, i) {
 		if front {
 			x.byRack[r] = append([]int32{int32(i)}, x.byRack[r]...)
 		} else {
 			x.byRack[r] = append(x.byRack[r], int32(i))
+		}
+	}
+}
+
+// blockRacks yields each rack that holds a replica of block i of f, once,
+// in the order of the block's replicas.
+func blockRacks(topo *cluster.Topology, f *cluster.File, i int) iter.Seq[cluster.RackID] {
+	return func(yield func(cluster.RackID) bool) {
+		reps := f.BlockReplicas(i)
+		for k, n := range reps {
+			r := topo.Rack(n)
+			if slices.ContainsFunc(reps[:k], func(m cluster.NodeID) bool { return topo.Rack(m) == r }) {
+				continue
+			}
+			if !yield(r) {
+				return
+			}
 		}
 	}
 }

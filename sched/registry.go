@@ -36,50 +36,38 @@ var mu sync.RWMutex
 // order they were added.
 var registry = []Entry{
 	{Name: "fifo", Summary: "Hadoop's default: jobs in submit order, closest map first", New: func(Decode) (Policy, error) { return NewFIFO(), nil }},
-	{Name: "fair", Summary: "Fair Scheduler: pools with min shares and weights, max-min fair, closest map first", New: func(d Decode) (Policy, error) {
-		var p FairParams
-		if err := d(&p); err != nil {
-			return nil, err
-		}
-		return NewFair(p)
-	}},
-	{Name: "delay", Summary: "Fair Scheduler with delay scheduling: a job waits up to t1_s for a node-local slot, t2_s more for a rack-local one", New: func(d Decode) (Policy, error) {
-		var p FairDelayParams
-		if err := d(&p); err != nil {
-			return nil, err
-		}
-		return NewFairDelay(p)
-	}},
-	{Name: "fifo-delay", Summary: "FIFO order with delay scheduling", New: func(d Decode) (Policy, error) {
-		var p DelayParams
-		if err := d(&p); err != nil {
-			return nil, err
-		}
-		return NewFIFODelay(p)
-	}},
-	{Name: "drf", Summary: "Dominant Resource Fairness between pools; closest map first among tasks that fit the node", New: func(d Decode) (Policy, error) {
-		var p DRFParams
-		if err := d(&p); err != nil {
-			return nil, err
-		}
-		return NewDRF(p)
-	}},
+	{Name: "fair", Summary: "Fair Scheduler: pools with min shares and weights, max-min fair, closest map first", New: factoryOf(NewFair)},
+	{Name: "delay", Summary: "Fair Scheduler with delay scheduling: a job waits up to t1_s for a node-local slot, t2_s more for a rack-local one", New: factoryOf(NewFairDelay)},
+	{Name: "fifo-delay", Summary: "FIFO order with delay scheduling", New: factoryOf(NewFIFODelay)},
+	{Name: "drf", Summary: "Dominant Resource Fairness between pools; closest map first among tasks that fit the node", New: factoryOf(NewDRF)},
 	// ShuffleWatcher (sw_policy.go): the full scheduler on three fairness
 	// set-ups, then the additive ablations of its section 5.3.
-	{Name: "sw-fair", Summary: "ShuffleWatcher on the Fair order: NASS shapes the shuffle by NetSat's per-rack saturation, SAMP and SARP localise maps and reduces", New: swFactory(NewSWFair)},
-	{Name: "sw-drf", Summary: "ShuffleWatcher on DRF, among the tasks that fit the node", New: swFactory(NewSWDRF)},
-	{Name: "sw-relaxed", Summary: "sw-fair with relaxed fairness: a user with no preferred task may be passed over for relaxed_fairness_s (5)", New: swFactory(NewSWRelaxed)},
-	{Name: "sw-delay", Summary: "ShuffleWatcher on the Delay scheduler: the maps NASS picks are bounded by delay scheduling's locality waits", New: swFactory(NewSWDelay)},
-	{Name: "sw-nass", Summary: "ShuffleWatcher's NASS alone on the Fair order (ablation: no SAMP, no SARP)", New: swFactory(NewSWNASS), Ablation: true},
-	{Name: "sw-nass-sarp", Summary: "NASS and SARP on the Fair order (ablation: no SAMP)", New: swFactory(NewSWNASSSARP), Ablation: true},
+	{Name: "sw-fair", Summary: "ShuffleWatcher on the Fair order: NASS shapes the shuffle by NetSat's per-rack saturation, SAMP and SARP localise maps and reduces", New: factoryOf(NewSWFair)},
+	{Name: "sw-drf", Summary: "ShuffleWatcher on DRF, among the tasks that fit the node", New: factoryOf(NewSWDRF)},
+	{Name: "sw-relaxed", Summary: "sw-fair with relaxed fairness: a user with no preferred task may be passed over for relaxed_fairness_s (5)", New: factoryOf(NewSWRelaxed)},
+	{Name: "sw-delay", Summary: "ShuffleWatcher on the Delay scheduler: the maps NASS picks are bounded by delay scheduling's locality waits", New: factoryOf(NewSWDelay)},
+	{Name: "sw-nass", Summary: "ShuffleWatcher's NASS alone on the Fair order (ablation: no SAMP, no SARP)", New: factoryOf(NewSWNASS), Ablation: true},
+	{Name: "sw-nass-sarp", Summary: "NASS and SARP on the Fair order (ablation: no SAMP)", New: factoryOf(NewSWNASSSARP), Ablation: true},
 	// NAS (nas_policy.go): the full scheduler on the Fair order, then the
 	// ablations of its section IV.
-	{Name: "nas", Summary: "NAS on the Fair order: MTS caps each node's predicted shuffle by TrafficThreshold, CA-RTS spreads reduces like map output, CR-RTS runs only shuffle-light reduces on congested racks", New: swFactory(NewNASFair)},
-	{Name: "nas-mts", Summary: "NAS's MTS alone on the Fair order (ablation: reduces as under Delay)", New: swFactory(NewNASMTS), Ablation: true},
-	{Name: "nas-mts-carts", Summary: "NAS's MTS and CA-RTS (ablation: no CR-RTS)", New: swFactory(NewNASMTSCARTS), Ablation: true},
-	{Name: "nas-no-tt", Summary: "nas without MTS's TrafficThreshold (ablation \"w/o TT\")", New: swFactory(NewNASNoTT), Ablation: true},
-	{Name: "nas-no-tt-crrts", Summary: "nas without TrafficThreshold and CR-RTS (ablation \"w/o both\")", New: swFactory(NewNASNoTTCRRTS), Ablation: true},
+	{Name: "nas", Summary: "NAS on the Fair order: MTS caps each node's predicted shuffle by TrafficThreshold, CA-RTS spreads reduces like map output, CR-RTS runs only shuffle-light reduces on congested racks", New: factoryOf(NewNASFair)},
+	{Name: "nas-mts", Summary: "NAS's MTS alone on the Fair order (ablation: reduces as under Delay)", New: factoryOf(NewNASMTS), Ablation: true},
+	{Name: "nas-mts-carts", Summary: "NAS's MTS and CA-RTS (ablation: no CR-RTS)", New: factoryOf(NewNASMTSCARTS), Ablation: true},
+	{Name: "nas-no-tt", Summary: "nas without MTS's TrafficThreshold (ablation \"w/o TT\")", New: factoryOf(NewNASNoTT), Ablation: true},
+	{Name: "nas-no-tt-crrts", Summary: "nas without TrafficThreshold and CR-RTS (ablation \"w/o both\")", New: factoryOf(NewNASNoTTCRRTS), Ablation: true},
 	{Name: "td", Summary: "Throughput Driven: co-scheduled job statuses, IO-bound jobs local, CPU-bound jobs non-local from non-hot nodes", New: NewTD},
+}
+
+// factoryOf is the Factory of a policy whose constructor takes a parameter
+// struct P: it decodes the user's parameters into P and builds the policy.
+func factoryOf[P any](build func(P) (Policy, error)) Factory {
+	return func(d Decode) (Policy, error) {
+		var p P
+		if err := d(&p); err != nil {
+			return nil, err
+		}
+		return build(p)
+	}
 }
 
 // validName is what a policy may be called: a lower-case letter, then

@@ -88,17 +88,6 @@ func newSWOnFair(name string, fp FairParams, sp SWParams, opt SWOptions) (Policy
 	return Compose(name, o, sw), nil
 }
 
-// swFactory decodes a policy's parameters into P and builds it.
-func swFactory[P any](build func(P) (Policy, error)) Factory {
-	return func(d Decode) (Policy, error) {
-		var p P
-		if err := d(&p); err != nil {
-			return nil, err
-		}
-		return build(p)
-	}
-}
-
 // ShuffleWatcherOf returns the ShuffleWatcher placer inside a policy built
 // by one of the sw-* constructors (directly, or under the ResourceFit stage
 // of sw-drf), so that experiments can read its per-job decisions

@@ -96,7 +96,9 @@ func newSampEstimate(t *cluster.Topology, j *Job, ratio float64, known bool) *sa
 		if input > 0 {
 			e.weight[i] = e.bytes[i]
 		}
-		e.forRacks(i, func(r cluster.RackID) { e.in[r] += e.weight[i] })
+		for r := range blockRacks(e.topo, e.file, i) {
+			e.in[r] += e.weight[i]
+		}
 	}
 	switch {
 	case input > 0 && !math.IsInf(ratio, 0):
@@ -105,24 +107,6 @@ func newSampEstimate(t *cluster.Topology, j *Job, ratio float64, known bool) *sa
 		e.shuffle = float64(j.Spec.ShuffleBytes)
 	}
 	return e
-}
-
-// forRacks calls f once for each distinct rack holding a replica of block i.
-func (e *sampEstimate) forRacks(i int, f func(cluster.RackID)) {
-	reps := e.file.BlockReplicas(i)
-	for k, n := range reps {
-		r := e.topo.Rack(n)
-		dup := false
-		for _, m := range reps[:k] {
-			if e.topo.Rack(m) == r {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			f(r)
-		}
-	}
 }
 
 // rackOrder lists the racks holding input, most input first, ties to the
@@ -152,11 +136,11 @@ func (e *sampEstimate) evaluate(set []cluster.RackID) (tentative []int32, traffi
 	remote := 0.0
 	for i := range e.bytes {
 		h := 0
-		e.forRacks(i, func(r cluster.RackID) {
+		for r := range blockRacks(e.topo, e.file, i) {
 			if e.inSet[r] {
 				h++
 			}
-		})
+		}
 		if h == 0 {
 			remote += e.bytes[i]
 			for _, r := range set {
@@ -164,11 +148,11 @@ func (e *sampEstimate) evaluate(set []cluster.RackID) (tentative []int32, traffi
 			}
 			continue
 		}
-		e.forRacks(i, func(r cluster.RackID) {
+		for r := range blockRacks(e.topo, e.file, i) {
 			if e.inSet[r] {
 				e.out[r] += e.weight[i] / float64(h)
 			}
-		})
+		}
 	}
 	tentative = largestRemainder(e.reduces, e.out)
 	total := 0.0

@@ -3,6 +3,8 @@ package sched
 import (
 	"math"
 	"testing"
+
+	"github.com/mrsched/mrsched/cluster"
 )
 
 // tdOffer runs Algorithm 1 on a free slot of node 5, which holds no block:
@@ -15,6 +17,39 @@ func tdLaunchOne(e *tdEnv, j *Job) {
 	e.launch(0, Decision{Job: j, Kind: MapTask, Map: i})
 }
 
+// tdSetup is a job as a transition case sets it up: its demand, maps
+// blocks on node on, and, unless st is TDWaiting (left as submitted),
+// status st holding occ running maps. Every job is submitted before any is
+// set, as TD saw them all arrive before the statuses they are put in.
+type tdSetup struct {
+	demand, maps int
+	on           cluster.NodeID
+	st           TDStatus
+	occ          int
+}
+
+// setUp submits the jobs of specs, kind "x", then puts each in its status.
+func (e *tdEnv) setUp(specs []tdSetup) []*Job {
+	e.t.Helper()
+	jobs := make([]*Job, len(specs))
+	for k, sp := range specs {
+		jobs[k] = e.job("x", sp.demand, tdNodes(sp.maps, sp.on)...)
+	}
+	for k, sp := range specs {
+		if sp.st != TDWaiting {
+			e.put(jobs[k], sp.st, sp.occ)
+		}
+	}
+	return jobs
+}
+
+// The acts of the transition cases: one or two offers of a slot on
+// node 5, a launch of the first job's map, the end of one of its maps.
+func offerOnce(e *tdEnv, _ []*Job)   { tdOffer(e) }
+func offerTwice(e *tdEnv, _ []*Job)  { tdOffer(e); tdOffer(e) }
+func launchFirst(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) }
+func endFirst(e *tdEnv, j []*Job)    { e.end(0, j[0]) }
+
 // TestTDStatusTransitions walks every transition of Fig. 6 on hand-built
 // job sets, with formulas (2) and (3) at their boundaries. T = 100 map
 // slots, L = 0.7, H = 1.3; D is the demands of teenaged and adult jobs,
@@ -22,7 +57,7 @@ func tdLaunchOne(e *tdEnv, j *Job) {
 func TestTDStatusTransitions(t *testing.T) {
 	cases := []struct {
 		name  string
-		setup func(e *tdEnv) []*Job
+		jobs  []tdSetup
 		act   func(e *tdEnv, jobs []*Job)
 		want  []TDStatus // by job, in setup order
 		wantD int
@@ -30,167 +65,105 @@ func TestTDStatusTransitions(t *testing.T) {
 		why   string
 	}{
 		{
-			name: "formula 2 admits the first waiting job just below T",
-			setup: func(e *tdEnv) []*Job {
-				a, s := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 40, tdNodes(39, 0)...)
-				w1, w2 := e.job("x", 10, tdNodes(5, 1)...), e.job("x", 10, tdNodes(5, 1)...)
-				e.put(a, TDAdult, 50)
-				e.put(s, TDSenile, 39)
-				return []*Job{a, s, w1, w2}
-			},
-			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			name:  "formula 2 admits the first waiting job just below T",
+			jobs:  []tdSetup{{60, 100, 0, TDAdult, 50}, {40, 39, 0, TDSenile, 39}, {10, 5, 1, TDWaiting, 0}, {10, 5, 1, TDWaiting, 0}},
+			act:   offerOnce,
 			want:  []TDStatus{TDAdult, TDSenile, TDInfantile, TDWaiting},
 			wantD: 60, wantO: 39,
 			why: "O_sen + D = 39 + 60 = 99 < T = 100 and S_inf is empty: the first waiting job, only it, becomes infantile",
 		},
 		{
-			name: "formula 2 keeps waiting at T",
-			setup: func(e *tdEnv) []*Job {
-				a, s, w := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 40, tdNodes(40, 0)...), e.job("x", 10, tdNodes(5, 1)...)
-				e.put(a, TDAdult, 50)
-				e.put(s, TDSenile, 40)
-				return []*Job{a, s, w}
-			},
-			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			name:  "formula 2 keeps waiting at T",
+			jobs:  []tdSetup{{60, 100, 0, TDAdult, 50}, {40, 40, 0, TDSenile, 40}, {10, 5, 1, TDWaiting, 0}},
+			act:   offerOnce,
 			want:  []TDStatus{TDAdult, TDSenile, TDWaiting},
 			wantD: 60, wantO: 40,
 			why: "O_sen + D = 40 + 60 = 100 is not < T = 100",
 		},
 		{
-			name: "at most one infantile",
-			setup: func(e *tdEnv) []*Job {
-				a, i, w := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 50, tdNodes(10, 1)...), e.job("x", 1, tdNodes(1, 1)...)
-				e.put(a, TDAdult, 60)
-				e.put(i, TDInfantile, 0)
-				return []*Job{a, i, w}
-			},
-			act:   func(e *tdEnv, _ []*Job) { tdOffer(e); tdOffer(e) },
+			name:  "at most one infantile",
+			jobs:  []tdSetup{{60, 100, 0, TDAdult, 60}, {50, 10, 1, TDInfantile, 0}, {1, 1, 1, TDWaiting, 0}},
+			act:   offerTwice,
 			want:  []TDStatus{TDAdult, TDInfantile, TDWaiting},
 			wantD: 60,
 			why:   "formula 3 fails (60 + 50 > 100), so the infantile job stays and S_inf being full keeps the waiting job out although O_sen + D = 60 < 100",
 		},
 		{
-			name: "formula 3 promotes at T, to teenaged below L",
-			setup: func(e *tdEnv) []*Job {
-				a, s, i := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 10, tdNodes(10, 0)...), e.job("x", 30, tdNodes(40, 1)...)
-				e.put(a, TDAdult, 60)
-				e.put(s, TDSenile, 10)
-				e.put(i, TDInfantile, 20)
-				return []*Job{a, s, i}
-			},
-			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			name:  "formula 3 promotes at T, to teenaged below L",
+			jobs:  []tdSetup{{60, 100, 0, TDAdult, 60}, {10, 10, 0, TDSenile, 10}, {30, 40, 1, TDInfantile, 20}},
+			act:   offerOnce,
 			want:  []TDStatus{TDAdult, TDSenile, TDTeenaged},
 			wantD: 90, wantO: 10,
 			why: "O_sen + D + demand = 10 + 60 + 30 = 100 <= T; occupied 20 < L x demand = 21",
 		},
 		{
-			name: "formula 3 promotes straight to adult at L",
-			setup: func(e *tdEnv) []*Job {
-				a, s, i := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 10, tdNodes(10, 0)...), e.job("x", 30, tdNodes(40, 1)...)
-				e.put(a, TDAdult, 60)
-				e.put(s, TDSenile, 10)
-				e.put(i, TDInfantile, 21)
-				return []*Job{a, s, i}
-			},
-			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			name:  "formula 3 promotes straight to adult at L",
+			jobs:  []tdSetup{{60, 100, 0, TDAdult, 60}, {10, 10, 0, TDSenile, 10}, {30, 40, 1, TDInfantile, 21}},
+			act:   offerOnce,
 			want:  []TDStatus{TDAdult, TDSenile, TDAdult},
 			wantD: 90, wantO: 10,
 			why: "occupied 21 = L x demand is not below it: adult directly",
 		},
 		{
-			name: "formula 3 keeps infantile above T",
-			setup: func(e *tdEnv) []*Job {
-				a, s, i := e.job("x", 60, tdNodes(100, 0)...), e.job("x", 10, tdNodes(10, 0)...), e.job("x", 31, tdNodes(40, 1)...)
-				e.put(a, TDAdult, 60)
-				e.put(s, TDSenile, 10)
-				e.put(i, TDInfantile, 25)
-				return []*Job{a, s, i}
-			},
-			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			name:  "formula 3 keeps infantile above T",
+			jobs:  []tdSetup{{60, 100, 0, TDAdult, 60}, {10, 10, 0, TDSenile, 10}, {31, 40, 1, TDInfantile, 25}},
+			act:   offerOnce,
 			want:  []TDStatus{TDAdult, TDSenile, TDInfantile},
 			wantD: 60, wantO: 10,
 			why: "10 + 60 + 31 = 101 > T = 100",
 		},
 		{
-			name: "promotion and admission take one offer each",
-			setup: func(e *tdEnv) []*Job {
-				i, w := e.job("x", 30, tdNodes(40, 1)...), e.job("x", 30, tdNodes(40, 1)...)
-				e.put(i, TDInfantile, 0)
-				return []*Job{i, w}
-			},
-			act:   func(e *tdEnv, _ []*Job) { tdOffer(e) },
+			name:  "promotion and admission take one offer each",
+			jobs:  []tdSetup{{30, 40, 1, TDInfantile, 0}, {30, 40, 1, TDWaiting, 0}},
+			act:   offerOnce,
 			want:  []TDStatus{TDTeenaged, TDWaiting},
 			wantD: 30,
 			why:   "Algorithm 1 lines 9-18 either promote the infantile job or admit a waiting one, never both",
 		},
 		{
-			name: "teenaged becomes adult when a launch reaches L",
-			setup: func(e *tdEnv) []*Job {
-				j := e.job("x", 10, tdNodes(20, 0)...)
-				e.put(j, TDTeenaged, 6)
-				return []*Job{j}
-			},
-			act:   func(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) },
+			name:  "teenaged becomes adult when a launch reaches L",
+			jobs:  []tdSetup{{10, 20, 0, TDTeenaged, 6}},
+			act:   launchFirst,
 			want:  []TDStatus{TDAdult},
 			wantD: 10,
 			why:   "Algorithm 1 line 25: occupied 7 >= L x demand = 7",
 		},
 		{
-			name: "teenaged stays teenaged below L",
-			setup: func(e *tdEnv) []*Job {
-				j := e.job("x", 10, tdNodes(20, 0)...)
-				e.put(j, TDTeenaged, 5)
-				return []*Job{j}
-			},
-			act:   func(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) },
+			name:  "teenaged stays teenaged below L",
+			jobs:  []tdSetup{{10, 20, 0, TDTeenaged, 5}},
+			act:   launchFirst,
 			want:  []TDStatus{TDTeenaged},
 			wantD: 10,
 			why:   "occupied 6 < 7",
 		},
 		{
-			name: "adult launching its last untreated map becomes senile",
-			setup: func(e *tdEnv) []*Job {
-				j := e.job("x", 10, tdNodes(1, 0)...)
-				e.put(j, TDAdult, 2)
-				return []*Job{j}
-			},
-			act:   func(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) },
+			name:  "adult launching its last untreated map becomes senile",
+			jobs:  []tdSetup{{10, 1, 0, TDAdult, 2}},
+			act:   launchFirst,
 			want:  []TDStatus{TDSenile},
 			wantO: 3,
 			why:   "Algorithm 1 line 27: remain = 0; its demand leaves D and its 3 running maps join O_sen",
 		},
 		{
-			name: "infantile launching its last map becomes senile",
-			setup: func(e *tdEnv) []*Job {
-				j := e.job("x", 10, tdNodes(1, 0)...)
-				e.put(j, TDInfantile, 0)
-				return []*Job{j}
-			},
-			act:   func(e *tdEnv, j []*Job) { tdLaunchOne(e, j[0]) },
+			name:  "infantile launching its last map becomes senile",
+			jobs:  []tdSetup{{10, 1, 0, TDInfantile, 0}},
+			act:   launchFirst,
 			want:  []TDStatus{TDSenile},
 			wantO: 1,
 			why:   "line 27 applies to whatever status the job had",
 		},
 		{
-			name: "senile with maps running stays senile",
-			setup: func(e *tdEnv) []*Job {
-				j := e.job("x", 10, tdNodes(4, 0)...)
-				e.put(j, TDSenile, 2)
-				return []*Job{j}
-			},
-			act:   func(e *tdEnv, j []*Job) { e.end(0, j[0]) },
+			name:  "senile with maps running stays senile",
+			jobs:  []tdSetup{{10, 4, 0, TDSenile, 2}},
+			act:   endFirst,
 			want:  []TDStatus{TDSenile},
 			wantO: 1,
 			why:   "occupied 1 > 0",
 		},
 		{
 			name: "senile whose last map ends is finished",
-			setup: func(e *tdEnv) []*Job {
-				j := e.job("x", 10, tdNodes(4, 0)...)
-				e.put(j, TDSenile, 1)
-				return []*Job{j}
-			},
-			act:  func(e *tdEnv, j []*Job) { e.end(0, j[0]) },
+			jobs: []tdSetup{{10, 4, 0, TDSenile, 1}},
+			act:  endFirst,
 			want: []TDStatus{TDFinished},
 			why:  "Algorithm 1 lines 7-8: occupied = 0",
 		},
@@ -198,7 +171,7 @@ func TestTDStatusTransitions(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newTDEnv(t, 100, TDParams{})
-			jobs := c.setup(e)
+			jobs := e.setUp(c.jobs)
 			c.act(e, jobs)
 			for k, j := range jobs {
 				if got := e.status(j); got != c.want[k] {

@@ -94,6 +94,17 @@ func runJobs(t *testing.T, topo *cluster.Topology, jobs []workload.Job, pol sche
 	return e
 }
 
+// runErr runs jobs for a test of a run that must fail: it returns Run's
+// error (New's stops the test).
+func runErr(t *testing.T, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy, p Params) error {
+	t.Helper()
+	e, err := New(p, topo, jobs, pol, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.Run()
+}
+
 // TestFIFOBeatsFairOnDependentPhases is the Fair Scheduler paper's section
 // 5.3 example (Fig. 7): two jobs, each 100 s of maps and 100 s of CPU-bound
 // reduces when alone on the cluster. FIFO pipelines job 2's maps under job
@@ -261,11 +272,7 @@ func TestReducesWaitForSlowStart(t *testing.T) {
 func TestStalledPolicyIsAnError(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 3})
 	jobs := []workload.Job{newJob(0, 0).maps(1, 1, 1).reduces(1, 1, 1).build()}
-	e, err := New(Params{StallS: 100}, topo, jobs, decliner{}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Run(); err == nil {
+	if err := runErr(t, topo, jobs, decliner{}, Params{StallS: 100}); err == nil {
 		t.Fatal("Run returned nil for a policy that never assigns: want a stall error")
 	}
 }
@@ -282,11 +289,7 @@ func (decliner) Assign(sched.Cluster, sched.Offer) (sched.Decision, bool) {
 func TestBadDecisionIsAnError(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 3})
 	jobs := []workload.Job{newJob(0, 0).maps(2, 1, 1).reduces(1, 1, 1).build()}
-	e, err := New(Params{}, topo, jobs, sameMap{}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Run(); err == nil {
+	if err := runErr(t, topo, jobs, sameMap{}, Params{}); err == nil {
 		t.Fatal("Run accepted a decision launching the same map twice")
 	}
 }
@@ -346,11 +349,7 @@ func TestDeadlockIsAnError(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 3, Containers: 2})
 	block := topo.Config().BlockBytes()
 	jobs := []workload.Job{newJob(0, 0).maps(20, block, 10).reduces(6, 1<<20, 1).build()}
-	e, err := New(Params{StallS: 600}, topo, jobs, reduceHog{}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = e.Run()
+	err := runErr(t, topo, jobs, reduceHog{}, Params{StallS: 600})
 	if err == nil || !strings.Contains(err.Error(), "stalled") {
 		t.Fatalf("Run = %v, want a stall error: 6 containers hold reduces and 19 maps can never launch", err)
 	}

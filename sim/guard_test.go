@@ -47,11 +47,7 @@ func TestRunsThatWouldNotEndStopWithTheSetting(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, err := New(c.p, topo, c.jobs, c.pol, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = e.Run()
+			err := runErr(t, topo, c.jobs, c.pol, c.p)
 			var se *SettingError
 			if !errors.As(err, &se) || se.Setting != c.setting {
 				t.Fatalf("Run = %v, want a SettingError naming %q", err, c.setting)
@@ -72,11 +68,7 @@ func TestLivelockIsAnError(t *testing.T) {
 	livelockEvents = 5_000
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 3})
 	jobs := []workload.Job{newJob(0, 0).maps(2, topo.Config().BlockBytes(), 10).reduces(1, 1<<20, 1).build()}
-	e, err := New(Params{PreemptionIntervalS: 1}, topo, jobs, killer{mustPolicy(t, "fifo")}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = e.Run()
+	err := runErr(t, topo, jobs, killer{mustPolicy(t, "fifo")}, Params{PreemptionIntervalS: 1})
 	if err == nil || !strings.Contains(err.Error(), "without a task finishing") {
 		t.Fatalf("Run = %v, want an error saying no task finishes", err)
 	}

@@ -46,14 +46,7 @@ func TestParseEffectPairs(t *testing.T) {
 // minus the first cell's on the same seed; both checked against the runs'
 // summaries by hand.
 func TestEffectsPairSeeds(t *testing.T) {
-	s := planSmall(t, t.TempDir())
-	if err := s.RunAll(2, nil); err != nil {
-		t.Fatal(err)
-	}
-	c, err := s.Collect(CollectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, c := collectSmall(t)
 	if _, err := c.Effects([]EffectPair{{"nas", "fair"}}); err == nil || !strings.Contains(err.Error(), "ran no nas") {
 		t.Errorf("an effect of a policy the sweep did not run: %v, want an error naming it", err)
 	}

@@ -47,6 +47,21 @@ func planSmall(t *testing.T, dir string) *Sweep {
 	return s
 }
 
+// collectSmall plans the small grid, runs all of it two at a time and
+// collects it.
+func collectSmall(t *testing.T) (*Sweep, *Collection) {
+	t.Helper()
+	s := planSmall(t, t.TempDir())
+	if err := s.RunAll(2, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Collect(CollectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
 func TestGridRefusesBadInput(t *testing.T) {
 	tests := []struct {
 		name, grid string
@@ -452,14 +467,7 @@ func TestParallelKeepsOrderAndRunsEverything(t *testing.T) {
 // TestPage: the report draws each policy's mean turnaround against the
 // first axis, with bars of one standard error, from the collected runs.
 func TestPage(t *testing.T) {
-	s := planSmall(t, t.TempDir())
-	if err := s.RunAll(2, nil); err != nil {
-		t.Fatal(err)
-	}
-	c, err := s.Collect(CollectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, c := collectSmall(t)
 	p := c.Page()
 	if len(p.Experiments) != 1 || p.Experiments[0].Figure == nil {
 		t.Fatalf("the page has %d sections; want one with the table and a figure", len(p.Experiments))

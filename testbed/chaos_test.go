@@ -131,21 +131,11 @@ func checkCompleted(t *testing.T, res *testbed.Result, err error, work string) {
 	if err != nil {
 		t.Fatalf("the run failed: %v", err)
 	}
-	s := res.Collector.Summarize("fair")
-	if s.JobsCompleted != 2 {
-		t.Errorf("%d of %d jobs completed; want both", s.JobsCompleted, s.JobsSubmitted)
-	}
-	for _, j := range res.Report.Jobs {
-		if !j.OK {
-			t.Errorf("%s: %s, checksum %s; want completed with %s", j.Name, j.Status, j.Checksum, j.Expected)
-		}
-	}
+	checkBothJobs(t, res, "the run survives what was done to it")
 	t.Logf("lost nodes %v (%v); worker events %v; fetch failures %d; map re-executions for them %d; failed attempts %v",
 		res.Report.LostNodes, res.Report.NodeLosses, res.Report.WorkerEvents, len(res.Report.FetchFailures),
 		len(res.Report.FetchFailureReexecutions), res.Report.FailedAttempts)
-	if left := leftovers(t, res.Report.Network.RunID, work); len(left) > 0 {
-		t.Errorf("the run left %v behind", left)
-	}
+	checkNothingLeft(t, res, work)
 }
 
 // TestChaosWorkerKilled kills one worker (SIGKILL) in the middle of the
@@ -287,7 +277,5 @@ testbed: {bandwidth_scale: 0.1, byte_scale: 0.001, stall_s: 3, work_dir: `+work+
 			t.Errorf("the diagnosis does not say %q", want)
 		}
 	}
-	if left := leftovers(t, res.Report.Network.RunID, work); len(left) > 0 {
-		t.Errorf("the run left %v behind", left)
-	}
+	checkNothingLeft(t, res, work)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/testbed"
 	"github.com/mrsched/mrsched/testbed/fabric"
@@ -93,15 +94,7 @@ workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183}
 policy: {name: fair}
 testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
 `, "two-jobs.yaml")
-	s := res.Collector.Summarize("fair")
-	if s.JobsSubmitted != 2 || s.JobsCompleted != 2 {
-		t.Errorf("%d of %d jobs completed; want 2 of 2 (the slice holds job17 and job18)", s.JobsCompleted, s.JobsSubmitted)
-	}
-	for _, j := range res.Report.Jobs {
-		if !j.OK {
-			t.Errorf("%s wrote checksum %s, its plan predicts %s", j.Name, j.Checksum, j.Expected)
-		}
-	}
+	s := checkBothJobs(t, res, "the slice holds job17 and job18")
 	if !res.Report.ChecksumsOK {
 		t.Error("the report says some checksum differs")
 	}
@@ -118,9 +111,7 @@ testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
 	if res.Report.Network.RunID == "" {
 		t.Fatal("the report names no run id")
 	}
-	if left := leftovers(t, res.Report.Network.RunID, work); len(left) > 0 {
-		t.Errorf("the run left %v behind", left)
-	}
+	checkNothingLeft(t, res, work)
 }
 
 // TestWithoutPrivilegeChangesNothing runs the testbed as an unprivileged
@@ -160,15 +151,7 @@ faults:
   - {restore_node: r1n0, at_s: 60}
 testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
 `, "loss.yaml")
-	s := res.Collector.Summarize("fair")
-	if s.JobsCompleted != 2 {
-		t.Errorf("%d of %d jobs completed; want both, a node loss fails none here (every block keeps two replicas)", s.JobsCompleted, s.JobsSubmitted)
-	}
-	for _, j := range res.Report.Jobs {
-		if !j.OK {
-			t.Errorf("%s: %s, checksum %s; want completed with %s", j.Name, j.Status, j.Checksum, j.Expected)
-		}
-	}
+	s := checkBothJobs(t, res, "a node loss fails none here (every block keeps two replicas)")
 	t.Logf("faults %+v; failed attempts %v; fetch failures %v", s.Faults, res.Report.FailedAttempts, res.Report.FetchFailures)
 	if s.Faults == nil || s.Faults.LostNodes != 1 || len(res.Report.LostNodes) != 1 || res.Report.LostNodes[0] != "r1n0" {
 		t.Fatalf("faults %+v, lost nodes %v; want r1n0 declared lost once", s.Faults, res.Report.LostNodes)
@@ -176,6 +159,30 @@ testbed: {bandwidth_scale: 0.1, byte_scale: 0.002, work_dir: `+work+`}
 	if s.Faults.KilledAttempts+s.Faults.ReexecutedMaps == 0 {
 		t.Errorf("the loss killed no attempt and lost no map output; the test wants it to hit work (every node runs two of job17's maps around t=20 s)")
 	}
+	checkNothingLeft(t, res, work)
+}
+
+// checkBothJobs checks that the run's two jobs (job17 and job18 of
+// FB-2009's slice) completed with the output checksums their plans
+// predict; why says why both must. It returns the run's summary.
+func checkBothJobs(t *testing.T, res *testbed.Result, why string) metrics.Summary {
+	t.Helper()
+	s := res.Collector.Summarize("fair")
+	if s.JobsSubmitted != 2 || s.JobsCompleted != 2 {
+		t.Errorf("%d of %d jobs completed; want 2 of 2: %s", s.JobsCompleted, s.JobsSubmitted, why)
+	}
+	for _, j := range res.Report.Jobs {
+		if !j.OK {
+			t.Errorf("%s: %s, checksum %s; want completed with %s", j.Name, j.Status, j.Checksum, j.Expected)
+		}
+	}
+	return s
+}
+
+// checkNothingLeft checks that the run left no namespace, worker process
+// or file in work behind.
+func checkNothingLeft(t *testing.T, res *testbed.Result, work string) {
+	t.Helper()
 	if left := leftovers(t, res.Report.Network.RunID, work); len(left) > 0 {
 		t.Errorf("the run left %v behind", left)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -22,32 +23,18 @@ import (
 // the same values and scanKeys finds nothing to refuse.
 func parsePlainNetsim(b []byte) (in netsimInput, ok bool) {
 	p := plainReader{s: string(b)}
-	var seen uint8
-	ok = p.object(func(key string) bool {
-		var bit uint8
-		var dst **float64
+	ok = p.members(netsimKeys, func(key string) bool {
+		var ok bool
 		switch key {
 		case "racks":
-			bit, dst = 1, &in.Racks
+			in.Racks, ok = p.number()
 		case "nodes_per_rack":
-			bit, dst = 2, &in.NodesPerRack
+			in.NodesPerRack, ok = p.number()
 		case "nic_gbps":
-			bit, dst = 4, &in.NICGbps
+			in.NICGbps, ok = p.number()
 		case "rack_uplink_gbps":
-			bit, dst = 8, &in.RackUplinkGbps
+			in.RackUplinkGbps, ok = p.number()
 		case "flows":
-			bit = 16
-		default:
-			return false
-		}
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		var ok bool
-		if dst != nil {
-			*dst, ok = p.number()
-		} else {
 			in.Flows, ok = p.flows()
 		}
 		return ok
@@ -58,6 +45,13 @@ func parsePlainNetsim(b []byte) (in netsimInput, ok bool) {
 	}
 	return in, true
 }
+
+// netsimKeys and flowKeys are the keys of netsim's input and of a flow in
+// it, as netsimInput and netsimFlow spell them.
+var (
+	netsimKeys = []string{"racks", "nodes_per_rack", "nic_gbps", "rack_uplink_gbps", "flows"}
+	flowKeys   = []string{"id", "src", "dst", "bytes", "start_s"}
+)
 
 // plainReader reads a plain netsim input from s at i. Ids are slices of s,
 // and numbers are handed out of blocks, so that a flow costs no allocation
@@ -125,6 +119,20 @@ func (p *plainReader) object(member func(key string) bool) bool {
 	}
 }
 
+// members reads an object whose keys are among keys, each at most once,
+// handing each key to value, which reads its value.
+func (p *plainReader) members(keys []string, value func(key string) bool) bool {
+	var seen uint32
+	return p.object(func(key string) bool {
+		k := slices.Index(keys, key)
+		if k < 0 || seen&(1<<k) != 0 {
+			return false
+		}
+		seen |= 1 << k
+		return value(key)
+	})
+}
+
 // str reads a string of printable ASCII without escapes.
 func (p *plainReader) str() (string, bool) {
 	if !p.take('"') {
@@ -189,6 +197,19 @@ func (p *plainReader) number() (*float64, bool) {
 	return &p.nums[len(p.nums)-1], true
 }
 
+// id reads a flow's id, a string str takes, and returns a pointer to it.
+func (p *plainReader) id() (*string, bool) {
+	id, ok := p.str()
+	if !ok {
+		return nil, false
+	}
+	if len(p.ids) == cap(p.ids) {
+		p.ids = make([]string, 0, 4096)
+	}
+	p.ids = append(p.ids, id)
+	return &p.ids[len(p.ids)-1], true
+}
+
 // digits returns the index after the run of decimal digits at i.
 func digits(s string, i int) int {
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -210,40 +231,19 @@ func (p *plainReader) flows() ([]netsimFlow, bool) {
 	}
 	for {
 		var f netsimFlow
-		var seen uint8
-		ok := p.object(func(key string) bool {
-			var bit uint8
-			var dst **float64
+		ok := p.members(flowKeys, func(key string) bool {
+			var ok bool
 			switch key {
 			case "id":
-				bit = 1
+				f.ID, ok = p.id()
 			case "src":
-				bit, dst = 2, &f.Src
+				f.Src, ok = p.number()
 			case "dst":
-				bit, dst = 4, &f.Dst
+				f.Dst, ok = p.number()
 			case "bytes":
-				bit, dst = 8, &f.Bytes
+				f.Bytes, ok = p.number()
 			case "start_s":
-				bit, dst = 16, &f.StartS
-			default:
-				return false
-			}
-			if seen&bit != 0 {
-				return false
-			}
-			seen |= bit
-			var ok bool
-			if dst != nil {
-				*dst, ok = p.number()
-				return ok
-			}
-			id, ok := p.str()
-			if ok {
-				if len(p.ids) == cap(p.ids) {
-					p.ids = make([]string, 0, 4096)
-				}
-				p.ids = append(p.ids, id)
-				f.ID = &p.ids[len(p.ids)-1]
+				f.StartS, ok = p.number()
 			}
 			return ok
 		})

@@ -201,26 +201,56 @@ func (d *Reader) literal(word string) error {
 	return nil
 }
 
+// enter reads null, or the byte first that opens a container (what names
+// it in errors) and, if it is empty at once, the byte last that closes it.
+// more reports whether members follow: the container then counts in the
+// nesting depth, which the caller takes back when it has read them.
+func (d *Reader) enter(first, last byte, what string) (more bool, err error) {
+	switch c := d.peek(); c {
+	case 'n':
+		return false, d.literal("null")
+	case first:
+	default:
+		return false, d.errf("want %s, got %s", what, kindName(c))
+	}
+	if d.depth >= MaxDepth {
+		return false, d.errf("nested deeper than %d", MaxDepth)
+	}
+	d.pos++
+	if d.peek() == last {
+		d.pos++
+		return false, nil
+	}
+	d.depth++
+	return true, nil
+}
+
+// next reads what follows a member of a container (what names it in
+// errors): a comma, before another member, or the byte end that closes
+// it, after the last.
+func (d *Reader) next(end byte, what string) (last bool, err error) {
+	switch c := d.peek(); c {
+	case ',':
+		d.pos++
+		return false, nil
+	case end:
+		d.pos++
+		return true, nil
+	case 0:
+		return false, d.endErr(what)
+	default:
+		return false, d.errf("want ',' or '%c' in %s, got %s", end, what, kindName(c))
+	}
+}
+
 // Object reads an object, calling fn with each key; fn must read or
 // Skip the key's value. The key is valid until fn returns. null reads as
 // an empty object.
 func (d *Reader) Object(fn func(key []byte) error) error {
-	switch c := d.peek(); c {
-	case 'n':
-		return d.literal("null")
-	case '{':
-	default:
-		return d.errf("want an object, got %s", kindName(c))
-	}
-	if d.depth++; d.depth > MaxDepth {
-		return d.errf("nested deeper than %d", MaxDepth)
+	if more, err := d.enter('{', '}', "an object"); !more {
+		return err
 	}
 	defer func() { d.depth-- }()
-	d.pos++
-	if d.peek() == '}' {
-		d.pos++
-		return nil
-	}
 	for {
 		if c := d.peek(); c != '"' {
 			if c == 0 {
@@ -248,16 +278,8 @@ func (d *Reader) Object(fn func(key []byte) error) error {
 		if err := fn(key); err != nil {
 			return err
 		}
-		switch c := d.peek(); c {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return nil
-		case 0:
-			return d.endErr("an object")
-		default:
-			return d.errf("want ',' or '}' in an object, got %s", kindName(c))
+		if last, err := d.next('}', "an object"); last || err != nil {
+			return err
 		}
 	}
 }
@@ -265,22 +287,10 @@ func (d *Reader) Object(fn func(key []byte) error) error {
 // Array reads a list, calling fn for each element with its index; fn
 // must read or Skip the element. null reads as an empty list.
 func (d *Reader) Array(fn func(i int) error) error {
-	switch c := d.peek(); c {
-	case 'n':
-		return d.literal("null")
-	case '[':
-	default:
-		return d.errf("want a list, got %s", kindName(c))
-	}
-	if d.depth++; d.depth > MaxDepth {
-		return d.errf("nested deeper than %d", MaxDepth)
+	if more, err := d.enter('[', ']', "a list"); !more {
+		return err
 	}
 	defer func() { d.depth-- }()
-	d.pos++
-	if d.peek() == ']' {
-		d.pos++
-		return nil
-	}
 	for i := 0; ; i++ {
 		if d.peek() == 0 {
 			return d.endErr("a list")
@@ -288,16 +298,8 @@ func (d *Reader) Array(fn func(i int) error) error {
 		if err := fn(i); err != nil {
 			return err
 		}
-		switch c := d.peek(); c {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return nil
-		case 0:
-			return d.endErr("a list")
-		default:
-			return d.errf("want ',' or ']' in a list, got %s", kindName(c))
+		if last, err := d.next(']', "a list"); last || err != nil {
+			return err
 		}
 	}
 }
@@ -443,6 +445,15 @@ func hex4(b []byte) (rune, int, error) {
 	return rune(v), 4, nil
 }
 
+// numberAs reads the text of a number, what the caller wants (named so in
+// the error when a value of another kind comes), valid until the next read.
+func (d *Reader) numberAs(what string) ([]byte, error) {
+	if c := d.peek(); c != '-' && (c < '0' || c > '9') {
+		return nil, d.errf("want %s, got %s", what, kindName(c))
+	}
+	return d.number()
+}
+
 // number reads a number's text, valid until the next read.
 func (d *Reader) number() ([]byte, error) {
 	i := d.pos
@@ -475,11 +486,7 @@ done:
 // written with a fraction or exponent (1.0, 1e3) is taken. null is an
 // error: callers that allow it check IsNull first.
 func (d *Reader) Int() (int64, error) {
-	c := d.peek()
-	if c != '-' && (c < '0' || c > '9') {
-		return 0, d.errf("want a whole number, got %s", kindName(c))
-	}
-	b, err := d.number()
+	b, err := d.numberAs("a whole number")
 	if err != nil {
 		return 0, err
 	}
@@ -525,11 +532,7 @@ func smallInt(b []byte) (int64, bool) {
 
 // Float reads a finite number.
 func (d *Reader) Float() (float64, error) {
-	c := d.peek()
-	if c != '-' && (c < '0' || c > '9') {
-		return 0, d.errf("want a number, got %s", kindName(c))
-	}
-	b, err := d.number()
+	b, err := d.numberAs("a number")
 	if err != nil {
 		return 0, err
 	}

@@ -130,27 +130,28 @@ func (s *Site) LocalityWaits(heartbeatS float64) (node, rack *float64, err error
 		set(&node, h1(v))
 		set(&rack, h1(v))
 	}
-	for _, p := range []struct {
-		name string
-		into **float64
-	}{{propH1DelayNode, &node}, {propH1DelayRack, &rack}} {
-		if v, _, ok, err := s.number(p.name); err != nil {
-			return nil, nil, err
-		} else if ok {
-			set(p.into, h1(v))
-		}
-	}
-	continuous := strings.EqualFold(s.props[propContinuousOn].value, "true")
-	if continuous {
+	// waits sets node's and rack's waits from the properties nodeProp and
+	// rackProp, where they are given, in seconds by conv.
+	waits := func(nodeProp, rackProp string, conv func(float64) float64) error {
 		for _, p := range []struct {
 			name string
 			into **float64
-		}{{propDelayNodeMS, &node}, {propDelayRackMS, &rack}} {
+		}{{nodeProp, &node}, {rackProp, &rack}} {
 			if v, _, ok, err := s.number(p.name); err != nil {
-				return nil, nil, err
+				return err
 			} else if ok {
-				set(p.into, v/1000)
+				set(p.into, conv(v))
 			}
+		}
+		return nil
+	}
+	if err := waits(propH1DelayNode, propH1DelayRack, h1); err != nil {
+		return nil, nil, err
+	}
+	continuous := strings.EqualFold(s.props[propContinuousOn].value, "true")
+	if continuous {
+		if err := waits(propDelayNodeMS, propDelayRackMS, func(ms float64) float64 { return ms / 1000 }); err != nil {
+			return nil, nil, err
 		}
 		return node, rack, nil
 	}

@@ -70,6 +70,8 @@ PY
 	procs=$(pgrep -f "testbed worker" | wc -l)
 	echo "left behind: namespaces [${left}] worker processes $procs"
 	[ -z "$left" ] || fail=1
+	# Every case that waits for the run wants it to succeed.
+	[ $RC -eq 0 ] || fail=1
 }
 
 case $CASE in
@@ -87,7 +89,6 @@ reset)
 	done
 	echo "reset $n connection ends (each socket of a connection counts)"
 	finish
-	[ $RC -eq 0 ] || fail=1
 	;;
 outage)
 	start
@@ -99,7 +100,6 @@ outage)
 	sleep 40
 	ip netns exec "$ns" tc filter del dev eth0 parent 1: prio 1
 	finish
-	[ $RC -eq 0 ] || fail=1
 	;;
 kill)
 	start
@@ -107,7 +107,6 @@ kill)
 	echo "killing worker $w in $(ip netns identify "$w")"
 	kill -KILL "$w"
 	finish
-	[ $RC -eq 0 ] || fail=1
 	grep -q '"lost_nodes"' "$OUT/testbed.json" || fail=1
 	;;
 freeze)
@@ -118,7 +117,6 @@ freeze)
 	sleep 96
 	kill -CONT "$w"
 	finish
-	[ $RC -eq 0 ] || fail=1
 	grep -q '"lost_nodes"' "$OUT/testbed.json" || fail=1
 	;;
 killrun)
@@ -143,7 +141,6 @@ foreign-inner)
 	ip netns add "mrschaos-$$" && echo "added namespace mrschaos-$$"
 	finish
 	ip netns del "mrschaos-$$"
-	[ $RC -eq 0 ] || fail=1
 	;;
 *)
 	echo "unknown case $CASE" >&2

@@ -28,30 +28,16 @@ var errThreadLost = errors.New("fabric: a thread could not return to its network
 // when the goroutine returns rather than let other goroutines run in ns, and
 // the error wraps errThreadLost.
 func inNetns(ns netns.NsHandle, fn func() error) error {
-	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		orig, err := netns.Get()
-		if err != nil {
-			runtime.UnlockOSThread()
-			errc <- fmt.Errorf("fabric: open this thread's network namespace: %w", err)
-			return
-		}
-		defer orig.Close()
+	_, ok, err := onOwnThread(func() (struct{}, error) {
 		if err := netns.Set(ns); err != nil {
-			runtime.UnlockOSThread()
-			errc <- fmt.Errorf("fabric: enter network namespace: %w", err)
-			return
+			return struct{}{}, fmt.Errorf("fabric: enter network namespace: %w", err)
 		}
-		ferr := fn()
-		if err := netns.Set(orig); err != nil {
-			errc <- errors.Join(ferr, fmt.Errorf("%w: %v", errThreadLost, err))
-			return // still locked: the runtime ends this thread
-		}
-		runtime.UnlockOSThread()
-		errc <- ferr
-	}()
-	return <-errc
+		return struct{}{}, fn()
+	})
+	if !ok {
+		return fmt.Errorf("fabric: open this thread's network namespace: %w", err)
+	}
+	return err
 }
 
 // createNamedNetns creates a new network namespace named name under netnsDir
@@ -107,9 +93,25 @@ func createNamedNetns(name string, lock bool) (netns.NsHandle, error) {
 // goroutines run in the wrong namespace. The caller's thread never
 // changes namespace.
 func onNewNetns(enter func() (netns.NsHandle, error)) (netns.NsHandle, error) {
+	h, ok, err := onOwnThread(enter)
+	if !ok {
+		return netns.None(), err
+	}
+	return h, err
+}
+
+// onOwnThread runs do on a thread locked for it alone, which do may move
+// into another network namespace. The thread goes back to its own
+// namespace before it is unlocked; one that cannot go back stays locked,
+// so that the runtime ends it rather than let goroutines run in the wrong
+// namespace, and the error wraps errThreadLost. The caller's thread never
+// changes namespace. ok is false, with the error, when the thread's own
+// namespace could not be opened and do did not run.
+func onOwnThread[T any](do func() (T, error)) (v T, ok bool, err error) {
 	type result struct {
-		h   netns.NsHandle
+		v   T
 		err error
+		ok  bool
 	}
 	res := make(chan result, 1)
 	go func() {
@@ -117,20 +119,20 @@ func onNewNetns(enter func() (netns.NsHandle, error)) (netns.NsHandle, error) {
 		orig, err := netns.Get()
 		if err != nil {
 			runtime.UnlockOSThread()
-			res <- result{netns.None(), err}
+			res <- result{err: err}
 			return
 		}
 		defer orig.Close()
-		h, err := enter()
+		v, err := do()
 		if serr := netns.Set(orig); serr != nil {
-			res <- result{h, errors.Join(err, fmt.Errorf("%w: %v", errThreadLost, serr))}
+			res <- result{v, errors.Join(err, fmt.Errorf("%w: %v", errThreadLost, serr)), true}
 			return // still locked: the runtime ends this thread
 		}
 		runtime.UnlockOSThread()
-		res <- result{h, err}
+		res <- result{v, err, true}
 	}()
 	r := <-res
-	return r.h, r.err
+	return r.v, r.ok, r.err
 }
 
 // deleteNamedNetns unmounts and removes a named namespace's file. The kernel

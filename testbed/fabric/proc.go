@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os/exec"
 	"syscall"
@@ -74,31 +75,13 @@ func (f *Fabric) InNode(n int, fn func() error) error {
 // example Listen(n, "tcp", ":8080") listens on node n's address). Close closes
 // the listener if the caller has not.
 func (f *Fabric) Listen(n int, network, address string) (net.Listener, error) {
-	var l net.Listener
-	err := f.InNode(n, func() error {
-		var err error
-		l, err = net.Listen(network, address)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return l, f.track(l)
+	return openInNode(f, n, func() (net.Listener, error) { return net.Listen(network, address) })
 }
 
 // ListenPacket announces on node n's network namespace, as
 // net.ListenPacket does. Close closes the connection if the caller has not.
 func (f *Fabric) ListenPacket(n int, network, address string) (net.PacketConn, error) {
-	var c net.PacketConn
-	err := f.InNode(n, func() error {
-		var err error
-		c, err = net.ListenPacket(network, address)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return c, f.track(c)
+	return openInNode(f, n, func() (net.PacketConn, error) { return net.ListenPacket(network, address) })
 }
 
 // DialContext connects from node n's network namespace, as
@@ -106,15 +89,24 @@ func (f *Fabric) ListenPacket(n int, network, address string) (net.PacketConn, e
 // name would be resolved by the host's resolver). Close closes the
 // connection if the caller has not.
 func (f *Fabric) DialContext(ctx context.Context, n int, network, address string) (net.Conn, error) {
-	var c net.Conn
+	return openInNode(f, n, func() (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, address)
+	})
+}
+
+// openInNode opens a socket with open in node n's network namespace, where
+// it stays for its whole life, and tracks it for Close.
+func openInNode[C io.Closer](f *Fabric, n int, open func() (C, error)) (C, error) {
+	var c C
 	err := f.InNode(n, func() error {
 		var err error
-		var d net.Dialer
-		c, err = d.DialContext(ctx, network, address)
+		c, err = open()
 		return err
 	})
 	if err != nil {
-		return nil, err
+		var none C
+		return none, err
 	}
 	return c, f.track(c)
 }

@@ -44,28 +44,49 @@ func TestShapingOneFlowReachesTheUplinkRate(t *testing.T) {
 	// and alone within 2-3%. So the test waits for an idle host before
 	// each measurement and fails only when three in a row miss; a wrong
 	// rate misses every time.
-	for attempt := 1; ; attempt++ {
-		fabrictest.LockHost(t) // no chaos run loads the host meanwhile
-		waitIdle(t, 0.75, 3*time.Minute)
-		before := readCPU(t)
+	onIdleHost(t, false, func(attempt int) []string {
 		stop := sampleBacklogs(t, f)
 		fl := startFlow(f, 0, 2, 5001+attempt, 15<<20)
 		<-fl.done
 		stop()
-		idle := readCPU(t).idleSince(before)
 		if fl.err != nil {
 			t.Fatal(fl.err)
 		}
 		from, to := fl.marks[20], fl.marks[flowMarks]
 		got := float64(fl.bytesBetween(from, to)) * 8 / to.Sub(from).Seconds()
 		want := payloadRate(uplink, fl.mss)
-		t.Logf("attempt %d: goodput %.2f Mbit/s over %v, the %.0f Mbit/s uplink allows %.2f (MSS %d): %+.2f%% (host idle %.0f%%)",
-			attempt, got/1e6, to.Sub(from).Round(time.Millisecond), uplink/1e6, want/1e6, fl.mss, 100*(got/want-1), 100*idle)
-		if math.Abs(got/want-1) <= 0.05 {
+		t.Logf("attempt %d: goodput %.2f Mbit/s over %v, the %.0f Mbit/s uplink allows %.2f (MSS %d): %+.2f%%",
+			attempt, got/1e6, to.Sub(from).Round(time.Millisecond), uplink/1e6, want/1e6, fl.mss, 100*(got/want-1))
+		if math.Abs(got/want-1) > 0.05 {
+			return []string{fmt.Sprintf("one flow's goodput %.2f Mbit/s is not within 5%% of the %.2f Mbit/s the uplink allows", got/1e6, want/1e6)}
+		}
+		return nil
+	})
+}
+
+// onIdleHost takes a measurement, which returns what missed (nothing when
+// it is within bounds), on an idle host, at most three times: the fabric's
+// rates need CPU the host gives at once. What the last one missed fails
+// the test: the third's, or, if idleIsFinal, the first's during which the
+// host stayed idle, since another process did not cause that miss.
+func onIdleHost(t *testing.T, idleIsFinal bool, measure func(attempt int) (misses []string)) {
+	t.Helper()
+	// No chaos run loads the host meanwhile. Taken once: the lock is the
+	// test's until it ends, and a second LockHost would wait for it.
+	fabrictest.LockHost(t)
+	for attempt := 1; ; attempt++ {
+		waitIdle(t, 0.75, 3*time.Minute)
+		before := readCPU(t)
+		misses := measure(attempt)
+		idle := readCPU(t).idleSince(before)
+		t.Logf("attempt %d: host idle %.0f%%", attempt, 100*idle)
+		if len(misses) == 0 {
 			return
 		}
-		if attempt == 3 {
-			t.Errorf("one flow's goodput %.2f Mbit/s is not within 5%% of the %.2f Mbit/s the uplink allows in any of 3 measurements (host %.0f%% idle during the last)", got/1e6, want/1e6, 100*idle)
+		if (idleIsFinal && idle >= 0.75) || attempt == 3 {
+			for _, m := range misses {
+				t.Errorf("%s (measurement %d of at most 3; host %.0f%% idle during it)", m, attempt, 100*idle)
+			}
 			return
 		}
 	}
@@ -153,15 +174,11 @@ func TestShapingTwoFlowsShareTheUplink(t *testing.T) {
 		// other processes drops bursts of one flow). So the case waits
 		// for an idle host, and measures again if the host got busy
 		// while a measurement missed.
-		for attempt := 1; ; attempt++ {
-			fabrictest.LockHost(t) // no chaos run loads the host meanwhile
-			waitIdle(t, 0.75, 3*time.Minute)
-			before := readCPU(t)
+		onIdleHost(t, true, func(attempt int) []string {
 			shares, sum, link, span := twoTCPShares(t, f, uplink)
-			idle := readCPU(t).idleSince(before)
 			var misses []string
 			for i, got := range shares {
-				t.Logf("attempt %d: flow %d: %.2f Mbit/s over %v, an equal share is %.2f: %+.1f%% (host idle %.0f%%)", attempt, i, got/1e6, span.Round(time.Millisecond), link/2e6, 100*(got/(link/2)-1), 100*idle)
+				t.Logf("attempt %d: flow %d: %.2f Mbit/s over %v, an equal share is %.2f: %+.1f%%", attempt, i, got/1e6, span.Round(time.Millisecond), link/2e6, 100*(got/(link/2)-1))
 				if math.Abs(got/(link/2)-1) > 0.35 {
 					misses = append(misses, fmt.Sprintf("flow %d got %.2f Mbit/s: not within 35%% of an equal share (%.2f): one flow starves the other", i, got/1e6, link/2e6))
 				}
@@ -169,16 +186,8 @@ func TestShapingTwoFlowsShareTheUplink(t *testing.T) {
 			if math.Abs(sum/link-1) > 0.10 {
 				misses = append(misses, fmt.Sprintf("the two flows together got %.2f Mbit/s, not within 10%% of the %.2f the uplink allows", sum/1e6, link/1e6))
 			}
-			if len(misses) == 0 {
-				return
-			}
-			if idle >= 0.75 || attempt == 3 {
-				for _, m := range misses {
-					t.Errorf("%s (host %.0f%% idle during the measurement)", m, 100*idle)
-				}
-				return
-			}
-		}
+			return misses
+		})
 	})
 }
 

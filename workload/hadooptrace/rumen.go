@@ -72,6 +72,32 @@ func wrapSyntax(err error, file string, j *Job, task, field string) error {
 	return e
 }
 
+// readJobObject reads a job object into j, handing each key to field,
+// which reads its value; errors are *ParseErrors naming the job and key.
+func readJobObject(d *jsonstream.Reader, file string, j *Job, field func(key []byte) error) error {
+	if d.Kind() != '{' {
+		return wrapSyntax(d.Errorf("want a job object, got %s", kindWord(d.Kind())), file, j, "", "")
+	}
+	if err := readFields(d, file, j, func() string { return "" }, field); err != nil {
+		return wrapSyntax(err, file, j, "", "")
+	}
+	return nil
+}
+
+// readFields reads an object of job j, handing each key to field, which
+// reads its value. An error reading a value becomes a *ParseError naming
+// the file, the job, the task or attempt where says (asked only then, so
+// that a value read costs no name) and the key; an error of the object's
+// own syntax is returned as it is.
+func readFields(d *jsonstream.Reader, file string, j *Job, where func() string, field func(key []byte) error) error {
+	return d.Object(func(key []byte) error {
+		if err := field(key); err != nil {
+			return wrapSyntax(err, file, j, where(), string(key))
+		}
+		return nil
+	})
+}
+
 // int64Field reads a number that may be null (Unknown), -1 (Unknown) or
 // any whole number; other negative values are refused.
 func int64Field(d *jsonstream.Reader) (int64, error) {
@@ -90,10 +116,7 @@ func int64Field(d *jsonstream.Reader) (int64, error) {
 
 func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
 	j := &Job{File: file, Line: d.Line(), Submit: Unknown, Launch: Unknown, Finish: Unknown, MapMB: Unknown, ReduceMB: Unknown}
-	if d.Kind() != '{' {
-		return nil, wrapSyntax(d.Errorf("want a job object, got %s", kindWord(d.Kind())), file, j, "", "")
-	}
-	err := d.Object(func(key []byte) error {
+	err := readJobObject(d, file, j, func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "jobID":
@@ -138,13 +161,10 @@ func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) 
 		default:
 			err = d.Skip()
 		}
-		if err != nil {
-			return wrapSyntax(err, file, j, "", string(key))
-		}
-		return nil
+		return err
 	})
 	if err != nil {
-		return nil, wrapSyntax(err, file, j, "", "")
+		return nil, err
 	}
 	return j, nil
 }
@@ -154,7 +174,7 @@ func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) 
 func readRumenTask(d *jsonstream.Reader, file string, j *Job, in interner) (Task, string, error) {
 	t := Task{Input: Unknown}
 	var id, kind string
-	err := d.Object(func(key []byte) error {
+	err := readFields(d, file, j, func() string { return taskName(id) }, func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "taskID":
@@ -192,10 +212,7 @@ func readRumenTask(d *jsonstream.Reader, file string, j *Job, in interner) (Task
 		default:
 			err = d.Skip()
 		}
-		if err != nil {
-			return wrapSyntax(err, file, j, taskName(id), string(key))
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return t, "", wrapSyntax(err, file, j, taskName(id), "")
@@ -235,7 +252,13 @@ func readLayers(d *jsonstream.Reader, in interner) (Location, error) {
 func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, n int, in interner) (Attempt, error) {
 	a := Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown, SortFinish: Unknown, HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
 	var loc Location
-	err := d.Object(func(key []byte) error {
+	where := func() string {
+		if task != "" {
+			return fmt.Sprintf("task %s, attempts[%d]", task, n)
+		}
+		return fmt.Sprintf("attempts[%d]", n)
+	}
+	err := readFields(d, file, j, where, func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "attemptID":
@@ -272,14 +295,7 @@ func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, n 
 		default:
 			err = d.Skip()
 		}
-		if err != nil {
-			where := fmt.Sprintf("attempts[%d]", n)
-			if task != "" {
-				where = fmt.Sprintf("task %s, attempts[%d]", task, n)
-			}
-			return wrapSyntax(err, file, j, where, string(key))
-		}
-		return nil
+		return err
 	})
 	if a.Loc.Host == "" {
 		a.Loc = loc

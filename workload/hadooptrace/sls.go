@@ -24,10 +24,7 @@ func ScanSLS(r io.Reader, file string, fn func(*Job) error) error {
 func readSLSJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
 	j := &Job{File: file, Line: d.Line(), Submit: Unknown, Launch: Unknown, Finish: Unknown,
 		MapMB: Unknown, ReduceMB: Unknown, BytesModelled: true, Outcome: "SUCCESS"}
-	if d.Kind() != '{' {
-		return nil, wrapSyntax(d.Errorf("want a job object, got %s", kindWord(d.Kind())), file, j, "", "")
-	}
-	err := d.Object(func(key []byte) error {
+	err := readJobObject(d, file, j, func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "job.id":
@@ -67,13 +64,10 @@ func readSLSJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
 		default:
 			err = d.Skip()
 		}
-		if err != nil {
-			return wrapSyntax(err, file, j, "", string(key))
-		}
-		return nil
+		return err
 	})
 	if err != nil {
-		return nil, wrapSyntax(err, file, j, "", "")
+		return nil, err
 	}
 	if j.Name == "" {
 		j.Name = j.ID
@@ -87,7 +81,7 @@ func readSLSTask(d *jsonstream.Reader, file string, j *Job, i int, in interner) 
 	reduce := false
 	mb := int64(Unknown)
 	where := fmt.Sprintf("job.tasks[%d]", i)
-	err := d.Object(func(key []byte) error {
+	err := readFields(d, file, j, func() string { return where }, func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "container.host":
@@ -115,10 +109,7 @@ func readSLSTask(d *jsonstream.Reader, file string, j *Job, i int, in interner) 
 		default:
 			err = d.Skip()
 		}
-		if err != nil {
-			return wrapSyntax(err, file, j, where, string(key))
-		}
-		return nil
+		return err
 	})
 	if err == nil && a.Start >= 0 && a.Finish >= 0 && a.Finish < a.Start {
 		err = wrapSyntax(d.Errorf("container.end.ms %d is before container.start.ms %d", a.Finish, a.Start), file, j, where, "container.end.ms")
