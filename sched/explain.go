@@ -120,9 +120,9 @@ func (p *NAS) WhyNot(c Cluster, o Offer, j *Job) string {
 	}
 	us := p.users[p.jobs[j.Index].user]
 	if o.Slot == ReduceSlot {
-		return fmt.Sprintf("nas CR-RTS: %s job, its user skipped %d of D^r %d", p.Class(j), us.redSkips, p.cfg.reduceSkips)
+		return fmt.Sprintf("nas CR-RTS: %s job, its user skipped %d of D^r %d", p.Class(j), us.reds.n, p.cfg.reduceSkips)
 	}
-	return fmt.Sprintf("nas MTS: no data-local shuffle-qualified map for the node, %s job, its user skipped %d of D^m %d", p.Class(j), us.mapSkips, p.cfg.mapSkips)
+	return fmt.Sprintf("nas MTS: no data-local shuffle-qualified map for the node, %s job, its user skipped %d of D^m %d", p.Class(j), us.maps.n, p.cfg.mapSkips)
 }
 
 // WhyNot gives a job's TD status (Fig. 6).

@@ -157,12 +157,18 @@ type nasJob struct {
 	delayed   int     // reduces tagged "delayed" by CR-RTS, not yet launched
 }
 
-// nasUser is one user's skip counters (D_i^m, D_i^r) and, for wait_s,
-// the start of the current skip spells.
+// nasUser is one user's skip counters, D_i^m for maps (MTS, section
+// III-C) and D_i^r for reduces (CR-RTS, section III-E).
 type nasUser struct {
-	mapSkips, redSkips int
-	mapSpell, redSpell bool
-	mapStart, redStart float64
+	maps, reds skipCount
+}
+
+// skipCount is one of a user's skip counters and, for wait_s, the start
+// of its current spell of skips.
+type skipCount struct {
+	n     int
+	spell bool
+	start float64
 }
 
 // nasCall is the state of one Place call.
@@ -640,21 +646,33 @@ func (p *NAS) eachUser(k TaskKind, keep func(*Job) bool, f func(u int32, g []*Jo
 	flush()
 }
 
-// relaxed reports whether user u may be served without NAS's preferences:
-// skipped skips times (or, with wait_s, continuously for wait_s seconds
-// since spell began at start).
-func (p *NAS) relaxed(skips, limit int, spell bool, start float64) bool {
+// relaxed reports whether a user whose counter is c may be served without
+// NAS's preferences: skipped limit times (or, with wait_s, continuously
+// for wait_s seconds).
+func (p *NAS) relaxed(c skipCount, limit int) bool {
 	if p.cfg.waitS > 0 {
-		return spell && p.call.now-start >= p.cfg.waitS
+		return c.spell && p.call.now-c.start >= p.cfg.waitS
 	}
-	return skips >= limit
+	return c.n >= limit
+}
+
+// skip counts a request that skipped the user: the counter counts the
+// offer if it counts requests (every freed slot's, or every offer's), and
+// a wait_s spell starts.
+func (p *NAS) skip(c *skipCount) {
+	if p.call.o.Freed || p.cfg.everyOffer {
+		c.n++
+	}
+	if !c.spell {
+		c.spell, c.start = true, p.call.now
+	}
 }
 
 // MapSkips is user pool's map skip counter D_i^m (section III-C).
-func (p *NAS) MapSkips(pool string) int { return p.users[p.user(pool)].mapSkips }
+func (p *NAS) MapSkips(pool string) int { return p.users[p.user(pool)].maps.n }
 
 // ReduceSkips is user pool's reduce skip counter D_i^r (section III-E).
-func (p *NAS) ReduceSkips(pool string) int { return p.users[p.user(pool)].redSkips }
+func (p *NAS) ReduceSkips(pool string) int { return p.users[p.user(pool)].reds.n }
 
 // Delayed is the number of job j's reduces CR-RTS has tagged "delayed"
 // that have not launched yet (section III-E).

@@ -153,7 +153,7 @@ func (p *NAS) mtsUser(u int32, g []*Job) bool {
 	if best != nil {
 		return p.launchMap(us, best, bi, RuleNASLocal)
 	}
-	if !p.relaxed(us.mapSkips, p.cfg.mapSkips, us.mapSpell, us.mapStart) {
+	if !p.relaxed(us.maps, p.cfg.mapSkips) {
 		p.skipMaps(us)
 		return false
 	}
@@ -213,16 +213,8 @@ func (p *NAS) mtsUser(u int32, g []*Job) bool {
 	return false
 }
 
-// skipMaps skips user us for this map request (line 18): its counter
-// counts the offer if it counts requests, and a wait_s spell starts.
-func (p *NAS) skipMaps(us *nasUser) {
-	if p.call.o.Freed || p.cfg.everyOffer {
-		us.mapSkips++
-	}
-	if !us.mapSpell {
-		us.mapSpell, us.mapStart = true, p.call.now
-	}
-}
+// skipMaps skips user us for this map request (line 18).
+func (p *NAS) skipMaps(us *nasUser) { p.skip(&us.maps) }
 
 // fitGap is how far an output of out falls below the space avail: the
 // closest fit has the smallest gap. With no threshold every fit is equal.
@@ -242,7 +234,7 @@ func (p *NAS) mapInput(j *Job, i int) float64 {
 }
 
 func (p *NAS) launchMap(us *nasUser, j *Job, i int, rule string) bool {
-	us.mapSkips, us.mapSpell = 0, false
+	us.maps = skipCount{}
 	p.call.d, p.call.ok = Decision{Job: j, Kind: MapTask, Map: i, Rule: rule}, true
 	return true
 }

@@ -125,7 +125,7 @@ func (p *NAS) passedByTally(u int32, pl *pool, s SlotKind, held bool) bool {
 		return false // a map may be shuffle-qualified here
 	}
 	us := &p.users[u]
-	if p.relaxed(us.mapSkips, p.cfg.mapSkips, us.mapSpell, us.mapStart) {
+	if p.relaxed(us.maps, p.cfg.mapSkips) {
 		return false // MTS launches one of its maps
 	}
 	p.skipMaps(us)
@@ -164,7 +164,7 @@ func (p *NAS) passedByReduceTally(u int32, pl *pool) bool {
 		return false
 	}
 	us := &p.users[u]
-	if p.relaxed(us.redSkips, p.cfg.reduceSkips, us.redSpell, us.redStart) {
+	if p.relaxed(us.reds, p.cfg.reduceSkips) {
 		return false // CR-RTS launches one of its reduces
 	}
 	p.skipReduces(us)

@@ -110,7 +110,7 @@ func (p *NAS) crrtsUser(u int32, g []*Job) bool {
 			delayed = j
 		}
 	}
-	relaxed := p.relaxed(us.redSkips, p.cfg.reduceSkips, us.redSpell, us.redStart)
+	relaxed := p.relaxed(us.reds, p.cfg.reduceSkips)
 	pick, rule := light, RuleNASLightReduce
 	if pick == nil {
 		if !relaxed {
@@ -128,19 +128,10 @@ func (p *NAS) crrtsUser(u int32, g []*Job) bool {
 			pick = g[0]
 		}
 	}
-	us.redSkips, us.redSpell = 0, false
+	us.reds = skipCount{}
 	k.d, k.ok = Decision{Job: pick, Kind: ReduceTask, Rule: rule}, true
 	return true
 }
 
-// skipReduces skips user us for this reduce request (Algorithm 4 line 6):
-// its counter counts the offer if it counts requests, and a wait_s spell
-// starts.
-func (p *NAS) skipReduces(us *nasUser) {
-	if p.call.o.Freed || p.cfg.everyOffer {
-		us.redSkips++
-	}
-	if !us.redSpell {
-		us.redSpell, us.redStart = true, p.call.now
-	}
-}
+// skipReduces skips user us for this reduce request (Algorithm 4 line 6).
+func (p *NAS) skipReduces(us *nasUser) { p.skip(&us.reds) }
