@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
@@ -26,11 +27,11 @@ type fdCost struct {
 	name string
 	// apply changes an old experiment's set-up into this model's; nil
 	// keeps it.
-	apply func(Setup) Setup
+	apply func(harness.Setup) harness.Setup
 }
 
 // on is s under the model.
-func (c fdCost) on(s Setup) Setup {
+func (c fdCost) on(s harness.Setup) harness.Setup {
 	if c.apply == nil {
 		return s
 	}
@@ -47,13 +48,13 @@ func fdCosts(hdd scenario.Profile, speculative bool) []fdCost {
 	startup := hdd.TaskStartupS
 	return []fdCost{
 		{name: "fluid"},
-		{name: hddProfileName, apply: func(s Setup) Setup { return withHDDProfile(s, hdd, speculative) }},
-		{name: "hdd, no start-up", apply: func(s Setup) Setup {
+		{name: hddProfileName, apply: func(s harness.Setup) harness.Setup { return withHDDProfile(s, hdd, speculative) }},
+		{name: "hdd, no start-up", apply: func(s harness.Setup) harness.Setup {
 			s = withHDDProfile(s, hdd, speculative)
 			s.Engine.TaskStartupS = 0
 			return s
 		}},
-		{name: "fluid + start-up", apply: func(s Setup) Setup {
+		{name: "fluid + start-up", apply: func(s harness.Setup) harness.Setup {
 			s.Engine.TaskStartupS = startup
 			return s
 		}},
@@ -63,7 +64,7 @@ func fdCosts(hdd scenario.Profile, speculative bool) []fdCost {
 // withHDDProfile gives s the hadoop1-hdd profile p's costs: its disk, task
 // start-up, spills, merges, heartbeat and launch limit, as a scenario
 // naming the profile would get them, and speculation as speculative says.
-func withHDDProfile(s Setup, p scenario.Profile, speculative bool) Setup {
+func withHDDProfile(s harness.Setup, p scenario.Profile, speculative bool) harness.Setup {
 	d := *p.Disk
 	s.Cluster.Disk, s.Cluster.DiskMBps = &d, d.SeqMBps
 	e := &s.Engine
@@ -85,12 +86,12 @@ func withHDDProfile(s Setup, p scenario.Profile, speculative bool) Setup {
 // the engine launches on its own (speculation) and killed attempts are
 // not timed.
 type mapTimer struct {
-	passThrough
+	harness.PassThrough
 	classOf func(*sched.Job) int
 
-	runs mapRuns[mtRun]
+	runs harness.MapRuns[mtRun]
 	// dur[class][reach] is the attempts' durations in seconds.
-	dur [][3]stat
+	dur [][3]harness.Stat
 }
 
 // mtRun is where a map attempt reads from and when it started.
@@ -105,12 +106,12 @@ func newMapTimer(inner sched.Policy, classes int, classOf func(*sched.Job) int) 
 	if classOf == nil {
 		classOf = func(*sched.Job) int { return 0 }
 	}
-	return &mapTimer{passThrough: passTo(inner), classOf: classOf, dur: make([][3]stat, classes)}
+	return &mapTimer{PassThrough: harness.PassTo(inner), classOf: classOf, dur: make([][3]harness.Stat, classes)}
 }
 
 func (t *mapTimer) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	t.runs.forget()
-	d, ok := t.inner.Assign(c, o)
+	t.runs.Forget()
+	d, ok := t.Inner.Assign(c, o)
 	if ok && d.Kind == sched.MapTask {
 		topo := c.Topology()
 		reach := cluster.Reach(math.MaxInt8)
@@ -121,26 +122,26 @@ func (t *mapTimer) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 				reach = min(reach, topo.ReachOf(r, o.Node))
 			}
 		}
-		t.runs.decided(d.Job, d.Map, o.Node, mtRun{reach: reach})
+		t.runs.Decided(d.Job, d.Map, o.Node, mtRun{reach: reach})
 	}
 	return d, ok
 }
 
 func (t *mapTimer) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	t.passThrough.TaskLaunched(c, j, k, n)
+	t.PassThrough.TaskLaunched(c, j, k, n)
 	if k != sched.MapTask {
 		return
 	}
-	t.runs.launched(c, j, n, mtRun{}).note.start = c.Now()
+	t.runs.Launched(c, j, n, mtRun{}).Note.start = c.Now()
 }
 
 func (t *mapTimer) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	t.passThrough.TaskEnded(c, j, k, n, killed)
+	t.PassThrough.TaskEnded(c, j, k, n, killed)
 	if k != sched.MapTask {
 		return
 	}
-	if r, ok := t.runs.ended(c, j, n, nil, false); ok && !killed && r.m >= 0 {
-		t.dur[t.classOf(j)][r.note.reach].add(c.Now() - r.note.start)
+	if r, ok := t.runs.Ended(c, j, n, nil, false); ok && !killed && r.Map >= 0 {
+		t.dur[t.classOf(j)][r.Note.reach].Add(c.Now() - r.Note.start)
 	}
 }
 
@@ -149,56 +150,56 @@ func (t *mapTimer) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n 
 
 // fdRun is one simulation of the re-runs: simRun's, with its maps timed.
 type fdRun struct {
-	simRun
+	harness.Run
 	classes int
 	classOf func(*sched.Job) int
 }
 
 // fdOut is what the re-runs keep of a simulation.
 type fdOut struct {
-	outcome
-	dur [][3]stat
+	harness.Outcome
+	dur [][3]harness.Stat
 }
 
 // exec runs r as simRun.exec does, with a mapTimer between the engine (or
 // the closed-loop gate) and the policy.
 func (r fdRun) exec() (*fdOut, error) {
 	var t *mapTimer
-	r.probe = func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+	r.Probe = func(p sched.Policy, _ *cluster.Topology) sched.Policy {
 		t = newMapTimer(p, max(1, r.classes), r.classOf)
 		return t
 	}
-	out, err := r.simRun.exec()
+	out, err := r.Run.Exec()
 	if err != nil {
 		return nil, err
 	}
-	return &fdOut{outcome: *out, dur: t.dur}, nil
+	return &fdOut{Outcome: *out, dur: t.dur}, nil
 }
 
 // by is r under policy p, its maps timed (exec): r is a copy, so that
 // the policies of one scenario, which run at once, each have their own.
-func (r fdRun) by(p PolicySpec) (*fdOut, error) {
-	r.policy = p
+func (r fdRun) by(p harness.PolicySpec) (*fdOut, error) {
+	r.Policy = p
 	return r.exec()
 }
 
 // fdDur accumulates one class's map durations by reach over seeds: every
 // attempt's duration, pooled.
-type fdDur [3]stat
+type fdDur [3]harness.Stat
 
-func (d *fdDur) add(s [3]stat) {
+func (d *fdDur) add(s [3]harness.Stat) {
 	for k := range s {
-		if s[k].n == 0 {
+		if s[k].N == 0 {
 			continue
 		}
-		if d[k].n == 0 || s[k].min < d[k].min {
-			d[k].min = s[k].min
+		if d[k].N == 0 || s[k].Min < d[k].Min {
+			d[k].Min = s[k].Min
 		}
-		if d[k].n == 0 || s[k].max > d[k].max {
-			d[k].max = s[k].max
+		if d[k].N == 0 || s[k].Max > d[k].Max {
+			d[k].Max = s[k].Max
 		}
-		d[k].n += s[k].n
-		d[k].sum += s[k].sum
+		d[k].N += s[k].N
+		d[k].Sum += s[k].Sum
 	}
 }
 
@@ -209,10 +210,10 @@ func (d fdDur) text(reaches int) string {
 		if k > 0 {
 			out += " / "
 		}
-		if d[k].n == 0 {
+		if d[k].N == 0 {
 			out += "-"
 		} else {
-			out += num(d[k].mean(), 1)
+			out += harness.Num(d[k].Mean(), 1)
 		}
 	}
 	return out
@@ -221,8 +222,8 @@ func (d fdDur) text(reaches int) string {
 func (d fdDur) csv() []string {
 	out := make([]string, 3)
 	for k := range out {
-		if d[k].n > 0 {
-			out[k] = num(d[k].mean(), 3)
+		if d[k].N > 0 {
+			out[k] = harness.Num(d[k].Mean(), 3)
 		}
 	}
 	return out
@@ -230,17 +231,17 @@ func (d fdDur) csv() []string {
 
 // backups is the speculative backups a run launched.
 func backups(s *fdOut) float64 {
-	if s.summary.Speculation == nil {
+	if s.Summary.Speculation == nil {
 		return 0
 	}
-	return float64(s.summary.Speculation.Backups)
+	return float64(s.Summary.Speculation.Backups)
 }
 
 // mapTimes is the column of a row's map durations by reach (d), the
 // first reaches of them shown.
-func mapTimes[R any](head string, reaches int, d func(R) fdDur) column[R] {
-	return column[R]{head: head, text: func(r R) string { return d(r).text(reaches) },
-		csv: []string{"map_s_node", "map_s_rack", "map_s_off"}, cells: func(r R) []string { return d(r).csv() }}
+func mapTimes[R any](head string, reaches int, d func(R) fdDur) harness.Column[R] {
+	return harness.Column[R]{Head: head, Text: func(r R) string { return d(r).text(reaches) },
+		CSV: []string{"map_s_node", "map_s_rack", "map_s_off"}, Cells: func(r R) []string { return d(r).csv() }}
 }
 
 // ---------------------------------------------------------------------
@@ -262,8 +263,8 @@ func smallJobsCount(maps, mapSlots int) int {
 }
 
 // fdMapAxes is fair-delay/map's grid and labels, all its figure needs.
-func fdMapAxes() regimeMap {
-	return regimeMap{
+func fdMapAxes() harness.RegimeMap {
+	return harness.RegimeMap{
 		XName: "maps", YName: "startup_s",
 		XLabel: "maps per job (scan jobs, 128 MB blocks)", YLabel: "task start-up (s)",
 		Xs: fdMapMaps, Ys: fdMapStartupS,
@@ -280,10 +281,10 @@ func fdMapAxes() regimeMap {
 // fdMap is fair-delay/map as a regime map: FIFO + delay over FIFO on
 // small-jobs' batches under the hadoop1-hdd profile, by job size and task
 // start-up.
-func fdMap() (regimeMap, error) {
+func fdMap() (harness.RegimeMap, error) {
 	hdd, err := hddProfile()
 	if err != nil {
-		return regimeMap{}, err
+		return harness.RegimeMap{}, err
 	}
 	marks := map[[2]int]string{}
 	yi := slices.Index(fdMapStartupS, hdd.TaskStartupS)
@@ -297,23 +298,23 @@ func fdMap() (regimeMap, error) {
 	slots := cfg.Racks * cfg.NodesPerRack * cfg.MapSlots
 	m := fdMapAxes()
 	m.Marks = marks
-	m.run = func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+	m.Run = func(_ Options, p harness.PolicySpec, xi, yi int, seed uint64) (harness.MapOutcome, error) {
 		maps := int(fdMapMaps[xi])
 		jobs := make([]workload.Job, smallJobsCount(maps, slots))
 		for i := range jobs {
 			jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", maps, seed, i), i, 0, maps, cfg.BlockBytes(), ScanMapS)
 		}
-		s := withHDDProfile(Setup{Cluster: cl, Seed: seed}, hdd, true)
+		s := withHDDProfile(harness.Setup{Cluster: cl, Seed: seed}, hdd, true)
 		s.Engine.TaskStartupS = fdMapStartupS[yi]
-		out, err := fdRun{simRun: simRun{setup: s, jobs: jobs, policy: p}}.exec()
+		out, err := fdRun{Run: harness.Run{Setup: s, Jobs: jobs, Policy: p}}.exec()
 		if err != nil {
-			return mapOutcome{}, err
+			return harness.MapOutcome{}, err
 		}
-		sum := out.summary
+		sum := out.Summary
 		if sum.JobsCompleted != len(jobs) {
-			return mapOutcome{}, fmt.Errorf("%d of %d jobs finished", sum.JobsCompleted, len(jobs))
+			return harness.MapOutcome{}, fmt.Errorf("%d of %d jobs finished", sum.JobsCompleted, len(jobs))
 		}
-		return mapOutcome{Turnaround: sum.Turnaround.Mean, Throughput: sum.ThroughputJobsPerHour}, nil
+		return harness.MapOutcome{Turnaround: sum.Turnaround.Mean, Throughput: sum.ThroughputJobsPerHour}, nil
 	}
 	return m, nil
 }
@@ -322,7 +323,7 @@ func fdMap() (regimeMap, error) {
 // paper's measure, on the grid.
 func fdMapFigure() *report.TableFigure {
 	m := fdMapAxes()
-	f := mapFigure("fair-delay/map: delay scheduling's throughput gain by job size and task start-up (hdd profile)",
+	f := harness.MapFigure("fair-delay/map: delay scheduling's throughput gain by job size and task start-up (hdd profile)",
 		"FIFO's workload time over FIFO + delay's (T1 = T2 = 15 s) on the same small-jobs batch (above 1: delay finishes "+
 			"first), mean over 3 seeds, on the private cluster (100 nodes in 4 racks, 6 map slots) under the hadoop1-hdd "+
 			"profile's disk, spills, merges and backups; x: maps per job, y: the task start-up. Marked: the cells "+
@@ -330,5 +331,5 @@ func fdMapFigure() *report.TableFigure {
 		"Fig. 12 and section 6.2.1: delay scheduling raised the small-jobs workloads' throughput 1.2x (3-map jobs), 1.7x "+
 			"(10) and 1.3x (100) on the paper's private cluster; its scan maps took 9 s, start-up included.",
 		m)
-	return throughputHeat(f, m)
+	return harness.ThroughputHeat(f, m)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -47,34 +48,13 @@ func SmallJobsWorkloads(mapSlots int) []SmallJobs {
 	return out
 }
 
-// closedLoopJobs lays out workers' jobs in rounds (round k holds every
-// worker's k-th job), all submitted to the engine at time 0 for the gate to
-// release; mk builds job id, the k-th of worker w.
-func closedLoopJobs(perWorker []int, mk func(id, w, k int) workload.Job) ([]workload.Job, *workerPlan) {
-	var jobs []workload.Job
-	plan := &workerPlan{}
-	most := 0
-	for _, n := range perWorker {
-		most = max(most, n)
-	}
-	for k := range most {
-		for w, n := range perWorker {
-			if k < n {
-				jobs = append(jobs, mk(len(jobs), w, k))
-				plan.owner = append(plan.owner, w)
-			}
-		}
-	}
-	return jobs, plan
-}
-
 // The small-jobs schedulers. The paper "compared fair sharing and FIFO with
 // and without delay scheduling (T1 = T2 = 15 s). FIFO performed the same as
 // fair sharing, so we only show two bars." We run FIFO: with thousands of
 // queued 3-map jobs (one pool each), fair sharing's per-offer ordering
 // would dominate the run time while, by the paper's account, changing
 // nothing.
-var smallJobsPolicies = []PolicySpec{
+var smallJobsPolicies = []harness.PolicySpec{
 	{Label: "FIFO", Name: "fifo"},
 	{Label: "FIFO + delay", Name: "fifo-delay", Params: map[string]any{"t1_s": smallJobsDelayT, "t2_s": smallJobsDelayT}},
 }
@@ -95,20 +75,20 @@ var smallJobsPaper = map[int][2]struct{ node, rack, gain string }{
 // fair-delay/small-jobs-hdd: the same runs beside the hadoop1-hdd
 // profile's, speculation on (fdTwin).
 func runSmallJobs(hdd bool) func(Options) (*Result, error) {
-	return fdTwin(hdd, true, smallJobsRows, func(seeds int) table[fdRow] {
+	return fdTwin(hdd, true, smallJobsRows, func(seeds int) harness.Table[fdRow] {
 		type R = fdRow
 		if !hdd {
-			return table[R]{
-				title: fmt.Sprintf("fair-delay/small-jobs: batches of scan jobs on 100 nodes in 4 racks x 6 map slots, with and without delay scheduling (T1 = T2 = 15 s), %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
-				cols: []column[R]{
+			return harness.Table[R]{
+				Title: fmt.Sprintf("fair-delay/small-jobs: batches of scan jobs on 100 nodes in 4 racks x 6 map slots, with and without delay scheduling (T1 = T2 = 15 s), %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
+				Cols: []harness.Column[R]{
 					fdMapsCol,
 					fdJobsCol,
-					fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
-					percent("rack-local % (incl. node)", "rack_local_pct", 1, R.rack),
-					paper("paper", "paper_rack_local_pct", func(r R) string { return r.paper[1] }),
+					fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+					harness.Percent("rack-local % (incl. node)", "rack_local_pct", 1, R.rack),
+					harness.Paper("paper", "paper_rack_local_pct", func(r R) string { return r.paper[1] }),
 					fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
 				},
-				notes: []string{
+				Notes: []string{
 					"each workload is one batch submitted at time 0; workload time: last finish. Locality: fraction of map launches.",
 					"throughput gain: workload time without delay scheduling / with it. The paper's bars are fair sharing; it found",
 					"FIFO the same. Paper: delay scheduling raised throughput 1.2x (3 maps), 1.7x (10), 1.3x (100); the 3-map gain",
@@ -116,23 +96,23 @@ func runSmallJobs(hdd bool) func(Options) (*Result, error) {
 				},
 			}
 		}
-		return table[R]{
-			title: fmt.Sprintf("fair-delay/small-jobs-hdd: small-jobs' batches on 100 nodes in 4 racks x 6 map slots, fluid beside hadoop1-hdd (one 138 MB/s disk a node, 4 s start-up, spills, merges, backups) and its two halves, %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
-			cols: []column[R]{
+		return harness.Table[R]{
+			Title: fmt.Sprintf("fair-delay/small-jobs-hdd: small-jobs' batches on 100 nodes in 4 racks x 6 map slots, fluid beside hadoop1-hdd (one 138 MB/s disk a node, 4 s start-up, spills, merges, backups) and its two halves, %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
+			Cols: []harness.Column[R]{
 				fdMapsCol,
 				fdJobsCol,
 				fdCostsCol,
-				fdSchedulerCol, seedsCol[R]("seeds", seeds),
-				{head: "node / rack-local %", text: func(r R) string { return r.node().pct() + " / " + r.rack().pct() },
-					csv: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, cells: func(r R) []string { return r.node().scale(100).csv(1) }},
-				both("paper", func(r R) string { return r.paper[0] + " / " + r.paper[1] }, "paper_node_local_pct", func(r R) string { return r.paper[0] }),
-				written(func(r R) []string { return append(r.rack().scale(100).csv(1), r.paper[1]) },
+				fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds),
+				{Head: "node / rack-local %", Text: func(r R) string { return r.node().Pct() + " / " + r.rack().Pct() },
+					CSV: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, Cells: func(r R) []string { return r.node().Scale(100).CSV(1) }},
+				harness.Both("paper", func(r R) string { return r.paper[0] + " / " + r.paper[1] }, "paper_node_local_pct", func(r R) string { return r.paper[0] }),
+				harness.Written(func(r R) []string { return append(r.rack().Scale(100).CSV(1), r.paper[1]) },
 					"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max", "paper_rack_local_pct"),
 				fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
 				mapTimes("map s: node / rack / off-rack", 3, R.dur),
 				fdBackupsCol,
 			},
-			notes: []string{
+			Notes: []string{
 				"fluid: fair-delay/small-jobs' own runs (the same seeds and numbers). hadoop1-hdd: the same batches with the profile's",
 				"costs (scenario/profiles.go), speculation on; hdd, no start-up: all of them but the 4 s start-up; fluid + start-up: the",
 				"4 s start-up alone. throughput gain: workload time without delay / with it, same seed.",
@@ -164,19 +144,19 @@ func smallJobsRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 		for ci, cost := range costs {
 			for pi, p := range smallJobsPolicies {
 				pp := smallJobsPaper[wl.Maps][pi]
-				rows = append(rows, fdRow{g: g, c: cell{ci*len(wls) + wi, pi}, maps: wl.Maps, jobs: wl.Jobs, cost: cost.name, label: p.Label,
+				rows = append(rows, fdRow{g: g, c: harness.Cell{S: ci*len(wls) + wi, P: pi}, maps: wl.Maps, jobs: wl.Jobs, cost: cost.name, label: p.Label,
 					paper: [3]string{pp.node, pp.rack, pp.gain}})
 			}
 		}
 	}
-	return rows, g.seeds, err
+	return rows, g.Seeds, err
 }
 
 // fdTwin is a microbenchmark run by rows under the fluid model or, with
 // hdd (its -hdd twin), under the fluid model beside the hadoop1-hdd
 // profile and its two halves (fdCosts; speculative: whether the profile's
 // backups run), and tabulated by table for its number of seeds.
-func fdTwin[R any](hdd, speculative bool, rows func(Options, []fdCost) ([]R, int, error), table func(seeds int) table[R]) func(Options) (*Result, error) {
+func fdTwin[R any](hdd, speculative bool, rows func(Options, []fdCost) ([]R, int, error), table func(seeds int) harness.Table[R]) func(Options) (*Result, error) {
 	return func(o Options) (*Result, error) {
 		costs := []fdCost{{name: "fluid"}}
 		if hdd {
@@ -190,26 +170,26 @@ func fdTwin[R any](hdd, speculative bool, rows func(Options, []fdCost) ([]R, int
 		if err != nil {
 			return nil, err
 		}
-		return table(seeds).result(rs), nil
+		return table(seeds).Result(rs), nil
 	}
 }
 
 // The microbenchmarks' columns, shared by each table and its hdd twin.
 var (
-	fdMapsCol      = key("maps", "maps", func(r fdRow) string { return fmt.Sprint(r.maps) })
-	fdJobsCol      = key("jobs", "jobs", func(r fdRow) string { return fmt.Sprint(r.jobs) })
-	fdCostsCol     = key("costs", "costs", func(r fdRow) string { return r.cost })
-	fdSchedulerCol = key("scheduler", "scheduler", func(r fdRow) string { return r.label })
-	fdNodeCol      = percent("node-local %", "node_local_pct", 1, fdRow.node)
-	fdPaperNodeCol = paper("paper", "paper_node_local_pct", func(r fdRow) string { return r.paper[0] })
-	fdGainCol      = spread("throughput gain", "throughput_gain", 2, 3, fdRow.gain)
-	fdPaperGainCol = paper("paper", "paper_throughput_gain", func(r fdRow) string { return r.paper[2] })
-	fdBackupsCol   = number("backups", "backups", 0, 1, func(r fdRow) float64 { return r.over(backups).mean() })
+	fdMapsCol      = harness.Key("maps", "maps", func(r fdRow) string { return fmt.Sprint(r.maps) })
+	fdJobsCol      = harness.Key("jobs", "jobs", func(r fdRow) string { return fmt.Sprint(r.jobs) })
+	fdCostsCol     = harness.Key("costs", "costs", func(r fdRow) string { return r.cost })
+	fdSchedulerCol = harness.Key("scheduler", "scheduler", func(r fdRow) string { return r.label })
+	fdNodeCol      = harness.Percent("node-local %", "node_local_pct", 1, fdRow.node)
+	fdPaperNodeCol = harness.Paper("paper", "paper_node_local_pct", func(r fdRow) string { return r.paper[0] })
+	fdGainCol      = harness.Spread("throughput gain", "throughput_gain", 2, 3, fdRow.gain)
+	fdPaperGainCol = harness.Paper("paper", "paper_throughput_gain", func(r fdRow) string { return r.paper[2] })
+	fdBackupsCol   = harness.Number("backups", "backups", 0, 1, func(r fdRow) float64 { return r.over(backups).Mean() })
 )
 
 // fdTimeCol is the column of a batch's time to finish, under head.
-func fdTimeCol(head string) column[fdRow] {
-	return spread(head, "time_s", 0, 1, func(r fdRow) stat { return r.over(func(x *fdOut) float64 { return x.summary.MakespanS }) })
+func fdTimeCol(head string) harness.Column[fdRow] {
+	return harness.Spread(head, "time_s", 0, 1, func(r fdRow) harness.Stat { return r.over(func(x *fdOut) float64 { return x.Summary.MakespanS }) })
 }
 
 // fdRow is a row of the microbenchmarks' tables: a batch (maps a job and
@@ -217,29 +197,29 @@ func fdTimeCol(head string) column[fdRow] {
 // paper's numbers (locality, rack locality, gain; "-" where it gives
 // none).
 type fdRow struct {
-	g           grid[*fdOut]
-	c           cell
+	g           harness.Grid[*fdOut]
+	c           harness.Cell
 	maps, jobs  int
 	cost, label string
 	paper       [3]string
 }
 
 // over is v of the row's runs over the seeds.
-func (r fdRow) over(v func(*fdOut) float64) stat { return r.g.over(v)(r.c) }
+func (r fdRow) over(v func(*fdOut) float64) harness.Stat { return r.g.Over(v)(r.c) }
 
-func (r fdRow) node() stat {
-	return r.over(func(x *fdOut) float64 { return x.summary.Locality.Node })
+func (r fdRow) node() harness.Stat {
+	return r.over(func(x *fdOut) float64 { return x.Summary.Locality.Node })
 }
 
-func (r fdRow) rack() stat {
-	return r.over(func(x *fdOut) float64 { return x.summary.Locality.Node + x.summary.Locality.Rack })
+func (r fdRow) rack() harness.Stat {
+	return r.over(func(x *fdOut) float64 { return x.Summary.Locality.Node + x.Summary.Locality.Rack })
 }
 
 // gain is the first policy's time to finish over the row's, seed by seed.
-func (r fdRow) gain() stat {
-	var s stat
-	for si := range r.g.seeds {
-		s.add(r.g.at(r.c.s, si, 0).summary.MakespanS / r.g.at(r.c.s, si, r.c.p).summary.MakespanS)
+func (r fdRow) gain() harness.Stat {
+	var s harness.Stat
+	for si := range r.g.Seeds {
+		s.Add(r.g.At(r.c.S, si, 0).Summary.MakespanS / r.g.At(r.c.S, si, r.c.P).Summary.MakespanS)
 	}
 	return s
 }
@@ -247,8 +227,8 @@ func (r fdRow) gain() stat {
 // dur is the row's map durations by reach, every seed's pooled.
 func (r fdRow) dur() fdDur {
 	var d fdDur
-	for si := range r.g.seeds {
-		d.add(r.g.at(r.c.s, si, r.c.p).dur[0])
+	for si := range r.g.Seeds {
+		d.add(r.g.At(r.c.S, si, r.c.P).dur[0])
 	}
 	return d
 }
@@ -257,7 +237,7 @@ func (r fdRow) dur() fdDur {
 // of nb batches (jobs draws batch b's jobs for a seed) under each policy
 // and each of costs on cluster cl, its maps timed. Batch b under cost c is
 // the grid's scenario c x nb + b.
-func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []PolicySpec, jobs func(b int, seed uint64) []workload.Job) (grid[*fdOut], error) {
+func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []harness.PolicySpec, jobs func(b int, seed uint64) []workload.Job) (harness.Grid[*fdOut], error) {
 	type batch struct{ cost, b int }
 	var bs []batch
 	for ci := range costs {
@@ -265,8 +245,8 @@ func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []Poli
 			bs = append(bs, batch{ci, b})
 		}
 	}
-	return runGrid(o, bs, pols, func(b batch, seed uint64) (func(PolicySpec) (*fdOut, error), error) {
-		return fdRun{simRun: simRun{setup: costs[b.cost].on(Setup{Cluster: cl, Seed: seed}), jobs: jobs(b.b, seed)}}.by, nil
+	return harness.RunGrid(o, bs, pols, func(b batch, seed uint64) (func(harness.PolicySpec) (*fdOut, error), error) {
+		return fdRun{Run: harness.Run{Setup: costs[b.cost].on(harness.Setup{Cluster: cl, Seed: seed}), Jobs: jobs(b.b, seed)}}.by, nil
 	})
 }
 
@@ -278,7 +258,7 @@ const stickyDataBlocks = 180 * 1024 / 128
 
 // stickyDelay is delay scheduling with T1 = 10 s (section 6.2.2). On the
 // one-rack EC2 model every remote map is rack-local, so T2 never applies.
-var stickyDelay = PolicySpec{Label: "fair + delay", Name: "delay", Params: map[string]any{"t1_s": 10.0}}
+var stickyDelay = harness.PolicySpec{Label: "fair + delay", Name: "delay", Params: map[string]any{"t1_s": 10.0}}
 
 // stickyPaper is the text of section 6.2.2: throughput gains at 10, 20 and
 // 50 jobs, locality without delay falling from 90% to 27% as jobs go from 5
@@ -304,33 +284,33 @@ var stickyPaper = map[int][2]struct{ node, gain string }{
 // With hdd it is fair-delay/sticky-slots-hdd: the same runs beside the
 // hadoop1-hdd profile's, speculation on (fdTwin).
 func runStickySlots(hdd bool) func(Options) (*Result, error) {
-	return fdTwin(hdd, true, stickyRows, func(seeds int) table[fdRow] {
+	return fdTwin(hdd, true, stickyRows, func(seeds int) harness.Table[fdRow] {
 		type R = fdRow
 		if !hdd {
-			return table[R]{
-				title: fmt.Sprintf("fair-delay/sticky-slots: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
-				cols: []column[R]{
+			return harness.Table[R]{
+				Title: fmt.Sprintf("fair-delay/sticky-slots: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
+				Cols: []harness.Column[R]{
 					fdJobsCol,
-					fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+					fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
 					fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
 				},
-				notes: []string{
+				Notes: []string{
 					"throughput gain: time to finish all jobs under fair sharing / under fair + delay, same seed.",
 					"Paper: delay scheduling raised throughput 1.1x (10 jobs), 1.6x (20), 2x (50) and locality from 90-27% to 99-100%.",
 				},
 			}
 		}
-		return table[R]{
-			title: fmt.Sprintf("fair-delay/sticky-slots-hdd: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), fluid beside hadoop1-hdd and its two halves, %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
-			cols: []column[R]{
+		return harness.Table[R]{
+			Title: fmt.Sprintf("fair-delay/sticky-slots-hdd: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), fluid beside hadoop1-hdd and its two halves, %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
+			Cols: []harness.Column[R]{
 				fdJobsCol,
 				fdCostsCol,
-				fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+				fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
 				fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
 				mapTimes("map s: node-local / remote", 2, R.dur),
 				fdBackupsCol,
 			},
-			notes: []string{
+			Notes: []string{
 				"fluid: fair-delay/sticky-slots' own runs. hadoop1-hdd: the profile's costs, speculation on; hdd, no start-up: all",
 				"but the 4 s start-up; fluid + start-up: the start-up alone. throughput gain: time to",
 				"finish all under fair / under fair + delay, same seed. map s: mean launch-to-end of map attempts by where they read",
@@ -345,7 +325,7 @@ func runStickySlots(hdd bool) func(Options) (*Result, error) {
 // of seeds.
 func stickyRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 	counts := []int{5, 10, 20, 50}
-	pols := []PolicySpec{polFair, stickyDelay}
+	pols := []harness.PolicySpec{polFair, stickyDelay}
 	cl := ec2Cluster()
 	block := cl.WithDefaults().BlockBytes()
 	g, err := fdBatches(o, cl, costs, len(counts), pols, func(b int, _ uint64) []workload.Job {
@@ -360,12 +340,12 @@ func stickyRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 		for ci, cost := range costs {
 			for pi, p := range pols {
 				pp := stickyPaper[n][pi]
-				rows = append(rows, fdRow{g: g, c: cell{ci*len(counts) + ni, pi}, jobs: n, cost: cost.name, label: p.Label,
+				rows = append(rows, fdRow{g: g, c: harness.Cell{S: ci*len(counts) + ni, P: pi}, jobs: n, cost: cost.name, label: p.Label,
 					paper: [3]string{pp.node, "-", pp.gain}})
 			}
 		}
 	}
-	return rows, g.seeds, err
+	return rows, g.Seeds, err
 }
 
 // ---------------------------------------------------------------------
@@ -385,7 +365,7 @@ const (
 // measures which jobs are CPU-bound (their node-local maps read below 6.4
 // MB/s: the compute jobs' 128 MB in 36 s is 3.6 MB/s, the scans' 128 MB in
 // 9 s is 14 MB/s) and gives them cpu_bound_t1_s, 0 s by default.
-var hotPolicies = []PolicySpec{
+var hotPolicies = []harness.PolicySpec{
 	{Label: "no delay", Name: "fair"},
 	{Label: "untuned delay", Name: "delay", Params: map[string]any{"t1_s": 10.0}},
 	{Label: "IO-rate biasing", Name: "delay", Params: map[string]any{"t1_s": 10.0, "io_rate_biasing": true}},
@@ -406,40 +386,40 @@ var hotPolicies = []PolicySpec{
 // hands every job to the engine at time 0, and the engine counts Hadoop's
 // 60 s speculative lag from the submit.
 func runIORateBiasing(hdd bool) func(Options) (*Result, error) {
-	return fdTwin(hdd, false, hotRows, func(seeds int) table[hotRow] {
+	return fdTwin(hdd, false, hotRows, func(seeds int) harness.Table[hotRow] {
 		type R = hotRow
-		keys := []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			key("class", "class", func(r R) string { return r.class }),
+		keys := []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.label }),
+			harness.Key("class", "class", func(r R) string { return r.class }),
 		}
-		paper := func(head, csv string, k int) column[R] {
-			return column[R]{head: head, text: func(r R) string { return r.paper[k] }, csv: []string{csv},
-				cells: func(r R) []string { return []string{paperNum(r.paper[k])} }}
+		paper := func(head, csv string, k int) harness.Column[R] {
+			return harness.Column[R]{Head: head, Text: func(r R) string { return r.paper[k] }, CSV: []string{csv},
+				Cells: func(r R) []string { return []string{paperNum(r.paper[k])} }}
 		}
-		cols := []column[R]{
-			seedsCol[R]("seeds", seeds),
-			spread("jobs done", "jobs_done", 1, 2, func(r R) stat { return r.done }),
-			spread("vs no delay", "vs_no_delay", 2, 3, func(r R) stat { return r.vsNone }),
+		cols := []harness.Column[R]{
+			harness.SeedsCol[R]("seeds", seeds),
+			harness.Spread("jobs done", "jobs_done", 1, 2, func(r R) harness.Stat { return r.done }),
+			harness.Spread("vs no delay", "vs_no_delay", 2, 3, func(r R) harness.Stat { return r.vsNone }),
 			paper("paper", "paper_vs_no_delay", 0),
-			spread("vs untuned delay", "vs_untuned", 2, 3, func(r R) stat { return r.vsUntuned }),
+			harness.Spread("vs untuned delay", "vs_untuned", 2, 3, func(r R) harness.Stat { return r.vsUntuned }),
 			paper("paper", "paper_vs_untuned", 1),
 		}
 		if !hdd {
-			return table[R]{
-				title: fmt.Sprintf("fair-delay/io-rate-biasing: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
-				cols:  append(keys, cols...),
-				notes: []string{
+			return harness.Table[R]{
+				Title: fmt.Sprintf("fair-delay/io-rate-biasing: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
+				Cols:  append(keys, cols...),
+				Notes: []string{
 					"jobs done: jobs that finished within 10 simulated minutes (a worker's job in flight at the end does not count).",
 					"vs: this scheduler's count over the reference's, per class. Paper: IO-rate biasing beat no delay by 8% (scans)",
 					"and 10% (compute), untuned delay by 15% (scans) and 44% (compute); untuned delay was the worst.",
 				},
 			}
 		}
-		return table[R]{
-			title: fmt.Sprintf("fair-delay/io-rate-biasing-hdd: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, fluid beside hadoop1-hdd (speculation off) and its two halves, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
-			cols: slices.Concat([]column[R]{key("costs", "costs", func(r R) string { return r.cost })}, keys, cols,
-				[]column[R]{mapTimes("map s: node-local / remote", 2, func(r R) fdDur { return r.dur })}),
-			notes: []string{
+		return harness.Table[R]{
+			Title: fmt.Sprintf("fair-delay/io-rate-biasing-hdd: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, fluid beside hadoop1-hdd (speculation off) and its two halves, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
+			Cols: slices.Concat([]harness.Column[R]{harness.Key("costs", "costs", func(r R) string { return r.cost })}, keys, cols,
+				[]harness.Column[R]{mapTimes("map s: node-local / remote", 2, func(r R) fdDur { return r.dur })}),
+			Notes: []string{
 				"fluid: fair-delay/io-rate-biasing's own runs. hadoop1-hdd: the profile's costs, speculation off (the closed-loop",
 				"gate submits every job at 0, and the engine counts Hadoop's 60 s lag from the submit); hdd, no start-up: all but the",
 				"4 s start-up; fluid + start-up: the start-up alone. jobs done: finished within",
@@ -456,7 +436,7 @@ func runIORateBiasing(hdd bool) func(Options) (*Result, error) {
 // and the paper's gains over them.
 type hotRow struct {
 	cost, label, class      string
-	done, vsNone, vsUntuned stat
+	done, vsNone, vsUntuned harness.Stat
 	dur                     fdDur
 	paper                   [2]string
 }
@@ -474,12 +454,12 @@ func hotRows(o Options, costs []fdCost) ([]hotRow, int, error) {
 		per[w] = int(hotHorizonS/hotMapS(w)) + 2
 	}
 	classOf := func(j *sched.Job) int { return hotClass(j.Spec.User) }
-	g, err := runGrid(o, costs, hotPolicies, func(cost fdCost, seed uint64) (func(PolicySpec) (*fdOut, error), error) {
-		jobs, plan := closedLoopJobs(per, func(id, w, k int) workload.Job {
+	g, err := harness.RunGrid(o, costs, hotPolicies, func(cost fdCost, seed uint64) (func(harness.PolicySpec) (*fdOut, error), error) {
+		jobs, plan := harness.ClosedLoopJobs(per, func(id, w, k int) workload.Job {
 			return scanJob(id, "hot-2GB", w, 0, hotFileBlocks, block, hotMapS(w))
 		})
-		plan.horizonS = hotHorizonS
-		return fdRun{simRun: simRun{setup: cost.on(Setup{Cluster: cl, Seed: seed}), jobs: jobs, workers: plan}, classes: 2, classOf: classOf}.by, nil
+		plan.HorizonS = hotHorizonS
+		return fdRun{Run: harness.Run{Setup: cost.on(harness.Setup{Cluster: cl, Seed: seed}), Jobs: jobs, Workers: plan}, classes: 2, classOf: classOf}.by, nil
 	})
 	if err != nil {
 		return nil, 0, err
@@ -500,12 +480,12 @@ func hotRows(o Options, costs []fdCost) ([]hotRow, int, error) {
 				rs[2*pi+cl] = hotRow{cost: cost.name, label: p.Label, class: classes[cl], paper: paper[pi][cl]}
 			}
 		}
-		for si := range g.seeds {
+		for si := range g.Seeds {
 			var counts [3][2]float64
 			for pi := range hotPolicies {
-				out := g.at(ci, si, pi)
-				for j, r := range out.jobs {
-					if r.Finish >= 0 && r.Finish <= hotHorizonS && out.released[j] >= 0 {
+				out := g.At(ci, si, pi)
+				for j, r := range out.Jobs {
+					if r.Finish >= 0 && r.Finish <= hotHorizonS && out.Released[j] >= 0 {
 						counts[pi][hotClass(r.User)]++
 					}
 				}
@@ -516,15 +496,15 @@ func hotRows(o Options, costs []fdCost) ([]hotRow, int, error) {
 			for pi := range hotPolicies {
 				for cl := range 2 {
 					r := &rs[2*pi+cl]
-					r.done.add(counts[pi][cl])
-					r.vsNone.add(counts[pi][cl] / counts[0][cl])
-					r.vsUntuned.add(counts[pi][cl] / counts[1][cl])
+					r.done.Add(counts[pi][cl])
+					r.vsNone.Add(counts[pi][cl] / counts[0][cl])
+					r.vsUntuned.Add(counts[pi][cl] / counts[1][cl])
 				}
 			}
 		}
 		rows = append(rows, rs...)
 	}
-	return rows, g.seeds, nil
+	return rows, g.Seeds, nil
 }
 
 // hotMapS is worker w's map length: compute workers first, then scans.
@@ -550,5 +530,5 @@ func paperNum(s string) string {
 	if _, err := fmt.Sscanf(s, "%g", &v); err != nil {
 		return ""
 	}
-	return num(v, 2)
+	return harness.Num(v, 2)
 }

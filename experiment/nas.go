@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sched"
@@ -29,42 +30,44 @@ var nasExperiments = []Experiment{
 	// E2 as the paper ran it: the whole FB-2010 day.
 	{Name: "nas/main", QuantumS: nasDayQuantumS, Source: "NAS paper, section IV-B, Fig. 3(a)-(g)", DefaultSeeds: 3,
 		Summary: "the whole FB-2010 day (24,442 jobs) on 600 nodes, 200 users, quantized network (1 s): throughput, job time, cross-rack traffic, map progress at first reduce, nodes over TrafficThreshold, congestion, for Fair, Delay, SW-delay and NAS's variants; about a CPU-minute a run",
-		run:     func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
+		Measure: func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
 	{Name: "nas/classes", QuantumS: nasDayQuantumS, Source: "NAS paper, section IV-B, Fig. 5(a)", DefaultSeeds: 3,
 		Summary: "nas/main's runs by shuffle class (light, medium, heavy): throughput and job time over Fair",
-		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasDay) }},
+		Measure: func(o Options) (*Result, error) { return runNASClasses(o, nasDay) }},
 	{Name: "nas/users", QuantumS: nasDayQuantumS, Source: "NAS paper, section IV-B, Fig. 3(h)", DefaultSeeds: 3,
 		Summary: "NAS with 25, 50, 100, 200, 400 users over Fair with 200 users, on the whole FB-2010 day",
-		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasDay) }},
+		Measure: func(o Options) (*Result, error) { return runNASUsers(o, nasDay) }},
 	{Name: "nas/diagnose", QuantumS: nasDayQuantumS, Source: "NAS paper, sections III-C (Algorithm 2), III-E and IV-B (diagnostic)", DefaultSeeds: 3,
 		Summary: "why NAS is slower than Delay on the day: Delay, MTS and NAS with the paper's skip counts and with Delay's 15 s as a wait; job time by class, map locality, reducer-seconds waiting for maps",
-		run:     func(o Options) (*Result, error) { return runNASDiagnose(o, nasDay) }},
+		Measure: func(o Options) (*Result, error) { return runNASDiagnose(o, nasDay) }},
 	{Name: "nas/cluster40", Source: "NAS paper, section IV-A (real cluster), Fig. 4 and 5(b)", DefaultSeeds: 3,
 		Summary: "200 FB-2010 jobs, exponential arrivals (mean 14 s), on 8 racks of 5 nodes with 16 containers; NAS waits 5 s instead of skip counts",
-		run:     func(o Options) (*Result, error) { return runNASMain(o, nasCluster40) }},
+		Measure: func(o Options) (*Result, error) { return runNASMain(o, nasCluster40) },
+		Plot:    nasCluster40Figure},
 	{Name: "nas/cluster40-classes", Source: "NAS paper, section IV-B, Fig. 5(b)", DefaultSeeds: 3,
 		Summary: "nas/cluster40's runs by shuffle class: throughput and job time over Fair",
-		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasCluster40) }},
+		Measure: func(o Options) (*Result, error) { return runNASClasses(o, nasCluster40) }},
 	// The trace's first 30 minutes on the exact network: a group of its
 	// own, for quick looks and for checking the day's quantized runs
 	// against exact ones (README-nas.md, Windows).
 	{Name: "nas-window/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g) (the trace's first 30 min)", DefaultSeeds: 2,
 		Summary: "nas/main on the first " + nasMinutes(nasSlice.EndS) + " min of FB-2010 (437 jobs), exact network",
-		run:     func(o Options) (*Result, error) { return runNASMain(o, nasSlice) }},
+		Measure: func(o Options) (*Result, error) { return runNASMain(o, nasSlice) }},
 	{Name: "nas-window/classes", Source: "NAS paper, section IV-B, Fig. 5(a) (the trace's first 30 min)", DefaultSeeds: 2,
 		Summary: "nas/classes on nas-window/main's runs",
-		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasSlice) }},
+		Measure: func(o Options) (*Result, error) { return runNASClasses(o, nasSlice) }},
 	{Name: "nas-window/users", Source: "NAS paper, section IV-B, Fig. 3(h) (the trace's first 30 min)", DefaultSeeds: 2,
 		Summary: "nas/users on nas-window/main's trace window",
-		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasSlice) }},
+		Measure: func(o Options) (*Result, error) { return runNASUsers(o, nasSlice) }},
 	// The paper's own regime, the day unscaled, and where NAS wins
 	// (nas_regime.go; README-nas.md, The paper's regime).
 	{Name: "nas/regime", QuantumS: nasDayQuantumS, Source: "NAS paper, sections III-C and IV-A (the simulation unscaled; the real cluster's 5 s wait)", DefaultSeeds: nasRegimeSeeds,
 		Summary: "the FB-2010 day with its bytes as traced (about 5x nas/main's load per node) on 600 nodes, 200 users: Fair, Delay, SW-delay, MTS, NAS w/o CR-RTS and NAS at the paper's parameters, then Delay, SW-delay, MTS and NAS all waiting 5 s; the paper's and steady-state throughput, job time by class, NAS over each; 4 to 6 CPU-minutes a run, 2.3 to 3.5 GB each: use -keep",
-		run:     func(o Options) (*Result, error) { return runNASRegime(o, nasRegimeDay, nasRegimeScale) }},
+		Measure: func(o Options) (*Result, error) { return runNASRegime(o, nasRegimeDay, nasRegimeScale) }},
 	{Name: "nas/map", QuantumS: nasDayQuantumS, Source: "beyond the paper: section IV-A's NAS and Delay on a grid of regimes", DefaultSeeds: 2,
 		Summary: "NAS over Delay on offered load (FB-2010 bytes x 0.2, 0.5, 1) x users (25, 200), jobs of the trace's first 2 hours, with the paper's operating point marked; a heat figure",
-		run:     func(o Options) (*Result, error) { return runMap(o, nasMap) }},
+		Measure: func(o Options) (*Result, error) { return harness.RunMap(o, nasMap) },
+		Plot:    nasMapFigure},
 }
 
 // ---------------------------------------------------------------------
@@ -232,7 +235,7 @@ func nasCluster40Jobs(s nasSetup, users int, seed uint64) ([]workload.Job, error
 // NAS with its additive ablations and the TrafficThreshold ablations of
 // Fig. 3(g). Every parameter is the paper's default (congestion threshold
 // 0.8, D^m = D^r = 135); on the real cluster NAS's variants wait 5 s.
-var nasPolicies = []PolicySpec{
+var nasPolicies = []harness.PolicySpec{
 	{Label: "Fair", Name: "fair"},
 	{Label: "Delay", Name: "delay"},
 	{Label: "SW-delay", Name: "sw-delay"},
@@ -244,13 +247,13 @@ var nasPolicies = []PolicySpec{
 }
 
 // nasPolicy is the scheduler labelled label in nasPolicies.
-func nasPolicy(label string) PolicySpec {
-	i := slices.IndexFunc(nasPolicies, func(p PolicySpec) bool { return p.Label == label })
+func nasPolicy(label string) harness.PolicySpec {
+	i := slices.IndexFunc(nasPolicies, func(p harness.PolicySpec) bool { return p.Label == label })
 	return nasPolicies[i]
 }
 
 // policy is spec adapted to the set-up (the wait replacing skip counts).
-func (s nasSetup) policy(p PolicySpec) PolicySpec {
+func (s nasSetup) policy(p harness.PolicySpec) harness.PolicySpec {
 	if s.WaitS > 0 && strings.HasPrefix(p.Name, "nas") {
 		p.Params = map[string]any{"wait_s": s.WaitS}
 	}
@@ -277,12 +280,12 @@ type nasKey struct {
 
 // nasCache holds the NAS experiments' runs (see runCache), and keeps them
 // in Options.KeepDir: a run of the unscaled day takes tens of minutes.
-var nasCache = runCache[nasKey, *nasOutcome]{keep: "nas"}
+var nasCache = harness.Cache[nasKey, *nasOutcome]{Keep: "nas"}
 
 type nasRunSpec struct {
 	key   nasKey
 	setup nasSetup
-	spec  PolicySpec
+	spec  harness.PolicySpec
 }
 
 func nasExec(r nasRunSpec) (*nasOutcome, error) {
@@ -293,12 +296,12 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 	}
 	spec := r.setup.policy(r.spec)
 	var metered sched.Policy
-	res, _, err := simRun{setup: Setup{Cluster: r.setup.Cluster, Engine: sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}, Seed: r.key.Seed},
-		jobs: jobs, policy: spec,
-		probe: func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+	res, err := harness.Run{Setup: harness.Setup{Cluster: r.setup.Cluster, Engine: sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}, Seed: r.key.Seed},
+		Jobs: jobs, Policy: spec,
+		Probe: func(p sched.Policy, _ *cluster.Topology) sched.Policy {
 			metered = sched.WithNASMeter(p, 0)
 			return metered
-		}}.simulate()
+		}}.Simulate()
 	if err != nil {
 		return nil, fmt.Errorf("%d users: %w", r.key.Users, err)
 	}
@@ -313,14 +316,14 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 // nasRunMany runs (or takes from the cache) one simulation per spec,
 // o.Parallel at a time, in order.
 func nasRunMany(o Options, specs []nasRunSpec) ([]*nasOutcome, error) {
-	return cachedRuns(o, &nasCache, specs, nasRunSpec.name, nasExec)
+	return harness.CachedRuns(o, &nasCache, specs, nasRunSpec.name, nasExec)
 }
 
 func (r nasRunSpec) name() nasKey { return r.key }
 
 // nasGrid runs every policy on every seed of o with users users; res[p][s].
-func nasGrid(o Options, s nasSetup, users int, pols []PolicySpec) ([][]*nasOutcome, error) {
-	return cachedGrid(o, &nasCache, pols, func(p PolicySpec, seed uint64) nasRunSpec {
+func nasGrid(o Options, s nasSetup, users int, pols []harness.PolicySpec) ([][]*nasOutcome, error) {
+	return harness.CachedGrid(o, &nasCache, pols, func(p harness.PolicySpec, seed uint64) nasRunSpec {
 		return nasRunSpec{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p}
 	}, nasRunSpec.name, nasExec)
 }
@@ -376,7 +379,7 @@ func (r *nasOutcome) jobTime(keep func(*metrics.JobRecord) bool) float64 {
 			v = append(v, j.Turnaround())
 		}
 	}
-	return meanOf(v)
+	return harness.MeanOf(v)
 }
 
 // mapProgress is Fig. 3(d)'s MapProgressRate when a job's first reduce
@@ -388,7 +391,7 @@ func (r *nasOutcome) mapProgress() float64 {
 			v = append(v, p)
 		}
 	}
-	return meanOf(v)
+	return harness.MeanOf(v)
 }
 
 // nasClassOf is a job's shuffle class by the predictor's thresholds
@@ -415,15 +418,15 @@ func nasCongestion(r *nasOutcome) float64 { return float64(r.Summary.CongestionO
 func nasCompleted(r *nasOutcome) float64  { return float64(r.Summary.JobsCompleted) }
 
 // gain is a ratio as a signed percent change, mean (min-max).
-func gain(s stat) string {
-	if s.n == 0 {
+func gain(s harness.Stat) string {
+	if s.N == 0 {
 		return "-"
 	}
 	f := func(v float64) string { return fmt.Sprintf("%+.1f%%", 100*(v-1)) }
-	if s.n == 1 || s.min == s.max {
-		return f(s.mean())
+	if s.N == 1 || s.Min == s.Max {
+		return f(s.Mean())
 	}
-	return fmt.Sprintf("%s (%s to %s)", f(s.mean()), f(s.min), f(s.max))
+	return fmt.Sprintf("%s (%s to %s)", f(s.Mean()), f(s.Min), f(s.Max))
 }
 
 func (s nasSetup) describe(o Options, users int) string {
@@ -433,7 +436,7 @@ func (s nasSetup) describe(o Options, users int) string {
 func nasMinutes(s float64) string { return strconv.FormatFloat(s/60, 'f', -1, 64) }
 
 func nasWallNote(rs ...[][]*nasOutcome) string {
-	return wallNote(func(r *nasOutcome) float64 { return r.WallS }, rs...)
+	return harness.WallNote(func(r *nasOutcome) float64 { return r.WallS }, rs...)
 }
 
 // ---------------------------------------------------------------------
@@ -459,8 +462,8 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 		}
 		return "-"
 	}
-	rows := labelled(pols, res, res[0])
-	type R = runsRow[*nasOutcome]
+	rows := harness.Labelled(pols, res, res[0])
+	type R = harness.RunsRow[*nasOutcome]
 	notes := []string{
 		"mean (min-max over seeds); x Fair = ratio to Fair on the same seed. jobs/h: jobs / (last finish - first submit), the paper's",
 		"throughput; job time: finish - submit; cross-rack: all bytes that crossed a rack uplink (shuffle, remote map input, output",
@@ -475,38 +478,40 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	for _, base := range []string{"Fair", "Delay", "SW-delay"} {
 		b := byLabel[base]
 		notes = append(notes, fmt.Sprintf("NAS vs %s: throughput %s (paper %s), mean job time %s (paper %s)", base,
-			gain(ratioSeeds(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
-			gain(ratioSeeds(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
+			gain(harness.RatioSeeds(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
+			gain(harness.RatioSeeds(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
 	}
-	x := func(csv string, v func(*nasOutcome) float64) column[R] { return spread("x Fair", csv, 2, 4, xOf(v)) }
+	x := func(csv string, v func(*nasOutcome) float64) harness.Column[R] {
+		return harness.Spread("x Fair", csv, 2, 4, harness.XOf(v))
+	}
 	cross := func(r *nasOutcome) float64 { return r.Summary.Bytes.CrossRackTotal / 1e9 }
-	return table[R]{
-		title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			written(func(R) []string { return []string{s.Name, strconv.Itoa(s.Users)} }, "window", "users"),
-			spread("jobs/h", "throughput_jph", 1, 3, overOf(tput)),
+	return harness.Table[R]{
+		Title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.Label }),
+			harness.Written(func(R) []string { return []string{s.Name, strconv.Itoa(s.Users)} }, "window", "users"),
+			harness.Spread("jobs/h", "throughput_jph", 1, 3, harness.OverOf(tput)),
 			x("throughput_x", tput),
-			paper("paper", "paper_throughput_x", func(r R) string { return paperOf(s.Paper.Throughput, r.label) }),
-			shown("steady jobs/h", func(r R) string { return overOf(nasSteady)(r).text(1) }),
-			spread("mean job time (s)", "job_time_s", 0, 1, overOf(jt)),
+			harness.Paper("paper", "paper_throughput_x", func(r R) string { return paperOf(s.Paper.Throughput, r.Label) }),
+			harness.Shown("steady jobs/h", func(r R) string { return harness.OverOf(nasSteady)(r).Text(1) }),
+			harness.Spread("mean job time (s)", "job_time_s", 0, 1, harness.OverOf(jt)),
 			x("job_time_x", jt),
-			paper("paper", "paper_job_time_x", func(r R) string { return paperOf(s.Paper.JobTime, r.label) }),
-			spread("cross-rack GB", "cross_rack_gb", 0, 2, overOf(cross)),
+			harness.Paper("paper", "paper_job_time_x", func(r R) string { return paperOf(s.Paper.JobTime, r.Label) }),
+			harness.Spread("cross-rack GB", "cross_rack_gb", 0, 2, harness.OverOf(cross)),
 			x("cross_rack_x", cross),
-			spread("map progress at 1st reduce", "map_progress", 2, 4, overOf(func(r *nasOutcome) float64 { return r.mapProgress() })),
-			spread("nodes over TT %", "nodes_over_tt", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShareTrue })),
-			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShare })),
-			spread("congestion occurrences", "congestion", 0, 0, overOf(nasCongestion)),
-			paper("paper", "paper_congestion", func(r R) string { return paperOf(s.Paper.Congestion, r.label) }),
-			written(func(r R) []string {
-				return append([]string{strconv.Itoa(len(r.rs[0].Jobs)), num(overOf(nasCompleted)(r).mean(), 0)}, overOf(nasSteady)(r).csv(3)...)
+			harness.Spread("map progress at 1st reduce", "map_progress", 2, 4, harness.OverOf(func(r *nasOutcome) float64 { return r.mapProgress() })),
+			harness.Spread("nodes over TT %", "nodes_over_tt", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShareTrue })),
+			harness.Spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShare })),
+			harness.Spread("congestion occurrences", "congestion", 0, 0, harness.OverOf(nasCongestion)),
+			harness.Paper("paper", "paper_congestion", func(r R) string { return paperOf(s.Paper.Congestion, r.Label) }),
+			harness.Written(func(r R) []string {
+				return append([]string{strconv.Itoa(len(r.Rs[0].Jobs)), harness.Num(harness.OverOf(nasCompleted)(r).Mean(), 0)}, harness.OverOf(nasSteady)(r).CSV(3)...)
 			},
 				"jobs", "jobs_completed", "steady_jph", "steady_jph_min", "steady_jph_max"),
 		},
-		notes: notes,
-		wall:  nasWallNote(res),
-	}.result(rows), nil
+		Notes: notes,
+		Wall:  nasWallNote(res),
+	}.Result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -535,18 +540,18 @@ func runNASClasses(o Options, s nasSetup) (*Result, error) {
 			"mean (min-max over seeds). Paper (Fig. 5, no numbers in the text): every class gains under NAS, light most, then medium, then heavy.",
 		},
 	}
-	c := &report.Table{Headers: row("scheduler", "window", "class", "jobs",
+	c := &report.Table{Headers: harness.Row("scheduler", "window", "class", "jobs",
 		[]string{"throughput_x", "throughput_x_min", "throughput_x_max"}, []string{"job_time_x", "job_time_x_min", "job_time_x_max"})}
 	for i, p := range pols {
 		cells := []string{p.Label}
 		var jts []string
 		for _, cl := range nasClasses {
 			keep := func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl }
-			tx := ratioSeeds(res[i], fair, func(r *nasOutcome) float64 { return r.throughput(keep) })
-			jx := ratioSeeds(res[i], fair, func(r *nasOutcome) float64 { return r.jobTime(keep) })
-			cells = append(cells, tx.text(2))
-			jts = append(jts, jx.text(2))
-			c.AddRow(row(p.Label, s.Name, cl.String(), strconv.Itoa(count[cl]), tx.csv(4), jx.csv(4))...)
+			tx := harness.RatioSeeds(res[i], fair, func(r *nasOutcome) float64 { return r.throughput(keep) })
+			jx := harness.RatioSeeds(res[i], fair, func(r *nasOutcome) float64 { return r.jobTime(keep) })
+			cells = append(cells, tx.Text(2))
+			jts = append(jts, jx.Text(2))
+			c.AddRow(harness.Row(p.Label, s.Name, cl.String(), strconv.Itoa(count[cl]), tx.CSV(4), jx.CSV(4))...)
 		}
 		t.AddRow(append(cells, jts...)...)
 	}
@@ -562,7 +567,7 @@ const nasDiagnoseWaitS = 15.0
 
 // nasDiagnosePolicies are nas/main's Delay, MTS and NAS, then MTS and NAS
 // with Delay's wait instead of skip counts.
-var nasDiagnosePolicies = []PolicySpec{
+var nasDiagnosePolicies = []harness.PolicySpec{
 	nasPolicy("Delay"), nasPolicy("MTS"), nasPolicy("NAS"),
 	{Label: "MTS, 15 s wait", Name: "nas-mts", Params: map[string]any{"wait_s": nasDiagnoseWaitS}},
 	{Label: "NAS, 15 s wait", Name: "nas", Params: map[string]any{"wait_s": nasDiagnoseWaitS}},
@@ -586,7 +591,7 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
 		}
 	}
-	type R = runsRow[*nasOutcome]
+	type R = harness.RunsRow[*nasOutcome]
 	// part is a run's mean seconds a job in one part of its critical path
 	// (docs/time.md).
 	part := func(name string) func(*nasOutcome) float64 {
@@ -621,33 +626,33 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 		}
 		return fmt.Sprintf("%s (%.0f%%)", rule, 100*best/total)
 	}
-	return table[R]{
-		title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
+	return harness.Table[R]{
+		Title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
 			strconv.FormatFloat(nasDiagnoseWaitS, 'f', -1, 64) + " s as a wait; " + s.describe(o, s.Users),
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			written(func(R) []string { return []string{s.Name} }, "window"),
-			spread("mean job time (s)", "job_time_s", 1, 2, overOf(jt)),
-			spread("x Delay", "job_time_x_delay", 2, 4, xOf(jt)),
-			spread("light (s)", "light_s", 1, 2, overOf(classJT(sched.NASLight))),
-			spread("medium (s)", "medium_s", 1, 2, overOf(classJT(sched.NASMedium))),
-			spread("heavy (s)", "heavy_s", 0, 1, overOf(classJT(sched.NASHeavy))),
-			spread("node-local maps %", "node_local_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node })),
-			spread("off-rack maps %", "off_rack_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Off })),
-			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, overOf(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() })),
-			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, overOf(func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 })),
-			spread("held (s)", "held_s", 1, 2, overOf(part("held"))),
-			spread("queued (s)", "queued_s", 1, 2, overOf(part("queued"))),
-			verbatim("held most by", "held_most_by", func(r R) string { return heldBy(r.rs) }),
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.Label }),
+			harness.Written(func(R) []string { return []string{s.Name} }, "window"),
+			harness.Spread("mean job time (s)", "job_time_s", 1, 2, harness.OverOf(jt)),
+			harness.Spread("x Delay", "job_time_x_delay", 2, 4, harness.XOf(jt)),
+			harness.Spread("light (s)", "light_s", 1, 2, harness.OverOf(classJT(sched.NASLight))),
+			harness.Spread("medium (s)", "medium_s", 1, 2, harness.OverOf(classJT(sched.NASMedium))),
+			harness.Spread("heavy (s)", "heavy_s", 0, 1, harness.OverOf(classJT(sched.NASHeavy))),
+			harness.Spread("node-local maps %", "node_local_pct", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node })),
+			harness.Spread("off-rack maps %", "off_rack_pct", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Off })),
+			harness.Spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() })),
+			harness.Spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 })),
+			harness.Spread("held (s)", "held_s", 1, 2, harness.OverOf(part("held"))),
+			harness.Spread("queued (s)", "queued_s", 1, 2, harness.OverOf(part("queued"))),
+			harness.Verbatim("held most by", "held_most_by", func(r R) string { return heldBy(r.Rs) }),
 		},
-		notes: []string{
+		Notes: []string{
 			"mean (min-max over seeds); x Delay = ratio to Delay on the same seed. Classes by true shuffle (light < 1 MB, heavy > 100 MB).",
 			"Reducer-seconds waiting: time launched reduces spent waiting for their job's maps (summary.json reduce_wait_s).",
 			"held, queued: a job's mean seconds on its critical path waiting while a slot it could take sat free (held by the policy) or while none did",
 			"(docs/time.md); held most by: over the seeds, the rule under which most held time falls, each job's counted under the rule that held it longest.",
 		},
-		wall: nasWallNote(res),
-	}.result(labelled(pols, res, res[0])), nil
+		Wall: nasWallNote(res),
+	}.Result(harness.Labelled(pols, res, res[0])), nil
 }
 
 // ---------------------------------------------------------------------
@@ -660,7 +665,7 @@ var nasUserCounts = []int{25, 50, 100, 200, 400}
 // with 200 users. Fair runs at every count too, to tell NAS's gain from
 // what fewer users do to any scheduler.
 func runNASUsers(o Options, s nasSetup) (*Result, error) {
-	fair200, err := nasGrid(o, s, nasUsers, []PolicySpec{nasPolicy("Fair")})
+	fair200, err := nasGrid(o, s, nasUsers, []harness.PolicySpec{nasPolicy("Fair")})
 	if err != nil {
 		return nil, err
 	}
@@ -669,36 +674,36 @@ func runNASUsers(o Options, s nasSetup) (*Result, error) {
 	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	type R struct {
 		users                         int
-		nasT, tx, jx, fairT, fx, same stat
+		nasT, tx, jx, fairT, fx, same harness.Stat
 	}
 	var rows []R
 	for _, u := range nasUserCounts {
-		res, err := nasGrid(o, s, u, []PolicySpec{nasPolicy("Fair"), nasPolicy("NAS")})
+		res, err := nasGrid(o, s, u, []harness.PolicySpec{nasPolicy("Fair"), nasPolicy("NAS")})
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, res...)
 		fair, nas := res[0], res[1]
-		rows = append(rows, R{users: u, nasT: overSeeds(nas, tput), tx: ratioSeeds(nas, fair200[0], tput), jx: ratioSeeds(nas, fair200[0], jt),
-			fairT: overSeeds(fair, tput), fx: ratioSeeds(fair, fair200[0], tput), same: ratioSeeds(nas, fair, tput)})
+		rows = append(rows, R{users: u, nasT: harness.OverSeeds(nas, tput), tx: harness.RatioSeeds(nas, fair200[0], tput), jx: harness.RatioSeeds(nas, fair200[0], jt),
+			fairT: harness.OverSeeds(fair, tput), fx: harness.RatioSeeds(fair, fair200[0], tput), same: harness.RatioSeeds(nas, fair, tput)})
 	}
-	return table[R]{
-		title: s.UsersName + ": NAS's throughput against the number of users, over Fair with 200 users (paper Fig. 3(h)); " +
+	return harness.Table[R]{
+		Title: s.UsersName + ": NAS's throughput against the number of users, over Fair with 200 users (paper Fig. 3(h)); " +
 			s.describe(o, nasUsers),
-		cols: []column[R]{
-			key("users", "users", func(r R) string { return strconv.Itoa(r.users) }),
-			written(func(R) []string { return []string{s.Name} }, "window"),
-			spread("NAS jobs/h", "nas_throughput_jph", 1, 3, func(r R) stat { return r.nasT }),
-			spread("x Fair(200)", "nas_throughput_x_fair200", 2, 4, func(r R) stat { return r.tx }),
-			spread("NAS job time x Fair(200)", "nas_job_time_x_fair200", 2, 4, func(r R) stat { return r.jx }),
-			spread("Fair jobs/h", "fair_throughput_jph", 1, 3, func(r R) stat { return r.fairT }),
-			spread("Fair x Fair(200)", "fair_throughput_x_fair200", 2, 4, func(r R) stat { return r.fx }),
-			spread("NAS x Fair (same users)", "nas_throughput_x_fair", 2, 4, func(r R) stat { return r.same }),
+		Cols: []harness.Column[R]{
+			harness.Key("users", "users", func(r R) string { return strconv.Itoa(r.users) }),
+			harness.Written(func(R) []string { return []string{s.Name} }, "window"),
+			harness.Spread("NAS jobs/h", "nas_throughput_jph", 1, 3, func(r R) harness.Stat { return r.nasT }),
+			harness.Spread("x Fair(200)", "nas_throughput_x_fair200", 2, 4, func(r R) harness.Stat { return r.tx }),
+			harness.Spread("NAS job time x Fair(200)", "nas_job_time_x_fair200", 2, 4, func(r R) harness.Stat { return r.jx }),
+			harness.Spread("Fair jobs/h", "fair_throughput_jph", 1, 3, func(r R) harness.Stat { return r.fairT }),
+			harness.Spread("Fair x Fair(200)", "fair_throughput_x_fair200", 2, 4, func(r R) harness.Stat { return r.fx }),
+			harness.Spread("NAS x Fair (same users)", "nas_throughput_x_fair", 2, 4, func(r R) harness.Stat { return r.same }),
 		},
-		notes: []string{
+		Notes: []string{
 			"mean (min-max over seeds); every ratio on the same seed. Jobs are assigned to users uniformly at random (the trace has none).",
 			"Paper (Fig. 3(h), no numbers in the text): NAS's throughput is higher with fewer users (more jobs per user).",
 		},
-		wall: nasWallNote(all),
-	}.result(rows), nil
+		Wall: nasWallNote(all),
+	}.Result(rows), nil
 }

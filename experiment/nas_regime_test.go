@@ -117,7 +117,7 @@ func TestNASMapSetUp(t *testing.T) {
 			t.Errorf("column %d: window end %v s, quantum %v; want 7200 and 1", xi, s.EndS, s.NetworkQuantumS)
 		}
 	}
-	if figures["nas/map"] == nil || figures["nas/map"].Heat == nil {
+	if nasMapFigure == nil || nasMapFigure.Heat == nil {
 		t.Error("nas/map has no heat figure")
 	}
 }

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -22,7 +23,7 @@ import (
 // estimate of a task's partial work). Map and reduce fractions of a third
 // add up to at most 1.
 type swProbe struct {
-	passThrough
+	harness.PassThrough
 	mapsOn  map[int][]int32 // job index -> finished maps per node
 	redsOn  map[int][]int32 // job index -> finished reduces per node
 	traffic []swJobTraffic  // by job index
@@ -70,12 +71,12 @@ type swConcPoint struct {
 
 func newSWProbe(p sched.Policy, topo *cluster.Topology, jobs int) *swProbe {
 	sw, _ := sched.ShuffleWatcherOf(p)
-	return &swProbe{passThrough: passTo(p), mapsOn: map[int][]int32{}, redsOn: map[int][]int32{}, traffic: make([]swJobTraffic, jobs),
+	return &swProbe{PassThrough: harness.PassTo(p), mapsOn: map[int][]int32{}, redsOn: map[int][]int32{}, traffic: make([]swJobTraffic, jobs),
 		sw: sw, topo: topo, winHi: -1, userRun: map[string]int32{}, userJobs: map[string][]int{}, jobs: make([]swProbeJob, jobs)}
 }
 
 func (p *swProbe) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	d, ok := p.inner.Assign(c, o)
+	d, ok := p.Inner.Assign(c, o)
 	if ok {
 		p.decided(c, o, d)
 	}
@@ -85,7 +86,7 @@ func (p *swProbe) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) 
 func (p *swProbe) JobAdded(c sched.Cluster, j *sched.Job) {
 	n := p.topo.NumNodes()
 	p.mapsOn[j.Index], p.redsOn[j.Index] = make([]int32, n), make([]int32, n)
-	p.passThrough.JobAdded(c, j)
+	p.PassThrough.JobAdded(c, j)
 	p.jobAdded(c, j)
 }
 
@@ -94,12 +95,12 @@ func (p *swProbe) JobRemoved(c sched.Cluster, j *sched.Job) {
 	p.jobRemoved(c, j)
 	delete(p.mapsOn, j.Index)
 	delete(p.redsOn, j.Index)
-	p.passThrough.JobRemoved(c, j)
+	p.PassThrough.JobRemoved(c, j)
 }
 
 func (p *swProbe) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
 	p.launched(c, j, k, n) // before the policy counts the launch
-	p.passThrough.TaskLaunched(c, j, k, n)
+	p.PassThrough.TaskLaunched(c, j, k, n)
 }
 
 func (p *swProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
@@ -111,7 +112,7 @@ func (p *swProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n c
 			p.redsOn[j.Index][n]++
 		}
 	}
-	p.passThrough.TaskEnded(c, j, k, n, killed)
+	p.PassThrough.TaskEnded(c, j, k, n, killed)
 }
 
 func (p *swProbe) inWindow(t float64) bool { return t >= p.winLo && t < p.winHi }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
@@ -41,7 +42,7 @@ const swKeepUp = 0.95
 
 // swRegimePairs are the comparisons the paper reports: each
 // ShuffleWatcher variant over its base (Fig. 8).
-var swRegimePairs = [][2]PolicySpec{{swSWFair, swFair}, {swSWRelaxed, swDelay}, {swSWDRF, swDRF}}
+var swRegimePairs = [][2]harness.PolicySpec{{swSWFair, swFair}, {swSWRelaxed, swDelay}, {swSWDRF, swDRF}}
 
 // swRegime is one point of the regime: the task-cost factor, the users
 // and the placement of inputs; a zero Factor is no regime (swKey).
@@ -69,7 +70,7 @@ func swRegimeCluster(g swRegime) (cluster.Config, sim.Params) {
 // swRegimeRun is the run of policy p on regime g with seed: Table 1's mix
 // at Table 3's volume, every task's CPU cost per byte times the factor,
 // inputs placed as the regime says (swExec), in swCache.
-func swRegimeRun(g swRegime, p PolicySpec, seed uint64) swRunSpec {
+func swRegimeRun(g swRegime, p harness.PolicySpec, seed uint64) swRunSpec {
 	return swRunSpec{key: swKey{p.Label, "default", seed, swTable3.Name, g.Users, g}, spec: p, cfg: swTable3, mix: workload.DefaultSWMix()}
 }
 
@@ -80,11 +81,11 @@ const swArrivalsPerHour = 3600 / swMeanInterarrivalS
 // swMeanThroughput is the mean over runs (seeds) of their steady window's
 // throughput: a point of Delay's curve, which the operating point reads.
 func swMeanThroughput(runs []*swOutcome) float64 {
-	var s sample
+	var s harness.Sample
 	for _, r := range runs {
-		s.add(r.throughput(swAllClasses))
+		s.Add(r.throughput(swAllClasses))
 	}
-	m, _ := s.meanSE()
+	m, _ := s.MeanSE()
 	return m
 }
 
@@ -106,7 +107,7 @@ func swOperatingFactor(factors []float64, delayThroughput []float64) float64 {
 // the table reads (Delay's, for the operating point, and both of each
 // pair's) is one of them: before any run, so that a pair naming a policy
 // the grid left out is an error naming it, not an index out of range.
-func swRegimePolicyIndex(pols []PolicySpec, pairs [][2]PolicySpec) (map[string]int, error) {
+func swRegimePolicyIndex(pols []harness.PolicySpec, pairs [][2]harness.PolicySpec) (map[string]int, error) {
 	idx := map[string]int{}
 	for pi, p := range pols {
 		idx[p.Label] = pi
@@ -124,7 +125,7 @@ func swRegimePolicyIndex(pols []PolicySpec, pairs [][2]PolicySpec) (map[string]i
 }
 
 func runSWRegime(o Options) (*Result, error) {
-	pols := []PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
+	pols := []harness.PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
 	polIndex, err := swRegimePolicyIndex(pols, swRegimePairs)
 	if err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func runSWRegime(o Options) (*Result, error) {
 				g := swRegime{Factor: f, Users: u, Placement: pl, UplinkMbps: swCluster().RackUplinkMbps}
 				grid = append(grid, g)
 				for _, p := range pols {
-					for _, s := range o.seeds() {
+					for _, s := range o.SeedList() {
 						specs = append(specs, swRegimeRun(g, p, s))
 					}
 				}
@@ -148,7 +149,7 @@ func runSWRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := len(o.seeds())
+	n := len(o.SeedList())
 	runsOf := func(gi int, label string) []*swOutcome {
 		k := (gi*len(pols) + polIndex[label]) * n
 		return outs[k : k+n]
@@ -165,20 +166,20 @@ func runSWRegime(o Options) (*Result, error) {
 	}
 	type R struct {
 		g               swRegime
-		pair            [2]PolicySpec
+		pair            [2]harness.PolicySpec
 		dt, busy        float64
 		op              string
-		tx, tax, sx, ox sample
+		tx, tax, sx, ox harness.Sample
 	}
 	var rows []R
 	for gi, g := range grid {
-		var dt, busy sample
+		var dt, busy harness.Sample
 		for _, r := range runsOf(gi, swDelay.Label) {
-			dt.add(r.throughput(swAllClasses))
-			busy.add(r.mapSlotsBusy())
+			dt.Add(r.throughput(swAllClasses))
+			busy.Add(r.mapSlotsBusy())
 		}
-		dtm, _ := dt.meanSE()
-		bm, _ := busy.meanSE()
+		dtm, _ := dt.MeanSE()
+		bm, _ := busy.MeanSE()
 		op := ""
 		if operating[[2]int{int(g.Placement), g.Users}] == g.Factor {
 			op = "yes"
@@ -187,35 +188,35 @@ func runSWRegime(o Options) (*Result, error) {
 			rs, base := runsOf(gi, pair[0].Label), runsOf(gi, pair[1].Label)
 			r := R{g: g, pair: pair, dt: dtm, busy: bm, op: op}
 			for s := range rs {
-				r.tx.addRatio(rs[s].throughput(swAllClasses), base[s].throughput(swAllClasses))
-				r.tax.addRatio(rs[s].turnaround(), base[s].turnaround())
+				r.tx.AddRatio(rs[s].throughput(swAllClasses), base[s].throughput(swAllClasses))
+				r.tax.AddRatio(rs[s].turnaround(), base[s].turnaround())
 				ra, rb := rs[s].trafficOf(swAllClasses), base[s].trafficOf(swAllClasses)
-				r.sx.addRatio(ra.ShuffleCross, rb.ShuffleCross)
-				r.ox.addRatio(ra.OutputCross, rb.OutputCross)
+				r.sx.AddRatio(ra.ShuffleCross, rb.ShuffleCross)
+				r.ox.AddRatio(ra.OutputCross, rb.OutputCross)
 			}
 			rows = append(rows, r)
 		}
 	}
-	t := table[R]{
-		title: fmt.Sprintf("shufflewatcher/regime: the paper's cluster under %s, Table 1 mix at Table 3's volume (sizes x %s), "+
+	t := harness.Table[R]{
+		Title: fmt.Sprintf("shufflewatcher/regime: the paper's cluster under %s, Table 1 mix at Table 3's volume (sizes x %s), "+
 			"mean inter-arrival 40 s; every task's CPU cost per byte x the factor; %s",
-			swRegimeProfile, num(swTable3.scale(), 3), swTable3.describe(o)),
-		cols: []column[R]{
-			both("input", func(r R) string { return r.g.Placement.String() }, "placement", func(r R) string { return r.g.Placement.String() }),
-			key("users", "users", func(r R) string { return strconv.Itoa(r.g.Users) }),
-			key("task cost x", "factor", func(r R) string { return num(r.g.Factor, 0) }),
-			both("Delay jobs/h", func(r R) string { return fmt.Sprintf("%.1f", r.dt) }, "delay_jobs_per_h", func(r R) string { return numOrEmpty(r.dt) }),
-			both("Delay map slots busy", func(r R) string { return fmt.Sprintf("%.0f%%", 100*r.busy) }, "delay_map_slots_busy", func(r R) string { return numOrEmpty(r.busy) }),
-			{head: "pair", text: func(r R) string { return r.pair[0].Label + " / " + r.pair[1].Label },
-				csv: []string{"policy", "baseline"}, cells: func(r R) []string { return []string{r.pair[0].Label, r.pair[1].Label} }},
-			meanSE("throughput x", "throughput_x", func(r R) sample { return r.tx }),
-			meanSE("turnaround x", "turnaround_x", func(r R) sample { return r.tax }),
-			meanSE("cross-rack shuffle x", "cross_rack_shuffle_x", func(r R) sample { return r.sx }),
-			meanSE("cross-rack output x", "cross_rack_output_x", func(r R) sample { return r.ox }),
-			key("operating point", "operating_point", func(r R) string { return r.op }),
+			swRegimeProfile, harness.Num(swTable3.scale(), 3), swTable3.describe(o)),
+		Cols: []harness.Column[R]{
+			harness.Both("input", func(r R) string { return r.g.Placement.String() }, "placement", func(r R) string { return r.g.Placement.String() }),
+			harness.Key("users", "users", func(r R) string { return strconv.Itoa(r.g.Users) }),
+			harness.Key("task cost x", "factor", func(r R) string { return harness.Num(r.g.Factor, 0) }),
+			harness.Both("Delay jobs/h", func(r R) string { return fmt.Sprintf("%.1f", r.dt) }, "delay_jobs_per_h", func(r R) string { return harness.NumOrEmpty(r.dt) }),
+			harness.Both("Delay map slots busy", func(r R) string { return fmt.Sprintf("%.0f%%", 100*r.busy) }, "delay_map_slots_busy", func(r R) string { return harness.NumOrEmpty(r.busy) }),
+			{Head: "pair", Text: func(r R) string { return r.pair[0].Label + " / " + r.pair[1].Label },
+				CSV: []string{"policy", "baseline"}, Cells: func(r R) []string { return []string{r.pair[0].Label, r.pair[1].Label} }},
+			harness.MeanSE("throughput x", "throughput_x", func(r R) harness.Sample { return r.tx }),
+			harness.MeanSE("turnaround x", "turnaround_x", func(r R) harness.Sample { return r.tax }),
+			harness.MeanSE("cross-rack shuffle x", "cross_rack_shuffle_x", func(r R) harness.Sample { return r.sx }),
+			harness.MeanSE("cross-rack output x", "cross_rack_output_x", func(r R) harness.Sample { return r.ox }),
+			harness.Key("operating point", "operating_point", func(r R) string { return r.op }),
 		},
 	}
-	t.notes = []string{
+	t.Notes = []string{
 		fmt.Sprintf("x: the ShuffleWatcher variant's figure over its base's (Fig. 8's pairs) on the same seed, mean ± standard error over %d seeds; "+
 			"throughput: jobs finishing in the steady window per hour; turnaround and traffic: jobs submitted in it; cross-rack shuffle and "+
 			"cross-rack reduce output (the replicas' off-rack hop) apart", o.Seeds),
@@ -224,7 +225,7 @@ func runSWRegime(o Options) (*Result, error) {
 		"Delay map slots busy: the share of the window's map-slot time Delay's map attempts held (mean over seeds)",
 		"paper (Fig. 8, 30 users): SW-fair / Fair throughput 1.39, turnaround 0.73; SW-relaxed / Delay 1.46, 0.68; SW-DRF / DRF similar to SW-fair",
 	}
-	return t.result(rows), nil
+	return t.Result(rows), nil
 }
 
 // mapSlotsBusy is the share of the steady window's map-slot time that map
@@ -265,7 +266,7 @@ var (
 func runSWMap(o Options) (*Result, error) {
 	var delay []swRunSpec
 	for _, f := range swMapFactors {
-		for _, s := range o.seeds() {
+		for _, s := range o.SeedList() {
 			delay = append(delay, swRegimeRun(swRegime{Factor: f, Users: swUsers, UplinkMbps: 500}, swDelay, s))
 		}
 	}
@@ -273,7 +274,7 @@ func runSWMap(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := len(o.seeds())
+	n := len(o.SeedList())
 	var tp []float64
 	for i := range swMapFactors {
 		tp = append(tp, swMeanThroughput(outs[i*n:(i+1)*n]))
@@ -285,12 +286,12 @@ func runSWMap(o Options) (*Result, error) {
 			m.Marks = map[[2]int]string{{xi, 1}: "paper"}
 		}
 	}
-	return runMap(o, m)
+	return harness.RunMap(o, m)
 }
 
 // swMap is the map's definition, its marks set by runSWMap.
-func swMap() regimeMap {
-	return regimeMap{
+func swMap() harness.RegimeMap {
+	return harness.RegimeMap{
 		XName: "task_cost_factor", YName: "uplink_mbps", XLabel: "task CPU cost per byte x", YLabel: "rack uplink (Mbit/s)",
 		Xs: swMapFactors, Ys: swMapUplinks, Policy: swSWFair, Baseline: swFair,
 		Title: fmt.Sprintf("shufflewatcher/map: SW-fair over Fair by the slots' load and the racks' uplinks; the paper's cluster (10 racks of 10 "+
@@ -299,13 +300,13 @@ func swMap() regimeMap {
 			"paper's point: its 500 Mbit/s uplinks at the task-cost factor where Delay uses the cluster most while keeping up (section 4.3's rule, as shufflewatcher/regime)",
 			"throughput: jobs finishing in the steady window per hour; turnaround: jobs submitted in it",
 		},
-		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+		Run: func(_ Options, p harness.PolicySpec, xi, yi int, seed uint64) (harness.MapOutcome, error) {
 			rs, err := swRuns(Options{Parallel: 1}, []swRunSpec{
 				swRegimeRun(swRegime{Factor: swMapFactors[xi], Users: swUsers, UplinkMbps: swMapUplinks[yi]}, p, seed)})
 			if err != nil {
-				return mapOutcome{}, err
+				return harness.MapOutcome{}, err
 			}
-			return mapOutcome{Turnaround: rs[0].turnaround(), Throughput: rs[0].throughput(swAllClasses)}, nil
+			return harness.MapOutcome{Turnaround: rs[0].turnaround(), Throughput: rs[0].throughput(swAllClasses)}, nil
 		},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
@@ -118,7 +119,7 @@ func TestSWRegistryNames(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for i, e := range swExperiments {
-		if e.Name != want[i] || e.run == nil || e.DefaultSeeds < 1 || e.Summary == "" || !strings.Contains(e.Source, "ShuffleWatcher") {
+		if e.Name != want[i] || e.Measure == nil || e.DefaultSeeds < 1 || e.Summary == "" || !strings.Contains(e.Source, "ShuffleWatcher") {
 			t.Errorf("experiment %d: %+v", i, e)
 		}
 		seen[e.Name]++
@@ -133,7 +134,7 @@ func TestSWRegistryNames(t *testing.T) {
 			t.Errorf("%s registered %d times", n, k)
 		}
 	}
-	for _, p := range append(append([]PolicySpec{}, swMainPols...), swNASS, swNASSSARP) {
+	for _, p := range append(append([]harness.PolicySpec{}, swMainPols...), swNASS, swNASSSARP) {
 		if _, err := p.Build(); err != nil {
 			t.Errorf("%s: %v", p.Label, err)
 		}

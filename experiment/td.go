@@ -16,6 +16,7 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/critpath"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
@@ -25,25 +26,27 @@ import (
 var tdExperiments = []Experiment{
 	{Name: "td/queues", Fast: true, Source: "TD paper, section V-A, Fig. 7-8, Table I", DefaultSeeds: 5,
 		Summary: "200 GB queues of small, mix and large jobs on 50 slaves: queue completion, local ratio and hotspots per fifth of the run under FIFO, Fair, TD",
-		run:     runTDQueues},
+		Measure: runTDQueues},
 	{Name: "td/data-size", Fast: true, Source: "TD paper, section V-A, Fig. 7", DefaultSeeds: 3,
 		Summary: "queue completion time of FIFO, Fair and TD against data size, 100 to 300 GB, for small, mix and large queues",
-		run:     runTDDataSize},
+		Measure: runTDDataSize,
+		Plot:    tdDataSizeFigure},
 	{Name: "td/bounds", Fast: true, Source: "TD paper, section V-B, Fig. 9", DefaultSeeds: 3,
 		Summary: "TD's queue completion time against its lower bound L (0.5-0.9) and upper bound H (1.1-1.5) on 200 GB queues",
-		run:     runTDBounds},
+		Measure: runTDBounds},
 	{Name: "td/bounds-costly", Source: "TD paper, section V-B, Fig. 9 (td/diagnose's \"both\" set-up)", DefaultSeeds: 2,
 		Summary: "td/bounds with 1 replica and 100 Mbit/s NICs, where a non-local read costs more than a map's compute",
-		run:     runTDBoundsCostly},
+		Measure: runTDBoundsCostly},
 	{Name: "td/diagnose", Source: "TD paper, section V (why TD ties FIFO here)", DefaultSeeds: 2,
 		Summary: "200 GB queues under FIFO, Fair, TD: map-slot use, idle slots while maps wait, non-local read cost, reduce tail, how often L and H bind; our set-up and costlier non-local reads",
-		run:     runTDDiagnose},
+		Measure: runTDDiagnose},
 	{Name: "td/regime", Source: "TD paper, section V-A, on its Hadoop 0.20.1 cluster's costs (README-td.md, The paper's own regime)", DefaultSeeds: 5,
 		Summary: "200 GB queues under FIFO, Fair, TD with two racks at 5:1, the hdd disk, 0.20's replica order, 3 s heartbeats without out-of-band offers, 4 s start-up: each alone, then all",
-		run:     runTDRegime},
+		Measure: runTDRegime},
 	{Name: "td/map", Source: "beyond the paper: TD's gain over FIFO around its operating point", DefaultSeeds: 5,
 		Summary: "TD / FIFO on small 200 GB queues over rack over-subscription (1-20:1) x disk seek (0-24.8 ms), td/regime's other costs on",
-		run:     mapOf(tdMap)},
+		Measure: harness.MapOf(tdMap),
+		Plot:    tdMapPlot},
 }
 
 // ---------------------------------------------------------------------
@@ -198,12 +201,12 @@ func TDQueueJobs(c TDQueueConfig) ([]workload.Job, error) {
 // (td/regime) it draws by that order instead, as the engine would. TD sets
 // Source itself and is only observed.
 type hotWatch struct {
-	passThrough
+	harness.PassThrough
 	thr int32
 	rnd *rand.Rand
 
 	reads []int32
-	runs  mapRuns[hwRead]
+	runs  harness.MapRuns[hwRead]
 	times []float64 // hotspot occurrences
 	buf   []cluster.NodeID
 }
@@ -216,7 +219,7 @@ type hwRead struct {
 }
 
 func newHotWatch(inner sched.Policy, thr int, seed uint64) *hotWatch {
-	h := &hotWatch{passThrough: passTo(inner), thr: int32(thr), rnd: rng(seed, 0x686f74)} // "hot"
+	h := &hotWatch{PassThrough: harness.PassTo(inner), thr: int32(thr), rnd: rng(seed, 0x686f74)} // "hot"
 	return h
 }
 
@@ -225,8 +228,8 @@ func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 		nn := c.Topology().NumNodes()
 		h.reads = make([]int32, nn)
 	}
-	h.runs.forget()
-	d, ok := h.inner.Assign(c, o)
+	h.runs.Forget()
+	d, ok := h.Inner.Assign(c, o)
 	if !ok || d.Kind != sched.MapTask {
 		return d, ok
 	}
@@ -242,7 +245,7 @@ func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool)
 		}
 		d.SourceSet = true
 	}
-	h.runs.decided(d.Job, d.Map, o.Node, hwRead{src: d.Source, remote: d.Source != o.Node})
+	h.runs.Decided(d.Job, d.Map, o.Node, hwRead{src: d.Source, remote: d.Source != o.Node})
 	return d, true
 }
 
@@ -267,11 +270,11 @@ func (h *hotWatch) nearest(t *cluster.Topology, reps []cluster.NodeID, n cluster
 }
 
 func (h *hotWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	h.passThrough.TaskLaunched(c, j, k, n)
+	h.PassThrough.TaskLaunched(c, j, k, n)
 	if k != sched.MapTask || h.reads == nil {
 		return
 	}
-	r := h.runs.launched(c, j, n, hwRead{src: n}).note
+	r := h.runs.Launched(c, j, n, hwRead{src: n}).Note
 	if r.remote {
 		h.reads[r.src]++
 		if h.reads[r.src] == h.thr+1 {
@@ -281,14 +284,14 @@ func (h *hotWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind,
 }
 
 func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	h.passThrough.TaskEnded(c, j, k, n, killed)
+	h.PassThrough.TaskEnded(c, j, k, n, killed)
 	if k != sched.MapTask || h.reads == nil {
 		return
 	}
 	// Attempts that read alike count alike: which of them ended does not
 	// matter.
-	if r, ok := h.runs.ended(c, j, n, func(a, b hwRead) bool { return a == b }, false); ok && r.note.remote {
-		h.reads[r.note.src]--
+	if r, ok := h.runs.Ended(c, j, n, func(a, b hwRead) bool { return a == b }, false); ok && r.Note.remote {
+		h.reads[r.Note.src]--
 	}
 }
 
@@ -296,18 +299,18 @@ func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n 
 // Runs
 
 var (
-	tdFIFO = PolicySpec{Label: "FIFO", Name: "fifo"}
-	tdFair = PolicySpec{Label: "Fair", Name: "fair"}
-	tdTD   = PolicySpec{Label: "TD", Name: "td"}
+	tdFIFO = harness.PolicySpec{Label: "FIFO", Name: "fifo"}
+	tdFair = harness.PolicySpec{Label: "Fair", Name: "fair"}
+	tdTD   = harness.PolicySpec{Label: "TD", Name: "td"}
 )
 
 // tdPolicies are the schedulers section V compares.
-var tdPolicies = []PolicySpec{tdFIFO, tdFair, tdTD}
+var tdPolicies = []harness.PolicySpec{tdFIFO, tdFair, tdTD}
 
 // tdSim is one simulation of a queue.
 type tdSim struct {
 	jobs    []workload.Job
-	policy  PolicySpec
+	policy  harness.PolicySpec
 	seed    uint64
 	variant *tdVariant // nil: the E4 cluster as is
 	regime  *tdRegime  // nil: td/queues' cluster and engine (td_regime.go)
@@ -360,19 +363,19 @@ type tdOut struct {
 // as wrap returns it (wrapped in an observer of its decisions), and
 // returns the finished run. label names the run in an error.
 func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*scenario.Result, error) {
-	run := simRun{setup: Setup{Cluster: r.cluster(), Seed: r.seed}, jobs: r.jobs, policy: r.policy}
+	run := harness.Run{Setup: harness.Setup{Cluster: r.cluster(), Seed: r.seed}, Jobs: r.jobs, Policy: r.policy}
 	// Zero engine parameters: the engine's defaults, as td/queues runs.
 	if r.regime != nil {
-		run.setup.Engine = r.regime.engine()
+		run.Setup.Engine = r.regime.engine()
 	}
-	run.probe = func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+	run.Probe = func(p sched.Policy, _ *cluster.Topology) sched.Policy {
 		p = wrap(p)
 		if r.regime != nil && r.regime.heartbeatOnly {
-			p = newHeartbeatOnly(p, run.setup.Engine.WithDefaults().HeartbeatS)
+			p = newHeartbeatOnly(p, run.Setup.Engine.WithDefaults().HeartbeatS)
 		}
 		return p
 	}
-	res, _, err := run.simulate()
+	res, err := run.Simulate()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
@@ -430,9 +433,9 @@ func (r tdSim) run(what string, hot, probe bool) (*tdOut, error) {
 		if span := float64(pr.T) * pr.lastMapEnd; span > 0 {
 			out.util, out.idleShare, out.idleLastShare = pr.busySlotS/span, pr.idleSlotS/span, pr.idleLastS/span
 		}
-		out.stretchL, out.stretchR = pr.stretch[0].mean(), pr.stretch[1].mean()
-		if maps := pr.stretch[0].n + pr.stretch[1].n; maps > 0 {
-			out.remoteShare = float64(pr.stretch[1].n) / float64(maps)
+		out.stretchL, out.stretchR = pr.stretch[0].Mean(), pr.stretch[1].Mean()
+		if maps := pr.stretch[0].N + pr.stretch[1].N; maps > 0 {
+			out.remoteShare = float64(pr.stretch[1].N) / float64(maps)
 			out.probeLocal = 1 - out.remoteShare
 		}
 	}
@@ -496,20 +499,20 @@ func tdQueue(t TDQueueType, gb float64, seed uint64) ([]workload.Job, error) {
 
 // tdQueues declares td's scenarios: a queue of a type, gb GB and a seed,
 // drawn once and run by each policy through run (runGrid).
-func tdQueues[O any](gb float64, run func(tdSim) (O, error)) func(TDQueueType, uint64) (func(PolicySpec) (O, error), error) {
-	return func(qt TDQueueType, seed uint64) (func(PolicySpec) (O, error), error) {
+func tdQueues[O any](gb float64, run func(tdSim) (O, error)) func(TDQueueType, uint64) (func(harness.PolicySpec) (O, error), error) {
+	return func(qt TDQueueType, seed uint64) (func(harness.PolicySpec) (O, error), error) {
 		jobs, err := tdQueue(qt, gb, seed)
 		if err != nil {
 			return nil, err
 		}
-		return func(p PolicySpec) (O, error) { return run(tdSim{jobs: jobs, policy: p, seed: seed}) }, nil
+		return func(p harness.PolicySpec) (O, error) { return run(tdSim{jobs: jobs, policy: p, seed: seed}) }, nil
 	}
 }
 
 // tdSetsGrid runs section V's schedulers on 200 GB queues of every type
 // under each of n set-ups (td/diagnose's variants, td/regime's regimes):
 // set-up i's queue of type t is scenario i x len(TDQueueTypes) + t.
-func tdSetsGrid[O any](o Options, n int, run func(r tdSim, set int) (O, error)) (grid[O], error) {
+func tdSetsGrid[O any](o Options, n int, run func(r tdSim, set int) (O, error)) (harness.Grid[O], error) {
 	type setup struct {
 		set int
 		qt  TDQueueType
@@ -520,14 +523,14 @@ func tdSetsGrid[O any](o Options, n int, run func(r tdSim, set int) (O, error)) 
 			setups = append(setups, setup{i, qt})
 		}
 	}
-	return runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (O, error), error) {
+	return harness.RunGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(harness.PolicySpec) (O, error), error) {
 		return tdQueues(200, func(r tdSim) (O, error) { return run(r, s.set) })(s.qt, seed)
 	})
 }
 
 // tdQueueOf is tdQueues run on E4's cluster changed by v (nil: as is),
 // with hotspots counted.
-func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(PolicySpec) (*tdOut, error), error) {
+func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(harness.PolicySpec) (*tdOut, error), error) {
 	return tdQueues(gb, func(s tdSim) (*tdOut, error) {
 		s.variant = v
 		return s.run(s.policy.Label, true, false)
@@ -561,52 +564,52 @@ var tdPaperLocal = map[string]map[string]string{
 // the run (Table I, hotWatch's definition for all three schedulers), each
 // averaged over Options.Seeds queues (default 5; the paper repeated 3 times).
 func runTDQueues(o Options) (*Result, error) {
-	g, err := runGrid(o, TDQueueTypes, tdPolicies, tdQueueOf(200, nil))
+	g, err := harness.RunGrid(o, TDQueueTypes, tdPolicies, tdQueueOf(200, nil))
 	if err != nil {
 		return nil, err
 	}
-	type R = cell
-	queue := func(r R) string { return TDQueueTypes[r.s].Name }
-	label := func(r R) string { return tdPolicies[r.p].Label }
-	jobs := g.over(func(x *tdOut) float64 { return float64(x.jobs) })
-	comp := g.over(func(x *tdOut) float64 { return x.completionS })
-	cols := []column[R]{
-		key("queue", "queue", queue),
-		key("scheduler", "scheduler", label),
-		seedsCol[R]("queues", g.seeds),
-		both("jobs", func(r R) string { return jobs(r).text(0) }, "jobs", func(r R) string { return num(jobs(r).mean(), 1) }),
-		spread("completion (s)", "completion_s", 0, 1, comp),
-		number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).mean() / comp(R{r.s, g.pols - 1}).mean() }),
-		percent("local %", "local_pct", 1, g.over(func(x *tdOut) float64 { return x.localRatio })),
-		paper("paper", "paper_local_pct", func(r R) string { return tdPaperLocal[label(r)][queue(r)] }),
+	type R = harness.Cell
+	queue := func(r R) string { return TDQueueTypes[r.S].Name }
+	label := func(r R) string { return tdPolicies[r.P].Label }
+	jobs := g.Over(func(x *tdOut) float64 { return float64(x.jobs) })
+	comp := g.Over(func(x *tdOut) float64 { return x.completionS })
+	cols := []harness.Column[R]{
+		harness.Key("queue", "queue", queue),
+		harness.Key("scheduler", "scheduler", label),
+		harness.SeedsCol[R]("queues", g.Seeds),
+		harness.Both("jobs", func(r R) string { return jobs(r).Text(0) }, "jobs", func(r R) string { return harness.Num(jobs(r).Mean(), 1) }),
+		harness.Spread("completion (s)", "completion_s", 0, 1, comp),
+		harness.Number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).Mean() / comp(R{S: r.S, P: g.Pols - 1}).Mean() }),
+		harness.Percent("local %", "local_pct", 1, g.Over(func(x *tdOut) float64 { return x.localRatio })),
+		harness.Paper("paper", "paper_local_pct", func(r R) string { return tdPaperLocal[label(r)][queue(r)] }),
 	}
 	for k, h := range []string{"hot 1-20%", "21-40%", "41-60%", "61-80%", "81-100%"} {
-		st := g.over(func(x *tdOut) float64 { return float64(x.hot[k]) })
-		cols = append(cols, both(h, func(r R) string { return st(r).text(1) },
-			fmt.Sprintf("hot_stage%d", k+1), func(r R) string { return num(st(r).mean(), 2) }))
+		st := g.Over(func(x *tdOut) float64 { return float64(x.hot[k]) })
+		cols = append(cols, harness.Both(h, func(r R) string { return st(r).Text(1) },
+			fmt.Sprintf("hot_stage%d", k+1), func(r R) string { return harness.Num(st(r).Mean(), 2) }))
 	}
-	own := g.known(func(x *tdOut) float64 {
+	own := g.Known(func(x *tdOut) float64 {
 		if x.td == nil {
 			return math.NaN()
 		}
 		return float64(x.td.Hotspots)
 	})
 	cols = append(cols,
-		spread("hotspots", "hotspots", 1, 2, g.over(func(x *tdOut) float64 { return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4]) })),
-		column[R]{head: "paper (Table I)", text: func(r R) string { return tdPaperHot[label(r)][queue(r)][5] },
-			csv:   []string{"paper_hot_stage1", "paper_hot_stage2", "paper_hot_stage3", "paper_hot_stage4", "paper_hot_stage5", "paper_hotspots"},
-			cells: func(r R) []string { h := tdPaperHot[label(r)][queue(r)]; return h[:] }},
-		shown("TD's own count", func(r R) string {
-			if own(r).n == 0 {
+		harness.Spread("hotspots", "hotspots", 1, 2, g.Over(func(x *tdOut) float64 { return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4]) })),
+		harness.Column[R]{Head: "paper (Table I)", Text: func(r R) string { return tdPaperHot[label(r)][queue(r)][5] },
+			CSV:   []string{"paper_hot_stage1", "paper_hot_stage2", "paper_hot_stage3", "paper_hot_stage4", "paper_hot_stage5", "paper_hotspots"},
+			Cells: func(r R) []string { h := tdPaperHot[label(r)][queue(r)]; return h[:] }},
+		harness.Shown("TD's own count", func(r R) string {
+			if own(r).N == 0 {
 				return "-"
 			}
-			return own(r).text(1)
+			return own(r).Text(1)
 		}),
 	)
-	return table[R]{
-		title: fmt.Sprintf("td/queues: 200 GB queues on 50 slaves x (2 map + 2 reduce slots), 64 MB splits, %d queues each (paper section V-A, Fig. 7-8, Table I)", g.seeds),
-		cols:  cols,
-		notes: []string{
+	return harness.Table[R]{
+		Title: fmt.Sprintf("td/queues: 200 GB queues on 50 slaves x (2 map + 2 reduce slots), 64 MB splits, %d queues each (paper section V-A, Fig. 7-8, Table I)", g.Seeds),
+		Cols:  cols,
+		Notes: []string{
 			"completion: last job's finish - submission of the queue (all jobs at 0). local %: node-local map launches / all.",
 			"hot: hotspot occurrences per fifth of the run: a node's concurrent non-local reads rising above 4 (TD's θ). For",
 			"FIFO and Fair the replica read is the engine's (nearest, random among equal; one rack, so any replica), made",
@@ -614,7 +617,7 @@ func runTDQueues(o Options) (*Result, error) {
 			"Mean (min-max) over queues. Paper: TD's completion is \"significantly shorter\", more so for small jobs;",
 			"Fair/FIFO local ratio ~70% (large) and ~35% (small), TD high on all; hotspots Table I (3 runs).",
 		},
-	}.result(g.cells()), nil
+	}.Result(g.Cells()), nil
 }
 
 // ---------------------------------------------------------------------
@@ -640,38 +643,40 @@ func runTDDataSize(o Options) (*Result, error) {
 			sizes = append(sizes, size{qt, gb})
 		}
 	}
-	g, err := runGrid(o, sizes, tdPolicies, func(sz size, seed uint64) (func(PolicySpec) (*tdOut, error), error) {
+	g, err := harness.RunGrid(o, sizes, tdPolicies, func(sz size, seed uint64) (func(harness.PolicySpec) (*tdOut, error), error) {
 		return tdQueueOf(sz.gb, nil)(sz.qt, seed)
 	})
 	if err != nil {
 		return nil, err
 	}
-	type R = cell
-	comp := func(r R, p int) stat { return g.sample(r.s, p, false, func(x *tdOut) float64 { return x.completionS }) }
-	cols := []column[R]{
-		key("queue", "queue", func(r R) string { return sizes[r.s].qt.Name }),
-		key("data (GB)", "data_gb", func(r R) string { return num(sizes[r.s].gb, 0) }),
-		seedsCol[R]("queues", g.seeds),
+	type R = harness.Cell
+	comp := func(r R, p int) harness.Stat {
+		return g.Sample(r.S, p, false, func(x *tdOut) float64 { return x.completionS })
+	}
+	cols := []harness.Column[R]{
+		harness.Key("queue", "queue", func(r R) string { return sizes[r.S].qt.Name }),
+		harness.Key("data (GB)", "data_gb", func(r R) string { return harness.Num(sizes[r.S].gb, 0) }),
+		harness.SeedsCol[R]("queues", g.Seeds),
 	}
 	for pi, p := range tdPolicies {
-		cols = append(cols, spread(p.Label, strings.ToLower(p.Label)+"_s", 0, 1, func(r R) stat { return comp(r, pi) }))
+		cols = append(cols, harness.Spread(p.Label, strings.ToLower(p.Label)+"_s", 0, 1, func(r R) harness.Stat { return comp(r, pi) }))
 	}
 	cols = append(cols,
-		number("FIFO / TD", "fifo_vs_td", 2, 3, func(r R) float64 { return comp(r, 0).mean() / comp(r, 2).mean() }),
-		number("Fair / TD", "fair_vs_td", 2, 3, func(r R) float64 { return comp(r, 1).mean() / comp(r, 2).mean() }),
-		shown("paper", func(R) string { return "TD < FIFO, Fair" }))
+		harness.Number("FIFO / TD", "fifo_vs_td", 2, 3, func(r R) float64 { return comp(r, 0).Mean() / comp(r, 2).Mean() }),
+		harness.Number("Fair / TD", "fair_vs_td", 2, 3, func(r R) float64 { return comp(r, 1).Mean() / comp(r, 2).Mean() }),
+		harness.Shown("paper", func(R) string { return "TD < FIFO, Fair" }))
 	var rows []R
 	for zi := range sizes {
-		rows = append(rows, R{zi, 0})
+		rows = append(rows, R{S: zi})
 	}
-	return table[R]{
-		title: fmt.Sprintf("td/data-size: queue completion time (s) against data size on 50 slaves, %d queue(s) per point (paper section V-A, Fig. 7)", g.seeds),
-		cols:  cols,
-		notes: []string{
+	return harness.Table[R]{
+		Title: fmt.Sprintf("td/data-size: queue completion time (s) against data size on 50 slaves, %d queue(s) per point (paper section V-A, Fig. 7)", g.Seeds),
+		Cols:  cols,
+		Notes: []string{
 			"completion: last job's finish - queue submission. Paper (Fig. 7, values only plotted, 2-16 x 100 s): TD's",
 			"completion is shorter than FIFO's and Fair's at every size; the more small jobs, the slower Fair and FIFO.",
 		},
-	}.result(rows), nil
+	}.Result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -709,12 +714,12 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 	for _, h := range tdHs {
 		pts = append(pts, point{"H", sched.DefaultTDL, h})
 	}
-	pols := make([]PolicySpec, len(pts))
+	pols := make([]harness.PolicySpec, len(pts))
 	for pi, pt := range pts {
-		pols[pi] = PolicySpec{Label: fmt.Sprintf("TD L=%.1f H=%.1f", pt.l, pt.h), Name: "td",
+		pols[pi] = harness.PolicySpec{Label: fmt.Sprintf("TD L=%.1f H=%.1f", pt.l, pt.h), Name: "td",
 			Params: map[string]any{"l": pt.l, "h": pt.h}}
 	}
-	g, err := runGrid(o, TDQueueTypes, pols, tdQueueOf(200, v))
+	g, err := harness.RunGrid(o, TDQueueTypes, pols, tdQueueOf(200, v))
 	if err != nil {
 		return nil, err
 	}
@@ -735,51 +740,51 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 		}
 		return "best"
 	}
-	type R = cell
+	type R = harness.Cell
 	def := slices.IndexFunc(pts, func(p point) bool { return p.l == sched.DefaultTDL && p.h == sched.DefaultTDH })
-	pt := func(r R) point { return pts[r.p] }
-	comp := g.over(func(x *tdOut) float64 { return x.completionS })
-	loc := g.over(func(x *tdOut) float64 { return x.localRatio })
-	above := g.over(func(x *tdOut) float64 {
+	pt := func(r R) point { return pts[r.P] }
+	comp := g.Over(func(x *tdOut) float64 { return x.completionS })
+	loc := g.Over(func(x *tdOut) float64 { return x.localRatio })
+	above := g.Over(func(x *tdOut) float64 {
 		a := 0.0
 		for _, j := range x.td.Jobs {
 			a += j.AboveHSlotS
 		}
 		return a
 	})
-	viol := g.over(func(x *tdOut) float64 { return float64(x.td.HViolations) })
+	viol := g.Over(func(x *tdOut) float64 { return float64(x.td.HViolations) })
 	// adult reads a share of adult job-time, left out of runs with none.
-	adult := func(v func(*tdOut) float64) func(R) stat {
-		return g.known(func(x *tdOut) float64 {
+	adult := func(v func(*tdOut) float64) func(R) harness.Stat {
+		return g.Known(func(x *tdOut) float64 {
 			if x.adultS > 0 {
 				return v(x)
 			}
 			return math.NaN()
 		})
 	}
-	mean := func(head, csv string, tprec, cprec int, scale float64, v func(R) stat) column[R] {
-		return number(head, csv, tprec, cprec, func(r R) float64 { return scale * v(r).mean() })
+	mean := func(head, csv string, tprec, cprec int, scale float64, v func(R) harness.Stat) harness.Column[R] {
+		return harness.Number(head, csv, tprec, cprec, func(r R) float64 { return scale * v(r).Mean() })
 	}
-	return table[R]{
-		title: fmt.Sprintf("%s: TD's queue completion time (s) against L and H, 200 GB queues%s, %d queue(s) per point (paper section V-B, Fig. 9)", name, setup, g.seeds),
-		cols: []column[R]{
-			key("sweep", "sweep", func(r R) string { return pt(r).sweep }),
-			both("L", func(r R) string { return num(pt(r).l, 1) }, "l", func(r R) string { return num(pt(r).l, 2) }),
-			both("H", func(r R) string { return num(pt(r).h, 1) }, "h", func(r R) string { return num(pt(r).h, 2) }),
-			key("queue", "queue", func(r R) string { return TDQueueTypes[r.s].Name }),
-			seedsCol[R]("queues", g.seeds),
-			spread("completion (s)", "completion_s", 0, 1, comp),
-			number("vs default", "vs_default", 3, 4, func(r R) float64 { return comp(r).mean() / comp(R{r.s, def}).mean() }),
-			both("local %", func(r R) string { return loc(r).pct() }, "local_pct", func(r R) string { return num(100*loc(r).mean(), 2) }),
+	return harness.Table[R]{
+		Title: fmt.Sprintf("%s: TD's queue completion time (s) against L and H, 200 GB queues%s, %d queue(s) per point (paper section V-B, Fig. 9)", name, setup, g.Seeds),
+		Cols: []harness.Column[R]{
+			harness.Key("sweep", "sweep", func(r R) string { return pt(r).sweep }),
+			harness.Both("L", func(r R) string { return harness.Num(pt(r).l, 1) }, "l", func(r R) string { return harness.Num(pt(r).l, 2) }),
+			harness.Both("H", func(r R) string { return harness.Num(pt(r).h, 1) }, "h", func(r R) string { return harness.Num(pt(r).h, 2) }),
+			harness.Key("queue", "queue", func(r R) string { return TDQueueTypes[r.S].Name }),
+			harness.SeedsCol[R]("queues", g.Seeds),
+			harness.Spread("completion (s)", "completion_s", 0, 1, comp),
+			harness.Number("vs default", "vs_default", 3, 4, func(r R) float64 { return comp(r).Mean() / comp(R{S: r.S, P: def}).Mean() }),
+			harness.Both("local %", func(r R) string { return loc(r).Pct() }, "local_pct", func(r R) string { return harness.Num(100*loc(r).Mean(), 2) }),
 			mean("adult time below L %", "adult_below_l_pct", 1, 2, 100, adult(func(x *tdOut) float64 { return x.belowL })),
 			mean("adult time at H %", "adult_at_h_pct", 0, 2, 100, adult(func(x *tdOut) float64 { return x.atH })),
-			mean("sticky %", "sticky_pct", 1, 2, 100, g.over(func(x *tdOut) float64 { return x.sticky })),
-			mean("TD idle offers", "idle_offers", 0, 1, 1, g.over(func(x *tdOut) float64 { return float64(x.td.IdleOffers) })),
-			both("above-H slot-s", func(r R) string { return above(r).text(0) }, "above_h_slot_s", func(r R) string { return num(above(r).mean(), 1) }),
-			both("formula (1) violations", func(r R) string { return viol(r).text(1) }, "h_violations", func(r R) string { return num(viol(r).mean(), 2) }),
-			shown("paper", func(r R) string { return paper(pt(r)) }),
+			mean("sticky %", "sticky_pct", 1, 2, 100, g.Over(func(x *tdOut) float64 { return x.sticky })),
+			mean("TD idle offers", "idle_offers", 0, 1, 1, g.Over(func(x *tdOut) float64 { return float64(x.td.IdleOffers) })),
+			harness.Both("above-H slot-s", func(r R) string { return above(r).Text(0) }, "above_h_slot_s", func(r R) string { return harness.Num(above(r).Mean(), 1) }),
+			harness.Both("formula (1) violations", func(r R) string { return viol(r).Text(1) }, "h_violations", func(r R) string { return harness.Num(viol(r).Mean(), 2) }),
+			harness.Shown("paper", func(r R) string { return paper(pt(r)) }),
 		},
-		notes: []string{
+		Notes: []string{
 			"L sweep at H = 1.3, H sweep at L = 0.7 (the defaults, row marked best). vs default: completion / completion at",
 			"L = 0.7, H = 1.3 on the same queue. adult time below L / at H: share of adult job-time with occupied < L x demand (a",
 			"freed slot comes back, Algorithm 1 line 2) / occupied >= H x demand (Algorithm 2 skips the job): how often each bound",
@@ -788,5 +793,5 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 			"Paper (Fig. 9, plotted only, 5-8.5 x 100 s): L > 0.7 costs throughput markedly, L < 0.7 little;",
 			"H = 1.3 best, H > 1.3 slower because of sticky slots.",
 		},
-	}.result(g.cells()), nil
+	}.Result(g.Cells()), nil
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
@@ -151,14 +152,14 @@ const heartbeatTolS = 1e-6
 // it). A declined offer leaves the node's slots free and its next
 // heartbeat scheduled, so nothing else changes.
 type heartbeatOnly struct {
-	passThrough
+	harness.PassThrough
 	periodS float64
 	// declined counts the offers declined between heartbeats.
 	declined int
 }
 
 func newHeartbeatOnly(inner sched.Policy, periodS float64) *heartbeatOnly {
-	return &heartbeatOnly{passThrough: passTo(inner), periodS: periodS}
+	return &heartbeatOnly{PassThrough: harness.PassTo(inner), periodS: periodS}
 }
 
 // onBeat reports whether now is one of node n's heartbeat instants.
@@ -174,13 +175,13 @@ func (h *heartbeatOnly) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, 
 		h.declined++
 		return sched.Decision{}, false
 	}
-	return h.inner.Assign(c, o)
+	return h.Inner.Assign(c, o)
 }
 
 // OfferIdle tells the inner policy of an idle slot at a heartbeat; between
 // heartbeats Hadoop 0.20.1's master hears nothing of the node.
 func (h *heartbeatOnly) OfferIdle(c sched.Cluster, o sched.Offer) {
-	if i := sched.IdleOffersOf(h.inner); i != nil && h.onBeat(c, o.Node) {
+	if i := sched.IdleOffersOf(h.Inner); i != nil && h.onBeat(c, o.Node) {
 		i.OfferIdle(c, o)
 	}
 }
@@ -205,64 +206,66 @@ func runTDRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	type R = cell // scenario: regime x queue; p unused
-	st := func(r R, p int, known bool, v func(*tdOut) float64) stat { return g.sample(r.s, p, known, v) }
+	type R = harness.Cell // scenario: regime x queue; p unused
+	st := func(r R, p int, known bool, v func(*tdOut) float64) harness.Stat { return g.Sample(r.S, p, known, v) }
 	comp := func(x *tdOut) float64 { return x.completionS }
 	// three is a measure's mean for FIFO, Fair and TD in one cell, and in
 	// three CSV cells.
-	three := func(head string, csv []string, prec, cprec int, scale float64, v func(*tdOut) float64) column[R] {
-		return column[R]{head: head, text: func(r R) string {
-			return strings.Join([]string{num(scale*st(r, 0, false, v).mean(), prec), num(scale*st(r, 1, false, v).mean(), prec),
-				num(scale*st(r, 2, false, v).mean(), prec)}, " / ")
-		}, csv: csv, cells: func(r R) []string {
-			return []string{num(scale*st(r, 0, false, v).mean(), cprec), num(scale*st(r, 1, false, v).mean(), cprec), num(scale*st(r, 2, false, v).mean(), cprec)}
+	three := func(head string, csv []string, prec, cprec int, scale float64, v func(*tdOut) float64) harness.Column[R] {
+		return harness.Column[R]{Head: head, Text: func(r R) string {
+			return strings.Join([]string{harness.Num(scale*st(r, 0, false, v).Mean(), prec), harness.Num(scale*st(r, 1, false, v).Mean(), prec),
+				harness.Num(scale*st(r, 2, false, v).Mean(), prec)}, " / ")
+		}, CSV: csv, Cells: func(r R) []string {
+			return []string{harness.Num(scale*st(r, 0, false, v).Mean(), cprec), harness.Num(scale*st(r, 1, false, v).Mean(), cprec), harness.Num(scale*st(r, 2, false, v).Mean(), cprec)}
 		}}
 	}
 	// vs is TD's completion over policy p's, seed by seed.
-	vs := func(head, csv string, p int) column[R] {
-		ratio := func(r R) (stat, sample) {
-			var s stat
-			var se sample
-			for si := range g.seeds {
-				v := g.at(r.s, si, 2).completionS / g.at(r.s, si, p).completionS
-				s.add(v)
-				se.add(v)
+	vs := func(head, csv string, p int) harness.Column[R] {
+		ratio := func(r R) (harness.Stat, harness.Sample) {
+			var s harness.Stat
+			var se harness.Sample
+			for si := range g.Seeds {
+				v := g.At(r.S, si, 2).completionS / g.At(r.S, si, p).completionS
+				s.Add(v)
+				se.Add(v)
 			}
 			return s, se
 		}
-		return column[R]{head: head, text: func(r R) string { return pairedRatioText(ratio(r)) },
-			csv: []string{csv, csv + "_se", csv + "_min", csv + "_max"}, cells: func(r R) []string { return pairedRatioCSV(ratio(r)) }}
+		return harness.Column[R]{Head: head, Text: func(r R) string { return pairedRatioText(ratio(r)) },
+			CSV: []string{csv, csv + "_se", csv + "_min", csv + "_max"}, Cells: func(r R) []string { return pairedRatioCSV(ratio(r)) }}
 	}
 	// stretch is a policy's map stretch, node-local / remote.
-	stretch := func(head string, p int) column[R] {
-		l := func(r R) stat { return st(r, p, false, func(x *tdOut) float64 { return x.stretchL }) }
-		rm := func(r R) stat { return st(r, p, true, func(x *tdOut) float64 { return x.stretchR }) }
+	stretch := func(head string, p int) harness.Column[R] {
+		l := func(r R) harness.Stat { return st(r, p, false, func(x *tdOut) float64 { return x.stretchL }) }
+		rm := func(r R) harness.Stat { return st(r, p, true, func(x *tdOut) float64 { return x.stretchR }) }
 		name := strings.ToLower(tdPolicies[p].Label)
-		return column[R]{head: head, text: func(r R) string { return meanOrDash(l(r), 2, 1) + " / " + meanOrDash(rm(r), 2, 1) },
-			csv: []string{name + "_stretch_local", name + "_stretch_remote"}, cells: func(r R) []string { return []string{csvMeanOrEmpty(l(r), 3), csvMeanOrEmpty(rm(r), 3)} }}
+		return harness.Column[R]{Head: head, Text: func(r R) string { return meanOrDash(l(r), 2, 1) + " / " + meanOrDash(rm(r), 2, 1) },
+			CSV: []string{name + "_stretch_local", name + "_stretch_remote"}, Cells: func(r R) []string { return []string{csvMeanOrEmpty(l(r), 3), csvMeanOrEmpty(rm(r), 3)} }}
 	}
-	idle := func(r R, p int) stat { return st(r, p, false, func(x *tdOut) float64 { return x.idleShare }) }
+	idle := func(r R, p int) harness.Stat { return st(r, p, false, func(x *tdOut) float64 { return x.idleShare }) }
 	var rows []R
 	for ti := range TDQueueTypes {
 		for ri := range regs {
-			rows = append(rows, R{ri*len(TDQueueTypes) + ti, 0})
+			rows = append(rows, R{S: ri*len(TDQueueTypes) + ti})
 		}
 	}
-	cols := []column[R]{
-		key("queue", "queue", func(r R) string { return TDQueueTypes[r.s%len(TDQueueTypes)].Name }),
-		key("set-up", "setup", func(r R) string { return regs[r.s/len(TDQueueTypes)].name }),
-		seedsCol[R]("queues", g.seeds),
-		spread("FIFO (s)", "fifo_s", 0, 1, func(r R) stat { return st(r, 0, false, comp) }),
-		spread("Fair (s)", "fair_s", 0, 1, func(r R) stat { return st(r, 1, false, comp) }),
-		spread("TD (s)", "td_s", 0, 1, func(r R) stat { return st(r, 2, false, comp) }),
+	cols := []harness.Column[R]{
+		harness.Key("queue", "queue", func(r R) string { return TDQueueTypes[r.S%len(TDQueueTypes)].Name }),
+		harness.Key("set-up", "setup", func(r R) string { return regs[r.S/len(TDQueueTypes)].name }),
+		harness.SeedsCol[R]("queues", g.Seeds),
+		harness.Spread("FIFO (s)", "fifo_s", 0, 1, func(r R) harness.Stat { return st(r, 0, false, comp) }),
+		harness.Spread("Fair (s)", "fair_s", 0, 1, func(r R) harness.Stat { return st(r, 1, false, comp) }),
+		harness.Spread("TD (s)", "td_s", 0, 1, func(r R) harness.Stat { return st(r, 2, false, comp) }),
 		vs("TD / FIFO", "td_vs_fifo", 0), vs("TD / Fair", "td_vs_fair", 1),
 		three("node-local % FIFO / Fair / TD", []string{"fifo_local_pct", "fair_local_pct", "td_local_pct"}, 0, 2, 100, func(x *tdOut) float64 { return x.localRatio }),
 		three("hotspots FIFO / Fair / TD", []string{"fifo_hotspots", "fair_hotspots", "td_hotspots"}, 1, 2, 1,
 			func(x *tdOut) float64 { return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4]) }),
 		three("cross-rack GB FIFO / Fair / TD", []string{"fifo_cross_rack_gb", "fair_cross_rack_gb", "td_cross_rack_gb"}, 0, 2, 1, func(x *tdOut) float64 { return x.crossRackGB }),
 		stretch("map stretch local / remote, FIFO", 0), stretch("TD", 2),
-		{head: "idle while maps wait % FIFO / TD", text: func(r R) string { return meanOrDash(idle(r, 0), 1, 100) + " / " + meanOrDash(idle(r, 2), 1, 100) },
-			csv: []string{"fifo_idle_pct", "td_idle_pct"}, cells: func(r R) []string { return []string{num(100*idle(r, 0).mean(), 2), num(100*idle(r, 2).mean(), 2)} }},
+		{Head: "idle while maps wait % FIFO / TD", Text: func(r R) string { return meanOrDash(idle(r, 0), 1, 100) + " / " + meanOrDash(idle(r, 2), 1, 100) },
+			CSV: []string{"fifo_idle_pct", "td_idle_pct"}, Cells: func(r R) []string {
+				return []string{harness.Num(100*idle(r, 0).Mean(), 2), harness.Num(100*idle(r, 2).Mean(), 2)}
+			}},
 	}
 	notes := []string{
 		"completion: last job's finish (every job submitted at 0), mean (min-max) over the queues. TD / FIFO, TD / Fair: TD's",
@@ -275,48 +278,48 @@ func runTDRegime(o Options) (*Result, error) {
 		"its CPU time (start-up included), node-local / not;",
 		"idle while maps wait: map-slot time free while a job had a map to launch, over 100 slots x the last map's end.",
 	}
-	return table[R]{title: fmt.Sprintf("td/regime: 200 GB queues on 50 nodes under the costs of the paper's Hadoop 0.20.1 cluster, one at a time and together, %d queues each (README-td.md gives each cost's source)", g.seeds),
-		cols: cols, notes: notes}.result(rows), nil
+	return harness.Table[R]{Title: fmt.Sprintf("td/regime: 200 GB queues on 50 nodes under the costs of the paper's Hadoop 0.20.1 cluster, one at a time and together, %d queues each (README-td.md gives each cost's source)", g.Seeds),
+		Cols: cols, Notes: notes}.Result(rows), nil
 }
 
 // pairedRatioText is a ratio over seeds: "mean ± se (min-max)".
-func pairedRatioText(s stat, v sample) string {
-	if s.n == 0 {
+func pairedRatioText(s harness.Stat, v harness.Sample) string {
+	if s.N == 0 {
 		return "-"
 	}
-	_, se := v.meanSE()
+	_, se := v.MeanSE()
 	if math.IsNaN(se) {
-		return num(s.mean(), 3)
+		return harness.Num(s.Mean(), 3)
 	}
-	return fmt.Sprintf("%.3f ± %.3f (%.2f-%.2f)", s.mean(), se, s.min, s.max)
+	return fmt.Sprintf("%.3f ± %.3f (%.2f-%.2f)", s.Mean(), se, s.Min, s.Max)
 }
 
 // pairedRatioCSV is a ratio's CSV cells: mean, standard error, min, max.
-func pairedRatioCSV(s stat, v sample) []string {
-	_, se := v.meanSE()
-	c := s.csv(4)
+func pairedRatioCSV(s harness.Stat, v harness.Sample) []string {
+	_, se := v.MeanSE()
+	c := s.CSV(4)
 	out := []string{c[0], "", c[1], c[2]}
 	if !math.IsNaN(se) {
-		out[1] = num(se, 4)
+		out[1] = harness.Num(se, 4)
 	}
 	return out
 }
 
 // meanOrDash is a stat's mean times scale at prec decimals, "-" when it
 // has no value.
-func meanOrDash(s stat, prec int, scale float64) string {
-	if s.n == 0 {
+func meanOrDash(s harness.Stat, prec int, scale float64) string {
+	if s.N == 0 {
 		return "-"
 	}
-	return num(scale*s.mean(), prec)
+	return harness.Num(scale*s.Mean(), prec)
 }
 
 // csvMeanOrEmpty is a stat's mean for CSV, empty when it has no value.
-func csvMeanOrEmpty(s stat, prec int) string {
-	if s.n == 0 {
+func csvMeanOrEmpty(s harness.Stat, prec int) string {
+	if s.N == 0 {
 		return ""
 	}
-	return num(s.mean(), prec)
+	return harness.Num(s.Mean(), prec)
 }
 
 // ---------------------------------------------------------------------
@@ -348,8 +351,8 @@ func tdMapRegime(hdd scenario.Profile, oversub, seekMs float64) tdRegime {
 }
 
 // tdMapAxes is td/map's grid and labels, all its figure needs.
-func tdMapAxes() regimeMap {
-	return regimeMap{
+func tdMapAxes() harness.RegimeMap {
+	return harness.RegimeMap{
 		XName: "oversub", YName: "seek_ms",
 		XLabel: "rack uplink over-subscription (x:1), 2 racks of 25 x 1 Gbit/s",
 		YLabel: "disk seek + rotation (ms), 138 MB/s drive",
@@ -366,10 +369,10 @@ func tdMapAxes() regimeMap {
 
 // tdMap is td/map as a regime map: TD over FIFO on small queues, its cells
 // td/regime's all-on set-up (the hadoop1-hdd profile's disk and start-up).
-func tdMap() (regimeMap, error) {
+func tdMap() (harness.RegimeMap, error) {
 	hdd, err := hddProfile()
 	if err != nil {
-		return regimeMap{}, err
+		return harness.RegimeMap{}, err
 	}
 	marks := map[[2]int]string{}
 	hddSeek := hdd.Disk.SeekMs
@@ -381,17 +384,17 @@ func tdMap() (regimeMap, error) {
 	}
 	m := tdMapAxes()
 	m.Marks = marks
-	m.run = func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+	m.Run = func(_ Options, p harness.PolicySpec, xi, yi int, seed uint64) (harness.MapOutcome, error) {
 		jobs, err := tdQueue(tdMapQueue, 200, seed)
 		if err != nil {
-			return mapOutcome{}, err
+			return harness.MapOutcome{}, err
 		}
 		rg := tdMapRegime(hdd, tdMapOversub[xi], tdMapSeekMs[yi])
 		out, err := tdSim{jobs: jobs, policy: p, seed: seed, regime: &rg}.run(p.Label+", "+rg.name, true, true)
 		if err != nil {
-			return mapOutcome{}, err
+			return harness.MapOutcome{}, err
 		}
-		return mapOutcome{Turnaround: out.meanTurnaroundS, Throughput: 3600 * float64(out.finished) / out.completionS}, nil
+		return harness.MapOutcome{Turnaround: out.meanTurnaroundS, Throughput: 3600 * float64(out.finished) / out.completionS}, nil
 	}
 	return m, nil
 }
@@ -400,7 +403,7 @@ func tdMap() (regimeMap, error) {
 // measure, on the grid.
 func tdMapFigure() *report.TableFigure {
 	m := tdMapAxes()
-	f := mapFigure("td/map: TD's throughput over FIFO's by over-subscription and disk seek (small queues)",
+	f := harness.MapFigure("td/map: TD's throughput over FIFO's by over-subscription and disk seek (small queues)",
 		"FIFO's queue completion over TD's on the same 200 GB small queue (above 1: TD finishes first), mean over 5 queues, on two "+
 			"racks of 25 nodes with Hadoop 0.20's replica order, 3 s heartbeats without the out-of-band offer and 4 s task start-up; "+
 			"x: the rack uplinks' over-subscription, y: the disk's seek + rotation on a 138 MB/s drive. Marked: the paper's hardware "+
@@ -408,5 +411,5 @@ func tdMapFigure() *report.TableFigure {
 		"The paper reports TD's queue completion 'significantly shorter' than FIFO's on its 50-node Hadoop 0.20.1 cluster with "+
 			"one disk a node (section V-A, Fig. 7); it gives no network, no disk figures and no numbers in its text.",
 		m)
-	return throughputHeat(f, m)
+	return harness.ThroughputHeat(f, m)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -108,7 +109,7 @@ func TestTDMapGrid(t *testing.T) {
 	if all := tdAllOn(mustHDD(t)); all.disk.SeekMs != 12.4 {
 		t.Errorf("tdMapRegime changed the all-on set-up's disk: %+v", all.disk)
 	}
-	if f := figures["td/map"]; f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
+	if f := tdMapPlot; f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
 		t.Errorf("td/map's figure %+v: want a heat figure of the throughput ratio", f)
 	}
 }
@@ -237,16 +238,16 @@ func mustHDD(t *testing.T) scenario.Profile {
 // runs leave out is an error naming it, returned before any run, not a
 // panic after them.
 func TestSWRegimePolicyIndexNamesMissingPolicy(t *testing.T) {
-	pols := []PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
+	pols := []harness.PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
 	cases := []struct {
 		name    string
-		pols    []PolicySpec
-		pairs   [][2]PolicySpec
+		pols    []harness.PolicySpec
+		pairs   [][2]harness.PolicySpec
 		missing string
 	}{
 		{"every policy present", pols, swRegimePairs, ""},
 		{"a pair's variant missing", pols[:5], swRegimePairs, swSWDRF.Label},
-		{"Delay missing, which the operating point reads", []PolicySpec{swFair, swSWFair}, [][2]PolicySpec{{swSWFair, swFair}}, swDelay.Label},
+		{"Delay missing, which the operating point reads", []harness.PolicySpec{swFair, swSWFair}, [][2]harness.PolicySpec{{swSWFair, swFair}}, swDelay.Label},
 	}
 	for _, tc := range cases {
 		idx, err := swRegimePolicyIndex(tc.pols, tc.pairs)

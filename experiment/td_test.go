@@ -72,7 +72,7 @@ func TestTDExperimentNames(t *testing.T) {
 	var names []string
 	for _, e := range tdExperiments {
 		names = append(names, e.Name)
-		if e.run == nil || e.DefaultSeeds < 1 || e.Source == "" || e.Summary == "" {
+		if e.Measure == nil || e.DefaultSeeds < 1 || e.Source == "" || e.Summary == "" {
 			t.Errorf("%s: incomplete registration", e.Name)
 		}
 	}

@@ -1,4 +1,4 @@
-package experiment
+package harness
 
 import (
 	"errors"
@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// cachedRuns must run each key once per process and return results in the
+// CachedRuns must run each key once per process and return results in the
 // order of the specs asked for, whether cached or fresh: experiments that
 // share runs index the results by position.
 func TestCachedRunsRunsEachKeyOnce(t *testing.T) {
-	var c runCache[string, string]
+	var c Cache[string, string]
 	var ran []string
 	exec := func(s string) (string, error) {
 		ran = append(ran, s)
@@ -29,7 +29,7 @@ func TestCachedRunsRunsEachKeyOnce(t *testing.T) {
 	}
 	for i, tc := range tests {
 		before := len(ran)
-		got, err := cachedRuns(o, &c, tc.specs, key, exec)
+		got, err := CachedRuns(o, &c, tc.specs, key, exec)
 		if err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
@@ -45,7 +45,7 @@ func TestCachedRunsRunsEachKeyOnce(t *testing.T) {
 // A failed run is reported and nothing from that call is cached, so a
 // later call runs it again rather than returning a half-made result.
 func TestCachedRunsDoesNotCacheFailures(t *testing.T) {
-	var c runCache[string, int]
+	var c Cache[string, int]
 	fail := errors.New("boom")
 	calls := 0
 	exec := func(s string) (int, error) {
@@ -57,10 +57,10 @@ func TestCachedRunsDoesNotCacheFailures(t *testing.T) {
 	}
 	key := func(s string) string { return s }
 	o := Options{Parallel: 1}
-	if _, err := cachedRuns(o, &c, []string{"bad"}, key, exec); !errors.Is(err, fail) {
+	if _, err := CachedRuns(o, &c, []string{"bad"}, key, exec); !errors.Is(err, fail) {
 		t.Fatalf("first call: error %v, want %v", err, fail)
 	}
-	got, err := cachedRuns(o, &c, []string{"bad"}, key, exec)
+	got, err := CachedRuns(o, &c, []string{"bad"}, key, exec)
 	if err != nil || got[0] != 3 || calls != 2 {
 		t.Errorf("second call: %v, %v after %d runs; want [3] from a fresh run (2 runs)", got, err, calls)
 	}
