@@ -62,7 +62,7 @@ var fairDelayExperiments = []Experiment{
 	{Name: "fair-delay/map", Source: "beyond the paper: small-jobs (section 6.2.1) on a grid, hadoop1-hdd cost profile", DefaultSeeds: 3,
 		Summary: "FIFO + delay over FIFO on small-jobs' batches by maps per job (3-100) x task start-up (0-4 s), the hdd profile's other costs on",
 		Measure: harness.MapOf(fdMap),
-		Plot:    fdMapPlot},
+		Plot:    fdMapFigure()},
 }
 
 // All lists the registered experiments in order.

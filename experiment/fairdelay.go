@@ -74,24 +74,14 @@ func pairCluster() cluster.Config {
 // ---------------------------------------------------------------------
 // fair-delay/fifo-vs-fair
 
-// pairOutcome is one scheduler's result on the section 5.3 example.
-type pairOutcome struct {
-	policy harness.PolicySpec
-	batchS float64
-	finish [2]float64
-}
-
 // pairPaper is the paper's Fig. 7: batch response time and each job's
 // finish. "This effect happens regardless of whether copy-compute
 // splitting is used": with CCS the paper gives only the batch times.
-var pairPaper = map[string]struct {
-	batch  string
-	finish [2]string
-}{
-	"FIFO":       {"300", [2]string{"200", "300"}},
-	"fair":       {"400", [2]string{"400", "400"}},
-	"FIFO + CCS": {"300", [2]string{"-", "-"}},
-	"fair + CCS": {"400", [2]string{"-", "-"}},
+var pairPaper = map[string][3]string{
+	"FIFO":       {"300", "200", "300"},
+	"fair":       {"400", "400", "400"},
+	"FIFO + CCS": {"300", "-", "-"},
+	"fair + CCS": {"400", "-", "-"},
 }
 
 // pairJobs is the section 5.3 example: two jobs submitted together, each of
@@ -109,61 +99,40 @@ func pairJobs(block int64) []workload.Job {
 	return jobs
 }
 
-func pairRuns(o Options) ([]pairOutcome, error) {
-	cl := pairCluster()
-	jobs := pairJobs(cl.WithDefaults().BlockBytes())
-	pols := []harness.PolicySpec{polFIFO, polFair, polFIFOCCS, polFairCCS}
-	o.Seeds = 1 // deterministic: one run a scheduler, at the first seed
-	g, err := harness.RunGrid(o, []harness.Setup{{Cluster: cl}}, pols, func(s harness.Setup, seed uint64) (func(harness.PolicySpec) (*harness.Outcome, error), error) {
-		s.Seed = seed
-		return func(p harness.PolicySpec) (*harness.Outcome, error) {
-			return harness.Run{Setup: s, Jobs: jobs, Policy: p}.Exec()
-		}, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	res := make([]pairOutcome, len(pols))
-	for i, out := range g.Outs {
-		res[i] = pairOutcome{policy: pols[i], batchS: out.Summary.MakespanS,
-			finish: [2]float64{out.Jobs[0].Finish, out.Jobs[1].Finish}}
-	}
-	return res, nil
-}
-
 // runFIFOvsFair is section 5.3's worked example (Fig. 7): two jobs, each 100
 // s of maps and 100 s of CPU-bound reduces when alone. FIFO pipelines the
 // second job's maps under the first job's reduces (300 s); fair sharing runs
 // both map phases together and then both reduce phases (400 s). The set-up
 // is deterministic, so one run is the result.
 func runFIFOvsFair(o Options) (*Result, error) {
-	res, err := pairRuns(o)
+	cl := pairCluster()
+	pols := []harness.PolicySpec{polFIFO, polFair, polFIFOCCS, polFairCCS}
+	o.Seeds = 1 // deterministic: one run a scheduler, at the first seed
+	g, err := harness.SeedGrid(o, pols, func(seed uint64) (harness.Run, error) {
+		return harness.Run{Setup: harness.Setup{Cluster: cl, Seed: seed}, Jobs: pairJobs(cl.WithDefaults().BlockBytes())}, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	type R = pairOutcome
-	pp := func(r R) struct {
-		batch  string
-		finish [2]string
-	} {
-		return pairPaper[r.policy.Label]
-	}
+	type R = harness.Cell
+	label := func(r R) string { return pols[r.P].Label }
+	out := func(r R) *harness.Outcome { return g.At(0, 0, r.P) }
 	return harness.Table[R]{
 		Title: "fair-delay/fifo-vs-fair: two jobs, each 10 maps x 100 s + 10 CPU-bound reduces x 100 s, on one node with 10 map + 10 reduce slots (paper section 5.3, Fig. 7)",
 		Cols: []harness.Column[R]{
-			harness.Key("scheduler", "scheduler", func(r R) string { return r.policy.Label }),
-			harness.Number("batch response (s)", "batch_s", 1, 3, func(r R) float64 { return r.batchS }),
-			harness.Paper("paper", "paper_batch_s", func(r R) string { return pp(r).batch }),
-			harness.Number("job 1 finish (s)", "job1_finish_s", 1, 3, func(r R) float64 { return r.finish[0] }),
-			harness.Paper("paper", "paper_job1_finish_s", func(r R) string { return pp(r).finish[0] }),
-			harness.Number("job 2 finish (s)", "job2_finish_s", 1, 3, func(r R) float64 { return r.finish[1] }),
-			harness.Paper("paper", "paper_job2_finish_s", func(r R) string { return pp(r).finish[1] }),
+			harness.Key("scheduler", "scheduler", label),
+			harness.Number("batch response (s)", "batch_s", 1, 3, func(r R) float64 { return out(r).Summary.MakespanS }),
+			harness.Paper("paper", "paper_batch_s", func(r R) string { return pairPaper[label(r)][0] }),
+			harness.Number("job 1 finish (s)", "job1_finish_s", 1, 3, func(r R) float64 { return out(r).Jobs[0].Finish }),
+			harness.Paper("paper", "paper_job1_finish_s", func(r R) string { return pairPaper[label(r)][1] }),
+			harness.Number("job 2 finish (s)", "job2_finish_s", 1, 3, func(r R) float64 { return out(r).Jobs[1].Finish }),
+			harness.Paper("paper", "paper_job2_finish_s", func(r R) string { return pairPaper[label(r)][2] }),
 		},
 		Notes: []string{
 			"batch response: last finish - first submit. The paper's point: FIFO's batch is shorter (it overlaps one",
 			"job's IO-bound maps with the other's CPU-bound reduces), with or without copy-compute splitting (CCS).",
 		},
-	}.Result(res), nil
+	}.Result(g.Cells()), nil
 }
 
 // ---------------------------------------------------------------------
@@ -192,14 +161,11 @@ var zipfPreemption = harness.PolicySpec{Label: "fair + preemption", Name: "fair"
 func runZipf(o Options) (*Result, error) {
 	pols := []harness.PolicySpec{polFIFO, polFair, polFairCCS, zipfPreemption}
 	cl := simCluster()
-	var jobsOf [][]workload.Job // by seed, as runGrid draws them in order
-	g, err := harness.RunGrid(o, []harness.Setup{{Cluster: cl}}, pols, func(s harness.Setup, seed uint64) (func(harness.PolicySpec) (*harness.Outcome, error), error) {
+	var jobsOf [][]workload.Job // by seed, as SeedGrid draws them in order
+	g, err := harness.SeedGrid(o, pols, func(seed uint64) (harness.Run, error) {
 		jobs, err := ZipfJobs(DefaultZipf(seed))
 		jobsOf = append(jobsOf, jobs)
-		s.Seed = seed
-		return func(p harness.PolicySpec) (*harness.Outcome, error) {
-			return harness.Run{Setup: s, Jobs: jobs, Policy: p}.Exec()
-		}, err
+		return harness.Run{Setup: harness.Setup{Cluster: cl, Seed: seed}, Jobs: jobs}, err
 	})
 	if err != nil {
 		return nil, err
@@ -226,11 +192,7 @@ func runZipf(o Options) (*Result, error) {
 		best := true
 		for pi := range pols {
 			out := g.At(0, si, pi)
-			ta := make([]float64, n)
-			for j := range ta {
-				ta[j] = out.Turnaround(j)
-			}
-			sd, err := divide(ta, alone)
+			sd, err := divide(out.Turnarounds(), alone)
 			if err != nil {
 				return nil, fmt.Errorf("%s, seed %d: %w", pols[pi].Label, seed, err)
 			}
@@ -243,50 +205,42 @@ func runZipf(o Options) (*Result, error) {
 			fifoBest++
 		}
 	}
-	type R struct {
-		label, vs, paperMax, paperRatio, paperBatch string
-		meanSD, maxSD, batch                        harness.Stat
-		mr, xr, bv                                  float64
-	}
-	paperMax := []string{"~90 (routinely)", "-", "-", "-"}
-	paperRatio := []string{"-", "~0.5", "~0.5", "~0.5"}
-	paperBatch := []string{"lowest", "> FIFO", "> FIFO", "> FIFO"}
+	type R = int // a scheduler, by its place in pols
+	// paper is Fig. 8-9 as the text gives them: the max slowdown, the
+	// ratio to the reference (vs), the batch response.
+	paper := [][3]string{{"~90 (routinely)", "-", "lowest"}, {"-", "~0.5", "> FIFO"}, {"-", "~0.5", "> FIFO"}, {"-", "~0.5", "> FIFO"}}
 	ref := []int{-1, 0, 1, 1} // FIFO for fair; fair for its refinements
-	var rows []R
-	for pi, p := range pols {
-		r := R{label: p.Label, vs: "-", paperMax: paperMax[pi], paperRatio: paperRatio[pi], paperBatch: paperBatch[pi],
-			meanSD: meanSD[pi], maxSD: maxSD[pi], batch: batch[pi], bv: batch[pi].Mean() / batch[0].Mean()}
-		if rf := ref[pi]; rf >= 0 {
-			r.vs = pols[rf].Label
-			r.mr, r.xr = meanSD[pi].Mean()/meanSD[rf].Mean(), maxSD[pi].Mean()/maxSD[rf].Mean()
-		}
-		rows = append(rows, r)
-	}
+	ratio := func(r R, s []harness.Stat) float64 { return s[r].Mean() / s[ref[r]].Mean() }
 	return harness.Table[R]{
 		Title: fmt.Sprintf("fair-delay/zipf: 30 Zipf-sized jobs (1-400 maps) on 10 nodes x (1 map + 1 reduce slot), %d schedules (paper section 5.3, Fig. 8-9)", g.Seeds),
 		Cols: []harness.Column[R]{
-			harness.Key("scheduler", "scheduler", func(r R) string { return r.label }),
+			harness.Key("scheduler", "scheduler", func(r R) string { return pols[r].Label }),
 			harness.SeedsCol[R]("schedules", g.Seeds),
-			harness.Spread("mean slowdown", "mean_slowdown", 1, 3, func(r R) harness.Stat { return r.meanSD }),
-			harness.Spread("max slowdown", "max_slowdown", 1, 3, func(r R) harness.Stat { return r.maxSD }),
-			harness.Shown("paper", func(r R) string { return r.paperMax }),
-			{CSV: []string{"batch_s", "batch_s_min", "batch_s_max"}, Cells: func(r R) []string { return r.batch.CSV(1) }},
-			harness.Paper("vs", "reference", func(r R) string { return r.vs }),
-			{Head: "mean / max ratio", Text: func(r R) string {
-				if r.vs == "-" {
+			harness.Spread("mean slowdown", "mean_slowdown", 1, 3, func(r R) harness.Stat { return meanSD[r] }),
+			harness.Spread("max slowdown", "max_slowdown", 1, 3, func(r R) harness.Stat { return maxSD[r] }),
+			harness.Shown("paper", func(r R) string { return paper[r][0] }),
+			harness.Written(func(r R) []string { return batch[r].CSV(1) }, "batch_s", "batch_s_min", "batch_s_max"),
+			harness.Paper("vs", "reference", func(r R) string {
+				if ref[r] < 0 {
 					return "-"
 				}
-				return fmt.Sprintf("%.2f / %.2f", r.mr, r.xr)
+				return pols[ref[r]].Label
+			}),
+			{Head: "mean / max ratio", Text: func(r R) string {
+				if ref[r] < 0 {
+					return "-"
+				}
+				return fmt.Sprintf("%.2f / %.2f", ratio(r, meanSD), ratio(r, maxSD))
 			}, CSV: []string{"mean_slowdown_ratio", "max_slowdown_ratio"}, Cells: func(r R) []string {
-				if r.vs == "-" {
+				if ref[r] < 0 {
 					return []string{"", ""}
 				}
-				return []string{harness.Num(r.mr, 3), harness.Num(r.xr, 3)}
+				return []string{harness.Num(ratio(r, meanSD), 3), harness.Num(ratio(r, maxSD), 3)}
 			}},
-			harness.Shown("paper", func(r R) string { return r.paperRatio }),
-			harness.Shown("batch response (s)", func(r R) string { return r.batch.Text(0) }),
-			harness.Number("vs FIFO", "batch_vs_fifo", 2, 3, func(r R) float64 { return r.bv }),
-			harness.Shown("paper", func(r R) string { return r.paperBatch }),
+			harness.Shown("paper", func(r R) string { return paper[r][1] }),
+			harness.Shown("batch response (s)", func(r R) string { return batch[r].Text(0) }),
+			harness.Number("vs FIFO", "batch_vs_fifo", 2, 3, func(r R) float64 { return batch[r].Mean() / batch[0].Mean() }),
+			harness.Shown("paper", func(r R) string { return paper[r][2] }),
 		},
 		Notes: []string{
 			"slowdown: turnaround / turnaround of the job alone on the same cluster with copy-compute splitting (CCS);",
@@ -296,7 +250,7 @@ func runZipf(o Options) (*Result, error) {
 			fmt.Sprintf("batch response time is always best\". Here FIFO's batch response time was the lowest in %d of %d schedules.", fifoBest, g.Seeds),
 			"preemption: Tfair = 60 s, Tmin = 30 s (the paper gives none).",
 		},
-	}.Result(rows), nil
+	}.Result([]R{0, 1, 2, 3}), nil
 }
 
 // fair-delay/zipf's slowdowns: each job alone.
@@ -308,7 +262,7 @@ var soloPolicy = harness.PolicySpec{Label: "alone", Name: "fifo"}
 
 // soloRuns are the runs that time each job alone on s: a one-job workload
 // holding the job with ID 0, submitted at time 0. The job keeps its name, so
-// it reads the same block replicas as in company (see newJob).
+// it reads the same block replicas as in company (see harness.NewJob).
 func soloRuns(s harness.Setup, jobs []workload.Job) []harness.Run {
 	runs := make([]harness.Run, len(jobs))
 	for i, j := range jobs {
@@ -352,35 +306,21 @@ func divide(turnaround, solo []float64) ([]float64, error) {
 var bmDelay = harness.PolicySpec{Label: "fair + CCS + delay", Name: "delay", CopyCompute: true}
 
 // bmPaper is what section 6.1 reports per scheduler: the mean and best gain
-// over FIFO for small jobs and node locality. Figure 10's bars are not in
-// the text.
-var bmPaper = map[string]struct{ gain, best, loc func(bin int) string }{
-	"FIFO": {func(int) string { return "1" }, func(int) string { return "1" }, func(int) string { return "15-95" }},
-	"fair": {func(b int) string {
-		switch {
-		case b <= 1:
-			return "~2"
-		case b >= 7:
-			return "<1"
-		}
-		return "-"
-	}, dash, func(int) string { return "15-95" }},
-	"fair + CCS": {func(b int) string {
-		if b <= 1 {
-			return "1.8-2"
-		}
-		return "-"
-	}, func(b int) string {
-		if b == 0 {
-			return "4.6"
-		}
-		return "-"
-	}, func(int) string { return "15-95" }},
-	"FIFO + CCS":         {func(int) string { return "< fair + CCS" }, dash, func(int) string { return "15-95" }},
-	"fair + CCS + delay": {func(int) string { return "= fair + CCS" }, dash, func(int) string { return "99-100" }},
+// over FIFO for small jobs and node locality, by bin (Table 2's, 0 to 8).
+// Figure 10's bars are not in the text.
+var bmPaper = map[string][3]func(bin int) string{
+	"FIFO":               {bmBins("1"), bmBins("1"), bmBins("15-95")},
+	"fair":               {bmBins("~2", "~2", "-", "-", "-", "-", "-", "<1", "<1"), bmBins("-"), bmBins("15-95")},
+	"fair + CCS":         {bmBins("1.8-2", "1.8-2", "-"), bmBins("4.6", "-"), bmBins("15-95")},
+	"FIFO + CCS":         {bmBins("< fair + CCS"), bmBins("-"), bmBins("15-95")},
+	"fair + CCS + delay": {bmBins("= fair + CCS"), bmBins("-"), bmBins("99-100")},
 }
 
-func dash(int) string { return "-" }
+// bmBins is the paper's values by bin: v[bin], the last of them for the
+// bins past the list.
+func bmBins(v ...string) func(bin int) string {
+	return func(bin int) string { return v[min(bin, len(v)-1)] }
+}
 
 // runBM is section 6.1's macrobenchmark BM on the EC2 environment
 // (ec2Cluster): 50 jobs in the 9 size bins of Table 2, reduces 5-25% of
@@ -395,25 +335,17 @@ func dash(int) string { return "-" }
 func runBM(o Options) (*Result, error) {
 	pols := []harness.PolicySpec{polFIFO, polFair, polFairCCS, polFIFOCCS, bmDelay}
 	seeds := o.SeedList()
-	var binsOf [][]int // by seed, as runGrid draws them in order
-	g, err := harness.RunGrid(o, []harness.Setup{{Cluster: ec2Cluster()}}, pols, func(s harness.Setup, seed uint64) (func(harness.PolicySpec) (*harness.Outcome, error), error) {
+	var binsOf [][]int // by seed, as SeedGrid draws them in order
+	g, err := harness.SeedGrid(o, pols, func(seed uint64) (harness.Run, error) {
 		jobs, bins := BMJobs(DefaultBM(seed))
 		binsOf = append(binsOf, bins)
-		s.Seed = seed
-		return func(p harness.PolicySpec) (*harness.Outcome, error) {
-			return harness.Run{Setup: s, Jobs: jobs, Policy: p}.Exec()
-		}, nil
+		return harness.Run{Setup: harness.Setup{Cluster: ec2Cluster(), Seed: seed}, Jobs: jobs}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	nb := len(BMTable)
-	gain := make([][]harness.Stat, len(pols))
-	best := make([][]harness.Stat, len(pols))
-	loc := make([][]harness.Stat, len(pols))
-	for pi := range pols {
-		gain[pi], best[pi], loc[pi] = make([]harness.Stat, nb), make([]harness.Stat, nb), make([]harness.Stat, nb)
-	}
+	gain, best, loc := make([][9]harness.Stat, len(pols)), make([][9]harness.Stat, len(pols)), make([][9]harness.Stat, len(pols))
 	for si := range seeds {
 		fifo := g.At(0, si, 0)
 		for pi := range pols {
@@ -448,7 +380,7 @@ func runBM(o Options) (*Result, error) {
 			rows = append(rows, R{p.Label, b, gain[pi][b.Bin], best[pi][b.Bin], loc[pi][b.Bin]})
 		}
 	}
-	pp := func(r R) struct{ gain, best, loc func(bin int) string } { return bmPaper[r.label] }
+	pp := func(k int) func(R) string { return func(r R) string { return bmPaper[r.label][k](r.bin.Bin) } }
 	return harness.Table[R]{
 		Title: fmt.Sprintf("fair-delay/bm: 50 jobs in Table 2's 9 bins on EC2 (100 nodes x 4 map + 2 reduce slots), %d schedules (paper section 6.1, Fig. 10-11)", len(seeds)),
 		Cols: []harness.Column[R]{
@@ -458,11 +390,11 @@ func runBM(o Options) (*Result, error) {
 			harness.Key("jobs", "jobs", func(r R) string { return fmt.Sprint(r.bin.Jobs) }),
 			harness.SeedsCol[R]("schedules", len(seeds)),
 			harness.Spread("mean gain", "mean_gain", 2, 3, func(r R) harness.Stat { return r.gain }),
-			harness.Paper("paper", "paper_mean_gain", func(r R) string { return pp(r).gain(r.bin.Bin) }),
+			harness.Paper("paper", "paper_mean_gain", pp(0)),
 			harness.Spread("best gain", "best_gain", 2, 3, func(r R) harness.Stat { return r.best }),
-			harness.Paper("paper", "paper_best_gain", func(r R) string { return pp(r).best(r.bin.Bin) }),
+			harness.Paper("paper", "paper_best_gain", pp(1)),
 			harness.Percent("node-local %", "node_local_pct", 1, func(r R) harness.Stat { return r.loc }),
-			harness.Paper("paper", "paper_node_local_pct", func(r R) string { return pp(r).loc(r.bin.Bin) }),
+			harness.Paper("paper", "paper_node_local_pct", pp(2)),
 		},
 		Notes: []string{
 			"gain: a job's turnaround under FIFO / under the scheduler, same schedule; mean and best over the bin's jobs,",

@@ -7,7 +7,8 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/experiment/harness"
-	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/experiment/probe"
+	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -28,7 +29,8 @@ func TestHDDReRunSetUps(t *testing.T) {
 	}
 	for _, tc := range cases {
 		costs := fdCosts(mustHDD(t), tc.speculative)
-		if len(costs) != 4 || costs[0].name != "fluid" || costs[0].apply != nil || costs[1].name != "hadoop1-hdd" ||
+		fluid := costs[0].apply(harness.Setup{Cluster: tc.cluster, Seed: 7})
+		if len(costs) != 4 || costs[0].name != "fluid" || fluid.Cluster != tc.cluster || fluid.Engine != (sim.Params{}) || costs[1].name != "hadoop1-hdd" ||
 			costs[2].name != "hdd, no start-up" || costs[3].name != "fluid + start-up" {
 			t.Fatalf("%s: cost models %+v; want fluid (unchanged), hadoop1-hdd and its two halves", tc.name, costs)
 		}
@@ -88,15 +90,14 @@ func TestMapTimerChangesNothing(t *testing.T) {
 		for _, p := range []harness.PolicySpec{smallJobsPolicies[1], hotPolicies[2]} {
 			for _, r := range []harness.Run{{Jobs: open, Policy: p}, {Jobs: closed, Policy: p, Workers: plan}} {
 				r.Setup = harness.Setup{Cluster: cl, Seed: 3}
-				if cost.apply != nil {
-					r.Setup = cost.apply(r.Setup)
+				if r.Setup = cost.apply(r.Setup); cost.name != "fluid" {
 					r.Setup.Engine.Speculative = r.Workers == nil
 				}
 				a, err := r.Exec()
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := fdRun{Run: r}.exec()
+				b, err := probe.TimedRun{Run: r}.Exec()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -112,7 +113,7 @@ func TestMapTimerChangesNothing(t *testing.T) {
 						break
 					}
 				}
-				timed := b.dur[0][0].N + b.dur[0][1].N + b.dur[0][2].N
+				timed := b.Dur[0][0].N + b.Dur[0][1].N + b.Dur[0][2].N
 				if timed == 0 {
 					t.Errorf("%s: no map timed", what)
 				}
@@ -128,16 +129,13 @@ func TestMapTimerDurations(t *testing.T) {
 	cl := pairCluster()
 	block := cl.WithDefaults().BlockBytes()
 	for _, cost := range fdCosts(mustHDD(t), false) {
-		s := harness.Setup{Cluster: cl, Seed: 1}
-		if cost.apply != nil {
-			s = cost.apply(s)
-		}
+		s := cost.apply(harness.Setup{Cluster: cl, Seed: 1})
 		want := 100 + s.Engine.TaskStartupS
-		out, err := fdRun{Run: harness.Run{Setup: s, Jobs: []workload.Job{mapJob(0, block)}, Policy: polFIFO}}.exec()
+		out, err := probe.TimedRun{Run: harness.Run{Setup: s, Jobs: []workload.Job{mapJob(0, block)}, Policy: polFIFO}}.Exec()
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := out.dur[0]
+		d := out.Dur[0]
 		if d[cluster.NodeLocal].N != 10 || d[cluster.RackLocal].N != 0 || d[cluster.OffRack].N != 0 {
 			t.Fatalf("%s: timed %d node-local, %d rack-local, %d off-rack maps; want 10, 0, 0", cost.name,
 				d[0].N, d[1].N, d[2].N)
@@ -148,12 +146,9 @@ func TestMapTimerDurations(t *testing.T) {
 			t.Errorf("%s: maps took %.3f s on average, want %.0f s", cost.name, m, want)
 		}
 	}
-	var classes []int
-	tm := newMapTimer(sched.Policy(nil), 2, func(j *sched.Job) int { return hotClass(j.Spec.User) })
-	for _, u := range []int{0, hotWorkersClass} {
-		classes = append(classes, tm.classOf(&sched.Job{Spec: &workload.Job{User: u}}))
-	}
-	if classes[0] != 1 || classes[1] != 0 {
+	// io-rate-biasing times its maps by class: compute workers come
+	// first, then the scans.
+	if classes := []int{hotClass(0), hotClass(hotWorkersClass)}; classes[0] != 1 || classes[1] != 0 {
 		t.Errorf("classes %v: want compute workers' jobs in class 1, scans' in 0", classes)
 	}
 }
@@ -182,7 +177,7 @@ func TestFairDelayMapGrid(t *testing.T) {
 			t.Errorf("mark at %v = %q, want %q", k, m.Marks[k], v)
 		}
 	}
-	if f := fdMapPlot; f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
+	if f := fdMapFigure(); f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
 		t.Errorf("fair-delay/map's figure %+v: want a heat figure of the throughput ratio", f)
 	}
 }

@@ -73,8 +73,6 @@ var (
 		},
 		YLabel: "completion (s)", YMin0: true,
 	}
-	tdMapPlot    = tdMapFigure()
-	fdMapPlot    = fdMapFigure()
 	nasMapFigure = harness.LogColours(harness.MapFigure("nas/map: NAS's mean job time over Delay's by offered load and users",
 		"NAS's mean job time over Delay's on the same seed, both at the NAS paper's simulation parameters (D^m = D^r = 135 "+
 			"on freed containers; Delay 15 s + 15 s), for FB-2010 jobs submitted in the trace's first 2 hours on the paper's "+

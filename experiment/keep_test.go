@@ -29,15 +29,14 @@ func TestNASRunKeptIsTheRun(t *testing.T) {
 		WallS: 42,
 	}
 	o := Options{Parallel: 1, KeepDir: t.TempDir()}
-	key := func(s string) string { return s }
-	keeper := harness.Cache[string, *nasOutcome]{Keep: nasCache.Keep}
-	if _, err := harness.CachedRuns(o, &keeper, []string{"k"}, key, func(string) (*nasOutcome, error) { return r, nil }); err != nil {
+	keeper := harness.Cache[string, *nasOutcome]{Keep: nasCache.Keep, Exec: func(string) (*nasOutcome, error) { return r, nil }}
+	if _, err := keeper.Runs(o, []string{"k"}); err != nil {
 		t.Fatal(err)
 	}
-	reader := harness.Cache[string, *nasOutcome]{Keep: nasCache.Keep} // a new process
-	kept, err := harness.CachedRuns(o, &reader, []string{"k"}, key, func(string) (*nasOutcome, error) {
+	reader := harness.Cache[string, *nasOutcome]{Keep: nasCache.Keep, Exec: func(string) (*nasOutcome, error) { // a new process
 		return nil, fmt.Errorf("the kept run was made again")
-	})
+	}}
+	kept, err := reader.Runs(o, []string{"k"})
 	if err != nil {
 		t.Fatal(err)
 	}

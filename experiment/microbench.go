@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/experiment/harness"
+	"github.com/mrsched/mrsched/experiment/probe"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -42,10 +43,16 @@ const (
 func SmallJobsWorkloads(mapSlots int) []SmallJobs {
 	var out []SmallJobs
 	for _, m := range []int{3, 10, 100} {
-		n := int(math.Round(smallJobsWorkS * float64(mapSlots) / (ScanMapS * float64(m))))
-		out = append(out, SmallJobs{Maps: m, Jobs: max(1, n)})
+		out = append(out, SmallJobs{Maps: m, Jobs: smallJobsCount(m, mapSlots)})
 	}
 	return out
+}
+
+// smallJobsCount is small-jobs' rule for a batch's size: as many jobs of
+// maps maps as keep mapSlots slots busy smallJobsWorkS at the local scan
+// speed.
+func smallJobsCount(maps, mapSlots int) int {
+	return max(1, int(math.Round(smallJobsWorkS*float64(mapSlots)/(ScanMapS*float64(maps)))))
 }
 
 // The small-jobs schedulers. The paper "compared fair sharing and FIFO with
@@ -59,8 +66,9 @@ var smallJobsPolicies = []harness.PolicySpec{
 	{Label: "FIFO + delay", Name: "fifo-delay", Params: map[string]any{"t1_s": smallJobsDelayT, "t2_s": smallJobsDelayT}},
 }
 
-// smallJobsPaper is Table 3 and the text's throughput gains.
-var smallJobsPaper = map[int][2]struct{ node, rack, gain string }{
+// smallJobsPaper is Table 3 and the text's throughput gains: node and
+// rack locality and gain, without and with delay.
+var smallJobsPaper = map[int][][3]string{
 	3:   {{"2", "50", "1"}, {"75", "96", "1.2"}},
 	10:  {{"37", "98", "1"}, {"99", "100", "1.7"}},
 	100: {{"84", "99", "1"}, {"94", "99", "1.3"}},
@@ -109,7 +117,7 @@ func runSmallJobs(hdd bool) func(Options) (*Result, error) {
 				harness.Written(func(r R) []string { return append(r.rack().Scale(100).CSV(1), r.paper[1]) },
 					"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max", "paper_rack_local_pct"),
 				fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
-				mapTimes("map s: node / rack / off-rack", 3, R.dur),
+				probe.MapTimes("map s: node / rack / off-rack", 3, R.dur),
 				fdBackupsCol,
 			},
 			Notes: []string{
@@ -129,27 +137,18 @@ func runSmallJobs(hdd bool) func(Options) (*Result, error) {
 func smallJobsRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 	cl := privateCluster()
 	cfg := cl.WithDefaults()
-	block := cfg.BlockBytes()
 	wls := SmallJobsWorkloads(cfg.Racks * cfg.NodesPerRack * cfg.MapSlots)
-	g, err := fdBatches(o, cl, costs, len(wls), smallJobsPolicies, func(b int, seed uint64) []workload.Job {
-		wl := wls[b]
-		jobs := make([]workload.Job, wl.Jobs)
+	var bs []fdBatch
+	for _, wl := range wls {
+		bs = append(bs, fdBatch{wl.Maps, wl.Jobs, smallJobsPaper[wl.Maps]})
+	}
+	return fdBatches(o, cl, costs, bs, smallJobsPolicies, func(b int, seed uint64) []workload.Job {
+		jobs := make([]workload.Job, wls[b].Jobs)
 		for i := range jobs {
-			jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", wl.Maps, seed, i), i, 0, wl.Maps, block, ScanMapS)
+			jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", wls[b].Maps, seed, i), i, 0, wls[b].Maps, cfg.BlockBytes(), ScanMapS)
 		}
 		return jobs
 	})
-	var rows []fdRow
-	for wi, wl := range wls {
-		for ci, cost := range costs {
-			for pi, p := range smallJobsPolicies {
-				pp := smallJobsPaper[wl.Maps][pi]
-				rows = append(rows, fdRow{g: g, c: harness.Cell{S: ci*len(wls) + wi, P: pi}, maps: wl.Maps, jobs: wl.Jobs, cost: cost.name, label: p.Label,
-					paper: [3]string{pp.node, pp.rack, pp.gain}})
-			}
-		}
-	}
-	return rows, g.Seeds, err
 }
 
 // fdTwin is a microbenchmark run by rows under the fluid model or, with
@@ -158,7 +157,7 @@ func smallJobsRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 // backups run), and tabulated by table for its number of seeds.
 func fdTwin[R any](hdd, speculative bool, rows func(Options, []fdCost) ([]R, int, error), table func(seeds int) harness.Table[R]) func(Options) (*Result, error) {
 	return func(o Options) (*Result, error) {
-		costs := []fdCost{{name: "fluid"}}
+		costs := []fdCost{fdFluid}
 		if hdd {
 			p, err := hddProfile()
 			if err != nil {
@@ -184,35 +183,38 @@ var (
 	fdPaperNodeCol = harness.Paper("paper", "paper_node_local_pct", func(r fdRow) string { return r.paper[0] })
 	fdGainCol      = harness.Spread("throughput gain", "throughput_gain", 2, 3, fdRow.gain)
 	fdPaperGainCol = harness.Paper("paper", "paper_throughput_gain", func(r fdRow) string { return r.paper[2] })
-	fdBackupsCol   = harness.Number("backups", "backups", 0, 1, func(r fdRow) float64 { return r.over(backups).Mean() })
+	fdBackupsCol   = harness.Number("backups", "backups", 0, 1, func(r fdRow) float64 {
+		return r.over(func(x *probe.Timed) float64 { return harness.Backups(&x.Summary) }).Mean()
+	})
 )
 
 // fdTimeCol is the column of a batch's time to finish, under head.
 func fdTimeCol(head string) harness.Column[fdRow] {
-	return harness.Spread(head, "time_s", 0, 1, func(r fdRow) harness.Stat { return r.over(func(x *fdOut) float64 { return x.Summary.MakespanS }) })
+	return harness.Spread(head, "time_s", 0, 1, func(r fdRow) harness.Stat { return r.over(func(x *probe.Timed) float64 { return x.Summary.MakespanS }) })
 }
 
 // fdRow is a row of the microbenchmarks' tables: a batch (maps a job and
-// jobs), costs and scheduler, its runs over seeds (cell c of g) and the
-// paper's numbers (locality, rack locality, gain; "-" where it gives
-// none).
+// jobs) or, in io-rate-biasing, a class of workers (0 scans, 1 compute),
+// costs and scheduler, its runs over seeds (cell c of g) and the paper's
+// numbers (locality, rack locality, gain, or io-rate-biasing's gains over
+// no delay and untuned delay; "-" where it gives none).
 type fdRow struct {
-	g           harness.Grid[*fdOut]
-	c           harness.Cell
-	maps, jobs  int
-	cost, label string
-	paper       [3]string
+	g                 harness.Grid[*probe.Timed]
+	c                 harness.Cell
+	maps, jobs, class int
+	cost, label       string
+	paper             [3]string
 }
 
 // over is v of the row's runs over the seeds.
-func (r fdRow) over(v func(*fdOut) float64) harness.Stat { return r.g.Over(v)(r.c) }
+func (r fdRow) over(v func(*probe.Timed) float64) harness.Stat { return r.g.Over(v)(r.c) }
 
 func (r fdRow) node() harness.Stat {
-	return r.over(func(x *fdOut) float64 { return x.Summary.Locality.Node })
+	return r.over(func(x *probe.Timed) float64 { return x.Summary.Locality.Node })
 }
 
 func (r fdRow) rack() harness.Stat {
-	return r.over(func(x *fdOut) float64 { return x.Summary.Locality.Node + x.Summary.Locality.Rack })
+	return r.over(func(x *probe.Timed) float64 { return x.Summary.Locality.Node + x.Summary.Locality.Rack })
 }
 
 // gain is the first policy's time to finish over the row's, seed by seed.
@@ -224,30 +226,73 @@ func (r fdRow) gain() harness.Stat {
 	return s
 }
 
-// dur is the row's map durations by reach, every seed's pooled.
-func (r fdRow) dur() fdDur {
-	var d fdDur
+// dur is the row's class's map durations by reach, every seed's pooled.
+func (r fdRow) dur() probe.ByReach {
+	var d probe.ByReach
 	for si := range r.g.Seeds {
-		d.add(r.g.At(r.c.S, si, r.c.P).dur[0])
+		d.Add(r.g.At(r.c.S, si, r.c.P).Dur[r.class])
 	}
 	return d
 }
 
-// fdBatches declares a microbenchmark of batches submitted at once: each
-// of nb batches (jobs draws batch b's jobs for a seed) under each policy
-// and each of costs on cluster cl, its maps timed. Batch b under cost c is
-// the grid's scenario c x nb + b.
-func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []harness.PolicySpec, jobs func(b int, seed uint64) []workload.Job) (harness.Grid[*fdOut], error) {
+// done is the jobs of the row's class that policy p finished within the
+// horizon on the seed-th seed (io-rate-biasing).
+func (r fdRow) done(p, seed int) float64 {
+	out, n := r.g.At(r.c.S, seed, p), 0.0
+	for j, jr := range out.Jobs {
+		if jr.Finish >= 0 && jr.Finish <= hotHorizonS && out.Released[j] >= 0 && hotClass(jr.User) == r.class {
+			n++
+		}
+	}
+	return n
+}
+
+// vs is the row's jobs done over policy ref's, seed by seed; with ref < 0,
+// the jobs done.
+func (r fdRow) vs(ref int) harness.Stat {
+	var s harness.Stat
+	for si := range r.g.Seeds {
+		x := r.done(r.c.P, si)
+		if ref >= 0 {
+			x /= r.done(ref, si)
+		}
+		s.Add(x)
+	}
+	return s
+}
+
+// fdBatch is a batch of scan jobs submitted at once: maps a job (0: not
+// shown) and jobs, and the paper's numbers by policy (fdRow.paper).
+type fdBatch struct {
+	maps, jobs int
+	paper      [][3]string
+}
+
+// fdBatches runs a microbenchmark of batches submitted at once: each batch
+// (jobs draws batch b's jobs for a seed) under each policy and each of
+// costs on cluster cl, its maps timed, batch b under cost c the grid's
+// scenario c x len(batches) + b. It returns a row a batch, cost and
+// scheduler, in that order, and the number of seeds.
+func fdBatches(o Options, cl cluster.Config, costs []fdCost, batches []fdBatch, pols []harness.PolicySpec, jobs func(b int, seed uint64) []workload.Job) ([]fdRow, int, error) {
 	type batch struct{ cost, b int }
 	var bs []batch
 	for ci := range costs {
-		for b := range nb {
+		for b := range batches {
 			bs = append(bs, batch{ci, b})
 		}
 	}
-	return harness.RunGrid(o, bs, pols, func(b batch, seed uint64) (func(harness.PolicySpec) (*fdOut, error), error) {
-		return fdRun{Run: harness.Run{Setup: costs[b.cost].on(harness.Setup{Cluster: cl, Seed: seed}), Jobs: jobs(b.b, seed)}}.by, nil
+	g, err := harness.RunGrid(o, bs, pols, func(b batch, seed uint64) (func(harness.PolicySpec) (*probe.Timed, error), error) {
+		return probe.TimedRun{Run: harness.Run{Setup: costs[b.cost].apply(harness.Setup{Cluster: cl, Seed: seed}), Jobs: jobs(b.b, seed)}}.Under, nil
 	})
+	var rows []fdRow
+	for bi, b := range batches {
+		for ci, cost := range costs {
+			for pi, p := range pols {
+				rows = append(rows, fdRow{g: g, c: harness.Cell{S: ci*len(batches) + bi, P: pi}, maps: b.maps, jobs: b.jobs, cost: cost.name, label: p.Label, paper: b.paper[pi]})
+			}
+		}
+	}
+	return rows, g.Seeds, err
 }
 
 // ---------------------------------------------------------------------
@@ -262,12 +307,12 @@ var stickyDelay = harness.PolicySpec{Label: "fair + delay", Name: "delay", Param
 
 // stickyPaper is the text of section 6.2.2: throughput gains at 10, 20 and
 // 50 jobs, locality without delay falling from 90% to 27% as jobs go from 5
-// to 50, and 99-100% with delay.
-var stickyPaper = map[int][2]struct{ node, gain string }{
-	5:  {{"90", "1"}, {"99-100", "-"}},
-	10: {{"-", "1"}, {"99-100", "1.1"}},
-	20: {{"-", "1"}, {"99-100", "1.6"}},
-	50: {{"27", "1"}, {"99-100", "2"}},
+// to 50, and 99-100% with delay (node locality, rack locality, gain).
+var stickyPaper = map[int][][3]string{
+	5:  {{"90", "-", "1"}, {"99-100", "-", "-"}},
+	10: {{"-", "-", "1"}, {"99-100", "-", "1.1"}},
+	20: {{"-", "-", "1"}, {"99-100", "-", "1.6"}},
+	50: {{"27", "-", "1"}, {"99-100", "-", "2"}},
 }
 
 // runStickySlots is section 6.2.2: N = 5, 10, 20, 50 concurrent scan jobs
@@ -307,7 +352,7 @@ func runStickySlots(hdd bool) func(Options) (*Result, error) {
 				fdCostsCol,
 				fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
 				fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
-				mapTimes("map s: node-local / remote", 2, R.dur),
+				probe.MapTimes("map s: node-local / remote", 2, R.dur),
 				fdBackupsCol,
 			},
 			Notes: []string{
@@ -324,28 +369,18 @@ func runStickySlots(hdd bool) func(Options) (*Result, error) {
 // row a count of jobs, cost and scheduler, in that order, and the number
 // of seeds.
 func stickyRows(o Options, costs []fdCost) ([]fdRow, int, error) {
-	counts := []int{5, 10, 20, 50}
-	pols := []harness.PolicySpec{polFair, stickyDelay}
-	cl := ec2Cluster()
-	block := cl.WithDefaults().BlockBytes()
-	g, err := fdBatches(o, cl, costs, len(counts), pols, func(b int, _ uint64) []workload.Job {
-		jobs := make([]workload.Job, counts[b])
+	var bs []fdBatch
+	for _, n := range []int{5, 10, 20, 50} {
+		bs = append(bs, fdBatch{0, n, stickyPaper[n]})
+	}
+	block := ec2Cluster().WithDefaults().BlockBytes()
+	return fdBatches(o, ec2Cluster(), costs, bs, []harness.PolicySpec{polFair, stickyDelay}, func(b int, _ uint64) []workload.Job {
+		jobs := make([]workload.Job, bs[b].jobs)
 		for i := range jobs {
 			jobs[i] = scanJob(i, "sticky-dataset", i, 0, stickyDataBlocks, block, ScanMapS)
 		}
 		return jobs
 	})
-	var rows []fdRow
-	for ni, n := range counts {
-		for ci, cost := range costs {
-			for pi, p := range pols {
-				pp := stickyPaper[n][pi]
-				rows = append(rows, fdRow{g: g, c: harness.Cell{S: ci*len(counts) + ni, P: pi}, jobs: n, cost: cost.name, label: p.Label,
-					paper: [3]string{pp.node, "-", pp.gain}})
-			}
-		}
-	}
-	return rows, g.Seeds, err
 }
 
 // ---------------------------------------------------------------------
@@ -386,22 +421,22 @@ var hotPolicies = []harness.PolicySpec{
 // hands every job to the engine at time 0, and the engine counts Hadoop's
 // 60 s speculative lag from the submit.
 func runIORateBiasing(hdd bool) func(Options) (*Result, error) {
-	return fdTwin(hdd, false, hotRows, func(seeds int) harness.Table[hotRow] {
-		type R = hotRow
+	return fdTwin(hdd, false, hotRows, func(seeds int) harness.Table[fdRow] {
+		type R = fdRow
 		keys := []harness.Column[R]{
-			harness.Key("scheduler", "scheduler", func(r R) string { return r.label }),
-			harness.Key("class", "class", func(r R) string { return r.class }),
+			fdSchedulerCol,
+			harness.Key("class", "class", func(r R) string { return [2]string{"scan", "compute"}[r.class] }),
 		}
 		paper := func(head, csv string, k int) harness.Column[R] {
 			return harness.Column[R]{Head: head, Text: func(r R) string { return r.paper[k] }, CSV: []string{csv},
-				Cells: func(r R) []string { return []string{paperNum(r.paper[k])} }}
+				Cells: func(r R) []string { return []string{harness.PaperNum(r.paper[k])} }}
 		}
 		cols := []harness.Column[R]{
 			harness.SeedsCol[R]("seeds", seeds),
-			harness.Spread("jobs done", "jobs_done", 1, 2, func(r R) harness.Stat { return r.done }),
-			harness.Spread("vs no delay", "vs_no_delay", 2, 3, func(r R) harness.Stat { return r.vsNone }),
+			harness.Spread("jobs done", "jobs_done", 1, 2, func(r R) harness.Stat { return r.vs(-1) }),
+			harness.Spread("vs no delay", "vs_no_delay", 2, 3, func(r R) harness.Stat { return r.vs(0) }),
 			paper("paper", "paper_vs_no_delay", 0),
-			harness.Spread("vs untuned delay", "vs_untuned", 2, 3, func(r R) harness.Stat { return r.vsUntuned }),
+			harness.Spread("vs untuned delay", "vs_untuned", 2, 3, func(r R) harness.Stat { return r.vs(1) }),
 			paper("paper", "paper_vs_untuned", 1),
 		}
 		if !hdd {
@@ -417,8 +452,7 @@ func runIORateBiasing(hdd bool) func(Options) (*Result, error) {
 		}
 		return harness.Table[R]{
 			Title: fmt.Sprintf("fair-delay/io-rate-biasing-hdd: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, fluid beside hadoop1-hdd (speculation off) and its two halves, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
-			Cols: slices.Concat([]harness.Column[R]{harness.Key("costs", "costs", func(r R) string { return r.cost })}, keys, cols,
-				[]harness.Column[R]{mapTimes("map s: node-local / remote", 2, func(r R) fdDur { return r.dur })}),
+			Cols:  slices.Concat([]harness.Column[R]{fdCostsCol}, keys, cols, []harness.Column[R]{probe.MapTimes("map s: node-local / remote", 2, R.dur)}),
 			Notes: []string{
 				"fluid: fair-delay/io-rate-biasing's own runs. hadoop1-hdd: the profile's costs, speculation off (the closed-loop",
 				"gate submits every job at 0, and the engine counts Hadoop's 60 s lag from the submit); hdd, no start-up: all but the",
@@ -431,20 +465,10 @@ func runIORateBiasing(hdd bool) func(Options) (*Result, error) {
 	})
 }
 
-// hotRow is a row of the io-rate-biasing tables: a cost setting, scheduler
-// and class of worker, its jobs done over seeds and over the references,
-// and the paper's gains over them.
-type hotRow struct {
-	cost, label, class      string
-	done, vsNone, vsUntuned harness.Stat
-	dur                     fdDur
-	paper                   [2]string
-}
-
 // hotRows runs io-rate-biasing's closed-loop workers under each of costs,
 // their maps timed by class, and returns a row a cost, scheduler and
 // class, in that order, and the number of seeds.
-func hotRows(o Options, costs []fdCost) ([]hotRow, int, error) {
+func hotRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 	cl := ec2Cluster()
 	block := cl.WithDefaults().BlockBytes()
 	// Enough jobs that no worker runs out within the horizon: one per map
@@ -454,57 +478,29 @@ func hotRows(o Options, costs []fdCost) ([]hotRow, int, error) {
 		per[w] = int(hotHorizonS/hotMapS(w)) + 2
 	}
 	classOf := func(j *sched.Job) int { return hotClass(j.Spec.User) }
-	g, err := harness.RunGrid(o, costs, hotPolicies, func(cost fdCost, seed uint64) (func(harness.PolicySpec) (*fdOut, error), error) {
+	g, err := harness.RunGrid(o, costs, hotPolicies, func(cost fdCost, seed uint64) (func(harness.PolicySpec) (*probe.Timed, error), error) {
 		jobs, plan := harness.ClosedLoopJobs(per, func(id, w, k int) workload.Job {
 			return scanJob(id, "hot-2GB", w, 0, hotFileBlocks, block, hotMapS(w))
 		})
 		plan.HorizonS = hotHorizonS
-		return fdRun{Run: harness.Run{Setup: cost.on(harness.Setup{Cluster: cl, Seed: seed}), Jobs: jobs, Workers: plan}, classes: 2, classOf: classOf}.by, nil
+		return probe.TimedRun{Run: harness.Run{Setup: cost.apply(harness.Setup{Cluster: cl, Seed: seed}), Jobs: jobs, Workers: plan}, Classes: 2, ClassOf: classOf}.Under, nil
 	})
-	if err != nil {
-		return nil, 0, err
-	}
 	// paper[policy][class (scan, compute)] = {vs no delay, vs untuned}: the
 	// paper gives only biasing's gains, so the reference rows restate them.
-	paper := [3][2][2]string{
+	paper := [3][2][3]string{
 		{{"1 (biasing 1.08)", "-"}, {"1 (biasing 1.10)", "-"}},
 		{{"-", "1 (biasing 1.15)"}, {"-", "1 (biasing 1.44)"}},
 		{{"1.08", "1.15"}, {"1.10", "1.44"}},
 	}
-	classes := [2]string{"scan", "compute"}
-	var rows []hotRow
+	var rows []fdRow
 	for ci, cost := range costs {
-		rs := make([]hotRow, 2*len(hotPolicies))
 		for pi, p := range hotPolicies {
 			for cl := range 2 {
-				rs[2*pi+cl] = hotRow{cost: cost.name, label: p.Label, class: classes[cl], paper: paper[pi][cl]}
+				rows = append(rows, fdRow{g: g, c: harness.Cell{S: ci, P: pi}, class: cl, cost: cost.name, label: p.Label, paper: paper[pi][cl]})
 			}
 		}
-		for si := range g.Seeds {
-			var counts [3][2]float64
-			for pi := range hotPolicies {
-				out := g.At(ci, si, pi)
-				for j, r := range out.Jobs {
-					if r.Finish >= 0 && r.Finish <= hotHorizonS && out.Released[j] >= 0 {
-						counts[pi][hotClass(r.User)]++
-					}
-				}
-				for cl := range 2 {
-					rs[2*pi+cl].dur.add(out.dur[cl])
-				}
-			}
-			for pi := range hotPolicies {
-				for cl := range 2 {
-					r := &rs[2*pi+cl]
-					r.done.Add(counts[pi][cl])
-					r.vsNone.Add(counts[pi][cl] / counts[0][cl])
-					r.vsUntuned.Add(counts[pi][cl] / counts[1][cl])
-				}
-			}
-		}
-		rows = append(rows, rs...)
 	}
-	return rows, g.Seeds, nil
+	return rows, g.Seeds, err
 }
 
 // hotMapS is worker w's map length: compute workers first, then scans.
@@ -521,14 +517,4 @@ func hotClass(worker int) int {
 		return 1
 	}
 	return 0
-}
-
-// paperNum keeps the number of a paper cell for CSV ("1 (biasing 1.08)" is
-// 1; "-" is empty).
-func paperNum(s string) string {
-	var v float64
-	if _, err := fmt.Sscanf(s, "%g", &v); err != nil {
-		return ""
-	}
-	return harness.Num(v, 2)
 }

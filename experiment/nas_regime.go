@@ -13,11 +13,9 @@ package experiment
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/mrsched/mrsched/experiment/harness"
-	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -41,8 +39,7 @@ const (
 // network quantum.
 func nasScaledSetup(name, describe string, scale, endS float64) nasSetup {
 	return nasSetup{Name: name, MainName: "nas/regime", Describe: describe,
-		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, Scale: scale, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim,
-		jobs: nasTraceJobs}
+		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, Scale: scale, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim}
 }
 
 // nasRegimeDay is the paper's simulation as it ran it: the whole FB-2010
@@ -89,59 +86,42 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	byLabel := map[string][]*nasOutcome{}
-	for i, p := range pols {
-		byLabel[p.Label] = res[i]
-	}
 	var count [3]int
 	for i := range res[0][0].Jobs {
 		count[nasClassOf(&res[0][0].Jobs[i])]++
 	}
-	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
-	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	type R = harness.RunsRow[*nasOutcome] // ref: the NAS the row is against, if any
-	var rows []R
-	for i, p := range pols {
-		rows = append(rows, R{Label: p.Label, Rs: res[i], Ref: byLabel[nasRegimeAgainst[p.Label]]})
-	}
 	// over is a column of a figure of the row's runs, over seeds.
 	over := func(head, csv string, tprec, cprec int, v func(*nasOutcome) float64) harness.Column[R] {
 		return harness.Spread(head, csv, tprec, cprec, harness.OverOf(v))
 	}
-	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
-		return func(r *nasOutcome) float64 {
-			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
-		}
-	}
-	// nasX is NAS's v over the row's, on the same seed.
+	// nasX is NAS's v over the row's, on the same seed, as a change.
 	nasX := func(head, csv string, v func(*nasOutcome) float64) harness.Column[R] {
-		x := func(r R) harness.Stat { return harness.RatioSeeds(r.Ref, r.Rs, v) }
-		return harness.Column[R]{Head: head, Text: func(r R) string { return gain(x(r)) },
-			CSV: []string{csv, csv + "_min", csv + "_max"}, Cells: func(r R) []string { return x(r).CSV(4) }}
+		return harness.Gains(head, csv, func(r R) harness.Stat { return harness.RatioSeeds(r.Ref, r.Rs, v) })
 	}
 	return harness.Table[R]{
 		Title: "nas/regime: the paper's regime; " + s.describe(o, s.Users),
 		Cols: []harness.Column[R]{
 			harness.Key("scheduler", "scheduler", func(r R) string { return r.Label }),
 			harness.Written(func(R) []string { return []string{s.Name, harness.Num(scale, 2), strconv.Itoa(s.Users)} }, "window", "scale", "users"),
-			over("jobs/h", "throughput_jph", 1, 3, tput),
+			over("jobs/h", "throughput_jph", 1, 3, nasTput),
 			over("steady jobs/h", "steady_jph", 1, 3, nasSteady),
-			over("mean job time (s)", "job_time_s", 0, 2, jt),
-			over("light (s)", "light_s", 0, 2, classJT(sched.NASLight)),
-			over("medium (s)", "medium_s", 0, 2, classJT(sched.NASMedium)),
-			over("heavy (s)", "heavy_s", 0, 2, classJT(sched.NASHeavy)),
+			over("mean job time (s)", "job_time_s", 0, 2, nasJobTime),
+			over("light (s)", "light_s", 0, 2, nasClassJT(sched.NASLight)),
+			over("medium (s)", "medium_s", 0, 2, nasClassJT(sched.NASMedium)),
+			over("heavy (s)", "heavy_s", 0, 2, nasClassJT(sched.NASHeavy)),
 			over("node-local maps %", "node_local_pct", 1, 2, func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node }),
 			over("cross-rack TB", "cross_rack_tb", 1, 3, func(r *nasOutcome) float64 { return r.Summary.Bytes.CrossRackTotal / 1e12 }),
 			over("congestion", "congestion", 0, 0, nasCongestion),
 			over("reducer-s waiting (M)", "reduce_wait_ms", 1, 2, func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 }),
-			over("last finish (h)", "last_finish_h", 1, 2, func(r *nasOutcome) float64 { return r.lastFinish() / 3600 }),
+			over("last finish (h)", "last_finish_h", 1, 2, func(r *nasOutcome) float64 { return harness.LastFinish(r.Jobs) / 3600 }),
 			harness.Written(func(r R) []string {
 				return []string{strconv.Itoa(len(r.Rs[0].Jobs)), harness.Num(harness.OverSeeds(r.Rs, nasCompleted).Mean(), 0)}
 			}, "jobs", "jobs_completed"),
-			harness.Both("against", func(r R) string { return orDash(nasRegimeAgainst[r.Label]) }, "against", func(r R) string { return nasRegimeAgainst[r.Label] }),
-			nasX("NAS jobs/h", "nas_throughput_x", tput),
+			harness.Both("against", func(r R) string { return harness.OrDash(nasRegimeAgainst[r.Label]) }, "against", func(r R) string { return nasRegimeAgainst[r.Label] }),
+			nasX("NAS jobs/h", "nas_throughput_x", nasTput),
 			nasX("NAS steady", "nas_steady_x", nasSteady),
-			nasX("NAS job time", "nas_job_time_x", jt),
+			nasX("NAS job time", "nas_job_time_x", nasJobTime),
 			harness.Written(func(r R) []string {
 				return harness.OverSeeds(r.Rs, func(x *nasOutcome) float64 { return x.WallS }).CSV(0)
 			}, "wall_s", "wall_s_min", "wall_s_max"),
@@ -158,25 +138,7 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 			"the ', 5 s' rows: Delay and SW-delay t1 = t2 = 5 s, MTS and NAS wait_s 5 (the paper's real cluster).",
 		},
 		Wall: nasWallNote(res),
-	}.Result(rows), nil
-}
-
-// lastFinish is the latest finish of the run's jobs, NaN if none finished.
-func (r *nasOutcome) lastFinish() float64 {
-	last := math.NaN()
-	for i := range r.Jobs {
-		if f := r.Jobs[i].Finish; f >= 0 && !(f <= last) {
-			last = f
-		}
-	}
-	return last
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	}.Result(harness.Against(pols, res, nasRegimeAgainst)), nil
 }
 
 // ---------------------------------------------------------------------
@@ -228,9 +190,9 @@ func runNASMapCell(o Options, p harness.PolicySpec, xi, yi int, seed uint64) (ha
 	s := nasMapSetup(xi)
 	users := int(nasMapUsers[yi])
 	one := Options{Seeds: 1, Seed: seed, Parallel: 1, KeepDir: o.KeepDir}
-	rs, err := nasRunMany(one, []nasRunSpec{{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p}})
+	rs, err := nasCache.Runs(one, []nasRun{{s, p, users, seed}})
 	if err != nil {
 		return harness.MapOutcome{}, err
 	}
-	return harness.MapOutcome{Turnaround: rs[0].jobTime(nil), Throughput: rs[0].throughput(nil)}, nil
+	return harness.MapOutcome{Turnaround: harness.JobTime(rs[0].Jobs, nil), Throughput: harness.Throughput(rs[0].Jobs, nil)}, nil
 }

@@ -41,11 +41,11 @@ func TestNASRegimeBytesUnscaled(t *testing.T) {
 	day.EndS = 120
 	reg := nasRegimeDay
 	reg.EndS = 120
-	scaled, err := day.jobs(day, nasUsers, 1)
+	scaled, err := day.jobs(nasUsers, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	unscaled, err := reg.jobs(reg, nasUsers, 1)
+	unscaled, err := reg.jobs(nasUsers, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,11 +25,11 @@ var swPaperFig9 = map[string][3][2]string{
 
 // runSWConcurrency is Fig. 9: each job's running maps and reduces as a
 // fraction of its user's running tasks, by third of the job's life (see
-// swProbe), under Fair and SW-fair; mean over the jobs submitted in the
+// probe.Traffic), under Fair and SW-fair; mean over the jobs submitted in the
 // window, then over seeds.
 func runSWConcurrency(o Options, cfg swConfig) (*Result, error) {
-	pols := []harness.PolicySpec{swFair, swSWFair}
-	res, err := swGrid(o, cfg, "default", workload.DefaultSWMix(), pols)
+	pols := swPair
+	res, err := swGrid(o, swRun{Cfg: cfg}, pols...)
 	if err != nil {
 		return nil, err
 	}
@@ -46,36 +46,31 @@ func runSWConcurrency(o Options, cfg swConfig) (*Result, error) {
 	}
 	c := &report.Table{Headers: harness.Row("scheduler", "third", "class", []string{"map", "map_min", "map_max"},
 		[]string{"reduce", "reduce_min", "reduce_max"}, "paper_map", "paper_reduce")}
-	classes := []workload.ShuffleClass{swAllClasses, workload.ClassHeavy, workload.ClassMedium, workload.ClassLight}
 	for pi, p := range pols {
 		for k := range 3 {
 			var cells []string
-			for _, cl := range classes {
+			for _, cl := range swAllAndClasses {
 				var m, r harness.Stat
 				for _, run := range res[pi] {
 					var ms, rs []float64
-					for _, i := range run.measured() {
-						pj := &run.probe.jobs[i]
-						if !pj.concOK[k] || (cl != swAllClasses && swClassOf(&run.jobs[i]) != cl) {
+					for _, i := range run.measured(cl) {
+						pj := &run.probe.Jobs[i]
+						if !pj.ConcOK[k] {
 							continue
 						}
-						ms = append(ms, pj.conc[sched.MapTask][k])
-						rs = append(rs, pj.conc[sched.ReduceTask][k])
+						ms = append(ms, pj.Conc[sched.MapTask][k])
+						rs = append(rs, pj.Conc[sched.ReduceTask][k])
 					}
 					if len(ms) > 0 {
 						m.Add(harness.MeanOf(ms))
 						r.Add(harness.MeanOf(rs))
 					}
 				}
-				name := "all"
-				if cl != swAllClasses {
-					name = cl.String()
-				}
 				paper := swPaperFig9[p.Label][k]
 				if cl != swAllClasses {
 					paper = [2]string{"", ""}
 				}
-				c.AddRow(harness.Row(p.Label, swThirds[k], name, m.CSV(3), r.CSV(3), paper[0], paper[1])...)
+				c.AddRow(harness.Row(p.Label, swThirds[k], swClassName(cl), m.CSV(3), r.CSV(3), paper[0], paper[1])...)
 				if cl != workload.ClassMedium {
 					cells = append(cells, m.Text(2), r.Text(2))
 				}
@@ -95,7 +90,7 @@ func runSWConcurrency(o Options, cfg swConfig) (*Result, error) {
 // decision). Fair is the reference for the last two.
 func runSWPlacement(o Options, cfg swConfig) (*Result, error) {
 	pols := []harness.PolicySpec{swFair, swSWFair, swSWRelaxed}
-	res, err := swGrid(o, cfg, "default", workload.DefaultSWMix(), pols)
+	res, err := swGrid(o, swRun{Cfg: cfg}, pols...)
 	if err != nil {
 		return nil, err
 	}
@@ -106,25 +101,22 @@ func runSWPlacement(o Options, cfg swConfig) (*Result, error) {
 	var rows []R
 	for pi, p := range pols {
 		isSW := p.Label != swFair.Label
-		for _, cl := range append([]workload.ShuffleClass{swAllClasses}, swClasses...) {
+		for _, cl := range swAllAndClasses {
 			var pref, onPref, wanted, inRack, sole, pend, sat harness.Stat
 			for _, run := range res[pi] {
 				var np, sp float64
 				var maps, mapsOn, reds, redsOn int
 				var produced, cross float64
-				for _, i := range run.measured() {
-					if cl != swAllClasses && swClassOf(&run.jobs[i]) != cl {
-						continue
-					}
-					pj := &run.probe.jobs[i]
+				for _, i := range run.measured(cl) {
+					pj := &run.probe.Jobs[i]
 					np++
-					sp += float64(pj.prefRacks)
-					maps += pj.maps
-					mapsOn += pj.mapsOnPref
-					reds += pj.reduces
-					redsOn += pj.redsOnWants
-					produced += run.traffic[i].ShuffleProduced
-					cross += run.traffic[i].ShuffleCross
+					sp += float64(pj.PrefRacks)
+					maps += pj.Maps
+					mapsOn += pj.MapsOnPref
+					reds += pj.Reduces
+					redsOn += pj.RedsOnWants
+					produced += run.probe.ByJob[i].ShuffleProduced
+					cross += run.probe.ByJob[i].ShuffleCross
 				}
 				if isSW && np > 0 {
 					pref.Add(sp / np)
@@ -139,19 +131,15 @@ func runSWPlacement(o Options, cfg swConfig) (*Result, error) {
 					inRack.Add(100 * (1 - cross/produced))
 				}
 				pr := run.probe
-				if cl == swAllClasses && pr.mapDecisions > 0 {
-					sole.Add(100 * float64(pr.soleJob) / float64(pr.mapDecisions))
-					pend.Add(float64(pr.pendingJobs) / float64(pr.mapDecisions))
+				if cl == swAllClasses && pr.MapDecisions > 0 {
+					sole.Add(100 * float64(pr.SoleJob) / float64(pr.MapDecisions))
+					pend.Add(float64(pr.PendingJobs) / float64(pr.MapDecisions))
 				}
-				if cl == swAllClasses && isSW && pr.decisions > 0 {
-					sat.Add(100 * float64(pr.saturated) / float64(pr.decisions))
+				if cl == swAllClasses && isSW && pr.Decisions > 0 {
+					sat.Add(100 * float64(pr.Saturated) / float64(pr.Decisions))
 				}
 			}
-			name := "all"
-			if cl != swAllClasses {
-				name = cl.String()
-			}
-			rows = append(rows, R{p.Label, name, pref, onPref, wanted, inRack, sole, pend, sat})
+			rows = append(rows, R{p.Label, swClassName(cl), pref, onPref, wanted, inRack, sole, pend, sat})
 		}
 	}
 	return harness.Table[R]{
@@ -206,7 +194,7 @@ func runSWUsers(o Options, cfg swConfig) (*Result, error) {
 	var rows []R
 	var all [][]*swOutcome
 	for _, u := range swUserCounts {
-		res, err := swGridUsers(o, cfg, "default", workload.DefaultSWMix(), swMixPols, u.Users)
+		res, err := swGrid(o, swRun{Cfg: cfg, Users: u.Users}, swPair...)
 		if err != nil {
 			return nil, err
 		}
@@ -227,22 +215,18 @@ func runSWUsers(o Options, cfg swConfig) (*Result, error) {
 				}
 			}
 			active.Add(harness.MeanOf(a) / users)
-			if r.probe.mapDecisions > 0 {
-				pend.Add(float64(r.probe.pendingJobs) / float64(r.probe.mapDecisions))
+			if r.probe.MapDecisions > 0 {
+				pend.Add(float64(r.probe.PendingJobs) / float64(r.probe.MapDecisions))
 			}
 		}
-		tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-		tx := harness.RatioSeeds(sw, fair, tput)
-		tax := harness.RatioSeeds(sw, fair, func(r *swOutcome) float64 { return r.turnaround() })
-		cx := harness.RatioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() })
+		tx := harness.RatioSeeds(sw, fair, swThroughput)
+		tax := harness.RatioSeeds(sw, fair, (*swOutcome).turnaround)
+		cx := harness.RatioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).CrossNoOutput() })
 		users := strconv.Itoa(u.Users)
 		if u.Users == swUserPerJob {
 			users = "one per job"
 		}
-		rows = append(rows, R{u.JobsPerUser, users, u.Paper, perUser, active, pend, harness.OverSeeds(fair, tput), harness.OverSeeds(sw, tput), tx, tax, cx})
-	}
-	x := func(head, csv string, v func(R) harness.Stat) harness.Column[R] {
-		return harness.Spread(head, csv, 2, 4, v)
+		rows = append(rows, R{u.JobsPerUser, users, u.Paper, perUser, active, pend, harness.OverSeeds(fair, swThroughput), harness.OverSeeds(sw, swThroughput), tx, tax, cx})
 	}
 	return harness.Table[R]{
 		Title: "shufflewatcher/users: SW-fair over Fair by jobs per user at the same arrivals (paper Fig. 14(a)); " + cfg.describe(o),
@@ -254,10 +238,10 @@ func runSWUsers(o Options, cfg swConfig) (*Result, error) {
 			harness.Spread("jobs with maps of the chosen user (SW-fair)", "user_jobs_with_maps", 2, 3, func(r R) harness.Stat { return r.pend }),
 			harness.Shown("Fair jobs/h", func(r R) string { return r.fair.Text(1) }),
 			harness.Shown("SW-fair jobs/h", func(r R) string { return r.sw.Text(1) }),
-			x("throughput x", "throughput_x", func(r R) harness.Stat { return r.tx }),
+			harness.Spread("throughput x", "throughput_x", 2, 4, func(r R) harness.Stat { return r.tx }),
 			harness.Paper("paper", "paper_throughput_x", func(r R) string { return r.paper }),
-			x("turnaround x", "turnaround_x", func(r R) harness.Stat { return r.tax }),
-			x("cross-rack x", "cross_rack_x", func(r R) harness.Stat { return r.cx }),
+			harness.Spread("turnaround x", "turnaround_x", 2, 4, func(r R) harness.Stat { return r.tax }),
+			harness.Spread("cross-rack x", "cross_rack_x", 2, 4, func(r R) harness.Stat { return r.cx }),
 		},
 		Notes: []string{
 			"users = 360 / jobs per user (the paper's 4-h run at one job per 40 s); the arrivals, benchmarks and sizes are the same at every point.",

@@ -14,148 +14,23 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/experiment/harness"
-	"github.com/mrsched/mrsched/sched"
 )
-
-// tdVariant is a set-up of td/diagnose: the E4 cluster with one change.
-type tdVariant struct {
-	name, why string
-	cluster   func(*cluster.Config)
-}
 
 // tdVariants: our set-up, and the changes that would make a non-local map
 // cost what the paper says it does ("more network transmission and more
 // execution delay", section III-B) or make FIFO and Fair lose the locality
 // Fig. 8 reports for them (~35% on small queues). The paper states neither
 // its network nor its replication; these are sensitivities, not claims.
-var tdVariants = []tdVariant{
-	{"ours", "E4 as run: 1 Gbit/s NICs, 3 replicas", func(*cluster.Config) {}},
-	{"1 replica", "FIFO's small-queue locality near the paper's ~35%", func(c *cluster.Config) { c.Replication = 1 }},
-	{"100 Mbit/s", "a non-local read (12.5 MB/s) slower than every map's processing rate", func(c *cluster.Config) { c.NICMbps, c.RackUplinkMbps = 100, 100 }},
-	{"both", "1 replica and 100 Mbit/s NICs", func(c *cluster.Config) { c.Replication, c.NICMbps, c.RackUplinkMbps = 1, 100, 100 }},
-}
-
-// tdProbe wraps a policy and integrates, over a run, the map slots in use
-// and those left idle while some job still has a map to launch, and times
-// every map against its CPU time, split by where it read its input.
-type tdProbe struct {
-	harness.PassThrough
-	block int64
-
-	T          int
-	now        float64
-	running    int
-	pending    bool // some job has a map to launch
-	busySlotS  float64
-	idleSlotS  float64 // map slots free while pending
-	idleLastS  float64 // the part after every job had launched a map
-	unstarted  bool    // some job has launched no map yet
-	lastMapEnd float64
-	declines   int // map offers declined while pending
-
-	runs    harness.MapRuns[probeRun]
-	stretch [2]harness.Stat // duration / CPU time: [0] node-local, [1] remote
-}
-
-// probeRun is when a map attempt started and whether it reads another
-// node's block.
-type probeRun struct {
-	start  float64
-	remote bool
-}
-
-func newTDProbe(inner sched.Policy) *tdProbe {
-	return &tdProbe{PassThrough: harness.PassTo(inner)}
-}
-
-// advance integrates up to now with the state since the last event.
-func (p *tdProbe) advance(c sched.Cluster) {
-	if p.T == 0 {
-		p.T = c.TotalSlots(sched.MapSlot)
-		p.block = c.Topology().Config().BlockBytes()
-	}
-	t := c.Now()
-	if dt := t - p.now; dt > 0 {
-		p.busySlotS += float64(p.running) * dt
-		if p.pending {
-			p.idleSlotS += float64(p.T-p.running) * dt
-			if !p.unstarted {
-				p.idleLastS += float64(p.T-p.running) * dt
-			}
-		}
-	}
-	p.now = t
-}
-
-func (p *tdProbe) refresh(c sched.Cluster) {
-	p.pending = slices.ContainsFunc(c.Jobs(), func(j *sched.Job) bool { return j.PendingMaps() > 0 })
-	p.unstarted = slices.ContainsFunc(c.Jobs(), func(j *sched.Job) bool { return j.PendingMaps() == j.NumMaps })
-}
-
-func (p *tdProbe) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	p.advance(c)
-	p.runs.Forget()
-	d, ok := p.Inner.Assign(c, o)
-	switch {
-	case ok && d.Kind == sched.MapTask:
-		reps := d.Job.Input.BlockReplicas(d.Map)
-		p.runs.Decided(d.Job, d.Map, o.Node, probeRun{remote: !slices.Contains(reps, o.Node)})
-	case !ok && o.Slot != sched.ReduceSlot && p.pending:
-		p.declines++
-	}
-	return d, ok
-}
-
-func (p *tdProbe) JobAdded(c sched.Cluster, j *sched.Job) {
-	p.advance(c)
-	p.PassThrough.JobAdded(c, j)
-	p.refresh(c)
-}
-
-func (p *tdProbe) JobRemoved(c sched.Cluster, j *sched.Job) {
-	p.advance(c)
-	p.PassThrough.JobRemoved(c, j)
-	p.refresh(c)
-}
-
-func (p *tdProbe) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	p.advance(c)
-	p.PassThrough.TaskLaunched(c, j, k, n)
-	if k == sched.MapTask {
-		p.running++
-		p.runs.Launched(c, j, n, probeRun{}).Note.start = p.now
-	}
-	p.runs.Forget()
-	p.refresh(c)
-}
-
-func (p *tdProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	p.advance(c)
-	p.PassThrough.TaskEnded(c, j, k, n, killed)
-	if k == sched.MapTask {
-		p.running--
-		p.lastMapEnd = p.now
-		// An unchosen attempt (a backup) counts as ended first: it has
-		// no map to find running.
-		if r, ok := p.runs.Ended(c, j, n, nil, true); ok {
-			if cpu := j.Spec.Profile.MapSecPerByte * float64(j.Spec.MapInputBytes(r.Map, p.block)); !killed && r.Map >= 0 && cpu > 0 {
-				k := 0
-				if r.Note.remote {
-					k = 1
-				}
-				p.stretch[k].Add((p.now - r.Note.start) / cpu)
-			}
-		}
-	}
-	p.refresh(c)
+var tdVariants = []tdRegime{
+	{name: "ours", why: "E4 as run: 1 Gbit/s NICs, 3 replicas"},
+	{name: "1 replica", why: "FIFO's small-queue locality near the paper's ~35%", change: func(c *cluster.Config) { c.Replication = 1 }},
+	{name: "100 Mbit/s", why: "a non-local read (12.5 MB/s) slower than every map's processing rate", change: func(c *cluster.Config) { c.NICMbps, c.RackUplinkMbps = 100, 100 }},
+	{name: "both", why: "1 replica and 100 Mbit/s NICs", change: func(c *cluster.Config) { c.Replication, c.NICMbps, c.RackUplinkMbps = 1, 100, 100 }},
 }
 
 // runTDDiagnose runs every variant, queue type, policy and seed.
 func runTDDiagnose(o Options) (*Result, error) {
-	g, err := tdSetsGrid(o, len(tdVariants), func(r tdSim, vi int) (*tdOut, error) {
-		r.variant = &tdVariants[vi]
-		return r.run(r.policy.Label+", "+r.variant.name, false, true)
-	})
+	g, err := tdGrid(o, tdScenarios(tdVariants...), tdPolicies, false, true)
 	if err != nil {
 		return nil, err
 	}

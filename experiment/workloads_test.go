@@ -45,24 +45,6 @@ func TestZipfJobsStayInThePapersRanges(t *testing.T) {
 	}
 }
 
-func TestZipfSamplerCoversItsRange(t *testing.T) {
-	z := newZipfSampler(1, 400, 1)
-	if got := z.cdf[len(z.cdf)-1]; math.Abs(got-1) > 1e-12 {
-		t.Errorf("cdf ends at %v, want 1", got)
-	}
-	// P(k) = k^-1 / H(400): the first two masses.
-	h := 0.0
-	for k := 1; k <= 400; k++ {
-		h += 1 / float64(k)
-	}
-	if got, want := z.cdf[0], 1/h; math.Abs(got-want) > 1e-12 {
-		t.Errorf("P(1) = %v, want 1/H(400) = %v", got, want)
-	}
-	if got, want := z.cdf[1]-z.cdf[0], 0.5/h; math.Abs(got-want) > 1e-12 {
-		t.Errorf("P(2) = %v, want 1/(2 H(400)) = %v", got, want)
-	}
-}
-
 func TestBMTableIsThePapersTable2(t *testing.T) {
 	wantMaps := []int{16, 40, 80, 160, 320, 600, 1200, 2400, 6400}
 	wantJobs := []int{29, 5, 4, 4, 3, 2, 1, 1, 1}

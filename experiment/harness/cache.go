@@ -10,44 +10,66 @@ import (
 // nas` runs nas/main, nas/classes and nas/users on shared runs) runs each
 // once. Runs are deterministic, so a cached run is the run. A cache with
 // a Keep kind also keeps its runs in Options.KeepDir (keep.go).
-type Cache[K comparable, V any] struct {
+//
+// A run is declared by a spec of type S and named by its values (its Go
+// syntax, %#v): two specs with the same values are the same run, so a
+// spec holds values alone, no pointers or functions.
+type Cache[S, V any] struct {
 	// Keep, when set, is the kind under which the cache's runs are kept
 	// on disk with Options.KeepDir; the kept type V exports every field
 	// it keeps (gob).
 	Keep string
+	// Exec makes the run a spec declares.
+	Exec func(S) (V, error)
 
 	mu sync.Mutex
-	m  map[K]V
+	m  map[string]V
 }
 
-// CachedGrid is CachedRuns for every policy of pols on every seed of o:
-// spec declares the run of a policy on a seed. It returns res[policy][seed].
-func CachedGrid[K comparable, S, V any](o Options, c *Cache[K, V], pols []PolicySpec, spec func(PolicySpec, uint64) S, key func(S) K, exec func(S) (V, error)) ([][]V, error) {
-	var specs []S
-	for _, p := range pols {
-		for _, seed := range o.SeedList() {
-			specs = append(specs, spec(p, seed))
-		}
-	}
-	flat, err := CachedRuns(o, c, specs, key, exec)
+// Grid is Runs for every policy of pols on every seed of o: spec declares
+// the run of a policy on a seed. It returns res[policy][seed].
+func (c *Cache[S, V]) Grid(o Options, pols []PolicySpec, spec func(PolicySpec, uint64) S) ([][]V, error) {
+	res, err := c.Grids(o, pols, []func(PolicySpec, uint64) S{spec})
 	if err != nil {
 		return nil, err
 	}
-	res := make([][]V, len(pols))
-	for i := range pols {
-		res[i] = flat[i*o.Seeds : (i+1)*o.Seeds]
+	return res[0], nil
+}
+
+// Grids is Grid for each of specs, in one batch of runs (o.Parallel at a
+// time over all of them, counted as one): res[spec][policy][seed].
+func (c *Cache[S, V]) Grids(o Options, pols []PolicySpec, specs []func(PolicySpec, uint64) S) ([][][]V, error) {
+	var all []S
+	for _, spec := range specs {
+		for _, p := range pols {
+			for _, seed := range o.SeedList() {
+				all = append(all, spec(p, seed))
+			}
+		}
+	}
+	flat, err := c.Runs(o, all)
+	if err != nil {
+		return nil, err
+	}
+	res := make([][][]V, len(specs))
+	for d := range specs {
+		res[d] = make([][]V, len(pols))
+		for i := range pols {
+			k := (d*len(pols) + i) * o.Seeds
+			res[d][i] = flat[k : k+o.Seeds]
+		}
 	}
 	return res, nil
 }
 
-// CachedRuns returns one result per spec in order, taking it from c when
-// its key is there (or, with o.KeepDir, kept on disk by this build) and
-// running the rest with exec, o.Parallel at a time. With o.KeepDir each
-// run is written there as soon as it finishes.
-func CachedRuns[K comparable, S, V any](o Options, c *Cache[K, V], specs []S, key func(S) K, exec func(S) (V, error)) ([]V, error) {
+// Runs returns one result per spec in order, taking it from c when it is
+// there (or, with o.KeepDir, kept on disk by this build) and running the
+// rest with c.Exec, o.Parallel at a time. With o.KeepDir each run is
+// written there as soon as it finishes.
+func (c *Cache[S, V]) Runs(o Options, specs []S) ([]V, error) {
 	out := make([]V, len(specs))
 	keep := o.KeepDir != "" && c.Keep != ""
-	keyText := func(s S) string { return fmt.Sprintf("%#v", key(s)) }
+	key := func(s S) string { return fmt.Sprintf("%#v", s) }
 	var pending, kept []int
 	c.mu.Lock()
 	for i, s := range specs {
@@ -56,7 +78,7 @@ func CachedRuns[K comparable, S, V any](o Options, c *Cache[K, V], specs []S, ke
 			continue
 		}
 		if keep {
-			v, ok, err := loadKept[V](o.KeepDir, c.Keep, keyText(s))
+			v, ok, err := loadKept[V](o.KeepDir, c.Keep, key(s))
 			if err != nil {
 				c.mu.Unlock()
 				return nil, err
@@ -72,9 +94,9 @@ func CachedRuns[K comparable, S, V any](o Options, c *Cache[K, V], specs []S, ke
 	c.mu.Unlock()
 	ran, err := InParallel(o, len(pending), func(k int) (V, error) {
 		s := specs[pending[k]]
-		v, err := exec(s)
+		v, err := c.Exec(s)
 		if err == nil && keep {
-			err = storeKept(o.KeepDir, c.Keep, keyText(s), v)
+			err = storeKept(o.KeepDir, c.Keep, key(s), v)
 		}
 		return v, err
 	})
@@ -83,7 +105,7 @@ func CachedRuns[K comparable, S, V any](o Options, c *Cache[K, V], specs []S, ke
 	}
 	c.mu.Lock()
 	if c.m == nil {
-		c.m = map[K]V{}
+		c.m = map[string]V{}
 	}
 	for _, i := range kept { // later experiments of this process read them too
 		c.m[key(specs[i])] = out[i]

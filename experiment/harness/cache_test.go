@@ -6,17 +6,15 @@ import (
 	"testing"
 )
 
-// CachedRuns must run each key once per process and return results in the
+// Runs must run each spec once per process and return results in the
 // order of the specs asked for, whether cached or fresh: experiments that
 // share runs index the results by position.
 func TestCachedRunsRunsEachKeyOnce(t *testing.T) {
-	var c Cache[string, string]
 	var ran []string
-	exec := func(s string) (string, error) {
+	c := Cache[string, string]{Exec: func(s string) (string, error) {
 		ran = append(ran, s)
 		return "run-" + s, nil
-	}
-	key := func(s string) string { return s }
+	}}
 	o := Options{Parallel: 1}
 	tests := []struct {
 		specs   []string
@@ -29,7 +27,7 @@ func TestCachedRunsRunsEachKeyOnce(t *testing.T) {
 	}
 	for i, tc := range tests {
 		before := len(ran)
-		got, err := CachedRuns(o, &c, tc.specs, key, exec)
+		got, err := c.Runs(o, tc.specs)
 		if err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
@@ -45,22 +43,20 @@ func TestCachedRunsRunsEachKeyOnce(t *testing.T) {
 // A failed run is reported and nothing from that call is cached, so a
 // later call runs it again rather than returning a half-made result.
 func TestCachedRunsDoesNotCacheFailures(t *testing.T) {
-	var c Cache[string, int]
 	fail := errors.New("boom")
 	calls := 0
-	exec := func(s string) (int, error) {
+	c := Cache[string, int]{Exec: func(s string) (int, error) {
 		calls++
 		if s == "bad" && calls == 1 {
 			return 0, fail
 		}
 		return len(s), nil
-	}
-	key := func(s string) string { return s }
+	}}
 	o := Options{Parallel: 1}
-	if _, err := CachedRuns(o, &c, []string{"bad"}, key, exec); !errors.Is(err, fail) {
+	if _, err := c.Runs(o, []string{"bad"}); !errors.Is(err, fail) {
 		t.Fatalf("first call: error %v, want %v", err, fail)
 	}
-	got, err := CachedRuns(o, &c, []string{"bad"}, key, exec)
+	got, err := c.Runs(o, []string{"bad"})
 	if err != nil || got[0] != 3 || calls != 2 {
 		t.Errorf("second call: %v, %v after %d runs; want [3] from a fresh run (2 runs)", got, err, calls)
 	}

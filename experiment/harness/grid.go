@@ -31,6 +31,16 @@ func (g Grid[O]) Cells() []Cell {
 	return cs
 }
 
+// Scenarios lists a cell a scenario, its first policy's, in order: the
+// rows of a table that sets the policies side by side (ByPolicy).
+func (g Grid[O]) Scenarios() []Cell {
+	cs := make([]Cell, len(g.Outs)/max(1, g.Seeds*g.Pols))
+	for s := range cs {
+		cs[s].S = s
+	}
+	return cs
+}
+
 // Sample is v of policy p's runs on scenario s, over the seeds in order;
 // with known set, a NaN (a run without the quantity) is left out.
 func (g Grid[O]) Sample(s, p int, known bool, v func(O) float64) Stat {
@@ -78,4 +88,20 @@ func RunGrid[S, O any](o Options, scenarios []S, pols []PolicySpec, setup func(s
 	}
 	outs, err := InParallel(o, len(cells), func(i int) (O, error) { return cells[i].run(cells[i].p) })
 	return Grid[O]{Seeds: len(seeds), Pols: len(pols), Outs: outs}, err
+}
+
+// ByPolicy is the column statistic of v over the seeds of policy p in a
+// cell's scenario, for a row that sets several policies' runs side by
+// side; with known set, a NaN is left out (Sample).
+func (g Grid[O]) ByPolicy(p int, known bool, v func(O) float64) func(Cell) Stat {
+	return func(c Cell) Stat { return g.Sample(c.S, p, known, v) }
+}
+
+// SeedGrid runs every policy on run(seed) for every seed of o: a grid of
+// one scenario, drawn anew for each seed.
+func SeedGrid(o Options, pols []PolicySpec, run func(seed uint64) (Run, error)) (Grid[*Outcome], error) {
+	return RunGrid(o, []int{0}, pols, func(_ int, seed uint64) (func(PolicySpec) (*Outcome, error), error) {
+		r, err := run(seed)
+		return r.Under, err
+	})
 }

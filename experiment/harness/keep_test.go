@@ -19,14 +19,13 @@ const intKeep = "test"
 func TestKeptRunsResumeAStoppedExperiment(t *testing.T) {
 	dir := t.TempDir()
 	o := Options{Parallel: 2, KeepDir: dir}
-	key := func(s string) string { return s }
 	var ran []string
 	exec := func(s string) (int, error) {
 		ran = append(ran, s)
 		return len(s), nil
 	}
-	first := Cache[string, int]{Keep: intKeep}
-	if _, err := CachedRuns(Options{Parallel: 1, KeepDir: dir}, &first, []string{"a", "bb"}, key, exec); err != nil {
+	first := Cache[string, int]{Keep: intKeep, Exec: exec}
+	if _, err := first.Runs(Options{Parallel: 1, KeepDir: dir}, []string{"a", "bb"}); err != nil {
 		t.Fatal(err)
 	}
 	ents, err := os.ReadDir(dir)
@@ -45,8 +44,8 @@ func TestKeptRunsResumeAStoppedExperiment(t *testing.T) {
 		t.Errorf("keep directory holds %d files, want 2: one per finished run", len(ents))
 	}
 	ran = nil
-	second := Cache[string, int]{Keep: intKeep} // a new process
-	got, err := CachedRuns(o, &second, []string{"ccc", "a", "bb"}, key, exec)
+	second := Cache[string, int]{Keep: intKeep, Exec: exec} // a new process
+	got, err := second.Runs(o, []string{"ccc", "a", "bb"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +57,8 @@ func TestKeptRunsResumeAStoppedExperiment(t *testing.T) {
 	}
 	// Without a keep directory nothing is read from disk.
 	ran = nil
-	third := Cache[string, int]{Keep: intKeep}
-	if _, err := CachedRuns(Options{Parallel: 1}, &third, []string{"a"}, key, exec); err != nil {
+	third := Cache[string, int]{Keep: intKeep, Exec: exec}
+	if _, err := third.Runs(Options{Parallel: 1}, []string{"a"}); err != nil {
 		t.Fatal(err)
 	}
 	if len(ran) != 1 {

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/mrsched/mrsched/report"
@@ -94,6 +95,17 @@ func RunMap(o Options, m RegimeMap) (*Result, error) {
 		}
 	}
 	return m.tables(o, cells), nil
+}
+
+// Mark labels the cell at axis values (x, y), when both are on the axes:
+// a paper's operating point, say.
+func (m *RegimeMap) Mark(x, y float64, label string) {
+	if xi, yi := slices.Index(m.Xs, x), slices.Index(m.Ys, y); xi >= 0 && yi >= 0 {
+		if m.Marks == nil {
+			m.Marks = map[[2]int]string{}
+		}
+		m.Marks[[2]int{xi, yi}] = label
+	}
 }
 
 func (m RegimeMap) fmtX(i int) string { return fmtAxis(m.XFormat, m.Xs[i]) }

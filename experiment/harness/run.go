@@ -77,6 +77,27 @@ type Setup struct {
 	Seed uint64
 }
 
+// WithProfile is s under cost profile p's costs, as a scenario naming the
+// profile gets them for the settings s leaves at zero
+// (scenario.Profile.Apply), with speculation as speculative says.
+func (s Setup) WithProfile(p scenario.Profile, speculative bool) Setup {
+	p.Apply(&s.Cluster, &s.Engine)
+	s.Engine.Speculative = speculative
+	return s
+}
+
+// DiskProfile returns the built-in cost profile name, which must model a
+// disk. The profiles are built into package scenario, so its absence is
+// a programming error, but one that ends the experiment with an error
+// naming the profile, not a panic.
+func DiskProfile(name string) (scenario.Profile, error) {
+	p, ok := scenario.LookupProfile(name)
+	if !ok || p.Disk == nil {
+		return scenario.Profile{}, fmt.Errorf("the cost profile %s is missing or has no disk", name)
+	}
+	return p, nil
+}
+
 // Run is one simulation, as every experiment declares it: a set-up, its
 // jobs, a policy, and the observers that watch the policy's decisions.
 type Run struct {
@@ -112,6 +133,15 @@ func (o *Outcome) Turnaround(i int) float64 {
 		return -1
 	}
 	return r.Finish - o.Released[i]
+}
+
+// Turnarounds is every job's Turnaround, in job order.
+func (o *Outcome) Turnarounds() []float64 {
+	ta := make([]float64, len(o.Jobs))
+	for i := range ta {
+		ta[i] = o.Turnaround(i)
+	}
+	return ta
 }
 
 // Simulate builds r's cluster and policy, wraps the policy in r's probe
@@ -180,12 +210,12 @@ func (r Run) Exec() (*Outcome, error) {
 	return out, nil
 }
 
-// With is r under policy p (a copy, so that the policies of one scenario,
-// which run at once, each have their own): how a scenario says how one
-// policy runs on it (RunGrid).
-func (r Run) With(p PolicySpec) Run {
+// Under runs r under policy p (r is a copy, so that the policies of one
+// scenario, which run at once, each have their own): how a scenario says
+// how one policy runs on it (RunGrid).
+func (r Run) Under(p PolicySpec) (*Outcome, error) {
 	r.Policy = p
-	return r
+	return r.Exec()
 }
 
 // RunAll executes runs, o.Parallel at a time, and returns their outcomes in

@@ -56,6 +56,28 @@ func (s Stat) Scale(f float64) Stat {
 	return Stat{N: s.N, Sum: f * s.Sum, Min: f * s.Min, Max: f * s.Max}
 }
 
+// Gain is the sample, of ratios, as signed percent changes: the mean,
+// followed by the range when it has more than one value,
+// "+12.3% (+10.1% to +14.2%)".
+func (s Stat) Gain() string {
+	if s.N == 0 {
+		return "-"
+	}
+	f := func(v float64) string { return fmt.Sprintf("%+.1f%%", 100*(v-1)) }
+	if s.N == 1 || s.Min == s.Max {
+		return f(s.Mean())
+	}
+	return fmt.Sprintf("%s (%s to %s)", f(s.Mean()), f(s.Min), f(s.Max))
+}
+
+// MeanText is the mean times scale at prec decimals, "-" with no value.
+func (s Stat) MeanText(prec int, scale float64) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return Num(scale*s.Mean(), prec)
+}
+
 // CSV is the sample's CSV cells: mean, min, max, empty with no value.
 func (s Stat) CSV(prec int) []string {
 	if s.N == 0 {
@@ -77,11 +99,15 @@ func OverSeeds[T any](runs []T, v func(T) float64) Stat {
 // RatioSeeds collects v(a[s]) / v(b[s]) over seeds s: a's value over the
 // baseline b's on the same seed. A seed whose baseline value is not
 // positive (or NaN) has no ratio and is left out.
-func RatioSeeds[T any](a, b []T, v func(T) float64) Stat {
+func RatioSeeds[T any](a, b []T, v func(T) float64) Stat { return RatioOf(a, b, v, v) }
+
+// RatioOf collects num(a[s]) / den(b[s]) over seeds s, as RatioSeeds:
+// a part of a's figure over the whole of the baseline's, say.
+func RatioOf[T any](a, b []T, num, den func(T) float64) Stat {
 	var s Stat
 	for i := range a {
-		if d := v(b[i]); d > 0 {
-			s.Add(v(a[i]) / d)
+		if d := den(b[i]); d > 0 {
+			s.Add(num(a[i]) / d)
 		}
 	}
 	return s
@@ -110,6 +136,26 @@ func Labelled[O any](pols []PolicySpec, res [][]O, ref []O) []RunsRow[O] {
 	rows := make([]RunsRow[O], len(pols))
 	for i, p := range pols {
 		rows[i] = RunsRow[O]{p.Label, res[i], ref}
+	}
+	return rows
+}
+
+// ByLabel indexes pols' runs res[policy][seed] by the policy's label.
+func ByLabel[O any](pols []PolicySpec, res [][]O) map[string][]O {
+	by := map[string][]O{}
+	for i, p := range pols {
+		by[p.Label] = res[i]
+	}
+	return by
+}
+
+// Against makes the rows of pols' runs res[policy][seed], each beside the
+// runs of the policy that base names for its label (none where it names
+// none of pols).
+func Against[O any](pols []PolicySpec, res [][]O, base map[string]string) []RunsRow[O] {
+	by, rows := ByLabel(pols, res), Labelled(pols, res, nil)
+	for i := range rows {
+		rows[i].Ref = by[base[rows[i].Label]]
 	}
 	return rows
 }
@@ -148,12 +194,60 @@ func (s Sample) CSV() []string {
 // than two values).
 func (s Sample) MeanSE() (mean, se float64) { return metrics.MeanSE(s) }
 
+// Mean is the sample's mean (MeanSE's), NaN when empty.
+func (s Sample) Mean() float64 {
+	m, _ := s.MeanSE()
+	return m
+}
+
+// Stat is the sample's mean and range.
+func (s Sample) Stat() Stat {
+	var st Stat
+	for _, v := range s {
+		st.Add(v)
+	}
+	return st
+}
+
+// SampleOf is v over runs, one a seed.
+func SampleOf[T any](runs []T, v func(T) float64) Sample {
+	var s Sample
+	for _, r := range runs {
+		s.Add(v(r))
+	}
+	return s
+}
+
+// RatioSample is v(a[s]) / v(b[s]) over seeds s, as RatioSeeds, for a
+// mean and its standard error.
+func RatioSample[T any](a, b []T, v func(T) float64) Sample {
+	var s Sample
+	for i := range a {
+		s.AddRatio(v(a[i]), v(b[i]))
+	}
+	return s
+}
+
 // NumOrEmpty is v in full for CSV, empty when NaN.
 func NumOrEmpty(v float64) string {
 	if math.IsNaN(v) {
 		return ""
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// CV is v's coefficient of variation (standard deviation over the mean),
+// NaN with fewer than two values or a zero mean.
+func CV(v []float64) float64 {
+	m := MeanOf(v)
+	if len(v) < 2 || m == 0 {
+		return math.NaN()
+	}
+	var ss float64
+	for _, x := range v {
+		ss += (x - m) * (x - m)
+	}
+	return math.Sqrt(ss/float64(len(v)-1)) / m
 }
 
 // Num is v at prec decimals.
@@ -194,4 +288,20 @@ func Row(parts ...any) []string {
 		}
 	}
 	return out
+}
+
+// Merge pools o's values into s: the mean of the two samples' values
+// together, their range.
+func (s *Stat) Merge(o Stat) {
+	if o.N == 0 {
+		return
+	}
+	if s.N == 0 || o.Min < s.Min {
+		s.Min = o.Min
+	}
+	if s.N == 0 || o.Max > s.Max {
+		s.Max = o.Max
+	}
+	s.N += o.N
+	s.Sum += o.Sum
 }

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
 	"github.com/mrsched/mrsched/report"
 )
@@ -43,6 +45,19 @@ func Spread[R any](head, csv string, tprec, cprec int, v func(R) Stat) Column[R]
 		CSV: []string{csv, csv + "_min", csv + "_max"}, Cells: func(r R) []string { return v(r).CSV(cprec) }}
 }
 
+// X is a column of v's ratio to the row's reference on the same seed
+// (XOf), at two decimals in the table and four in the CSV.
+func X[O any](head, csv string, v func(O) float64) Column[RunsRow[O]] {
+	return Spread(head, csv, 2, 4, XOf(v))
+}
+
+// Gains is Spread for a ratio shown as a signed percent change (Stat.Gain)
+// and written as the ratio at four decimals.
+func Gains[R any](head, csv string, v func(R) Stat) Column[R] {
+	return Column[R]{Head: head, Text: func(r R) string { return v(r).Gain() },
+		CSV: []string{csv, csv + "_min", csv + "_max"}, Cells: func(r R) []string { return v(r).CSV(4) }}
+}
+
 // Percent is Spread for a fraction, shown in percent with no decimals and
 // written in percent at cprec.
 func Percent[R any](head, csv string, cprec int, v func(R) Stat) Column[R] {
@@ -57,10 +72,79 @@ func MeanSE[R any](head, csv string, v func(R) Sample) Column[R] {
 		CSV: []string{csv, csv + "_se"}, Cells: func(r R) []string { return v(r).CSV() }}
 }
 
+// Means is a column of several samples' means (each times scale): joined
+// by " / " in the table at tprec decimals ("-" for one with no value),
+// one a CSV column at cprec (empty for one with no value).
+func Means[R any](head string, csv []string, tprec, cprec int, scale float64, v ...func(R) Stat) Column[R] {
+	return Column[R]{Head: head, CSV: csv, Text: func(r R) string {
+		var parts []string
+		for _, f := range v {
+			parts = append(parts, f(r).MeanText(tprec, scale))
+		}
+		return strings.Join(parts, " / ")
+	}, Cells: func(r R) []string {
+		var cells []string
+		for _, f := range v {
+			if s := f(r); s.N > 0 {
+				cells = append(cells, Num(scale*s.Mean(), cprec))
+			} else {
+				cells = append(cells, "")
+			}
+		}
+		return cells
+	}}
+}
+
+// Paired is a column of a paired ratio over seeds (a policy's figure over
+// another's on the same seed): "mean ± se (min-max)" in the table, the
+// mean alone with one value; mean, standard error, min and max in the
+// CSV (csv, csv_se, csv_min, csv_max).
+func Paired[R any](head, csv string, v func(R) Sample) Column[R] {
+	return Column[R]{Head: head, CSV: []string{csv, csv + "_se", csv + "_min", csv + "_max"}, Text: func(r R) string {
+		s, st := v(r), v(r).Stat()
+		if st.N == 0 {
+			return "-"
+		}
+		if _, se := s.MeanSE(); !math.IsNaN(se) {
+			return fmt.Sprintf("%.3f ± %.3f (%.2f-%.2f)", st.Mean(), se, st.Min, st.Max)
+		}
+		return Num(st.Mean(), 3)
+	}, Cells: func(r R) []string {
+		c := v(r).Stat().CSV(4)
+		out := []string{c[0], "", c[1], c[2]}
+		if _, se := v(r).MeanSE(); !math.IsNaN(se) {
+			out[1] = Num(se, 4)
+		}
+		return out
+	}}
+}
+
 // Paper is a column of the paper's number as its text gives it; "-" (not
 // reported) is an empty CSV cell.
 func Paper[R any](head, csv string, v func(R) string) Column[R] {
 	return Column[R]{Head: head, Text: v, CSV: []string{csv}, Cells: func(r R) []string { return []string{csvPaper(v(r))} }}
+}
+
+// PaperNum keeps the number of a paper cell for CSV, at two decimals ("1
+// (biasing 1.08)" is 1; "-" is empty).
+func PaperNum(s string) string {
+	var v float64
+	if _, err := fmt.Sscanf(s, "%g", &v); err != nil {
+		return ""
+	}
+	return Num(v, 2)
+}
+
+// PaperIn is the paper's value for k in m, "-" (not reported) where m
+// has none.
+func PaperIn(m map[string]string, k string) string { return OrDash(m[k]) }
+
+// OrDash is s, or "-" (not reported) when empty.
+func OrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // csvPaper turns a paper cell into a CSV cell: "-" (not reported) is empty.
