@@ -12,6 +12,7 @@ import (
 // maps of one full block each, and reduces that share the map output
 // evenly.
 type Shape struct {
+	// Maps is the job's maps, one block each.
 	Maps int
 	MapS float64 // CPU seconds of one map over its block
 	// Reduces share the map output.

@@ -70,6 +70,8 @@ func decodeMap(m map[string]any) sched.Decode {
 
 // Setup is a cluster and engine on which jobs run.
 type Setup struct {
+	// Cluster and Engine are the cluster and the engine's parameters
+	// (zero: the engine's defaults).
 	Cluster cluster.Config
 	Engine  sim.Params
 	// Seed drives block placement (each job's blocks are placed from a
@@ -101,6 +103,8 @@ func DiskProfile(name string) (scenario.Profile, error) {
 // Run is one simulation, as every experiment declares it: a set-up, its
 // jobs, a policy, and the observers that watch the policy's decisions.
 type Run struct {
+	// Setup, Jobs and Policy are what runs: the jobs on the set-up under
+	// the policy.
 	Setup  Setup
 	Jobs   []workload.Job
 	Policy PolicySpec
@@ -119,6 +123,8 @@ type Run struct {
 
 // Outcome is what an experiment keeps of a simulation.
 type Outcome struct {
+	// Jobs and Summary are the collector's records of the jobs and its
+	// summary of the run.
 	Jobs    []metrics.JobRecord
 	Summary metrics.Summary
 	// Released is when each job was released to the scheduler by its

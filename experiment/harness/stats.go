@@ -116,6 +116,8 @@ func RatioOf[T any](a, b []T, num, den func(T) float64) Stat {
 // RunsRow is a row of a table of runs over seeds: its label, its runs (one
 // a seed) and a reference's on the same seeds.
 type RunsRow[O any] struct {
+	// Label names the row; Rs are its runs and Ref the reference's, one
+	// a seed, in the same seed order.
 	Label   string
 	Rs, Ref []O
 }

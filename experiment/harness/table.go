@@ -178,6 +178,8 @@ func Both[R any](head string, text func(R) string, csv string, cell func(R) stri
 // Table is an experiment's table as declared: its title, columns and
 // notes.
 type Table[R any] struct {
+	// Title heads the table, Cols are its columns in order and Notes
+	// follow it.
 	Title string
 	Cols  []Column[R]
 	Notes []string
