@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"reflect"
 	"sync"
 )
 
@@ -13,7 +14,8 @@ import (
 //
 // A run is declared by a spec of type S and named by its values (its Go
 // syntax, %#v): two specs with the same values are the same run, so a
-// spec holds values alone, no pointers or functions.
+// spec holds values alone; one that holds a pointer, a function or a
+// channel, which %#v names by its address, is an error (valuesOnly).
 type Cache[S, V any] struct {
 	// Keep, when set, is the kind under which the cache's runs are kept
 	// on disk with Options.KeepDir; the kept type V exports every field
@@ -67,6 +69,11 @@ func (c *Cache[S, V]) Grids(o Options, pols []PolicySpec, specs []func(PolicySpe
 // rest with c.Exec, o.Parallel at a time. With o.KeepDir each run is
 // written there as soon as it finishes.
 func (c *Cache[S, V]) Runs(o Options, specs []S) ([]V, error) {
+	for _, spec := range specs {
+		if err := valuesOnly(reflect.ValueOf(spec), fmt.Sprintf("%T", spec)); err != nil {
+			return nil, fmt.Errorf("a run's spec must hold values alone, to name the run in any process: %w", err)
+		}
+	}
 	out := make([]V, len(specs))
 	keep := o.KeepDir != "" && c.Keep != ""
 	key := func(s S) string { return fmt.Sprintf("%#v", s) }
@@ -116,4 +123,39 @@ func (c *Cache[S, V]) Runs(o Options, specs []S) ([]V, error) {
 	}
 	c.mu.Unlock()
 	return out, nil
+}
+
+// valuesOnly reports a pointer, function or channel that v (at path)
+// holds, nil ones aside: %#v would print its address, another in every
+// process, and the run it declares would be found again by none.
+func valuesOnly(v reflect.Value, path string) error {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		if !v.IsNil() {
+			return fmt.Errorf("%s holds a %s", path, v.Kind())
+		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			return valuesOnly(v.Elem(), path)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if err := valuesOnly(v.Field(i), path+"."+v.Type().Field(i).Name); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if err := valuesOnly(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if err := valuesOnly(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,39 @@ func TestCachedRunsDoesNotCacheFailures(t *testing.T) {
 	got, err := c.Runs(o, []string{"bad"})
 	if err != nil || got[0] != 3 || calls != 2 {
 		t.Errorf("second call: %v, %v after %d runs; want [3] from a fresh run (2 runs)", got, err, calls)
+	}
+}
+
+// A spec that holds a pointer or a function would be named by an address,
+// another in every process: it is an error naming the field, before any
+// run; nil ones, maps and slices of values are values.
+func TestCacheRefusesSpecsThatAreNotValues(t *testing.T) {
+	type spec struct {
+		Name   string
+		Params map[string]any
+		Disk   *int
+		Pick   func() int
+	}
+	ran := 0
+	c := Cache[spec, int]{Exec: func(spec) (int, error) { ran++; return 1, nil }}
+	o := Options{Parallel: 1}
+	one := 1
+	for _, tc := range []struct {
+		spec  spec
+		field string
+	}{
+		{spec{Name: "ok", Params: map[string]any{"t1_s": 5.0, "nested": map[string]any{"on": true}}}, ""},
+		{spec{Name: "pointer", Disk: &one}, ".Disk"},
+		{spec{Name: "func", Pick: func() int { return 1 }}, ".Pick"},
+		{spec{Name: "pointer in params", Params: map[string]any{"p": &one}}, ".Params[p]"},
+	} {
+		ran = 0
+		_, err := c.Runs(o, []spec{tc.spec})
+		switch {
+		case tc.field == "" && (err != nil || ran != 1):
+			t.Errorf("%s: %v after %d runs, want the run made", tc.spec.Name, err, ran)
+		case tc.field != "" && (err == nil || !strings.Contains(err.Error(), tc.field) || ran != 0):
+			t.Errorf("%s: error %v after %d runs, want one naming %s before any run", tc.spec.Name, err, ran, tc.field)
+		}
 	}
 }
