@@ -9,16 +9,17 @@ import (
 	"fmt"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
 )
 
 // The schedulers, as the paper names them.
 var (
-	polFIFO    = PolicySpec{Label: "FIFO", Name: "fifo"}
-	polFair    = PolicySpec{Label: "fair", Name: "fair"}
-	polFIFOCCS = PolicySpec{Label: "FIFO + CCS", Name: "fifo", CopyCompute: true}
-	polFairCCS = PolicySpec{Label: "fair + CCS", Name: "fair", CopyCompute: true}
+	polFIFO    = harness.PolicySpec{Label: "FIFO", Name: "fifo"}
+	polFair    = harness.PolicySpec{Label: "fair", Name: "fair"}
+	polFIFOCCS = harness.PolicySpec{Label: "FIFO + CCS", Name: "fifo", CopyCompute: true}
+	polFairCCS = harness.PolicySpec{Label: "fair + CCS", Name: "fair", CopyCompute: true}
 )
 
 // ---------------------------------------------------------------------
@@ -73,24 +74,14 @@ func pairCluster() cluster.Config {
 // ---------------------------------------------------------------------
 // fair-delay/fifo-vs-fair
 
-// pairOutcome is one scheduler's result on the section 5.3 example.
-type pairOutcome struct {
-	policy PolicySpec
-	batchS float64
-	finish [2]float64
-}
-
 // pairPaper is the paper's Fig. 7: batch response time and each job's
 // finish. "This effect happens regardless of whether copy-compute
 // splitting is used": with CCS the paper gives only the batch times.
-var pairPaper = map[string]struct {
-	batch  string
-	finish [2]string
-}{
-	"FIFO":       {"300", [2]string{"200", "300"}},
-	"fair":       {"400", [2]string{"400", "400"}},
-	"FIFO + CCS": {"300", [2]string{"-", "-"}},
-	"fair + CCS": {"400", [2]string{"-", "-"}},
+var pairPaper = map[string][3]string{
+	"FIFO":       {"300", "200", "300"},
+	"fair":       {"400", "400", "400"},
+	"FIFO + CCS": {"300", "-", "-"},
+	"fair + CCS": {"400", "-", "-"},
 }
 
 // pairJobs is the section 5.3 example: two jobs submitted together, each of
@@ -108,67 +99,40 @@ func pairJobs(block int64) []workload.Job {
 	return jobs
 }
 
-func pairRuns(o Options) ([]pairOutcome, error) {
-	cl := pairCluster()
-	jobs := pairJobs(cl.WithDefaults().BlockBytes())
-	pols := []PolicySpec{polFIFO, polFair, polFIFOCCS, polFairCCS}
-	o.Seeds = 1 // deterministic: one run a scheduler, at the first seed
-	g, err := runGrid(o, []Setup{{Cluster: cl}}, pols, func(s Setup, seed uint64) (func(PolicySpec) (*outcome, error), error) {
-		s.Seed = seed
-		return func(p PolicySpec) (*outcome, error) { return simRun{setup: s, jobs: jobs, policy: p}.exec() }, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	res := make([]pairOutcome, len(pols))
-	for i, out := range g.outs {
-		res[i] = pairOutcome{policy: pols[i], batchS: out.summary.MakespanS,
-			finish: [2]float64{out.jobs[0].Finish, out.jobs[1].Finish}}
-	}
-	return res, nil
-}
-
 // runFIFOvsFair is section 5.3's worked example (Fig. 7): two jobs, each 100
 // s of maps and 100 s of CPU-bound reduces when alone. FIFO pipelines the
 // second job's maps under the first job's reduces (300 s); fair sharing runs
 // both map phases together and then both reduce phases (400 s). The set-up
 // is deterministic, so one run is the result.
 func runFIFOvsFair(o Options) (*Result, error) {
-	res, err := pairRuns(o)
+	cl := pairCluster()
+	pols := []harness.PolicySpec{polFIFO, polFair, polFIFOCCS, polFairCCS}
+	o.Seeds = 1 // deterministic: one run a scheduler, at the first seed
+	g, err := harness.SeedGrid(o, pols, func(seed uint64) (harness.Run, error) {
+		return harness.Run{Setup: harness.Setup{Cluster: cl, Seed: seed}, Jobs: pairJobs(cl.WithDefaults().BlockBytes())}, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	type R = pairOutcome
-	pp := func(r R) struct {
-		batch  string
-		finish [2]string
-	} {
-		return pairPaper[r.policy.Label]
-	}
-	return table[R]{
-		title: "fair-delay/fifo-vs-fair: two jobs, each 10 maps x 100 s + 10 CPU-bound reduces x 100 s, on one node with 10 map + 10 reduce slots (paper section 5.3, Fig. 7)",
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.policy.Label }),
-			number("batch response (s)", "batch_s", 1, 3, func(r R) float64 { return r.batchS }),
-			paper("paper", "paper_batch_s", func(r R) string { return pp(r).batch }),
-			number("job 1 finish (s)", "job1_finish_s", 1, 3, func(r R) float64 { return r.finish[0] }),
-			paper("paper", "paper_job1_finish_s", func(r R) string { return pp(r).finish[0] }),
-			number("job 2 finish (s)", "job2_finish_s", 1, 3, func(r R) float64 { return r.finish[1] }),
-			paper("paper", "paper_job2_finish_s", func(r R) string { return pp(r).finish[1] }),
+	type R = harness.Cell
+	label := func(r R) string { return pols[r.P].Label }
+	out := func(r R) *harness.Outcome { return g.At(0, 0, r.P) }
+	return harness.Table[R]{
+		Title: "fair-delay/fifo-vs-fair: two jobs, each 10 maps x 100 s + 10 CPU-bound reduces x 100 s, on one node with 10 map + 10 reduce slots (paper section 5.3, Fig. 7)",
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", label),
+			harness.Number("batch response (s)", "batch_s", 1, 3, func(r R) float64 { return out(r).Summary.MakespanS }),
+			harness.Paper("paper", "paper_batch_s", func(r R) string { return pairPaper[label(r)][0] }),
+			harness.Number("job 1 finish (s)", "job1_finish_s", 1, 3, func(r R) float64 { return out(r).Jobs[0].Finish }),
+			harness.Paper("paper", "paper_job1_finish_s", func(r R) string { return pairPaper[label(r)][1] }),
+			harness.Number("job 2 finish (s)", "job2_finish_s", 1, 3, func(r R) float64 { return out(r).Jobs[1].Finish }),
+			harness.Paper("paper", "paper_job2_finish_s", func(r R) string { return pairPaper[label(r)][2] }),
 		},
-		notes: []string{
+		Notes: []string{
 			"batch response: last finish - first submit. The paper's point: FIFO's batch is shorter (it overlaps one",
 			"job's IO-bound maps with the other's CPU-bound reduces), with or without copy-compute splitting (CCS).",
 		},
-	}.result(res), nil
-}
-
-// csvPaper turns a paper cell into a CSV cell: "-" (not reported) is empty.
-func csvPaper(s string) string {
-	if s == "-" {
-		return ""
-	}
-	return s
+	}.Result(g.Cells()), nil
 }
 
 // ---------------------------------------------------------------------
@@ -181,7 +145,7 @@ func csvPaper(s string) string {
 // starved by long reduces (which hold slots for hundreds of seconds), not by
 // the churn of 20 s maps. Hadoop's default of 600 s is half as long as the
 // run's largest jobs. Tmin is set below Tfair, as the paper requires.
-var zipfPreemption = PolicySpec{Label: "fair + preemption", Name: "fair", Params: map[string]any{
+var zipfPreemption = harness.PolicySpec{Label: "fair + preemption", Name: "fair", Params: map[string]any{
 	"preemption": map[string]any{"enabled": true, "min_share_timeout_s": 30, "fair_share_timeout_s": 60},
 }}
 
@@ -195,31 +159,30 @@ var zipfPreemption = PolicySpec{Label: "fair + preemption", Name: "fair", Params
 // are per schedule and averaged over schedules, as Fig. 9 does. Workload
 // choices: ZipfConfig.
 func runZipf(o Options) (*Result, error) {
-	pols := []PolicySpec{polFIFO, polFair, polFairCCS, zipfPreemption}
+	pols := []harness.PolicySpec{polFIFO, polFair, polFairCCS, zipfPreemption}
 	cl := simCluster()
-	var jobsOf [][]workload.Job // by seed, as runGrid draws them in order
-	g, err := runGrid(o, []Setup{{Cluster: cl}}, pols, func(s Setup, seed uint64) (func(PolicySpec) (*outcome, error), error) {
+	var jobsOf [][]workload.Job // by seed, as SeedGrid draws them in order
+	g, err := harness.SeedGrid(o, pols, func(seed uint64) (harness.Run, error) {
 		jobs, err := ZipfJobs(DefaultZipf(seed))
 		jobsOf = append(jobsOf, jobs)
-		s.Seed = seed
-		return func(p PolicySpec) (*outcome, error) { return simRun{setup: s, jobs: jobs, policy: p}.exec() }, err
+		return harness.Run{Setup: harness.Setup{Cluster: cl, Seed: seed}, Jobs: jobs}, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	var solo []simRun
-	for si, seed := range o.seeds() {
-		solo = append(solo, soloRuns(Setup{Cluster: cl, Engine: sim.Params{CopyCompute: sim.CopyCompute{Enabled: true}}, Seed: seed}, jobsOf[si])...)
+	var solo []harness.Run
+	for si, seed := range o.SeedList() {
+		solo = append(solo, soloRuns(harness.Setup{Cluster: cl, Engine: sim.Params{CopyCompute: sim.CopyCompute{Enabled: true}}, Seed: seed}, jobsOf[si])...)
 	}
-	soloOuts, err := runAll(o, solo)
+	soloOuts, err := harness.RunAll(o, solo)
 	if err != nil {
 		return nil, err
 	}
-	meanSD := make([]stat, len(pols))
-	maxSD := make([]stat, len(pols))
-	batch := make([]stat, len(pols))
+	meanSD := make([]harness.Stat, len(pols))
+	maxSD := make([]harness.Stat, len(pols))
+	batch := make([]harness.Stat, len(pols))
 	fifoBest := 0
-	for si, seed := range o.seeds() {
+	for si, seed := range o.SeedList() {
 		n := len(jobsOf[si])
 		alone, err := soloTimes(soloOuts[:n])
 		if err != nil {
@@ -228,78 +191,66 @@ func runZipf(o Options) (*Result, error) {
 		soloOuts = soloOuts[n:]
 		best := true
 		for pi := range pols {
-			out := g.at(0, si, pi)
-			ta := make([]float64, n)
-			for j := range ta {
-				ta[j] = out.turnaround(j)
-			}
-			sd, err := divide(ta, alone)
+			out := g.At(0, si, pi)
+			sd, err := divide(out.Turnarounds(), alone)
 			if err != nil {
 				return nil, fmt.Errorf("%s, seed %d: %w", pols[pi].Label, seed, err)
 			}
-			meanSD[pi].add(meanOf(sd))
-			maxSD[pi].add(maxOf(sd))
-			batch[pi].add(out.summary.MakespanS)
-			best = best && (pi == 0 || out.summary.MakespanS >= g.at(0, si, 0).summary.MakespanS)
+			meanSD[pi].Add(harness.MeanOf(sd))
+			maxSD[pi].Add(harness.MaxOf(sd))
+			batch[pi].Add(out.Summary.MakespanS)
+			best = best && (pi == 0 || out.Summary.MakespanS >= g.At(0, si, 0).Summary.MakespanS)
 		}
 		if best {
 			fifoBest++
 		}
 	}
-	type R struct {
-		label, vs, paperMax, paperRatio, paperBatch string
-		meanSD, maxSD, batch                        stat
-		mr, xr, bv                                  float64
-	}
-	paperMax := []string{"~90 (routinely)", "-", "-", "-"}
-	paperRatio := []string{"-", "~0.5", "~0.5", "~0.5"}
-	paperBatch := []string{"lowest", "> FIFO", "> FIFO", "> FIFO"}
+	type R = int // a scheduler, by its place in pols
+	// paper is Fig. 8-9 as the text gives them: the max slowdown, the
+	// ratio to the reference (vs), the batch response.
+	paper := [][3]string{{"~90 (routinely)", "-", "lowest"}, {"-", "~0.5", "> FIFO"}, {"-", "~0.5", "> FIFO"}, {"-", "~0.5", "> FIFO"}}
 	ref := []int{-1, 0, 1, 1} // FIFO for fair; fair for its refinements
-	var rows []R
-	for pi, p := range pols {
-		r := R{label: p.Label, vs: "-", paperMax: paperMax[pi], paperRatio: paperRatio[pi], paperBatch: paperBatch[pi],
-			meanSD: meanSD[pi], maxSD: maxSD[pi], batch: batch[pi], bv: batch[pi].mean() / batch[0].mean()}
-		if rf := ref[pi]; rf >= 0 {
-			r.vs = pols[rf].Label
-			r.mr, r.xr = meanSD[pi].mean()/meanSD[rf].mean(), maxSD[pi].mean()/maxSD[rf].mean()
-		}
-		rows = append(rows, r)
-	}
-	return table[R]{
-		title: fmt.Sprintf("fair-delay/zipf: 30 Zipf-sized jobs (1-400 maps) on 10 nodes x (1 map + 1 reduce slot), %d schedules (paper section 5.3, Fig. 8-9)", g.seeds),
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			seedsCol[R]("schedules", g.seeds),
-			spread("mean slowdown", "mean_slowdown", 1, 3, func(r R) stat { return r.meanSD }),
-			spread("max slowdown", "max_slowdown", 1, 3, func(r R) stat { return r.maxSD }),
-			shown("paper", func(r R) string { return r.paperMax }),
-			{csv: []string{"batch_s", "batch_s_min", "batch_s_max"}, cells: func(r R) []string { return r.batch.csv(1) }},
-			paper("vs", "reference", func(r R) string { return r.vs }),
-			{head: "mean / max ratio", text: func(r R) string {
-				if r.vs == "-" {
+	ratio := func(r R, s []harness.Stat) float64 { return s[r].Mean() / s[ref[r]].Mean() }
+	return harness.Table[R]{
+		Title: fmt.Sprintf("fair-delay/zipf: 30 Zipf-sized jobs (1-400 maps) on 10 nodes x (1 map + 1 reduce slot), %d schedules (paper section 5.3, Fig. 8-9)", g.Seeds),
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return pols[r].Label }),
+			harness.SeedsCol[R]("schedules", g.Seeds),
+			harness.Spread("mean slowdown", "mean_slowdown", 1, 3, func(r R) harness.Stat { return meanSD[r] }),
+			harness.Spread("max slowdown", "max_slowdown", 1, 3, func(r R) harness.Stat { return maxSD[r] }),
+			harness.Shown("paper", func(r R) string { return paper[r][0] }),
+			harness.Written(func(r R) []string { return batch[r].CSV(1) }, "batch_s", "batch_s_min", "batch_s_max"),
+			harness.Paper("vs", "reference", func(r R) string {
+				if ref[r] < 0 {
 					return "-"
 				}
-				return fmt.Sprintf("%.2f / %.2f", r.mr, r.xr)
-			}, csv: []string{"mean_slowdown_ratio", "max_slowdown_ratio"}, cells: func(r R) []string {
-				if r.vs == "-" {
+				return pols[ref[r]].Label
+			}),
+			{Head: "mean / max ratio", Text: func(r R) string {
+				if ref[r] < 0 {
+					return "-"
+				}
+				return fmt.Sprintf("%.2f / %.2f", ratio(r, meanSD), ratio(r, maxSD))
+			}, CSV: []string{"mean_slowdown_ratio", "max_slowdown_ratio"}, Cells: func(r R) []string {
+				if ref[r] < 0 {
 					return []string{"", ""}
 				}
-				return []string{num(r.mr, 3), num(r.xr, 3)}
+				return []string{harness.Num(ratio(r, meanSD), 3), harness.Num(ratio(r, maxSD), 3)}
 			}},
-			shown("paper", func(r R) string { return r.paperRatio }),
-			shown("batch response (s)", func(r R) string { return r.batch.text(0) }),
-			number("vs FIFO", "batch_vs_fifo", 2, 3, func(r R) float64 { return r.bv }),
-			shown("paper", func(r R) string { return r.paperBatch }),
+			harness.Shown("paper", func(r R) string { return paper[r][1] }),
+			harness.Shown("batch response (s)", func(r R) string { return batch[r].Text(0) }),
+			harness.Number("vs FIFO", "batch_vs_fifo", 2, 3, func(r R) float64 { return batch[r].Mean() / batch[0].Mean() }),
+			harness.Shown("paper", func(r R) string { return paper[r][2] }),
 		},
-		notes: []string{
+		Notes: []string{
 			"slowdown: turnaround / turnaround of the job alone on the same cluster with copy-compute splitting (CCS);",
 			"mean and max are over a schedule's 30 jobs, then averaged over schedules (range over schedules in brackets).",
 			"ratio: this scheduler's mean / max slowdown over the reference's (vs). Paper: \"Slowdowns with FIFO routinely",
 			"reach 90x ... Fair sharing, preemption and copy-compute splitting each cut slowdown in half. However, FIFO's",
-			fmt.Sprintf("batch response time is always best\". Here FIFO's batch response time was the lowest in %d of %d schedules.", fifoBest, g.seeds),
+			fmt.Sprintf("batch response time is always best\". Here FIFO's batch response time was the lowest in %d of %d schedules.", fifoBest, g.Seeds),
 			"preemption: Tfair = 60 s, Tmin = 30 s (the paper gives none).",
 		},
-	}.result(rows), nil
+	}.Result([]R{0, 1, 2, 3}), nil
 }
 
 // fair-delay/zipf's slowdowns: each job alone.
@@ -307,24 +258,24 @@ func runZipf(o Options) (*Result, error) {
 // soloPolicy runs a job alone. With one job every order yields the same
 // job and every locality-first placement the same map, so FIFO stands for
 // all of them.
-var soloPolicy = PolicySpec{Label: "alone", Name: "fifo"}
+var soloPolicy = harness.PolicySpec{Label: "alone", Name: "fifo"}
 
 // soloRuns are the runs that time each job alone on s: a one-job workload
 // holding the job with ID 0, submitted at time 0. The job keeps its name, so
-// it reads the same block replicas as in company (see newJob).
-func soloRuns(s Setup, jobs []workload.Job) []simRun {
-	runs := make([]simRun, len(jobs))
+// it reads the same block replicas as in company (see harness.NewJob).
+func soloRuns(s harness.Setup, jobs []workload.Job) []harness.Run {
+	runs := make([]harness.Run, len(jobs))
 	for i, j := range jobs {
 		j.ID, j.Submit = 0, 0
-		runs[i] = simRun{setup: s, jobs: []workload.Job{j}, policy: soloPolicy}
+		runs[i] = harness.Run{Setup: s, Jobs: []workload.Job{j}, Policy: soloPolicy}
 	}
 	return runs
 }
 
-func soloTimes(out []*outcome) ([]float64, error) {
+func soloTimes(out []*harness.Outcome) ([]float64, error) {
 	t := make([]float64, len(out))
 	for i, o := range out {
-		t[i] = o.turnaround(0)
+		t[i] = o.Turnaround(0)
 		if !(t[i] > 0) {
 			return nil, fmt.Errorf("job %d alone: turnaround %v, want positive", i, t[i])
 		}
@@ -352,38 +303,24 @@ func divide(turnaround, solo []float64) ([]float64, error) {
 // bmDelay is the paper's full scheduler: fair sharing, copy-compute
 // splitting and delay scheduling. Section 6.1 gives no waits; we use the
 // paper's T1 = T2 = 15 s (section 4.2, 6.2.1), the policy's defaults.
-var bmDelay = PolicySpec{Label: "fair + CCS + delay", Name: "delay", CopyCompute: true}
+var bmDelay = harness.PolicySpec{Label: "fair + CCS + delay", Name: "delay", CopyCompute: true}
 
 // bmPaper is what section 6.1 reports per scheduler: the mean and best gain
-// over FIFO for small jobs and node locality. Figure 10's bars are not in
-// the text.
-var bmPaper = map[string]struct{ gain, best, loc func(bin int) string }{
-	"FIFO": {func(int) string { return "1" }, func(int) string { return "1" }, func(int) string { return "15-95" }},
-	"fair": {func(b int) string {
-		switch {
-		case b <= 1:
-			return "~2"
-		case b >= 7:
-			return "<1"
-		}
-		return "-"
-	}, dash, func(int) string { return "15-95" }},
-	"fair + CCS": {func(b int) string {
-		if b <= 1 {
-			return "1.8-2"
-		}
-		return "-"
-	}, func(b int) string {
-		if b == 0 {
-			return "4.6"
-		}
-		return "-"
-	}, func(int) string { return "15-95" }},
-	"FIFO + CCS":         {func(int) string { return "< fair + CCS" }, dash, func(int) string { return "15-95" }},
-	"fair + CCS + delay": {func(int) string { return "= fair + CCS" }, dash, func(int) string { return "99-100" }},
+// over FIFO for small jobs and node locality, by bin (Table 2's, 0 to 8).
+// Figure 10's bars are not in the text.
+var bmPaper = map[string][3]func(bin int) string{
+	"FIFO":               {bmBins("1"), bmBins("1"), bmBins("15-95")},
+	"fair":               {bmBins("~2", "~2", "-", "-", "-", "-", "-", "<1", "<1"), bmBins("-"), bmBins("15-95")},
+	"fair + CCS":         {bmBins("1.8-2", "1.8-2", "-"), bmBins("4.6", "-"), bmBins("15-95")},
+	"FIFO + CCS":         {bmBins("< fair + CCS"), bmBins("-"), bmBins("15-95")},
+	"fair + CCS + delay": {bmBins("= fair + CCS"), bmBins("-"), bmBins("99-100")},
 }
 
-func dash(int) string { return "-" }
+// bmBins is the paper's values by bin: v[bin], the last of them for the
+// bins past the list.
+func bmBins(v ...string) func(bin int) string {
+	return func(bin int) string { return v[min(bin, len(v)-1)] }
+}
 
 // runBM is section 6.1's macrobenchmark BM on the EC2 environment
 // (ec2Cluster): 50 jobs in the 9 size bins of Table 2, reduces 5-25% of
@@ -396,52 +333,46 @@ func dash(int) string { return "-" }
 // schedules and plotted the median one; we average Options.Seeds schedules
 // (default 3) and show the range.
 func runBM(o Options) (*Result, error) {
-	pols := []PolicySpec{polFIFO, polFair, polFairCCS, polFIFOCCS, bmDelay}
-	seeds := o.seeds()
-	var binsOf [][]int // by seed, as runGrid draws them in order
-	g, err := runGrid(o, []Setup{{Cluster: ec2Cluster()}}, pols, func(s Setup, seed uint64) (func(PolicySpec) (*outcome, error), error) {
+	pols := []harness.PolicySpec{polFIFO, polFair, polFairCCS, polFIFOCCS, bmDelay}
+	seeds := o.SeedList()
+	var binsOf [][]int // by seed, as SeedGrid draws them in order
+	g, err := harness.SeedGrid(o, pols, func(seed uint64) (harness.Run, error) {
 		jobs, bins := BMJobs(DefaultBM(seed))
 		binsOf = append(binsOf, bins)
-		s.Seed = seed
-		return func(p PolicySpec) (*outcome, error) { return simRun{setup: s, jobs: jobs, policy: p}.exec() }, nil
+		return harness.Run{Setup: harness.Setup{Cluster: ec2Cluster(), Seed: seed}, Jobs: jobs}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	nb := len(BMTable)
-	gain := make([][]stat, len(pols))
-	best := make([][]stat, len(pols))
-	loc := make([][]stat, len(pols))
-	for pi := range pols {
-		gain[pi], best[pi], loc[pi] = make([]stat, nb), make([]stat, nb), make([]stat, nb)
-	}
+	gain, best, loc := make([][9]harness.Stat, len(pols)), make([][9]harness.Stat, len(pols)), make([][9]harness.Stat, len(pols))
 	for si := range seeds {
-		fifo := g.at(0, si, 0)
+		fifo := g.At(0, si, 0)
 		for pi := range pols {
-			out := g.at(0, si, pi)
+			out := g.At(0, si, pi)
 			g := make([][]float64, nb)
 			var local, maps [9]int
 			for j, b := range binsOf[si] {
-				ta, ref := out.turnaround(j), fifo.turnaround(j)
+				ta, ref := out.Turnaround(j), fifo.Turnaround(j)
 				if ta <= 0 || ref <= 0 {
 					return nil, fmt.Errorf("%s, seed %d: job %d did not finish", pols[pi].Label, seeds[si], j)
 				}
 				g[b] = append(g[b], ref/ta)
-				r := &out.jobs[j]
+				r := &out.Jobs[j]
 				local[b] += r.Locality[0]
 				maps[b] += r.Locality[0] + r.Locality[1] + r.Locality[2]
 			}
 			for b := range nb {
-				gain[pi][b].add(meanOf(g[b]))
-				best[pi][b].add(maxOf(g[b]))
-				loc[pi][b].add(float64(local[b]) / float64(maps[b]))
+				gain[pi][b].Add(harness.MeanOf(g[b]))
+				best[pi][b].Add(harness.MaxOf(g[b]))
+				loc[pi][b].Add(float64(local[b]) / float64(maps[b]))
 			}
 		}
 	}
 	type R struct {
 		label           string
 		bin             BMBin
-		gain, best, loc stat
+		gain, best, loc harness.Stat
 	}
 	var rows []R
 	for pi, p := range pols {
@@ -449,23 +380,23 @@ func runBM(o Options) (*Result, error) {
 			rows = append(rows, R{p.Label, b, gain[pi][b.Bin], best[pi][b.Bin], loc[pi][b.Bin]})
 		}
 	}
-	pp := func(r R) struct{ gain, best, loc func(bin int) string } { return bmPaper[r.label] }
-	return table[R]{
-		title: fmt.Sprintf("fair-delay/bm: 50 jobs in Table 2's 9 bins on EC2 (100 nodes x 4 map + 2 reduce slots), %d schedules (paper section 6.1, Fig. 10-11)", len(seeds)),
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			key("bin", "bin", func(r R) string { return fmt.Sprint(r.bin.Bin) }),
-			key("maps", "maps", func(r R) string { return fmt.Sprint(r.bin.Maps) }),
-			key("jobs", "jobs", func(r R) string { return fmt.Sprint(r.bin.Jobs) }),
-			seedsCol[R]("schedules", len(seeds)),
-			spread("mean gain", "mean_gain", 2, 3, func(r R) stat { return r.gain }),
-			paper("paper", "paper_mean_gain", func(r R) string { return pp(r).gain(r.bin.Bin) }),
-			spread("best gain", "best_gain", 2, 3, func(r R) stat { return r.best }),
-			paper("paper", "paper_best_gain", func(r R) string { return pp(r).best(r.bin.Bin) }),
-			percent("node-local %", "node_local_pct", 1, func(r R) stat { return r.loc }),
-			paper("paper", "paper_node_local_pct", func(r R) string { return pp(r).loc(r.bin.Bin) }),
+	pp := func(k int) func(R) string { return func(r R) string { return bmPaper[r.label][k](r.bin.Bin) } }
+	return harness.Table[R]{
+		Title: fmt.Sprintf("fair-delay/bm: 50 jobs in Table 2's 9 bins on EC2 (100 nodes x 4 map + 2 reduce slots), %d schedules (paper section 6.1, Fig. 10-11)", len(seeds)),
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.label }),
+			harness.Key("bin", "bin", func(r R) string { return fmt.Sprint(r.bin.Bin) }),
+			harness.Key("maps", "maps", func(r R) string { return fmt.Sprint(r.bin.Maps) }),
+			harness.Key("jobs", "jobs", func(r R) string { return fmt.Sprint(r.bin.Jobs) }),
+			harness.SeedsCol[R]("schedules", len(seeds)),
+			harness.Spread("mean gain", "mean_gain", 2, 3, func(r R) harness.Stat { return r.gain }),
+			harness.Paper("paper", "paper_mean_gain", pp(0)),
+			harness.Spread("best gain", "best_gain", 2, 3, func(r R) harness.Stat { return r.best }),
+			harness.Paper("paper", "paper_best_gain", pp(1)),
+			harness.Percent("node-local %", "node_local_pct", 1, func(r R) harness.Stat { return r.loc }),
+			harness.Paper("paper", "paper_node_local_pct", pp(2)),
 		},
-		notes: []string{
+		Notes: []string{
 			"gain: a job's turnaround under FIFO / under the scheduler, same schedule; mean and best over the bin's jobs,",
 			"then averaged over schedules (range in brackets). node-local %: the bin's map launches that read a local block.",
 			"Paper (median of 3 schedules): fair halves small jobs' response times, long jobs slightly slower; fair + CCS",
@@ -473,5 +404,5 @@ func runBM(o Options) (*Result, error) {
 			"FIFO + CCS gains less than fair + CCS; delay changes response times imperceptibly but raises node locality",
 			"from 15-95% (across bins) to 99-100%.",
 		},
-	}.result(rows), nil
+	}.Result(rows), nil
 }

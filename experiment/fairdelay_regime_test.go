@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
-	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/experiment/harness"
+	"github.com/mrsched/mrsched/experiment/probe"
+	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -27,21 +29,22 @@ func TestHDDReRunSetUps(t *testing.T) {
 	}
 	for _, tc := range cases {
 		costs := fdCosts(mustHDD(t), tc.speculative)
-		if len(costs) != 4 || costs[0].name != "fluid" || costs[0].apply != nil || costs[1].name != "hadoop1-hdd" ||
+		fluid := costs[0].apply(harness.Setup{Cluster: tc.cluster, Seed: 7})
+		if len(costs) != 4 || costs[0].name != "fluid" || fluid.Cluster != tc.cluster || fluid.Engine != (sim.Params{}) || costs[1].name != "hadoop1-hdd" ||
 			costs[2].name != "hdd, no start-up" || costs[3].name != "fluid + start-up" {
 			t.Fatalf("%s: cost models %+v; want fluid (unchanged), hadoop1-hdd and its two halves", tc.name, costs)
 		}
 		// The halves: the profile without its start-up, and the start-up
 		// alone on the old set-up.
-		noStart := costs[2].apply(Setup{Cluster: tc.cluster, Seed: 7})
+		noStart := costs[2].apply(harness.Setup{Cluster: tc.cluster, Seed: 7})
 		if noStart.Engine.TaskStartupS != 0 || noStart.Cluster.Disk == nil || noStart.Engine.SortBufferMB != 100 || noStart.Engine.Speculative != tc.speculative {
 			t.Errorf("%s: hdd, no start-up: %+v, disk %+v", tc.name, noStart.Engine, noStart.Cluster.Disk)
 		}
-		onlyStart := costs[3].apply(Setup{Cluster: tc.cluster, Seed: 7})
+		onlyStart := costs[3].apply(harness.Setup{Cluster: tc.cluster, Seed: 7})
 		if onlyStart.Engine.TaskStartupS != 4 || onlyStart.Cluster != tc.cluster || onlyStart.Engine.SortBufferMB != 0 || onlyStart.Engine.Speculative {
 			t.Errorf("%s: fluid + start-up: %+v on %+v", tc.name, onlyStart.Engine, onlyStart.Cluster)
 		}
-		s := costs[1].apply(Setup{Cluster: tc.cluster, Seed: 7})
+		s := costs[1].apply(harness.Setup{Cluster: tc.cluster, Seed: 7})
 		c, e := s.Cluster, s.Engine.WithDefaults()
 		if c.Disk == nil || *c.Disk != hdd || c.DiskMBps != 138 {
 			t.Errorf("%s: disk %+v at %v MB/s; want %+v", tc.name, c.Disk, c.DiskMBps, hdd)
@@ -79,39 +82,38 @@ func TestMapTimerChangesNothing(t *testing.T) {
 		open[i] = scanJob(i, fmt.Sprintf("t-j%d", i), i, 0, 3, block, ScanMapS)
 	}
 	per := []int{3, 3, 4, 4}
-	closed, plan := closedLoopJobs(per, func(id, w, k int) workload.Job {
+	closed, plan := harness.ClosedLoopJobs(per, func(id, w, k int) workload.Job {
 		return scanJob(id, "t-hot", w, 0, hotFileBlocks, block, []float64{ComputeMapS, ScanMapS}[w%2])
 	})
-	plan.horizonS = 60
+	plan.HorizonS = 60
 	for _, cost := range fdCosts(mustHDD(t), true) {
-		for _, p := range []PolicySpec{smallJobsPolicies[1], hotPolicies[2]} {
-			for _, r := range []simRun{{jobs: open, policy: p}, {jobs: closed, policy: p, workers: plan}} {
-				r.setup = Setup{Cluster: cl, Seed: 3}
-				if cost.apply != nil {
-					r.setup = cost.apply(r.setup)
-					r.setup.Engine.Speculative = r.workers == nil
+		for _, p := range []harness.PolicySpec{smallJobsPolicies[1], hotPolicies[2]} {
+			for _, r := range []harness.Run{{Jobs: open, Policy: p}, {Jobs: closed, Policy: p, Workers: plan}} {
+				r.Setup = harness.Setup{Cluster: cl, Seed: 3}
+				if r.Setup = cost.apply(r.Setup); cost.name != "fluid" {
+					r.Setup.Engine.Speculative = r.Workers == nil
 				}
-				a, err := r.exec()
+				a, err := r.Exec()
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := fdRun{simRun: r}.exec()
+				b, err := probe.TimedRun{Run: r}.Exec()
 				if err != nil {
 					t.Fatal(err)
 				}
-				what := fmt.Sprintf("%s, %s, closed loop %v", cost.name, p.Label, r.workers != nil)
-				if a.summary.MakespanS != b.summary.MakespanS || a.summary.Locality != b.summary.Locality {
+				what := fmt.Sprintf("%s, %s, closed loop %v", cost.name, p.Label, r.Workers != nil)
+				if a.Summary.MakespanS != b.Summary.MakespanS || a.Summary.Locality != b.Summary.Locality {
 					t.Errorf("%s: makespan %v, locality %+v without the timer; %v, %+v with it", what,
-						a.summary.MakespanS, a.summary.Locality, b.summary.MakespanS, b.summary.Locality)
+						a.Summary.MakespanS, a.Summary.Locality, b.Summary.MakespanS, b.Summary.Locality)
 				}
-				for j := range a.jobs {
-					if a.jobs[j].Finish != b.jobs[j].Finish || a.released[j] != b.released[j] {
+				for j := range a.Jobs {
+					if a.Jobs[j].Finish != b.Jobs[j].Finish || a.Released[j] != b.Released[j] {
 						t.Errorf("%s: job %d finishes %v (released %v) without the timer, %v (%v) with it", what, j,
-							a.jobs[j].Finish, a.released[j], b.jobs[j].Finish, b.released[j])
+							a.Jobs[j].Finish, a.Released[j], b.Jobs[j].Finish, b.Released[j])
 						break
 					}
 				}
-				timed := b.dur[0][0].n + b.dur[0][1].n + b.dur[0][2].n
+				timed := b.Dur[0][0].N + b.Dur[0][1].N + b.Dur[0][2].N
 				if timed == 0 {
 					t.Errorf("%s: no map timed", what)
 				}
@@ -127,32 +129,26 @@ func TestMapTimerDurations(t *testing.T) {
 	cl := pairCluster()
 	block := cl.WithDefaults().BlockBytes()
 	for _, cost := range fdCosts(mustHDD(t), false) {
-		s := Setup{Cluster: cl, Seed: 1}
-		if cost.apply != nil {
-			s = cost.apply(s)
-		}
+		s := cost.apply(harness.Setup{Cluster: cl, Seed: 1})
 		want := 100 + s.Engine.TaskStartupS
-		out, err := fdRun{simRun: simRun{setup: s, jobs: []workload.Job{mapJob(0, block)}, policy: polFIFO}}.exec()
+		out, err := probe.TimedRun{Run: harness.Run{Setup: s, Jobs: []workload.Job{mapJob(0, block)}, Policy: polFIFO}}.Exec()
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := out.dur[0]
-		if d[cluster.NodeLocal].n != 10 || d[cluster.RackLocal].n != 0 || d[cluster.OffRack].n != 0 {
+		d := out.Dur[0]
+		if d[cluster.NodeLocal].N != 10 || d[cluster.RackLocal].N != 0 || d[cluster.OffRack].N != 0 {
 			t.Fatalf("%s: timed %d node-local, %d rack-local, %d off-rack maps; want 10, 0, 0", cost.name,
-				d[0].n, d[1].n, d[2].n)
+				d[0].N, d[1].N, d[2].N)
 		}
 		// The hdd's ten streams read at 98 MB/s together, above the maps'
 		// 6.7 MB/s: the CPU sets the pace.
-		if m := d[cluster.NodeLocal].mean(); math.Abs(m-want) > 0.01 {
+		if m := d[cluster.NodeLocal].Mean(); math.Abs(m-want) > 0.01 {
 			t.Errorf("%s: maps took %.3f s on average, want %.0f s", cost.name, m, want)
 		}
 	}
-	var classes []int
-	tm := newMapTimer(sched.Policy(nil), 2, func(j *sched.Job) int { return hotClass(j.Spec.User) })
-	for _, u := range []int{0, hotWorkersClass} {
-		classes = append(classes, tm.classOf(&sched.Job{Spec: &workload.Job{User: u}}))
-	}
-	if classes[0] != 1 || classes[1] != 0 {
+	// io-rate-biasing times its maps by class: compute workers come
+	// first, then the scans.
+	if classes := []int{hotClass(0), hotClass(hotWorkersClass)}; classes[0] != 1 || classes[1] != 0 {
 		t.Errorf("classes %v: want compute workers' jobs in class 1, scans' in 0", classes)
 	}
 }
@@ -181,7 +177,7 @@ func TestFairDelayMapGrid(t *testing.T) {
 			t.Errorf("mark at %v = %q, want %q", k, m.Marks[k], v)
 		}
 	}
-	if f := figures["fair-delay/map"]; f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
+	if f := fdMapFigure(); f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
 		t.Errorf("fair-delay/map's figure %+v: want a heat figure of the throughput ratio", f)
 	}
 }

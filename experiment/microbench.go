@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
+	"github.com/mrsched/mrsched/experiment/probe"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -41,31 +43,16 @@ const (
 func SmallJobsWorkloads(mapSlots int) []SmallJobs {
 	var out []SmallJobs
 	for _, m := range []int{3, 10, 100} {
-		n := int(math.Round(smallJobsWorkS * float64(mapSlots) / (ScanMapS * float64(m))))
-		out = append(out, SmallJobs{Maps: m, Jobs: max(1, n)})
+		out = append(out, SmallJobs{Maps: m, Jobs: smallJobsCount(m, mapSlots)})
 	}
 	return out
 }
 
-// closedLoopJobs lays out workers' jobs in rounds (round k holds every
-// worker's k-th job), all submitted to the engine at time 0 for the gate to
-// release; mk builds job id, the k-th of worker w.
-func closedLoopJobs(perWorker []int, mk func(id, w, k int) workload.Job) ([]workload.Job, *workerPlan) {
-	var jobs []workload.Job
-	plan := &workerPlan{}
-	most := 0
-	for _, n := range perWorker {
-		most = max(most, n)
-	}
-	for k := range most {
-		for w, n := range perWorker {
-			if k < n {
-				jobs = append(jobs, mk(len(jobs), w, k))
-				plan.owner = append(plan.owner, w)
-			}
-		}
-	}
-	return jobs, plan
+// smallJobsCount is small-jobs' rule for a batch's size: as many jobs of
+// maps maps as keep mapSlots slots busy smallJobsWorkS at the local scan
+// speed.
+func smallJobsCount(maps, mapSlots int) int {
+	return max(1, int(math.Round(smallJobsWorkS*float64(mapSlots)/(ScanMapS*float64(maps)))))
 }
 
 // The small-jobs schedulers. The paper "compared fair sharing and FIFO with
@@ -74,13 +61,14 @@ func closedLoopJobs(perWorker []int, mk func(id, w, k int) workload.Job) ([]work
 // queued 3-map jobs (one pool each), fair sharing's per-offer ordering
 // would dominate the run time while, by the paper's account, changing
 // nothing.
-var smallJobsPolicies = []PolicySpec{
+var smallJobsPolicies = []harness.PolicySpec{
 	{Label: "FIFO", Name: "fifo"},
 	{Label: "FIFO + delay", Name: "fifo-delay", Params: map[string]any{"t1_s": smallJobsDelayT, "t2_s": smallJobsDelayT}},
 }
 
-// smallJobsPaper is Table 3 and the text's throughput gains.
-var smallJobsPaper = map[int][2]struct{ node, rack, gain string }{
+// smallJobsPaper is Table 3 and the text's throughput gains: node and
+// rack locality and gain, without and with delay.
+var smallJobsPaper = map[int][][3]string{
 	3:   {{"2", "50", "1"}, {"75", "96", "1.2"}},
 	10:  {{"37", "98", "1"}, {"99", "100", "1.7"}},
 	100: {{"84", "99", "1"}, {"94", "99", "1.3"}},
@@ -95,20 +83,20 @@ var smallJobsPaper = map[int][2]struct{ node, rack, gain string }{
 // fair-delay/small-jobs-hdd: the same runs beside the hadoop1-hdd
 // profile's, speculation on (fdTwin).
 func runSmallJobs(hdd bool) func(Options) (*Result, error) {
-	return fdTwin(hdd, true, smallJobsRows, func(seeds int) table[fdRow] {
+	return fdTwin(hdd, true, smallJobsRows, func(seeds int) harness.Table[fdRow] {
 		type R = fdRow
 		if !hdd {
-			return table[R]{
-				title: fmt.Sprintf("fair-delay/small-jobs: batches of scan jobs on 100 nodes in 4 racks x 6 map slots, with and without delay scheduling (T1 = T2 = 15 s), %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
-				cols: []column[R]{
+			return harness.Table[R]{
+				Title: fmt.Sprintf("fair-delay/small-jobs: batches of scan jobs on 100 nodes in 4 racks x 6 map slots, with and without delay scheduling (T1 = T2 = 15 s), %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
+				Cols: []harness.Column[R]{
 					fdMapsCol,
 					fdJobsCol,
-					fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
-					percent("rack-local % (incl. node)", "rack_local_pct", 1, R.rack),
-					paper("paper", "paper_rack_local_pct", func(r R) string { return r.paper[1] }),
+					fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+					harness.Percent("rack-local % (incl. node)", "rack_local_pct", 1, R.rack),
+					harness.Paper("paper", "paper_rack_local_pct", func(r R) string { return r.paper[1] }),
 					fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
 				},
-				notes: []string{
+				Notes: []string{
 					"each workload is one batch submitted at time 0; workload time: last finish. Locality: fraction of map launches.",
 					"throughput gain: workload time without delay scheduling / with it. The paper's bars are fair sharing; it found",
 					"FIFO the same. Paper: delay scheduling raised throughput 1.2x (3 maps), 1.7x (10), 1.3x (100); the 3-map gain",
@@ -116,23 +104,23 @@ func runSmallJobs(hdd bool) func(Options) (*Result, error) {
 				},
 			}
 		}
-		return table[R]{
-			title: fmt.Sprintf("fair-delay/small-jobs-hdd: small-jobs' batches on 100 nodes in 4 racks x 6 map slots, fluid beside hadoop1-hdd (one 138 MB/s disk a node, 4 s start-up, spills, merges, backups) and its two halves, %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
-			cols: []column[R]{
+		return harness.Table[R]{
+			Title: fmt.Sprintf("fair-delay/small-jobs-hdd: small-jobs' batches on 100 nodes in 4 racks x 6 map slots, fluid beside hadoop1-hdd (one 138 MB/s disk a node, 4 s start-up, spills, merges, backups) and its two halves, %d seeds (paper section 6.2.1, Table 3, Fig. 12)", seeds),
+			Cols: []harness.Column[R]{
 				fdMapsCol,
 				fdJobsCol,
 				fdCostsCol,
-				fdSchedulerCol, seedsCol[R]("seeds", seeds),
-				{head: "node / rack-local %", text: func(r R) string { return r.node().pct() + " / " + r.rack().pct() },
-					csv: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, cells: func(r R) []string { return r.node().scale(100).csv(1) }},
-				both("paper", func(r R) string { return r.paper[0] + " / " + r.paper[1] }, "paper_node_local_pct", func(r R) string { return r.paper[0] }),
-				written(func(r R) []string { return append(r.rack().scale(100).csv(1), r.paper[1]) },
+				fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds),
+				{Head: "node / rack-local %", Text: func(r R) string { return r.node().Pct() + " / " + r.rack().Pct() },
+					CSV: []string{"node_local_pct", "node_local_pct_min", "node_local_pct_max"}, Cells: func(r R) []string { return r.node().Scale(100).CSV(1) }},
+				harness.Both("paper", func(r R) string { return r.paper[0] + " / " + r.paper[1] }, "paper_node_local_pct", func(r R) string { return r.paper[0] }),
+				harness.Written(func(r R) []string { return append(r.rack().Scale(100).CSV(1), r.paper[1]) },
 					"rack_local_pct", "rack_local_pct_min", "rack_local_pct_max", "paper_rack_local_pct"),
 				fdTimeCol("workload time (s)"), fdGainCol, fdPaperGainCol,
-				mapTimes("map s: node / rack / off-rack", 3, R.dur),
+				probe.MapTimes("map s: node / rack / off-rack", 3, R.dur),
 				fdBackupsCol,
 			},
-			notes: []string{
+			Notes: []string{
 				"fluid: fair-delay/small-jobs' own runs (the same seeds and numbers). hadoop1-hdd: the same batches with the profile's",
 				"costs (scenario/profiles.go), speculation on; hdd, no start-up: all of them but the 4 s start-up; fluid + start-up: the",
 				"4 s start-up alone. throughput gain: workload time without delay / with it, same seed.",
@@ -149,36 +137,27 @@ func runSmallJobs(hdd bool) func(Options) (*Result, error) {
 func smallJobsRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 	cl := privateCluster()
 	cfg := cl.WithDefaults()
-	block := cfg.BlockBytes()
 	wls := SmallJobsWorkloads(cfg.Racks * cfg.NodesPerRack * cfg.MapSlots)
-	g, err := fdBatches(o, cl, costs, len(wls), smallJobsPolicies, func(b int, seed uint64) []workload.Job {
-		wl := wls[b]
-		jobs := make([]workload.Job, wl.Jobs)
+	var bs []fdBatch
+	for _, wl := range wls {
+		bs = append(bs, fdBatch{wl.Maps, wl.Jobs, smallJobsPaper[wl.Maps]})
+	}
+	return fdBatches(o, cl, costs, bs, smallJobsPolicies, func(b int, seed uint64) []workload.Job {
+		jobs := make([]workload.Job, wls[b].Jobs)
 		for i := range jobs {
-			jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", wl.Maps, seed, i), i, 0, wl.Maps, block, ScanMapS)
+			jobs[i] = scanJob(i, fmt.Sprintf("small%d-s%d-j%d", wls[b].Maps, seed, i), i, 0, wls[b].Maps, cfg.BlockBytes(), ScanMapS)
 		}
 		return jobs
 	})
-	var rows []fdRow
-	for wi, wl := range wls {
-		for ci, cost := range costs {
-			for pi, p := range smallJobsPolicies {
-				pp := smallJobsPaper[wl.Maps][pi]
-				rows = append(rows, fdRow{g: g, c: cell{ci*len(wls) + wi, pi}, maps: wl.Maps, jobs: wl.Jobs, cost: cost.name, label: p.Label,
-					paper: [3]string{pp.node, pp.rack, pp.gain}})
-			}
-		}
-	}
-	return rows, g.seeds, err
 }
 
 // fdTwin is a microbenchmark run by rows under the fluid model or, with
 // hdd (its -hdd twin), under the fluid model beside the hadoop1-hdd
 // profile and its two halves (fdCosts; speculative: whether the profile's
 // backups run), and tabulated by table for its number of seeds.
-func fdTwin[R any](hdd, speculative bool, rows func(Options, []fdCost) ([]R, int, error), table func(seeds int) table[R]) func(Options) (*Result, error) {
+func fdTwin[R any](hdd, speculative bool, rows func(Options, []fdCost) ([]R, int, error), table func(seeds int) harness.Table[R]) func(Options) (*Result, error) {
 	return func(o Options) (*Result, error) {
-		costs := []fdCost{{name: "fluid"}}
+		costs := []fdCost{fdFluid}
 		if hdd {
 			p, err := hddProfile()
 			if err != nil {
@@ -190,84 +169,130 @@ func fdTwin[R any](hdd, speculative bool, rows func(Options, []fdCost) ([]R, int
 		if err != nil {
 			return nil, err
 		}
-		return table(seeds).result(rs), nil
+		return table(seeds).Result(rs), nil
 	}
 }
 
 // The microbenchmarks' columns, shared by each table and its hdd twin.
 var (
-	fdMapsCol      = key("maps", "maps", func(r fdRow) string { return fmt.Sprint(r.maps) })
-	fdJobsCol      = key("jobs", "jobs", func(r fdRow) string { return fmt.Sprint(r.jobs) })
-	fdCostsCol     = key("costs", "costs", func(r fdRow) string { return r.cost })
-	fdSchedulerCol = key("scheduler", "scheduler", func(r fdRow) string { return r.label })
-	fdNodeCol      = percent("node-local %", "node_local_pct", 1, fdRow.node)
-	fdPaperNodeCol = paper("paper", "paper_node_local_pct", func(r fdRow) string { return r.paper[0] })
-	fdGainCol      = spread("throughput gain", "throughput_gain", 2, 3, fdRow.gain)
-	fdPaperGainCol = paper("paper", "paper_throughput_gain", func(r fdRow) string { return r.paper[2] })
-	fdBackupsCol   = number("backups", "backups", 0, 1, func(r fdRow) float64 { return r.over(backups).mean() })
+	fdMapsCol      = harness.Key("maps", "maps", func(r fdRow) string { return fmt.Sprint(r.maps) })
+	fdJobsCol      = harness.Key("jobs", "jobs", func(r fdRow) string { return fmt.Sprint(r.jobs) })
+	fdCostsCol     = harness.Key("costs", "costs", func(r fdRow) string { return r.cost })
+	fdSchedulerCol = harness.Key("scheduler", "scheduler", func(r fdRow) string { return r.label })
+	fdNodeCol      = harness.Percent("node-local %", "node_local_pct", 1, fdRow.node)
+	fdPaperNodeCol = harness.Paper("paper", "paper_node_local_pct", func(r fdRow) string { return r.paper[0] })
+	fdGainCol      = harness.Spread("throughput gain", "throughput_gain", 2, 3, fdRow.gain)
+	fdPaperGainCol = harness.Paper("paper", "paper_throughput_gain", func(r fdRow) string { return r.paper[2] })
+	fdBackupsCol   = harness.Number("backups", "backups", 0, 1, func(r fdRow) float64 {
+		return r.over(func(x *probe.Timed) float64 { return harness.Backups(&x.Summary) }).Mean()
+	})
 )
 
 // fdTimeCol is the column of a batch's time to finish, under head.
-func fdTimeCol(head string) column[fdRow] {
-	return spread(head, "time_s", 0, 1, func(r fdRow) stat { return r.over(func(x *fdOut) float64 { return x.summary.MakespanS }) })
+func fdTimeCol(head string) harness.Column[fdRow] {
+	return harness.Spread(head, "time_s", 0, 1, func(r fdRow) harness.Stat { return r.over(func(x *probe.Timed) float64 { return x.Summary.MakespanS }) })
 }
 
 // fdRow is a row of the microbenchmarks' tables: a batch (maps a job and
-// jobs), costs and scheduler, its runs over seeds (cell c of g) and the
-// paper's numbers (locality, rack locality, gain; "-" where it gives
-// none).
+// jobs) or, in io-rate-biasing, a class of workers (0 scans, 1 compute),
+// costs and scheduler, its runs over seeds (cell c of g) and the paper's
+// numbers (locality, rack locality, gain, or io-rate-biasing's gains over
+// no delay and untuned delay; "-" where it gives none).
 type fdRow struct {
-	g           grid[*fdOut]
-	c           cell
-	maps, jobs  int
-	cost, label string
-	paper       [3]string
+	g                 harness.Grid[*probe.Timed]
+	c                 harness.Cell
+	maps, jobs, class int
+	cost, label       string
+	paper             [3]string
 }
 
 // over is v of the row's runs over the seeds.
-func (r fdRow) over(v func(*fdOut) float64) stat { return r.g.over(v)(r.c) }
+func (r fdRow) over(v func(*probe.Timed) float64) harness.Stat { return r.g.Over(v)(r.c) }
 
-func (r fdRow) node() stat {
-	return r.over(func(x *fdOut) float64 { return x.summary.Locality.Node })
+func (r fdRow) node() harness.Stat {
+	return r.over(func(x *probe.Timed) float64 { return x.Summary.Locality.Node })
 }
 
-func (r fdRow) rack() stat {
-	return r.over(func(x *fdOut) float64 { return x.summary.Locality.Node + x.summary.Locality.Rack })
+func (r fdRow) rack() harness.Stat {
+	return r.over(func(x *probe.Timed) float64 { return x.Summary.Locality.Node + x.Summary.Locality.Rack })
 }
 
 // gain is the first policy's time to finish over the row's, seed by seed.
-func (r fdRow) gain() stat {
-	var s stat
-	for si := range r.g.seeds {
-		s.add(r.g.at(r.c.s, si, 0).summary.MakespanS / r.g.at(r.c.s, si, r.c.p).summary.MakespanS)
+func (r fdRow) gain() harness.Stat {
+	var s harness.Stat
+	for si := range r.g.Seeds {
+		s.Add(r.g.At(r.c.S, si, 0).Summary.MakespanS / r.g.At(r.c.S, si, r.c.P).Summary.MakespanS)
 	}
 	return s
 }
 
-// dur is the row's map durations by reach, every seed's pooled.
-func (r fdRow) dur() fdDur {
-	var d fdDur
-	for si := range r.g.seeds {
-		d.add(r.g.at(r.c.s, si, r.c.p).dur[0])
+// dur is the row's class's map durations by reach, every seed's pooled.
+func (r fdRow) dur() probe.ByReach {
+	var d probe.ByReach
+	for si := range r.g.Seeds {
+		d.Add(r.g.At(r.c.S, si, r.c.P).Dur[r.class])
 	}
 	return d
 }
 
-// fdBatches declares a microbenchmark of batches submitted at once: each
-// of nb batches (jobs draws batch b's jobs for a seed) under each policy
-// and each of costs on cluster cl, its maps timed. Batch b under cost c is
-// the grid's scenario c x nb + b.
-func fdBatches(o Options, cl cluster.Config, costs []fdCost, nb int, pols []PolicySpec, jobs func(b int, seed uint64) []workload.Job) (grid[*fdOut], error) {
+// done is the jobs of the row's class that policy p finished within the
+// horizon on the seed-th seed (io-rate-biasing).
+func (r fdRow) done(p, seed int) float64 {
+	out, n := r.g.At(r.c.S, seed, p), 0.0
+	for j, jr := range out.Jobs {
+		if jr.Finish >= 0 && jr.Finish <= hotHorizonS && out.Released[j] >= 0 && hotClass(jr.User) == r.class {
+			n++
+		}
+	}
+	return n
+}
+
+// vs is the row's jobs done over policy ref's, seed by seed; with ref < 0,
+// the jobs done.
+func (r fdRow) vs(ref int) harness.Stat {
+	var s harness.Stat
+	for si := range r.g.Seeds {
+		x := r.done(r.c.P, si)
+		if ref >= 0 {
+			x /= r.done(ref, si)
+		}
+		s.Add(x)
+	}
+	return s
+}
+
+// fdBatch is a batch of scan jobs submitted at once: maps a job (0: not
+// shown) and jobs, and the paper's numbers by policy (fdRow.paper).
+type fdBatch struct {
+	maps, jobs int
+	paper      [][3]string
+}
+
+// fdBatches runs a microbenchmark of batches submitted at once: each batch
+// (jobs draws batch b's jobs for a seed) under each policy and each of
+// costs on cluster cl, its maps timed, batch b under cost c the grid's
+// scenario c x len(batches) + b. It returns a row a batch, cost and
+// scheduler, in that order, and the number of seeds.
+func fdBatches(o Options, cl cluster.Config, costs []fdCost, batches []fdBatch, pols []harness.PolicySpec, jobs func(b int, seed uint64) []workload.Job) ([]fdRow, int, error) {
 	type batch struct{ cost, b int }
 	var bs []batch
 	for ci := range costs {
-		for b := range nb {
+		for b := range batches {
 			bs = append(bs, batch{ci, b})
 		}
 	}
-	return runGrid(o, bs, pols, func(b batch, seed uint64) (func(PolicySpec) (*fdOut, error), error) {
-		return fdRun{simRun: simRun{setup: costs[b.cost].on(Setup{Cluster: cl, Seed: seed}), jobs: jobs(b.b, seed)}}.by, nil
+	g, err := harness.RunGrid(o, bs, pols, func(b batch, seed uint64) (func(harness.PolicySpec) (*probe.Timed, error), error) {
+		return probe.TimedRun{Run: harness.Run{Setup: costs[b.cost].apply(harness.Setup{Cluster: cl, Seed: seed}), Jobs: jobs(b.b, seed)}}.Under, nil
 	})
+	var rows []fdRow
+	for bi, b := range batches {
+		for ci, cost := range costs {
+			for pi, p := range pols {
+				rows = append(rows, fdRow{g: g, c: harness.Cell{S: ci*len(batches) + bi, P: pi}, maps: b.maps, jobs: b.jobs, cost: cost.name, label: p.Label, paper: b.paper[pi]})
+			}
+		}
+	}
+	return rows, g.Seeds, err
 }
 
 // ---------------------------------------------------------------------
@@ -278,16 +303,16 @@ const stickyDataBlocks = 180 * 1024 / 128
 
 // stickyDelay is delay scheduling with T1 = 10 s (section 6.2.2). On the
 // one-rack EC2 model every remote map is rack-local, so T2 never applies.
-var stickyDelay = PolicySpec{Label: "fair + delay", Name: "delay", Params: map[string]any{"t1_s": 10.0}}
+var stickyDelay = harness.PolicySpec{Label: "fair + delay", Name: "delay", Params: map[string]any{"t1_s": 10.0}}
 
 // stickyPaper is the text of section 6.2.2: throughput gains at 10, 20 and
 // 50 jobs, locality without delay falling from 90% to 27% as jobs go from 5
-// to 50, and 99-100% with delay.
-var stickyPaper = map[int][2]struct{ node, gain string }{
-	5:  {{"90", "1"}, {"99-100", "-"}},
-	10: {{"-", "1"}, {"99-100", "1.1"}},
-	20: {{"-", "1"}, {"99-100", "1.6"}},
-	50: {{"27", "1"}, {"99-100", "2"}},
+// to 50, and 99-100% with delay (node locality, rack locality, gain).
+var stickyPaper = map[int][][3]string{
+	5:  {{"90", "-", "1"}, {"99-100", "-", "-"}},
+	10: {{"-", "-", "1"}, {"99-100", "-", "1.1"}},
+	20: {{"-", "-", "1"}, {"99-100", "-", "1.6"}},
+	50: {{"27", "-", "1"}, {"99-100", "-", "2"}},
 }
 
 // runStickySlots is section 6.2.2: N = 5, 10, 20, 50 concurrent scan jobs
@@ -304,33 +329,33 @@ var stickyPaper = map[int][2]struct{ node, gain string }{
 // With hdd it is fair-delay/sticky-slots-hdd: the same runs beside the
 // hadoop1-hdd profile's, speculation on (fdTwin).
 func runStickySlots(hdd bool) func(Options) (*Result, error) {
-	return fdTwin(hdd, true, stickyRows, func(seeds int) table[fdRow] {
+	return fdTwin(hdd, true, stickyRows, func(seeds int) harness.Table[fdRow] {
 		type R = fdRow
 		if !hdd {
-			return table[R]{
-				title: fmt.Sprintf("fair-delay/sticky-slots: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
-				cols: []column[R]{
+			return harness.Table[R]{
+				Title: fmt.Sprintf("fair-delay/sticky-slots: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
+				Cols: []harness.Column[R]{
 					fdJobsCol,
-					fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+					fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
 					fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
 				},
-				notes: []string{
+				Notes: []string{
 					"throughput gain: time to finish all jobs under fair sharing / under fair + delay, same seed.",
 					"Paper: delay scheduling raised throughput 1.1x (10 jobs), 1.6x (20), 2x (50) and locality from 90-27% to 99-100%.",
 				},
 			}
 		}
-		return table[R]{
-			title: fmt.Sprintf("fair-delay/sticky-slots-hdd: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), fluid beside hadoop1-hdd and its two halves, %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
-			cols: []column[R]{
+		return harness.Table[R]{
+			Title: fmt.Sprintf("fair-delay/sticky-slots-hdd: N concurrent scans of one 180 GB data set on EC2 (100 nodes x 4 map slots), fair sharing with and without delay (T1 = 10 s), fluid beside hadoop1-hdd and its two halves, %d seeds (paper section 6.2.2, Fig. 13-14)", seeds),
+			Cols: []harness.Column[R]{
 				fdJobsCol,
 				fdCostsCol,
-				fdSchedulerCol, seedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
+				fdSchedulerCol, harness.SeedsCol[R]("seeds", seeds), fdNodeCol, fdPaperNodeCol,
 				fdTimeCol("time to finish all (s)"), fdGainCol, fdPaperGainCol,
-				mapTimes("map s: node-local / remote", 2, R.dur),
+				probe.MapTimes("map s: node-local / remote", 2, R.dur),
 				fdBackupsCol,
 			},
-			notes: []string{
+			Notes: []string{
 				"fluid: fair-delay/sticky-slots' own runs. hadoop1-hdd: the profile's costs, speculation on; hdd, no start-up: all",
 				"but the 4 s start-up; fluid + start-up: the start-up alone. throughput gain: time to",
 				"finish all under fair / under fair + delay, same seed. map s: mean launch-to-end of map attempts by where they read",
@@ -344,28 +369,18 @@ func runStickySlots(hdd bool) func(Options) (*Result, error) {
 // row a count of jobs, cost and scheduler, in that order, and the number
 // of seeds.
 func stickyRows(o Options, costs []fdCost) ([]fdRow, int, error) {
-	counts := []int{5, 10, 20, 50}
-	pols := []PolicySpec{polFair, stickyDelay}
-	cl := ec2Cluster()
-	block := cl.WithDefaults().BlockBytes()
-	g, err := fdBatches(o, cl, costs, len(counts), pols, func(b int, _ uint64) []workload.Job {
-		jobs := make([]workload.Job, counts[b])
+	var bs []fdBatch
+	for _, n := range []int{5, 10, 20, 50} {
+		bs = append(bs, fdBatch{0, n, stickyPaper[n]})
+	}
+	block := ec2Cluster().WithDefaults().BlockBytes()
+	return fdBatches(o, ec2Cluster(), costs, bs, []harness.PolicySpec{polFair, stickyDelay}, func(b int, _ uint64) []workload.Job {
+		jobs := make([]workload.Job, bs[b].jobs)
 		for i := range jobs {
 			jobs[i] = scanJob(i, "sticky-dataset", i, 0, stickyDataBlocks, block, ScanMapS)
 		}
 		return jobs
 	})
-	var rows []fdRow
-	for ni, n := range counts {
-		for ci, cost := range costs {
-			for pi, p := range pols {
-				pp := stickyPaper[n][pi]
-				rows = append(rows, fdRow{g: g, c: cell{ci*len(counts) + ni, pi}, jobs: n, cost: cost.name, label: p.Label,
-					paper: [3]string{pp.node, "-", pp.gain}})
-			}
-		}
-	}
-	return rows, g.seeds, err
 }
 
 // ---------------------------------------------------------------------
@@ -385,7 +400,7 @@ const (
 // measures which jobs are CPU-bound (their node-local maps read below 6.4
 // MB/s: the compute jobs' 128 MB in 36 s is 3.6 MB/s, the scans' 128 MB in
 // 9 s is 14 MB/s) and gives them cpu_bound_t1_s, 0 s by default.
-var hotPolicies = []PolicySpec{
+var hotPolicies = []harness.PolicySpec{
 	{Label: "no delay", Name: "fair"},
 	{Label: "untuned delay", Name: "delay", Params: map[string]any{"t1_s": 10.0}},
 	{Label: "IO-rate biasing", Name: "delay", Params: map[string]any{"t1_s": 10.0, "io_rate_biasing": true}},
@@ -406,40 +421,39 @@ var hotPolicies = []PolicySpec{
 // hands every job to the engine at time 0, and the engine counts Hadoop's
 // 60 s speculative lag from the submit.
 func runIORateBiasing(hdd bool) func(Options) (*Result, error) {
-	return fdTwin(hdd, false, hotRows, func(seeds int) table[hotRow] {
-		type R = hotRow
-		keys := []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			key("class", "class", func(r R) string { return r.class }),
+	return fdTwin(hdd, false, hotRows, func(seeds int) harness.Table[fdRow] {
+		type R = fdRow
+		keys := []harness.Column[R]{
+			fdSchedulerCol,
+			harness.Key("class", "class", func(r R) string { return [2]string{"scan", "compute"}[r.class] }),
 		}
-		paper := func(head, csv string, k int) column[R] {
-			return column[R]{head: head, text: func(r R) string { return r.paper[k] }, csv: []string{csv},
-				cells: func(r R) []string { return []string{paperNum(r.paper[k])} }}
+		paper := func(head, csv string, k int) harness.Column[R] {
+			return harness.Column[R]{Head: head, Text: func(r R) string { return r.paper[k] }, CSV: []string{csv},
+				Cells: func(r R) []string { return []string{harness.PaperNum(r.paper[k])} }}
 		}
-		cols := []column[R]{
-			seedsCol[R]("seeds", seeds),
-			spread("jobs done", "jobs_done", 1, 2, func(r R) stat { return r.done }),
-			spread("vs no delay", "vs_no_delay", 2, 3, func(r R) stat { return r.vsNone }),
+		cols := []harness.Column[R]{
+			harness.SeedsCol[R]("seeds", seeds),
+			harness.Spread("jobs done", "jobs_done", 1, 2, func(r R) harness.Stat { return r.vs(-1) }),
+			harness.Spread("vs no delay", "vs_no_delay", 2, 3, func(r R) harness.Stat { return r.vs(0) }),
 			paper("paper", "paper_vs_no_delay", 0),
-			spread("vs untuned delay", "vs_untuned", 2, 3, func(r R) stat { return r.vsUntuned }),
+			harness.Spread("vs untuned delay", "vs_untuned", 2, 3, func(r R) harness.Stat { return r.vs(1) }),
 			paper("paper", "paper_vs_untuned", 1),
 		}
 		if !hdd {
-			return table[R]{
-				title: fmt.Sprintf("fair-delay/io-rate-biasing: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
-				cols:  append(keys, cols...),
-				notes: []string{
+			return harness.Table[R]{
+				Title: fmt.Sprintf("fair-delay/io-rate-biasing: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
+				Cols:  append(keys, cols...),
+				Notes: []string{
 					"jobs done: jobs that finished within 10 simulated minutes (a worker's job in flight at the end does not count).",
 					"vs: this scheduler's count over the reference's, per class. Paper: IO-rate biasing beat no delay by 8% (scans)",
 					"and 10% (compute), untuned delay by 15% (scans) and 44% (compute); untuned delay was the worst.",
 				},
 			}
 		}
-		return table[R]{
-			title: fmt.Sprintf("fair-delay/io-rate-biasing-hdd: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, fluid beside hadoop1-hdd (speculation off) and its two halves, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
-			cols: slices.Concat([]column[R]{key("costs", "costs", func(r R) string { return r.cost })}, keys, cols,
-				[]column[R]{mapTimes("map s: node-local / remote", 2, func(r R) fdDur { return r.dur })}),
-			notes: []string{
+		return harness.Table[R]{
+			Title: fmt.Sprintf("fair-delay/io-rate-biasing-hdd: 10 compute (36 s maps) + 10 scan (9 s maps) workers on one 2 GB file, EC2 100 nodes, jobs done in 10 min, fluid beside hadoop1-hdd (speculation off) and its two halves, %d seeds (paper section 6.2.4, Fig. 15)", seeds),
+			Cols:  slices.Concat([]harness.Column[R]{fdCostsCol}, keys, cols, []harness.Column[R]{probe.MapTimes("map s: node-local / remote", 2, R.dur)}),
+			Notes: []string{
 				"fluid: fair-delay/io-rate-biasing's own runs. hadoop1-hdd: the profile's costs, speculation off (the closed-loop",
 				"gate submits every job at 0, and the engine counts Hadoop's 60 s lag from the submit); hdd, no start-up: all but the",
 				"4 s start-up; fluid + start-up: the start-up alone. jobs done: finished within",
@@ -451,20 +465,10 @@ func runIORateBiasing(hdd bool) func(Options) (*Result, error) {
 	})
 }
 
-// hotRow is a row of the io-rate-biasing tables: a cost setting, scheduler
-// and class of worker, its jobs done over seeds and over the references,
-// and the paper's gains over them.
-type hotRow struct {
-	cost, label, class      string
-	done, vsNone, vsUntuned stat
-	dur                     fdDur
-	paper                   [2]string
-}
-
 // hotRows runs io-rate-biasing's closed-loop workers under each of costs,
 // their maps timed by class, and returns a row a cost, scheduler and
 // class, in that order, and the number of seeds.
-func hotRows(o Options, costs []fdCost) ([]hotRow, int, error) {
+func hotRows(o Options, costs []fdCost) ([]fdRow, int, error) {
 	cl := ec2Cluster()
 	block := cl.WithDefaults().BlockBytes()
 	// Enough jobs that no worker runs out within the horizon: one per map
@@ -474,57 +478,29 @@ func hotRows(o Options, costs []fdCost) ([]hotRow, int, error) {
 		per[w] = int(hotHorizonS/hotMapS(w)) + 2
 	}
 	classOf := func(j *sched.Job) int { return hotClass(j.Spec.User) }
-	g, err := runGrid(o, costs, hotPolicies, func(cost fdCost, seed uint64) (func(PolicySpec) (*fdOut, error), error) {
-		jobs, plan := closedLoopJobs(per, func(id, w, k int) workload.Job {
+	g, err := harness.RunGrid(o, costs, hotPolicies, func(cost fdCost, seed uint64) (func(harness.PolicySpec) (*probe.Timed, error), error) {
+		jobs, plan := harness.ClosedLoopJobs(per, func(id, w, k int) workload.Job {
 			return scanJob(id, "hot-2GB", w, 0, hotFileBlocks, block, hotMapS(w))
 		})
-		plan.horizonS = hotHorizonS
-		return fdRun{simRun: simRun{setup: cost.on(Setup{Cluster: cl, Seed: seed}), jobs: jobs, workers: plan}, classes: 2, classOf: classOf}.by, nil
+		plan.HorizonS = hotHorizonS
+		return probe.TimedRun{Run: harness.Run{Setup: cost.apply(harness.Setup{Cluster: cl, Seed: seed}), Jobs: jobs, Workers: plan}, Classes: 2, ClassOf: classOf}.Under, nil
 	})
-	if err != nil {
-		return nil, 0, err
-	}
 	// paper[policy][class (scan, compute)] = {vs no delay, vs untuned}: the
 	// paper gives only biasing's gains, so the reference rows restate them.
-	paper := [3][2][2]string{
+	paper := [3][2][3]string{
 		{{"1 (biasing 1.08)", "-"}, {"1 (biasing 1.10)", "-"}},
 		{{"-", "1 (biasing 1.15)"}, {"-", "1 (biasing 1.44)"}},
 		{{"1.08", "1.15"}, {"1.10", "1.44"}},
 	}
-	classes := [2]string{"scan", "compute"}
-	var rows []hotRow
+	var rows []fdRow
 	for ci, cost := range costs {
-		rs := make([]hotRow, 2*len(hotPolicies))
 		for pi, p := range hotPolicies {
 			for cl := range 2 {
-				rs[2*pi+cl] = hotRow{cost: cost.name, label: p.Label, class: classes[cl], paper: paper[pi][cl]}
+				rows = append(rows, fdRow{g: g, c: harness.Cell{S: ci, P: pi}, class: cl, cost: cost.name, label: p.Label, paper: paper[pi][cl]})
 			}
 		}
-		for si := range g.seeds {
-			var counts [3][2]float64
-			for pi := range hotPolicies {
-				out := g.at(ci, si, pi)
-				for j, r := range out.jobs {
-					if r.Finish >= 0 && r.Finish <= hotHorizonS && out.released[j] >= 0 {
-						counts[pi][hotClass(r.User)]++
-					}
-				}
-				for cl := range 2 {
-					rs[2*pi+cl].dur.add(out.dur[cl])
-				}
-			}
-			for pi := range hotPolicies {
-				for cl := range 2 {
-					r := &rs[2*pi+cl]
-					r.done.add(counts[pi][cl])
-					r.vsNone.add(counts[pi][cl] / counts[0][cl])
-					r.vsUntuned.add(counts[pi][cl] / counts[1][cl])
-				}
-			}
-		}
-		rows = append(rows, rs...)
 	}
-	return rows, g.seeds, nil
+	return rows, g.Seeds, err
 }
 
 // hotMapS is worker w's map length: compute workers first, then scans.
@@ -541,14 +517,4 @@ func hotClass(worker int) int {
 		return 1
 	}
 	return 0
-}
-
-// paperNum keeps the number of a paper cell for CSV ("1 (biasing 1.08)" is
-// 1; "-" is empty).
-func paperNum(s string) string {
-	var v float64
-	if _, err := fmt.Sscanf(s, "%g", &v); err != nil {
-		return ""
-	}
-	return num(v, 2)
 }

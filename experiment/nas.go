@@ -9,14 +9,13 @@ package experiment
 
 import (
 	"fmt"
-	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sched"
@@ -29,42 +28,44 @@ var nasExperiments = []Experiment{
 	// E2 as the paper ran it: the whole FB-2010 day.
 	{Name: "nas/main", QuantumS: nasDayQuantumS, Source: "NAS paper, section IV-B, Fig. 3(a)-(g)", DefaultSeeds: 3,
 		Summary: "the whole FB-2010 day (24,442 jobs) on 600 nodes, 200 users, quantized network (1 s): throughput, job time, cross-rack traffic, map progress at first reduce, nodes over TrafficThreshold, congestion, for Fair, Delay, SW-delay and NAS's variants; about a CPU-minute a run",
-		run:     func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
+		Measure: func(o Options) (*Result, error) { return runNASMain(o, nasDay) }},
 	{Name: "nas/classes", QuantumS: nasDayQuantumS, Source: "NAS paper, section IV-B, Fig. 5(a)", DefaultSeeds: 3,
 		Summary: "nas/main's runs by shuffle class (light, medium, heavy): throughput and job time over Fair",
-		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasDay) }},
+		Measure: func(o Options) (*Result, error) { return runNASClasses(o, nasDay) }},
 	{Name: "nas/users", QuantumS: nasDayQuantumS, Source: "NAS paper, section IV-B, Fig. 3(h)", DefaultSeeds: 3,
 		Summary: "NAS with 25, 50, 100, 200, 400 users over Fair with 200 users, on the whole FB-2010 day",
-		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasDay) }},
+		Measure: func(o Options) (*Result, error) { return runNASUsers(o, nasDay) }},
 	{Name: "nas/diagnose", QuantumS: nasDayQuantumS, Source: "NAS paper, sections III-C (Algorithm 2), III-E and IV-B (diagnostic)", DefaultSeeds: 3,
 		Summary: "why NAS is slower than Delay on the day: Delay, MTS and NAS with the paper's skip counts and with Delay's 15 s as a wait; job time by class, map locality, reducer-seconds waiting for maps",
-		run:     func(o Options) (*Result, error) { return runNASDiagnose(o, nasDay) }},
+		Measure: func(o Options) (*Result, error) { return runNASDiagnose(o, nasDay) }},
 	{Name: "nas/cluster40", Source: "NAS paper, section IV-A (real cluster), Fig. 4 and 5(b)", DefaultSeeds: 3,
 		Summary: "200 FB-2010 jobs, exponential arrivals (mean 14 s), on 8 racks of 5 nodes with 16 containers; NAS waits 5 s instead of skip counts",
-		run:     func(o Options) (*Result, error) { return runNASMain(o, nasCluster40) }},
+		Measure: func(o Options) (*Result, error) { return runNASMain(o, nasCluster40) },
+		Plot:    nasCluster40Figure},
 	{Name: "nas/cluster40-classes", Source: "NAS paper, section IV-B, Fig. 5(b)", DefaultSeeds: 3,
 		Summary: "nas/cluster40's runs by shuffle class: throughput and job time over Fair",
-		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasCluster40) }},
+		Measure: func(o Options) (*Result, error) { return runNASClasses(o, nasCluster40) }},
 	// The trace's first 30 minutes on the exact network: a group of its
 	// own, for quick looks and for checking the day's quantized runs
 	// against exact ones (README-nas.md, Windows).
 	{Name: "nas-window/main", Source: "NAS paper, section IV-B, Fig. 3(a)-(g) (the trace's first 30 min)", DefaultSeeds: 2,
-		Summary: "nas/main on the first " + nasMinutes(nasSlice.EndS) + " min of FB-2010 (437 jobs), exact network",
-		run:     func(o Options) (*Result, error) { return runNASMain(o, nasSlice) }},
+		Summary: "nas/main on the first " + strconv.FormatFloat(nasSlice.EndS/60, 'f', -1, 64) + " min of FB-2010 (437 jobs), exact network",
+		Measure: func(o Options) (*Result, error) { return runNASMain(o, nasSlice) }},
 	{Name: "nas-window/classes", Source: "NAS paper, section IV-B, Fig. 5(a) (the trace's first 30 min)", DefaultSeeds: 2,
 		Summary: "nas/classes on nas-window/main's runs",
-		run:     func(o Options) (*Result, error) { return runNASClasses(o, nasSlice) }},
+		Measure: func(o Options) (*Result, error) { return runNASClasses(o, nasSlice) }},
 	{Name: "nas-window/users", Source: "NAS paper, section IV-B, Fig. 3(h) (the trace's first 30 min)", DefaultSeeds: 2,
 		Summary: "nas/users on nas-window/main's trace window",
-		run:     func(o Options) (*Result, error) { return runNASUsers(o, nasSlice) }},
+		Measure: func(o Options) (*Result, error) { return runNASUsers(o, nasSlice) }},
 	// The paper's own regime, the day unscaled, and where NAS wins
 	// (nas_regime.go; README-nas.md, The paper's regime).
 	{Name: "nas/regime", QuantumS: nasDayQuantumS, Source: "NAS paper, sections III-C and IV-A (the simulation unscaled; the real cluster's 5 s wait)", DefaultSeeds: nasRegimeSeeds,
 		Summary: "the FB-2010 day with its bytes as traced (about 5x nas/main's load per node) on 600 nodes, 200 users: Fair, Delay, SW-delay, MTS, NAS w/o CR-RTS and NAS at the paper's parameters, then Delay, SW-delay, MTS and NAS all waiting 5 s; the paper's and steady-state throughput, job time by class, NAS over each; 4 to 6 CPU-minutes a run, 2.3 to 3.5 GB each: use -keep",
-		run:     func(o Options) (*Result, error) { return runNASRegime(o, nasRegimeDay, nasRegimeScale) }},
+		Measure: func(o Options) (*Result, error) { return runNASRegime(o, nasRegimeDay, nasRegimeScale) }},
 	{Name: "nas/map", QuantumS: nasDayQuantumS, Source: "beyond the paper: section IV-A's NAS and Delay on a grid of regimes", DefaultSeeds: 2,
 		Summary: "NAS over Delay on offered load (FB-2010 bytes x 0.2, 0.5, 1) x users (25, 200), jobs of the trace's first 2 hours, with the paper's operating point marked; a heat figure",
-		run:     func(o Options) (*Result, error) { return runMap(o, nasMap) }},
+		Measure: func(o Options) (*Result, error) { return harness.RunMap(o, nasMap) },
+		Plot:    nasMapFigure},
 }
 
 // ---------------------------------------------------------------------
@@ -95,7 +96,18 @@ type nasSetup struct {
 	NetworkQuantumS float64
 	// Paper holds the paper's numbers for this set-up.
 	Paper nasPaper
-	jobs  func(s nasSetup, users int, seed uint64) ([]workload.Job, error)
+	// Draw, when > 0, is the real cluster's workload: that many of the
+	// day's jobs, drawn (nasCluster40Jobs); otherwise the trace's window
+	// (nasTraceJobs).
+	Draw int
+}
+
+// jobs is the set-up's workload for users and seed.
+func (s nasSetup) jobs(users int, seed uint64) ([]workload.Job, error) {
+	if s.Draw > 0 {
+		return nasCluster40Jobs(s, users, seed)
+	}
+	return nasTraceJobs(s, users, seed)
 }
 
 // nasPaper is what the paper reports for a set-up, normalised to Fair as
@@ -152,23 +164,23 @@ var (
 	// which window its numbers come from.
 	nasSlice = nasSetup{Name: "fb2010-30min", MainName: "nas-window/main", ClassesName: "nas-window/classes", UsersName: "nas-window/users",
 		Describe: "FB-2010 jobs submitted in [0, 30 min) on 600 nodes",
-		Cluster:  nasCluster600(), Users: nasUsers, EndS: 1800, Paper: nasPaperSim, jobs: nasTraceJobs}
+		Cluster:  nasCluster600(), Users: nasUsers, EndS: 1800, Paper: nasPaperSim}
 	// nasDay is the whole day, as the paper ran it.
 	nasDay = nasSetup{Name: "fb2010-day", MainName: "nas/main", ClassesName: "nas/classes", UsersName: "nas/users",
 		Describe: "the whole FB-2010 day (24,442 jobs) on 600 nodes, network quantum 1 s",
-		Cluster:  nasCluster600(), Users: nasUsers, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim, jobs: nasTraceJobs}
+		Cluster:  nasCluster600(), Users: nasUsers, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim}
 	// nasCluster40 is the real cluster's set-up.
 	nasCluster40 = nasSetup{Name: "cluster40", MainName: "nas/cluster40", ClassesName: "nas/cluster40-classes",
 		Describe: "200 FB-2010 jobs, exponential arrivals (mean 14 s), 8 racks of 5 nodes, 16 containers, NAS waits 5 s",
-		Cluster:  nasCluster40Config(), Users: nasUsers, WaitS: nasWaitS, Paper: nasPaperReal, jobs: nasCluster40Jobs}
+		Cluster:  nasCluster40Config(), Users: nasUsers, WaitS: nasWaitS, Paper: nasPaperReal, Draw: nasCluster40N}
 )
 
 // The paper's simulation results (section IV-B): NAS over Fair, Delay,
 // SW-delay: throughput +56.9%, +45.8%, +34.8%; job time -44.3%, -33.9%,
 // -25.4%; congestion occurrences NAS 3198, w/o TT 3901, w/o both 4197.
 var nasPaperSim = nasPaper{
-	Throughput:     map[string]string{"Fair": "1.00", "Delay": ratioText(1.569 / 1.458), "SW-delay": ratioText(1.569 / 1.348), "NAS": "1.57"},
-	JobTime:        map[string]string{"Fair": "1.00", "Delay": ratioText(0.557 / 0.661), "SW-delay": ratioText(0.557 / 0.746), "NAS": "0.56"},
+	Throughput:     map[string]string{"Fair": "1.00", "Delay": harness.Num(1.569/1.458, 2), "SW-delay": harness.Num(1.569/1.348, 2), "NAS": "1.57"},
+	JobTime:        map[string]string{"Fair": "1.00", "Delay": harness.Num(0.557/0.661, 2), "SW-delay": harness.Num(0.557/0.746, 2), "NAS": "0.56"},
 	Congestion:     map[string]string{"NAS": "3198", "w/o TT": "3901", "w/o both": "4197"},
 	ThroughputGain: map[string]string{"Fair": "+56.9%", "Delay": "+45.8%", "SW-delay": "+34.8%"},
 	JobTimeCut:     map[string]string{"Fair": "-44.3%", "Delay": "-33.9%", "SW-delay": "-25.4%"},
@@ -177,13 +189,11 @@ var nasPaperSim = nasPaper{
 // The real cluster's (section IV-B): NAS over Fair and Delay, throughput
 // +62.5%, +52.1%; job time -44.6%, -32.1%.
 var nasPaperReal = nasPaper{
-	Throughput:     map[string]string{"Fair": "1.00", "Delay": ratioText(1.625 / 1.521), "NAS": "1.63"},
-	JobTime:        map[string]string{"Fair": "1.00", "Delay": ratioText(0.554 / 0.679), "NAS": "0.55"},
+	Throughput:     map[string]string{"Fair": "1.00", "Delay": harness.Num(1.625/1.521, 2), "NAS": "1.63"},
+	JobTime:        map[string]string{"Fair": "1.00", "Delay": harness.Num(0.554/0.679, 2), "NAS": "0.55"},
 	ThroughputGain: map[string]string{"Fair": "+62.5%", "Delay": "+52.1%"},
 	JobTimeCut:     map[string]string{"Fair": "-44.6%", "Delay": "-32.1%"},
 }
-
-func ratioText(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 
 // nasTraceJobs is FB-2010 as the project replays it (scenario workload
 // `trace: FB-2010`): bytes scaled by 600/3000 (or Scale), jobs to users
@@ -214,8 +224,8 @@ func nasCluster40Jobs(s nasSetup, users int, seed uint64) ([]workload.Job, error
 	if err != nil {
 		return nil, err
 	}
-	r := rng(seed, 0x4e4153) // "NAS"
-	pick := r.Perm(len(day))[:nasCluster40N]
+	r := harness.RNG(seed, 0x4e4153) // "NAS"
+	pick := r.Perm(len(day))[:s.Draw]
 	slices.Sort(pick)
 	jobs := make([]workload.Job, len(pick))
 	t := 0.0
@@ -232,7 +242,7 @@ func nasCluster40Jobs(s nasSetup, users int, seed uint64) ([]workload.Job, error
 // NAS with its additive ablations and the TrafficThreshold ablations of
 // Fig. 3(g). Every parameter is the paper's default (congestion threshold
 // 0.8, D^m = D^r = 135); on the real cluster NAS's variants wait 5 s.
-var nasPolicies = []PolicySpec{
+var nasPolicies = []harness.PolicySpec{
 	{Label: "Fair", Name: "fair"},
 	{Label: "Delay", Name: "delay"},
 	{Label: "SW-delay", Name: "sw-delay"},
@@ -244,13 +254,13 @@ var nasPolicies = []PolicySpec{
 }
 
 // nasPolicy is the scheduler labelled label in nasPolicies.
-func nasPolicy(label string) PolicySpec {
-	i := slices.IndexFunc(nasPolicies, func(p PolicySpec) bool { return p.Label == label })
+func nasPolicy(label string) harness.PolicySpec {
+	i := slices.IndexFunc(nasPolicies, func(p harness.PolicySpec) bool { return p.Label == label })
 	return nasPolicies[i]
 }
 
 // policy is spec adapted to the set-up (the wait replacing skip counts).
-func (s nasSetup) policy(p PolicySpec) PolicySpec {
+func (s nasSetup) policy(p harness.PolicySpec) harness.PolicySpec {
 	if s.WaitS > 0 && strings.HasPrefix(p.Name, "nas") {
 		p.Params = map[string]any{"wait_s": s.WaitS}
 	}
@@ -269,38 +279,35 @@ type nasOutcome struct {
 	WallS   float64
 }
 
-type nasKey struct {
-	Setup, Policy string
-	Users         int
-	Seed          uint64
+// nasRun is one simulation of the NAS experiments, named in nasCache by
+// its values: a policy on a set-up with users users and a seed.
+type nasRun struct {
+	Setup  nasSetup
+	Policy harness.PolicySpec
+	Users  int
+	Seed   uint64
 }
 
-// nasCache holds the NAS experiments' runs (see runCache), and keeps them
-// in Options.KeepDir: a run of the unscaled day takes tens of minutes.
-var nasCache = runCache[nasKey, *nasOutcome]{keep: "nas"}
+// nasCache holds the NAS experiments' runs (see harness.Cache), and keeps
+// them in Options.KeepDir: a run of the unscaled day takes tens of minutes.
+var nasCache = harness.Cache[nasRun, *nasOutcome]{Keep: "nas", Exec: nasRun.exec}
 
-type nasRunSpec struct {
-	key   nasKey
-	setup nasSetup
-	spec  PolicySpec
-}
-
-func nasExec(r nasRunSpec) (*nasOutcome, error) {
+// exec runs r with NAS's load meter around its policy.
+func (r nasRun) exec() (*nasOutcome, error) {
 	start := time.Now()
-	jobs, err := r.setup.jobs(r.setup, r.key.Users, r.key.Seed)
+	jobs, err := r.Setup.jobs(r.Users, r.Seed)
 	if err != nil {
 		return nil, err
 	}
-	spec := r.setup.policy(r.spec)
 	var metered sched.Policy
-	res, _, err := simRun{setup: Setup{Cluster: r.setup.Cluster, Engine: sim.Params{NetworkQuantumS: r.setup.NetworkQuantumS}, Seed: r.key.Seed},
-		jobs: jobs, policy: spec,
-		probe: func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+	res, err := harness.Run{Setup: harness.Setup{Cluster: r.Setup.Cluster, Engine: sim.Params{NetworkQuantumS: r.Setup.NetworkQuantumS}, Seed: r.Seed},
+		Jobs: jobs, Policy: r.Setup.policy(r.Policy),
+		Probe: func(p sched.Policy, _ *cluster.Topology) sched.Policy {
 			metered = sched.WithNASMeter(p, 0)
 			return metered
-		}}.simulate()
+		}}.Simulate()
 	if err != nil {
-		return nil, fmt.Errorf("%d users: %w", r.key.Users, err)
+		return nil, fmt.Errorf("%d users: %w", r.Users, err)
 	}
 	// The summary's free-form parts (the effective configuration, extras)
 	// are read by no NAS experiment and hold values a kept run could not
@@ -310,86 +317,13 @@ func nasExec(r nasRunSpec) (*nasOutcome, error) {
 		Load: metered.(sched.NASLoadReporter).NASLoad(), WallS: time.Since(start).Seconds()}, nil
 }
 
-// nasRunMany runs (or takes from the cache) one simulation per spec,
-// o.Parallel at a time, in order.
-func nasRunMany(o Options, specs []nasRunSpec) ([]*nasOutcome, error) {
-	return cachedRuns(o, &nasCache, specs, nasRunSpec.name, nasExec)
-}
-
-func (r nasRunSpec) name() nasKey { return r.key }
-
 // nasGrid runs every policy on every seed of o with users users; res[p][s].
-func nasGrid(o Options, s nasSetup, users int, pols []PolicySpec) ([][]*nasOutcome, error) {
-	return cachedGrid(o, &nasCache, pols, func(p PolicySpec, seed uint64) nasRunSpec {
-		return nasRunSpec{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p}
-	}, nasRunSpec.name, nasExec)
+func nasGrid(o Options, s nasSetup, users int, pols []harness.PolicySpec) ([][]*nasOutcome, error) {
+	return nasCache.Grid(o, pols, func(p harness.PolicySpec, seed uint64) nasRun { return nasRun{s, p, users, seed} })
 }
 
 // ---------------------------------------------------------------------
 // Measures of one run
-
-// throughput is the paper's: jobs completed over the time to run them
-// (last finish minus first submit), per hour; keep selects the jobs
-// (nil: all).
-func (r *nasOutcome) throughput(keep func(*metrics.JobRecord) bool) float64 {
-	first, last := math.Inf(1), math.Inf(-1)
-	n := 0
-	for i := range r.Jobs {
-		j := &r.Jobs[i]
-		if keep != nil && !keep(j) {
-			continue
-		}
-		first = math.Min(first, j.Submit)
-		if j.Finish >= 0 {
-			n++
-			last = math.Max(last, j.Finish)
-		}
-	}
-	if n == 0 || last <= first {
-		return 0
-	}
-	return float64(n) / (last - first) * 3600
-}
-
-// nonLocalJobShare is the share of jobs with at least one map that read its
-// input from another node (rack-local or off-rack), 0 with no jobs.
-func (r *nasOutcome) nonLocalJobShare() float64 {
-	if len(r.Jobs) == 0 {
-		return 0
-	}
-	n := 0
-	for i := range r.Jobs {
-		if l := r.Jobs[i].Locality; l[cluster.RackLocal]+l[cluster.OffRack] > 0 {
-			n++
-		}
-	}
-	return float64(n) / float64(len(r.Jobs))
-}
-
-// jobTime is the mean turnaround (finish - submit) of the completed jobs
-// keep selects (nil: all).
-func (r *nasOutcome) jobTime(keep func(*metrics.JobRecord) bool) float64 {
-	var v []float64
-	for i := range r.Jobs {
-		j := &r.Jobs[i]
-		if j.Finish >= 0 && (keep == nil || keep(j)) {
-			v = append(v, j.Turnaround())
-		}
-	}
-	return meanOf(v)
-}
-
-// mapProgress is Fig. 3(d)'s MapProgressRate when a job's first reduce
-// launched, averaged over the jobs that launched one.
-func (r *nasOutcome) mapProgress() float64 {
-	var v []float64
-	for i := range r.Jobs {
-		if p := r.Jobs[i].MapProgressAtFirstReduce; p >= 0 {
-			v = append(v, p)
-		}
-	}
-	return meanOf(v)
-}
 
 // nasClassOf is a job's shuffle class by the predictor's thresholds
 // (section III-A: light < 1 MB, heavy > 100 MB, in MB of 2^20 bytes as
@@ -408,32 +342,30 @@ func nasClassOf(j *metrics.JobRecord) sched.NASClass {
 
 var nasClasses = []sched.NASClass{sched.NASLight, sched.NASMedium, sched.NASHeavy}
 
+// nasTput and nasJobTime are the paper's throughput and mean job time of
+// a run (harness.Throughput, harness.JobTime).
+func nasTput(r *nasOutcome) float64    { return harness.Throughput(r.Jobs, nil) }
+func nasJobTime(r *nasOutcome) float64 { return harness.JobTime(r.Jobs, nil) }
+
+// nasClassJT is the mean job time of a run's jobs of class cl.
+func nasClassJT(cl sched.NASClass) func(*nasOutcome) float64 {
+	return func(r *nasOutcome) float64 {
+		return harness.JobTime(r.Jobs, func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
+	}
+}
+
 // nasSteady, nasCongestion and nasCompleted read a run's summary: its
 // steady-state jobs an hour, congestion occurrences, jobs completed.
 func nasSteady(r *nasOutcome) float64     { return r.Summary.SteadyState.JobsPerHour }
 func nasCongestion(r *nasOutcome) float64 { return float64(r.Summary.CongestionOccurrences) }
 func nasCompleted(r *nasOutcome) float64  { return float64(r.Summary.JobsCompleted) }
 
-// gain is a ratio as a signed percent change, mean (min-max).
-func gain(s stat) string {
-	if s.n == 0 {
-		return "-"
-	}
-	f := func(v float64) string { return fmt.Sprintf("%+.1f%%", 100*(v-1)) }
-	if s.n == 1 || s.min == s.max {
-		return f(s.mean())
-	}
-	return fmt.Sprintf("%s (%s to %s)", f(s.mean()), f(s.min), f(s.max))
-}
-
 func (s nasSetup) describe(o Options, users int) string {
 	return fmt.Sprintf("%s, %d users; %d seed(s) from %d", s.Describe, users, o.Seeds, o.Seed)
 }
 
-func nasMinutes(s float64) string { return strconv.FormatFloat(s/60, 'f', -1, 64) }
-
 func nasWallNote(rs ...[][]*nasOutcome) string {
-	return wallNote(func(r *nasOutcome) float64 { return r.WallS }, rs...)
+	return harness.WallNote(func(r *nasOutcome) float64 { return r.WallS }, rs...)
 }
 
 // ---------------------------------------------------------------------
@@ -447,20 +379,8 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	byLabel := map[string][]*nasOutcome{}
-	for i, p := range pols {
-		byLabel[p.Label] = res[i]
-	}
-	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
-	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	paperOf := func(m map[string]string, l string) string {
-		if v, ok := m[l]; ok {
-			return v
-		}
-		return "-"
-	}
-	rows := labelled(pols, res, res[0])
-	type R = runsRow[*nasOutcome]
+	by := harness.ByLabel(pols, res)
+	type R = harness.RunsRow[*nasOutcome]
 	notes := []string{
 		"mean (min-max over seeds); x Fair = ratio to Fair on the same seed. jobs/h: jobs / (last finish - first submit), the paper's",
 		"throughput; job time: finish - submit; cross-rack: all bytes that crossed a rack uplink (shuffle, remote map input, output",
@@ -471,42 +391,39 @@ func runNASMain(o Options, s nasSetup) (*Result, error) {
 		"Steady jobs/h: jobs finished between the first and the last submission per hour of that span (summary.json steady_state),",
 		"which the last job to finish does not set: equal figures mean every scheduler keeps up with the arrivals.",
 	}
-	nas := byLabel["NAS"]
 	for _, base := range []string{"Fair", "Delay", "SW-delay"} {
-		b := byLabel[base]
 		notes = append(notes, fmt.Sprintf("NAS vs %s: throughput %s (paper %s), mean job time %s (paper %s)", base,
-			gain(ratioSeeds(nas, b, tput)), paperOf(s.Paper.ThroughputGain, base),
-			gain(ratioSeeds(nas, b, jt)), paperOf(s.Paper.JobTimeCut, base)))
+			harness.RatioSeeds(by["NAS"], by[base], nasTput).Gain(), harness.PaperIn(s.Paper.ThroughputGain, base),
+			harness.RatioSeeds(by["NAS"], by[base], nasJobTime).Gain(), harness.PaperIn(s.Paper.JobTimeCut, base)))
 	}
-	x := func(csv string, v func(*nasOutcome) float64) column[R] { return spread("x Fair", csv, 2, 4, xOf(v)) }
 	cross := func(r *nasOutcome) float64 { return r.Summary.Bytes.CrossRackTotal / 1e9 }
-	return table[R]{
-		title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			written(func(R) []string { return []string{s.Name, strconv.Itoa(s.Users)} }, "window", "users"),
-			spread("jobs/h", "throughput_jph", 1, 3, overOf(tput)),
-			x("throughput_x", tput),
-			paper("paper", "paper_throughput_x", func(r R) string { return paperOf(s.Paper.Throughput, r.label) }),
-			shown("steady jobs/h", func(r R) string { return overOf(nasSteady)(r).text(1) }),
-			spread("mean job time (s)", "job_time_s", 0, 1, overOf(jt)),
-			x("job_time_x", jt),
-			paper("paper", "paper_job_time_x", func(r R) string { return paperOf(s.Paper.JobTime, r.label) }),
-			spread("cross-rack GB", "cross_rack_gb", 0, 2, overOf(cross)),
-			x("cross_rack_x", cross),
-			spread("map progress at 1st reduce", "map_progress", 2, 4, overOf(func(r *nasOutcome) float64 { return r.mapProgress() })),
-			spread("nodes over TT %", "nodes_over_tt", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShareTrue })),
-			spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShare })),
-			spread("congestion occurrences", "congestion", 0, 0, overOf(nasCongestion)),
-			paper("paper", "paper_congestion", func(r R) string { return paperOf(s.Paper.Congestion, r.label) }),
-			written(func(r R) []string {
-				return append([]string{strconv.Itoa(len(r.rs[0].Jobs)), num(overOf(nasCompleted)(r).mean(), 0)}, overOf(nasSteady)(r).csv(3)...)
+	return harness.Table[R]{
+		Title: s.MainName + ": " + s.describe(o, s.Users) + " (paper Fig. 3(a)-(g) / Fig. 4)",
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.Label }),
+			harness.Written(func(R) []string { return []string{s.Name, strconv.Itoa(s.Users)} }, "window", "users"),
+			harness.Spread("jobs/h", "throughput_jph", 1, 3, harness.OverOf(nasTput)),
+			harness.X("x Fair", "throughput_x", nasTput),
+			harness.Paper("paper", "paper_throughput_x", func(r R) string { return harness.PaperIn(s.Paper.Throughput, r.Label) }),
+			harness.Shown("steady jobs/h", func(r R) string { return harness.OverOf(nasSteady)(r).Text(1) }),
+			harness.Spread("mean job time (s)", "job_time_s", 0, 1, harness.OverOf(nasJobTime)),
+			harness.X("x Fair", "job_time_x", nasJobTime),
+			harness.Paper("paper", "paper_job_time_x", func(r R) string { return harness.PaperIn(s.Paper.JobTime, r.Label) }),
+			harness.Spread("cross-rack GB", "cross_rack_gb", 0, 2, harness.OverOf(cross)),
+			harness.X("x Fair", "cross_rack_x", cross),
+			harness.Spread("map progress at 1st reduce", "map_progress", 2, 4, harness.OverOf(func(r *nasOutcome) float64 { return harness.MapProgress(r.Jobs) })),
+			harness.Spread("nodes over TT %", "nodes_over_tt", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShareTrue })),
+			harness.Spread("(as predicted)", "nodes_over_tt_predicted", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.Load.MeanShare })),
+			harness.Spread("congestion occurrences", "congestion", 0, 0, harness.OverOf(nasCongestion)),
+			harness.Paper("paper", "paper_congestion", func(r R) string { return harness.PaperIn(s.Paper.Congestion, r.Label) }),
+			harness.Written(func(r R) []string {
+				return append([]string{strconv.Itoa(len(r.Rs[0].Jobs)), harness.Num(harness.OverOf(nasCompleted)(r).Mean(), 0)}, harness.OverOf(nasSteady)(r).CSV(3)...)
 			},
 				"jobs", "jobs_completed", "steady_jph", "steady_jph_min", "steady_jph_max"),
 		},
-		notes: notes,
-		wall:  nasWallNote(res),
-	}.result(rows), nil
+		Notes: notes,
+		Wall:  nasWallNote(res),
+	}.Result(harness.Labelled(pols, res, res[0])), nil
 }
 
 // ---------------------------------------------------------------------
@@ -535,18 +452,18 @@ func runNASClasses(o Options, s nasSetup) (*Result, error) {
 			"mean (min-max over seeds). Paper (Fig. 5, no numbers in the text): every class gains under NAS, light most, then medium, then heavy.",
 		},
 	}
-	c := &report.Table{Headers: row("scheduler", "window", "class", "jobs",
+	c := &report.Table{Headers: harness.Row("scheduler", "window", "class", "jobs",
 		[]string{"throughput_x", "throughput_x_min", "throughput_x_max"}, []string{"job_time_x", "job_time_x_min", "job_time_x_max"})}
 	for i, p := range pols {
 		cells := []string{p.Label}
 		var jts []string
 		for _, cl := range nasClasses {
 			keep := func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl }
-			tx := ratioSeeds(res[i], fair, func(r *nasOutcome) float64 { return r.throughput(keep) })
-			jx := ratioSeeds(res[i], fair, func(r *nasOutcome) float64 { return r.jobTime(keep) })
-			cells = append(cells, tx.text(2))
-			jts = append(jts, jx.text(2))
-			c.AddRow(row(p.Label, s.Name, cl.String(), strconv.Itoa(count[cl]), tx.csv(4), jx.csv(4))...)
+			tx := harness.RatioSeeds(res[i], fair, func(r *nasOutcome) float64 { return harness.Throughput(r.Jobs, keep) })
+			jx := harness.RatioSeeds(res[i], fair, func(r *nasOutcome) float64 { return harness.JobTime(r.Jobs, keep) })
+			cells = append(cells, tx.Text(2))
+			jts = append(jts, jx.Text(2))
+			c.AddRow(harness.Row(p.Label, s.Name, cl.String(), strconv.Itoa(count[cl]), tx.CSV(4), jx.CSV(4))...)
 		}
 		t.AddRow(append(cells, jts...)...)
 	}
@@ -562,7 +479,7 @@ const nasDiagnoseWaitS = 15.0
 
 // nasDiagnosePolicies are nas/main's Delay, MTS and NAS, then MTS and NAS
 // with Delay's wait instead of skip counts.
-var nasDiagnosePolicies = []PolicySpec{
+var nasDiagnosePolicies = []harness.PolicySpec{
 	nasPolicy("Delay"), nasPolicy("MTS"), nasPolicy("NAS"),
 	{Label: "MTS, 15 s wait", Name: "nas-mts", Params: map[string]any{"wait_s": nasDiagnoseWaitS}},
 	{Label: "NAS, 15 s wait", Name: "nas", Params: map[string]any{"wait_s": nasDiagnoseWaitS}},
@@ -580,74 +497,39 @@ func runNASDiagnose(o Options, s nasSetup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
-		return func(r *nasOutcome) float64 {
-			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
-		}
-	}
-	type R = runsRow[*nasOutcome]
-	// part is a run's mean seconds a job in one part of its critical path
-	// (docs/time.md).
+	type R = harness.RunsRow[*nasOutcome]
 	part := func(name string) func(*nasOutcome) float64 {
-		return func(r *nasOutcome) float64 {
-			if tb := r.Summary.TimeBreakdown; tb != nil {
-				return tb.MeanS[name]
-			}
-			return math.NaN()
-		}
+		return func(r *nasOutcome) float64 { return harness.PathPart(&r.Summary, name) }
 	}
-	// heldBy is the rule under which most of the policy's held time falls
-	// over the seeds (summary.json's held_by_s: each job's held time under
-	// the rule that held it longest), with its share.
-	heldBy := func(rs []*nasOutcome) string {
-		by, total := map[string]float64{}, 0.0
-		for _, r := range rs {
-			if tb := r.Summary.TimeBreakdown; tb != nil {
-				for k, v := range tb.HeldByS {
-					by[k] += v
-					total += v
-				}
-			}
-		}
-		best, rule := 0.0, "-"
-		for _, k := range slices.Sorted(maps.Keys(by)) {
-			if by[k] > best {
-				best, rule = by[k], k
-			}
-		}
-		if total <= 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%s (%.0f%%)", rule, 100*best/total)
-	}
-	return table[R]{
-		title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
+	return harness.Table[R]{
+		Title: "nas/diagnose: Delay, MTS and NAS with skip counts (D^m = D^r = 135) and with Delay's " +
 			strconv.FormatFloat(nasDiagnoseWaitS, 'f', -1, 64) + " s as a wait; " + s.describe(o, s.Users),
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			written(func(R) []string { return []string{s.Name} }, "window"),
-			spread("mean job time (s)", "job_time_s", 1, 2, overOf(jt)),
-			spread("x Delay", "job_time_x_delay", 2, 4, xOf(jt)),
-			spread("light (s)", "light_s", 1, 2, overOf(classJT(sched.NASLight))),
-			spread("medium (s)", "medium_s", 1, 2, overOf(classJT(sched.NASMedium))),
-			spread("heavy (s)", "heavy_s", 0, 1, overOf(classJT(sched.NASHeavy))),
-			spread("node-local maps %", "node_local_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node })),
-			spread("off-rack maps %", "off_rack_pct", 1, 2, overOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Off })),
-			spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, overOf(func(r *nasOutcome) float64 { return 100 * r.nonLocalJobShare() })),
-			spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, overOf(func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 })),
-			spread("held (s)", "held_s", 1, 2, overOf(part("held"))),
-			spread("queued (s)", "queued_s", 1, 2, overOf(part("queued"))),
-			verbatim("held most by", "held_most_by", func(r R) string { return heldBy(r.rs) }),
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.Label }),
+			harness.Written(func(R) []string { return []string{s.Name} }, "window"),
+			harness.Spread("mean job time (s)", "job_time_s", 1, 2, harness.OverOf(nasJobTime)),
+			harness.X("x Delay", "job_time_x_delay", nasJobTime),
+			harness.Spread("light (s)", "light_s", 1, 2, harness.OverOf(nasClassJT(sched.NASLight))),
+			harness.Spread("medium (s)", "medium_s", 1, 2, harness.OverOf(nasClassJT(sched.NASMedium))),
+			harness.Spread("heavy (s)", "heavy_s", 0, 1, harness.OverOf(nasClassJT(sched.NASHeavy))),
+			harness.Spread("node-local maps %", "node_local_pct", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node })),
+			harness.Spread("off-rack maps %", "off_rack_pct", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Off })),
+			harness.Spread("jobs with a non-local map %", "jobs_non_local_pct", 0, 1, harness.OverOf(func(r *nasOutcome) float64 { return 100 * harness.NonLocalJobShare(r.Jobs) })),
+			harness.Spread("reducer-s waiting for maps (M)", "reduce_wait_ms", 1, 2, harness.OverOf(func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 })),
+			harness.Spread("held (s)", "held_s", 1, 2, harness.OverOf(part("held"))),
+			harness.Spread("queued (s)", "queued_s", 1, 2, harness.OverOf(part("queued"))),
+			harness.Verbatim("held most by", "held_most_by", func(r R) string {
+				return harness.HeldMostBy(r.Rs, func(x *nasOutcome) *metrics.Summary { return &x.Summary })
+			}),
 		},
-		notes: []string{
+		Notes: []string{
 			"mean (min-max over seeds); x Delay = ratio to Delay on the same seed. Classes by true shuffle (light < 1 MB, heavy > 100 MB).",
 			"Reducer-seconds waiting: time launched reduces spent waiting for their job's maps (summary.json reduce_wait_s).",
 			"held, queued: a job's mean seconds on its critical path waiting while a slot it could take sat free (held by the policy) or while none did",
 			"(docs/time.md); held most by: over the seeds, the rule under which most held time falls, each job's counted under the rule that held it longest.",
 		},
-		wall: nasWallNote(res),
-	}.result(labelled(pols, res, res[0])), nil
+		Wall: nasWallNote(res),
+	}.Result(harness.Labelled(pols, res, res[0])), nil
 }
 
 // ---------------------------------------------------------------------
@@ -660,45 +542,48 @@ var nasUserCounts = []int{25, 50, 100, 200, 400}
 // with 200 users. Fair runs at every count too, to tell NAS's gain from
 // what fewer users do to any scheduler.
 func runNASUsers(o Options, s nasSetup) (*Result, error) {
-	fair200, err := nasGrid(o, s, nasUsers, []PolicySpec{nasPolicy("Fair")})
+	fair200, err := nasGrid(o, s, nasUsers, []harness.PolicySpec{nasPolicy("Fair")})
 	if err != nil {
 		return nil, err
 	}
 	all := [][]*nasOutcome{fair200[0]}
-	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
-	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
 	type R struct {
-		users                         int
-		nasT, tx, jx, fairT, fx, same stat
+		users     int
+		fair, nas []*nasOutcome
 	}
 	var rows []R
 	for _, u := range nasUserCounts {
-		res, err := nasGrid(o, s, u, []PolicySpec{nasPolicy("Fair"), nasPolicy("NAS")})
+		res, err := nasGrid(o, s, u, []harness.PolicySpec{nasPolicy("Fair"), nasPolicy("NAS")})
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, res...)
-		fair, nas := res[0], res[1]
-		rows = append(rows, R{users: u, nasT: overSeeds(nas, tput), tx: ratioSeeds(nas, fair200[0], tput), jx: ratioSeeds(nas, fair200[0], jt),
-			fairT: overSeeds(fair, tput), fx: ratioSeeds(fair, fair200[0], tput), same: ratioSeeds(nas, fair, tput)})
+		rows = append(rows, R{u, res[0], res[1]})
 	}
-	return table[R]{
-		title: s.UsersName + ": NAS's throughput against the number of users, over Fair with 200 users (paper Fig. 3(h)); " +
+	// x is a ratio over seeds of v, of the row's runs that runs picks over
+	// those ref picks.
+	x := func(head, csv string, runs, ref func(R) []*nasOutcome, v func(*nasOutcome) float64) harness.Column[R] {
+		return harness.Spread(head, csv, 2, 4, func(r R) harness.Stat { return harness.RatioSeeds(runs(r), ref(r), v) })
+	}
+	nas, fair := func(r R) []*nasOutcome { return r.nas }, func(r R) []*nasOutcome { return r.fair }
+	base := func(R) []*nasOutcome { return fair200[0] }
+	return harness.Table[R]{
+		Title: s.UsersName + ": NAS's throughput against the number of users, over Fair with 200 users (paper Fig. 3(h)); " +
 			s.describe(o, nasUsers),
-		cols: []column[R]{
-			key("users", "users", func(r R) string { return strconv.Itoa(r.users) }),
-			written(func(R) []string { return []string{s.Name} }, "window"),
-			spread("NAS jobs/h", "nas_throughput_jph", 1, 3, func(r R) stat { return r.nasT }),
-			spread("x Fair(200)", "nas_throughput_x_fair200", 2, 4, func(r R) stat { return r.tx }),
-			spread("NAS job time x Fair(200)", "nas_job_time_x_fair200", 2, 4, func(r R) stat { return r.jx }),
-			spread("Fair jobs/h", "fair_throughput_jph", 1, 3, func(r R) stat { return r.fairT }),
-			spread("Fair x Fair(200)", "fair_throughput_x_fair200", 2, 4, func(r R) stat { return r.fx }),
-			spread("NAS x Fair (same users)", "nas_throughput_x_fair", 2, 4, func(r R) stat { return r.same }),
+		Cols: []harness.Column[R]{
+			harness.Key("users", "users", func(r R) string { return strconv.Itoa(r.users) }),
+			harness.Written(func(R) []string { return []string{s.Name} }, "window"),
+			harness.Spread("NAS jobs/h", "nas_throughput_jph", 1, 3, func(r R) harness.Stat { return harness.OverSeeds(r.nas, nasTput) }),
+			x("x Fair(200)", "nas_throughput_x_fair200", nas, base, nasTput),
+			x("NAS job time x Fair(200)", "nas_job_time_x_fair200", nas, base, nasJobTime),
+			harness.Spread("Fair jobs/h", "fair_throughput_jph", 1, 3, func(r R) harness.Stat { return harness.OverSeeds(r.fair, nasTput) }),
+			x("Fair x Fair(200)", "fair_throughput_x_fair200", fair, base, nasTput),
+			x("NAS x Fair (same users)", "nas_throughput_x_fair", nas, fair, nasTput),
 		},
-		notes: []string{
+		Notes: []string{
 			"mean (min-max over seeds); every ratio on the same seed. Jobs are assigned to users uniformly at random (the trace has none).",
 			"Paper (Fig. 3(h), no numbers in the text): NAS's throughput is higher with fewer users (more jobs per user).",
 		},
-		wall: nasWallNote(all),
-	}.result(rows), nil
+		Wall: nasWallNote(all),
+	}.Result(rows), nil
 }

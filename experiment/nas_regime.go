@@ -13,10 +13,9 @@ package experiment
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
-	"github.com/mrsched/mrsched/metrics"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -40,8 +39,7 @@ const (
 // network quantum.
 func nasScaledSetup(name, describe string, scale, endS float64) nasSetup {
 	return nasSetup{Name: name, MainName: "nas/regime", Describe: describe,
-		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, Scale: scale, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim,
-		jobs: nasTraceJobs}
+		Cluster: nasCluster600(), Users: nasUsers, EndS: endS, Scale: scale, NetworkQuantumS: nasDayQuantumS, Paper: nasPaperSim}
 }
 
 // nasRegimeDay is the paper's simulation as it ran it: the whole FB-2010
@@ -62,7 +60,7 @@ var (
 // simulation's parameters (D^m = D^r = 135 on freed containers, Delay's
 // 15 s + 15 s), NAS without CR-RTS (MTS+CA-RTS), then the locality-aware
 // ones with the same 5 s wait.
-var nasRegimePolicies = []PolicySpec{
+var nasRegimePolicies = []harness.PolicySpec{
 	nasPolicy("Fair"), nasPolicy("Delay"), nasPolicy("SW-delay"), nasPolicy("MTS"),
 	{Label: "NAS w/o CR-RTS", Name: "nas-mts-carts"},
 	nasPolicy("NAS"),
@@ -88,62 +86,47 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	byLabel := map[string][]*nasOutcome{}
-	for i, p := range pols {
-		byLabel[p.Label] = res[i]
-	}
 	var count [3]int
 	for i := range res[0][0].Jobs {
 		count[nasClassOf(&res[0][0].Jobs[i])]++
 	}
-	tput := func(r *nasOutcome) float64 { return r.throughput(nil) }
-	jt := func(r *nasOutcome) float64 { return r.jobTime(nil) }
-	type R = runsRow[*nasOutcome] // ref: the NAS the row is against, if any
-	var rows []R
-	for i, p := range pols {
-		rows = append(rows, R{p.Label, res[i], byLabel[nasRegimeAgainst[p.Label]]})
-	}
+	type R = harness.RunsRow[*nasOutcome] // ref: the NAS the row is against, if any
 	// over is a column of a figure of the row's runs, over seeds.
-	over := func(head, csv string, tprec, cprec int, v func(*nasOutcome) float64) column[R] {
-		return spread(head, csv, tprec, cprec, overOf(v))
+	over := func(head, csv string, tprec, cprec int, v func(*nasOutcome) float64) harness.Column[R] {
+		return harness.Spread(head, csv, tprec, cprec, harness.OverOf(v))
 	}
-	classJT := func(cl sched.NASClass) func(*nasOutcome) float64 {
-		return func(r *nasOutcome) float64 {
-			return r.jobTime(func(j *metrics.JobRecord) bool { return nasClassOf(j) == cl })
-		}
+	// nasX is NAS's v over the row's, on the same seed, as a change.
+	nasX := func(head, csv string, v func(*nasOutcome) float64) harness.Column[R] {
+		return harness.Gains(head, csv, func(r R) harness.Stat { return harness.RatioSeeds(r.Ref, r.Rs, v) })
 	}
-	// nasX is NAS's v over the row's, on the same seed.
-	nasX := func(head, csv string, v func(*nasOutcome) float64) column[R] {
-		x := func(r R) stat { return ratioSeeds(r.ref, r.rs, v) }
-		return column[R]{head: head, text: func(r R) string { return gain(x(r)) },
-			csv: []string{csv, csv + "_min", csv + "_max"}, cells: func(r R) []string { return x(r).csv(4) }}
-	}
-	return table[R]{
-		title: "nas/regime: the paper's regime; " + s.describe(o, s.Users),
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			written(func(R) []string { return []string{s.Name, num(scale, 2), strconv.Itoa(s.Users)} }, "window", "scale", "users"),
-			over("jobs/h", "throughput_jph", 1, 3, tput),
+	return harness.Table[R]{
+		Title: "nas/regime: the paper's regime; " + s.describe(o, s.Users),
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.Label }),
+			harness.Written(func(R) []string { return []string{s.Name, harness.Num(scale, 2), strconv.Itoa(s.Users)} }, "window", "scale", "users"),
+			over("jobs/h", "throughput_jph", 1, 3, nasTput),
 			over("steady jobs/h", "steady_jph", 1, 3, nasSteady),
-			over("mean job time (s)", "job_time_s", 0, 2, jt),
-			over("light (s)", "light_s", 0, 2, classJT(sched.NASLight)),
-			over("medium (s)", "medium_s", 0, 2, classJT(sched.NASMedium)),
-			over("heavy (s)", "heavy_s", 0, 2, classJT(sched.NASHeavy)),
+			over("mean job time (s)", "job_time_s", 0, 2, nasJobTime),
+			over("light (s)", "light_s", 0, 2, nasClassJT(sched.NASLight)),
+			over("medium (s)", "medium_s", 0, 2, nasClassJT(sched.NASMedium)),
+			over("heavy (s)", "heavy_s", 0, 2, nasClassJT(sched.NASHeavy)),
 			over("node-local maps %", "node_local_pct", 1, 2, func(r *nasOutcome) float64 { return 100 * r.Summary.Locality.Node }),
 			over("cross-rack TB", "cross_rack_tb", 1, 3, func(r *nasOutcome) float64 { return r.Summary.Bytes.CrossRackTotal / 1e12 }),
 			over("congestion", "congestion", 0, 0, nasCongestion),
 			over("reducer-s waiting (M)", "reduce_wait_ms", 1, 2, func(r *nasOutcome) float64 { return r.Summary.ReduceWaitS / 1e6 }),
-			over("last finish (h)", "last_finish_h", 1, 2, func(r *nasOutcome) float64 { return r.lastFinish() / 3600 }),
-			written(func(r R) []string {
-				return []string{strconv.Itoa(len(r.rs[0].Jobs)), num(overSeeds(r.rs, nasCompleted).mean(), 0)}
+			over("last finish (h)", "last_finish_h", 1, 2, func(r *nasOutcome) float64 { return harness.LastFinish(r.Jobs) / 3600 }),
+			harness.Written(func(r R) []string {
+				return []string{strconv.Itoa(len(r.Rs[0].Jobs)), harness.Num(harness.OverSeeds(r.Rs, nasCompleted).Mean(), 0)}
 			}, "jobs", "jobs_completed"),
-			both("against", func(r R) string { return orDash(nasRegimeAgainst[r.label]) }, "against", func(r R) string { return nasRegimeAgainst[r.label] }),
-			nasX("NAS jobs/h", "nas_throughput_x", tput),
+			harness.Both("against", func(r R) string { return harness.OrDash(nasRegimeAgainst[r.Label]) }, "against", func(r R) string { return nasRegimeAgainst[r.Label] }),
+			nasX("NAS jobs/h", "nas_throughput_x", nasTput),
 			nasX("NAS steady", "nas_steady_x", nasSteady),
-			nasX("NAS job time", "nas_job_time_x", jt),
-			written(func(r R) []string { return overSeeds(r.rs, func(x *nasOutcome) float64 { return x.WallS }).csv(0) }, "wall_s", "wall_s_min", "wall_s_max"),
+			nasX("NAS job time", "nas_job_time_x", nasJobTime),
+			harness.Written(func(r R) []string {
+				return harness.OverSeeds(r.Rs, func(x *nasOutcome) float64 { return x.WallS }).CSV(0)
+			}, "wall_s", "wall_s_min", "wall_s_max"),
 		},
-		notes: []string{
+		Notes: []string{
 			"mean (min-max over seeds). jobs/h: jobs / (last finish - first submit), the paper's throughput; steady jobs/h: jobs finished",
 			"between the first and the last submission, per hour of that span (summary.json steady_state); job time: finish - submit.",
 			fmt.Sprintf("classes by true shuffle (light < 1 MB, heavy > 100 MB): %d light, %d medium, %d heavy jobs (seed %d).",
@@ -154,26 +137,8 @@ func runNASRegime(o Options, s nasSetup, scale float64) (*Result, error) {
 			"Waits: Delay and SW-delay 15 s + 15 s; MTS, NAS w/o CR-RTS (MTS+CA-RTS) and NAS D^m = D^r = 135 counted on freed containers;",
 			"the ', 5 s' rows: Delay and SW-delay t1 = t2 = 5 s, MTS and NAS wait_s 5 (the paper's real cluster).",
 		},
-		wall: nasWallNote(res),
-	}.result(rows), nil
-}
-
-// lastFinish is the latest finish of the run's jobs, NaN if none finished.
-func (r *nasOutcome) lastFinish() float64 {
-	last := math.NaN()
-	for i := range r.Jobs {
-		if f := r.Jobs[i].Finish; f >= 0 && !(f <= last) {
-			last = f
-		}
-	}
-	return last
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+		Wall: nasWallNote(res),
+	}.Result(harness.Against(pols, res, nasRegimeAgainst)), nil
 }
 
 // ---------------------------------------------------------------------
@@ -190,7 +155,7 @@ var (
 // nasMap is NAS over Delay, both at the paper's simulation parameters, on
 // offered load x users, FB-2010's first 2 hours (nasMapWindowS), with the
 // paper's operating point (scale 1, 200 users) marked.
-var nasMap = regimeMap{
+var nasMap = harness.RegimeMap{
 	XName: "scale", YName: "users",
 	XLabel:  "offered load: FB-2010's bytes x scale (1 = as traced on 3,000 nodes)",
 	YLabel:  "users",
@@ -207,7 +172,7 @@ var nasMap = regimeMap{
 		"throughput: the paper's, jobs / (last finish - first submit). The paper's operating point is marked (on this window, not the day:",
 		"nas/regime has the day).",
 	},
-	run: runNASMapCell,
+	Run: runNASMapCell,
 }
 
 // nasMapSetup is the set-up of the map's column xi: its byte scale on the
@@ -221,13 +186,13 @@ func nasMapSetup(xi int) nasSetup {
 
 // runNASMapCell runs one policy on one cell of the map with one seed,
 // through the NAS run cache (and o's keep directory).
-func runNASMapCell(o Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+func runNASMapCell(o Options, p harness.PolicySpec, xi, yi int, seed uint64) (harness.MapOutcome, error) {
 	s := nasMapSetup(xi)
 	users := int(nasMapUsers[yi])
 	one := Options{Seeds: 1, Seed: seed, Parallel: 1, KeepDir: o.KeepDir}
-	rs, err := nasRunMany(one, []nasRunSpec{{key: nasKey{s.Name, p.Label, users, seed}, setup: s, spec: p}})
+	rs, err := nasCache.Runs(one, []nasRun{{s, p, users, seed}})
 	if err != nil {
-		return mapOutcome{}, err
+		return harness.MapOutcome{}, err
 	}
-	return mapOutcome{Turnaround: rs[0].jobTime(nil), Throughput: rs[0].throughput(nil)}, nil
+	return harness.MapOutcome{Turnaround: harness.JobTime(rs[0].Jobs, nil), Throughput: harness.Throughput(rs[0].Jobs, nil)}, nil
 }

@@ -41,11 +41,11 @@ func TestNASRegimeBytesUnscaled(t *testing.T) {
 	day.EndS = 120
 	reg := nasRegimeDay
 	reg.EndS = 120
-	scaled, err := day.jobs(day, nasUsers, 1)
+	scaled, err := day.jobs(nasUsers, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	unscaled, err := reg.jobs(reg, nasUsers, 1)
+	unscaled, err := reg.jobs(nasUsers, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestNASMapSetUp(t *testing.T) {
 			t.Errorf("column %d: window end %v s, quantum %v; want 7200 and 1", xi, s.EndS, s.NetworkQuantumS)
 		}
 	}
-	if figures["nas/map"] == nil || figures["nas/map"].Heat == nil {
+	if nasMapFigure == nil || nasMapFigure.Heat == nil {
 		t.Error("nas/map has no heat figure")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -131,11 +132,11 @@ func TestNASMeasures(t *testing.T) {
 		got, want float64
 		why       string
 	}{
-		{"throughput", r.throughput(nil), 3, "3 jobs from 0 s to 3600 s"},
-		{"light throughput", r.throughput(light), 2, "1 light job from 0 s to 1800 s"},
-		{"job time", r.jobTime(nil), (1800.0 + 3000 + 1200) / 3, "mean of finish - submit"},
-		{"map progress", r.mapProgress(), 0.75, "jobs without a reduce launch are left out"},
-		{"jobs with a non-local map", r.nonLocalJobShare(), 2.0 / 3, "one off-rack map or rack-local maps count; all node-local does not"},
+		{"throughput", harness.Throughput(r.Jobs, nil), 3, "3 jobs from 0 s to 3600 s"},
+		{"light throughput", harness.Throughput(r.Jobs, light), 2, "1 light job from 0 s to 1800 s"},
+		{"job time", harness.JobTime(r.Jobs, nil), (1800.0 + 3000 + 1200) / 3, "mean of finish - submit"},
+		{"map progress", harness.MapProgress(r.Jobs), 0.75, "jobs without a reduce launch are left out"},
+		{"jobs with a non-local map", harness.NonLocalJobShare(r.Jobs), 2.0 / 3, "one off-rack map or rack-local maps count; all node-local does not"},
 		{"heavy class", float64(nasClassOf(&r.Jobs[2])), float64(sched.NASHeavy), "200 MB > 100 MB"},
 		{"medium class", float64(nasClassOf(&r.Jobs[1])), float64(sched.NASMedium), "1 MB <= 50 MB <= 100 MB"},
 	}
@@ -180,7 +181,7 @@ func TestNASDiagnoseRuns(t *testing.T) {
 	tiny := nasSetup{Name: "diagnose-test", Describe: "FB-2010 [0, 2 min) on 20 nodes",
 		Cluster: cluster.Config{Racks: 4, NodesPerRack: 5, Containers: 4, CPUCores: 8, MemoryGB: 16,
 			NICMbps: 250, RackUplinkMbps: 250, BlockMB: 128, Replication: 3},
-		Users: 10, EndS: 120, Paper: nasPaperSim, jobs: nasTraceJobs}
+		Users: 10, EndS: 120, Paper: nasPaperSim}
 	res, err := runNASDiagnose(Options{Seeds: 1, Seed: 1, Parallel: 2}, tiny)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
+	"github.com/mrsched/mrsched/experiment/probe"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
@@ -27,40 +29,42 @@ import (
 var swExperiments = []Experiment{
 	{Name: "shufflewatcher/main", Fast: true, Source: "ShuffleWatcher paper, sections 4 and 5.2, Fig. 8 and 11", DefaultSeeds: 3,
 		Summary: "Fair, Delay, DRF vs SW-fair, SW-relaxed, SW-DRF on 100 nodes: throughput, turnaround, cross-rack traffic, jobs made slower",
-		run:     func(o Options) (*Result, error) { return runSWMain(o, swDefault) }},
+		Measure: func(o Options) (*Result, error) { return runSWMain(o, swDefault) }},
 	{Name: "shufflewatcher/traffic", Fast: true, Source: "ShuffleWatcher paper, section 5.1, Table 3", DefaultSeeds: 3,
 		Summary: "traffic volume by job class under Fair: shuffle, cross-rack shuffle, cross-rack remote map, total (with and without reduce output)",
-		run:     func(o Options) (*Result, error) { return runSWTraffic(o, swDefault) }},
+		Measure: func(o Options) (*Result, error) { return runSWTraffic(o, swDefault) }},
 	{Name: "shufflewatcher/breakdown", Source: "ShuffleWatcher paper, section 5.3, Fig. 12-13", DefaultSeeds: 3,
 		Summary: "NASS, +SARP, +SAMP (sw-nass, sw-nass-sarp, sw-fair) over Fair by job class: throughput and cross-rack traffic",
-		run:     func(o Options) (*Result, error) { return runSWBreakdown(o, swDefault) }},
+		Measure: func(o Options) (*Result, error) { return runSWBreakdown(o, swDefault) }},
 	{Name: "shufflewatcher/mix", Source: "ShuffleWatcher paper, section 5.5, Fig. 14(b)", DefaultSeeds: 3,
 		Summary: "SW-fair over Fair for 60% heavy, the default (40/20/40) and 60% light job mixes",
-		run:     func(o Options) (*Result, error) { return runSWMix(o, swDefault) }},
+		Measure: func(o Options) (*Result, error) { return runSWMix(o, swDefault) }},
 	{Name: "shufflewatcher/timeseries", Source: "ShuffleWatcher paper, Fig. 1 and 10", DefaultSeeds: 1,
 		Summary: "cross-rack traffic over time under Fair and SW-fair (CSV: one row a minute); the table summarises its balance",
-		run:     func(o Options) (*Result, error) { return runSWTimeseries(o, swDefault) }},
+		Measure: func(o Options) (*Result, error) { return runSWTimeseries(o, swDefault) },
+		Plot:    swTimeseriesFigure},
 	{Name: "shufflewatcher/concurrency", Fast: true, Source: "ShuffleWatcher paper, section 5.2, Fig. 9", DefaultSeeds: 3,
 		Summary: "intra-job concurrency (a job's running maps and reduces over its user's running tasks) by third of the job's life, Fair and SW-fair",
-		run:     func(o Options) (*Result, error) { return runSWConcurrency(o, swDefault) }},
+		Measure: func(o Options) (*Result, error) { return runSWConcurrency(o, swDefault) }},
 	{Name: "shufflewatcher/users", Source: "ShuffleWatcher paper, section 5.4, Fig. 14(a)", DefaultSeeds: 3,
 		Summary: "SW-fair over Fair at 1 (per-job fairness), 9, 12 (default) and 18 jobs per user, same arrivals",
-		run:     func(o Options) (*Result, error) { return runSWUsers(o, swDefault) }},
+		Measure: func(o Options) (*Result, error) { return runSWUsers(o, swDefault) }},
 	{Name: "shufflewatcher/placement", Fast: true, Source: "ShuffleWatcher paper, sections 3.2-3.3 and 4.2 (diagnostic)", DefaultSeeds: 3,
 		Summary: "do SAMP's and SARP's preferences take effect: preferred racks, maps and reduces on them, shuffle kept in a rack, NASS's choice",
-		run:     func(o Options) (*Result, error) { return runSWPlacement(o, swDefault) }},
+		Measure: func(o Options) (*Result, error) { return runSWPlacement(o, swDefault) }},
 	{Name: "shufflewatcher/main-table3", Fast: true, Source: "ShuffleWatcher paper, sections 5.1-5.2 (job sizes at Table 3's volume)", DefaultSeeds: 3,
 		Summary: "shufflewatcher/main with job sizes scaled to Table 3's shuffle volume (1344 GB in 4 h) instead of the uplinks' capacity",
-		run:     func(o Options) (*Result, error) { return runSWMain(o, swTable3) }},
+		Measure: func(o Options) (*Result, error) { return runSWMain(o, swTable3) }},
 	{Name: "shufflewatcher/main-4h", Source: "ShuffleWatcher paper, sections 4.3 and 5.2 (the paper's 4-hour steady state)", DefaultSeeds: 3,
 		Summary: "shufflewatcher/main with the paper's 4 h steady window (6 h of arrivals); about 10 CPU-seconds a seed",
-		run:     func(o Options) (*Result, error) { return runSWMain(o, swPaper4h) }},
+		Measure: func(o Options) (*Result, error) { return runSWMain(o, swPaper4h) }},
 	{Name: "shufflewatcher/regime", Source: "ShuffleWatcher paper, sections 4.3 and 5.2, in its regime (README-shufflewatcher.md)", DefaultSeeds: 3,
 		Summary: "Fig. 8's pairs at Table 3's bytes under the hadoop1-hdd costs, along a sweep of task cost with section 4.3's operating point, at 30, 10 and 3 users, inputs from outside and written in the cluster",
-		run:     runSWRegime},
+		Measure: runSWRegime},
 	{Name: "shufflewatcher/map", Source: "beyond the ShuffleWatcher paper: where SW-fair gains over Fair", DefaultSeeds: 3,
 		Summary: "SW-fair over Fair across task cost (the slots' load) and rack uplink speed (over-subscription), the paper's point marked",
-		run:     runSWMap},
+		Measure: runSWMap,
+		Plot:    swMapFigure},
 }
 
 // ---------------------------------------------------------------------
@@ -276,121 +280,60 @@ const swUserPerJob = -1
 // policies' defaults: threshold 0.8, map completion 0.15, relaxed 5 s,
 // starvation window 600 s).
 var (
-	swFair       = PolicySpec{Label: "Fair", Name: "fair"}
-	swDelay      = PolicySpec{Label: "Delay", Name: "delay"}
-	swDRF        = PolicySpec{Label: "DRF", Name: "drf"}
-	swSWFair     = PolicySpec{Label: "SW-fair", Name: "sw-fair"}
-	swSWRelaxed  = PolicySpec{Label: "SW-relaxed", Name: "sw-relaxed"}
-	swSWDRF      = PolicySpec{Label: "SW-DRF", Name: "sw-drf"}
-	swNASS       = PolicySpec{Label: "NASS", Name: "sw-nass"}
-	swNASSSARP   = PolicySpec{Label: "NASS+SARP", Name: "sw-nass-sarp"}
-	swMainPols   = []PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
-	swBreakPols  = []PolicySpec{swFair, swNASS, swNASSSARP, swSWFair}
-	swMixPols    = []PolicySpec{swFair, swSWFair}
-	swTimeseries = []PolicySpec{swFair, swSWFair}
+	swFair      = harness.PolicySpec{Label: "Fair", Name: "fair"}
+	swDelay     = harness.PolicySpec{Label: "Delay", Name: "delay"}
+	swDRF       = harness.PolicySpec{Label: "DRF", Name: "drf"}
+	swSWFair    = harness.PolicySpec{Label: "SW-fair", Name: "sw-fair"}
+	swSWRelaxed = harness.PolicySpec{Label: "SW-relaxed", Name: "sw-relaxed"}
+	swSWDRF     = harness.PolicySpec{Label: "SW-DRF", Name: "sw-drf"}
+	swNASS      = harness.PolicySpec{Label: "NASS", Name: "sw-nass"}
+	swNASSSARP  = harness.PolicySpec{Label: "NASS+SARP", Name: "sw-nass-sarp"}
+	swMainPols  = []harness.PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
+	swBreakPols = []harness.PolicySpec{swFair, swNASS, swNASSSARP, swSWFair}
+	// swPair is SW-fair beside its baseline, Fair.
+	swPair = []harness.PolicySpec{swFair, swSWFair}
 )
 
 // ---------------------------------------------------------------------
 // Runs, with per-job traffic attribution
 
-// swJobTraffic is one job's network bytes by cause (node-local reads are not
-// counted), attributed from where its tasks ran: shuffle from the nodes of
-// its finished maps and reduces (each map's output is split evenly over the
-// reduces, as the engine splits it), remote map reads from its map
-// locality (a rack-local read crosses no uplink, an off-rack one does),
-// reduce output from the HDFS pipeline (writer, an off-rack second replica,
-// a third beside the second: two network hops, one across racks).
-type swJobTraffic struct {
-	ShuffleProduced                float64 // map output, wherever it is fetched from
-	ShuffleTotal, ShuffleCross     float64
-	RemoteMapTotal, RemoteMapCross float64
-	OutputTotal, OutputCross       float64
-}
-
-func (t swJobTraffic) crossNoOutput() float64 { return t.ShuffleCross + t.RemoteMapCross }
-func (t swJobTraffic) crossAll() float64      { return t.ShuffleCross + t.RemoteMapCross + t.OutputCross }
-
-// attribute computes a finished job's shuffle and output bytes; remote map
-// bytes come from the job's locality record after the run.
-func (t *swProbe) attribute(j *sched.Job) {
-	maps, reds := t.mapsOn[j.Index], t.redsOn[j.Index]
-	var out float64
-	for _, b := range j.MapOutputByRack {
-		out += b
-	}
-	var m, r float64
-	racks := t.topo.NumRacks()
-	mRack, rRack := make([]float64, racks), make([]float64, racks)
-	var sameNode float64
-	for n := range maps {
-		rk := t.topo.Rack(cluster.NodeID(n))
-		m += float64(maps[n])
-		r += float64(reds[n])
-		mRack[rk] += float64(maps[n])
-		rRack[rk] += float64(reds[n])
-		sameNode += float64(maps[n]) * float64(reds[n])
-	}
-	tr := &t.traffic[j.Index]
-	if m > 0 && r > 0 {
-		var sameRack float64
-		for k := range mRack {
-			sameRack += mRack[k] * rRack[k]
-		}
-		tr.ShuffleProduced = out
-		tr.ShuffleTotal = out * (1 - sameNode/(m*r))
-		tr.ShuffleCross = out * (1 - sameRack/(m*r))
-	}
-	if t.topo.NumRacks() > 1 {
-		tr.OutputTotal = 2 * float64(j.Spec.OutputBytes)
-		tr.OutputCross = float64(j.Spec.OutputBytes)
-	}
-}
-
-// swKey names one simulation.
-type swKey struct {
-	Policy string // PolicySpec.Label
-	Mix    string
+// swRun is one simulation of the ShuffleWatcher experiments, named in
+// swCache by its values: a policy on one seed's arrivals of a
+// configuration, a mix (nil: Table 1's) and users (swUsers, another count
+// or swUserPerJob), and, when its Factor is set, a regime's costs and
+// inputs (shufflewatcher_regime.go).
+type swRun struct {
+	Policy harness.PolicySpec
+	Cfg    swConfig
+	Mix    []workload.MixEntry
+	Users  int
 	Seed   uint64
-	Cfg    string
-	Users  int // swUsers, another count, or swUserPerJob
-	// Regime, when its Factor is set, is the regime's costs and inputs
-	// (shufflewatcher_regime.go).
 	Regime swRegime
 }
 
 // swOutcome is what the experiments keep of a run.
 type swOutcome struct {
-	spec    PolicySpec
 	cfg     swConfig
 	jobs    []metrics.JobRecord
 	summary metrics.Summary
-	traffic []swJobTraffic
-	probe   *swProbe
+	probe   *probe.Traffic
 	series  []metrics.TimeseriesRow
 	wallS   float64
 }
 
-// swCache holds the ShuffleWatcher experiments' runs (see runCache).
-var swCache runCache[swKey, *swOutcome]
+// swCache holds the ShuffleWatcher experiments' runs (see harness.Cache).
+var swCache = harness.Cache[swRun, *swOutcome]{Exec: swRun.exec}
 
-type swRunSpec struct {
-	key  swKey
-	spec PolicySpec
-	cfg  swConfig
-	mix  []workload.MixEntry
-}
-
-// users is the run's number of users (swKey.Users).
-func (r swRunSpec) users() int { return r.key.Users }
-
-func swExec(r swRunSpec) (*swOutcome, error) {
+// exec runs r's jobs, through the traffic probe, measuring its
+// configuration's window.
+func (r swRun) exec() (*swOutcome, error) {
 	start := time.Now()
-	jobs, err := swWorkload(r.cfg, r.mix, r.key.Seed, r.users())
+	jobs, err := swWorkload(r.Cfg, r.Mix, r.Seed, r.Users)
 	if err != nil {
 		return nil, err
 	}
 	cl, eng := swCluster(), sim.Params{}
-	if g := r.key.Regime; g.Factor > 0 {
+	if g := r.Regime; g.Factor > 0 {
 		for i := range jobs {
 			jobs[i].Profile.MapSecPerByte *= g.Factor
 			jobs[i].Profile.ReduceSecPerByte *= g.Factor
@@ -398,74 +341,48 @@ func swExec(r swRunSpec) (*swOutcome, error) {
 		}
 		cl, eng = swRegimeCluster(g)
 	}
-	out, err := swSimulate(r.cfg, cl, eng, jobs, r.spec, r.key.Seed)
-	if err != nil {
-		return nil, err
-	}
-	out.wallS = time.Since(start).Seconds()
-	return out, nil
-}
-
-// swSimulate runs jobs on cluster cl with engine eng under spec, through
-// the probe, measuring cfg's window.
-func swSimulate(cfg swConfig, cl cluster.Config, eng sim.Params, jobs []workload.Job, spec PolicySpec, seed uint64) (*swOutcome, error) {
-	var pr *swProbe
-	var topo *cluster.Topology
-	res, _, err := simRun{setup: Setup{Cluster: cl, Engine: eng, Seed: seed}, jobs: jobs, policy: spec,
-		probe: func(p sched.Policy, t *cluster.Topology) sched.Policy {
-			pr, topo = newSWProbe(p, t, len(jobs)), t
-			pr.winLo, pr.winHi = cfg.RampS, cfg.RampS+cfg.WindowS
+	var pr *probe.Traffic
+	lo, hi := r.Cfg.RampS, r.Cfg.RampS+r.Cfg.WindowS
+	res, err := harness.Run{Setup: harness.Setup{Cluster: cl, Engine: eng, Seed: r.Seed}, Jobs: jobs, Policy: r.Policy,
+		Probe: func(p sched.Policy, t *cluster.Topology) sched.Policy {
+			pr = probe.NewTraffic(p, t, len(jobs), lo, hi)
 			return pr
 		},
-		steady: scenario.MetricsSpec{SteadyStartS: cfg.RampS, SteadyEndS: cfg.RampS + cfg.WindowS}}.simulate()
+		Steady: scenario.MetricsSpec{SteadyStartS: lo, SteadyEndS: hi}}.Simulate()
 	if err != nil {
 		return nil, err
 	}
 	col := res.Collector
-	out := &swOutcome{spec: spec, cfg: cfg, jobs: col.Jobs(), summary: res.Summary,
-		traffic: pr.traffic, probe: pr, series: col.Timeseries()}
-	block := float64(topo.Config().BlockBytes())
-	for i := range out.jobs {
-		jr := &out.jobs[i]
-		if jr.Maps == 0 {
-			continue
-		}
-		per := math.Min(block, float64(jr.InputBytes)/float64(jr.Maps))
-		rack, off := float64(jr.Locality[cluster.RackLocal]), float64(jr.Locality[cluster.OffRack])
-		out.traffic[i].RemoteMapTotal = (rack + off) * per
-		out.traffic[i].RemoteMapCross = off * per
-	}
+	out := &swOutcome{cfg: r.Cfg, jobs: col.Jobs(), summary: res.Summary, probe: pr, series: col.Timeseries(), wallS: time.Since(start).Seconds()}
+	pr.RemoteMaps(out.jobs)
 	return out, nil
 }
 
-// swGrid runs every policy on every seed of o with one mix; res[p][s].
-func swGrid(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, pols []PolicySpec) ([][]*swOutcome, error) {
-	return swGridUsers(o, cfg, mixName, mix, pols, swUsers)
+// at is r under policy p on seed.
+func (r swRun) at(p harness.PolicySpec, seed uint64) swRun {
+	r.Policy, r.Seed = p, seed
+	return r
 }
 
-// swGridUsers is swGrid with users users (or swUserPerJob), each run
-// taken from swCache when it is there.
-func swGridUsers(o Options, cfg swConfig, mixName string, mix []workload.MixEntry, pols []PolicySpec, users int) ([][]*swOutcome, error) {
-	return cachedGrid(o, &swCache, pols, func(p PolicySpec, seed uint64) swRunSpec {
-		return swRunSpec{key: swKey{p.Label, mixName, seed, cfg.Name, users, swRegime{}}, spec: p, cfg: cfg, mix: mix}
-	}, swRunSpec.name, swExec)
+// swGrid runs (or takes from swCache) every policy of pols on every seed
+// of o, the rest of each run as run declares it (30 users when it says
+// none); res[p][s].
+func swGrid(o Options, run swRun, pols ...harness.PolicySpec) ([][]*swOutcome, error) {
+	if run.Users == 0 {
+		run.Users = swUsers
+	}
+	return swCache.Grid(o, pols, run.at)
 }
-
-// swRuns runs every spec (or takes it from the cache).
-func swRuns(o Options, specs []swRunSpec) ([]*swOutcome, error) {
-	return cachedRuns(o, &swCache, specs, swRunSpec.name, swExec)
-}
-
-func (r swRunSpec) name() swKey { return r.key }
 
 // ---------------------------------------------------------------------
 // Measures of one run
 
-// measured lists the jobs submitted in the steady window.
-func (r *swOutcome) measured() []int {
+// measured lists the jobs of class c (swAllClasses: all) submitted in the
+// steady window.
+func (r *swOutcome) measured(c workload.ShuffleClass) []int {
 	var idx []int
 	for i := range r.jobs {
-		if r.cfg.inWindow(r.jobs[i].Submit) {
+		if r.cfg.inWindow(r.jobs[i].Submit) && (c == swAllClasses || swClassOf(&r.jobs[i]) == c) {
 			idx = append(idx, i)
 		}
 	}
@@ -481,6 +398,9 @@ func swClassOf(jr *metrics.JobRecord) workload.ShuffleClass {
 }
 
 const swAllClasses = -1
+
+// swThroughput is a run's jobs finishing in the steady window, per hour.
+func swThroughput(r *swOutcome) float64 { return r.throughput(swAllClasses) }
 
 // throughput is the jobs of class c (swAllClasses: all) finishing in the
 // steady window, per hour.
@@ -498,27 +418,17 @@ func (r *swOutcome) throughput(c workload.ShuffleClass) float64 {
 // turnaround is the mean turnaround of the measured jobs.
 func (r *swOutcome) turnaround() float64 {
 	var v []float64
-	for _, i := range r.measured() {
+	for _, i := range r.measured(swAllClasses) {
 		v = append(v, r.jobs[i].Turnaround())
 	}
-	return meanOf(v)
+	return harness.MeanOf(v)
 }
 
 // traffic sums the measured jobs' traffic of class c.
-func (r *swOutcome) trafficOf(c workload.ShuffleClass) swJobTraffic {
-	var s swJobTraffic
-	for _, i := range r.measured() {
-		if c != swAllClasses && swClassOf(&r.jobs[i]) != c {
-			continue
-		}
-		t := r.traffic[i]
-		s.ShuffleProduced += t.ShuffleProduced
-		s.ShuffleTotal += t.ShuffleTotal
-		s.ShuffleCross += t.ShuffleCross
-		s.RemoteMapTotal += t.RemoteMapTotal
-		s.RemoteMapCross += t.RemoteMapCross
-		s.OutputTotal += t.OutputTotal
-		s.OutputCross += t.OutputCross
+func (r *swOutcome) trafficOf(c workload.ShuffleClass) probe.JobTraffic {
+	var s probe.JobTraffic
+	for _, i := range r.measured(c) {
+		s.Add(r.probe.ByJob[i])
 	}
 	return s
 }
@@ -533,18 +443,21 @@ func (c swConfig) describe(o Options) string {
 func swHours(s float64) string { return strconv.FormatFloat(s/3600, 'f', -1, 64) }
 
 func swWallNote(rs ...[][]*swOutcome) string {
-	return wallNote(func(r *swOutcome) float64 { return r.wallS }, rs...)
+	return harness.WallNote(func(r *swOutcome) float64 { return r.wallS }, rs...)
 }
 
 // ---------------------------------------------------------------------
 // shufflewatcher/main
 
 // swPaperFig8 is Fig. 8 as the text gives it: SW-fair over Fair and
-// SW-relaxed over Delay; SW-DRF over DRF "similar to SW-fair".
+// SW-relaxed over Delay; SW-DRF over DRF "similar to SW-fair". Fair and
+// DRF, the figure's baselines, are 1 by its normalisation.
 var swPaperFig8 = map[string][3]string{
 	"SW-fair":    {"1.39", "0.73", "0.64"},
 	"SW-relaxed": {"1.46", "0.68", "0.52"},
 	"SW-DRF":     {"~1.39", "~0.73", "~0.64"},
+	"Fair":       {"1.00", "1.00", "1.00"},
+	"DRF":        {"1.00", "1.00", "1.00"},
 }
 
 // swBaseOf is the baseline each ShuffleWatcher variant is normalised to.
@@ -553,30 +466,17 @@ var swBaseOf = map[string]string{"SW-fair": "Fair", "SW-relaxed": "Delay", "SW-D
 
 // runSWMain is Fig. 8 and the section 5.2 claim of Fig. 11.
 func runSWMain(o Options, cfg swConfig) (*Result, error) {
-	res, err := swGrid(o, cfg, "default", workload.DefaultSWMix(), swMainPols)
+	res, err := swGrid(o, swRun{Cfg: cfg}, swMainPols...)
 	if err != nil {
 		return nil, err
 	}
-	byLabel := map[string][]*swOutcome{}
-	for i, p := range swMainPols {
-		byLabel[p.Label] = res[i]
-	}
-	type R = runsRow[*swOutcome] // ref: the baseline's runs
-	tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-	ta := func(r *swOutcome) float64 { return r.turnaround() }
-	cross := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossNoOutput()) }
-	crossAll := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).crossAll()) }
-	var rows []R
-	for _, p := range swMainPols {
-		rows = append(rows, R{p.Label, byLabel[p.Label], byLabel[swBaseOf[p.Label]]})
-	}
+	type R = harness.RunsRow[*swOutcome] // ref: the baseline's runs
+	cross := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).CrossNoOutput()) }
+	crossAll := func(r *swOutcome) float64 { return swGB(r.trafficOf(swAllClasses).CrossAll()) }
 	fig8 := func(k int) func(R) string {
 		return func(r R) string {
-			switch pp, ok := swPaperFig8[r.label]; {
-			case ok:
+			if pp, ok := swPaperFig8[r.Label]; ok {
 				return pp[k]
-			case r.label == swBaseOf[r.label]:
-				return "1.00"
 			}
 			return "-"
 		}
@@ -584,134 +484,137 @@ func runSWMain(o Options, cfg swConfig) (*Result, error) {
 	// slower counts the jobs submitted in the window whose turnaround is
 	// longer than under the baseline, and those jobs, over the seeds.
 	slower := func(r R) (slower, measured int) {
-		for s := range r.rs {
-			for _, i := range r.rs[s].measured() {
+		for s := range r.Rs {
+			for _, i := range r.Rs[s].measured(swAllClasses) {
 				measured++
-				if r.rs[s].jobs[i].Turnaround() > r.ref[s].jobs[i].Turnaround()+1e-6 {
+				if r.Rs[s].jobs[i].Turnaround() > r.Ref[s].jobs[i].Turnaround()+1e-6 {
 					slower++
 				}
 			}
 		}
 		return slower, measured
 	}
-	return table[R]{
-		title: "shufflewatcher/main: 100 nodes in 10 racks, 30 users, Table 1 mix, Table 2 sizes x " +
-			num(cfg.scale(), 3) + ", mean inter-arrival 40 s (paper Fig. 8); " + cfg.describe(o),
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			key("vs", "baseline", func(r R) string { return swBaseOf[r.label] }),
-			spread("jobs/h in window", "throughput_jph", 1, 3, overOf(tput)),
-			spread("throughput x", "throughput_x", 2, 4, xOf(tput)),
-			paper("paper", "paper_throughput_x", fig8(0)),
-			spread("mean turnaround (s)", "turnaround_s", 0, 1, overOf(ta)),
-			spread("turnaround x", "turnaround_x", 2, 4, xOf(ta)),
-			paper("paper", "paper_turnaround_x", fig8(1)),
-			spread("cross-rack GB (shuffle+map)", "cross_rack_gb", 0, 2, overOf(cross)),
-			spread("cross-rack x", "cross_rack_x", 2, 4, xOf(cross)),
-			paper("paper", "paper_cross_rack_x", fig8(2)),
-			spread("x incl. output", "cross_rack_incl_output_x", 2, 4, xOf(crossAll)),
-			{head: "slower than base", text: func(r R) string {
-				if r.label == swBaseOf[r.label] {
+	return harness.Table[R]{
+		Title: "shufflewatcher/main: 100 nodes in 10 racks, 30 users, Table 1 mix, Table 2 sizes x " +
+			harness.Num(cfg.scale(), 3) + ", mean inter-arrival 40 s (paper Fig. 8); " + cfg.describe(o),
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.Label }),
+			harness.Key("vs", "baseline", func(r R) string { return swBaseOf[r.Label] }),
+			harness.Spread("jobs/h in window", "throughput_jph", 1, 3, harness.OverOf(swThroughput)),
+			harness.X("throughput x", "throughput_x", swThroughput),
+			harness.Paper("paper", "paper_throughput_x", fig8(0)),
+			harness.Spread("mean turnaround (s)", "turnaround_s", 0, 1, harness.OverOf((*swOutcome).turnaround)),
+			harness.X("turnaround x", "turnaround_x", (*swOutcome).turnaround),
+			harness.Paper("paper", "paper_turnaround_x", fig8(1)),
+			harness.Spread("cross-rack GB (shuffle+map)", "cross_rack_gb", 0, 2, harness.OverOf(cross)),
+			harness.X("cross-rack x", "cross_rack_x", cross),
+			harness.Paper("paper", "paper_cross_rack_x", fig8(2)),
+			harness.X("x incl. output", "cross_rack_incl_output_x", crossAll),
+			{Head: "slower than base", Text: func(r R) string {
+				if r.Label == swBaseOf[r.Label] {
 					return "-"
 				}
 				n, of := slower(r)
 				return fmt.Sprintf("%d of %d", n, of)
-			}, csv: []string{"jobs_slower", "jobs_measured"}, cells: func(r R) []string { n, of := slower(r); return []string{strconv.Itoa(n), strconv.Itoa(of)} }},
+			}, CSV: []string{"jobs_slower", "jobs_measured"}, Cells: func(r R) []string { n, of := slower(r); return []string{strconv.Itoa(n), strconv.Itoa(of)} }},
 		},
-		notes: []string{
+		Notes: []string{
 			"mean (min-max over seeds). x = ratio to the baseline in 'vs' on the same seed (the paper's normalisation: SW-fair and Delay",
 			"to Fair, SW-relaxed to Delay, SW-DRF to DRF). Throughput: jobs finishing in the window per hour; turnaround and traffic: jobs",
 			"submitted in the window. Cross-rack: the paper's measure (shuffle + remote map reads); 'incl. output' adds reduce output",
 			"replicas, which cross racks too. 'slower than base': jobs submitted in the window whose turnaround is longer than under the",
 			"baseline, summed over seeds (paper: none of 300 for SW-fair vs Fair).",
-			swShufflePerHour(byLabel[swFair.Label]),
+			swShufflePerHour(res[0]),
 		},
-		wall: swWallNote(res),
-	}.result(rows), nil
+		Wall: swWallNote(res),
+	}.Result(harness.Against(swMainPols, res, swBaseOf)), nil
 }
 
 // ---------------------------------------------------------------------
 // shufflewatcher/traffic
 
+// swPaperTable3 is Table 3 by class: shuffle, cross-rack shuffle,
+// cross-rack remote map and their total, GB.
 var swPaperTable3 = map[workload.ShuffleClass][4]string{
 	workload.ClassHeavy:  {"1261", "1108", "187", "1295"},
 	workload.ClassMedium: {"70", "63", "38", "101"},
 	workload.ClassLight:  {"13", "11", "48", "59"},
+	swAllClasses:         {"1344", "1182", "273", "1455"},
 }
 
-var swClasses = []workload.ShuffleClass{workload.ClassHeavy, workload.ClassMedium, workload.ClassLight}
+// swClasses are Table 1's classes, heaviest first; swAllAndClasses puts
+// all jobs before them.
+var (
+	swClasses       = []workload.ShuffleClass{workload.ClassHeavy, workload.ClassMedium, workload.ClassLight}
+	swAllAndClasses = append([]workload.ShuffleClass{swAllClasses}, swClasses...)
+)
+
+// swClassName names a class in tables, swAllClasses "all".
+func swClassName(cl workload.ShuffleClass) string {
+	if cl == swAllClasses {
+		return "all"
+	}
+	return cl.String()
+}
 
 // runSWTraffic is Table 3: traffic volume by job class under Fair.
 func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
-	res, err := swGrid(o, cfg, "default", workload.DefaultSWMix(), []PolicySpec{swFair})
+	res, err := swGrid(o, swRun{Cfg: cfg}, swFair)
 	if err != nil {
 		return nil, err
 	}
 	rs := res[0]
 	type R = workload.ShuffleClass // or swAllClasses
 	rows := append(slices.Clone(swClasses), swAllClasses)
-	name := func(cl R) string {
-		if cl == swAllClasses {
-			return "all"
-		}
-		return cl.String()
-	}
 	// Check the attribution against the engine's own byte counts (all jobs).
-	var dev stat
+	var dev harness.Stat
 	for _, r := range rs {
-		var sum swJobTraffic
-		for _, tr := range r.traffic {
-			sum.ShuffleCross += tr.ShuffleCross
-			sum.OutputCross += tr.OutputCross
-			sum.RemoteMapCross += tr.RemoteMapCross
+		var sum probe.JobTraffic
+		for _, tr := range r.probe.ByJob {
+			sum.Add(tr)
 		}
 		if b := r.summary.Bytes.CrossRackTotal; b > 0 {
-			dev.add(sum.crossAll()/b - 1)
+			dev.Add(sum.CrossAll()/b - 1)
 		}
 	}
 	// gb is a class's bytes over seeds, in GB.
-	gb := func(head, csv string, v func(swJobTraffic) float64) column[R] {
-		return spread(head, csv, 0, 2, func(cl R) stat {
-			return overSeeds(rs, func(r *swOutcome) float64 { return swGB(v(r.trafficOf(cl))) })
+	gb := func(head, csv string, v func(probe.JobTraffic) float64) harness.Column[R] {
+		return harness.Spread(head, csv, 0, 2, func(cl R) harness.Stat {
+			return harness.OverSeeds(rs, func(r *swOutcome) float64 { return swGB(v(r.trafficOf(cl))) })
 		})
 	}
-	raw := func(k int) column[R] {
-		return verbatim("paper", []string{"paper_shuffle_gb", "paper_cross_shuffle_gb", "paper_cross_map_gb", "paper_cross_total_gb"}[k],
-			func(cl R) string {
-				if cl == swAllClasses {
-					return []string{"1344", "1182", "273", "1455"}[k]
-				}
-				return swPaperTable3[cl][k]
-			})
+	raw := func(k int) harness.Column[R] {
+		return harness.Verbatim("paper", []string{"paper_shuffle_gb", "paper_cross_shuffle_gb", "paper_cross_map_gb", "paper_cross_total_gb"}[k],
+			func(cl R) string { return swPaperTable3[cl][k] })
 	}
-	return table[R]{
-		title: "shufflewatcher/traffic: traffic volume (GB) by job class under Fair (paper Table 3, 4 h); " + cfg.describe(o),
-		cols: []column[R]{
-			key("class", "class", name),
-			gb("shuffle", "shuffle_gb", func(t swJobTraffic) float64 { return t.ShuffleTotal }), raw(0),
-			gb("cross-rack shuffle", "cross_shuffle_gb", func(t swJobTraffic) float64 { return t.ShuffleCross }), raw(1),
-			gb("cross-rack remote map", "cross_map_gb", func(t swJobTraffic) float64 { return t.RemoteMapCross }), raw(2),
-			gb("cross-rack total", "cross_total_gb", swJobTraffic.crossNoOutput), raw(3),
-			gb("cross-rack output", "cross_output_gb", func(t swJobTraffic) float64 { return t.OutputCross }),
-			gb("total incl. output", "cross_total_incl_output_gb", swJobTraffic.crossAll),
-			shown("cross-rack shuffle share", func(cl R) string {
-				return overSeeds(rs, func(r *swOutcome) float64 {
+	return harness.Table[R]{
+		Title: "shufflewatcher/traffic: traffic volume (GB) by job class under Fair (paper Table 3, 4 h); " + cfg.describe(o),
+		Cols: []harness.Column[R]{
+			harness.Key("class", "class", swClassName),
+			gb("shuffle", "shuffle_gb", func(t probe.JobTraffic) float64 { return t.ShuffleTotal }), raw(0),
+			gb("cross-rack shuffle", "cross_shuffle_gb", func(t probe.JobTraffic) float64 { return t.ShuffleCross }), raw(1),
+			gb("cross-rack remote map", "cross_map_gb", func(t probe.JobTraffic) float64 { return t.RemoteMapCross }), raw(2),
+			gb("cross-rack total", "cross_total_gb", probe.JobTraffic.CrossNoOutput), raw(3),
+			gb("cross-rack output", "cross_output_gb", func(t probe.JobTraffic) float64 { return t.OutputCross }),
+			gb("total incl. output", "cross_total_incl_output_gb", probe.JobTraffic.CrossAll),
+			harness.Shown("cross-rack shuffle share", func(cl R) string {
+				return harness.OverSeeds(rs, func(r *swOutcome) float64 {
 					tr := r.trafficOf(cl)
 					if tr.ShuffleTotal == 0 {
 						return 0
 					}
 					return tr.ShuffleCross / tr.ShuffleTotal
-				}).pct() + "%"
+				}).Pct() + "%"
 			}),
 		},
-		notes: []string{
+		Notes: []string{
 			"jobs submitted in the window, attributed from where their tasks ran; class by benchmark (Table 1). The paper's",
 			"'total cross-rack' is cross-rack shuffle + remote map (its columns add up so); reduce output writes (replica 2 goes",
 			"off-rack) are not in it, so they are shown apart. Our window is " + swHours(cfg.WindowS) + " h against the paper's 4 h: compare shares, not GB.",
-			"attributed cross-rack bytes of all jobs vs the engine's count: " + dev.scale(100).text(2) + "% off",
+			"attributed cross-rack bytes of all jobs vs the engine's count: " + dev.Scale(100).Text(2) + "% off",
 		},
-		wall: swWallNote(res),
-	}.result(rows), nil
+		Wall: swWallNote(res),
+	}.Result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -720,66 +623,55 @@ func runSWTraffic(o Options, cfg swConfig) (*Result, error) {
 // runSWBreakdown is Fig. 12 (throughput) and Fig. 13 (cross-rack traffic)
 // by class, for NASS, NASS+SARP and NASS+SARP+SAMP (sw-fair), over Fair.
 func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
-	res, err := swGrid(o, cfg, "default", workload.DefaultSWMix(), swBreakPols)
+	res, err := swGrid(o, swRun{Cfg: cfg}, swBreakPols...)
 	if err != nil {
 		return nil, err
 	}
-	fair := res[0]
+	// paper is the text of Fig. 12-13, by policy and class.
+	paper := map[string]string{"NASS/all": "traffic x ~1.00", "NASS+SARP/all": "traffic x 0.85 (heavy 0.84, medium 0.87, light 0.96)",
+		"SW-fair/all": "traffic x 0.64 (total); throughput 1.39"}
 	type R struct {
-		label, class, paper string
-		tx, cx, sx, mx, ox  stat
+		label string
+		cl    workload.ShuffleClass
+		rs    []*swOutcome
 	}
-	paper := map[string]string{"NASS": "traffic x ~1.00", "NASS+SARP": "traffic x 0.85 (heavy 0.84, medium 0.87, light 0.96)",
-		"SW-fair": "traffic x 0.64 (total); throughput 1.39"}
 	var rows []R
 	for pi, p := range swBreakPols[1:] {
-		rs := res[pi+1]
-		for _, cl := range append([]workload.ShuffleClass{swAllClasses}, swClasses...) {
-			base := func(r *swOutcome) float64 { return r.trafficOf(cl).crossNoOutput() }
-			part := func(g func(swJobTraffic) float64) stat {
-				var s stat
-				for i := range rs {
-					if d := base(fair[i]); d > 0 {
-						s.add(g(rs[i].trafficOf(cl)) / d)
-					}
-				}
-				return s
-			}
-			r := R{label: p.Label, class: "all", paper: "-",
-				tx: ratioSeeds(rs, fair, func(r *swOutcome) float64 { return r.throughput(cl) }),
-				cx: ratioSeeds(rs, fair, base),
-				sx: part(func(t swJobTraffic) float64 { return t.ShuffleCross }),
-				mx: part(func(t swJobTraffic) float64 { return t.RemoteMapCross }),
-				ox: ratioSeeds(rs, fair, func(r *swOutcome) float64 { return r.trafficOf(cl).crossAll() })}
-			if cl != swAllClasses {
-				r.class = cl.String()
-			} else {
-				r.paper = paper[p.Label]
-			}
-			rows = append(rows, r)
+		for _, cl := range swAllAndClasses {
+			rows = append(rows, R{p.Label, cl, res[pi+1]})
 		}
 	}
-	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
-	return table[R]{
-		title: "shufflewatcher/breakdown: NASS, +SARP, +SAMP over Fair by job class (paper Fig. 12-13); " + cfg.describe(o),
-		cols: []column[R]{
-			key("policy", "policy", func(r R) string { return r.label }),
-			key("class", "class", func(r R) string { return r.class }),
-			x("throughput x", "throughput_x", func(r R) stat { return r.tx }),
-			x("cross-rack x", "cross_rack_x", func(r R) stat { return r.cx }),
-			x("cross-rack shuffle x", "cross_shuffle_x", func(r R) stat { return r.sx }),
-			x("cross-rack map x", "cross_map_x", func(r R) stat { return r.mx }),
-			x("x incl. output", "cross_incl_output_x", func(r R) stat { return r.ox }),
-			shown("paper", func(r R) string { return r.paper }),
+	// x is the ratio over seeds of num, of the row's runs, to den, of
+	// Fair's on the same seed, each read for the row's class.
+	x := func(head, csv string, num, den func(*swOutcome, workload.ShuffleClass) float64) harness.Column[R] {
+		return harness.Spread(head, csv, 2, 4, func(r R) harness.Stat {
+			return harness.RatioOf(r.rs, res[0], func(o *swOutcome) float64 { return num(o, r.cl) }, func(o *swOutcome) float64 { return den(o, r.cl) })
+		})
+	}
+	traffic := func(v func(probe.JobTraffic) float64) func(*swOutcome, workload.ShuffleClass) float64 {
+		return func(o *swOutcome, cl workload.ShuffleClass) float64 { return v(o.trafficOf(cl)) }
+	}
+	total, all := traffic(probe.JobTraffic.CrossNoOutput), traffic(probe.JobTraffic.CrossAll)
+	return harness.Table[R]{
+		Title: "shufflewatcher/breakdown: NASS, +SARP, +SAMP over Fair by job class (paper Fig. 12-13); " + cfg.describe(o),
+		Cols: []harness.Column[R]{
+			harness.Key("policy", "policy", func(r R) string { return r.label }),
+			harness.Key("class", "class", func(r R) string { return swClassName(r.cl) }),
+			x("throughput x", "throughput_x", (*swOutcome).throughput, (*swOutcome).throughput),
+			x("cross-rack x", "cross_rack_x", total, total),
+			x("cross-rack shuffle x", "cross_shuffle_x", traffic(func(t probe.JobTraffic) float64 { return t.ShuffleCross }), total),
+			x("cross-rack map x", "cross_map_x", traffic(func(t probe.JobTraffic) float64 { return t.RemoteMapCross }), total),
+			x("x incl. output", "cross_incl_output_x", all, all),
+			harness.Shown("paper", func(r R) string { return harness.PaperIn(paper, r.label+"/"+swClassName(r.cl)) }),
 		},
-		notes: []string{
+		Notes: []string{
 			"x = ratio to Fair on the same seed, mean (min-max over seeds); cross-rack = shuffle + remote map of jobs submitted in the window,",
 			"normalised to Fair's total for the class (so shuffle x + map x parts add to the total). Paper (Fig. 13 text): NASS does not",
 			"reduce traffic; SARP cuts heavy/medium/light cross-rack traffic 16/13/4% (total 15%); SAMP a further 38/23/4% (total 36%);",
 			"Fig. 12: every technique raises throughput, more for light jobs.",
 		},
-		wall: swWallNote(res),
-	}.result(rows), nil
+		Wall: swWallNote(res),
+	}.Result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -787,46 +679,45 @@ func runSWBreakdown(o Options, cfg swConfig) (*Result, error) {
 
 // runSWMix is Fig. 14(b): SW-fair over Fair for three job mixes.
 func runSWMix(o Options, cfg swConfig) (*Result, error) {
-	type R = runsRow[*swOutcome] // SW-fair's runs, ref Fair's
+	type R = harness.RunsRow[*swOutcome] // SW-fair's runs, ref Fair's
 	var rows []R
 	var all [][]*swOutcome
 	for _, m := range swMixes {
-		mixName := "default"
-		mix := workload.DefaultSWMix()
+		var mix []workload.MixEntry // Table 1's, as every other experiment runs it
 		if m.Light != 40 || m.Medium != 20 || m.Heavy != 40 {
-			mixName = fmt.Sprintf("%g/%g/%g", m.Light, m.Medium, m.Heavy)
 			mix = swMix(m.Light, m.Medium, m.Heavy)
 		}
-		res, err := swGrid(o, cfg, mixName, mix, swMixPols)
+		res, err := swGrid(o, swRun{Cfg: cfg, Mix: mix}, swPair...)
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, res...)
-		rows = append(rows, R{m.Name, res[1], res[0]})
+		rows = append(rows, R{Label: m.Name, Rs: res[1], Ref: res[0]})
 	}
 	mixOf := func(r R) swMixSpec {
-		return swMixes[slices.IndexFunc(swMixes, func(m swMixSpec) bool { return m.Name == r.label })]
+		return swMixes[slices.IndexFunc(swMixes, func(m swMixSpec) bool { return m.Name == r.Label })]
 	}
-	tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-	x := func(head, csv string, v func(*swOutcome) float64) column[R] { return spread(head, csv, 2, 4, xOf(v)) }
-	return table[R]{
-		title: "shufflewatcher/mix: SW-fair over Fair by job mix, light/medium/heavy percent of jobs (paper Fig. 14(b)); " + cfg.describe(o),
-		cols: []column[R]{
-			key("mix", "mix", func(r R) string { return r.label }),
-			{head: "light/medium/heavy %", text: func(r R) string { m := mixOf(r); return fmt.Sprintf("%g/%g/%g", m.Light, m.Medium, m.Heavy) },
-				csv:   []string{"light_pct", "medium_pct", "heavy_pct"},
-				cells: func(r R) []string { m := mixOf(r); return []string{num(m.Light, 0), num(m.Medium, 0), num(m.Heavy, 0)} }},
-			shown("Fair jobs/h", func(r R) string { return overSeeds(r.ref, tput).text(1) }),
-			shown("SW-fair jobs/h", func(r R) string { return overSeeds(r.rs, tput).text(1) }),
-			x("throughput x", "throughput_x", tput),
-			verbatim("paper", "paper_throughput_x", func(r R) string { return mixOf(r).PaperThroughputFactor }),
-			x("turnaround x", "turnaround_x", func(r *swOutcome) float64 { return r.turnaround() }),
-			x("cross-rack x", "cross_rack_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() }),
-			x("x incl. output", "cross_incl_output_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossAll() }),
+	return harness.Table[R]{
+		Title: "shufflewatcher/mix: SW-fair over Fair by job mix, light/medium/heavy percent of jobs (paper Fig. 14(b)); " + cfg.describe(o),
+		Cols: []harness.Column[R]{
+			harness.Key("mix", "mix", func(r R) string { return r.Label }),
+			{Head: "light/medium/heavy %", Text: func(r R) string { m := mixOf(r); return fmt.Sprintf("%g/%g/%g", m.Light, m.Medium, m.Heavy) },
+				CSV: []string{"light_pct", "medium_pct", "heavy_pct"},
+				Cells: func(r R) []string {
+					m := mixOf(r)
+					return []string{harness.Num(m.Light, 0), harness.Num(m.Medium, 0), harness.Num(m.Heavy, 0)}
+				}},
+			harness.Shown("Fair jobs/h", func(r R) string { return harness.OverSeeds(r.Ref, swThroughput).Text(1) }),
+			harness.Shown("SW-fair jobs/h", func(r R) string { return harness.OverSeeds(r.Rs, swThroughput).Text(1) }),
+			harness.X("throughput x", "throughput_x", swThroughput),
+			harness.Verbatim("paper", "paper_throughput_x", func(r R) string { return mixOf(r).PaperThroughputFactor }),
+			harness.X("turnaround x", "turnaround_x", (*swOutcome).turnaround),
+			harness.X("cross-rack x", "cross_rack_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).CrossNoOutput() }),
+			harness.X("x incl. output", "cross_incl_output_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).CrossAll() }),
 		},
-		notes: []string{"same arrivals and size calibration for every mix (the default mix's); x = SW-fair / Fair on the same seed, mean (min-max)."},
-		wall:  swWallNote(all),
-	}.result(rows), nil
+		Notes: []string{"same arrivals and size calibration for every mix (the default mix's); x = SW-fair / Fair on the same seed, mean (min-max)."},
+		Wall:  swWallNote(all),
+	}.Result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -839,7 +730,7 @@ func runSWMix(o Options, cfg swConfig) (*Result, error) {
 // profile is "relatively balanced").
 func runSWTimeseries(o Options, cfg swConfig) (*Result, error) {
 	o.Seeds = 1
-	res, err := swGrid(o, cfg, "default", workload.DefaultSWMix(), swTimeseries)
+	res, err := swGrid(o, swRun{Cfg: cfg}, swPair...)
 	if err != nil {
 		return nil, err
 	}
@@ -852,15 +743,15 @@ func runSWTimeseries(o Options, cfg swConfig) (*Result, error) {
 	}
 	c := &report.Table{Headers: []string{"policy", "t_s", "cross_rack_shuffle_mbps", "cross_rack_remote_map_mbps", "cross_rack_output_mbps",
 		"running_maps", "running_reduces", "pending_maps", "active_jobs", "congested_uplinks", "max_uplink_util"}}
-	for i, p := range swTimeseries {
+	for i, p := range swPair {
 		r := res[i][0]
 		var sh, tot []float64
 		congested := 0
 		for _, s := range r.series {
 			mb := func(bps float64) float64 { return bps * 8 / 1e6 }
-			c.AddRow(p.Label, num(s.T, 0), num(mb(s.CrossRackBps[metrics.Shuffle]), 2), num(mb(s.CrossRackBps[metrics.RemoteMap]), 2),
-				num(mb(s.CrossRackBps[metrics.Output]), 2), strconv.Itoa(s.RunningMaps), strconv.Itoa(s.RunningReduces),
-				strconv.Itoa(s.PendingMaps), strconv.Itoa(s.ActiveJobs), strconv.Itoa(s.CongestedUplinks), num(s.MaxUplinkUtil, 3))
+			c.AddRow(p.Label, harness.Num(s.T, 0), harness.Num(mb(s.CrossRackBps[metrics.Shuffle]), 2), harness.Num(mb(s.CrossRackBps[metrics.RemoteMap]), 2),
+				harness.Num(mb(s.CrossRackBps[metrics.Output]), 2), strconv.Itoa(s.RunningMaps), strconv.Itoa(s.RunningReduces),
+				strconv.Itoa(s.PendingMaps), strconv.Itoa(s.ActiveJobs), strconv.Itoa(s.CongestedUplinks), harness.Num(s.MaxUplinkUtil, 3))
 			if cfg.inWindow(s.T) {
 				sh = append(sh, mb(s.CrossRackBps[metrics.Shuffle]))
 				tot = append(tot, mb(s.CrossRackBps[metrics.Shuffle]+s.CrossRackBps[metrics.RemoteMap]+s.CrossRackBps[metrics.Output]))
@@ -869,20 +760,8 @@ func runSWTimeseries(o Options, cfg swConfig) (*Result, error) {
 				}
 			}
 		}
-		t.AddRow(p.Label, num(meanOf(sh), 0), num(maxOf(sh), 0), num(swCV(sh), 2), num(meanOf(tot), 0), num(maxOf(tot), 0), num(swCV(tot), 2),
+		t.AddRow(p.Label, harness.Num(harness.MeanOf(sh), 0), harness.Num(harness.MaxOf(sh), 0), harness.Num(harness.CV(sh), 2), harness.Num(harness.MeanOf(tot), 0), harness.Num(harness.MaxOf(tot), 0), harness.Num(harness.CV(tot), 2),
 			fmt.Sprintf("%d of %d", congested, len(sh)))
 	}
 	return &Result{Table: t, CSV: c, Wall: swWallNote(res)}, nil
-}
-
-func swCV(v []float64) float64 {
-	m := meanOf(v)
-	if len(v) < 2 || m == 0 {
-		return math.NaN()
-	}
-	var ss float64
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	return math.Sqrt(ss/float64(len(v)-1)) / m
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
@@ -24,11 +25,11 @@ var swPaperFig9 = map[string][3][2]string{
 
 // runSWConcurrency is Fig. 9: each job's running maps and reduces as a
 // fraction of its user's running tasks, by third of the job's life (see
-// swProbe), under Fair and SW-fair; mean over the jobs submitted in the
+// probe.Traffic), under Fair and SW-fair; mean over the jobs submitted in the
 // window, then over seeds.
 func runSWConcurrency(o Options, cfg swConfig) (*Result, error) {
-	pols := []PolicySpec{swFair, swSWFair}
-	res, err := swGrid(o, cfg, "default", workload.DefaultSWMix(), pols)
+	pols := swPair
+	res, err := swGrid(o, swRun{Cfg: cfg}, pols...)
 	if err != nil {
 		return nil, err
 	}
@@ -43,40 +44,35 @@ func runSWConcurrency(o Options, cfg swConfig) (*Result, error) {
 			"concurrency 'less than half' in the last; ShuffleWatcher's map and reduce concurrency are lower.",
 		},
 	}
-	c := &report.Table{Headers: row("scheduler", "third", "class", []string{"map", "map_min", "map_max"},
+	c := &report.Table{Headers: harness.Row("scheduler", "third", "class", []string{"map", "map_min", "map_max"},
 		[]string{"reduce", "reduce_min", "reduce_max"}, "paper_map", "paper_reduce")}
-	classes := []workload.ShuffleClass{swAllClasses, workload.ClassHeavy, workload.ClassMedium, workload.ClassLight}
 	for pi, p := range pols {
 		for k := range 3 {
 			var cells []string
-			for _, cl := range classes {
-				var m, r stat
+			for _, cl := range swAllAndClasses {
+				var m, r harness.Stat
 				for _, run := range res[pi] {
 					var ms, rs []float64
-					for _, i := range run.measured() {
-						pj := &run.probe.jobs[i]
-						if !pj.concOK[k] || (cl != swAllClasses && swClassOf(&run.jobs[i]) != cl) {
+					for _, i := range run.measured(cl) {
+						pj := &run.probe.Jobs[i]
+						if !pj.ConcOK[k] {
 							continue
 						}
-						ms = append(ms, pj.conc[sched.MapTask][k])
-						rs = append(rs, pj.conc[sched.ReduceTask][k])
+						ms = append(ms, pj.Conc[sched.MapTask][k])
+						rs = append(rs, pj.Conc[sched.ReduceTask][k])
 					}
 					if len(ms) > 0 {
-						m.add(meanOf(ms))
-						r.add(meanOf(rs))
+						m.Add(harness.MeanOf(ms))
+						r.Add(harness.MeanOf(rs))
 					}
-				}
-				name := "all"
-				if cl != swAllClasses {
-					name = cl.String()
 				}
 				paper := swPaperFig9[p.Label][k]
 				if cl != swAllClasses {
 					paper = [2]string{"", ""}
 				}
-				c.AddRow(row(p.Label, swThirds[k], name, m.csv(3), r.csv(3), paper[0], paper[1])...)
+				c.AddRow(harness.Row(p.Label, swThirds[k], swClassName(cl), m.CSV(3), r.CSV(3), paper[0], paper[1])...)
 				if cl != workload.ClassMedium {
-					cells = append(cells, m.text(2), r.text(2))
+					cells = append(cells, m.Text(2), r.Text(2))
 				}
 			}
 			paper := swPaperFig9[p.Label][k]
@@ -93,80 +89,73 @@ func runSWConcurrency(o Options, cfg swConfig) (*Result, error) {
 // leaves NASS (the chosen user's jobs with a map pending at each map
 // decision). Fair is the reference for the last two.
 func runSWPlacement(o Options, cfg swConfig) (*Result, error) {
-	pols := []PolicySpec{swFair, swSWFair, swSWRelaxed}
-	res, err := swGrid(o, cfg, "default", workload.DefaultSWMix(), pols)
+	pols := []harness.PolicySpec{swFair, swSWFair, swSWRelaxed}
+	res, err := swGrid(o, swRun{Cfg: cfg}, pols...)
 	if err != nil {
 		return nil, err
 	}
 	type R struct {
 		label, class                                  string
-		pref, onPref, wanted, inRack, sole, pend, sat stat
+		pref, onPref, wanted, inRack, sole, pend, sat harness.Stat
 	}
 	var rows []R
 	for pi, p := range pols {
 		isSW := p.Label != swFair.Label
-		for _, cl := range append([]workload.ShuffleClass{swAllClasses}, swClasses...) {
-			var pref, onPref, wanted, inRack, sole, pend, sat stat
+		for _, cl := range swAllAndClasses {
+			var pref, onPref, wanted, inRack, sole, pend, sat harness.Stat
 			for _, run := range res[pi] {
 				var np, sp float64
 				var maps, mapsOn, reds, redsOn int
 				var produced, cross float64
-				for _, i := range run.measured() {
-					if cl != swAllClasses && swClassOf(&run.jobs[i]) != cl {
-						continue
-					}
-					pj := &run.probe.jobs[i]
+				for _, i := range run.measured(cl) {
+					pj := &run.probe.Jobs[i]
 					np++
-					sp += float64(pj.prefRacks)
-					maps += pj.maps
-					mapsOn += pj.mapsOnPref
-					reds += pj.reduces
-					redsOn += pj.redsOnWants
-					produced += run.traffic[i].ShuffleProduced
-					cross += run.traffic[i].ShuffleCross
+					sp += float64(pj.PrefRacks)
+					maps += pj.Maps
+					mapsOn += pj.MapsOnPref
+					reds += pj.Reduces
+					redsOn += pj.RedsOnWants
+					produced += run.probe.ByJob[i].ShuffleProduced
+					cross += run.probe.ByJob[i].ShuffleCross
 				}
 				if isSW && np > 0 {
-					pref.add(sp / np)
+					pref.Add(sp / np)
 				}
 				if isSW && maps > 0 {
-					onPref.add(100 * float64(mapsOn) / float64(maps))
+					onPref.Add(100 * float64(mapsOn) / float64(maps))
 				}
 				if isSW && reds > 0 {
-					wanted.add(100 * float64(redsOn) / float64(reds))
+					wanted.Add(100 * float64(redsOn) / float64(reds))
 				}
 				if produced > 0 {
-					inRack.add(100 * (1 - cross/produced))
+					inRack.Add(100 * (1 - cross/produced))
 				}
 				pr := run.probe
-				if cl == swAllClasses && pr.mapDecisions > 0 {
-					sole.add(100 * float64(pr.soleJob) / float64(pr.mapDecisions))
-					pend.add(float64(pr.pendingJobs) / float64(pr.mapDecisions))
+				if cl == swAllClasses && pr.MapDecisions > 0 {
+					sole.Add(100 * float64(pr.SoleJob) / float64(pr.MapDecisions))
+					pend.Add(float64(pr.PendingJobs) / float64(pr.MapDecisions))
 				}
-				if cl == swAllClasses && isSW && pr.decisions > 0 {
-					sat.add(100 * float64(pr.saturated) / float64(pr.decisions))
+				if cl == swAllClasses && isSW && pr.Decisions > 0 {
+					sat.Add(100 * float64(pr.Saturated) / float64(pr.Decisions))
 				}
 			}
-			name := "all"
-			if cl != swAllClasses {
-				name = cl.String()
-			}
-			rows = append(rows, R{p.Label, name, pref, onPref, wanted, inRack, sole, pend, sat})
+			rows = append(rows, R{p.Label, swClassName(cl), pref, onPref, wanted, inRack, sole, pend, sat})
 		}
 	}
-	return table[R]{
-		title: "shufflewatcher/placement: do SAMP's and SARP's preferences take effect? (diagnostic for Fig. 12-13); " + cfg.describe(o),
-		cols: []column[R]{
-			key("scheduler", "scheduler", func(r R) string { return r.label }),
-			key("class", "class", func(r R) string { return r.class }),
-			spread("PreferredMapRacks", "pref_racks", 1, 2, func(r R) stat { return r.pref }),
-			spread("maps on a preferred rack %", "maps_on_pref_pct", 0, 1, func(r R) stat { return r.onPref }),
-			spread("reduces where SARP wanted %", "reduces_sarp_wanted_pct", 0, 1, func(r R) stat { return r.wanted }),
-			spread("shuffle within a rack %", "shuffle_in_rack_pct", 1, 2, func(r R) stat { return r.inRack }),
-			spread("map decisions: user had 1 job with maps %", "sole_job_map_decisions_pct", 0, 1, func(r R) stat { return r.sole }),
-			spread("jobs with maps of the user", "user_jobs_with_maps", 2, 3, func(r R) stat { return r.pend }),
-			spread("decisions on a saturated rack %", "saturated_decisions_pct", 0, 1, func(r R) stat { return r.sat }),
+	return harness.Table[R]{
+		Title: "shufflewatcher/placement: do SAMP's and SARP's preferences take effect? (diagnostic for Fig. 12-13); " + cfg.describe(o),
+		Cols: []harness.Column[R]{
+			harness.Key("scheduler", "scheduler", func(r R) string { return r.label }),
+			harness.Key("class", "class", func(r R) string { return r.class }),
+			harness.Spread("PreferredMapRacks", "pref_racks", 1, 2, func(r R) harness.Stat { return r.pref }),
+			harness.Spread("maps on a preferred rack %", "maps_on_pref_pct", 0, 1, func(r R) harness.Stat { return r.onPref }),
+			harness.Spread("reduces where SARP wanted %", "reduces_sarp_wanted_pct", 0, 1, func(r R) harness.Stat { return r.wanted }),
+			harness.Spread("shuffle within a rack %", "shuffle_in_rack_pct", 1, 2, func(r R) harness.Stat { return r.inRack }),
+			harness.Spread("map decisions: user had 1 job with maps %", "sole_job_map_decisions_pct", 0, 1, func(r R) harness.Stat { return r.sole }),
+			harness.Spread("jobs with maps of the user", "user_jobs_with_maps", 2, 3, func(r R) harness.Stat { return r.pend }),
+			harness.Spread("decisions on a saturated rack %", "saturated_decisions_pct", 0, 1, func(r R) harness.Stat { return r.sat }),
 		},
-		notes: []string{
+		Notes: []string{
 			"jobs submitted in the window (decisions: those made in the window); mean (min-max) over seeds. PreferredMapRacks: mean number",
 			"of racks SAMP chose per job. Maps on a preferred rack: of all maps launched (a random rack is 1 in 10). Reduces where SARP",
 			"wanted: launched on a rack whose PreferredReducesPerRack was not yet met (Fig. 3 lines 8/13). Shuffle within a rack: map output",
@@ -175,8 +164,8 @@ func runSWPlacement(o Options, cfg swConfig) (*Result, error) {
 			"job's map, as Fair does), and how often NetSat had flagged the offering rack. Paper: SAMP's predicted and the actual map",
 			"output are 'so close' that MapCompletionThreshold does not matter (4.2), and SARP 'localizes most of the Shuffle' (1).",
 		},
-		wall: swWallNote(res),
-	}.result(rows), nil
+		Wall: swWallNote(res),
+	}.Result(rows), nil
 }
 
 // swUserCounts are Fig. 14(a)'s points. The paper varies "the number of
@@ -200,79 +189,77 @@ var swUserCounts = []struct {
 func runSWUsers(o Options, cfg swConfig) (*Result, error) {
 	type R struct {
 		jobsPerUser, users, paper                    string
-		perUser, active, pend, fair, sw, tx, tax, cx stat
+		perUser, active, pend, fair, sw, tx, tax, cx harness.Stat
 	}
 	var rows []R
 	var all [][]*swOutcome
 	for _, u := range swUserCounts {
-		res, err := swGridUsers(o, cfg, "default", workload.DefaultSWMix(), swMixPols, u.Users)
+		res, err := swGrid(o, swRun{Cfg: cfg, Users: u.Users}, swPair...)
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, res...)
 		fair, sw := res[0], res[1]
-		var perUser, active, pend stat
+		var perUser, active, pend harness.Stat
 		for _, r := range sw {
 			n := len(r.jobs)
 			users := float64(u.Users)
 			if u.Users == swUserPerJob {
 				users = float64(n)
 			}
-			perUser.add(float64(n) / users)
+			perUser.Add(float64(n) / users)
 			var a []float64
 			for _, row := range r.series {
 				if cfg.inWindow(row.T) {
 					a = append(a, float64(row.ActiveJobs))
 				}
 			}
-			active.add(meanOf(a) / users)
-			if r.probe.mapDecisions > 0 {
-				pend.add(float64(r.probe.pendingJobs) / float64(r.probe.mapDecisions))
+			active.Add(harness.MeanOf(a) / users)
+			if r.probe.MapDecisions > 0 {
+				pend.Add(float64(r.probe.PendingJobs) / float64(r.probe.MapDecisions))
 			}
 		}
-		tput := func(r *swOutcome) float64 { return r.throughput(swAllClasses) }
-		tx := ratioSeeds(sw, fair, tput)
-		tax := ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.turnaround() })
-		cx := ratioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).crossNoOutput() })
+		tx := harness.RatioSeeds(sw, fair, swThroughput)
+		tax := harness.RatioSeeds(sw, fair, (*swOutcome).turnaround)
+		cx := harness.RatioSeeds(sw, fair, func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).CrossNoOutput() })
 		users := strconv.Itoa(u.Users)
 		if u.Users == swUserPerJob {
 			users = "one per job"
 		}
-		rows = append(rows, R{u.JobsPerUser, users, u.Paper, perUser, active, pend, overSeeds(fair, tput), overSeeds(sw, tput), tx, tax, cx})
+		rows = append(rows, R{u.JobsPerUser, users, u.Paper, perUser, active, pend, harness.OverSeeds(fair, swThroughput), harness.OverSeeds(sw, swThroughput), tx, tax, cx})
 	}
-	x := func(head, csv string, v func(R) stat) column[R] { return spread(head, csv, 2, 4, v) }
-	return table[R]{
-		title: "shufflewatcher/users: SW-fair over Fair by jobs per user at the same arrivals (paper Fig. 14(a)); " + cfg.describe(o),
-		cols: []column[R]{
-			key("jobs per user (paper's run)", "jobs_per_user", func(r R) string { return r.jobsPerUser }),
-			key("users", "users", func(r R) string { return r.users }),
-			both("jobs per user (our arrivals)", func(r R) string { return r.perUser.text(1) }, "our_jobs_per_user", func(r R) string { return num(r.perUser.mean(), 2) }),
-			spread("active jobs per user", "active_jobs_per_user", 2, 3, func(r R) stat { return r.active }),
-			spread("jobs with maps of the chosen user (SW-fair)", "user_jobs_with_maps", 2, 3, func(r R) stat { return r.pend }),
-			shown("Fair jobs/h", func(r R) string { return r.fair.text(1) }),
-			shown("SW-fair jobs/h", func(r R) string { return r.sw.text(1) }),
-			x("throughput x", "throughput_x", func(r R) stat { return r.tx }),
-			paper("paper", "paper_throughput_x", func(r R) string { return r.paper }),
-			x("turnaround x", "turnaround_x", func(r R) stat { return r.tax }),
-			x("cross-rack x", "cross_rack_x", func(r R) stat { return r.cx }),
+	return harness.Table[R]{
+		Title: "shufflewatcher/users: SW-fair over Fair by jobs per user at the same arrivals (paper Fig. 14(a)); " + cfg.describe(o),
+		Cols: []harness.Column[R]{
+			harness.Key("jobs per user (paper's run)", "jobs_per_user", func(r R) string { return r.jobsPerUser }),
+			harness.Key("users", "users", func(r R) string { return r.users }),
+			harness.Both("jobs per user (our arrivals)", func(r R) string { return r.perUser.Text(1) }, "our_jobs_per_user", func(r R) string { return harness.Num(r.perUser.Mean(), 2) }),
+			harness.Spread("active jobs per user", "active_jobs_per_user", 2, 3, func(r R) harness.Stat { return r.active }),
+			harness.Spread("jobs with maps of the chosen user (SW-fair)", "user_jobs_with_maps", 2, 3, func(r R) harness.Stat { return r.pend }),
+			harness.Shown("Fair jobs/h", func(r R) string { return r.fair.Text(1) }),
+			harness.Shown("SW-fair jobs/h", func(r R) string { return r.sw.Text(1) }),
+			harness.Spread("throughput x", "throughput_x", 2, 4, func(r R) harness.Stat { return r.tx }),
+			harness.Paper("paper", "paper_throughput_x", func(r R) string { return r.paper }),
+			harness.Spread("turnaround x", "turnaround_x", 2, 4, func(r R) harness.Stat { return r.tax }),
+			harness.Spread("cross-rack x", "cross_rack_x", 2, 4, func(r R) harness.Stat { return r.cx }),
 		},
-		notes: []string{
+		Notes: []string{
 			"users = 360 / jobs per user (the paper's 4-h run at one job per 40 s); the arrivals, benchmarks and sizes are the same at every point.",
 			"Active jobs per user: mean over the window of active jobs / users. Jobs with maps: at SW-fair's map decisions, the chosen user's",
 			"jobs with a map pending (NASS's choice). x = SW-fair / Fair on the same seed, mean (min-max). Paper (5.4): 1.16 with one job per",
 			"user (16-node cluster), 1.39 at 12 (default), 'higher improvements with more jobs per user'; 9 and 18 are not given in the text.",
 		},
-		wall: swWallNote(all),
-	}.result(rows), nil
+		Wall: swWallNote(all),
+	}.Result(rows), nil
 }
 
 // swShufflePerHour is Fair's shuffle of the jobs submitted in the window,
 // GB an hour of window, beside Table 3's 1344 GB in 4 h (a calibration
 // check printed under shufflewatcher/main).
 func swShufflePerHour(fair []*swOutcome) string {
-	s := overSeeds(fair, func(r *swOutcome) float64 {
+	s := harness.OverSeeds(fair, func(r *swOutcome) float64 {
 		return swGB(r.trafficOf(swAllClasses).ShuffleTotal) / (r.cfg.WindowS / 3600)
 	})
 	return fmt.Sprintf("Fair's shuffle (jobs submitted in the window): %s GB per hour of window; Table 3: %s GB per hour",
-		s.text(0), num(swTable3ShuffleBytes/1e9/(swTable3S/3600), 0))
+		s.Text(0), harness.Num(swTable3ShuffleBytes/1e9/(swTable3S/3600), 0))
 }

@@ -2,10 +2,10 @@ package experiment
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/workload"
@@ -41,10 +41,10 @@ const swKeepUp = 0.95
 
 // swRegimePairs are the comparisons the paper reports: each
 // ShuffleWatcher variant over its base (Fig. 8).
-var swRegimePairs = [][2]PolicySpec{{swSWFair, swFair}, {swSWRelaxed, swDelay}, {swSWDRF, swDRF}}
+var swRegimePairs = [][2]harness.PolicySpec{{swSWFair, swFair}, {swSWRelaxed, swDelay}, {swSWDRF, swDRF}}
 
 // swRegime is one point of the regime: the task-cost factor, the users
-// and the placement of inputs; a zero Factor is no regime (swKey).
+// and the placement of inputs; a zero Factor is no regime (swRun).
 type swRegime struct {
 	Factor    float64
 	Users     int
@@ -66,12 +66,10 @@ func swRegimeCluster(g swRegime) (cluster.Config, sim.Params) {
 	return cl, eng
 }
 
-// swRegimeRun is the run of policy p on regime g with seed: Table 1's mix
-// at Table 3's volume, every task's CPU cost per byte times the factor,
-// inputs placed as the regime says (swExec), in swCache.
-func swRegimeRun(g swRegime, p PolicySpec, seed uint64) swRunSpec {
-	return swRunSpec{key: swKey{p.Label, "default", seed, swTable3.Name, g.Users, g}, spec: p, cfg: swTable3, mix: workload.DefaultSWMix()}
-}
+// swRegimeRun is the run on regime g: Table 1's mix at Table 3's volume,
+// every task's CPU cost per byte times the factor, inputs placed as the
+// regime says (swRun.exec).
+func swRegimeRun(g swRegime) swRun { return swRun{Cfg: swTable3, Users: g.Users, Regime: g} }
 
 // swArrivalsPerHour is the arrival rate the operating point is measured
 // against.
@@ -79,14 +77,7 @@ const swArrivalsPerHour = 3600 / swMeanInterarrivalS
 
 // swMeanThroughput is the mean over runs (seeds) of their steady window's
 // throughput: a point of Delay's curve, which the operating point reads.
-func swMeanThroughput(runs []*swOutcome) float64 {
-	var s sample
-	for _, r := range runs {
-		s.add(r.throughput(swAllClasses))
-	}
-	m, _ := s.meanSE()
-	return m
-}
+func swMeanThroughput(runs []*swOutcome) float64 { return harness.SampleOf(runs, swThroughput).Mean() }
 
 // swOperatingFactor is section 4.3's rule applied to Delay's curve: the
 // largest factor at which Delay still keeps up (its mean steady-state
@@ -106,7 +97,7 @@ func swOperatingFactor(factors []float64, delayThroughput []float64) float64 {
 // the table reads (Delay's, for the operating point, and both of each
 // pair's) is one of them: before any run, so that a pair naming a policy
 // the grid left out is an error naming it, not an index out of range.
-func swRegimePolicyIndex(pols []PolicySpec, pairs [][2]PolicySpec) (map[string]int, error) {
+func swRegimePolicyIndex(pols []harness.PolicySpec, pairs [][2]harness.PolicySpec) (map[string]int, error) {
 	idx := map[string]int{}
 	for pi, p := range pols {
 		idx[p.Label] = pi
@@ -124,130 +115,87 @@ func swRegimePolicyIndex(pols []PolicySpec, pairs [][2]PolicySpec) (map[string]i
 }
 
 func runSWRegime(o Options) (*Result, error) {
-	pols := []PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
+	pols := swMainPols
 	polIndex, err := swRegimePolicyIndex(pols, swRegimePairs)
 	if err != nil {
 		return nil, err
 	}
-	var specs []swRunSpec
 	var grid []swRegime
+	var runs []func(harness.PolicySpec, uint64) swRun
 	for _, pl := range swRegimePlacements {
 		for _, u := range swRegimeUsers {
 			for _, f := range swRegimeFactors {
 				g := swRegime{Factor: f, Users: u, Placement: pl, UplinkMbps: swCluster().RackUplinkMbps}
-				grid = append(grid, g)
-				for _, p := range pols {
-					for _, s := range o.seeds() {
-						specs = append(specs, swRegimeRun(g, p, s))
-					}
-				}
+				grid, runs = append(grid, g), append(runs, swRegimeRun(g).at)
 			}
 		}
 	}
-	outs, err := swRuns(o, specs)
+	res, err := swCache.Grids(o, pols, runs)
 	if err != nil {
 		return nil, err
 	}
-	n := len(o.seeds())
-	runsOf := func(gi int, label string) []*swOutcome {
-		k := (gi*len(pols) + polIndex[label]) * n
-		return outs[k : k+n]
-	}
+	runsOf := func(gi int, p harness.PolicySpec) []*swOutcome { return res[gi][polIndex[p.Label]] }
 	// The operating point of each (placement, users), from Delay alone.
 	operating := map[[2]int]float64{}
 	for gi := 0; gi < len(grid); gi += len(swRegimeFactors) {
 		var tp []float64
 		for k := range swRegimeFactors {
-			tp = append(tp, swMeanThroughput(runsOf(gi+k, swDelay.Label)))
+			tp = append(tp, swMeanThroughput(runsOf(gi+k, swDelay)))
 		}
-		g := grid[gi]
-		operating[[2]int{int(g.Placement), g.Users}] = swOperatingFactor(swRegimeFactors, tp)
+		operating[[2]int{int(grid[gi].Placement), grid[gi].Users}] = swOperatingFactor(swRegimeFactors, tp)
 	}
 	type R struct {
 		g               swRegime
-		pair            [2]PolicySpec
-		dt, busy        float64
-		op              string
-		tx, tax, sx, ox sample
+		pair            [2]harness.PolicySpec
+		delay, rs, base []*swOutcome
+		op              bool
 	}
 	var rows []R
 	for gi, g := range grid {
-		var dt, busy sample
-		for _, r := range runsOf(gi, swDelay.Label) {
-			dt.add(r.throughput(swAllClasses))
-			busy.add(r.mapSlotsBusy())
-		}
-		dtm, _ := dt.meanSE()
-		bm, _ := busy.meanSE()
-		op := ""
-		if operating[[2]int{int(g.Placement), g.Users}] == g.Factor {
-			op = "yes"
-		}
 		for _, pair := range swRegimePairs {
-			rs, base := runsOf(gi, pair[0].Label), runsOf(gi, pair[1].Label)
-			r := R{g: g, pair: pair, dt: dtm, busy: bm, op: op}
-			for s := range rs {
-				r.tx.addRatio(rs[s].throughput(swAllClasses), base[s].throughput(swAllClasses))
-				r.tax.addRatio(rs[s].turnaround(), base[s].turnaround())
-				ra, rb := rs[s].trafficOf(swAllClasses), base[s].trafficOf(swAllClasses)
-				r.sx.addRatio(ra.ShuffleCross, rb.ShuffleCross)
-				r.ox.addRatio(ra.OutputCross, rb.OutputCross)
-			}
-			rows = append(rows, r)
+			rows = append(rows, R{g, pair, runsOf(gi, swDelay), runsOf(gi, pair[0]), runsOf(gi, pair[1]), operating[[2]int{int(g.Placement), g.Users}] == g.Factor})
 		}
 	}
-	t := table[R]{
-		title: fmt.Sprintf("shufflewatcher/regime: the paper's cluster under %s, Table 1 mix at Table 3's volume (sizes x %s), "+
+	dt := func(r R) float64 { return swMeanThroughput(r.delay) }
+	busy := func(r R) float64 { return harness.SampleOf(r.delay, (*swOutcome).mapSlotsBusy).Mean() }
+	x := func(head, csv string, v func(*swOutcome) float64) harness.Column[R] {
+		return harness.MeanSE(head, csv, func(r R) harness.Sample { return harness.RatioSample(r.rs, r.base, v) })
+	}
+	return harness.Table[R]{
+		Title: fmt.Sprintf("shufflewatcher/regime: the paper's cluster under %s, Table 1 mix at Table 3's volume (sizes x %s), "+
 			"mean inter-arrival 40 s; every task's CPU cost per byte x the factor; %s",
-			swRegimeProfile, num(swTable3.scale(), 3), swTable3.describe(o)),
-		cols: []column[R]{
-			both("input", func(r R) string { return r.g.Placement.String() }, "placement", func(r R) string { return r.g.Placement.String() }),
-			key("users", "users", func(r R) string { return strconv.Itoa(r.g.Users) }),
-			key("task cost x", "factor", func(r R) string { return num(r.g.Factor, 0) }),
-			both("Delay jobs/h", func(r R) string { return fmt.Sprintf("%.1f", r.dt) }, "delay_jobs_per_h", func(r R) string { return numOrEmpty(r.dt) }),
-			both("Delay map slots busy", func(r R) string { return fmt.Sprintf("%.0f%%", 100*r.busy) }, "delay_map_slots_busy", func(r R) string { return numOrEmpty(r.busy) }),
-			{head: "pair", text: func(r R) string { return r.pair[0].Label + " / " + r.pair[1].Label },
-				csv: []string{"policy", "baseline"}, cells: func(r R) []string { return []string{r.pair[0].Label, r.pair[1].Label} }},
-			meanSE("throughput x", "throughput_x", func(r R) sample { return r.tx }),
-			meanSE("turnaround x", "turnaround_x", func(r R) sample { return r.tax }),
-			meanSE("cross-rack shuffle x", "cross_rack_shuffle_x", func(r R) sample { return r.sx }),
-			meanSE("cross-rack output x", "cross_rack_output_x", func(r R) sample { return r.ox }),
-			key("operating point", "operating_point", func(r R) string { return r.op }),
+			swRegimeProfile, harness.Num(swTable3.scale(), 3), swTable3.describe(o)),
+		Cols: []harness.Column[R]{
+			harness.Key("input", "placement", func(r R) string { return r.g.Placement.String() }),
+			harness.Key("users", "users", func(r R) string { return strconv.Itoa(r.g.Users) }),
+			harness.Key("task cost x", "factor", func(r R) string { return harness.Num(r.g.Factor, 0) }),
+			harness.Both("Delay jobs/h", func(r R) string { return fmt.Sprintf("%.1f", dt(r)) }, "delay_jobs_per_h", func(r R) string { return harness.NumOrEmpty(dt(r)) }),
+			harness.Both("Delay map slots busy", func(r R) string { return fmt.Sprintf("%.0f%%", 100*busy(r)) }, "delay_map_slots_busy", func(r R) string { return harness.NumOrEmpty(busy(r)) }),
+			{Head: "pair", Text: func(r R) string { return r.pair[0].Label + " / " + r.pair[1].Label },
+				CSV: []string{"policy", "baseline"}, Cells: func(r R) []string { return []string{r.pair[0].Label, r.pair[1].Label} }},
+			x("throughput x", "throughput_x", swThroughput),
+			x("turnaround x", "turnaround_x", (*swOutcome).turnaround),
+			x("cross-rack shuffle x", "cross_rack_shuffle_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).ShuffleCross }),
+			x("cross-rack output x", "cross_rack_output_x", func(r *swOutcome) float64 { return r.trafficOf(swAllClasses).OutputCross }),
+			harness.Key("operating point", "operating_point", func(r R) string { return map[bool]string{true: "yes"}[r.op] }),
 		},
-	}
-	t.notes = []string{
-		fmt.Sprintf("x: the ShuffleWatcher variant's figure over its base's (Fig. 8's pairs) on the same seed, mean ± standard error over %d seeds; "+
-			"throughput: jobs finishing in the steady window per hour; turnaround and traffic: jobs submitted in it; cross-rack shuffle and "+
-			"cross-rack reduce output (the replicas' off-rack hop) apart", o.Seeds),
-		fmt.Sprintf("operating point: section 4.3's rule on Delay's curve alone, the largest factor at which Delay's mean steady-state "+
-			"throughput is at least %.0f%% of the arrival rate (%.0f jobs/h), for each placement and user count", 100*swKeepUp, swArrivalsPerHour),
-		"Delay map slots busy: the share of the window's map-slot time Delay's map attempts held (mean over seeds)",
-		"paper (Fig. 8, 30 users): SW-fair / Fair throughput 1.39, turnaround 0.73; SW-relaxed / Delay 1.46, 0.68; SW-DRF / DRF similar to SW-fair",
-	}
-	return t.result(rows), nil
+		Notes: []string{
+			fmt.Sprintf("x: the ShuffleWatcher variant's figure over its base's (Fig. 8's pairs) on the same seed, mean ± standard error over %d seeds; "+
+				"throughput: jobs finishing in the steady window per hour; turnaround and traffic: jobs submitted in it; cross-rack shuffle and "+
+				"cross-rack reduce output (the replicas' off-rack hop) apart", o.Seeds),
+			fmt.Sprintf("operating point: section 4.3's rule on Delay's curve alone, the largest factor at which Delay's mean steady-state "+
+				"throughput is at least %.0f%% of the arrival rate (%.0f jobs/h), for each placement and user count", 100*swKeepUp, swArrivalsPerHour),
+			"Delay map slots busy: the share of the window's map-slot time Delay's map attempts held (mean over seeds)",
+			"paper (Fig. 8, 30 users): SW-fair / Fair throughput 1.39, turnaround 0.73; SW-relaxed / Delay 1.46, 0.68; SW-DRF / DRF similar to SW-fair",
+		},
+	}.Result(rows), nil
 }
 
 // mapSlotsBusy is the share of the steady window's map-slot time that map
 // attempts held: the slots' load, read from the timeseries of running maps.
 func (r *swOutcome) mapSlotsBusy() float64 {
 	cl := swCluster().WithDefaults()
-	slots := float64(cl.Racks * cl.NodesPerRack * cl.MapSlots)
-	var busy, span float64
-	for i, row := range r.series {
-		if !r.cfg.inWindow(row.T) {
-			continue
-		}
-		dt := 60.0
-		if i+1 < len(r.series) {
-			dt = r.series[i+1].T - row.T
-		}
-		busy += float64(row.RunningMaps) * dt
-		span += dt
-	}
-	if span == 0 {
-		return math.NaN()
-	}
-	return busy / (slots * span)
+	return harness.MapSlotsBusy(r.series, float64(cl.Racks*cl.NodesPerRack*cl.MapSlots), r.cfg.inWindow)
 }
 
 // The map's axes: the task-cost factor (the slots' load) across, the racks'
@@ -263,34 +211,22 @@ var (
 // costs. The paper's operating point is the cell of its 500 Mbps uplinks
 // at the factor section 4.3's rule picks from Delay's runs there.
 func runSWMap(o Options) (*Result, error) {
-	var delay []swRunSpec
-	for _, f := range swMapFactors {
-		for _, s := range o.seeds() {
-			delay = append(delay, swRegimeRun(swRegime{Factor: f, Users: swUsers, UplinkMbps: 500}, swDelay, s))
-		}
-	}
-	outs, err := swRuns(o, delay)
-	if err != nil {
-		return nil, err
-	}
-	n := len(o.seeds())
 	var tp []float64
-	for i := range swMapFactors {
-		tp = append(tp, swMeanThroughput(outs[i*n:(i+1)*n]))
-	}
-	op := swOperatingFactor(swMapFactors, tp)
-	m := swMap()
-	for xi, f := range swMapFactors {
-		if f == op {
-			m.Marks = map[[2]int]string{{xi, 1}: "paper"}
+	for _, f := range swMapFactors {
+		res, err := swCache.Grid(o, []harness.PolicySpec{swDelay}, swRegimeRun(swRegime{Factor: f, Users: swUsers, UplinkMbps: 500}).at)
+		if err != nil {
+			return nil, err
 		}
+		tp = append(tp, swMeanThroughput(res[0]))
 	}
-	return runMap(o, m)
+	m := swMap()
+	m.Mark(swOperatingFactor(swMapFactors, tp), 500, "paper")
+	return harness.RunMap(o, m)
 }
 
 // swMap is the map's definition, its marks set by runSWMap.
-func swMap() regimeMap {
-	return regimeMap{
+func swMap() harness.RegimeMap {
+	return harness.RegimeMap{
 		XName: "task_cost_factor", YName: "uplink_mbps", XLabel: "task CPU cost per byte x", YLabel: "rack uplink (Mbit/s)",
 		Xs: swMapFactors, Ys: swMapUplinks, Policy: swSWFair, Baseline: swFair,
 		Title: fmt.Sprintf("shufflewatcher/map: SW-fair over Fair by the slots' load and the racks' uplinks; the paper's cluster (10 racks of 10 "+
@@ -299,13 +235,13 @@ func swMap() regimeMap {
 			"paper's point: its 500 Mbit/s uplinks at the task-cost factor where Delay uses the cluster most while keeping up (section 4.3's rule, as shufflewatcher/regime)",
 			"throughput: jobs finishing in the steady window per hour; turnaround: jobs submitted in it",
 		},
-		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
-			rs, err := swRuns(Options{Parallel: 1}, []swRunSpec{
-				swRegimeRun(swRegime{Factor: swMapFactors[xi], Users: swUsers, UplinkMbps: swMapUplinks[yi]}, p, seed)})
+		Run: func(_ Options, p harness.PolicySpec, xi, yi int, seed uint64) (harness.MapOutcome, error) {
+			rs, err := swCache.Runs(Options{Parallel: 1}, []swRun{
+				swRegimeRun(swRegime{Factor: swMapFactors[xi], Users: swUsers, UplinkMbps: swMapUplinks[yi]}).at(p, seed)})
 			if err != nil {
-				return mapOutcome{}, err
+				return harness.MapOutcome{}, err
 			}
-			return mapOutcome{Turnaround: rs[0].turnaround(), Throughput: rs[0].throughput(swAllClasses)}, nil
+			return harness.MapOutcome{Turnaround: rs[0].turnaround(), Throughput: rs[0].throughput(swAllClasses)}, nil
 		},
 	}
 }

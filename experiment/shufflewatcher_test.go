@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
+	"github.com/mrsched/mrsched/experiment/probe"
 	"github.com/mrsched/mrsched/metrics"
-	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -88,8 +88,8 @@ func TestSWSteadyWindow(t *testing.T) {
 		{Submit: 100, Finish: 400, Kind: "terasort"},   // first measured
 		{Submit: 1099, Finish: 1500, Kind: "terasort"}, // measured, finishes after
 		{Submit: 1100, Finish: 1150, Kind: "grep"},     // ramp-down: not measured
-	}, traffic: []swJobTraffic{{ShuffleCross: 1}, {ShuffleCross: 2}, {ShuffleCross: 4}, {ShuffleCross: 8}}}
-	if got := r.measured(); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+	}, probe: &probe.Traffic{ByJob: []probe.JobTraffic{{ShuffleCross: 1}, {ShuffleCross: 2}, {ShuffleCross: 4}, {ShuffleCross: 8}}}}
+	if got := r.measured(swAllClasses); len(got) != 2 || got[0] != 1 || got[1] != 2 {
 		t.Errorf("measured %v, want [1 2]", got)
 	}
 	if got := r.throughput(swAllClasses); math.Abs(got-2/1000.0*3600) > 1e-9 {
@@ -118,7 +118,7 @@ func TestSWRegistryNames(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for i, e := range swExperiments {
-		if e.Name != want[i] || e.run == nil || e.DefaultSeeds < 1 || e.Summary == "" || !strings.Contains(e.Source, "ShuffleWatcher") {
+		if e.Name != want[i] || e.Measure == nil || e.DefaultSeeds < 1 || e.Summary == "" || !strings.Contains(e.Source, "ShuffleWatcher") {
 			t.Errorf("experiment %d: %+v", i, e)
 		}
 		seen[e.Name]++
@@ -133,7 +133,7 @@ func TestSWRegistryNames(t *testing.T) {
 			t.Errorf("%s registered %d times", n, k)
 		}
 	}
-	for _, p := range append(append([]PolicySpec{}, swMainPols...), swNASS, swNASSSARP) {
+	for _, p := range append(append([]harness.PolicySpec{}, swMainPols...), swNASS, swNASSSARP) {
 		if _, err := p.Build(); err != nil {
 			t.Errorf("%s: %v", p.Label, err)
 		}
@@ -185,57 +185,5 @@ func TestSWWorkloadUserPerJob(t *testing.T) {
 			t.Fatalf("pool %s holds two jobs, want one job per user", per[i].Pool)
 		}
 		pools[per[i].Pool] = true
-	}
-}
-
-// probeCluster is the clock and topology swProbe reads.
-type probeCluster struct {
-	sched.Cluster
-	now  float64
-	topo *cluster.Topology
-}
-
-func (c *probeCluster) Now() float64                { return c.now }
-func (c *probeCluster) Topology() *cluster.Topology { return c.topo }
-
-// Fig. 9's concurrency is each job's running maps (reduces) over its
-// user's running tasks, time-averaged over thirds of the job's life: a job
-// alone with 3 maps (1.0), then beside its user's other map (3 of 4), then
-// with 1 reduce beside that map (reduce 1 of 2).
-func TestSWProbeConcurrencyThirds(t *testing.T) {
-	topo, err := cluster.New(swCluster())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &probeCluster{topo: topo}
-	p := newSWProbe(nil, topo, 2)
-	a := &sched.Job{Index: 0, Pool: "u", Submit: 0}
-	b := &sched.Job{Index: 1, Pool: "u", Submit: 0}
-	p.jobAdded(c, a)
-	p.jobAdded(c, b)
-	for range 3 {
-		p.launched(c, a, sched.MapTask, 0)
-	}
-	c.now = 10
-	p.launched(c, b, sched.MapTask, 1)
-	c.now = 20
-	for range 3 {
-		p.ended(c, a, sched.MapTask)
-	}
-	p.launched(c, a, sched.ReduceTask, 0)
-	c.now = 30
-	p.ended(c, a, sched.ReduceTask)
-	p.jobRemoved(c, a)
-	want := [2][3]float64{{1, 0.75, 0}, {0, 0, 0.5}}
-	got := p.jobs[0]
-	for k := range 3 {
-		if !got.concOK[k] {
-			t.Fatalf("third %d not measured, want measured: the user ran tasks throughout", k)
-		}
-		for kind := range 2 {
-			if math.Abs(got.conc[kind][k]-want[kind][k]) > 1e-9 {
-				t.Errorf("third %d, %s: concurrency %v, want %v", k, sched.TaskKind(kind), got.conc[kind][k], want[kind][k])
-			}
-		}
 	}
 }

@@ -10,12 +10,13 @@ package experiment
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/critpath"
+	"github.com/mrsched/mrsched/experiment/harness"
+	"github.com/mrsched/mrsched/experiment/probe"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
@@ -25,25 +26,27 @@ import (
 var tdExperiments = []Experiment{
 	{Name: "td/queues", Fast: true, Source: "TD paper, section V-A, Fig. 7-8, Table I", DefaultSeeds: 5,
 		Summary: "200 GB queues of small, mix and large jobs on 50 slaves: queue completion, local ratio and hotspots per fifth of the run under FIFO, Fair, TD",
-		run:     runTDQueues},
+		Measure: runTDQueues},
 	{Name: "td/data-size", Fast: true, Source: "TD paper, section V-A, Fig. 7", DefaultSeeds: 3,
 		Summary: "queue completion time of FIFO, Fair and TD against data size, 100 to 300 GB, for small, mix and large queues",
-		run:     runTDDataSize},
+		Measure: runTDDataSize,
+		Plot:    tdDataSizeFigure},
 	{Name: "td/bounds", Fast: true, Source: "TD paper, section V-B, Fig. 9", DefaultSeeds: 3,
 		Summary: "TD's queue completion time against its lower bound L (0.5-0.9) and upper bound H (1.1-1.5) on 200 GB queues",
-		run:     runTDBounds},
+		Measure: runTDBounds},
 	{Name: "td/bounds-costly", Source: "TD paper, section V-B, Fig. 9 (td/diagnose's \"both\" set-up)", DefaultSeeds: 2,
 		Summary: "td/bounds with 1 replica and 100 Mbit/s NICs, where a non-local read costs more than a map's compute",
-		run:     runTDBoundsCostly},
+		Measure: runTDBoundsCostly},
 	{Name: "td/diagnose", Source: "TD paper, section V (why TD ties FIFO here)", DefaultSeeds: 2,
 		Summary: "200 GB queues under FIFO, Fair, TD: map-slot use, idle slots while maps wait, non-local read cost, reduce tail, how often L and H bind; our set-up and costlier non-local reads",
-		run:     runTDDiagnose},
+		Measure: runTDDiagnose},
 	{Name: "td/regime", Source: "TD paper, section V-A, on its Hadoop 0.20.1 cluster's costs (README-td.md, The paper's own regime)", DefaultSeeds: 5,
 		Summary: "200 GB queues under FIFO, Fair, TD with two racks at 5:1, the hdd disk, 0.20's replica order, 3 s heartbeats without out-of-band offers, 4 s start-up: each alone, then all",
-		run:     runTDRegime},
+		Measure: runTDRegime},
 	{Name: "td/map", Source: "beyond the paper: TD's gain over FIFO around its operating point", DefaultSeeds: 5,
 		Summary: "TD / FIFO on small 200 GB queues over rack over-subscription (1-20:1) x disk seek (0-24.8 ms), td/regime's other costs on",
-		run:     mapOf(tdMap)},
+		Measure: harness.MapOf(tdMap),
+		Plot:    tdMapFigure()},
 }
 
 // ---------------------------------------------------------------------
@@ -154,7 +157,7 @@ func TDQueueJobs(c TDQueueConfig) ([]workload.Job, error) {
 	if total < t.MinMaps {
 		return nil, fmt.Errorf("td queue %s: %.0f GB is fewer than %d splits", t.Name, c.TotalGB, t.MinMaps)
 	}
-	r := rng(c.Seed, 0x7464717565756573) // "tdqueues"
+	r := harness.RNG(c.Seed, 0x7464717565756573) // "tdqueues"
 	var jobs []workload.Job
 	for rem := total; rem > 0; {
 		var m int
@@ -168,11 +171,10 @@ func TDQueueJobs(c TDQueueConfig) ([]workload.Job, error) {
 		k := TDKinds[r.IntN(len(TDKinds))]
 		id := len(jobs)
 		red := max(1, (m+5)/10)
-		j := newJob(id, fmt.Sprintf("td-%s-s%d-j%d", t.Name, c.Seed, id), id, 0, c.BlockBytes, shape{
-			maps: m, mapS: float64(c.BlockBytes) / (k.MapMiBps * (1 << 20)), reduces: red,
-			shuffleRatio: k.ShuffleRatio, outputRatio: k.OutputRatio,
+		j := harness.NewJob(id, fmt.Sprintf("td-%s-s%d-j%d", t.Name, c.Seed, id), k.Name, id, 0, c.BlockBytes, harness.Shape{
+			Maps: m, MapS: float64(c.BlockBytes) / (k.MapMiBps * (1 << 20)), Reduces: red,
+			ShuffleRatio: k.ShuffleRatio, OutputRatio: k.OutputRatio,
 		})
-		j.Kind = k.Name
 		j.Profile.ReduceSecPerByte = 1 / (k.ReduceMiBps * (1 << 20))
 		jobs = append(jobs, j)
 	}
@@ -180,153 +182,28 @@ func TDQueueJobs(c TDQueueConfig) ([]workload.Job, error) {
 }
 
 // ---------------------------------------------------------------------
-// Hotspots as one measure for every scheduler
-
-// hotWatch wraps a policy and counts hotspot occurrences with TD's own
-// definition (sched.TDStats): a node's concurrent non-local reads (maps
-// reading their block from it on another node, launch to end) rising
-// above the threshold, sched.DefaultTDConnectionLimit (4, TD's θ).
-//
-// FIFO and Fair leave the replica to the engine, which reads the nearest,
-// a random one among equally near ones (HDFS's rule). The engine does not
-// report its choice, so the wrapper makes it: for a non-local map without
-// a Source it picks the nearest replica, uniformly at random among equally
-// near ones (its own stream, keyed by the run's seed), and sets
-// Decision.Source. That is the engine's rule, so the run is the same in
-// distribution as without the wrapper, and the counted sources are the
-// ones read. On a cluster with cluster.Hadoop020's replica order
-// (td/regime) it draws by that order instead, as the engine would. TD sets
-// Source itself and is only observed.
-type hotWatch struct {
-	passThrough
-	thr int32
-	rnd *rand.Rand
-
-	reads []int32
-	runs  mapRuns[hwRead]
-	times []float64 // hotspot occurrences
-	buf   []cluster.NodeID
-}
-
-// hwRead is where a map attempt reads: the source node, and whether it is
-// another node.
-type hwRead struct {
-	src    cluster.NodeID
-	remote bool
-}
-
-func newHotWatch(inner sched.Policy, thr int, seed uint64) *hotWatch {
-	h := &hotWatch{passThrough: passTo(inner), thr: int32(thr), rnd: rng(seed, 0x686f74)} // "hot"
-	return h
-}
-
-func (h *hotWatch) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	if h.reads == nil {
-		nn := c.Topology().NumNodes()
-		h.reads = make([]int32, nn)
-	}
-	h.runs.forget()
-	d, ok := h.inner.Assign(c, o)
-	if !ok || d.Kind != sched.MapTask {
-		return d, ok
-	}
-	reps := d.Job.Input.BlockReplicas(d.Map)
-	if !d.SourceSet {
-		t := c.Topology()
-		if t.Config().ReplicaChoice == cluster.Hadoop020 {
-			// Hadoop 0.20's order (td/regime): the engine's rule for
-			// that choice, drawn from this wrapper's stream.
-			d.Source = cluster.ReadReplica(t, reps, o.Node, nil, h.rnd)
-		} else {
-			d.Source = h.nearest(t, reps, o.Node)
-		}
-		d.SourceSet = true
-	}
-	h.runs.decided(d.Job, d.Map, o.Node, hwRead{src: d.Source, remote: d.Source != o.Node})
-	return d, true
-}
-
-// nearest is the engine's replica rule: the node itself, else the nearest
-// replicas, one at random.
-func (h *hotWatch) nearest(t *cluster.Topology, reps []cluster.NodeID, n cluster.NodeID) cluster.NodeID {
-	if slices.Contains(reps, n) {
-		return n
-	}
-	best := cluster.Reach(math.MaxInt8)
-	h.buf = h.buf[:0]
-	for _, r := range reps {
-		switch reach := t.ReachOf(r, n); {
-		case reach < best:
-			best = reach
-			h.buf = append(h.buf[:0], r)
-		case reach == best:
-			h.buf = append(h.buf, r)
-		}
-	}
-	return h.buf[h.rnd.IntN(len(h.buf))]
-}
-
-func (h *hotWatch) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	h.passThrough.TaskLaunched(c, j, k, n)
-	if k != sched.MapTask || h.reads == nil {
-		return
-	}
-	r := h.runs.launched(c, j, n, hwRead{src: n}).note
-	if r.remote {
-		h.reads[r.src]++
-		if h.reads[r.src] == h.thr+1 {
-			h.times = append(h.times, c.Now())
-		}
-	}
-}
-
-func (h *hotWatch) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	h.passThrough.TaskEnded(c, j, k, n, killed)
-	if k != sched.MapTask || h.reads == nil {
-		return
-	}
-	// Attempts that read alike count alike: which of them ended does not
-	// matter.
-	if r, ok := h.runs.ended(c, j, n, func(a, b hwRead) bool { return a == b }, false); ok && r.note.remote {
-		h.reads[r.note.src]--
-	}
-}
-
-// ---------------------------------------------------------------------
 // Runs
 
 var (
-	tdFIFO = PolicySpec{Label: "FIFO", Name: "fifo"}
-	tdFair = PolicySpec{Label: "Fair", Name: "fair"}
-	tdTD   = PolicySpec{Label: "TD", Name: "td"}
+	tdFIFO = harness.PolicySpec{Label: "FIFO", Name: "fifo"}
+	tdFair = harness.PolicySpec{Label: "Fair", Name: "fair"}
+	tdTD   = harness.PolicySpec{Label: "TD", Name: "td"}
 )
 
 // tdPolicies are the schedulers section V compares.
-var tdPolicies = []PolicySpec{tdFIFO, tdFair, tdTD}
+var tdPolicies = []harness.PolicySpec{tdFIFO, tdFair, tdTD}
 
-// tdSim is one simulation of a queue.
+// tdSim is one simulation of a queue, on td/queues' cluster and engine as
+// its set-up changes them (td_regime.go; the zero set-up: as is).
 type tdSim struct {
-	jobs    []workload.Job
-	policy  PolicySpec
-	seed    uint64
-	variant *tdVariant // nil: the E4 cluster as is
-	regime  *tdRegime  // nil: td/queues' cluster and engine (td_regime.go)
-}
-
-// cluster is the run's cluster: E4's, changed by the variant if any.
-func (r tdSim) cluster() cluster.Config {
-	c := tdCluster()
-	if r.variant != nil {
-		r.variant.cluster(&c)
-	}
-	if r.regime != nil {
-		r.regime.apply(&c)
-	}
-	return c
+	jobs   []workload.Job
+	policy harness.PolicySpec
+	seed   uint64
+	setup  tdRegime
 }
 
 // tdOut is what the TD experiments keep of a simulation: the summary's
-// measures, hotWatch's hotspots when it watched, TD's own counts under
+// measures, probe.HotWatch's hotspots when it watched, TD's own counts under
 // TD, and td/diagnose's probe's when it watched.
 type tdOut struct {
 	completionS float64 // last finish - first submit
@@ -349,30 +226,26 @@ type tdOut struct {
 	// the map phase), its local ratio (TD's own for TD), slots busy and
 	// idle while a map waited (after every job had started) over T x
 	// the last map's end, stretch of node-local and remote maps (NaN
-	// with none), the share of remote maps, completion - last map end,
-	// map offers declined while maps waited.
+	// with none), completion - last map end.
 	lowerS, probeLocal, util, idleShare, idleLastShare float64
-	stretchL, stretchR, remoteShare, tailS             float64
-	declines                                           int
+	stretchL, stretchR, tailS                          float64
 }
 
-// simulate builds r's cluster and policy, runs r's jobs under the policy
-// as wrap returns it (wrapped in an observer of its decisions), and
-// returns the finished run. label names the run in an error.
+// simulate builds r's cluster and engine, runs r's jobs under the policy
+// as wrap returns it (wrapped in an observer of its decisions), held to
+// heartbeats where the set-up says, and returns the finished run. label
+// names the run in an error.
 func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*scenario.Result, error) {
-	run := simRun{setup: Setup{Cluster: r.cluster(), Seed: r.seed}, jobs: r.jobs, policy: r.policy}
-	// Zero engine parameters: the engine's defaults, as td/queues runs.
-	if r.regime != nil {
-		run.setup.Engine = r.regime.engine()
-	}
-	run.probe = func(p sched.Policy, _ *cluster.Topology) sched.Policy {
-		p = wrap(p)
-		if r.regime != nil && r.regime.heartbeatOnly {
-			p = newHeartbeatOnly(p, run.setup.Engine.WithDefaults().HeartbeatS)
-		}
-		return p
-	}
-	res, _, err := run.simulate()
+	c, eng := tdCluster(), r.setup.engine()
+	r.setup.apply(&c)
+	res, err := harness.Run{Setup: harness.Setup{Cluster: c, Engine: eng, Seed: r.seed}, Jobs: r.jobs, Policy: r.policy,
+		Probe: func(p sched.Policy, _ *cluster.Topology) sched.Policy {
+			p = wrap(p)
+			if r.setup.heartbeatOnly {
+				p = probe.NewHeartbeatOnly(p, eng.WithDefaults().HeartbeatS)
+			}
+			return p
+		}}.Simulate()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
@@ -380,21 +253,21 @@ func (r tdSim) simulate(label string, wrap func(sched.Policy) sched.Policy) (*sc
 }
 
 // run simulates r with its policy watched as the experiment needs: hot
-// counts hotspots (hotWatch, which also picks the replica the engine
-// would), probe adds td/diagnose's tdProbe around it. what names the run
-// in an error, which a run that leaves a job unfinished is too.
-func (r tdSim) run(what string, hot, probe bool) (*tdOut, error) {
+// counts hotspots (probe.HotWatch, which also picks the replica the engine
+// would), slots adds td/diagnose's probe.SlotUse around it. what names the
+// run in an error, which a run that leaves a job unfinished is too.
+func (r tdSim) run(what string, hot, slots bool) (*tdOut, error) {
 	var inner sched.Policy
-	var w *hotWatch
-	var pr *tdProbe
+	var w *probe.HotWatch
+	var pr *probe.SlotUse
 	res, err := r.simulate(what, func(p sched.Policy) sched.Policy {
 		inner = p
 		if hot {
-			w = newHotWatch(p, sched.DefaultTDConnectionLimit, r.seed)
+			w = probe.NewHotWatch(p, sched.DefaultTDConnectionLimit, r.seed)
 			p = w
 		}
-		if probe {
-			pr = newTDProbe(p)
+		if slots {
+			pr = probe.NewSlotUse(p)
 			p = pr
 		}
 		return p
@@ -403,7 +276,7 @@ func (r tdSim) run(what string, hot, probe bool) (*tdOut, error) {
 		return nil, err
 	}
 	sum := res.Summary
-	out := &tdOut{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs), localRatio: nodeLocalShare(res.Collector.Jobs()),
+	out := &tdOut{completionS: sum.MakespanS, finished: sum.JobsCompleted, jobs: len(r.jobs), localRatio: harness.NodeLocalShare(res.Collector.Jobs()),
 		meanTurnaroundS: sum.Turnaround.Mean, crossRackGB: sum.Bytes.CrossRackTotal / 1e9}
 	if out.finished != out.jobs {
 		return nil, fmt.Errorf("%s: %d of %d jobs finished", what, out.finished, out.jobs)
@@ -412,29 +285,16 @@ func (r tdSim) run(what string, hot, probe bool) (*tdOut, error) {
 		out.heldS, out.queuedS = tb.MeanS[critpath.Held.String()], tb.MeanS[critpath.Queued.String()]
 	}
 	if w != nil {
-		for _, t := range w.times {
-			k := 0
-			if out.completionS > 0 {
-				k = min(4, max(0, int(5*t/out.completionS)))
-			}
-			out.hot[k]++
-		}
+		out.hot = w.Fifths(out.completionS)
 	}
 	if pr != nil {
 		cpu := 0.0
 		for i := range r.jobs {
 			cpu += r.jobs[i].Profile.MapSecPerByte * float64(r.jobs[i].InputBytes)
 		}
-		out.lowerS = cpu / float64(pr.T)
-		out.tailS, out.declines = sum.MakespanS-pr.lastMapEnd, pr.declines
-		if span := float64(pr.T) * pr.lastMapEnd; span > 0 {
-			out.util, out.idleShare, out.idleLastShare = pr.busySlotS/span, pr.idleSlotS/span, pr.idleLastS/span
-		}
-		out.stretchL, out.stretchR = pr.stretch[0].mean(), pr.stretch[1].mean()
-		if maps := pr.stretch[0].n + pr.stretch[1].n; maps > 0 {
-			out.remoteShare = float64(pr.stretch[1].n) / float64(maps)
-			out.probeLocal = 1 - out.remoteShare
-		}
+		out.lowerS, out.tailS = cpu/float64(pr.T), sum.MakespanS-pr.LastMapEnd
+		out.util, out.idleShare, out.idleLastShare = pr.Shares()
+		out.stretchL, out.stretchR, out.probeLocal = pr.Stretch(false), pr.Stretch(true), pr.LocalShare()
 	}
 	if td, ok := inner.(*sched.TD); ok {
 		s := td.Stats()
@@ -455,18 +315,9 @@ func (r tdSim) run(what string, hot, probe bool) (*tdOut, error) {
 	return out, nil
 }
 
-// nodeLocalShare is the engine's count of node-local map launches over
-// all of them, 0 with none.
-func nodeLocalShare(jobs []metrics.JobRecord) float64 {
-	var local, all int
-	for _, j := range jobs {
-		local += j.Locality[cluster.NodeLocal]
-		all += j.Locality[0] + j.Locality[1] + j.Locality[2]
-	}
-	if all == 0 {
-		return 0
-	}
-	return float64(local) / float64(all)
+// hotspots is the run's hotspot occurrences, over its whole length.
+func (x *tdOut) hotspots() float64 {
+	return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4])
 }
 
 // tdSticky is the share of TD's map launches that Algorithm 1 line 2 gave
@@ -494,43 +345,41 @@ func tdQueue(t TDQueueType, gb float64, seed uint64) ([]workload.Job, error) {
 	return TDQueueJobs(TDQueueConfig{Type: t, TotalGB: gb, BlockBytes: 64 << 20, Seed: seed})
 }
 
-// tdQueues declares td's scenarios: a queue of a type, gb GB and a seed,
-// drawn once and run by each policy through run (runGrid).
-func tdQueues[O any](gb float64, run func(tdSim) (O, error)) func(TDQueueType, uint64) (func(PolicySpec) (O, error), error) {
-	return func(qt TDQueueType, seed uint64) (func(PolicySpec) (O, error), error) {
-		jobs, err := tdQueue(qt, gb, seed)
-		if err != nil {
-			return nil, err
-		}
-		return func(p PolicySpec) (O, error) { return run(tdSim{jobs: jobs, policy: p, seed: seed}) }, nil
-	}
+// tdScenario is a queue: its type and size, and the set-up it runs on.
+type tdScenario struct {
+	qt    TDQueueType
+	gb    float64
+	setup tdRegime
 }
 
-// tdSetsGrid runs section V's schedulers on 200 GB queues of every type
-// under each of n set-ups (td/diagnose's variants, td/regime's regimes):
-// set-up i's queue of type t is scenario i x len(TDQueueTypes) + t.
-func tdSetsGrid[O any](o Options, n int, run func(r tdSim, set int) (O, error)) (grid[O], error) {
-	type setup struct {
-		set int
-		qt  TDQueueType
+// tdScenarios are 200 GB queues of every type under each of setups (none:
+// td/queues' own): set-up i's queue of type t is scenario i x
+// len(TDQueueTypes) + t.
+func tdScenarios(setups ...tdRegime) []tdScenario {
+	if len(setups) == 0 {
+		setups = []tdRegime{{}}
 	}
-	var setups []setup
-	for i := range n {
+	var out []tdScenario
+	for _, s := range setups {
 		for _, qt := range TDQueueTypes {
-			setups = append(setups, setup{i, qt})
+			out = append(out, tdScenario{qt, 200, s})
 		}
 	}
-	return runGrid(o, setups, tdPolicies, func(s setup, seed uint64) (func(PolicySpec) (O, error), error) {
-		return tdQueues(200, func(r tdSim) (O, error) { return run(r, s.set) })(s.qt, seed)
-	})
+	return out
 }
 
-// tdQueueOf is tdQueues run on E4's cluster changed by v (nil: as is),
-// with hotspots counted.
-func tdQueueOf(gb float64, v *tdVariant) func(TDQueueType, uint64) (func(PolicySpec) (*tdOut, error), error) {
-	return tdQueues(gb, func(s tdSim) (*tdOut, error) {
-		s.variant = v
-		return s.run(s.policy.Label, true, false)
+// tdGrid runs pols on every scenario for every seed of o, each queue drawn
+// once and its runs watched as hot and slots say (tdSim.run).
+func tdGrid(o Options, scs []tdScenario, pols []harness.PolicySpec, hot, slots bool) (harness.Grid[*tdOut], error) {
+	return harness.RunGrid(o, scs, pols, func(sc tdScenario, seed uint64) (func(harness.PolicySpec) (*tdOut, error), error) {
+		jobs, err := tdQueue(sc.qt, sc.gb, seed)
+		return func(p harness.PolicySpec) (*tdOut, error) {
+			what := p.Label
+			if sc.setup.name != "" {
+				what += ", " + sc.setup.name
+			}
+			return tdSim{jobs: jobs, policy: p, seed: seed, setup: sc.setup}.run(what, hot, slots)
+		}, err
 	})
 }
 
@@ -558,55 +407,50 @@ var tdPaperLocal = map[string]map[string]string{
 // runTDQueues is section V-A at the default 200 GB: for each queue type and
 // scheduler, the queue's completion time (Fig. 7 at 200 GB), the ratio of
 // node-local map launches (Fig. 8) and hotspot occurrences per fifth of
-// the run (Table I, hotWatch's definition for all three schedulers), each
+// the run (Table I, probe.HotWatch's definition for all three schedulers), each
 // averaged over Options.Seeds queues (default 5; the paper repeated 3 times).
 func runTDQueues(o Options) (*Result, error) {
-	g, err := runGrid(o, TDQueueTypes, tdPolicies, tdQueueOf(200, nil))
+	g, err := tdGrid(o, tdScenarios(), tdPolicies, true, false)
 	if err != nil {
 		return nil, err
 	}
-	type R = cell
-	queue := func(r R) string { return TDQueueTypes[r.s].Name }
-	label := func(r R) string { return tdPolicies[r.p].Label }
-	jobs := g.over(func(x *tdOut) float64 { return float64(x.jobs) })
-	comp := g.over(func(x *tdOut) float64 { return x.completionS })
-	cols := []column[R]{
-		key("queue", "queue", queue),
-		key("scheduler", "scheduler", label),
-		seedsCol[R]("queues", g.seeds),
-		both("jobs", func(r R) string { return jobs(r).text(0) }, "jobs", func(r R) string { return num(jobs(r).mean(), 1) }),
-		spread("completion (s)", "completion_s", 0, 1, comp),
-		number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).mean() / comp(R{r.s, g.pols - 1}).mean() }),
-		percent("local %", "local_pct", 1, g.over(func(x *tdOut) float64 { return x.localRatio })),
-		paper("paper", "paper_local_pct", func(r R) string { return tdPaperLocal[label(r)][queue(r)] }),
+	type R = harness.Cell
+	queue := func(r R) string { return TDQueueTypes[r.S].Name }
+	label := func(r R) string { return tdPolicies[r.P].Label }
+	jobs := g.Over(func(x *tdOut) float64 { return float64(x.jobs) })
+	comp := g.Over(func(x *tdOut) float64 { return x.completionS })
+	cols := []harness.Column[R]{
+		harness.Key("queue", "queue", queue),
+		harness.Key("scheduler", "scheduler", label),
+		harness.SeedsCol[R]("queues", g.Seeds),
+		harness.Both("jobs", func(r R) string { return jobs(r).Text(0) }, "jobs", func(r R) string { return harness.Num(jobs(r).Mean(), 1) }),
+		harness.Spread("completion (s)", "completion_s", 0, 1, comp),
+		harness.Number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).Mean() / comp(R{S: r.S, P: g.Pols - 1}).Mean() }),
+		harness.Percent("local %", "local_pct", 1, g.Over(func(x *tdOut) float64 { return x.localRatio })),
+		harness.Paper("paper", "paper_local_pct", func(r R) string { return tdPaperLocal[label(r)][queue(r)] }),
 	}
 	for k, h := range []string{"hot 1-20%", "21-40%", "41-60%", "61-80%", "81-100%"} {
-		st := g.over(func(x *tdOut) float64 { return float64(x.hot[k]) })
-		cols = append(cols, both(h, func(r R) string { return st(r).text(1) },
-			fmt.Sprintf("hot_stage%d", k+1), func(r R) string { return num(st(r).mean(), 2) }))
+		st := g.Over(func(x *tdOut) float64 { return float64(x.hot[k]) })
+		cols = append(cols, harness.Both(h, func(r R) string { return st(r).Text(1) },
+			fmt.Sprintf("hot_stage%d", k+1), func(r R) string { return harness.Num(st(r).Mean(), 2) }))
 	}
-	own := g.known(func(x *tdOut) float64 {
+	own := g.Known(func(x *tdOut) float64 {
 		if x.td == nil {
 			return math.NaN()
 		}
 		return float64(x.td.Hotspots)
 	})
 	cols = append(cols,
-		spread("hotspots", "hotspots", 1, 2, g.over(func(x *tdOut) float64 { return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4]) })),
-		column[R]{head: "paper (Table I)", text: func(r R) string { return tdPaperHot[label(r)][queue(r)][5] },
-			csv:   []string{"paper_hot_stage1", "paper_hot_stage2", "paper_hot_stage3", "paper_hot_stage4", "paper_hot_stage5", "paper_hotspots"},
-			cells: func(r R) []string { h := tdPaperHot[label(r)][queue(r)]; return h[:] }},
-		shown("TD's own count", func(r R) string {
-			if own(r).n == 0 {
-				return "-"
-			}
-			return own(r).text(1)
-		}),
+		harness.Spread("hotspots", "hotspots", 1, 2, g.Over(func(x *tdOut) float64 { return x.hotspots() })),
+		harness.Column[R]{Head: "paper (Table I)", Text: func(r R) string { return tdPaperHot[label(r)][queue(r)][5] },
+			CSV:   []string{"paper_hot_stage1", "paper_hot_stage2", "paper_hot_stage3", "paper_hot_stage4", "paper_hot_stage5", "paper_hotspots"},
+			Cells: func(r R) []string { h := tdPaperHot[label(r)][queue(r)]; return h[:] }},
+		harness.Shown("TD's own count", func(r R) string { return own(r).Text(1) }),
 	)
-	return table[R]{
-		title: fmt.Sprintf("td/queues: 200 GB queues on 50 slaves x (2 map + 2 reduce slots), 64 MB splits, %d queues each (paper section V-A, Fig. 7-8, Table I)", g.seeds),
-		cols:  cols,
-		notes: []string{
+	return harness.Table[R]{
+		Title: fmt.Sprintf("td/queues: 200 GB queues on 50 slaves x (2 map + 2 reduce slots), 64 MB splits, %d queues each (paper section V-A, Fig. 7-8, Table I)", g.Seeds),
+		Cols:  cols,
+		Notes: []string{
 			"completion: last job's finish - submission of the queue (all jobs at 0). local %: node-local map launches / all.",
 			"hot: hotspot occurrences per fifth of the run: a node's concurrent non-local reads rising above 4 (TD's θ). For",
 			"FIFO and Fair the replica read is the engine's (nearest, random among equal; one rack, so any replica), made",
@@ -614,7 +458,7 @@ func runTDQueues(o Options) (*Result, error) {
 			"Mean (min-max) over queues. Paper: TD's completion is \"significantly shorter\", more so for small jobs;",
 			"Fair/FIFO local ratio ~70% (large) and ~35% (small), TD high on all; hotspots Table I (3 runs).",
 		},
-	}.result(g.cells()), nil
+	}.Result(g.Cells()), nil
 }
 
 // ---------------------------------------------------------------------
@@ -630,57 +474,52 @@ var tdSizes = []float64{100, 150, 200, 250, 300}
 // reports only the direction (TD shortest at every size, Fair and FIFO
 // slower the more small jobs a queue has).
 func runTDDataSize(o Options) (*Result, error) {
-	type size struct {
-		qt TDQueueType
-		gb float64
-	}
-	var sizes []size
+	var sizes []tdScenario
 	for _, qt := range TDQueueTypes {
 		for _, gb := range tdSizes {
-			sizes = append(sizes, size{qt, gb})
+			sizes = append(sizes, tdScenario{qt: qt, gb: gb})
 		}
 	}
-	g, err := runGrid(o, sizes, tdPolicies, func(sz size, seed uint64) (func(PolicySpec) (*tdOut, error), error) {
-		return tdQueueOf(sz.gb, nil)(sz.qt, seed)
-	})
+	g, err := tdGrid(o, sizes, tdPolicies, true, false)
 	if err != nil {
 		return nil, err
 	}
-	type R = cell
-	comp := func(r R, p int) stat { return g.sample(r.s, p, false, func(x *tdOut) float64 { return x.completionS }) }
-	cols := []column[R]{
-		key("queue", "queue", func(r R) string { return sizes[r.s].qt.Name }),
-		key("data (GB)", "data_gb", func(r R) string { return num(sizes[r.s].gb, 0) }),
-		seedsCol[R]("queues", g.seeds),
+	type R = harness.Cell
+	comp := func(r R, p int) harness.Stat {
+		return g.Sample(r.S, p, false, func(x *tdOut) float64 { return x.completionS })
+	}
+	cols := []harness.Column[R]{
+		harness.Key("queue", "queue", func(r R) string { return sizes[r.S].qt.Name }),
+		harness.Key("data (GB)", "data_gb", func(r R) string { return harness.Num(sizes[r.S].gb, 0) }),
+		harness.SeedsCol[R]("queues", g.Seeds),
 	}
 	for pi, p := range tdPolicies {
-		cols = append(cols, spread(p.Label, strings.ToLower(p.Label)+"_s", 0, 1, func(r R) stat { return comp(r, pi) }))
+		cols = append(cols, harness.Spread(p.Label, strings.ToLower(p.Label)+"_s", 0, 1, func(r R) harness.Stat { return comp(r, pi) }))
 	}
 	cols = append(cols,
-		number("FIFO / TD", "fifo_vs_td", 2, 3, func(r R) float64 { return comp(r, 0).mean() / comp(r, 2).mean() }),
-		number("Fair / TD", "fair_vs_td", 2, 3, func(r R) float64 { return comp(r, 1).mean() / comp(r, 2).mean() }),
-		shown("paper", func(R) string { return "TD < FIFO, Fair" }))
-	var rows []R
-	for zi := range sizes {
-		rows = append(rows, R{zi, 0})
-	}
-	return table[R]{
-		title: fmt.Sprintf("td/data-size: queue completion time (s) against data size on 50 slaves, %d queue(s) per point (paper section V-A, Fig. 7)", g.seeds),
-		cols:  cols,
-		notes: []string{
+		harness.Number("FIFO / TD", "fifo_vs_td", 2, 3, func(r R) float64 { return comp(r, 0).Mean() / comp(r, 2).Mean() }),
+		harness.Number("Fair / TD", "fair_vs_td", 2, 3, func(r R) float64 { return comp(r, 1).Mean() / comp(r, 2).Mean() }),
+		harness.Shown("paper", func(R) string { return "TD < FIFO, Fair" }))
+	return harness.Table[R]{
+		Title: fmt.Sprintf("td/data-size: queue completion time (s) against data size on 50 slaves, %d queue(s) per point (paper section V-A, Fig. 7)", g.Seeds),
+		Cols:  cols,
+		Notes: []string{
 			"completion: last job's finish - queue submission. Paper (Fig. 7, values only plotted, 2-16 x 100 s): TD's",
 			"completion is shorter than FIFO's and Fair's at every size; the more small jobs, the slower Fair and FIFO.",
 		},
-	}.result(rows), nil
+	}.Result(g.Scenarios()), nil
 }
 
 // ---------------------------------------------------------------------
 // td/bounds
 
 // tdLs and tdHs are Fig. 9's sweeps; the other bound stays at its default.
+// tdPaperLs and tdPaperHs are what the text says of each point.
 var (
-	tdLs = []float64{0.5, 0.6, 0.7, 0.8, 0.9}
-	tdHs = []float64{1.1, 1.2, 1.3, 1.4, 1.5}
+	tdLs      = []float64{0.5, 0.6, 0.7, 0.8, 0.9}
+	tdHs      = []float64{1.1, 1.2, 1.3, 1.4, 1.5}
+	tdPaperLs = []string{"little change", "little change", "best", "slower (\"reduce signally\")", "slower (\"reduce signally\")"}
+	tdPaperHs = []string{"slower", "slower", "best", "slower (sticky slots)", "slower (sticky slots)"}
 )
 
 // runTDBounds is Fig. 9: TD's queue completion time on 200 GB queues
@@ -691,95 +530,83 @@ var (
 // formula (1)'s violations, the paper's explanation for H's optimum
 // ("sticky slots"). The paper's queue for the H sweep has every demand
 // <= 35, so H < 1.56; TD's default demand, min(maps, 35), is that.
-func runTDBounds(o Options) (*Result, error) { return runTDBoundsOn(o, nil) }
+func runTDBounds(o Options) (*Result, error) { return runTDBoundsOn(o) }
 
 // runTDBoundsCostly is td/bounds on td/diagnose's "both" set-up, where a
 // non-local read costs what the paper says it does.
-func runTDBoundsCostly(o Options) (*Result, error) { return runTDBoundsOn(o, &tdVariants[3]) }
+func runTDBoundsCostly(o Options) (*Result, error) { return runTDBoundsOn(o, tdVariants[3]) }
 
-func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
+// runTDBoundsOn is td/bounds on the set-up given, if any.
+func runTDBoundsOn(o Options, setup ...tdRegime) (*Result, error) {
 	type point struct {
-		sweep string
-		l, h  float64
+		sweep, paper string
+		l, h         float64
 	}
 	var pts []point
-	for _, l := range tdLs {
-		pts = append(pts, point{"L", l, sched.DefaultTDH})
+	for i, l := range tdLs {
+		pts = append(pts, point{"L", tdPaperLs[i], l, sched.DefaultTDH})
 	}
-	for _, h := range tdHs {
-		pts = append(pts, point{"H", sched.DefaultTDL, h})
+	for i, h := range tdHs {
+		pts = append(pts, point{"H", tdPaperHs[i], sched.DefaultTDL, h})
 	}
-	pols := make([]PolicySpec, len(pts))
+	pols := make([]harness.PolicySpec, len(pts))
 	for pi, pt := range pts {
-		pols[pi] = PolicySpec{Label: fmt.Sprintf("TD L=%.1f H=%.1f", pt.l, pt.h), Name: "td",
+		pols[pi] = harness.PolicySpec{Label: fmt.Sprintf("TD L=%.1f H=%.1f", pt.l, pt.h), Name: "td",
 			Params: map[string]any{"l": pt.l, "h": pt.h}}
 	}
-	g, err := runGrid(o, TDQueueTypes, pols, tdQueueOf(200, v))
+	g, err := tdGrid(o, tdScenarios(setup...), pols, true, false)
 	if err != nil {
 		return nil, err
 	}
-	name, setup := "td/bounds", ""
-	if v != nil {
-		name, setup = "td/bounds-costly", ", set-up \""+v.name+"\" ("+v.why+")"
+	name, on := "td/bounds", ""
+	for _, v := range setup {
+		name, on = "td/bounds-costly", ", set-up \""+v.name+"\" ("+v.why+")"
 	}
-	paper := func(pt point) string {
-		switch {
-		case pt.sweep == "L" && pt.l > 0.7:
-			return "slower (\"reduce signally\")"
-		case pt.sweep == "L" && pt.l < 0.7:
-			return "little change"
-		case pt.sweep == "H" && pt.h > 1.3:
-			return "slower (sticky slots)"
-		case pt.sweep == "H" && pt.h < 1.3:
-			return "slower"
-		}
-		return "best"
-	}
-	type R = cell
+	type R = harness.Cell
 	def := slices.IndexFunc(pts, func(p point) bool { return p.l == sched.DefaultTDL && p.h == sched.DefaultTDH })
-	pt := func(r R) point { return pts[r.p] }
-	comp := g.over(func(x *tdOut) float64 { return x.completionS })
-	loc := g.over(func(x *tdOut) float64 { return x.localRatio })
-	above := g.over(func(x *tdOut) float64 {
+	pt := func(r R) point { return pts[r.P] }
+	comp := g.Over(func(x *tdOut) float64 { return x.completionS })
+	loc := g.Over(func(x *tdOut) float64 { return x.localRatio })
+	above := g.Over(func(x *tdOut) float64 {
 		a := 0.0
 		for _, j := range x.td.Jobs {
 			a += j.AboveHSlotS
 		}
 		return a
 	})
-	viol := g.over(func(x *tdOut) float64 { return float64(x.td.HViolations) })
+	viol := g.Over(func(x *tdOut) float64 { return float64(x.td.HViolations) })
 	// adult reads a share of adult job-time, left out of runs with none.
-	adult := func(v func(*tdOut) float64) func(R) stat {
-		return g.known(func(x *tdOut) float64 {
+	adult := func(v func(*tdOut) float64) func(R) harness.Stat {
+		return g.Known(func(x *tdOut) float64 {
 			if x.adultS > 0 {
 				return v(x)
 			}
 			return math.NaN()
 		})
 	}
-	mean := func(head, csv string, tprec, cprec int, scale float64, v func(R) stat) column[R] {
-		return number(head, csv, tprec, cprec, func(r R) float64 { return scale * v(r).mean() })
+	mean := func(head, csv string, tprec, cprec int, scale float64, v func(R) harness.Stat) harness.Column[R] {
+		return harness.Number(head, csv, tprec, cprec, func(r R) float64 { return scale * v(r).Mean() })
 	}
-	return table[R]{
-		title: fmt.Sprintf("%s: TD's queue completion time (s) against L and H, 200 GB queues%s, %d queue(s) per point (paper section V-B, Fig. 9)", name, setup, g.seeds),
-		cols: []column[R]{
-			key("sweep", "sweep", func(r R) string { return pt(r).sweep }),
-			both("L", func(r R) string { return num(pt(r).l, 1) }, "l", func(r R) string { return num(pt(r).l, 2) }),
-			both("H", func(r R) string { return num(pt(r).h, 1) }, "h", func(r R) string { return num(pt(r).h, 2) }),
-			key("queue", "queue", func(r R) string { return TDQueueTypes[r.s].Name }),
-			seedsCol[R]("queues", g.seeds),
-			spread("completion (s)", "completion_s", 0, 1, comp),
-			number("vs default", "vs_default", 3, 4, func(r R) float64 { return comp(r).mean() / comp(R{r.s, def}).mean() }),
-			both("local %", func(r R) string { return loc(r).pct() }, "local_pct", func(r R) string { return num(100*loc(r).mean(), 2) }),
+	return harness.Table[R]{
+		Title: fmt.Sprintf("%s: TD's queue completion time (s) against L and H, 200 GB queues%s, %d queue(s) per point (paper section V-B, Fig. 9)", name, on, g.Seeds),
+		Cols: []harness.Column[R]{
+			harness.Key("sweep", "sweep", func(r R) string { return pt(r).sweep }),
+			harness.Both("L", func(r R) string { return harness.Num(pt(r).l, 1) }, "l", func(r R) string { return harness.Num(pt(r).l, 2) }),
+			harness.Both("H", func(r R) string { return harness.Num(pt(r).h, 1) }, "h", func(r R) string { return harness.Num(pt(r).h, 2) }),
+			harness.Key("queue", "queue", func(r R) string { return TDQueueTypes[r.S].Name }),
+			harness.SeedsCol[R]("queues", g.Seeds),
+			harness.Spread("completion (s)", "completion_s", 0, 1, comp),
+			harness.Number("vs default", "vs_default", 3, 4, func(r R) float64 { return comp(r).Mean() / comp(R{S: r.S, P: def}).Mean() }),
+			harness.Both("local %", func(r R) string { return loc(r).Pct() }, "local_pct", func(r R) string { return harness.Num(100*loc(r).Mean(), 2) }),
 			mean("adult time below L %", "adult_below_l_pct", 1, 2, 100, adult(func(x *tdOut) float64 { return x.belowL })),
 			mean("adult time at H %", "adult_at_h_pct", 0, 2, 100, adult(func(x *tdOut) float64 { return x.atH })),
-			mean("sticky %", "sticky_pct", 1, 2, 100, g.over(func(x *tdOut) float64 { return x.sticky })),
-			mean("TD idle offers", "idle_offers", 0, 1, 1, g.over(func(x *tdOut) float64 { return float64(x.td.IdleOffers) })),
-			both("above-H slot-s", func(r R) string { return above(r).text(0) }, "above_h_slot_s", func(r R) string { return num(above(r).mean(), 1) }),
-			both("formula (1) violations", func(r R) string { return viol(r).text(1) }, "h_violations", func(r R) string { return num(viol(r).mean(), 2) }),
-			shown("paper", func(r R) string { return paper(pt(r)) }),
+			mean("sticky %", "sticky_pct", 1, 2, 100, g.Over(func(x *tdOut) float64 { return x.sticky })),
+			mean("TD idle offers", "idle_offers", 0, 1, 1, g.Over(func(x *tdOut) float64 { return float64(x.td.IdleOffers) })),
+			harness.Both("above-H slot-s", func(r R) string { return above(r).Text(0) }, "above_h_slot_s", func(r R) string { return harness.Num(above(r).Mean(), 1) }),
+			harness.Both("formula (1) violations", func(r R) string { return viol(r).Text(1) }, "h_violations", func(r R) string { return harness.Num(viol(r).Mean(), 2) }),
+			harness.Shown("paper", func(r R) string { return pt(r).paper }),
 		},
-		notes: []string{
+		Notes: []string{
 			"L sweep at H = 1.3, H sweep at L = 0.7 (the defaults, row marked best). vs default: completion / completion at",
 			"L = 0.7, H = 1.3 on the same queue. adult time below L / at H: share of adult job-time with occupied < L x demand (a",
 			"freed slot comes back, Algorithm 1 line 2) / occupied >= H x demand (Algorithm 2 skips the job): how often each bound",
@@ -788,5 +615,5 @@ func runTDBoundsOn(o Options, v *tdVariant) (*Result, error) {
 			"Paper (Fig. 9, plotted only, 5-8.5 x 100 s): L > 0.7 costs throughput markedly, L < 0.7 little;",
 			"H = 1.3 best, H > 1.3 slower because of sticky slots.",
 		},
-	}.result(g.cells()), nil
+	}.Result(g.Cells()), nil
 }

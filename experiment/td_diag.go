@@ -13,203 +13,79 @@ import (
 	"slices"
 
 	"github.com/mrsched/mrsched/cluster"
-	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/experiment/harness"
 )
-
-// tdVariant is a set-up of td/diagnose: the E4 cluster with one change.
-type tdVariant struct {
-	name, why string
-	cluster   func(*cluster.Config)
-}
 
 // tdVariants: our set-up, and the changes that would make a non-local map
 // cost what the paper says it does ("more network transmission and more
 // execution delay", section III-B) or make FIFO and Fair lose the locality
 // Fig. 8 reports for them (~35% on small queues). The paper states neither
 // its network nor its replication; these are sensitivities, not claims.
-var tdVariants = []tdVariant{
-	{"ours", "E4 as run: 1 Gbit/s NICs, 3 replicas", func(*cluster.Config) {}},
-	{"1 replica", "FIFO's small-queue locality near the paper's ~35%", func(c *cluster.Config) { c.Replication = 1 }},
-	{"100 Mbit/s", "a non-local read (12.5 MB/s) slower than every map's processing rate", func(c *cluster.Config) { c.NICMbps, c.RackUplinkMbps = 100, 100 }},
-	{"both", "1 replica and 100 Mbit/s NICs", func(c *cluster.Config) { c.Replication, c.NICMbps, c.RackUplinkMbps = 1, 100, 100 }},
-}
-
-// tdProbe wraps a policy and integrates, over a run, the map slots in use
-// and those left idle while some job still has a map to launch, and times
-// every map against its CPU time, split by where it read its input.
-type tdProbe struct {
-	passThrough
-	block int64
-
-	T          int
-	now        float64
-	running    int
-	pending    bool // some job has a map to launch
-	busySlotS  float64
-	idleSlotS  float64 // map slots free while pending
-	idleLastS  float64 // the part after every job had launched a map
-	unstarted  bool    // some job has launched no map yet
-	lastMapEnd float64
-	declines   int // map offers declined while pending
-
-	runs    mapRuns[probeRun]
-	stretch [2]stat // duration / CPU time: [0] node-local, [1] remote
-}
-
-// probeRun is when a map attempt started and whether it reads another
-// node's block.
-type probeRun struct {
-	start  float64
-	remote bool
-}
-
-func newTDProbe(inner sched.Policy) *tdProbe {
-	return &tdProbe{passThrough: passTo(inner)}
-}
-
-// advance integrates up to now with the state since the last event.
-func (p *tdProbe) advance(c sched.Cluster) {
-	if p.T == 0 {
-		p.T = c.TotalSlots(sched.MapSlot)
-		p.block = c.Topology().Config().BlockBytes()
-	}
-	t := c.Now()
-	if dt := t - p.now; dt > 0 {
-		p.busySlotS += float64(p.running) * dt
-		if p.pending {
-			p.idleSlotS += float64(p.T-p.running) * dt
-			if !p.unstarted {
-				p.idleLastS += float64(p.T-p.running) * dt
-			}
-		}
-	}
-	p.now = t
-}
-
-func (p *tdProbe) refresh(c sched.Cluster) {
-	p.pending = slices.ContainsFunc(c.Jobs(), func(j *sched.Job) bool { return j.PendingMaps() > 0 })
-	p.unstarted = slices.ContainsFunc(c.Jobs(), func(j *sched.Job) bool { return j.PendingMaps() == j.NumMaps })
-}
-
-func (p *tdProbe) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	p.advance(c)
-	p.runs.forget()
-	d, ok := p.inner.Assign(c, o)
-	switch {
-	case ok && d.Kind == sched.MapTask:
-		reps := d.Job.Input.BlockReplicas(d.Map)
-		p.runs.decided(d.Job, d.Map, o.Node, probeRun{remote: !slices.Contains(reps, o.Node)})
-	case !ok && o.Slot != sched.ReduceSlot && p.pending:
-		p.declines++
-	}
-	return d, ok
-}
-
-func (p *tdProbe) JobAdded(c sched.Cluster, j *sched.Job) {
-	p.advance(c)
-	p.passThrough.JobAdded(c, j)
-	p.refresh(c)
-}
-
-func (p *tdProbe) JobRemoved(c sched.Cluster, j *sched.Job) {
-	p.advance(c)
-	p.passThrough.JobRemoved(c, j)
-	p.refresh(c)
-}
-
-func (p *tdProbe) TaskLaunched(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID) {
-	p.advance(c)
-	p.passThrough.TaskLaunched(c, j, k, n)
-	if k == sched.MapTask {
-		p.running++
-		p.runs.launched(c, j, n, probeRun{}).note.start = p.now
-	}
-	p.runs.forget()
-	p.refresh(c)
-}
-
-func (p *tdProbe) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n cluster.NodeID, killed bool) {
-	p.advance(c)
-	p.passThrough.TaskEnded(c, j, k, n, killed)
-	if k == sched.MapTask {
-		p.running--
-		p.lastMapEnd = p.now
-		// An unchosen attempt (a backup) counts as ended first: it has
-		// no map to find running.
-		if r, ok := p.runs.ended(c, j, n, nil, true); ok {
-			if cpu := j.Spec.Profile.MapSecPerByte * float64(j.Spec.MapInputBytes(r.m, p.block)); !killed && r.m >= 0 && cpu > 0 {
-				k := 0
-				if r.note.remote {
-					k = 1
-				}
-				p.stretch[k].add((p.now - r.note.start) / cpu)
-			}
-		}
-	}
-	p.refresh(c)
+var tdVariants = []tdRegime{
+	{name: "ours", why: "E4 as run: 1 Gbit/s NICs, 3 replicas"},
+	{name: "1 replica", why: "FIFO's small-queue locality near the paper's ~35%", change: func(c *cluster.Config) { c.Replication = 1 }},
+	{name: "100 Mbit/s", why: "a non-local read (12.5 MB/s) slower than every map's processing rate", change: func(c *cluster.Config) { c.NICMbps, c.RackUplinkMbps = 100, 100 }},
+	{name: "both", why: "1 replica and 100 Mbit/s NICs", change: func(c *cluster.Config) { c.Replication, c.NICMbps, c.RackUplinkMbps = 1, 100, 100 }},
 }
 
 // runTDDiagnose runs every variant, queue type, policy and seed.
 func runTDDiagnose(o Options) (*Result, error) {
-	g, err := tdSetsGrid(o, len(tdVariants), func(r tdSim, vi int) (*tdOut, error) {
-		r.variant = &tdVariants[vi]
-		return r.run(r.policy.Label+", "+r.variant.name, false, true)
-	})
+	g, err := tdGrid(o, tdScenarios(tdVariants...), tdPolicies, false, true)
 	if err != nil {
 		return nil, err
 	}
-	type R = cell
-	over := func(v func(*tdOut) float64) func(R) float64 { return func(r R) float64 { return g.over(v)(r).mean() } }
-	comp := g.over(func(x *tdOut) float64 { return x.completionS })
-	loc := g.over(func(x *tdOut) float64 { return x.probeLocal })
+	type R = harness.Cell
+	over := func(v func(*tdOut) float64) func(R) float64 { return func(r R) float64 { return g.Over(v)(r).Mean() } }
+	comp := g.Over(func(x *tdOut) float64 { return x.completionS })
+	loc := g.Over(func(x *tdOut) float64 { return x.probeLocal })
 	idle, idleLast := over(func(x *tdOut) float64 { return x.idleShare }), over(func(x *tdOut) float64 { return x.idleLastShare })
 	held, queued := over(func(x *tdOut) float64 { return x.heldS }), over(func(x *tdOut) float64 { return x.queuedS })
 	sticky, stickyRemote := over(func(x *tdOut) float64 { return x.sticky }), over(func(x *tdOut) float64 { return x.stickyRemote })
 	hSkips, atH, belowL := over(func(x *tdOut) float64 { return x.hSkipsPerMap }), over(func(x *tdOut) float64 { return x.atH }), over(func(x *tdOut) float64 { return x.belowL })
 	idleOffers := over(func(x *tdOut) float64 { return float64(x.td.IdleOffers) })
-	isTD := func(r R) bool { return tdPolicies[r.p].Name == "td" }
+	isTD := func(r R) bool { return tdPolicies[r.P].Name == "td" }
 	// tdOnly is a group of cells TD's rows have and the others leave
 	// "-" in the table, empty in the CSV.
-	tdOnly := func(text func(R) []string, cells func(R) []string, heads []string, csv ...string) []column[R] {
-		var cols []column[R]
+	tdOnly := func(text func(R) []string, cells func(R) []string, heads []string, csv ...string) []harness.Column[R] {
+		var cols []harness.Column[R]
 		for k, h := range heads {
-			cols = append(cols, shown(h, func(r R) string {
+			cols = append(cols, harness.Shown(h, func(r R) string {
 				if !isTD(r) {
 					return "-"
 				}
 				return text(r)[k]
 			}))
 		}
-		return append(cols, written(func(r R) []string {
+		return append(cols, harness.Written(func(r R) []string {
 			if !isTD(r) {
 				return make([]string, len(csv))
 			}
 			return cells(r)
 		}, csv...))
 	}
-	cols := slices.Concat([]column[R]{
-		key("set-up", "setup", func(r R) string { return tdVariants[r.s/len(TDQueueTypes)].name }),
-		key("queue", "queue", func(r R) string { return TDQueueTypes[r.s%len(TDQueueTypes)].Name }),
-		key("scheduler", "scheduler", func(r R) string { return tdPolicies[r.p].Label }),
-		seedsCol[R]("queues", g.seeds),
-		spread("completion (s)", "completion_s", 0, 1, comp),
-		number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).mean() / comp(R{r.s, len(tdPolicies) - 1}).mean() }),
-		number("map CPU / T (s)", "map_cpu_per_slot_s", 0, 1, over(func(x *tdOut) float64 { return x.lowerS })),
-		both("local %", func(r R) string { return loc(r).pct() }, "local_pct", func(r R) string { return num(100*loc(r).mean(), 2) }),
-		number("map slots busy %", "map_busy_pct", 0, 2, func(r R) float64 { return 100 * over(func(x *tdOut) float64 { return x.util })(r) }),
-		{head: "idle while maps wait % (after last start)", text: func(r R) string { return fmt.Sprintf("%.1f (%.1f)", 100*idle(r), 100*idleLast(r)) },
-			csv: []string{"idle_waiting_pct", "idle_waiting_after_last_start_pct"}, cells: func(r R) []string { return []string{num(100*idle(r), 2), num(100*idleLast(r), 2)} }},
-		shown("job held / queued (s)", func(r R) string { return fmt.Sprintf("%.1f / %.1f", held(r), queued(r)) }),
-		number("stretch local", "stretch_local", 2, 3, over(func(x *tdOut) float64 { return x.stretchL })),
-		number("stretch remote", "stretch_remote", 2, 3, func(r R) float64 { return g.known(func(x *tdOut) float64 { return x.stretchR })(r).mean() }),
-		number("reduce tail (s)", "reduce_tail_s", 0, 1, over(func(x *tdOut) float64 { return x.tailS })),
+	cols := slices.Concat([]harness.Column[R]{
+		harness.Key("set-up", "setup", func(r R) string { return tdVariants[r.S/len(TDQueueTypes)].name }),
+		harness.Key("queue", "queue", func(r R) string { return TDQueueTypes[r.S%len(TDQueueTypes)].Name }),
+		harness.Key("scheduler", "scheduler", func(r R) string { return tdPolicies[r.P].Label }),
+		harness.SeedsCol[R]("queues", g.Seeds),
+		harness.Spread("completion (s)", "completion_s", 0, 1, comp),
+		harness.Number("vs TD", "completion_vs_td", 2, 3, func(r R) float64 { return comp(r).Mean() / comp(R{S: r.S, P: len(tdPolicies) - 1}).Mean() }),
+		harness.Number("map CPU / T (s)", "map_cpu_per_slot_s", 0, 1, over(func(x *tdOut) float64 { return x.lowerS })),
+		harness.Both("local %", func(r R) string { return loc(r).Pct() }, "local_pct", func(r R) string { return harness.Num(100*loc(r).Mean(), 2) }),
+		harness.Number("map slots busy %", "map_busy_pct", 0, 2, func(r R) float64 { return 100 * over(func(x *tdOut) float64 { return x.util })(r) }),
+		{Head: "idle while maps wait % (after last start)", Text: func(r R) string { return fmt.Sprintf("%.1f (%.1f)", 100*idle(r), 100*idleLast(r)) },
+			CSV: []string{"idle_waiting_pct", "idle_waiting_after_last_start_pct"}, Cells: func(r R) []string { return []string{harness.Num(100*idle(r), 2), harness.Num(100*idleLast(r), 2)} }},
+		harness.Shown("job held / queued (s)", func(r R) string { return fmt.Sprintf("%.1f / %.1f", held(r), queued(r)) }),
+		harness.Number("stretch local", "stretch_local", 2, 3, over(func(x *tdOut) float64 { return x.stretchL })),
+		harness.Number("stretch remote", "stretch_remote", 2, 3, func(r R) float64 { return g.Known(func(x *tdOut) float64 { return x.stretchR })(r).Mean() }),
+		harness.Number("reduce tail (s)", "reduce_tail_s", 0, 1, over(func(x *tdOut) float64 { return x.tailS })),
 	}, tdOnly(func(r R) []string {
-		return []string{fmt.Sprintf("%.1f (%.1f)", 100*sticky(r), 100*stickyRemote(r)), num(hSkips(r), 2), num(100*atH(r), 0), num(100*belowL(r), 0)}
+		return []string{fmt.Sprintf("%.1f (%.1f)", 100*sticky(r), 100*stickyRemote(r)), harness.Num(hSkips(r), 2), harness.Num(100*atH(r), 0), harness.Num(100*belowL(r), 0)}
 	}, func(r R) []string {
-		return []string{num(100*sticky(r), 2), num(100*stickyRemote(r), 2), num(hSkips(r), 3), num(100*atH(r), 1), num(100*belowL(r), 1), num(idleOffers(r), 1)}
+		return []string{harness.Num(100*sticky(r), 2), harness.Num(100*stickyRemote(r), 2), harness.Num(hSkips(r), 3), harness.Num(100*atH(r), 1), harness.Num(100*belowL(r), 1), harness.Num(idleOffers(r), 1)}
 	}, []string{"sticky % (non-local)", "H skips / map", "adult time at H %", "below L %"},
 		"sticky_pct", "sticky_nonlocal_pct", "h_skips_per_map", "adult_at_h_pct", "adult_below_l_pct", "td_idle_offers"),
-		[]column[R]{written(func(r R) []string { return []string{num(held(r), 2), num(queued(r), 2)} }, "job_held_s", "job_queued_s")})
+		[]harness.Column[R]{harness.Written(func(r R) []string { return []string{harness.Num(held(r), 2), harness.Num(queued(r), 2)} }, "job_held_s", "job_queued_s")})
 	notes := []string{
 		"map CPU / T: the queue's map CPU time over the 100 map slots, a lower bound on the map phase. map slots busy and idle while",
 		"maps wait: slot-seconds over 100 x (last map end); in brackets the part after every job had launched a map (the queue's",
@@ -223,5 +99,5 @@ func runTDDiagnose(o Options) (*Result, error) {
 	for _, v := range tdVariants {
 		notes = append(notes, fmt.Sprintf("set-up %s: %s.", v.name, v.why))
 	}
-	return table[R]{title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", g.seeds), cols: cols, notes: notes}.result(g.cells()), nil
+	return harness.Table[R]{Title: fmt.Sprintf("td/diagnose: where a 200 GB queue's time goes, %d queue(s) per row", g.Seeds), Cols: cols, Notes: notes}.Result(g.Cells()), nil
 }

@@ -9,14 +9,12 @@ package experiment
 
 import (
 	"fmt"
-	"math"
-	"slices"
 	"strings"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
-	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sim"
 )
 
@@ -24,20 +22,8 @@ import (
 // regimes take: Hadoop 1.2.1 on 7200 rpm SATA disks.
 const hddProfileName = "hadoop1-hdd"
 
-// hddProfile returns the hadoop1-hdd profile. It is built into the
-// scenario package, so its absence is a programming error, but one that
-// ends the experiment with an error naming the profile, not a panic.
-func hddProfile() (scenario.Profile, error) { return diskProfile(hddProfileName) }
-
-// diskProfile returns the built-in cost profile name, which must model a
-// disk.
-func diskProfile(name string) (scenario.Profile, error) {
-	p, ok := scenario.LookupProfile(name)
-	if !ok || p.Disk == nil {
-		return scenario.Profile{}, fmt.Errorf("the cost profile %s is missing or has no disk", name)
-	}
-	return p, nil
-}
+// hddProfile returns the hadoop1-hdd profile (harness.DiskProfile).
+func hddProfile() (scenario.Profile, error) { return harness.DiskProfile(hddProfileName) }
 
 // tdRegimeOversub is the over-subscription of td/regime's rack uplinks: the
 // project's default cluster's, 10 nodes x 250 Mbit/s over a 500 Mbit/s
@@ -46,10 +32,13 @@ func diskProfile(name string) (scenario.Profile, error) {
 var tdRegimeOversub = float64(cluster.DefaultNodesPerRack) * cluster.DefaultNICMbps / cluster.DefaultRackUplinkMbps
 
 // tdRegime is a set-up of td/regime and td/map: td/queues' cluster and
-// engine with some of the costs of the paper's Hadoop 0.20.1 cluster. The
+// engine with some of the costs of the paper's Hadoop 0.20.1 cluster; or
+// of td/diagnose: its cluster with one change (why says what for). The
 // zero value is td/queues' own set-up.
 type tdRegime struct {
-	name string
+	name, why string
+	// change, when set, changes the cluster (td/diagnose's variants).
+	change func(*cluster.Config)
 	// oversub, when positive, splits the nodes into two equal racks whose
 	// uplinks carry their nodes' NICs over oversub.
 	oversub float64
@@ -74,6 +63,9 @@ func (r *tdRegime) apply(c *cluster.Config) {
 		c.Disk, c.DiskMBps = &d, d.SeqMBps
 	}
 	c.ReplicaChoice = r.replica
+	if r.change != nil {
+		r.change(c)
+	}
 }
 
 // engine is the regime's engine: the defaults (3 s heartbeats, as Hadoop
@@ -133,62 +125,6 @@ func tdAllOn(hdd scenario.Profile) tdRegime {
 }
 
 // ---------------------------------------------------------------------
-// Heartbeats without the out-of-band offer
-
-// heartbeatTolS is how close to a heartbeat instant an offer must be to be
-// taken as that heartbeat's: far below any event spacing, far above
-// float64's rounding of times of a few thousand seconds.
-const heartbeatTolS = 1e-6
-
-// heartbeatOnly wraps a policy and declines every offer a node makes
-// between its periodic heartbeats, so the policy fills a freed slot only at
-// the node's next heartbeat, as Hadoop 0.20.1's TaskTracker, which sleeps
-// out its interval between heartbeats, had it. The engine offers a node's
-// free slots both at its heartbeats and at once when a task ends there;
-// its heartbeats fall at phase + k x period, node n of N at phase
-// n/N x period (sim.Engine's scheduleHeartbeatAfter), and the wrapper
-// tells the two apart by that grid (TestHeartbeatOnlyLaunchesOnBeats pins
-// it). A declined offer leaves the node's slots free and its next
-// heartbeat scheduled, so nothing else changes.
-type heartbeatOnly struct {
-	passThrough
-	periodS float64
-	// declined counts the offers declined between heartbeats.
-	declined int
-}
-
-func newHeartbeatOnly(inner sched.Policy, periodS float64) *heartbeatOnly {
-	return &heartbeatOnly{passThrough: passTo(inner), periodS: periodS}
-}
-
-// onBeat reports whether now is one of node n's heartbeat instants.
-func (h *heartbeatOnly) onBeat(c sched.Cluster, n cluster.NodeID) bool {
-	phase := h.periodS * float64(n) / float64(c.Topology().NumNodes())
-	now := c.Now()
-	k := math.Round((now - phase) / h.periodS)
-	return math.Abs(now-(phase+k*h.periodS)) <= heartbeatTolS
-}
-
-func (h *heartbeatOnly) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	if !h.onBeat(c, o.Node) {
-		h.declined++
-		return sched.Decision{}, false
-	}
-	return h.inner.Assign(c, o)
-}
-
-// OfferIdle tells the inner policy of an idle slot at a heartbeat; between
-// heartbeats Hadoop 0.20.1's master hears nothing of the node.
-func (h *heartbeatOnly) OfferIdle(c sched.Cluster, o sched.Offer) {
-	if i := sched.IdleOffersOf(h.inner); i != nil && h.onBeat(c, o.Node) {
-		i.OfferIdle(c, o)
-	}
-}
-
-// ---------------------------------------------------------------------
-// One run of a regime
-
-// ---------------------------------------------------------------------
 // td/regime
 
 // runTDRegime is the ablation: every regime of tdRegimes, queue type,
@@ -198,71 +134,53 @@ func runTDRegime(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := tdSetsGrid(o, len(regs), func(r tdSim, ri int) (*tdOut, error) {
-		r.regime = &regs[ri]
-		return r.run(r.policy.Label+", "+r.regime.name, true, true)
-	})
+	g, err := tdGrid(o, tdScenarios(regs...), tdPolicies, true, true)
 	if err != nil {
 		return nil, err
 	}
-	type R = cell // scenario: regime x queue; p unused
-	st := func(r R, p int, known bool, v func(*tdOut) float64) stat { return g.sample(r.s, p, known, v) }
+	type R = harness.Cell // scenario: regime x queue; p unused
+	of := func(p int, v func(*tdOut) float64) func(R) harness.Stat { return g.ByPolicy(p, false, v) }
 	comp := func(x *tdOut) float64 { return x.completionS }
-	// three is a measure's mean for FIFO, Fair and TD in one cell, and in
-	// three CSV cells.
-	three := func(head string, csv []string, prec, cprec int, scale float64, v func(*tdOut) float64) column[R] {
-		return column[R]{head: head, text: func(r R) string {
-			return strings.Join([]string{num(scale*st(r, 0, false, v).mean(), prec), num(scale*st(r, 1, false, v).mean(), prec),
-				num(scale*st(r, 2, false, v).mean(), prec)}, " / ")
-		}, csv: csv, cells: func(r R) []string {
-			return []string{num(scale*st(r, 0, false, v).mean(), cprec), num(scale*st(r, 1, false, v).mean(), cprec), num(scale*st(r, 2, false, v).mean(), cprec)}
-		}}
-	}
 	// vs is TD's completion over policy p's, seed by seed.
-	vs := func(head, csv string, p int) column[R] {
-		ratio := func(r R) (stat, sample) {
-			var s stat
-			var se sample
-			for si := range g.seeds {
-				v := g.at(r.s, si, 2).completionS / g.at(r.s, si, p).completionS
-				s.add(v)
-				se.add(v)
+	vs := func(head, csv string, p int) harness.Column[R] {
+		return harness.Paired(head, csv, func(r R) harness.Sample {
+			var s harness.Sample
+			for si := range g.Seeds {
+				s.Add(g.At(r.S, si, 2).completionS / g.At(r.S, si, p).completionS)
 			}
-			return s, se
-		}
-		return column[R]{head: head, text: func(r R) string { return pairedRatioText(ratio(r)) },
-			csv: []string{csv, csv + "_se", csv + "_min", csv + "_max"}, cells: func(r R) []string { return pairedRatioCSV(ratio(r)) }}
+			return s
+		})
+	}
+	// all is a measure's mean for FIFO, Fair and TD in one cell.
+	all := func(head string, csv []string, prec, cprec int, scale float64, v func(*tdOut) float64) harness.Column[R] {
+		return harness.Means(head, csv, prec, cprec, scale, of(0, v), of(1, v), of(2, v))
 	}
 	// stretch is a policy's map stretch, node-local / remote.
-	stretch := func(head string, p int) column[R] {
-		l := func(r R) stat { return st(r, p, false, func(x *tdOut) float64 { return x.stretchL }) }
-		rm := func(r R) stat { return st(r, p, true, func(x *tdOut) float64 { return x.stretchR }) }
+	stretch := func(head string, p int) harness.Column[R] {
 		name := strings.ToLower(tdPolicies[p].Label)
-		return column[R]{head: head, text: func(r R) string { return meanOrDash(l(r), 2, 1) + " / " + meanOrDash(rm(r), 2, 1) },
-			csv: []string{name + "_stretch_local", name + "_stretch_remote"}, cells: func(r R) []string { return []string{csvMeanOrEmpty(l(r), 3), csvMeanOrEmpty(rm(r), 3)} }}
+		return harness.Means(head, []string{name + "_stretch_local", name + "_stretch_remote"}, 2, 3, 1,
+			of(p, func(x *tdOut) float64 { return x.stretchL }), g.ByPolicy(p, true, func(x *tdOut) float64 { return x.stretchR }))
 	}
-	idle := func(r R, p int) stat { return st(r, p, false, func(x *tdOut) float64 { return x.idleShare }) }
+	idle := func(x *tdOut) float64 { return x.idleShare }
 	var rows []R
 	for ti := range TDQueueTypes {
 		for ri := range regs {
-			rows = append(rows, R{ri*len(TDQueueTypes) + ti, 0})
+			rows = append(rows, R{S: ri*len(TDQueueTypes) + ti})
 		}
 	}
-	cols := []column[R]{
-		key("queue", "queue", func(r R) string { return TDQueueTypes[r.s%len(TDQueueTypes)].Name }),
-		key("set-up", "setup", func(r R) string { return regs[r.s/len(TDQueueTypes)].name }),
-		seedsCol[R]("queues", g.seeds),
-		spread("FIFO (s)", "fifo_s", 0, 1, func(r R) stat { return st(r, 0, false, comp) }),
-		spread("Fair (s)", "fair_s", 0, 1, func(r R) stat { return st(r, 1, false, comp) }),
-		spread("TD (s)", "td_s", 0, 1, func(r R) stat { return st(r, 2, false, comp) }),
+	cols := []harness.Column[R]{
+		harness.Key("queue", "queue", func(r R) string { return TDQueueTypes[r.S%len(TDQueueTypes)].Name }),
+		harness.Key("set-up", "setup", func(r R) string { return regs[r.S/len(TDQueueTypes)].name }),
+		harness.SeedsCol[R]("queues", g.Seeds),
+		harness.Spread("FIFO (s)", "fifo_s", 0, 1, of(0, comp)),
+		harness.Spread("Fair (s)", "fair_s", 0, 1, of(1, comp)),
+		harness.Spread("TD (s)", "td_s", 0, 1, of(2, comp)),
 		vs("TD / FIFO", "td_vs_fifo", 0), vs("TD / Fair", "td_vs_fair", 1),
-		three("node-local % FIFO / Fair / TD", []string{"fifo_local_pct", "fair_local_pct", "td_local_pct"}, 0, 2, 100, func(x *tdOut) float64 { return x.localRatio }),
-		three("hotspots FIFO / Fair / TD", []string{"fifo_hotspots", "fair_hotspots", "td_hotspots"}, 1, 2, 1,
-			func(x *tdOut) float64 { return float64(x.hot[0] + x.hot[1] + x.hot[2] + x.hot[3] + x.hot[4]) }),
-		three("cross-rack GB FIFO / Fair / TD", []string{"fifo_cross_rack_gb", "fair_cross_rack_gb", "td_cross_rack_gb"}, 0, 2, 1, func(x *tdOut) float64 { return x.crossRackGB }),
+		all("node-local % FIFO / Fair / TD", []string{"fifo_local_pct", "fair_local_pct", "td_local_pct"}, 0, 2, 100, func(x *tdOut) float64 { return x.localRatio }),
+		all("hotspots FIFO / Fair / TD", []string{"fifo_hotspots", "fair_hotspots", "td_hotspots"}, 1, 2, 1, (*tdOut).hotspots),
+		all("cross-rack GB FIFO / Fair / TD", []string{"fifo_cross_rack_gb", "fair_cross_rack_gb", "td_cross_rack_gb"}, 0, 2, 1, func(x *tdOut) float64 { return x.crossRackGB }),
 		stretch("map stretch local / remote, FIFO", 0), stretch("TD", 2),
-		{head: "idle while maps wait % FIFO / TD", text: func(r R) string { return meanOrDash(idle(r, 0), 1, 100) + " / " + meanOrDash(idle(r, 2), 1, 100) },
-			csv: []string{"fifo_idle_pct", "td_idle_pct"}, cells: func(r R) []string { return []string{num(100*idle(r, 0).mean(), 2), num(100*idle(r, 2).mean(), 2)} }},
+		harness.Means("idle while maps wait % FIFO / TD", []string{"fifo_idle_pct", "td_idle_pct"}, 1, 2, 100, of(0, idle), of(2, idle)),
 	}
 	notes := []string{
 		"completion: last job's finish (every job submitted at 0), mean (min-max) over the queues. TD / FIFO, TD / Fair: TD's",
@@ -275,48 +193,8 @@ func runTDRegime(o Options) (*Result, error) {
 		"its CPU time (start-up included), node-local / not;",
 		"idle while maps wait: map-slot time free while a job had a map to launch, over 100 slots x the last map's end.",
 	}
-	return table[R]{title: fmt.Sprintf("td/regime: 200 GB queues on 50 nodes under the costs of the paper's Hadoop 0.20.1 cluster, one at a time and together, %d queues each (README-td.md gives each cost's source)", g.seeds),
-		cols: cols, notes: notes}.result(rows), nil
-}
-
-// pairedRatioText is a ratio over seeds: "mean ± se (min-max)".
-func pairedRatioText(s stat, v sample) string {
-	if s.n == 0 {
-		return "-"
-	}
-	_, se := v.meanSE()
-	if math.IsNaN(se) {
-		return num(s.mean(), 3)
-	}
-	return fmt.Sprintf("%.3f ± %.3f (%.2f-%.2f)", s.mean(), se, s.min, s.max)
-}
-
-// pairedRatioCSV is a ratio's CSV cells: mean, standard error, min, max.
-func pairedRatioCSV(s stat, v sample) []string {
-	_, se := v.meanSE()
-	c := s.csv(4)
-	out := []string{c[0], "", c[1], c[2]}
-	if !math.IsNaN(se) {
-		out[1] = num(se, 4)
-	}
-	return out
-}
-
-// meanOrDash is a stat's mean times scale at prec decimals, "-" when it
-// has no value.
-func meanOrDash(s stat, prec int, scale float64) string {
-	if s.n == 0 {
-		return "-"
-	}
-	return num(scale*s.mean(), prec)
-}
-
-// csvMeanOrEmpty is a stat's mean for CSV, empty when it has no value.
-func csvMeanOrEmpty(s stat, prec int) string {
-	if s.n == 0 {
-		return ""
-	}
-	return num(s.mean(), prec)
+	return harness.Table[R]{Title: fmt.Sprintf("td/regime: 200 GB queues on 50 nodes under the costs of the paper's Hadoop 0.20.1 cluster, one at a time and together, %d queues each (README-td.md gives each cost's source)", g.Seeds),
+		Cols: cols, Notes: notes}.Result(rows), nil
 }
 
 // ---------------------------------------------------------------------
@@ -348,8 +226,8 @@ func tdMapRegime(hdd scenario.Profile, oversub, seekMs float64) tdRegime {
 }
 
 // tdMapAxes is td/map's grid and labels, all its figure needs.
-func tdMapAxes() regimeMap {
-	return regimeMap{
+func tdMapAxes() harness.RegimeMap {
+	return harness.RegimeMap{
 		XName: "oversub", YName: "seek_ms",
 		XLabel: "rack uplink over-subscription (x:1), 2 racks of 25 x 1 Gbit/s",
 		YLabel: "disk seek + rotation (ms), 138 MB/s drive",
@@ -366,32 +244,25 @@ func tdMapAxes() regimeMap {
 
 // tdMap is td/map as a regime map: TD over FIFO on small queues, its cells
 // td/regime's all-on set-up (the hadoop1-hdd profile's disk and start-up).
-func tdMap() (regimeMap, error) {
+func tdMap() (harness.RegimeMap, error) {
 	hdd, err := hddProfile()
 	if err != nil {
-		return regimeMap{}, err
-	}
-	marks := map[[2]int]string{}
-	hddSeek := hdd.Disk.SeekMs
-	if xi, yi := slices.Index(tdMapOversub, 1), slices.Index(tdMapSeekMs, hddSeek); xi >= 0 && yi >= 0 {
-		marks[[2]int{xi, yi}] = "paper's hardware, one switch"
-	}
-	if xi, yi := slices.Index(tdMapOversub, tdRegimeOversub), slices.Index(tdMapSeekMs, hddSeek); xi >= 0 && yi >= 0 {
-		marks[[2]int{xi, yi}] = "td/regime all on"
+		return harness.RegimeMap{}, err
 	}
 	m := tdMapAxes()
-	m.Marks = marks
-	m.run = func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+	m.Mark(1, hdd.Disk.SeekMs, "paper's hardware, one switch")
+	m.Mark(tdRegimeOversub, hdd.Disk.SeekMs, "td/regime all on")
+	m.Run = func(_ Options, p harness.PolicySpec, xi, yi int, seed uint64) (harness.MapOutcome, error) {
 		jobs, err := tdQueue(tdMapQueue, 200, seed)
 		if err != nil {
-			return mapOutcome{}, err
+			return harness.MapOutcome{}, err
 		}
 		rg := tdMapRegime(hdd, tdMapOversub[xi], tdMapSeekMs[yi])
-		out, err := tdSim{jobs: jobs, policy: p, seed: seed, regime: &rg}.run(p.Label+", "+rg.name, true, true)
+		out, err := tdSim{jobs: jobs, policy: p, seed: seed, setup: rg}.run(p.Label+", "+rg.name, true, true)
 		if err != nil {
-			return mapOutcome{}, err
+			return harness.MapOutcome{}, err
 		}
-		return mapOutcome{Turnaround: out.meanTurnaroundS, Throughput: 3600 * float64(out.finished) / out.completionS}, nil
+		return harness.MapOutcome{Turnaround: out.meanTurnaroundS, Throughput: 3600 * float64(out.finished) / out.completionS}, nil
 	}
 	return m, nil
 }
@@ -400,7 +271,7 @@ func tdMap() (regimeMap, error) {
 // measure, on the grid.
 func tdMapFigure() *report.TableFigure {
 	m := tdMapAxes()
-	f := mapFigure("td/map: TD's throughput over FIFO's by over-subscription and disk seek (small queues)",
+	f := harness.MapFigure("td/map: TD's throughput over FIFO's by over-subscription and disk seek (small queues)",
 		"FIFO's queue completion over TD's on the same 200 GB small queue (above 1: TD finishes first), mean over 5 queues, on two "+
 			"racks of 25 nodes with Hadoop 0.20's replica order, 3 s heartbeats without the out-of-band offer and 4 s task start-up; "+
 			"x: the rack uplinks' over-subscription, y: the disk's seek + rotation on a 138 MB/s drive. Marked: the paper's hardware "+
@@ -408,5 +279,5 @@ func tdMapFigure() *report.TableFigure {
 		"The paper reports TD's queue completion 'significantly shorter' than FIFO's on its 50-node Hadoop 0.20.1 cluster with "+
 			"one disk a node (section V-A, Fig. 7); it gives no network, no disk figures and no numbers in its text.",
 		m)
-	return throughputHeat(f, m)
+	return harness.ThroughputHeat(f, m)
 }

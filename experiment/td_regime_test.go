@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
+	"github.com/mrsched/mrsched/experiment/harness"
+	"github.com/mrsched/mrsched/experiment/probe"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -108,7 +110,7 @@ func TestTDMapGrid(t *testing.T) {
 	if all := tdAllOn(mustHDD(t)); all.disk.SeekMs != 12.4 {
 		t.Errorf("tdMapRegime changed the all-on set-up's disk: %+v", all.disk)
 	}
-	if f := figures["td/map"]; f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
+	if f := tdMapFigure(); f == nil || f.Heat == nil || f.Heat.Value != "throughput_ratio" {
 		t.Errorf("td/map's figure %+v: want a heat figure of the throughput ratio", f)
 	}
 }
@@ -161,7 +163,7 @@ func TestHeartbeatOnlyLaunchesOnBeats(t *testing.T) {
 		for _, a := range l.at {
 			phase := period * float64(a.node) / nodes
 			k := math.Round((a.t - phase) / period)
-			if math.Abs(a.t-(phase+k*period)) > heartbeatTolS {
+			if math.Abs(a.t-(phase+k*period)) > probe.HeartbeatTolS {
 				n++
 			}
 		}
@@ -170,7 +172,7 @@ func TestHeartbeatOnlyLaunchesOnBeats(t *testing.T) {
 	for _, hb := range []bool{true, false} {
 		r := tdRegime{name: "heartbeats", heartbeatOnly: hb}
 		var l *launchClock
-		_, err := tdSim{jobs: jobs, policy: tdFIFO, seed: 1, regime: &r}.simulate("FIFO", func(p sched.Policy) sched.Policy {
+		_, err := tdSim{jobs: jobs, policy: tdFIFO, seed: 1, setup: r}.simulate("FIFO", func(p sched.Policy) sched.Policy {
 			l = &launchClock{Policy: p}
 			return l
 		})
@@ -190,7 +192,7 @@ func TestHeartbeatOnlyLaunchesOnBeats(t *testing.T) {
 
 // TestTDRegimeRuns runs a 20 GB small queue under td/regime's set-ups:
 // td/queues' own gives what td/queues' run gives, and all on finishes
-// every job under each scheduler, with hotWatch's hotspot count, under
+// every job under each scheduler, with probe.HotWatch's hotspot count, under
 // 0.20's replica order and two racks, equal to TD's own.
 func TestTDRegimeRuns(t *testing.T) {
 	jobs := smallTDQueue(t)
@@ -204,7 +206,7 @@ func TestTDRegimeRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := tdSim{jobs: jobs, policy: p, seed: 1, regime: &none}.run(p.Label, true, true)
+		got, err := tdSim{jobs: jobs, policy: p, seed: 1, setup: none}.run(p.Label, true, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +214,7 @@ func TestTDRegimeRuns(t *testing.T) {
 			t.Errorf("%s: td/regime's %q gives %.3f s, %.4f local; td/queues' run %.3f s, %.4f", p.Label, none.name,
 				got.completionS, got.localRatio, old.completionS, old.localRatio)
 		}
-		out, err := tdSim{jobs: jobs, policy: p, seed: 1, regime: &all}.run(p.Label, true, true)
+		out, err := tdSim{jobs: jobs, policy: p, seed: 1, setup: all}.run(p.Label, true, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,16 +239,16 @@ func mustHDD(t *testing.T) scenario.Profile {
 // runs leave out is an error naming it, returned before any run, not a
 // panic after them.
 func TestSWRegimePolicyIndexNamesMissingPolicy(t *testing.T) {
-	pols := []PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
+	pols := []harness.PolicySpec{swFair, swDelay, swDRF, swSWFair, swSWRelaxed, swSWDRF}
 	cases := []struct {
 		name    string
-		pols    []PolicySpec
-		pairs   [][2]PolicySpec
+		pols    []harness.PolicySpec
+		pairs   [][2]harness.PolicySpec
 		missing string
 	}{
 		{"every policy present", pols, swRegimePairs, ""},
 		{"a pair's variant missing", pols[:5], swRegimePairs, swSWDRF.Label},
-		{"Delay missing, which the operating point reads", []PolicySpec{swFair, swSWFair}, [][2]PolicySpec{{swSWFair, swFair}}, swDelay.Label},
+		{"Delay missing, which the operating point reads", []harness.PolicySpec{swFair, swSWFair}, [][2]harness.PolicySpec{{swSWFair, swFair}}, swDelay.Label},
 	}
 	for _, tc := range cases {
 		idx, err := swRegimePolicyIndex(tc.pols, tc.pairs)
@@ -257,29 +259,6 @@ func TestSWRegimePolicyIndexNamesMissingPolicy(t *testing.T) {
 			t.Errorf("%s: index %v, want each label at its place in the list", tc.name, idx)
 		case tc.missing != "" && (err == nil || !strings.Contains(err.Error(), strconv.Quote(tc.missing))):
 			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.missing)
-		}
-	}
-}
-
-// TestDiskProfileErrors: the regimes' profile, looked up by name, is an
-// error naming it when it is unknown or models no disk (fluid), not a
-// panic; hadoop1-hdd is found.
-func TestDiskProfileErrors(t *testing.T) {
-	cases := []struct {
-		name string
-		ok   bool
-	}{
-		{hddProfileName, true},
-		{"no-such-profile", false},
-		{"fluid", false},
-	}
-	for _, tc := range cases {
-		p, err := diskProfile(tc.name)
-		if tc.ok && (err != nil || p.Disk == nil) {
-			t.Errorf("%s: %v, disk %v; want the profile with its disk", tc.name, err, p.Disk)
-		}
-		if !tc.ok && (err == nil || !strings.Contains(err.Error(), tc.name)) {
-			t.Errorf("%s: error %v, want one naming the profile", tc.name, err)
 		}
 	}
 }

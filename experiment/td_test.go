@@ -72,7 +72,7 @@ func TestTDExperimentNames(t *testing.T) {
 	var names []string
 	for _, e := range tdExperiments {
 		names = append(names, e.Name)
-		if e.run == nil || e.DefaultSeeds < 1 || e.Source == "" || e.Summary == "" {
+		if e.Measure == nil || e.DefaultSeeds < 1 || e.Source == "" || e.Summary == "" {
 			t.Errorf("%s: incomplete registration", e.Name)
 		}
 	}
@@ -106,9 +106,9 @@ func TestTDHotWatchAgreesWithTD(t *testing.T) {
 // plus idle-while-waiting slot time fits in the map phase.
 func TestTDProbeAgreesWithEngine(t *testing.T) {
 	jobs := smallTDQueue(t)
-	for _, v := range []tdVariant{tdVariants[0], tdVariants[3]} {
+	for _, v := range []tdRegime{tdVariants[0], tdVariants[3]} {
 		for _, p := range tdPolicies {
-			out, err := tdSim{jobs: jobs, policy: p, seed: 1, variant: &v}.run(p.Label, false, true)
+			out, err := tdSim{jobs: jobs, policy: p, seed: 1, setup: v}.run(p.Label, false, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func smallTDQueue(t *testing.T) []workload.Job {
 	return jobs
 }
 
-// checkHotspots: for a TD run, hotWatch's hotspot count must be TD's own
+// checkHotspots: for a TD run, probe.HotWatch's hotspot count must be TD's own
 // (sched.TDStats), the same definition counted twice.
 func checkHotspots(t *testing.T, out *tdOut, what string) {
 	t.Helper()

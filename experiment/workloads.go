@@ -3,50 +3,10 @@ package experiment
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"sort"
 
+	"github.com/mrsched/mrsched/experiment/harness"
 	"github.com/mrsched/mrsched/workload"
 )
-
-// shape is a job's tasks as the generators describe them: maps of one full
-// block each, and reduces that share the map output evenly.
-type shape struct {
-	maps    int
-	mapS    float64 // CPU seconds of one map over its block
-	reduces int
-	// shuffleRatio is map output / input (loadgen's keepMap).
-	shuffleRatio float64
-	// reduceS is the CPU seconds of each reduce's compute phase.
-	reduceS float64
-	// outputRatio is reduce output / shuffle (loadgen's keepReduce).
-	outputRatio float64
-}
-
-// newJob builds job id from a shape. The input file is named by name: the
-// engine places a job's blocks from a stream keyed by the seed and the
-// name, so jobs given the same name and map count read the same blocks
-// (one shared file), and a job replayed alone reads the blocks it read in
-// company.
-func newJob(id int, name string, user int, submit float64, block int64, s shape) workload.Job {
-	in := int64(s.maps) * block
-	shuffle := max(1, int64(math.Round(float64(in)*s.shuffleRatio)))
-	perReduce := float64(shuffle) / float64(s.reduces)
-	return workload.Job{
-		ID: id, Name: name, Kind: "fair-delay", User: user, Pool: workload.PoolOf(user), Submit: submit,
-		InputBytes: in, ShuffleBytes: shuffle, OutputBytes: int64(math.Round(float64(shuffle) * s.outputRatio)),
-		NumMaps: s.maps, NumReduces: s.reduces, Weight: workload.DefaultWeight,
-		Profile: workload.Profile{
-			MapSecPerByte:    s.mapS / float64(block),
-			ReduceSecPerByte: s.reduceS / perReduce,
-		},
-	}
-}
-
-// rng returns the generator stream of one workload: seeded by the
-// experiment's seed and a per-generator constant, so two generators on one
-// seed do not share draws.
-func rng(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }
 
 // ZipfConfig is the workload of the Fair Scheduler paper's simulation
 // (section 5.3): jobs of Zipf-distributed sizes submitted at random
@@ -91,36 +51,6 @@ func DefaultZipf(seed uint64) ZipfConfig {
 		MapS: 20, ReduceWork: 1, ShuffleRatio: 0.1, BlockBytes: 64 << 20, Seed: seed}
 }
 
-// zipfSampler draws integers lo..hi with P(k) proportional to 1/k^s by
-// inverting the cumulative distribution (any s >= 0, unlike math/rand's
-// Zipf, which needs s > 1).
-type zipfSampler struct {
-	lo  int
-	cdf []float64
-}
-
-func newZipfSampler(lo, hi int, s float64) zipfSampler {
-	z := zipfSampler{lo: lo, cdf: make([]float64, hi-lo+1)}
-	sum := 0.0
-	for k := lo; k <= hi; k++ {
-		sum += math.Pow(float64(k), -s)
-		z.cdf[k-lo] = sum
-	}
-	for i := range z.cdf {
-		z.cdf[i] /= sum
-	}
-	return z
-}
-
-func (z zipfSampler) draw(r *rand.Rand) int {
-	u := r.Float64()
-	i := sort.SearchFloat64s(z.cdf, u)
-	if i >= len(z.cdf) {
-		i = len(z.cdf) - 1
-	}
-	return z.lo + i
-}
-
 // ZipfJobs generates the section 5.3 workload: one pool per job, sizes
 // Zipf on MinMaps..MaxMaps, reduces uniform on 1..max(1, maps/5), the first
 // job at time 0 and exponential gaps after it.
@@ -133,19 +63,19 @@ func ZipfJobs(c ZipfConfig) ([]workload.Job, error) {
 	case !(c.Exponent >= 0), !(c.MeanInterarrivalS >= 0), !(c.MapS > 0), !(c.ReduceWork > 0), !(c.ShuffleRatio > 0), c.BlockBytes <= 0:
 		return nil, fmt.Errorf("zipf: exponent, interarrival must be >= 0 and map time, reduce work, shuffle ratio, block size > 0: %+v", c)
 	}
-	r := rng(c.Seed, 0x7a697066)
-	z := newZipfSampler(c.MinMaps, c.MaxMaps, c.Exponent)
+	r := harness.RNG(c.Seed, 0x7a697066)
+	z := harness.NewZipf(c.MinMaps, c.MaxMaps, c.Exponent)
 	jobs := make([]workload.Job, c.Jobs)
 	t := 0.0
 	for i := range jobs {
 		if i > 0 {
 			t += r.ExpFloat64() * c.MeanInterarrivalS
 		}
-		m := z.draw(r)
+		m := z.Draw(r)
 		red := 1 + r.IntN(max(1, m/5))
-		jobs[i] = newJob(i, fmt.Sprintf("zipf-s%d-j%d", c.Seed, i), i, t, c.BlockBytes, shape{
-			maps: m, mapS: c.MapS, reduces: red, shuffleRatio: c.ShuffleRatio,
-			reduceS: c.ReduceWork * float64(m) * c.MapS / float64(red), outputRatio: 1,
+		jobs[i] = harness.NewJob(i, fmt.Sprintf("zipf-s%d-j%d", c.Seed, i), "fair-delay", i, t, c.BlockBytes, harness.Shape{
+			Maps: m, MapS: c.MapS, Reduces: red, ShuffleRatio: c.ShuffleRatio,
+			ReduceS: c.ReduceWork * float64(m) * c.MapS / float64(red), OutputRatio: 1,
 		})
 	}
 	return jobs, nil
@@ -204,7 +134,7 @@ func DefaultBM(seed uint64) BMConfig {
 // BMJobs generates the 50 BM jobs in a random order (one pool each), with
 // Poisson arrivals starting at time 0, and returns each job's bin.
 func BMJobs(c BMConfig) ([]workload.Job, []int) {
-	r := rng(c.Seed, 0x626d)
+	r := harness.RNG(c.Seed, 0x626d)
 	var bins []int
 	for _, b := range BMTable {
 		for range b.Jobs {
@@ -226,9 +156,9 @@ func BMJobs(c BMConfig) ([]workload.Job, []int) {
 		keepMap := c.MinKeep + r.Float64()*(c.MaxKeep-c.MinKeep)
 		keepReduce := c.MinKeep + r.Float64()*(c.MaxKeep-c.MinKeep)
 		perReduce := float64(m) * float64(c.BlockBytes) * keepMap / float64(red)
-		jobs[i] = newJob(i, fmt.Sprintf("bm-s%d-j%d-bin%d", c.Seed, i, b), i, t, c.BlockBytes, shape{
-			maps: m, mapS: mapS, reduces: red, shuffleRatio: keepMap,
-			reduceS: perReduce * mapS / float64(c.BlockBytes), outputRatio: keepReduce,
+		jobs[i] = harness.NewJob(i, fmt.Sprintf("bm-s%d-j%d-bin%d", c.Seed, i, b), "fair-delay", i, t, c.BlockBytes, harness.Shape{
+			Maps: m, MapS: mapS, Reduces: red, ShuffleRatio: keepMap,
+			ReduceS: perReduce * mapS / float64(c.BlockBytes), OutputRatio: keepReduce,
 		})
 	}
 	return jobs, bins
@@ -255,7 +185,7 @@ const (
 // scanJob is a scan (mapS = ScanMapS) or compute (ComputeMapS) job of maps
 // blocks over the file named file.
 func scanJob(id int, file string, user int, submit float64, maps int, block int64, mapS float64) workload.Job {
-	return newJob(id, file, user, submit, block, shape{
-		maps: maps, mapS: mapS, reduces: 1, shuffleRatio: ScanKeep, reduceS: scanReduceS, outputRatio: 1,
+	return harness.NewJob(id, file, "fair-delay", user, submit, block, harness.Shape{
+		Maps: maps, MapS: mapS, Reduces: 1, ShuffleRatio: ScanKeep, ReduceS: scanReduceS, OutputRatio: 1,
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/workload"
 )
 
@@ -43,24 +42,6 @@ func TestZipfJobsStayInThePapersRanges(t *testing.T) {
 	}
 	if seen[1] <= seen[2] || seen[2] <= seen[10] {
 		t.Errorf("sizes 1, 2, 10 drawn %d, %d, %d times: a Zipf law makes small sizes commonest", seen[1], seen[2], seen[10])
-	}
-}
-
-func TestZipfSamplerCoversItsRange(t *testing.T) {
-	z := newZipfSampler(1, 400, 1)
-	if got := z.cdf[len(z.cdf)-1]; math.Abs(got-1) > 1e-12 {
-		t.Errorf("cdf ends at %v, want 1", got)
-	}
-	// P(k) = k^-1 / H(400): the first two masses.
-	h := 0.0
-	for k := 1; k <= 400; k++ {
-		h += 1 / float64(k)
-	}
-	if got, want := z.cdf[0], 1/h; math.Abs(got-want) > 1e-12 {
-		t.Errorf("P(1) = %v, want 1/H(400) = %v", got, want)
-	}
-	if got, want := z.cdf[1]-z.cdf[0], 0.5/h; math.Abs(got-want) > 1e-12 {
-		t.Errorf("P(2) = %v, want 1/(2 H(400)) = %v", got, want)
 	}
 }
 
@@ -150,45 +131,6 @@ func TestSmallJobsWorkloads(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("workload %d = %+v, want %+v", i, got[i], want[i])
-		}
-	}
-}
-
-func TestClosedLoopJobsInterleaveWorkers(t *testing.T) {
-	jobs, plan := closedLoopJobs([]int{2, 1, 3}, func(id, w, k int) workload.Job {
-		return scanJob(id, "f", w, 0, 1, 1<<20, 1)
-	})
-	// Round 0: workers 0, 1, 2; round 1: 0, 2; round 2: 2.
-	wantOwner := []int{0, 1, 2, 0, 2, 2}
-	if len(jobs) != len(wantOwner) {
-		t.Fatalf("%d jobs, want %d", len(jobs), len(wantOwner))
-	}
-	for i, w := range wantOwner {
-		if plan.owner[i] != w || jobs[i].ID != i || jobs[i].User != w {
-			t.Errorf("job %d: owner %d, ID %d, user %d; want owner and user %d", i, plan.owner[i], jobs[i].ID, jobs[i].User, w)
-		}
-	}
-}
-
-// TestGateForwardsIdleOffers: a gated policy that keeps state on offers
-// nothing could take (nas lifts CR-RTS's hold) is told of them through the
-// gate; one that does not want them is not.
-func TestGateForwardsIdleOffers(t *testing.T) {
-	for _, tc := range []struct {
-		policy string
-		want   bool
-	}{
-		{"fair", false},
-		{"nas", true},
-		{"nas-mts", false},
-	} {
-		pol, err := PolicySpec{Name: tc.policy}.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := newGate(pol, &workerPlan{owner: []int{0}})
-		if got := sched.IdleOffersOf(g) != nil; got != tc.want {
-			t.Errorf("%s behind the gate: wants idle offers = %v, want %v (as %s alone)", tc.policy, got, tc.want, tc.policy)
 		}
 	}
 }

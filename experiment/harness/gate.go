@@ -1,4 +1,4 @@
-package experiment
+package harness
 
 import (
 	"fmt"
@@ -6,19 +6,41 @@ import (
 
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/workload"
 )
 
-// workerPlan describes closed-loop submitters, as in the Fair Scheduler
+// WorkerPlan describes closed-loop submitters, as in the Fair Scheduler
 // paper's section 6.2.4: each worker submits a job, waits for it to finish,
 // and submits the next. The engine takes its jobs up front, so every job is
 // submitted to the engine at time 0 and a gate in front of the policy
 // hides it until its worker releases it.
-type workerPlan struct {
-	// owner[i] is the worker of job i; a worker's jobs run in ID order.
-	owner []int
-	// horizonS stops the workers: no job is released at or after it
+type WorkerPlan struct {
+	// Owner[i] is the worker of job i; a worker's jobs run in ID order.
+	Owner []int
+	// HorizonS stops the workers: no job is released at or after it
 	// (0: no horizon, every job runs).
-	horizonS float64
+	HorizonS float64
+}
+
+// ClosedLoopJobs lays out workers' jobs in rounds (round k holds every
+// worker's k-th job), all submitted to the engine at time 0 for the gate to
+// release; mk builds job id, the k-th of worker w.
+func ClosedLoopJobs(perWorker []int, mk func(id, w, k int) workload.Job) ([]workload.Job, *WorkerPlan) {
+	var jobs []workload.Job
+	plan := &WorkerPlan{}
+	most := 0
+	for _, n := range perWorker {
+		most = max(most, n)
+	}
+	for k := range most {
+		for w, n := range perWorker {
+			if k < n {
+				jobs = append(jobs, mk(len(jobs), w, k))
+				plan.Owner = append(plan.Owner, w)
+			}
+		}
+	}
+	return jobs, plan
 }
 
 // gateStallS is the engine's stall timeout in closed-loop runs: once the
@@ -33,11 +55,11 @@ const gateStallS = 60
 // Preemption is not supported (the gate would hide other workers' jobs from
 // it); runs with workers use policies that do not kill.
 type gate struct {
-	// passThrough gives the gate the inner policy's name, idle-offer
+	// PassThrough gives the gate the inner policy's name, idle-offer
 	// wish and names for its declines; the gate overrides what it
 	// filters.
-	passThrough
-	plan *workerPlan
+	PassThrough
+	plan *WorkerPlan
 
 	next     []int        // per worker: index into its jobs of the next to release
 	jobsOf   [][]int      // per worker: its job indices, in order
@@ -50,15 +72,15 @@ type gate struct {
 	view     gateView
 }
 
-func newGate(inner sched.Policy, plan *workerPlan) *gate {
+func newGate(inner sched.Policy, plan *WorkerPlan) *gate {
 	workers := 0
-	for _, w := range plan.owner {
+	for _, w := range plan.Owner {
 		workers = max(workers, w+1)
 	}
-	g := &gate{passThrough: passTo(inner), plan: plan,
+	g := &gate{PassThrough: PassTo(inner), plan: plan,
 		next: make([]int, workers), jobsOf: make([][]int, workers), busy: make([]bool, workers),
-		added: make([]*sched.Job, len(plan.owner)), released: make([]float64, len(plan.owner))}
-	for i, w := range plan.owner {
+		added: make([]*sched.Job, len(plan.Owner)), released: make([]float64, len(plan.Owner))}
+	for i, w := range plan.Owner {
 		g.jobsOf[w] = append(g.jobsOf[w], i)
 		g.released[i] = -1
 	}
@@ -66,6 +88,7 @@ func newGate(inner sched.Policy, plan *workerPlan) *gate {
 	return g
 }
 
+// checkGateable refuses a policy the gate cannot run: one that kills tasks.
 func checkGateable(p sched.Policy) error {
 	if _, ok := p.(sched.Preempter); ok {
 		return fmt.Errorf("policy %s kills tasks; closed-loop workers do not support preemption", p.Name())
@@ -92,12 +115,12 @@ func (g *gate) on(c sched.Cluster) *gateView {
 
 // Assign asks the inner policy, over the released jobs.
 func (g *gate) Assign(c sched.Cluster, o sched.Offer) (sched.Decision, bool) {
-	return g.inner.Assign(g.on(c), o)
+	return g.Inner.Assign(g.on(c), o)
 }
 
 // OfferIdle forwards, over the released jobs.
 func (g *gate) OfferIdle(c sched.Cluster, o sched.Offer) {
-	if i := sched.IdleOffersOf(g.inner); i != nil {
+	if i := sched.IdleOffersOf(g.Inner); i != nil {
 		i.OfferIdle(g.on(c), o)
 	}
 }
@@ -105,7 +128,7 @@ func (g *gate) OfferIdle(c sched.Cluster, o sched.Offer) {
 // JobAdded records a submitted job and releases it if its worker is idle.
 func (g *gate) JobAdded(c sched.Cluster, j *sched.Job) {
 	g.added[j.Index] = j
-	g.release(c, g.plan.owner[j.Index])
+	g.release(c, g.plan.Owner[j.Index])
 }
 
 // JobRemoved forwards the finish and releases the worker's next job.
@@ -116,7 +139,7 @@ func (g *gate) JobRemoved(c sched.Cluster, j *sched.Job) {
 	if g.jobObs != nil {
 		g.jobObs.JobRemoved(g.on(c), j)
 	}
-	w := g.plan.owner[j.Index]
+	w := g.plan.Owner[j.Index]
 	g.busy[w] = false
 	g.epoch++
 	g.release(c, w)
@@ -128,7 +151,7 @@ func (g *gate) release(c sched.Cluster, w int) {
 	if g.busy[w] || g.next[w] >= len(g.jobsOf[w]) {
 		return
 	}
-	if g.plan.horizonS > 0 && c.Now() >= g.plan.horizonS {
+	if g.plan.HorizonS > 0 && c.Now() >= g.plan.HorizonS {
 		g.stopped = true
 		return
 	}
@@ -167,14 +190,14 @@ func (g *gate) TaskEnded(c sched.Cluster, j *sched.Job, k sched.TaskKind, n clus
 // ReducesEnabled forwards for a released job; a job released later is
 // added whole.
 func (g *gate) ReducesEnabled(c sched.Cluster, j *sched.Job) {
-	if ob, ok := g.inner.(sched.DemandObserver); ok && slices.Contains(g.visible, j) {
+	if ob, ok := g.Inner.(sched.DemandObserver); ok && slices.Contains(g.visible, j) {
 		ob.ReducesEnabled(g.on(c), j)
 	}
 }
 
 // MapOutputsLost forwards for a released job.
 func (g *gate) MapOutputsLost(c sched.Cluster, j *sched.Job, n cluster.NodeID, maps int) {
-	if ob, ok := g.inner.(sched.OutputLossObserver); ok && slices.Contains(g.visible, j) {
+	if ob, ok := g.Inner.(sched.OutputLossObserver); ok && slices.Contains(g.visible, j) {
 		ob.MapOutputsLost(g.on(c), j, n, maps)
 	}
 }

@@ -1,4 +1,4 @@
-package experiment
+package harness
 
 import (
 	"math"
@@ -11,19 +11,19 @@ import (
 // over seeds, and the operating points land on their cells.
 func TestRunMapPairsSeeds(t *testing.T) {
 	base, pol := PolicySpec{Label: "B", Name: "fair"}, PolicySpec{Label: "P", Name: "delay"}
-	m := regimeMap{XName: "load", YName: "users", Xs: []float64{1, 2}, Ys: []float64{3, 30},
+	m := RegimeMap{XName: "load", YName: "users", Xs: []float64{1, 2}, Ys: []float64{3, 30},
 		Policy: pol, Baseline: base, Marks: map[[2]int]string{{1, 0}: "paper"},
-		run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (mapOutcome, error) {
+		Run: func(_ Options, p PolicySpec, xi, yi int, seed uint64) (MapOutcome, error) {
 			// The baseline takes 10 s; the policy 10 x (x+1) x seed/10 s,
 			// so the ratio is (x+1) x seed / 10 and the throughput its inverse.
 			if p.Label == "B" {
-				return mapOutcome{Turnaround: 10, Throughput: 100}, nil
+				return MapOutcome{Turnaround: 10, Throughput: 100}, nil
 			}
 			r := float64(xi+1) * float64(seed) / 10
-			return mapOutcome{Turnaround: 10 * r, Throughput: 100 / r}, nil
+			return MapOutcome{Turnaround: 10 * r, Throughput: 100 / r}, nil
 		}}
 	o := Options{Seeds: 2, Seed: 1, Parallel: 3}
-	res, err := runMap(o, m)
+	res, err := RunMap(o, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestRunMapPairsSeeds(t *testing.T) {
 			t.Errorf("load %v users %s: mark %q; want the paper's point at load 2, 3 users only", x, row[col["users"]], mark)
 		}
 	}
-	fig := mapFigure("t", "c", "p", m)
+	fig := MapFigure("t", "c", "p", m)
 	if _, err := fig.HeatData(res.CSV); err != nil {
 		t.Errorf("the map's figure cannot read its CSV: %v", err)
 	}

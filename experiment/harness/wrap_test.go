@@ -1,4 +1,4 @@
-package experiment
+package harness
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 )
 
 // runningMaps is a cluster view that knows its topology and which maps run;
-// mapRuns asks it nothing else.
+// MapRuns asks it nothing else.
 type runningMaps struct {
 	sched.Cluster
 	topo *cluster.Topology
@@ -41,12 +41,12 @@ func TestMapRunsEnded(t *testing.T) {
 	const node = cluster.NodeID(0)
 	// launch launches maps (-1: without a decision) of job on node, each
 	// noted with its map.
-	launch := func(c sched.Cluster, r *mapRuns[int], maps ...int) {
+	launch := func(c sched.Cluster, r *MapRuns[int], maps ...int) {
 		for _, m := range maps {
 			if m >= 0 {
-				r.decided(job, m, node, m)
+				r.Decided(job, m, node, m)
 			}
-			r.launched(c, job, node, -1)
+			r.Launched(c, job, node, -1)
 		}
 	}
 	tests := []struct {
@@ -70,16 +70,16 @@ func TestMapRunsEnded(t *testing.T) {
 		for _, m := range tc.running {
 			c.live = append(c.live, sched.TaskRef{Job: job, Kind: sched.MapTask, Index: m, Node: node})
 		}
-		var r mapRuns[int]
+		var r MapRuns[int]
 		launch(c, &r, tc.launched...)
-		got, ok := r.ended(c, job, node, tc.alike, tc.unchosenEnded)
-		if !ok || got.m != tc.want || got.note != tc.want {
-			t.Errorf("%s: ended map %d (note %d, found %v), want map %d", tc.name, got.m, got.note, ok, tc.want)
+		got, ok := r.Ended(c, job, node, tc.alike, tc.unchosenEnded)
+		if !ok || got.Map != tc.want || got.Note != tc.want {
+			t.Errorf("%s: ended map %d (note %d, found %v), want map %d", tc.name, got.Map, got.Note, ok, tc.want)
 		}
 		if n := len(r.byNode[node]); n != len(tc.launched)-1 {
 			t.Errorf("%s: %d attempts left, want %d: the ended one is removed", tc.name, n, len(tc.launched)-1)
 		}
-		if _, ok := r.ended(c, other, node, tc.alike, tc.unchosenEnded); ok {
+		if _, ok := r.Ended(c, other, node, tc.alike, tc.unchosenEnded); ok {
 			t.Errorf("%s: a job with no attempt on the node ended one; want none found", tc.name)
 		}
 	}
@@ -94,21 +94,21 @@ func TestMapRunsLaunchMatchesDecision(t *testing.T) {
 	}
 	c := runningMaps{topo: topo}
 	job := &sched.Job{}
-	var r mapRuns[string]
-	r.decided(job, 3, 0, "chosen")
-	if got := r.launched(c, job, 1, "other node"); got.m != -1 || got.note != "other node" {
-		t.Errorf("launch on another node = map %d %q, want unchosen (-1, its default note)", got.m, got.note)
+	var r MapRuns[string]
+	r.Decided(job, 3, 0, "chosen")
+	if got := r.Launched(c, job, 1, "other node"); got.Map != -1 || got.Note != "other node" {
+		t.Errorf("launch on another node = map %d %q, want unchosen (-1, its default note)", got.Map, got.Note)
 	}
-	r.decided(job, 3, 0, "chosen")
-	if got := r.launched(c, job, 0, "dflt"); got.m != 3 || got.note != "chosen" {
-		t.Errorf("launch on the decision's node = map %d %q, want the decided map 3 with its note", got.m, got.note)
+	r.Decided(job, 3, 0, "chosen")
+	if got := r.Launched(c, job, 0, "dflt"); got.Map != 3 || got.Note != "chosen" {
+		t.Errorf("launch on the decision's node = map %d %q, want the decided map 3 with its note", got.Map, got.Note)
 	}
-	if got := r.launched(c, job, 0, "dflt"); got.m != -1 {
-		t.Errorf("second launch = map %d, want unchosen: a decision is launched once", got.m)
+	if got := r.Launched(c, job, 0, "dflt"); got.Map != -1 {
+		t.Errorf("second launch = map %d, want unchosen: a decision is launched once", got.Map)
 	}
-	r.decided(job, 4, 0, "chosen")
-	r.forget()
-	if got := r.launched(c, job, 0, "dflt"); got.m != -1 {
-		t.Errorf("launch after forget = map %d, want unchosen: a forgotten decision was not launched", got.m)
+	r.Decided(job, 4, 0, "chosen")
+	r.Forget()
+	if got := r.Launched(c, job, 0, "dflt"); got.Map != -1 {
+		t.Errorf("launch after forget = map %d, want unchosen: a forgotten decision was not launched", got.Map)
 	}
 }

@@ -1,4 +1,4 @@
-package experiment
+package harness
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ import (
 // rebuild with another toolchain or flags does too.
 
 // A cache's runs are kept as gob, a file a run named <kind>-<hash of the
-// key>.gob (runCache.keep is the kind); gob sees exported fields alone, so
+// key>.gob (Cache.Keep is the kind); gob sees exported fields alone, so
 // a kept run's type exports every field it keeps.
 
 // keptHeader opens every kept file: the build that made it and the key in
