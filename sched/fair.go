@@ -123,10 +123,10 @@ type FairOrder struct {
 	// pools in moved[s], those an event named or whose share or demand
 	// update changed since, are put in place again; keptOK[s] is false
 	// when the active pools changed (every rank moves), and the list is
-	// then sorted afresh. One reader at a time (a placer's Place is not
-	// reentrant). keeping is set by the first openPools: an order that
-	// no placer reads pool by pool (fair, delay) keeps no list and pays
-	// nothing for it at its events.
+	// then sorted afresh. Candidates copies it before yielding, since a
+	// consumer may read again mid-read; NAS reads it in place, one Place
+	// at a time. keeping is set by the first openPools (the first offer):
+	// from then on events and share updates note the pools they move.
 	kept    [3][]poolKey
 	keptOK  [3]bool
 	moved   [3][]*pool
@@ -498,7 +498,6 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 			}
 			return
 		}
-		f.update(c, s)
 		// A buffer per nesting depth: a consumer may ask for candidates
 		// of another kind while it still iterates these.
 		if f.depth == len(f.bufs) {
@@ -551,8 +550,9 @@ func (f *FairOrder) Candidates(c Cluster, s SlotKind) iter.Seq[*Job] {
 
 // openPools returns the pools with a job that has work for slot kind s,
 // in the order Candidates yields their jobs (yieldPool then yields a
-// pool's jobs as Candidates does), for a placer that decides per user
-// (NAS) and can pass over a whole pool without reading its jobs. The list
+// pool's jobs as Candidates does): what Candidates walks, and what a
+// placer that decides per user (NAS) reads to pass over a whole pool
+// without reading its jobs. It brings the shares up to date first. The list
 // is kept between calls and only the pools an event or a share update
 // moved are put in place again, so an offer costs the pools that moved,
 // not a sort of them all; the order is total (ties end on the pool's

@@ -62,8 +62,10 @@ func newNASTwin(t *testing.T, topo *cluster.Topology, slots map[sched.SlotKind]i
 // every offer of a random run with arrivals, launches, ends, kills, lost
 // outputs, enabled reduces and congestion coming and going, and keep the
 // same skip counters, under every NAS variant and in both slot models.
-// The pool order kept between offers is, at every step, the one
-// Candidates computes afresh.
+// The pool order NAS reads in place is, at every step, the one the twin's
+// Candidates yields (its own kept copy, read through another path; that
+// a kept order is the one a sort gives is pinned against a fresh order by
+// TestFairOrderRememberedSharesMatchRecomputed).
 func TestNASByPoolDecidesAsByJob(t *testing.T) {
 	for _, model := range []struct {
 		name  string
