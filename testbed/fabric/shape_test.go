@@ -326,7 +326,12 @@ func minTime(a, b time.Time) time.Time {
 // "overflow": two flows into an uplink a quarter of their NICs' rate, so its
 // queue overflows; every frame the two NICs sent must then be either carried
 // by the uplink or counted as dropped there (ARP aside), which is what makes
-// the drop counts trustworthy.
+// the drop counts trustworthy. Its queues hold 10 frames: with the default
+// 100, a sender whose first burst overflowed its own NIC's queue went on in
+// congestion avoidance and could finish 4 MiB before its window outgrew the
+// uplink's queue, so no frame was dropped there. Ten frames is less than
+// either flow's initial window, so the uplink's queue overflows in the
+// first round trips whatever the host's scheduler does.
 func TestCountersMatchTheBytesSent(t *testing.T) {
 	needPrivilege(t)
 	for _, c := range []struct {
@@ -334,13 +339,14 @@ func TestCountersMatchTheBytesSent(t *testing.T) {
 		nic, uplink float64
 		flows       [][2]int
 		bytes       int64
+		queue       int
 		wantDrops   bool
 	}{
-		{"no loss at the uplink", 40e6, 100e6, [][2]int{{0, 2}}, 4 << 20, false},
-		{"overflow", 200e6, 50e6, [][2]int{{0, 2}, {1, 3}}, 4 << 20, true},
+		{"no loss at the uplink", 40e6, 100e6, [][2]int{{0, 2}}, 4 << 20, 0, false},
+		{"overflow", 200e6, 50e6, [][2]int{{0, 2}, {1, 3}}, 4 << 20, 10, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f := build(t, Spec{Racks: 2, NodesPerRack: 2, NICBitsPerSec: c.nic, UplinkBitsPerSec: c.uplink})
+			f := build(t, Spec{Racks: 2, NodesPerRack: 2, NICBitsPerSec: c.nic, UplinkBitsPerSec: c.uplink, QueuePackets: c.queue})
 			before, err := f.Counters()
 			if err != nil {
 				t.Fatal(err)
