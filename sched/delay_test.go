@@ -271,7 +271,11 @@ func TestDelayParamsValidate(t *testing.T) {
 		{"infinite t2", sched.DelayParams{T2S: secs(1 / zero())}, "t2_s"},
 		{"biasing options without biasing", sched.DelayParams{CPUBoundT1S: secs(1)}, "cpu_bound_t1_s: has no effect"},
 		{"min maps without biasing", sched.DelayParams{IOMinMaps: 2}, "io_min_maps"},
-		{"zero threshold", sched.DelayParams{IORateBiasing: true, IOBoundMBPerS: secs(0)}, "io_bound_mb_per_s"},
+		{"NaN cpu-bound wait", sched.DelayParams{IORateBiasing: true, CPUBoundT2S: secs(0 / zero())}, "cpu_bound_t2_s: want a finite number >= 0"},
+		{"zero threshold", sched.DelayParams{IORateBiasing: true, IOBoundMBPerS: secs(0)}, "io_bound_mb_per_s: want a finite number > 0"},
+		{"negative threshold", sched.DelayParams{IORateBiasing: true, IOBoundMBPerS: secs(-1)}, "io_bound_mb_per_s: want a finite number > 0"},
+		{"infinite threshold", sched.DelayParams{IORateBiasing: true, IOBoundMBPerS: secs(1 / zero())}, "io_bound_mb_per_s: want a finite number > 0"},
+		{"NaN threshold", sched.DelayParams{IORateBiasing: true, IOBoundMBPerS: secs(0 / zero())}, "io_bound_mb_per_s: want a finite number > 0"},
 		{"negative min maps", sched.DelayParams{IORateBiasing: true, IOMinMaps: -1}, "io_min_maps"},
 		{"biasing with options", sched.DelayParams{IORateBiasing: true, CPUBoundT1S: secs(2), IOBoundMBPerS: secs(10), IOMinMaps: 3}, ""},
 	}
