@@ -61,7 +61,8 @@ const (
 	DefaultIOMinMaps     = 1
 )
 
-func orDefault(v *float64, d float64) float64 {
+// orDefault is *v, or d when the parameter is unset (nil).
+func orDefault[T any](v *T, d T) T {
 	if v == nil {
 		return d
 	}
@@ -70,25 +71,15 @@ func orDefault(v *float64, d float64) float64 {
 
 // Validate names the first bad parameter.
 func (p DelayParams) Validate() error {
-	for _, f := range []struct {
-		name string
-		v    *float64
-		pos  bool
-	}{
-		{"t1_s", p.T1S, false}, {"t2_s", p.T2S, false},
-		{"cpu_bound_t1_s", p.CPUBoundT1S, false}, {"cpu_bound_t2_s", p.CPUBoundT2S, false},
-		{"io_bound_mb_per_s", p.IOBoundMBPerS, true},
-	} {
-		if f.v == nil {
-			continue
-		}
-		if v := *f.v; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (f.pos && v == 0) {
-			want := "a finite number >= 0"
-			if f.pos {
-				want = "a finite number > 0"
-			}
-			return fmt.Errorf("%s: want %s, got %v", f.name, want, v)
-		}
+	if err := checkNonNeg(
+		floatParam{"t1_s", p.T1S}, floatParam{"t2_s", p.T2S},
+		floatParam{"cpu_bound_t1_s", p.CPUBoundT1S}, floatParam{"cpu_bound_t2_s", p.CPUBoundT2S},
+	); err != nil {
+		return err
+	}
+	// A rate of 0 would call every job IO-bound, however slowly it reads.
+	if v := p.IOBoundMBPerS; v != nil && !(*v > 0 && !math.IsInf(*v, 0)) {
+		return fmt.Errorf("io_bound_mb_per_s: want a finite number > 0, got %v", *v)
 	}
 	if p.IOMinMaps < 0 {
 		return fmt.Errorf("io_min_maps: must not be negative, got %d", p.IOMinMaps)

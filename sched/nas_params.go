@@ -98,23 +98,15 @@ type NASParams struct {
 
 // Validate names the first bad parameter.
 func (p NASParams) Validate() error {
-	for _, f := range []struct {
-		name string
-		v    *float64
-	}{
-		{"congestion_threshold", p.CongestionThreshold}, {"wait_s", p.WaitS},
-		{"light_mb", p.LightMB}, {"heavy_mb", p.HeavyMB}, {"small_input_mb", p.SmallInputMB},
-		{"recurring_share", p.RecurringShare}, {"map_completion_threshold", p.MapCompletionThreshold},
-		{"threshold_period_s", p.ThresholdPeriodS},
-	} {
-		if err := checkNonNeg(f.name, f.v); err != nil {
-			return err
-		}
+	if err := checkNonNeg(
+		floatParam{"congestion_threshold", p.CongestionThreshold}, floatParam{"wait_s", p.WaitS},
+		floatParam{"light_mb", p.LightMB}, floatParam{"heavy_mb", p.HeavyMB}, floatParam{"small_input_mb", p.SmallInputMB},
+		floatParam{"recurring_share", p.RecurringShare}, floatParam{"map_completion_threshold", p.MapCompletionThreshold},
+		floatParam{"threshold_period_s", p.ThresholdPeriodS},
+	); err != nil {
+		return err
 	}
-	for _, f := range []struct {
-		name string
-		v    *float64
-	}{{"recurring_share", p.RecurringShare}, {"map_completion_threshold", p.MapCompletionThreshold}} {
+	for _, f := range []floatParam{{"recurring_share", p.RecurringShare}, {"map_completion_threshold", p.MapCompletionThreshold}} {
 		if f.v != nil && *f.v > 1 {
 			return fmt.Errorf("%s: want a fraction in [0, 1], got %v", f.name, *f.v)
 		}
@@ -182,18 +174,12 @@ func newNASConfig(p NASParams, o NASOptions) (nasConfig, error) {
 	if o.CRRTS && !o.CARTS {
 		return nasConfig{}, fmt.Errorf("NAS options: CR-RTS needs CA-RTS")
 	}
-	oi := func(v *int, d int) int {
-		if v == nil {
-			return d
-		}
-		return *v
-	}
 	const mb = 1 << 20
 	return nasConfig{
 		NASOptions:  o,
 		congestion:  orDefault(p.CongestionThreshold, DefaultNASCongestionThreshold),
-		mapSkips:    oi(p.MapSkips, DefaultNASMapSkips),
-		reduceSkips: oi(p.ReduceSkips, DefaultNASReduceSkips),
+		mapSkips:    orDefault(p.MapSkips, DefaultNASMapSkips),
+		reduceSkips: orDefault(p.ReduceSkips, DefaultNASReduceSkips),
 		everyOffer:  p.SkipsOn != nil && *p.SkipsOn == NASSkipsOnEveryOffer,
 		waitS:       orDefault(p.WaitS, 0),
 		light:       orDefault(p.LightMB, DefaultNASLightMB) * mb,

@@ -45,21 +45,33 @@ type SWParams struct {
 
 // Validate names the first bad parameter.
 func (p SWParams) Validate() error {
-	if err := checkNonNeg("nw_saturation_threshold", p.NWSaturationThreshold); err != nil {
-		return err
-	}
-	if err := checkNonNeg("map_completion_threshold", p.MapCompletionThreshold); err != nil {
+	if err := checkNonNeg(
+		floatParam{"nw_saturation_threshold", p.NWSaturationThreshold},
+		floatParam{"map_completion_threshold", p.MapCompletionThreshold},
+	); err != nil {
 		return err
 	}
 	if v := p.MapCompletionThreshold; v != nil && *v > 1 {
 		return fmt.Errorf("map_completion_threshold: a fraction of the job's maps, want 0..1, got %v", *v)
 	}
-	return checkNonNeg("starvation_window_s", p.StarvationWindowS)
+	return checkNonNeg(floatParam{"starvation_window_s", p.StarvationWindowS})
 }
 
-func checkNonNeg(name string, v *float64) error {
-	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
-		return fmt.Errorf("%s: want a finite number >= 0, got %v", name, *v)
+// floatParam is a number parameter as the Validate methods check it: its
+// YAML name, for the error, and its value, nil when unset.
+type floatParam struct {
+	name string
+	v    *float64
+}
+
+// checkNonNeg names the first of ps that is set to anything but a finite
+// number >= 0, in the order given, so that Validate reports its first bad
+// parameter.
+func checkNonNeg(ps ...floatParam) error {
+	for _, p := range ps {
+		if v := p.v; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
+			return fmt.Errorf("%s: want a finite number >= 0, got %v", p.name, *v)
+		}
 	}
 	return nil
 }
@@ -133,8 +145,8 @@ func newSWConfig(p SWParams, o SWOptions) (swConfig, error) {
 	if o.SAMP && !o.SARP {
 		return swConfig{}, fmt.Errorf("SAMP needs SARP: the paper's mechanisms are additive (section 5.3)")
 	}
-	if math.IsNaN(o.RelaxedFairnessS) || math.IsInf(o.RelaxedFairnessS, 0) || o.RelaxedFairnessS < 0 {
-		return swConfig{}, fmt.Errorf("relaxed_fairness_s: want a finite number >= 0, got %v", o.RelaxedFairnessS)
+	if err := checkNonNeg(floatParam{"relaxed_fairness_s", &o.RelaxedFairnessS}); err != nil {
+		return swConfig{}, err
 	}
 	if o.Delay != nil && o.RelaxedFairnessS > 0 {
 		return swConfig{}, fmt.Errorf("relaxed fairness and delay scheduling are two relaxations; choose one")
