@@ -155,6 +155,15 @@ func TestFairSharesEmptyInput(t *testing.T) {
 	}
 }
 
+// shareWeight is a request's weight as FairShares counts it: a zero or
+// negative weight counts as 1 (see the "zero or negative weight" case).
+func shareWeight(r sched.ShareRequest) float64 {
+	if r.Weight > 0 {
+		return r.Weight
+	}
+	return 1
+}
+
 // TestFairSharesProperties checks, over seeded random inputs, the properties
 // that define max-min fairness with minimum guarantees.
 func TestFairSharesProperties(t *testing.T) {
@@ -215,12 +224,7 @@ func TestFairSharesProperties(t *testing.T) {
 		}
 		// Max-min: if i is below j in share/weight, i is at its demand
 		// (cannot use more) or j is held at its guaranteed minimum.
-		w := func(r sched.ShareRequest) float64 {
-			if r.Weight > 0 {
-				return r.Weight
-			}
-			return 1
-		}
+		w := shareWeight
 		for i := range reqs {
 			for j := range reqs {
 				if got[i]/w(reqs[i]) < got[j]/w(reqs[j])-tol &&
@@ -242,12 +246,7 @@ func sortedBreakpointShares(capacity float64, reqs []sched.ShareRequest) []float
 	if capacity <= 0 || len(reqs) == 0 {
 		return out
 	}
-	w := func(r sched.ShareRequest) float64 {
-		if r.Weight > 0 {
-			return r.Weight
-		}
-		return 1
-	}
+	w := shareWeight
 	clampv := func(v, lo, hi float64) float64 { return math.Min(math.Max(v, lo), hi) }
 	mins := make([]float64, len(reqs))
 	sumMin := 0.0
