@@ -89,8 +89,9 @@ const defaultFinishWindow = 1.0
 // reset empties the queue and starts its window at base.
 //
 // Dropped entries are not zeroed: they point only at flows, and the
-// network keeps every flow it ever made (active, done, or for reuse), so
-// a stale pointer keeps nothing alive, and zeroing every entry at every
+// network keeps every flow it ever made (active, done, for reuse, or in
+// one of its two solve arenas), so a stale pointer keeps nothing alive
+// but, at most, an arena outgrown since, and zeroing every entry at every
 // solve showed in profiles.
 func (q *finishQueue[T]) reset(base float64) {
 	if q.buckets == nil {

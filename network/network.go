@@ -89,11 +89,20 @@ const inlinePath = 8
 // (listing it, freezing it, publishing its rate) and a day runs ninety
 // thousand solves over thousands of flows, so every line more is a cache
 // miss per visit; and the allocator puts 128-byte objects on 128-byte
-// boundaries, so a flow never straddles a third line. In the exact mode,
+// boundaries, so a flow never straddles a third line. Each quantized
+// solve also moves the active flows into an arena in the order it lists
+// them (relocate), so that the next one reads them in memory order: the
+// structs AddFlow hands out are reused last-in first-out and lie
+// scattered, and the first visit of a solve missed the cache on each
+// (the arena's 128-byte elements sit on 128-byte boundaries too). In the
+// exact mode,
 // rate, rem0, t0 and finish hold only while the flow runs at its cap;
 // otherwise its group's clock gives its progress (groups.go).
 type flow[T any] struct {
-	state  flowState
+	state flowState
+	// home is where the struct lives: 0 on its own (from newFlow), else
+	// 1 + the index of the solve's arena that holds it (relocate).
+	home   uint8
 	ver    uint32 // bumped whenever finish changes or the struct is reused, to retire finish-queue entries
 	path   []LinkID
 	inl    [inlinePath]LinkID // storage for short paths, saving an allocation per flow
@@ -181,6 +190,12 @@ type Network[T any] struct {
 	// reusable holds flows that ended and left every list, for AddFlow to
 	// reuse: a day on 600 nodes starts tens of millions of flows.
 	reusable []*flow[T]
+	// arenas hold the active flows of the last two solves, in list order
+	// (relocate): each solve moves the active flows into the arena the
+	// solve before last filled, so that the next solve reads them in
+	// memory order.
+	arenas [2][]flow[T]
+	arena  int // the arena the last solve filled
 	// x is the exact mode's incremental solution (groups.go, lpf.go); nil
 	// in quantized mode and for full solves (fullOnly). modeSet records
 	// that the first flow chose it.
@@ -1012,8 +1027,8 @@ func (n *Network[T]) recycleNow(f *flow[T]) {
 }
 
 func (n *Network[T]) recycle(f *flow[T]) {
-	if f.state != stateGone {
-		return
+	if f.state != stateGone || f.home != 0 {
+		return // an arena's struct is rewritten by a later solve, not reused
 	}
 	n.reusable = append(n.reusable, f)
 }

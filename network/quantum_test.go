@@ -274,3 +274,52 @@ func TestRecycledFlowsKeepNoPastLife(t *testing.T) {
 		t.Fatalf("popped %v, want exactly the fresh flow %d", got, c)
 	}
 }
+
+// TestUnpoppedFlowSurvivesItsArena pins the solve arenas' one hazard: a
+// solve moves the active flows into the arena the solve before last
+// filled, so a flow that finished in that arena and was not popped must
+// move out first. On one 100 B/s link at quantum 1 s: the solve at 0
+// gives a (50 B) and b (1,000 B) 50 B/s each, so a finishes at 1 s; the
+// caller advances to 2.5 s without popping; b's lone rate is solved at
+// 1 s, and a third flow starting at 2.5 s makes the solve at 2.5 s refill
+// a's arena. a must then still pop as itself.
+func TestUnpoppedFlowSurvivesItsArena(t *testing.T) {
+	n := mustNew(t, 100)
+	if err := n.SetQuantum(1); err != nil {
+		t.Fatal(err)
+	}
+	a := mustAdd(t, n, 0, []LinkID{0}, 50, 0)
+	b := mustAdd(t, n, 0, []LinkID{0}, 1000, 0)
+	if r := n.Rate(a); r != 50 {
+		t.Fatalf("a's rate after the first solve is %v, want 50: the link split between two flows", r)
+	}
+	n.Advance(2.5)
+	c := mustAdd(t, n, 2.5, []LinkID{0}, 10, 0)
+	if r := n.Rate(c); r != 50 {
+		t.Fatalf("c's rate after the solve at 2.5 s is %v, want 50: the test needs that solve, which refills a's arena", r)
+	}
+	got := n.PopCompleted(2.5)
+	if len(got) != 1 || got[0].ID != a || got[0].Bytes != 50 || got[0].Finish != 1 {
+		t.Fatalf("popped %+v, want only flow %d (50 B, finished at 1 s): a finished flow must keep its own state when its arena is reused", got, a)
+	}
+	// b had 950 B left at 1 s, alone at 100 B/s until 2.5 s (800 B left),
+	// then shares the link with c: c's 10 B end at 2.7 s, and the share c
+	// frees idles until the solve at 3.5 s, by when b has 750 B left,
+	// which it moves alone at 100 B/s.
+	want := map[FlowID]float64{c: 2.7, b: 3.5 + 750/100.0}
+	now := 2.5
+	for len(want) > 0 {
+		tc, ok := n.NextCompletion()
+		if !ok {
+			t.Fatalf("no completion pending, want flows %v: every flow must finish", want)
+		}
+		now = tc
+		for _, done := range n.PopCompleted(now) {
+			w, ok := want[done.ID]
+			if !ok || !approx(done.Finish, w) {
+				t.Fatalf("flow %d finished at %v; want %v (c = %d, b = %d): moving flows between arenas must not change their progress", done.ID, done.Finish, want, c, b)
+			}
+			delete(want, done.ID)
+		}
+	}
+}

@@ -87,11 +87,13 @@ func (n *Network[T]) solve() {
 	s.paths = resize(s.paths, len(s.members))
 	p := int32(0)
 	live := n.flows[:0]
+	ar := n.nextArena()
 	for _, f := range n.flows {
 		if f.state != stateActive {
 			n.recycle(f)
 			continue
 		}
+		f = n.relocate(f, &ar[len(live)])
 		f.rem0 = f.remaining(n.now)
 		f.t0 = n.now
 		i := int32(len(live))
@@ -207,6 +209,58 @@ func (n *Network[T]) solve() {
 		f.ver++
 		n.finishQ.add(f)
 	}
+}
+
+// nextArena returns the arena this solve moves the active flows into,
+// sized for them: the one the solve before last filled. A finished flow
+// still there, waiting to be popped, moves out to a struct of its own
+// first; nothing else still points into it, since the flows active then
+// all moved at the last solve, and the finish queue and waiting lines
+// that held them were emptied by it.
+func (n *Network[T]) nextArena() []flow[T] {
+	w := 1 - n.arena
+	for i, f := range n.done {
+		if int(f.home) == w+1 {
+			g := n.newFlow()
+			ver := g.ver
+			*g = *f
+			g.home, g.ver = 0, ver
+			g.path = ownPath(g)
+			n.slots[int32(uint32(g.id))-1].f = g
+			n.done[i] = g
+		}
+	}
+	if cap(n.arenas[w]) < n.nActive {
+		n.arenas[w] = make([]flow[T], n.nActive+n.nActive/4)
+	}
+	n.arena = w
+	return n.arenas[w][:cap(n.arenas[w])]
+}
+
+// relocate moves active flow f into dst, an arena's struct, and returns
+// dst. The ID's slot follows it; f, if a struct of its own, is kept for
+// reuse: the solve empties the finish queue and waiting lines that may
+// still point at it.
+func (n *Network[T]) relocate(f, dst *flow[T]) *flow[T] {
+	*dst = *f
+	dst.home = uint8(n.arena + 1)
+	dst.path = ownPath(dst)
+	n.slots[int32(uint32(f.id))-1].f = dst
+	if f.home == 0 {
+		f.state = stateGone
+		n.reusable = append(n.reusable, f)
+	}
+	return dst
+}
+
+// ownPath returns f's path in f's own inline storage when it lives
+// there (AddFlow keeps every short path inline): a struct copied from
+// another still points at the other's.
+func ownPath[T any](f *flow[T]) []LinkID {
+	if k := len(f.path); k <= inlinePath {
+		return f.inl[:k:k]
+	}
+	return f.path
 }
 
 // freeze fixes flow fi at rate r and charges r to every link on its path.
