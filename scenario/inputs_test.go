@@ -97,10 +97,7 @@ func TestHeterogeneousClusterEveryPolicy(t *testing.T) {
 		for _, name := range sched.PolicyNames() {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
 				c := writeScenario(t, tc.body+"policy: {name: "+name+"}\n")
-				res, err := c.Run(nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := mustRun(t, c, nil)
 				if s := res.Summary; s.JobsCompleted != s.JobsSubmitted || s.JobsSubmitted == 0 {
 					t.Errorf("%d of %d jobs completed; want every one on a cluster of unequal nodes", s.JobsCompleted, s.JobsSubmitted)
 				}
@@ -157,10 +154,7 @@ func TestAllocationsPlaceJobsAndShowInSummary(t *testing.T) {
 			t.Errorf("job of %s in pool %q; want %q (specified, then default)", key, pools[key], want)
 		}
 	}
-	res, err := c.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, c, nil)
 	a := res.Summary.Config.(Effective).Policy.Allocations
 	if a == nil || len(a.Queues) != 5 {
 		t.Fatalf("summary's allocations %+v; want the file's 5 queues", a)
@@ -206,10 +200,7 @@ workload: {trace: FB-2009, max_jobs: 20}
 policy: {name: fair}
 engine: {check_invariants: true}
 `)
-	res, err := c.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, c, nil)
 	if s := res.Summary; s.JobsCompleted != 20 {
 		t.Errorf("%d jobs completed; want 20", s.JobsCompleted)
 	}
@@ -274,10 +265,7 @@ func TestSiteLocalityWaits(t *testing.T) {
 		t1     float64
 	}{{"", 7}, {", params: {t1_s: 3}", 3}} {
 		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: delay, site: "+site+tc.params+"}\n")
-		res, err := c.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustRun(t, c, nil)
 		p := res.Summary.Config.(Effective).Policy.Params
 		if p["t1_s"] != tc.t1 || p["t2_s"] != 7.0 {
 			t.Errorf("params %q: t1_s %v, t2_s %v; want %v and the site's 7 s", tc.params, p["t1_s"], p["t2_s"], tc.t1)

@@ -104,11 +104,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 		}
 	}
 	// A different seed places blocks differently: the run must notice.
-	cfg, _ := Parse(strings.NewReader(strings.Replace(yaml, "seed: 5", "seed: 6", 1)), "s.yaml")
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runYAML(t, strings.Replace(yaml, "seed: 5", "seed: 6", 1))
 	var j bytes.Buffer
 	_ = res.Collector.WriteJobsCSV(&j)
 	if bytes.Equal(j.Bytes(), outs[0][1]) {
