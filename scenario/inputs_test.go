@@ -3,11 +3,11 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -32,9 +32,9 @@ func writeScenario(t *testing.T, body string) *Config {
 func writeTraceScenario(t *testing.T, tsv, scenario string) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "t.tsv"), tsv)
+	testfile.Write(t, filepath.Join(dir, "t.tsv"), tsv)
 	path := filepath.Join(dir, "s.yaml")
-	writeFile(t, path, scenario)
+	testfile.Write(t, path, scenario)
 	return path
 }
 
@@ -89,7 +89,7 @@ func runTraceScenario(t *testing.T, tsv, scenario string) *Result {
 func TestHeterogeneousClusterEveryPolicy(t *testing.T) {
 	dir := t.TempDir()
 	table := filepath.Join(dir, "uneven.data")
-	writeFile(t, table, "node1 /rackA\nnode2 /rackA\nnode3 /rackA\nnode4 /rackB\n")
+	testfile.Write(t, table, "node1 /rackA\nnode2 /rackA\nnode3 /rackA\nnode4 /rackB\n")
 	for _, tc := range []struct{ name, body string }{
 		{"sls nodes, containers", "cluster: {topology: sls-nodes.json, containers: 8}\nworkload: {trace: sls-jobs.json}\nengine: {check_invariants: true}\n"},
 		{"uneven racks, slots", "cluster: {topology: " + table + "}\nworkload: {trace: job-trace.json}\nengine: {check_invariants: true}\n"},
@@ -167,9 +167,9 @@ func TestAllocationsPlaceJobsAndShowInSummary(t *testing.T) {
 func TestOwnClusterBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.xml")
-	writeFile(t, bad, "<allocations>\n<queue name=\"a\"><weight>x</weight></queue></allocations>")
+	testfile.Write(t, bad, "<allocations>\n<queue name=\"a\"><weight>x</weight></queue></allocations>")
 	badTrace := filepath.Join(dir, "bad.json")
-	writeFile(t, badTrace, "{\"jobID\":\"j\",\n\"submitTime\":\"yesterday\"}")
+	testfile.Write(t, badTrace, "{\"jobID\":\"j\",\n\"submitTime\":\"yesterday\"}")
 	for _, tc := range []struct{ body, want string }{
 		{"workload: {trace: job-trace.json}\npolicy: {name: fair, allocations: " + bad + "}\n", "bad.xml:2: <weight>"},
 		{"workload: {trace: " + badTrace + "}\npolicy: {name: fair}\n", `bad.json:2: job j, field "submitTime"`},
@@ -259,7 +259,7 @@ func TestAllocationsReachEveryPolicyWithPools(t *testing.T) {
 // set the delay policy's waits unless its parameters do.
 func TestSiteLocalityWaits(t *testing.T) {
 	site := filepath.Join(t.TempDir(), "mapred-site.xml")
-	writeFile(t, site, "<configuration><property><name>mapred.fairscheduler.locality.delay</name><value>7000</value></property></configuration>")
+	testfile.Write(t, site, "<configuration><property><name>mapred.fairscheduler.locality.delay</name><value>7000</value></property></configuration>")
 	for _, tc := range []struct {
 		params string
 		t1     float64
@@ -288,14 +288,5 @@ func TestHadoopExamplesRun(t *testing.T) {
 		if s := res.Summary; s.JobsCompleted != s.JobsSubmitted || s.JobsSubmitted == 0 {
 			t.Errorf("%s: %d of %d jobs; want all", f, s.JobsCompleted, s.JobsSubmitted)
 		}
-	}
-}
-
-// writeFile writes s to path and stops the test if it cannot: the test's
-// input is not there.
-func writeFile(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

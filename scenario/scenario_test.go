@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -245,7 +246,7 @@ func TestPoolBy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "cluster: {racks: 2, nodes_per_rack: 4}\nworkload: " + tc.workload + "\npolicy: " + tc.policy + "\n"
 			path := filepath.Join(dir, "s.yaml")
-			writeFile(t, path, src)
+			testfile.Write(t, path, src)
 			c, err := Load(path)
 			var jobs []workload.Job
 			if err == nil {

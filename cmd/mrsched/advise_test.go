@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/advise"
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -45,7 +46,7 @@ func delayTwin(t *testing.T) {
 func writeScenario(t *testing.T, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "s.yaml")
-	writeFile(t, p, text)
+	testfile.Write(t, p, text)
 	return p
 }
 

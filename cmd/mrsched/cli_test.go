@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/traces"
 )
 
@@ -16,7 +17,7 @@ func smallScenario(t *testing.T, dir string) string {
 	t.Helper()
 	cfg := filepath.Join(dir, "s.yaml")
 	sc := "seed: 2\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 40}\npolicy: {name: fifo}\n"
-	writeFile(t, cfg, sc)
+	testfile.Write(t, cfg, sc)
 	return cfg
 }
 
@@ -98,9 +99,7 @@ func TestOutputsThatCannotBeWrittenFailFirst(t *testing.T) {
 	dir := t.TempDir()
 	cfg := smallScenario(t, dir)
 	file := filepath.Join(dir, "a-file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, file, "")
 	blocked := filepath.Join(file, "sub") // below a file: never writable
 	for _, args := range [][]string{
 		{"simulate", "-config", cfg, "-out", blocked},
@@ -162,7 +161,7 @@ func TestCompareTraceFile(t *testing.T) {
 	data, _, _ := traces.Embedded("FB-2009")
 	lines := strings.SplitAfterN(string(data), "\n", 41)
 	path := filepath.Join(dir, "t.tsv")
-	writeFile(t, path, strings.Join(lines[:40], ""))
+	testfile.Write(t, path, strings.Join(lines[:40], ""))
 	code, _, errOut := runCLI(t, "compare", "-q", "-trace", path, "-policies", "fifo")
 	if code != 1 || !strings.Contains(errOut, "-source-nodes") {
 		t.Errorf("without -source-nodes: exit %d, stderr %q; want exit 1 asking for -source-nodes", code, errOut)
