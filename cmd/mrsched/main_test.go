@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mrsched/mrsched/internal/testfile"
-	"github.com/mrsched/mrsched/metrics"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/testfile"
+	"github.com/mrsched/mrsched/metrics"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
