@@ -56,15 +56,7 @@ func TestSimulateOverrides(t *testing.T) {
 			t.Errorf("scenario.yaml does not record %q:\n%s", w, rec)
 		}
 	}
-	again := filepath.Join(dir, "again")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(out, "scenario.yaml"), "-out", again); code != 0 {
-		t.Fatalf("running the recorded scenario again: exit %d: %s", code, errOut)
-	}
-	a, _ := os.ReadFile(filepath.Join(out, "summary.json"))
-	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
-	if string(a) != string(b) {
-		t.Errorf("the recorded scenario ran differently from the overridden one: its record is not what ran")
-	}
+	rerunRecorded(t, "the run overridden by -policy, -seed and -set", out)
 }
 
 func TestSimulateRefusesBadOverrides(t *testing.T) {
@@ -173,13 +165,5 @@ func TestCompareTraceFile(t *testing.T) {
 	}
 	// The run directory's scenario names the trace and its source nodes,
 	// so it runs again to the same summary.
-	again := filepath.Join(dir, "again")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(runs, "fifo", "scenario.yaml"), "-out", again); code != 0 {
-		t.Fatalf("simulate of compare's recorded scenario: exit %d: %s", code, errOut)
-	}
-	a, _ := os.ReadFile(filepath.Join(runs, "fifo", "summary.json"))
-	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
-	if string(a) != string(b) || len(a) == 0 {
-		t.Errorf("compare's recorded scenario for a trace file does not rerun to the same summary")
-	}
+	rerunRecorded(t, "compare's run of a trace file", filepath.Join(runs, "fifo"))
 }

@@ -43,15 +43,7 @@ func TestReportsOfRuns(t *testing.T) {
 		}
 	}
 	// A compare run's scenario.yaml is that run: simulate reproduces it.
-	again := filepath.Join(dir, "again")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(cmp, "delay", "scenario.yaml"), "-out", again); code != 0 {
-		t.Fatalf("simulate of compare's recorded scenario: exit %d: %s", code, errOut)
-	}
-	a, _ := os.ReadFile(filepath.Join(cmp, "delay", "summary.json"))
-	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
-	if len(a) == 0 || !bytes.Equal(a, b) {
-		t.Errorf("compare's delay run and simulate of its scenario.yaml differ: the recorded scenario must be the run's")
-	}
+	rerunRecorded(t, "compare's delay run", filepath.Join(cmp, "delay"))
 
 	page := filepath.Join(dir, "all.html")
 	code, stdout, errOut := runCLI(t, "report", "-o", page, cmp, sim)
