@@ -372,19 +372,11 @@ func (s *searcher) halve(st *Stage) []int {
 		return 0
 	})
 	top := (n + s.o.Eta - 1) / s.o.Eta
-	conf := Confidence
 	keep := map[int]bool{}
 	for i, c := range order {
-		if i < top || c == b {
+		if i < top || c == b || !s.dropIfWorse(st, c, b) {
 			keep[c] = true
-			continue
 		}
-		d := PairedDiff(s.values(st, c, true), s.values(st, b, true), conf)
-		if d.Known() && d.Lo > 0 {
-			st.Dropped = append(st.Dropped, Drop{Candidate: c, Best: b, Diff: d, Conf: conf, Seeds: d.N})
-			continue
-		}
-		keep[c] = true
 	}
 	var out []int
 	for _, c := range cands {
@@ -415,17 +407,23 @@ func (s *searcher) prune(st *Stage, active []int) []int {
 		return active
 	}
 	b := s.best(st, active)
-	conf := Confidence
 	var out []int
 	for _, c := range active {
-		if c != b {
-			d := PairedDiff(s.values(st, c, true), s.values(st, b, true), conf)
-			if d.Known() && d.Lo > 0 {
-				st.Dropped = append(st.Dropped, Drop{Candidate: c, Best: b, Diff: d, Conf: conf, Seeds: d.N})
-				continue
-			}
+		if c == b || !s.dropIfWorse(st, c, b) {
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
 	return out
+}
+
+// dropIfWorse leaves candidate c behind on stage st, recording why, when
+// it is worse than the best, b, beyond noise: its paired difference from
+// b has a 95% interval wholly above 0. It reports whether it did.
+func (s *searcher) dropIfWorse(st *Stage, c, b int) bool {
+	d := PairedDiff(s.values(st, c, true), s.values(st, b, true), Confidence)
+	if d.Known() && d.Lo > 0 {
+		st.Dropped = append(st.Dropped, Drop{Candidate: c, Best: b, Diff: d, Conf: Confidence, Seeds: d.N})
+		return true
+	}
+	return false
 }

@@ -3,11 +3,12 @@ package decisions
 import (
 	"bytes"
 	"compress/gzip"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // TestRoundTrip: what Writer writes, Read gives back, in order.
@@ -59,9 +60,7 @@ func TestReadNamesWhatIsWrong(t *testing.T) {
 			if tc.gz {
 				b = gz(t, b)
 			}
-			if err := os.WriteFile(path, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testfile.Write(t, path, b)
 			err := Read(path, func(*Record) bool { return true })
 			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one naming %s and saying %q", err, path, tc.want)
@@ -89,9 +88,7 @@ func FuzzRead(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		path := filepath.Join(dir, "f")
-		if err := os.WriteFile(path, gz(t, b), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfile.Write(t, path, gz(t, b))
 		n := 0
 		_ = Read(path, func(*Record) bool { n++; return n < 1000 })
 	})

@@ -2,10 +2,11 @@ package metrics
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // testRun builds a Run from turnarounds by job ID and summary figures.
@@ -199,9 +200,7 @@ func TestReadJobTurnarounds(t *testing.T) {
 
 func TestReadRunNamesTheFile(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "summary.json"), []byte("{"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, filepath.Join(dir, "summary.json"), "{")
 	if _, err := ReadRun(dir); err == nil || !strings.Contains(err.Error(), "summary.json") {
 		t.Errorf("err = %v, want one naming summary.json", err)
 	}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // chromium finds a Chromium or Chrome binary. The test that needs it
@@ -159,17 +161,13 @@ func TestReportInBrowser(t *testing.T) {
 	}
 
 	control := filepath.Join(dir, "control.html")
-	if err := os.WriteFile(control, []byte(`<!DOCTYPE html><html><body><p>control</p><img src="http://mrsched-control.invalid/x.png"></body></html>`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, control, `<!DOCTYPE html><html><body><p>control</p><img src="http://mrsched-control.invalid/x.png"></body></html>`)
 	_, hosts = screenshot(t, bin, control)
 	if !strings.Contains(strings.Join(hosts, " "), "mrsched-control.invalid") {
 		t.Errorf("a page with an external image made the proxy see %v; the check above cannot see external loads", hosts)
 	}
 	blank := filepath.Join(dir, "blank.html")
-	if err := os.WriteFile(blank, []byte(`<!DOCTYPE html><html><body></body></html>`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, blank, `<!DOCTYPE html><html><body></body></html>`)
 	img, _ = screenshot(t, bin, blank)
 	if c, ink := variety(img); c >= 16 || ink >= 0.05 {
 		t.Errorf("a blank page shows %d colours and %.1f%% ink; the variety check cannot tell a blank page", c, 100*ink)

@@ -32,20 +32,20 @@ type Figure struct {
 
 // SVG renders the figure as an SVG document.
 func (f *Figure) SVG() ([]byte, error) {
-	c := vgsvg.New(f.W, f.H)
-	if err := f.render(draw.New(c)); err != nil {
+	b, err := f.encode(vgsvg.New(f.W, f.H))
+	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	if _, err := c.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return fixImages(withFallbackFonts(b.Bytes())), nil
+	return fixImages(withFallbackFonts(b)), nil
 }
 
 // PNG renders the figure as a PNG image at 144 dots per inch.
 func (f *Figure) PNG() ([]byte, error) {
-	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(144), vgimg.UseBackgroundColor(color.White))}
+	return f.encode(vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(144), vgimg.UseBackgroundColor(color.White))})
+}
+
+// encode renders the figure on c and returns the file c writes of it.
+func (f *Figure) encode(c vg.CanvasWriterTo) ([]byte, error) {
 	if err := f.render(draw.New(c)); err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
 )
@@ -142,9 +142,7 @@ func TestRunDirRoundTrip(t *testing.T) {
 func TestLoadRunToleratesMissingFiles(t *testing.T) {
 	r := smallRuns(t)[0]
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "summary.json"), mustJSON(t, r), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, filepath.Join(dir, "summary.json"), mustJSON(t, r))
 	got, err := LoadRun(dir)
 	if err != nil {
 		t.Fatalf("a run directory with only summary.json: %v", err)
@@ -153,9 +151,7 @@ func TestLoadRunToleratesMissingFiles(t *testing.T) {
 	if len(missing) != 3 {
 		t.Errorf("missing %v, want timeseries.csv, uplinks.csv and pools.csv named", missing)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pools.csv"), []byte("t_s,pool,share,fair_share\n60,a,x,0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, filepath.Join(dir, "pools.csv"), "t_s,pool,share,fair_share\n60,a,x,0\n")
 	if _, err := LoadRun(dir); err == nil || !strings.Contains(err.Error(), "pools.csv") || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("a malformed pools.csv gave %v; want an error naming the file and line 2", err)
 	}

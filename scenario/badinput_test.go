@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // TestBadInputsAreNamedErrors feeds scenarios a new user writes by
@@ -15,7 +17,7 @@ import (
 func TestBadInputsAreNamedErrors(t *testing.T) {
 	dir := t.TempDir()
 	// A two-job trace whose submissions span 10^6 s.
-	writeFile(t, filepath.Join(dir, "long.tsv"), "a\t0\t0\t1000\t10\t10\nb\t1000000\t1000000\t1000\t10\t10\n")
+	testfile.Write(t, filepath.Join(dir, "long.tsv"), "a\t0\t0\t1000\t10\t10\nb\t1000000\t1000000\t1000\t10\t10\n")
 	const fb = "policy: {name: fair}\nworkload: {trace: FB-2009, max_jobs: 1}\n" // lines 1-2
 	cases := []struct {
 		name, yaml string
@@ -112,7 +114,7 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 func refused(t *testing.T, dir, yaml string) (path, msg string) {
 	t.Helper()
 	path = filepath.Join(dir, "s.yaml")
-	writeFile(t, path, yaml)
+	testfile.Write(t, path, yaml)
 	cfg, err := Load(path)
 	if err == nil {
 		_, err = cfg.Run(nil)

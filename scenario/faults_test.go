@@ -59,13 +59,7 @@ func TestFaultsExampleRuns(t *testing.T) {
 	run := func(path string) ([]byte, []byte, metrics.Summary) {
 		t.Helper()
 		cfg, err := Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cfg.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustRun(t, cfg, err)
 		var s, j bytes.Buffer
 		if err := metrics.WriteSummaryJSON(&s, res.Summary); err != nil {
 			t.Fatal(err)

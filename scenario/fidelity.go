@@ -49,51 +49,8 @@ func quantile(xs []float64, q float64) float64 {
 // spearman is the rank correlation of a and b (ties get their mean
 // rank); 0 when either has no spread, NaN-free.
 func spearman(a, b []float64) float64 {
-	ra, rb := ranks(a), ranks(b)
-	n := float64(len(a))
-	var ma, mb float64
-	for i := range ra {
-		ma += ra[i]
-		mb += rb[i]
+	if r := metrics.Spearman(a, b); !math.IsNaN(r) {
+		return r
 	}
-	ma, mb = ma/n, mb/n
-	var cov, va, vb float64
-	for i := range ra {
-		cov += (ra[i] - ma) * (rb[i] - mb)
-		va += (ra[i] - ma) * (ra[i] - ma)
-		vb += (rb[i] - mb) * (rb[i] - mb)
-	}
-	if va == 0 || vb == 0 {
-		return 0
-	}
-	return cov / math.Sqrt(va*vb)
-}
-
-func ranks(xs []float64) []float64 {
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(i, j int) int {
-		switch {
-		case xs[i] < xs[j]:
-			return -1
-		case xs[i] > xs[j]:
-			return 1
-		}
-		return 0
-	})
-	r := make([]float64, len(xs))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && xs[idx[j+1]] == xs[idx[i]] {
-			j++
-		}
-		mean := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			r[idx[k]] = mean
-		}
-		i = j + 1
-	}
-	return r
+	return 0
 }

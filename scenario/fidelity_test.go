@@ -35,10 +35,7 @@ func TestQuantileAndSpearman(t *testing.T) {
 func TestReplayReportsFidelity(t *testing.T) {
 	run := func(extra string) float64 {
 		c := writeScenario(t, "cluster: {topology: topology.data}\nworkload: {trace: job-trace.json"+extra+"}\npolicy: {name: fair}\n")
-		res, err := c.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustRun(t, c, nil)
 		f := res.Summary.TraceFidelity
 		if f == nil || f.Jobs != 8 {
 			t.Fatalf("trace_fidelity %+v; want it over the trace's 8 jobs", f)

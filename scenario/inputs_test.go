@@ -3,11 +3,11 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
 )
@@ -32,9 +32,9 @@ func writeScenario(t *testing.T, body string) *Config {
 func writeTraceScenario(t *testing.T, tsv, scenario string) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "t.tsv"), tsv)
+	testfile.Write(t, filepath.Join(dir, "t.tsv"), tsv)
 	path := filepath.Join(dir, "s.yaml")
-	writeFile(t, path, scenario)
+	testfile.Write(t, path, scenario)
 	return path
 }
 
@@ -89,7 +89,7 @@ func runTraceScenario(t *testing.T, tsv, scenario string) *Result {
 func TestHeterogeneousClusterEveryPolicy(t *testing.T) {
 	dir := t.TempDir()
 	table := filepath.Join(dir, "uneven.data")
-	writeFile(t, table, "node1 /rackA\nnode2 /rackA\nnode3 /rackA\nnode4 /rackB\n")
+	testfile.Write(t, table, "node1 /rackA\nnode2 /rackA\nnode3 /rackA\nnode4 /rackB\n")
 	for _, tc := range []struct{ name, body string }{
 		{"sls nodes, containers", "cluster: {topology: sls-nodes.json, containers: 8}\nworkload: {trace: sls-jobs.json}\nengine: {check_invariants: true}\n"},
 		{"uneven racks, slots", "cluster: {topology: " + table + "}\nworkload: {trace: job-trace.json}\nengine: {check_invariants: true}\n"},
@@ -97,10 +97,7 @@ func TestHeterogeneousClusterEveryPolicy(t *testing.T) {
 		for _, name := range sched.PolicyNames() {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
 				c := writeScenario(t, tc.body+"policy: {name: "+name+"}\n")
-				res, err := c.Run(nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := mustRun(t, c, nil)
 				if s := res.Summary; s.JobsCompleted != s.JobsSubmitted || s.JobsSubmitted == 0 {
 					t.Errorf("%d of %d jobs completed; want every one on a cluster of unequal nodes", s.JobsCompleted, s.JobsSubmitted)
 				}
@@ -157,10 +154,7 @@ func TestAllocationsPlaceJobsAndShowInSummary(t *testing.T) {
 			t.Errorf("job of %s in pool %q; want %q (specified, then default)", key, pools[key], want)
 		}
 	}
-	res, err := c.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, c, nil)
 	a := res.Summary.Config.(Effective).Policy.Allocations
 	if a == nil || len(a.Queues) != 5 {
 		t.Fatalf("summary's allocations %+v; want the file's 5 queues", a)
@@ -173,9 +167,9 @@ func TestAllocationsPlaceJobsAndShowInSummary(t *testing.T) {
 func TestOwnClusterBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.xml")
-	writeFile(t, bad, "<allocations>\n<queue name=\"a\"><weight>x</weight></queue></allocations>")
+	testfile.Write(t, bad, "<allocations>\n<queue name=\"a\"><weight>x</weight></queue></allocations>")
 	badTrace := filepath.Join(dir, "bad.json")
-	writeFile(t, badTrace, "{\"jobID\":\"j\",\n\"submitTime\":\"yesterday\"}")
+	testfile.Write(t, badTrace, "{\"jobID\":\"j\",\n\"submitTime\":\"yesterday\"}")
 	for _, tc := range []struct{ body, want string }{
 		{"workload: {trace: job-trace.json}\npolicy: {name: fair, allocations: " + bad + "}\n", "bad.xml:2: <weight>"},
 		{"workload: {trace: " + badTrace + "}\npolicy: {name: fair}\n", `bad.json:2: job j, field "submitTime"`},
@@ -206,10 +200,7 @@ workload: {trace: FB-2009, max_jobs: 20}
 policy: {name: fair}
 engine: {check_invariants: true}
 `)
-	res, err := c.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, c, nil)
 	if s := res.Summary; s.JobsCompleted != 20 {
 		t.Errorf("%d jobs completed; want 20", s.JobsCompleted)
 	}
@@ -268,16 +259,13 @@ func TestAllocationsReachEveryPolicyWithPools(t *testing.T) {
 // set the delay policy's waits unless its parameters do.
 func TestSiteLocalityWaits(t *testing.T) {
 	site := filepath.Join(t.TempDir(), "mapred-site.xml")
-	writeFile(t, site, "<configuration><property><name>mapred.fairscheduler.locality.delay</name><value>7000</value></property></configuration>")
+	testfile.Write(t, site, "<configuration><property><name>mapred.fairscheduler.locality.delay</name><value>7000</value></property></configuration>")
 	for _, tc := range []struct {
 		params string
 		t1     float64
 	}{{"", 7}, {", params: {t1_s: 3}", 3}} {
 		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: delay, site: "+site+tc.params+"}\n")
-		res, err := c.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustRun(t, c, nil)
 		p := res.Summary.Config.(Effective).Policy.Params
 		if p["t1_s"] != tc.t1 || p["t2_s"] != 7.0 {
 			t.Errorf("params %q: t1_s %v, t2_s %v; want %v and the site's 7 s", tc.params, p["t1_s"], p["t2_s"], tc.t1)
@@ -300,14 +288,5 @@ func TestHadoopExamplesRun(t *testing.T) {
 		if s := res.Summary; s.JobsCompleted != s.JobsSubmitted || s.JobsSubmitted == 0 {
 			t.Errorf("%s: %d of %d jobs; want all", f, s.JobsCompleted, s.JobsSubmitted)
 		}
-	}
-}
-
-// writeFile writes s to path and stops the test if it cannot: the test's
-// input is not there.
-func writeFile(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -46,6 +46,22 @@ func placementScenario(cluster, workload string) string {
 		"workload:\n  trace: FB-2009\n  max_jobs: 80\n" + workload
 }
 
+// placementFingerprint builds placementScenario(cluster, workload) and
+// returns its workload's fingerprint, which diff compares before it pairs
+// two runs' jobs.
+func placementFingerprint(t *testing.T, cluster, workload string) string {
+	t.Helper()
+	cfg, err := Parse(strings.NewReader(placementScenario(cluster, workload)), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, jobs, _, err := cfg.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Fingerprint(topo.Config(), jobs)
+}
+
 // TestDefaultPlacementAndReplicaChoiceAreByteIdentical: the new settings
 // written at their defaults run exactly what leaving them out runs, every
 // output byte for byte, and the workload keeps the fingerprint it had
@@ -70,15 +86,7 @@ func TestDefaultPlacementAndReplicaChoiceAreByteIdentical(t *testing.T) {
 	}
 	// The fingerprint of this workload as the model computed it before
 	// data sets and placement existed (v1 encoding).
-	cfg, err := Parse(strings.NewReader(placementScenario("", "  placement: outside\n")), "s.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, jobs, _, err := cfg.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := Fingerprint(topo.Config(), jobs), "4263cff83c9c33e1"; got != want {
+	if got, want := placementFingerprint(t, "", "  placement: outside\n"), "4263cff83c9c33e1"; got != want {
 		t.Errorf("fingerprint %s, want %s, the one runs made before placement existed: diff would refuse to compare them", got, want)
 	}
 }
@@ -88,22 +96,11 @@ func TestDefaultPlacementAndReplicaChoiceAreByteIdentical(t *testing.T) {
 // other blocks), how it is read is not (a run under hadoop-0.20 compares
 // job by job with one under nearest-random).
 func TestPlacementChangesTheFingerprintAndReplicaChoiceDoesNot(t *testing.T) {
-	fp := func(cluster, workload string) string {
-		cfg, err := Parse(strings.NewReader(placementScenario(cluster, workload)), "s.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		topo, jobs, _, err := cfg.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return Fingerprint(topo.Config(), jobs)
-	}
-	base := fp("", "")
-	if fp("", "  placement: writer\n") == base {
+	base := placementFingerprint(t, "", "")
+	if placementFingerprint(t, "", "  placement: writer\n") == base {
 		t.Error("placement: writer kept the workload's fingerprint; its blocks sit elsewhere, so it is another workload")
 	}
-	if fp("  replica_choice: hadoop-0.20\n", "") != base {
+	if placementFingerprint(t, "  replica_choice: hadoop-0.20\n", "") != base {
 		t.Error("replica_choice: hadoop-0.20 changed the workload's fingerprint; it changes how jobs read, not the jobs")
 	}
 }

@@ -176,13 +176,7 @@ func TestFluidProfileIsNoProfile(t *testing.T) {
 	digest := func(extra string) string {
 		t.Helper()
 		cfg, err := parseScenario(t, extra, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cfg.Run(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustRun(t, cfg, err)
 		h := sha256.New()
 		for _, f := range []func(io.Writer) error{
 			func(w io.Writer) error { return metrics.WriteSummaryJSON(w, res.Summary) },

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/workload"
 )
@@ -104,11 +105,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 		}
 	}
 	// A different seed places blocks differently: the run must notice.
-	cfg, _ := Parse(strings.NewReader(strings.Replace(yaml, "seed: 5", "seed: 6", 1)), "s.yaml")
-	res, err := cfg.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runYAML(t, strings.Replace(yaml, "seed: 5", "seed: 6", 1))
 	var j bytes.Buffer
 	_ = res.Collector.WriteJobsCSV(&j)
 	if bytes.Equal(j.Bytes(), outs[0][1]) {
@@ -249,7 +246,7 @@ func TestPoolBy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "cluster: {racks: 2, nodes_per_rack: 4}\nworkload: " + tc.workload + "\npolicy: " + tc.policy + "\n"
 			path := filepath.Join(dir, "s.yaml")
-			writeFile(t, path, src)
+			testfile.Write(t, path, src)
 			c, err := Load(path)
 			var jobs []workload.Job
 			if err == nil {

@@ -214,6 +214,16 @@ func (c *Collection) Table() *report.Table {
 	return t
 }
 
+// csvNum writes v for a CSV cell: as plain a decimal as reads back as v,
+// and empty for NaN (a standard error of one seed), which tools read as
+// missing.
+func csvNum(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
 // CSV is the collection for tools: the same rows as Table, each measure's
 // mean and standard error as plain numbers in columns of their own (the
 // standard error empty for one seed).
@@ -222,17 +232,11 @@ func (c *Collection) CSV() *report.Table {
 	for _, m := range measures {
 		t.Headers = append(t.Headers, m.csv+"_mean", m.csv+"_se")
 	}
-	num := func(v float64) string {
-		if math.IsNaN(v) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
 	for _, g := range c.Groups() {
 		row := g.keys()
 		for _, m := range measures {
 			mean, se := g.stats(m)
-			row = append(row, num(mean), num(se))
+			row = append(row, csvNum(mean), csvNum(se))
 		}
 		t.AddRow(row...)
 	}

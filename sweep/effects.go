@@ -147,12 +147,6 @@ func (c *Collection) EffectsTables(effs []Effect) (text, csv *report.Table) {
 			csv.Headers = append(csv.Headers, f.csv+"_shift_mean", f.csv+"_shift_se")
 		}
 	}
-	num := func(v float64) string {
-		if math.IsNaN(v) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
 	pm := func(mean, se float64, signed bool) string {
 		f := "%.3f"
 		if signed {
@@ -175,7 +169,7 @@ func (c *Collection) EffectsTables(effs []Effect) (text, csv *report.Table) {
 		for k := range effectFigures {
 			mean, se := metrics.MeanSE(e.Ratios[k])
 			row = append(row, pm(mean, se, false))
-			crow = append(crow, num(mean), num(se))
+			crow = append(crow, csvNum(mean), csvNum(se))
 		}
 		if several {
 			ref := slices.IndexFunc(effs, func(r Effect) bool { return r.Pair == e.Pair })
@@ -187,7 +181,7 @@ func (c *Collection) EffectsTables(effs []Effect) (text, csv *report.Table) {
 				}
 				mean, se, _ := shift(e, effs[ref], k)
 				row = append(row, pm(mean, se, true))
-				crow = append(crow, num(mean), num(se))
+				crow = append(crow, csvNum(mean), csvNum(se))
 			}
 		}
 		text.AddRow(row...)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
 )
@@ -22,9 +23,9 @@ const smallBase = "seed: 1\ncluster:\n  racks: 2\n  nodes_per_rack: 4\nworkload:
 // grid's path.
 func writeGrid(t *testing.T, dir, grid string) string {
 	t.Helper()
-	writeFile(t, filepath.Join(dir, "base.yaml"), smallBase)
+	testfile.Write(t, filepath.Join(dir, "base.yaml"), smallBase)
 	path := filepath.Join(dir, "grid.yaml")
-	writeFile(t, path, grid)
+	testfile.Write(t, path, grid)
 	return path
 }
 
@@ -144,7 +145,7 @@ func TestPlanAgain(t *testing.T) {
 		t.Errorf("planning the same grid named by another path: %v, want ErrPlanned", err)
 	}
 	// The base changed in a setting that is not the workload's: another plan.
-	writeFile(t, filepath.Join(dir, "base.yaml"), smallBase+"engine: {heartbeat_s: 2}\n")
+	testfile.Write(t, filepath.Join(dir, "base.yaml"), smallBase+"engine: {heartbeat_s: 2}\n")
 	if g, err = LoadGrid(filepath.Join(dir, "grid.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestRunResumes(t *testing.T) {
 	if err := os.MkdirAll(dead, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dead, "summary.json"), "{")
+	testfile.Write(t, filepath.Join(dead, "summary.json"), "{")
 	if s.Done(5) {
 		t.Fatal("a dead attempt's temporary directory counts as a finished run")
 	}
@@ -290,7 +291,7 @@ func TestRunRefusesChangedInputs(t *testing.T) {
 	s := planSmall(t, t.TempDir())
 	spec := s.Spec(0)
 	b, _ := os.ReadFile(spec)
-	writeFile(t, spec, strings.Replace(string(b), "racks: 2", "racks: 3", 1))
+	testfile.Write(t, spec, strings.Replace(string(b), "racks: 2", "racks: 3", 1))
 	if _, err := s.Execute(0, nil); err == nil || !strings.Contains(err.Error(), "changed since the plan") {
 		t.Errorf("running a run whose scenario changed since the plan: %v, want a refusal", err)
 	}
@@ -301,7 +302,7 @@ func TestRunRefusesChangedInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	copied := filepath.Join(dir, "s", inputDir, "t.tsv")
-	writeFile(t, copied, "job0\t0\t0\t2000000\t1000000\t1000000\n")
+	testfile.Write(t, copied, "job0\t0\t0\t2000000\t1000000\t1000000\n")
 	s, err := Open(filepath.Join(dir, "s"))
 	if err != nil {
 		t.Fatal(err)
@@ -402,9 +403,7 @@ func TestCollectRefusesMixedWorkloads(t *testing.T) {
 			}
 			rec[tc.field] = tc.value
 			b, _ = json.Marshal(rec)
-			if err := os.WriteFile(path, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testfile.Write(t, path, b)
 			if tc.summaryPolicy != "" {
 				sp := filepath.Join(s.RunDir(2), "summary.json")
 				b, _ := os.ReadFile(sp)
@@ -414,9 +413,7 @@ func TestCollectRefusesMixedWorkloads(t *testing.T) {
 				}
 				sum["policy"] = tc.summaryPolicy
 				b, _ = json.Marshal(sum)
-				if err := os.WriteFile(sp, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				testfile.Write(t, sp, b)
 			}
 			if _, err := s.Collect(CollectOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "-force") {
 				t.Errorf("Collect = %v, want a refusal saying %q and offering -force", err, tc.want)
@@ -504,9 +501,9 @@ func TestSweepCarriesThePools(t *testing.T) {
 	for _, axis := range []string{"policy.pools", "policy.params.pools"} {
 		t.Run(axis, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, "base.yaml"), base)
+			testfile.Write(t, filepath.Join(dir, "base.yaml"), base)
 			grid := filepath.Join(dir, "grid.yaml")
-			writeFile(t, grid, "base: base.yaml\npolicies: [fair, delay, drf, td]\naxes:\n  "+axis+": [[{name: user0, weight: 3}], [{name: user1, weight: 2}]]\n")
+			testfile.Write(t, grid, "base: base.yaml\npolicies: [fair, delay, drf, td]\naxes:\n  "+axis+": [[{name: user0, weight: 3}], [{name: user1, weight: 2}]]\n")
 			g, err := LoadGrid(grid)
 			if err != nil {
 				t.Fatalf("an axis over the pools across fair, delay, drf and td: %v", err)
@@ -545,7 +542,7 @@ func TestSweepCopiesTheOperatorsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, grid, "base: "+base+"\npolicies: [fair, fifo]\n")
+	testfile.Write(t, grid, "base: "+base+"\npolicies: [fair, fifo]\n")
 	g, err := LoadGrid(grid)
 	if err != nil {
 		t.Fatal(err)
@@ -570,27 +567,15 @@ func TestSweepCopiesTheOperatorsFiles(t *testing.T) {
 	}
 }
 
-// writeFile writes s to path, making its directory, and stops the test
-// if it cannot: the test's input is not there.
-func writeFile(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // traceGrid writes, in dir, the SWIM trace tr at the relative path
 // tracePath, a base scenario b.yaml that runs it under fifo on one rack
 // of 4 nodes, and a grid g.yaml over it with the lines more; it returns
 // the grid as loaded.
 func traceGrid(t *testing.T, dir, tracePath, tr, more string) *Grid {
 	t.Helper()
-	writeFile(t, filepath.Join(dir, tracePath), tr)
-	writeFile(t, filepath.Join(dir, "b.yaml"), "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: "+tracePath+", source_nodes: 4}\n")
-	writeFile(t, filepath.Join(dir, "g.yaml"), "base: b.yaml\n"+more)
+	testfile.Write(t, filepath.Join(dir, tracePath), tr)
+	testfile.Write(t, filepath.Join(dir, "b.yaml"), "policy: {name: fifo}\ncluster: {racks: 1, nodes_per_rack: 4}\nworkload: {trace: "+tracePath+", source_nodes: 4}\n")
+	testfile.Write(t, filepath.Join(dir, "g.yaml"), "base: b.yaml\n"+more)
 	g, err := LoadGrid(filepath.Join(dir, "g.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -28,15 +28,16 @@ import (
 // FB-2009 at half their bytes, at time scale 0.01: a few seconds of wall
 // time, every node busy. A node expires after engine.node_expiry_s's
 // default 600 s, 6 s of wall time (the scenario checks refuse the setting
-// without a faults: section).
-func chaosScenario(t *testing.T, work, extra string) *scenario.Config {
+// without a faults: section). testbed holds further testbed settings,
+// each followed by ", ".
+func chaosScenario(t *testing.T, work, testbed string) *scenario.Config {
 	t.Helper()
 	c, err := scenario.Parse(strings.NewReader(`
 cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}
 workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}
 policy: {name: fair}
-testbed: {bandwidth_scale: 0.1, byte_scale: 0.001, work_dir: `+work+`}
-`+extra), "chaos.yaml")
+testbed: {bandwidth_scale: 0.1, byte_scale: 0.001, `+testbed+`work_dir: `+work+`}
+`), "chaos.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +125,15 @@ func during(t *testing.T, c *scenario.Config, work string, after time.Duration, 
 	return r.res, r.err
 }
 
-// checkCompleted checks both jobs completed with the checksums their plans
-// predict and the run left nothing behind.
-func checkCompleted(t *testing.T, res *testbed.Result, err error, work string) {
+// survives runs the chaos scenario, calls inject once the run's workers
+// have been up for after, and checks the run completed, both jobs with the
+// checksums their plans predict, and left nothing behind. It returns the
+// run's result.
+func survives(t *testing.T, after time.Duration, inject func(ws []runWorker)) *testbed.Result {
 	t.Helper()
+	needPrivilege(t)
+	work := t.TempDir()
+	res, err := during(t, chaosScenario(t, work, ""), work, after, inject)
 	if err != nil {
 		t.Fatalf("the run failed: %v", err)
 	}
@@ -136,17 +142,15 @@ func checkCompleted(t *testing.T, res *testbed.Result, err error, work string) {
 		res.Report.LostNodes, res.Report.NodeLosses, res.Report.WorkerEvents, len(res.Report.FetchFailures),
 		len(res.Report.FetchFailureReexecutions), res.Report.FailedAttempts)
 	checkNothingLeft(t, res, work)
+	return res
 }
 
 // TestChaosWorkerKilled kills one worker (SIGKILL) in the middle of the
 // run: its node expires, its work runs again elsewhere, the run completes.
 func TestChaosWorkerKilled(t *testing.T) {
-	needPrivilege(t)
-	work := t.TempDir()
-	res, err := during(t, chaosScenario(t, work, ""), work, time.Second, func(ws []runWorker) {
+	res := survives(t, time.Second, func(ws []runWorker) {
 		syscall.Kill(ws[1].pid, syscall.SIGKILL)
 	})
-	checkCompleted(t, res, err, work)
 	if res == nil {
 		return
 	}
@@ -164,14 +168,11 @@ func TestChaosWorkerKilled(t *testing.T) {
 // worker that comes back is told to reinitialise (its stale work
 // discarded, a new worker in its place), and the run completes.
 func TestChaosWorkerFrozenPastExpiry(t *testing.T) {
-	needPrivilege(t)
-	work := t.TempDir()
-	res, err := during(t, chaosScenario(t, work, ""), work, time.Second, func(ws []runWorker) {
+	res := survives(t, time.Second, func(ws []runWorker) {
 		syscall.Kill(ws[2].pid, syscall.SIGSTOP)
 		time.Sleep(8 * time.Second) // the expiry is 6 s of wall time
 		syscall.Kill(ws[2].pid, syscall.SIGCONT)
 	})
-	checkCompleted(t, res, err, work)
 	if res == nil {
 		return
 	}
@@ -192,9 +193,8 @@ func TestChaosShuffleConnectionsReset(t *testing.T) {
 	if out, err := exec.Command("ss", "-K", "-h").CombinedOutput(); err != nil && !bytes.Contains(out, []byte("kill")) {
 		t.Skipf("ss cannot kill sockets here: %v", err)
 	}
-	work := t.TempDir()
 	killed := 0
-	res, err := during(t, chaosScenario(t, work, ""), work, 300*time.Millisecond, func(ws []runWorker) {
+	survives(t, 300*time.Millisecond, func(ws []runWorker) {
 		for range 3 {
 			for _, w := range ws {
 				out, _ := exec.Command("ip", "netns", "exec", w.node, "ss", "-K", "-t", "state", "established", "( sport = :50060 or dport = :50060 )").Output()
@@ -204,7 +204,6 @@ func TestChaosShuffleConnectionsReset(t *testing.T) {
 		}
 	})
 	t.Logf("ss -K closed %d sockets", killed)
-	checkCompleted(t, res, err, work)
 }
 
 // TestChaosShufflePortOutage blackholes one node's data-plane port (its
@@ -213,8 +212,6 @@ func TestChaosShuffleConnectionsReset(t *testing.T) {
 // connections to it time out, fetches back off and retry, and the run
 // completes.
 func TestChaosShufflePortOutage(t *testing.T) {
-	needPrivilege(t)
-	work := t.TempDir()
 	tc := func(ns string, args ...string) error {
 		out, err := exec.Command("ip", append([]string{"netns", "exec", ns, "tc"}, args...)...).CombinedOutput()
 		if err != nil {
@@ -222,7 +219,7 @@ func TestChaosShufflePortOutage(t *testing.T) {
 		}
 		return err
 	}
-	res, err := during(t, chaosScenario(t, work, ""), work, 500*time.Millisecond, func(ws []runWorker) {
+	res := survives(t, 500*time.Millisecond, func(ws []runWorker) {
 		ns := ws[0].node
 		if tc(ns, "class", "add", "dev", "eth0", "parent", "1:", "classid", "1:99", "htb", "rate", "8bit", "ceil", "8bit") != nil ||
 			tc(ns, "filter", "add", "dev", "eth0", "parent", "1:", "protocol", "ip", "prio", "1", "u32", "match", "ip", "sport", "50060", "0xffff", "flowid", "1:99") != nil ||
@@ -233,7 +230,6 @@ func TestChaosShufflePortOutage(t *testing.T) {
 		time.Sleep(7 * time.Second) // the connect timeout is 3 s of wall time (its floor)
 		tc(ns, "filter", "del", "dev", "eth0", "parent", "1:", "prio", "1")
 	})
-	checkCompleted(t, res, err, work)
 	if res != nil && len(res.Report.FetchFailures) == 0 && len(res.Report.FailedAttempts) == 0 {
 		t.Errorf("no fetch failed and no attempt failed through a 7 s outage of a node's port; the outage did not bite")
 	}
@@ -245,17 +241,8 @@ func TestChaosShufflePortOutage(t *testing.T) {
 func TestChaosStallEndsWithADiagnosis(t *testing.T) {
 	needPrivilege(t)
 	work := t.TempDir()
-	c, err := scenario.Parse(strings.NewReader(`
-cluster: {racks: 2, nodes_per_rack: 2, map_slots: 2, reduce_slots: 1}
-workload: {trace: FB-2009, users: 2, start_s: 1120, end_s: 1183, scale: 0.5}
-policy: {name: fair}
-testbed: {bandwidth_scale: 0.1, byte_scale: 0.001, stall_s: 3, work_dir: `+work+`}
-`), "stall.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var frozen []runWorker
-	res, err := during(t, c, work, 800*time.Millisecond, func(ws []runWorker) {
+	res, err := during(t, chaosScenario(t, work, "stall_s: 3, "), work, 800*time.Millisecond, func(ws []runWorker) {
 		frozen = ws
 		for _, w := range ws {
 			syscall.Kill(w.pid, syscall.SIGSTOP)

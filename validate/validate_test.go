@@ -25,6 +25,16 @@ validate:
     - {policy: fifo, baseline: fair}
 `
 
+// loadScen loads scen, the validation the tests of Validate run.
+func loadScen(t *testing.T) *scenario.Config {
+	t.Helper()
+	c, err := scenario.LoadBytes([]byte(scen), "v.yaml", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // asTestbed stands in for the testbed with the simulator itself, so the
 // plumbing is checked without privileges: every error must then be 0 and
 // every effect the same in both.
@@ -39,10 +49,7 @@ func asTestbed(_ context.Context, c *scenario.Config) (*testbed.Result, error) {
 }
 
 func TestValidateAgainstItselfFindsNoError(t *testing.T) {
-	c, err := scenario.LoadBytes([]byte(scen), "v.yaml", ".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := loadScen(t)
 	out := t.TempDir()
 	rep, err := validate.Validate(context.Background(), c, validate.Options{Seeds: []uint64{1, 2}, Out: out, Testbed: asTestbed})
 	if err != nil {
@@ -127,10 +134,7 @@ func TestBadValidateSectionsNameTheirLine(t *testing.T) {
 // again (a run cut short resumes), gets the same figures, and a
 // simulator-only setting changes the simulator's side alone.
 func TestTestbedRunsAreReadBack(t *testing.T) {
-	c, err := scenario.LoadBytes([]byte(scen), "v.yaml", ".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := loadScen(t)
 	out := t.TempDir()
 	calls := 0
 	counting := func(ctx context.Context, c *scenario.Config) (*testbed.Result, error) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/traces"
 )
 
@@ -385,9 +386,7 @@ func TestSWIMOptionsInvalid(t *testing.T) {
 func TestLoadSWIMFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.tsv")
-	if err := os.WriteFile(path, []byte(tinyTrace+"job3\t30\t10\tzz\t1\t1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, path, tinyTrace+"job3\t30\t10\tzz\t1\t1\n")
 	opt := SWIMOptions{SourceNodes: 1, TargetNodes: 1, BlockBytes: 64 * MiB, Users: 1}
 	_, err := LoadSWIMFile(path, opt)
 	if err == nil || !strings.HasPrefix(err.Error(), path+":4: ") {

@@ -1,13 +1,13 @@
 package hostmap
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/internal/realinputs"
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 func racksOf(m *Map) map[string]int {
@@ -123,9 +123,7 @@ func TestLoadSniffs(t *testing.T) {
 		"d.empty": {"", "", 0},
 	} {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfile.Write(t, p, tc.body)
 		m, err := Load(p)
 		if tc.nodes == 0 {
 			if err == nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/advise"
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -45,7 +46,7 @@ func delayTwin(t *testing.T) {
 func writeScenario(t *testing.T, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "s.yaml")
-	writeFile(t, p, text)
+	testfile.Write(t, p, text)
 	return p
 }
 
@@ -54,12 +55,7 @@ func writeScenario(t *testing.T, text string) string {
 func TestAdviseIsDeterministicAndWritesItsFiles(t *testing.T) {
 	cfg := writeScenario(t, adviseScenario)
 	run := func(out string) string {
-		var stdout, stderr bytes.Buffer
-		args := []string{"-config", cfg, "-policies", "fifo,fair,delay", "-max-seeds", "4", "-budget", "0", "-q", "-out", out}
-		if code := run(append([]string{"advise"}, args...), &stdout, &stderr); code != 0 {
-			t.Fatalf("advise exited %d: %s", code, stderr.String())
-		}
-		return stdout.String()
+		return mustRunCLI(t, "advise", "-config", cfg, "-policies", "fifo,fair,delay", "-max-seeds", "4", "-budget", "0", "-q", "-out", out)
 	}
 	dir := t.TempDir()
 	a, b := run(filepath.Join(dir, "a")), run(filepath.Join(dir, "b"))
@@ -90,11 +86,7 @@ func TestAdviseIsDeterministicAndWritesItsFiles(t *testing.T) {
 func TestAdviseSamePolicyTwiceIsWithinNoise(t *testing.T) {
 	delayTwin(t)
 	cfg := writeScenario(t, adviseScenario)
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"advise", "-config", cfg, "-policies", "delay-twin", "-current", "delay", "-max-seeds", "4", "-q"}, &stdout, &stderr); code != 0 {
-		t.Fatalf("advise exited %d: %s", code, stderr.String())
-	}
-	v := stdout.String()
+	v := mustRunCLI(t, "advise", "-config", cfg, "-policies", "delay-twin", "-current", "delay", "-max-seeds", "4", "-q")
 	if !strings.Contains(v, "Keep delay") || !strings.Contains(v, "within noise of it are delay-twin") {
 		t.Errorf("verdict %q: want it to keep delay and name delay-twin within noise of it", v)
 	}
@@ -109,17 +101,13 @@ func TestAdviseSamePolicyTwiceIsWithinNoise(t *testing.T) {
 func TestCompareSeedsPairsBySeed(t *testing.T) {
 	delayTwin(t)
 	cfg := writeScenario(t, adviseScenario)
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"compare", "-config", cfg, "-policies", "delay,delay-twin,fair", "-seeds", "3", "-q"}, &stdout, &stderr); code != 0 {
-		t.Fatalf("compare -seeds exited %d: %s", code, stderr.String())
-	}
-	out := stdout.String()
+	out := mustRunCLI(t, "compare", "-config", cfg, "-policies", "delay,delay-twin,fair", "-seeds", "3", "-q")
 	for _, want := range []string{"(seeds 1-3, common to every policy): mean ± standard error", "differences from delay beyond noise", "within noise: delay-twin throughput, delay-twin mean turnaround, delay-twin cross-rack"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare -seeds 3 output lacks %q:\n%s", want, out)
 		}
 	}
-	if code := run([]string{"compare", "-config", cfg, "-seeds", "2", "-out", t.TempDir()}, &stdout, &stderr); code == 0 {
+	if code, _, _ := runCLI(t, "compare", "-config", cfg, "-seeds", "2", "-out", t.TempDir()); code == 0 {
 		t.Errorf("compare -seeds 2 -out ran; want it refused (-out writes one run a policy)")
 	}
 }
@@ -129,24 +117,15 @@ func TestCompareSeedsPairsBySeed(t *testing.T) {
 func TestAdviseSweepThenCollect(t *testing.T) {
 	cfg := writeScenario(t, adviseScenario)
 	dir := filepath.Join(t.TempDir(), "adv")
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"advise", "-config", cfg, "-policies", "fifo,delay", "-current", "fifo", "-sweep", dir, "-sweep-seeds", "3"}, &stdout, &stderr); code != 0 {
-		t.Fatalf("advise -sweep exited %d: %s", code, stderr.String())
-	}
-	var collectBefore bytes.Buffer
-	if code := run([]string{"advise", "-collect", dir}, &collectBefore, &stderr); code == 0 {
+	mustRunCLI(t, "advise", "-config", cfg, "-policies", "fifo,delay", "-current", "fifo", "-sweep", dir, "-sweep-seeds", "3")
+	if code, _, _ := runCLI(t, "advise", "-collect", dir); code == 0 {
 		t.Fatalf("advise -collect of unrun sweeps succeeded; want it refused, naming the runs not finished")
 	}
 	for _, p := range []string{"fifo", "delay"} {
-		if code := run([]string{"sweep", "run", "-dir", filepath.Join(dir, p), "-q"}, &stdout, &stderr); code != 0 {
-			t.Fatalf("sweep run %s exited %d: %s", p, code, stderr.String())
-		}
+		mustRunCLI(t, "sweep", "run", "-dir", filepath.Join(dir, p), "-q")
 	}
-	var out bytes.Buffer
-	if code := run([]string{"advise", "-collect", dir}, &out, &stderr); code != 0 {
-		t.Fatalf("advise -collect exited %d: %s", code, stderr.String())
-	}
-	if !strings.Contains(out.String(), "against fifo:") || !strings.Contains(out.String(), "3 seeds") {
-		t.Errorf("advise -collect printed %q; want a verdict against fifo over the sweep's 3 seeds", out.String())
+	out := mustRunCLI(t, "advise", "-collect", dir)
+	if !strings.Contains(out, "against fifo:") || !strings.Contains(out, "3 seeds") {
+		t.Errorf("advise -collect printed %q; want a verdict against fifo over the sweep's 3 seeds", out)
 	}
 }

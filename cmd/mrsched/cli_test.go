@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/traces"
 )
 
@@ -16,7 +17,7 @@ func smallScenario(t *testing.T, dir string) string {
 	t.Helper()
 	cfg := filepath.Join(dir, "s.yaml")
 	sc := "seed: 2\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 40}\npolicy: {name: fifo}\n"
-	writeFile(t, cfg, sc)
+	testfile.Write(t, cfg, sc)
 	return cfg
 }
 
@@ -55,15 +56,7 @@ func TestSimulateOverrides(t *testing.T) {
 			t.Errorf("scenario.yaml does not record %q:\n%s", w, rec)
 		}
 	}
-	again := filepath.Join(dir, "again")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(out, "scenario.yaml"), "-out", again); code != 0 {
-		t.Fatalf("running the recorded scenario again: exit %d: %s", code, errOut)
-	}
-	a, _ := os.ReadFile(filepath.Join(out, "summary.json"))
-	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
-	if string(a) != string(b) {
-		t.Errorf("the recorded scenario ran differently from the overridden one: its record is not what ran")
-	}
+	rerunRecorded(t, "the run overridden by -policy, -seed and -set", out)
 }
 
 func TestSimulateRefusesBadOverrides(t *testing.T) {
@@ -98,9 +91,7 @@ func TestOutputsThatCannotBeWrittenFailFirst(t *testing.T) {
 	dir := t.TempDir()
 	cfg := smallScenario(t, dir)
 	file := filepath.Join(dir, "a-file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, file, "")
 	blocked := filepath.Join(file, "sub") // below a file: never writable
 	for _, args := range [][]string{
 		{"simulate", "-config", cfg, "-out", blocked},
@@ -162,7 +153,7 @@ func TestCompareTraceFile(t *testing.T) {
 	data, _, _ := traces.Embedded("FB-2009")
 	lines := strings.SplitAfterN(string(data), "\n", 41)
 	path := filepath.Join(dir, "t.tsv")
-	writeFile(t, path, strings.Join(lines[:40], ""))
+	testfile.Write(t, path, strings.Join(lines[:40], ""))
 	code, _, errOut := runCLI(t, "compare", "-q", "-trace", path, "-policies", "fifo")
 	if code != 1 || !strings.Contains(errOut, "-source-nodes") {
 		t.Errorf("without -source-nodes: exit %d, stderr %q; want exit 1 asking for -source-nodes", code, errOut)
@@ -174,13 +165,5 @@ func TestCompareTraceFile(t *testing.T) {
 	}
 	// The run directory's scenario names the trace and its source nodes,
 	// so it runs again to the same summary.
-	again := filepath.Join(dir, "again")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(runs, "fifo", "scenario.yaml"), "-out", again); code != 0 {
-		t.Fatalf("simulate of compare's recorded scenario: exit %d: %s", code, errOut)
-	}
-	a, _ := os.ReadFile(filepath.Join(runs, "fifo", "summary.json"))
-	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
-	if string(a) != string(b) || len(a) == 0 {
-		t.Errorf("compare's recorded scenario for a trace file does not rerun to the same summary")
-	}
+	rerunRecorded(t, "compare's run of a trace file", filepath.Join(runs, "fifo"))
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -319,13 +318,20 @@ func (m *compareManifest) write(dir string) error {
 	return os.WriteFile(filepath.Join(dir, compareManifestFile), append(b, '\n'), 0o644)
 }
 
-func compareTable(c *scenario.Config, results []metrics.Summary) *report.Table {
+// fairRun is the summary the comparison's ratios are to, fair's (the
+// last, should it run twice), or nil without a fair run.
+func fairRun(results []metrics.Summary) *metrics.Summary {
 	var ref *metrics.Summary
 	for i := range results {
 		if results[i].Policy == "fair" {
 			ref = &results[i]
 		}
 	}
+	return ref
+}
+
+func compareTable(c *scenario.Config, results []metrics.Summary) *report.Table {
+	ref := fairRun(results)
 	cl := c.Cluster.WithDefaults()
 	w := c.Workload.Trace
 	if w == "" {
@@ -368,12 +374,7 @@ func compareCSV(results []metrics.Summary) *report.Table {
 	t := &report.Table{Headers: []string{"policy", "jobs_submitted", "jobs_completed",
 		"throughput_jobs_per_h", "throughput_vs_fair", "mean_turnaround_s", "mean_turnaround_vs_fair",
 		"p95_turnaround_s", "node_local_maps_pct", "cross_rack_gb", "cross_rack_vs_fair"}}
-	var ref *metrics.Summary
-	for i := range results {
-		if results[i].Policy == "fair" {
-			ref = &results[i]
-		}
-	}
+	ref := fairRun(results)
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	ratio := func(get func(*metrics.Summary) float64, s *metrics.Summary) string {
 		if ref == nil || get(ref) == 0 {
@@ -430,11 +431,4 @@ func notApplied(s metrics.Summary) []string {
 		return out
 	}
 	return nil
-}
-
-// flagGiven reports whether the command line set flag name.
-func flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
 }

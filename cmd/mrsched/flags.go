@@ -27,6 +27,24 @@ func commandFlags(name string, stderr io.Writer, usage ...string) *flag.FlagSet 
 	return fs
 }
 
+// flagGiven reports whether the command line set flag name.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// usageFor prints a command's usage to stderr for arguments it does not
+// take, and says why it will not run: flag.ErrHelp when they ask for help
+// (-h), as the flag package answers it, else a usage error.
+func usageFor(stderr io.Writer, usage string, args []string) error {
+	fmt.Fprintln(stderr, usage)
+	if len(args) > 0 && isHelp(args[0]) {
+		return flag.ErrHelp
+	}
+	return errUsage
+}
+
 // parseCommand parses a command's flags. A bad flag is a usage error (-h
 // stays flag.ErrHelp), and so is an argument left over or a required
 // flag left empty, after the usage is printed.

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mrsched/mrsched/metrics"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/testfile"
+	"github.com/mrsched/mrsched/metrics"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -29,15 +31,21 @@ func mustRunCLI(t *testing.T, args ...string) string {
 	return stdout
 }
 
-// writeFile writes s to path, making its directory, and stops the test
-// if it cannot: the test's input is not there.
-func writeFile(t *testing.T, path, s string) {
+// rerunRecorded runs the scenario.yaml that run directory dir records
+// again, into a directory of its own, and checks that summary.json and
+// files come out as the run wrote them, byte for byte: a run's record of
+// its scenario must be what ran, and the same scenario and seed give the
+// same bytes. what names the run in messages.
+func rerunRecorded(t *testing.T, what, dir string, files ...string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
+	again := filepath.Join(t.TempDir(), "again")
+	mustRunCLI(t, "simulate", "-q", "-config", filepath.Join(dir, "scenario.yaml"), "-out", again)
+	for _, f := range append([]string{"summary.json"}, files...) {
+		a, _ := os.ReadFile(filepath.Join(dir, f))
+		b, _ := os.ReadFile(filepath.Join(again, f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s: %s is empty, or differs when its recorded scenario.yaml runs again; want the same bytes, since the record must be what ran", what, f)
+		}
 	}
 }
 
@@ -105,7 +113,7 @@ func TestNetsimRejectsBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "in.json")
-			writeFile(t, p, c.json)
+			testfile.Write(t, p, c.json)
 			code, _, errOut := runCLI(t, "netsim", p)
 			if code == 0 {
 				t.Fatal("exit 0 for bad input")
@@ -125,13 +133,13 @@ func TestTraceStats(t *testing.T) {
 		}
 	}
 	bad := filepath.Join(t.TempDir(), "bad.tsv")
-	writeFile(t, bad, "job0\t0\t0\t10\t10\t10\njob1\t1\t1\tx\t1\t1\n")
+	testfile.Write(t, bad, "job0\t0\t0\t10\t10\t10\njob1\t1\t1\tx\t1\t1\n")
 	code, _, errOut := runCLI(t, "trace", "stats", bad)
 	if code == 0 || !strings.Contains(errOut, "bad.tsv:2") {
 		t.Errorf("exit %d, stderr %q: a malformed line must fail naming file:line", code, errOut)
 	}
 	good := filepath.Join(t.TempDir(), "good.tsv")
-	writeFile(t, good, "job0\t0\t0\t10\t10\t10\n")
+	testfile.Write(t, good, "job0\t0\t0\t10\t10\t10\n")
 	for _, c := range []struct {
 		name string
 		args []string
@@ -154,7 +162,7 @@ func TestSimulateWritesOutputs(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.yaml")
 	sc := "seed: 2\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 60}\npolicy: {name: fifo}\n"
-	writeFile(t, cfg, sc)
+	testfile.Write(t, cfg, sc)
 	out := filepath.Join(dir, "out")
 	stdout := mustRunCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 	if !strings.Contains(stdout, "60/60 jobs") {
@@ -190,17 +198,7 @@ func TestSimulateWritesOutputs(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(rec), "# ") || !strings.HasSuffix(string(rec), sc) {
 		t.Errorf("scenario.yaml = %q (%v); want a comment line, then the scenario file as given", rec, err)
 	}
-	again := filepath.Join(dir, "again")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(out, "scenario.yaml"), "-out", again); code != 0 {
-		t.Fatalf("re-running the recorded scenario: exit %d: %s", code, errOut)
-	}
-	for _, f := range []string{"summary.json", "jobs.csv", "timeseries.csv"} {
-		a, _ := os.ReadFile(filepath.Join(out, f))
-		b, _ := os.ReadFile(filepath.Join(again, f))
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs when the recorded scenario.yaml is run again: same scenario and seed must give the same bytes", f)
-		}
-	}
+	rerunRecorded(t, "simulate's run", out, "jobs.csv", "timeseries.csv")
 	if code, _, _ := runCLI(t, "simulate", "-config", cfg); code != 2 {
 		t.Errorf("simulate without -out exited %d, want 2 (usage)", code)
 	}
@@ -210,7 +208,7 @@ func TestCompareSmall(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.yaml")
 	sc := "cluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n"
-	writeFile(t, cfg, sc)
+	testfile.Write(t, cfg, sc)
 	out := mustRunCLI(t, "compare", "-q", "-config", cfg)
 	for _, p := range []string{"fifo", "fair", "1.00x", "80/80"} {
 		if !strings.Contains(out, p) {
@@ -270,7 +268,7 @@ func TestDiffComparesRuns(t *testing.T) {
 	for i, hb := range []string{"3", "3.000000001"} {
 		cfg := filepath.Join(dir, fmt.Sprintf("s%d.yaml", i))
 		sc := "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\nengine: {heartbeat_s: " + hb + "}\n"
-		writeFile(t, cfg, sc)
+		testfile.Write(t, cfg, sc)
 		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
 		mustRunCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 		outs = append(outs, out)
@@ -323,7 +321,7 @@ func TestDiffComparesRuns(t *testing.T) {
 	// One rack carries no cross-rack bytes: against two racks there is no
 	// relative change, and the table says so rather than print NaN.
 	oneRack := filepath.Join(dir, "onerack.yaml")
-	writeFile(t, oneRack, "seed: 3\ncluster: {racks: 1, nodes_per_rack: 10}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n")
+	testfile.Write(t, oneRack, "seed: 3\ncluster: {racks: 1, nodes_per_rack: 10}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n")
 	one := filepath.Join(dir, "one")
 	mustRunCLI(t, "simulate", "-q", "-config", oneRack, "-out", one)
 	// Runs on different clusters pair unrelated jobs: diff refuses them,
@@ -386,7 +384,7 @@ func TestDiffComparesRuns(t *testing.T) {
 	}
 	// Another trace: the same job ids are other jobs.
 	fb2010 := filepath.Join(dir, "fb2010.yaml")
-	writeFile(t, fb2010, "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2010, max_jobs: 80}\npolicy: {name: fair}\n")
+	testfile.Write(t, fb2010, "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2010, max_jobs: 80}\npolicy: {name: fair}\n")
 	other := filepath.Join(dir, "fb2010")
 	mustRunCLI(t, "simulate", "-q", "-config", fb2010, "-out", other)
 	if code, _, errOut := runCLI(t, "diff", outs[0], other); code != 1 || !strings.Contains(errOut, `workload.trace "FB-2009" vs "FB-2010"`) {

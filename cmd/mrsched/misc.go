@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,11 +16,7 @@ import (
 
 func cmdPolicies(args []string, w, stderr io.Writer) error {
 	if len(args) > 0 {
-		fmt.Fprintln(stderr, "usage: mrsched policies\n  lists the registered policies, one a line: name and summary")
-		if isHelp(args[0]) {
-			return flag.ErrHelp
-		}
-		return errUsage
+		return usageFor(stderr, "usage: mrsched policies\n  lists the registered policies, one a line: name and summary", args)
 	}
 	for _, e := range sched.Policies() {
 		fmt.Fprintf(w, "%-16s %s\n", e.Name, e.Summary)
@@ -39,11 +34,7 @@ const (
 
 func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "stats" {
-		fmt.Fprintln(stderr, traceStatsUsage)
-		if len(args) > 0 && isHelp(args[0]) {
-			return flag.ErrHelp
-		}
-		return errUsage
+		return usageFor(stderr, traceStatsUsage, args)
 	}
 	fs := commandFlags("trace stats", stderr)
 	src := fs.Int("source-nodes", 0, "the traced cluster's nodes, for a SWIM trace file (embedded traces know theirs; a file without it is taken as traced on 600)")
@@ -63,8 +54,7 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "source-nodes" })
+	given := flagGiven(fs, "source-nodes")
 	if given && (*src < 1 || *src > maxSourceNodes) {
 		return fmt.Errorf("-source-nodes: %d; want the traced cluster's node count, 1 to %d", *src, maxSourceNodes)
 	}

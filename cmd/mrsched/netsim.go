@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -57,11 +56,7 @@ type netsimOutput struct {
 // destination rack's uplink down. Disks are not modelled here.
 func cmdNetsim(args []string, stdout, stderr io.Writer) error {
 	if len(args) != 1 || isHelp(args[0]) {
-		fmt.Fprintln(stderr, "usage: mrsched netsim FILE.json\n  the flow-level network model alone: each flow's finish time (examples/netsim-two-racks.json)")
-		if len(args) > 0 && isHelp(args[0]) {
-			return flag.ErrHelp
-		}
-		return errUsage
+		return usageFor(stderr, "usage: mrsched netsim FILE.json\n  the flow-level network model alone: each flow's finish time (examples/netsim-two-racks.json)", args)
 	}
 	name := args[0]
 	b, err := os.ReadFile(name)

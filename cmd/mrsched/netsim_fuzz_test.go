@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // FuzzNetsim feeds `mrsched netsim` arbitrary input files, seeded with the
@@ -31,9 +33,7 @@ func FuzzNetsim(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(dir, "in.json")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfile.Write(t, path, data)
 		err := cmdNetsim([]string{path}, io.Discard, io.Discard)
 		if err == nil {
 			return

@@ -26,16 +26,12 @@ import (
 // -out and sweeps write), or a directory searched for run directories and
 // for experiment CSVs (experiment -out's DIR/<paper>/<name>.csv).
 func cmdReport(args []string, stdout, stderr io.Writer) error {
-	fl := commandFlags("report", stderr)
+	fl := commandFlags("report", stderr, "usage: mrsched report [-o report.html] [-figures DIR] [-png] [-title T] [-force] RUN_DIR|DIR...")
 	out := fl.String("o", "report.html", "the HTML page to write")
 	figDir := fl.String("figures", "", "also write every figure to this directory as NAME.svg")
 	png := fl.Bool("png", false, "with -figures, also write NAME.png")
 	title := fl.String("title", "", "the page's title (default: names the runs)")
 	force := fl.Bool("force", false, "lay runs side by side even when their set-ups or seeds differ")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mrsched report [-o report.html] [-figures DIR] [-png] [-title T] [-force] RUN_DIR|DIR...")
-		fl.PrintDefaults()
-	}
 	paths, err := parseInterleaved(fl, args) // flags may come before or after the paths
 	if err != nil {
 		return err

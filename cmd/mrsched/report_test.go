@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // TestReportsOfRuns follows a user: simulate and compare with -report,
@@ -14,7 +16,7 @@ import (
 func TestReportsOfRuns(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.yaml")
-	writeFile(t, cfg, "seed: 4\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n")
+	testfile.Write(t, cfg, "seed: 4\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 80}\npolicy: {name: fair}\n")
 
 	sim := filepath.Join(dir, "sim")
 	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", sim, "-report", filepath.Join(dir, "sim.html")); code != 0 {
@@ -41,15 +43,7 @@ func TestReportsOfRuns(t *testing.T) {
 		}
 	}
 	// A compare run's scenario.yaml is that run: simulate reproduces it.
-	again := filepath.Join(dir, "again")
-	if code, _, errOut := runCLI(t, "simulate", "-q", "-config", filepath.Join(cmp, "delay", "scenario.yaml"), "-out", again); code != 0 {
-		t.Fatalf("simulate of compare's recorded scenario: exit %d: %s", code, errOut)
-	}
-	a, _ := os.ReadFile(filepath.Join(cmp, "delay", "summary.json"))
-	b, _ := os.ReadFile(filepath.Join(again, "summary.json"))
-	if len(a) == 0 || !bytes.Equal(a, b) {
-		t.Errorf("compare's delay run and simulate of its scenario.yaml differ: the recorded scenario must be the run's")
-	}
+	rerunRecorded(t, "compare's delay run", filepath.Join(cmp, "delay"))
 
 	page := filepath.Join(dir, "all.html")
 	code, stdout, errOut := runCLI(t, "report", "-o", page, cmp, sim)
@@ -86,10 +80,10 @@ func TestReportErrors(t *testing.T) {
 // path, and an experiment with a figure gets it drawn.
 func TestReportOfExperimentCSV(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "td", "data-size.csv"),
+	testfile.Write(t, filepath.Join(dir, "td", "data-size.csv"),
 		"queue,data_gb,queues,fifo_s,fifo_s_min,fifo_s_max,fair_s,fair_s_min,fair_s_max,td_s,td_s_min,td_s_max\n"+
 			"small,100,1,10,9,11,12,11,13,9,8,10\nsmall,200,1,20,19,21,22,21,23,19,18,20\n")
-	writeFile(t, filepath.Join(dir, "notes", "other.csv"), "a,b\n1,2\n")
+	testfile.Write(t, filepath.Join(dir, "notes", "other.csv"), "a,b\n1,2\n")
 	page := filepath.Join(dir, "r.html")
 	code, stdout, errOut := runCLI(t, "report", "-o", page, "-figures", filepath.Join(dir, "figs"), dir)
 	if code != 0 || !strings.Contains(stdout, "1 experiments") {

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // TestSlurmArraySweep runs a sweep on a real Slurm: it starts a
@@ -197,7 +199,7 @@ NodeName=mrschedtest NodeHostname=%[2]s NodeAddr=127.0.0.1 CPUs=%[6]d RealMemory
 PartitionName=test Nodes=mrschedtest Default=YES MaxTime=INFINITE State=UP
 `, d, host, ctldPort, dPort, socket, runtime.NumCPU())
 	for name, text := range map[string]string{"slurm.conf": text, "plugstack.conf": ""} {
-		writeFile(t, filepath.Join(d, name), text)
+		testfile.Write(t, filepath.Join(d, name), text)
 	}
 	started("slurmctld", filepath.Join(d, "slurmctld.pid"))
 	started("slurmd", filepath.Join(d, "slurmd.pid"))

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/testbed/fabric"
 	"github.com/mrsched/mrsched/testbed/fabric/fabrictest"
 )
@@ -84,7 +85,7 @@ func testbedScenario(t *testing.T, dir, name, head, byteScale string) string {
 	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, path, src)
+	testfile.Write(t, path, src)
 	return path
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mrsched/mrsched/internal/realinputs"
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // TestTraceStatsJSONEveryFormat: trace stats -json reads a trace or a
@@ -21,7 +22,7 @@ func TestTraceStatsJSONEveryFormat(t *testing.T) {
 		"topo.data":  "h1 /r1\nh2 /r2\nh3 /r2\n",
 	}
 	for name, body := range files {
-		writeFile(t, filepath.Join(dir, name), body)
+		testfile.Write(t, filepath.Join(dir, name), body)
 	}
 	for _, tc := range []struct {
 		file string

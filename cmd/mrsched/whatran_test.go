@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // poolScenario writes a small scenario whose fair policy has two pools.
@@ -20,7 +22,7 @@ func poolScenario(t *testing.T, dir, pools string) string {
 	cfg := filepath.Join(dir, "pools.yaml")
 	sc := "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 60, users: 4}\n" +
 		"policy:\n  name: fair\n  params:\n" + pools
-	writeFile(t, cfg, sc)
+	testfile.Write(t, cfg, sc)
 	return cfg
 }
 
@@ -111,7 +113,7 @@ func TestPoolsBothWaysAndUnreached(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml")
 			sc := "seed: 3\ncluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 60, users: 4}\n" + tc.policy
-			writeFile(t, cfg, sc)
+			testfile.Write(t, cfg, sc)
 			out := filepath.Join(dir, "out-"+strings.ReplaceAll(tc.name, " ", "-"))
 			code, _, errOut := runCLI(t, "simulate", "-q", "-config", cfg, "-out", out)
 			if tc.want == "" {
@@ -170,7 +172,7 @@ func TestOutputDirectories(t *testing.T) {
 func TestCompareInterruptKeepsFinishedRuns(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.yaml")
-	writeFile(t, cfg, "workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n")
+	testfile.Write(t, cfg, "workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n")
 	out := filepath.Join(dir, "out")
 	args := []string{"compare", "-parallel", "1", "-config", cfg, "-policies", "fifo,fair,nas,sw-fair,td", "-out", out}
 	stderr := interruptCLI(t, syscall.SIGINT, untilFile(filepath.Join(out, "fifo", "summary.json")), args...)
@@ -241,9 +243,9 @@ func TestSeedZeroAndUsage(t *testing.T) {
 func TestSweepInterruptLeavesNoHiddenRuns(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.yaml")
-	writeFile(t, base, "workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n")
+	testfile.Write(t, base, "workload: {trace: FB-2009, max_jobs: 1500}\npolicy: {name: fifo}\n")
 	grid := filepath.Join(dir, "grid.yaml")
-	writeFile(t, grid, "base: base.yaml\npolicies: [fifo, nas, sw-fair]\nseeds: 2\n")
+	testfile.Write(t, grid, "base: base.yaml\npolicies: [fifo, nas, sw-fair]\nseeds: 2\n")
 	sw := filepath.Join(dir, "sw")
 	mustRunCLI(t, "sweep", "plan", "-grid", grid, "-out", sw)
 	stderr := interruptCLI(t, syscall.SIGTERM, untilFile(filepath.Join(sw, "runs", "0000")), "sweep", "run", "-dir", sw, "-parallel", "1")

@@ -62,7 +62,7 @@ func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
 	if err := d.Skip(); err != nil {
 		return wrapLine(err, file, 2, "", "schema")
 	}
-	j := &Job{File: file, Line: 1, Submit: Unknown, Launch: Unknown, Finish: Unknown, MapMB: Unknown, ReduceMB: Unknown}
+	j := unrecordedJob(file, 1)
 	type taskState struct {
 		kind     string // "map", "reduce", "other"
 		task     Task
@@ -144,8 +144,7 @@ func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
 			if !seen {
 				i = len(ts.task.Attempts)
 				ts.attempts[e.attemptID] = i
-				ts.task.Attempts = append(ts.task.Attempts, Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown, SortFinish: Unknown,
-					HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown})
+				ts.task.Attempts = append(ts.task.Attempts, unrecordedAttempt(Unfinished))
 			}
 			a := &ts.task.Attempts[i]
 			if phase == "STARTED" {

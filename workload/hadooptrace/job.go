@@ -108,6 +108,14 @@ type Attempt struct {
 	HDFSRead, HDFSWritten, ShuffleBytes int64
 }
 
+// unrecordedAttempt is an attempt that ended with result and records
+// nothing else yet: every time and counter Unknown until its reader finds
+// them, as every format leaves any of them out.
+func unrecordedAttempt(result Result) Attempt {
+	return Attempt{Result: result, Start: Unknown, Finish: Unknown, SortFinish: Unknown,
+		HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
+}
+
 // Duration is the attempt's measured run time in seconds, and whether it
 // is known.
 func (a Attempt) Duration() (float64, bool) {
@@ -195,6 +203,13 @@ type Job struct {
 	// for the rule on duplicate ids.
 	File string
 	Line int
+}
+
+// unrecordedJob is the job whose record starts at file's line, with
+// nothing read from it yet: its times and task memory Unknown until its
+// reader finds them.
+func unrecordedJob(file string, line int) *Job {
+	return &Job{File: file, Line: line, Submit: Unknown, Launch: Unknown, Finish: Unknown, MapMB: Unknown, ReduceMB: Unknown}
 }
 
 // Where names the job in errors: "job_1 (rumen.json:12)".

@@ -2,13 +2,13 @@ package hadooptrace
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/mrsched/mrsched/internal/realinputs"
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // rumenJob is a small Rumen job written from LoggedJob's fields: two maps
@@ -239,9 +239,7 @@ func TestJhistDirectory(t *testing.T) {
 	dir := t.TempDir()
 	second := strings.ReplaceAll(jhist, "job_9_0001", "job_9_0002")
 	for name, body := range map[string]string{"b.jhist": second, "a.jhist": jhist, "notes.txt": "x"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfile.Write(t, filepath.Join(dir, name), body)
 	}
 	s, err := StatsOf(dir, "")
 	if err != nil {

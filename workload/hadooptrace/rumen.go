@@ -115,7 +115,7 @@ func int64Field(d *jsonstream.Reader) (int64, error) {
 }
 
 func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
-	j := &Job{File: file, Line: d.Line(), Submit: Unknown, Launch: Unknown, Finish: Unknown, MapMB: Unknown, ReduceMB: Unknown}
+	j := unrecordedJob(file, d.Line())
 	err := readJobObject(d, file, j, func(key []byte) error {
 		var err error
 		switch string(key) {
@@ -250,7 +250,7 @@ func readLayers(d *jsonstream.Reader, in interner) (Location, error) {
 }
 
 func readRumenAttempt(d *jsonstream.Reader, file string, j *Job, task string, n int, in interner) (Attempt, error) {
-	a := Attempt{Result: Unfinished, Start: Unknown, Finish: Unknown, SortFinish: Unknown, HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
+	a := unrecordedAttempt(Unfinished)
 	var loc Location
 	where := func() string {
 		if task != "" {

@@ -22,8 +22,8 @@ func ScanSLS(r io.Reader, file string, fn func(*Job) error) error {
 }
 
 func readSLSJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
-	j := &Job{File: file, Line: d.Line(), Submit: Unknown, Launch: Unknown, Finish: Unknown,
-		MapMB: Unknown, ReduceMB: Unknown, BytesModelled: true, Outcome: "SUCCESS"}
+	j := unrecordedJob(file, d.Line())
+	j.BytesModelled, j.Outcome = true, "SUCCESS"
 	err := readJobObject(d, file, j, func(key []byte) error {
 		var err error
 		switch string(key) {
@@ -77,7 +77,7 @@ func readSLSJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
 }
 
 func readSLSTask(d *jsonstream.Reader, file string, j *Job, i int, in interner) (Task, bool, int64, error) {
-	a := Attempt{Result: Succeeded, Start: Unknown, Finish: Unknown, SortFinish: Unknown, HDFSRead: Unknown, HDFSWritten: Unknown, ShuffleBytes: Unknown}
+	a := unrecordedAttempt(Succeeded)
 	reduce := false
 	mb := int64(Unknown)
 	where := fmt.Sprintf("job.tasks[%d]", i)

@@ -1,0 +1,54 @@
+package testfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWriteMakesTheDirectoryAndWritesTheBody: a test may name a file in a
+// directory that does not exist yet, and reads back exactly what it gave,
+// as text or as bytes.
+func TestWriteMakesTheDirectoryAndWritesTheBody(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, path, want string
+		write            func(tb testing.TB, path string)
+	}{
+		{"text in a new directory", filepath.Join(dir, "a", "b", "s.yaml"), "policy: {name: fair}\n",
+			func(tb testing.TB, path string) { Write(tb, path, "policy: {name: fair}\n") }},
+		{"bytes in an existing directory", filepath.Join(dir, "d.bin"), "\x00\x01",
+			func(tb testing.TB, path string) { Write(tb, path, []byte{0, 1}) }},
+		{"nothing", filepath.Join(dir, "empty"), "",
+			func(tb testing.TB, path string) { Write(tb, path, []byte(nil)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.write(t, tc.path)
+			got, err := os.ReadFile(tc.path)
+			if err != nil || string(got) != tc.want {
+				t.Errorf("read back %q, %v; want %q, what Write was given", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// fatals is a test that records its Fatal calls instead of stopping.
+type fatals struct {
+	testing.TB
+	calls int
+}
+
+func (f *fatals) Helper()           {}
+func (f *fatals) Fatal(args ...any) { f.calls++ }
+
+// TestWriteStopsTheTestItCannotWriteFor: a path below a file can be
+// neither made nor written, and the test must stop there.
+func TestWriteStopsTheTestItCannotWriteFor(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	Write(t, file, "")
+	var f fatals
+	Write(&f, filepath.Join(file, "sub", "s.yaml"), "x")
+	if f.calls == 0 {
+		t.Error("Write below a file did not stop the test; its input is not there")
+	}
+}
