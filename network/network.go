@@ -75,6 +75,10 @@ const (
 	stateGone                      // popped or removed; awaiting compaction
 )
 
+// maxPath is the longest path a flow may have, so that its prefix of
+// links a solve lists (flow.nb) fits in 16 bits.
+const maxPath = math.MaxUint16
+
 // inlinePath is the longest path stored inside its flow; a datacenter
 // path (disk, NIC, two uplinks, NIC, disk, an accounting link) fits.
 const inlinePath = 8
@@ -102,7 +106,12 @@ type flow[T any] struct {
 	state flowState
 	// home is where the struct lives: 0 on its own (from newFlow), else
 	// 1 + the index of the solve's arena that holds it (relocate).
-	home   uint8
+	home uint8
+	// nb is the length of the path's prefix that holds all its links
+	// but counting ones (Unlimited): a solve lists and charges only
+	// those, and a caller that puts its accounting links last spares it
+	// a visit of each.
+	nb     uint16
 	ver    uint32 // bumped whenever finish changes or the struct is reused, to retire finish-queue entries
 	path   []LinkID
 	inl    [inlinePath]LinkID // storage for short paths, saving an allocation per flow
@@ -402,11 +411,17 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 		return 0, fmt.Errorf("network: flow with an empty path needs a finite positive rate cap, else its rate is unbounded")
 	}
 	bounded := !math.IsInf(rateCap, 1)
+	if len(path) > maxPath {
+		return 0, fmt.Errorf("network: path of %d links; want at most %d", len(path), maxPath)
+	}
+	nb := 0
 	for i, l := range path {
 		if l < 0 || int(l) >= len(n.links) {
 			return 0, fmt.Errorf("network: path[%d] is link %d; want a link in [0,%d)", i, l, len(n.links))
 		}
-		bounded = bounded || !n.links[l].counting
+		if !n.links[l].counting {
+			bounded, nb = true, i+1
+		}
 	}
 	if !bounded {
 		return 0, fmt.Errorf("network: flow over Unlimited links only needs a finite positive rate cap, else its rate is unbounded")
@@ -421,7 +436,7 @@ func (n *Network[T]) AddFlow(now float64, path []LinkID, bytes float64, rateCap 
 	n.lastSeq++
 	f := n.newFlow()
 	*f = flow[T]{
-		ver: f.ver, seq: n.lastSeq, bytes: bytes, cap: rateCap,
+		ver: f.ver, nb: uint16(nb), seq: n.lastSeq, bytes: bytes, cap: rateCap,
 		rem0: bytes, t0: n.now, finish: math.Inf(1),
 	}
 	if len(path) <= inlinePath {

@@ -402,6 +402,7 @@ func TestErrors(t *testing.T) {
 		{"NaN cap", []LinkID{0}, 1, math.NaN()},
 		// Link 2 only counts bytes: it cannot bound a rate.
 		{"Unlimited links only, uncapped", []LinkID{2, 2}, 1, 0},
+		{"path longer than maxPath", make([]LinkID, maxPath+1), 1, 0},
 	} {
 		t.Run("AddFlow/"+tc.name, func(t *testing.T) {
 			n := mustNew(t, 1, 1, Unlimited)

@@ -207,15 +207,51 @@ func TestSetQuantumErrors(t *testing.T) {
 // TestUnlimitedLinkOnlyCounts checks that an Unlimited link carries the
 // bytes of the flows that cross it without limiting them.
 func TestUnlimitedLinkOnlyCounts(t *testing.T) {
-	n := mustNew(t, 10, Unlimited)
-	a := mustAdd(t, n, 0, []LinkID{0, 1}, 10, 0)
-	b := mustAdd(t, n, 0, []LinkID{1}, 30, 3)
-	if ra, rb := n.Rate(a), n.Rate(b); !approx(ra, 10) || !approx(rb, 3) {
-		t.Errorf("rates %v and %v, want 10 (the first link's capacity) and 3 (the cap): the Unlimited link must not bind", ra, rb)
+	// Links 0 and 2 carry 10 and 20 B/s; link 1 only counts. The counting
+	// link stands first, in the middle and last in the flows' paths, as a
+	// solve lists only a path's prefix up to its last bounded link. Max-min:
+	// a and d split link 0 (5 each), c has the rest of link 2 (15), and b
+	// runs at its cap.
+	flows := []struct {
+		name       string
+		path       []LinkID
+		bytes, cap float64
+		rate       float64
+	}{
+		{"a", []LinkID{0, 1}, 10, 0, 5},
+		{"b", []LinkID{1}, 30, 3, 3},
+		{"c", []LinkID{1, 2}, 40, 0, 15},
+		{"d", []LinkID{0, 1, 2}, 10, 0, 5},
 	}
-	n.Advance(math.Inf(1))
-	if got := n.LinkBytes(1); !approx(got, 40) {
-		t.Errorf("the Unlimited link counted %v bytes, want 40 (both flows cross it)", got)
+	for _, mode := range []struct {
+		name string
+		set  func(*Network[any]) error
+	}{
+		{"exact", func(*Network[any]) error { return nil }},
+		{"quantized", func(n *Network[any]) error { return n.SetQuantum(1) }},
+		{"full solves", func(n *Network[any]) error { n.fullOnly = true; return nil }},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			n := mustNew(t, 10, Unlimited, 20)
+			if err := mode.set(n); err != nil {
+				t.Fatal(err)
+			}
+			ids := make([]FlowID, len(flows))
+			for i, f := range flows {
+				ids[i] = mustAdd(t, n, 0, f.path, f.bytes, f.cap)
+			}
+			for i, f := range flows {
+				if r := n.Rate(ids[i]); !approx(r, f.rate) {
+					t.Errorf("flow %s on %v runs at %v, want %v: the Unlimited link must not bind, wherever it stands in the path", f.name, f.path, r, f.rate)
+				}
+			}
+			n.Advance(math.Inf(1))
+			for l, want := range []float64{20, 90, 50} {
+				if got := n.LinkBytes(LinkID(l)); !approx(got, want) {
+					t.Errorf("link %d carried %v bytes, want %v (the bytes of every flow that crosses it)", l, got, want)
+				}
+			}
+		})
 	}
 }
 

@@ -22,8 +22,8 @@ type solver struct {
 	// filling visits flows in link order, not in the order they sit in
 	// memory, and reading each one's path and writing its rate through its
 	// pointer made every freeze a cache miss.
-	pstart []int32   // flow i's path is paths[pstart[i]:pstart[i+1]]
-	paths  []LinkID  // the paths of the solve's flows, in flow order
+	pstart []int32   // flow i's listed path (flow.nb) is paths[pstart[i]:pstart[i+1]]
+	paths  []LinkID  // the listed paths of the solve's flows, in flow order
 	rate   []float64 // flow i's rate once frozen
 	caps   []float64 // flow i's cap (only read for capped flows)
 }
@@ -54,8 +54,11 @@ func (n *Network[T]) solve() {
 	// Per-link membership in CSR form, flows in the order added. Counting
 	// links (Unlimited) never bind: their share is beyond any other link's
 	// or cap, so the filling leaves them out (count 0), which changes no
-	// rate; their flows are listed all the same, which spares the listing
-	// a test per path entry.
+	// rate. A flow lists only its path's prefix up to its last bounded
+	// link (flow.nb), which leaves out the accounting links a caller puts
+	// last without a test per path entry; a counting link before that is
+	// listed, and its range is sized for all its flows, so a listing
+	// never overruns it. Ranges of counting links are never read.
 	s.fill = resize(s.fill, L)
 	for l := range n.links {
 		s.fill[l] = fill{rem: n.links[l].cap, cnt: n.links[l].flows}
@@ -82,8 +85,8 @@ func (n *Network[T]) solve() {
 	s.pstart = resize(s.pstart, len(n.flows)+1)
 	s.caps = resize(s.caps, len(n.flows))
 	s.rate = resize(s.rate, len(n.flows))
-	// Every active flow's path entries are listed under their links, so
-	// the paths fill exactly the members' length.
+	// Every active flow's listed path entries are listed under their
+	// links, so the paths fit in the members' length.
 	s.paths = resize(s.paths, len(s.members))
 	p := int32(0)
 	live := n.flows[:0]
@@ -102,7 +105,7 @@ func (n *Network[T]) solve() {
 		s.rate[i] = f.rate // kept by a flow the filling never reaches
 		// Each link's count was kept exact as flows started and ended, so
 		// its cursor stays inside its own range.
-		for _, l := range f.path {
+		for _, l := range f.path[:f.nb] {
 			s.members[s.cursor[l]] = i
 			s.cursor[l]++
 			s.paths[p] = l
@@ -199,7 +202,7 @@ func (n *Network[T]) solve() {
 	n.finishQ.reset(n.now)
 	for i, f := range flows {
 		f.rate = s.rate[i]
-		for _, l := range s.paths[s.pstart[i]:s.pstart[i+1]] {
+		for _, l := range f.path {
 			n.links[l].load += f.rate
 		}
 		f.finish = math.Inf(1)
