@@ -159,3 +159,52 @@ func BenchmarkChurn(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkQuantizedStep measures one quantum of the simulator's day at
+// quantum 1 s: about 10,000 active flows on the same cluster, each
+// crossing a rack also crossing a counting link, as the engine's cross-rack
+// flows cross their cause's accounting link; a step moves the clock one
+// quantum, pops the flows done by then and starts as many new ones, and
+// solves once. Flow structs are reused as flows come and go, so after the
+// first steps the active flows lie scattered in memory, as in a long run.
+func BenchmarkQuantizedStep(b *testing.B) {
+	const nodes, racks, flows = 600, 30, 10000
+	caps, path := clusterTopology(nodes, racks)
+	acct := LinkID(len(caps))
+	caps = append(caps, Unlimited)
+	n, err := New[any](caps)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := n.SetQuantum(1); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	start := func(now float64) {
+		p, bytes, c := randomFlow(rng, nodes, path)
+		if src, dst := p[0]/3, p[len(p)-1]/3; int(src)/(nodes/racks) != int(dst)/(nodes/racks) {
+			p = append(p, acct)
+		}
+		if _, err := n.AddFlow(now, p, bytes, c, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range flows {
+		start(0)
+	}
+	now := 0.0
+	step := func() {
+		now++
+		for range n.PopCompleted(now) {
+			start(now)
+		}
+		n.NextCompletion() // forces the due solve
+	}
+	for range 100 {
+		step() // scatter the structs, as a run does
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		step()
+	}
+}

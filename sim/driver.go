@@ -177,6 +177,7 @@ func (d *driver) Stop(a jobtracker.Attempt, why jobtracker.StopReason) {
 	}
 	e.shuffleFetched -= r.fetched
 	jr.fetched -= r.fetched
+	e.releaseFetchState(r)
 	*r = reduceTask{}
 }
 

@@ -320,6 +320,38 @@ func (e *Engine) completeFlow(c *network.Completed[flowRef]) {
 	}
 }
 
+// fetchState returns the buffers of a reduce's per-host fetch state and
+// host queue, empty, from a reduce that finished copying if there is one.
+// The fetch state's buffer holds zeros to its capacity, and the job's
+// outputs lie on at most every node, so a reduce only takes in its hosts'
+// state as the outputs spread, without copying or clearing it.
+func (e *Engine) fetchState() ([]hostFetch, []int32) {
+	var from []hostFetch
+	var queue []int32
+	if k := len(e.spareFrom); k > 0 {
+		from, e.spareFrom = e.spareFrom[k-1], e.spareFrom[:k-1]
+	} else {
+		from = make([]hostFetch, 0, e.topo.NumNodes())
+	}
+	if k := len(e.spareQueue); k > 0 {
+		queue, e.spareQueue = e.spareQueue[k-1], e.spareQueue[:k-1]
+	}
+	return from, queue
+}
+
+// releaseFetchState keeps reduce r's fetch buffers for the next reduce
+// to copy, zeroed as fetchState promises, once r has fetched everything.
+func (e *Engine) releaseFetchState(r *reduceTask) {
+	if r.from != nil {
+		clear(r.from)
+		e.spareFrom = append(e.spareFrom, r.from[:0])
+	}
+	if r.queue != nil {
+		e.spareQueue = append(e.spareQueue, r.queue[:0])
+	}
+	r.from, r.queue, r.qhead = nil, nil, 0
+}
+
 // pump absorbs newly finished map output into reduce i's host queue, starts
 // fetches up to the parallel-copy limit, and moves the reduce to compute
 // once every map is done and every byte is fetched. A fetch takes all the
@@ -334,12 +366,11 @@ func (e *Engine) pump(jr *jobRun, i int) {
 	hosts, log := e.jt.Hosts(jr.id), e.jt.Log(jr.id)
 	if n := len(hosts); len(r.from) < n {
 		if r.from == nil {
-			// The job's outputs lie on at most one host a map (or every
-			// node): sized once, a large job's reduces do not copy their
-			// fetch state as the outputs spread.
-			r.from = make([]hostFetch, 0, max(n, min(jr.sj.NumMaps, e.topo.NumNodes())))
+			r.from, r.queue = e.fetchState()
 		}
-		r.from = append(r.from, make([]hostFetch, n-len(r.from))...)
+		// What lies past len(r.from) in its buffer is zero (fetchState),
+		// so the new hosts' state is only taken in.
+		r.from = slices.Grow(r.from, n-len(r.from))[:n]
 		if fx != nil {
 			fx.cnt = append(fx.cnt, make([]hostCount, n-len(fx.cnt))...)
 		}
@@ -439,7 +470,7 @@ func (e *Engine) startCompute(jr *jobRun, i int) {
 			break
 		}
 	}
-	r.from, r.queue, r.qhead = nil, nil, 0
+	e.releaseFetchState(r)
 	e.jt.ReduceCopied(jobtracker.Attempt{Job: int32(jr.id), Task: int32(i), Kind: sched.ReduceTask, N: r.attempt})
 	if e.p.CopyCompute.Enabled {
 		ns := &e.nodes[r.node]
