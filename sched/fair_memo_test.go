@@ -299,6 +299,19 @@ func TestFairOrderJobSharesNotStale(t *testing.T) {
 			e.finish(j1, 4, false)
 			e.query()
 		}, "pool a's demand (13, then 9) stays above its share of 4 map slots, which holds, but job 1's demand fell to 1: it gets 1 and job 2 the other 3"},
+		{"demand moves between jobs of a pool whose demand holds", func(e *fairEnv) {
+			j1 := e.add("a", 2, 0)
+			j2 := e.add("a", 7, 0)
+			e.launch(j1, 2)
+			e.finish(j1, 1, false)
+			e.launch(j2, 3)
+			e.query()
+			e.finish(j2, 1, false)
+			j1.FinishedMaps--
+			j1.Maps.Return(0)
+			e.c.epoch++
+			e.f.MapOutputsLost(e.c, j1, 0, 1)
+		}, "pool a's demand is 8 both times (1 + 7, then 2 + 6), so its share holds, but its 6 map slots divide 1 and 5 before and 2 and 4 after: the jobs' division must follow their own demands"},
 		{"map finishes leave reduce shares and reduce finishes leave map shares", func(e *fairEnv) {
 			j1 := e.add("a", 6, 4)
 			j2 := e.add("c", 6, 4)
