@@ -18,6 +18,7 @@ import (
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/sim"
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
@@ -105,8 +106,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		// What each policy's decisions cost on this machine: it varies from
 		// run to run and machine to machine, so only when asked for.
 		for _, r := range runs {
-			if r.res != nil {
-				fmt.Fprintln(stderr, perfReport(r.name, r.res.Cost, r.res.Engine, r.wall).Line())
+			if r.cost != nil {
+				fmt.Fprintln(stderr, perfReport(r.name, r.cost, r.engine, r.wall).Line())
 			}
 		}
 	}
@@ -134,11 +135,15 @@ type compareRun struct {
 	config   *scenario.Config
 	scenario []byte // the run's scenario.yaml
 	summary  metrics.Summary
-	// res is the simulation's result, nil for a run read back; run is
-	// what the report draws, either way.
-	res  *scenario.Result
-	run  *report.Run
-	wall time.Duration
+	// cost and engine are what the simulation cost, nil and zero for a
+	// run read back; run is what the report draws, either way. The run's
+	// collector is not kept: the tables and figures read run, and a
+	// collector holds the whole run's records, which for eleven policies
+	// on a day's trace was most of the command's memory.
+	cost   *metrics.Latency
+	engine sim.Stats
+	run    *report.Run
+	wall   time.Duration
 	// dir is the run's directory under -out, once written.
 	dir string
 }
@@ -211,7 +216,7 @@ func runCompare(base *scenario.Config, runs []*compareRun, dir *outDir, parallel
 			errs = append(errs, err)
 			return
 		}
-		r.res, r.wall, r.summary = res, wall, res.Summary
+		r.cost, r.engine, r.wall, r.summary = res.Cost, res.Engine, wall, res.Summary
 		r.run = report.FromCollector(r.scenario, res.Summary, res.Collector)
 		r.run.Dir = r.dir
 	}
