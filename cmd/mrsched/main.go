@@ -24,29 +24,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 )
 
+// main runs the command. The collector keeps Go's default target
+// (GOGC=100, or what GOGC in the environment says): paired runs found a
+// target of 400, which this command once set, cost 1.5 to 1.9 times the
+// peak memory and saved no CPU (docs/performance.md).
 func main() {
-	setGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// gcPercent is the garbage collector's target when GOGC is not set. A run
-// keeps tens to hundreds of MB live (jobs, map indexes, active flows) and
-// allocates more in short-lived per-job and per-reduce state. 400 lets
-// the heap grow to five times the live data between collections, which
-// costs about twice the peak memory: on the FB-2010 day on 600 nodes
-// 820 MB instead of 430 MB under nas. Now that flows and their references
-// are recycled, the CPU it saves there is within run-to-run noise (a few
-// percent at most). GOGC in the environment overrides it (GOGC=100 where
-// memory is short).
-const gcPercent = 400
-
-func setGC() {
-	if _, ok := os.LookupEnv("GOGC"); !ok {
-		debug.SetGCPercent(gcPercent)
-	}
 }
 
 // errUsage marks an error whose message is already a usage text.
