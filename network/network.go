@@ -99,9 +99,8 @@ const inlinePath = 8
 // structs AddFlow hands out are reused last-in first-out and lie
 // scattered, and the first visit of a solve missed the cache on each
 // (the arena's 128-byte elements sit on 128-byte boundaries too). In the
-// exact mode,
-// rate, rem0, t0 and finish hold only while the flow runs at its cap;
-// otherwise its group's clock gives its progress (groups.go).
+// exact mode, rate, rem0, t0 and finish hold only while the flow runs at
+// its cap; otherwise its group's clock gives its progress (groups.go).
 type flow[T any] struct {
 	state flowState
 	// home is where the struct lives: 0 on its own (from newFlow), else

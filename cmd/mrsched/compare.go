@@ -137,9 +137,9 @@ type compareRun struct {
 	summary  metrics.Summary
 	// cost and engine are what the simulation cost, nil and zero for a
 	// run read back; run is what the report draws, either way. The run's
-	// collector is not kept: the tables and figures read run, and a
-	// collector holds the whole run's records, which for eleven policies
-	// on a day's trace was most of the command's memory.
+	// collector is not kept past run: the tables and figures read run, and
+	// what else the collector holds would stay live until the command
+	// ends, for every policy.
 	cost   *metrics.Latency
 	engine sim.Stats
 	run    *report.Run
