@@ -134,6 +134,15 @@ type FairOrder struct {
 	cursor  poolHeap // for keys that do not order (NaN)
 	// npools counts the pools made, which numbers them (pool.id).
 	npools int32
+	// dirty[s] lists the pools an event named since the last update of
+	// slot kind s, and sameActive[s] says the active pools are those the
+	// last update divided slots among (poolShares[s].reqs is parallel to
+	// active): then an update costs the pools and jobs the events named.
+	dirty      [3][]*pool
+	sameActive [3]bool
+	// Buffers for updateNamed.
+	at  []int32
+	out []ShareRequest
 	// some is yieldSome's key buffer, nil while a call holds it.
 	some []jobKey
 }
@@ -180,6 +189,22 @@ type pool struct {
 	// stand, so an update costs the pools that moved, not the backlog.
 	dirty [3]bool
 	sum   [3]int
+	// named[s] lists the jobs the events since update last read the pool
+	// for slot kind s named (a job may repeat), and reorder[s] those since
+	// sorted last ordered it: a task launched or ended, outputs lost,
+	// reduces enabled each move one job's demand or running count, so an
+	// update reads those jobs rather than the pool's whole backlog. A list
+	// that grows past namedMax is dropped and its flag (wide, unsorted)
+	// set, as a job arriving or leaving sets it: the whole pool is read.
+	named    [3][]*Job
+	wide     [3]bool
+	reorder  [3][]*Job
+	unsorted [3]bool
+	// inDirty[s] says the pool is in FairOrder.dirty[s].
+	inDirty [3]bool
+	// byIndex says jobs is in Job.Index order, as jobs arrive, so that a
+	// job's position is found by binary search.
+	byIndex bool
 	// reading[s] counts the yieldPool calls iterating order[s]: a
 	// consumer that launches a task mid-read and reads again must not
 	// have the sort rewrite the slice under the outer read.
@@ -200,23 +225,47 @@ type jobKey struct {
 	k     int32   // position in pool.jobs
 }
 
-// stale marks the pool's job orders and demand out of date.
-func (p *pool) stale() {
-	p.orderOK = [3]bool{}
-	p.dirty = [3]bool{true, true, true}
-}
+// namedMax bounds a pool's named and reorder lists: past it, reading the
+// whole pool costs about as much as reading the jobs named.
+const namedMax = 32
 
-// touch marks pool p stale and, for every slot kind, out of place in the
-// kept pool orders: an event about one of its jobs moved its running
-// count or its jobs' work.
-func (f *FairOrder) touch(p *pool) {
-	p.stale()
+// touch notes that an event about job j of pool p may have moved j's
+// demand and running count: p's sums and order are stale for every slot
+// kind, and p is out of place in the kept pool orders.
+func (f *FairOrder) touch(p *pool, j *Job) {
+	p.orderOK = [3]bool{}
+	for s := range p.dirty {
+		p.dirty[s] = true
+		if !p.inDirty[s] {
+			p.inDirty[s] = true
+			f.dirty[s] = append(f.dirty[s], p)
+		}
+		p.named[s], p.wide[s] = noteJob(p.named[s], p.wide[s], j)
+		p.reorder[s], p.unsorted[s] = noteJob(p.reorder[s], p.unsorted[s], j)
+	}
 	if !f.keeping {
 		return
 	}
 	for s := range f.moved {
 		f.move(p, SlotKind(s))
 	}
+}
+
+// noteJob adds j to list l unless the list has already given way to a
+// whole-pool read (all), which it does once it is full.
+func noteJob(l []*Job, all bool, j *Job) ([]*Job, bool) {
+	if all || len(l) == namedMax {
+		return l[:0], true
+	}
+	return append(l, j), false
+}
+
+// jobsChanged notes that p's job list changed: positions moved, so its
+// sums and order are read whole next time.
+func (p *pool) jobsChanged() {
+	p.forgetJobShares()
+	p.wide = [3]bool{true, true, true}
+	p.unsorted = [3]bool{true, true, true}
 }
 
 // move marks pool p out of place in kept[s].
@@ -234,6 +283,7 @@ func (f *FairOrder) activeChanged() {
 		p.rank = i
 	}
 	f.keptOK = [3]bool{}
+	f.sameActive = [3]bool{}
 }
 
 var (
@@ -276,7 +326,7 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 		if !ok {
 			cfg = PoolConfig{Name: j.Pool}
 		}
-		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo"), dirty: [3]bool{true, true, true}, id: f.npools}
+		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo"), dirty: [3]bool{true, true, true}, id: f.npools, byIndex: true}
 		f.npools++
 		f.pools[j.Pool] = p
 	}
@@ -285,9 +335,14 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 		f.active = slices.Insert(f.active, i, p)
 		f.activeChanged()
 	}
+	if n := len(p.jobs); n == 0 {
+		p.byIndex = true
+	} else if p.jobs[n-1].Index >= j.Index {
+		p.byIndex = false
+	}
 	p.jobs = append(p.jobs, j)
-	p.forgetJobShares()
-	f.touch(p)
+	p.jobsChanged()
+	f.touch(p, j)
 	f.valid = [3]bool{}
 	f.version++
 }
@@ -301,8 +356,8 @@ func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
 	if i := slices.Index(p.jobs, j); i >= 0 {
 		p.jobs = slices.Delete(p.jobs, i, i+1)
 	}
-	p.forgetJobShares()
-	f.touch(p)
+	p.jobsChanged()
+	f.touch(p, j)
 	if len(p.jobs) == 0 {
 		if i := slices.Index(f.active, p); i >= 0 {
 			f.active = slices.Delete(f.active, i, i+1)
@@ -317,7 +372,7 @@ func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
 func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]++
-		f.touch(p)
+		f.touch(p, j)
 	}
 	f.version++
 }
@@ -326,7 +381,7 @@ func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID
 func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _ bool) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]--
-		f.touch(p)
+		f.touch(p, j)
 	}
 	f.version++
 }
@@ -335,7 +390,7 @@ func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _
 // again, so its demand grew without a task event.
 func (f *FairOrder) MapOutputsLost(_ Cluster, j *Job, _ cluster.NodeID, _ int) {
 	if p := f.pools[j.Pool]; p != nil {
-		f.touch(p)
+		f.touch(p, j)
 	}
 	f.version++
 }
@@ -343,7 +398,7 @@ func (f *FairOrder) MapOutputsLost(_ Cluster, j *Job, _ cluster.NodeID, _ int) {
 // ReducesEnabled marks the job's pool: its reduce demand grew.
 func (f *FairOrder) ReducesEnabled(_ Cluster, j *Job) {
 	if p := f.pools[j.Pool]; p != nil {
-		f.touch(p)
+		f.touch(p, j)
 	}
 	f.version++
 }
@@ -379,23 +434,180 @@ func (p *pool) minShare(s SlotKind) float64 {
 }
 
 // update brings every active pool's and job's fair share of slots of kind s
-// up to date when demand has changed since the last computation. The
-// requests are rebuilt from the jobs each time, but FairShares runs only
-// for the pools, or the pool's jobs, whose requests (or share to divide)
-// changed: the memos compare inputs bit for bit, so the shares are exactly
-// those a full recomputation gives.
+// up to date when demand has changed since the last computation. When the
+// active pools are those of the last update, it reads only the pools and
+// jobs the events since named (updateNamed); otherwise, or when more than
+// one pool's request moved, it rebuilds the requests of every pool
+// (updateAll). Either way FairShares runs only for the pools, or the
+// pool's jobs, whose requests (or share to divide) changed: the memos
+// compare inputs bit for bit, so the shares are exactly those a full
+// recomputation gives.
 func (f *FairOrder) update(c Cluster, s SlotKind) {
 	if f.valid[s] && f.epoch[s] == c.Epoch() {
 		return
 	}
+	capacity := float64(c.TotalSlots(s))
+	if !f.updateNamed(s, capacity) {
+		f.updateAll(s, capacity)
+	}
+	for _, p := range f.dirty[s] {
+		p.inDirty[s] = false
+		p.named[s], p.wide[s] = p.named[s][:0], false
+	}
+	f.dirty[s] = f.dirty[s][:0]
+	f.epoch[s], f.valid[s] = c.Epoch(), true
+}
+
+// updateNamed is update reading only the pools in dirty[s] and, in each,
+// only the jobs its events named. It applies when the active pools are
+// the last update's and the capacity is the same, and when at most one
+// pool's request moved and the pool memo's own test (unmovedAt) shows
+// that the move leaves every pool's share where it was: then each pool's
+// sum moves by its named jobs' moves, and each job division only where
+// a named job's request moved (shareMemo.patch). It reports false,
+// having changed nothing updateAll does not set again, when it does not
+// apply.
+func (f *FairOrder) updateNamed(s SlotKind, capacity float64) bool {
+	pm := &f.poolShares[s]
+	if f.tree != nil || !f.sameActive[s] || !pm.ok || len(pm.reqs) != len(f.active) ||
+		math.Float64bits(pm.capacity) != math.Float64bits(capacity) {
+		return false
+	}
+	moved, req := -1, ShareRequest{}
+	for _, p := range f.dirty[s] {
+		if len(p.jobs) == 0 || f.active[p.rank] != p {
+			return false // left the active pools: activeChanged has said so
+		}
+		// updateAll sums a dirty pool again, so the sum may be set here.
+		p.sum[s] = p.namedSum(s)
+		r := ShareRequest{Demand: float64(p.sum[s]), MinShare: p.minShare(s), Weight: p.cfg.Weight}
+		if sameRequest(pm.reqs[p.rank], r) {
+			continue
+		}
+		if moved >= 0 || !pm.unmovedAt(p.rank, r) {
+			return false
+		}
+		moved, req = p.rank, r
+	}
+	if moved >= 0 {
+		pm.reqs[moved] = req
+	}
+	for _, p := range f.dirty[s] {
+		d := pm.reqs[p.rank].Demand
+		if f.keeping && math.Float64bits(p.demand[s]) != math.Float64bits(d) {
+			f.move(p, s) // its key moved
+		}
+		p.demand[s] = d
+		p.dirty[s] = false
+		if !p.fifo {
+			f.divideNamed(p, s)
+		}
+	}
+	return true
+}
+
+// namedSum is the pool's demand for slot kind s: its last sum moved by the
+// named jobs' moves since, when the pool's job division remembers their
+// last requests; otherwise summed over all its jobs.
+func (p *pool) namedSum(s SlotKind) int {
+	js := &p.jobShares[s]
+	if p.fifo || p.wide[s] || !js.ok || len(js.reqs) != len(p.jobs) {
+		return p.demandOf(s)
+	}
+	sum := p.sum[s]
+	for _, j := range p.uniqueNamed(s) {
+		k := p.position(j)
+		if k < 0 {
+			return p.demandOf(s)
+		}
+		sum += j.Demand(s) - int(js.reqs[k].Demand)
+	}
+	return sum
+}
+
+// demandOf sums the pool's jobs' demands for slot kind s.
+func (p *pool) demandOf(s SlotKind) int {
+	d := 0
+	for _, j := range p.jobs {
+		d += j.Demand(s)
+	}
+	return d
+}
+
+// uniqueNamed returns named[s] sorted by job index without repeats.
+func (p *pool) uniqueNamed(s SlotKind) []*Job {
+	l := p.named[s]
+	if len(l) > 1 {
+		slices.SortFunc(l, func(a, b *Job) int { return a.Index - b.Index })
+		l = slices.Compact(l)
+		p.named[s] = l
+	}
+	return l
+}
+
+// position returns j's place in p.jobs, or -1.
+func (p *pool) position(j *Job) int {
+	if !p.byIndex {
+		return slices.Index(p.jobs, j)
+	}
+	k, ok := slices.BinarySearchFunc(p.jobs, j.Index, func(a *Job, i int) int { return a.Index - i })
+	if !ok || p.jobs[k] != j {
+		return -1
+	}
+	return k
+}
+
+// jobRequest is job j's claim on its pool's share of slots of kind s.
+func jobRequest(j *Job, s SlotKind) ShareRequest {
+	w := 1.0
+	if j.Spec != nil && j.Spec.Weight > 0 {
+		w = j.Spec.Weight
+	}
+	return ShareRequest{Demand: float64(j.Demand(s)), Weight: w}
+}
+
+// divideNamed brings the division of pool p's unchanged share among its
+// jobs up to date, patching only the named jobs' requests when the
+// division remembers the rest (the share is the one it divided).
+func (f *FairOrder) divideNamed(p *pool, s SlotKind) {
+	js := &p.jobShares[s]
+	if p.wide[s] || !js.ok || len(js.reqs) != len(p.jobs) || math.Float64bits(js.capacity) != math.Float64bits(p.share[s]) {
+		f.divide(p, s)
+		return
+	}
+	at, out := f.at[:0], f.out[:0]
+	for _, j := range p.uniqueNamed(s) {
+		k := p.position(j)
+		if k < 0 {
+			f.divide(p, s)
+			return
+		}
+		if r := jobRequest(j, s); !sameRequest(js.reqs[k], r) {
+			at, out = append(at, int32(k)), append(out, r)
+		}
+	}
+	if len(at) > 0 {
+		js.patch(&f.scratch, at, out)
+	}
+	f.at, f.out = at, out
+}
+
+// divide divides pool p's share of slots of kind s among all its jobs.
+func (f *FairOrder) divide(p *pool, s SlotKind) {
+	jr := f.jobReqs[:0]
+	for _, j := range p.jobs {
+		jr = append(jr, jobRequest(j, s))
+	}
+	f.jobReqs = p.jobShares[s].shares(&f.scratch, p.share[s], jr)
+}
+
+// updateAll is update rebuilding every active pool's request. The
+// requests of pools no event named are their last ones.
+func (f *FairOrder) updateAll(s SlotKind, capacity float64) {
 	reqs := f.reqs[:0]
 	for _, p := range f.active {
 		if p.dirty[s] {
-			d := 0
-			for _, j := range p.jobs {
-				d += j.Demand(s)
-			}
-			p.sum[s] = d
+			p.sum[s] = p.demandOf(s)
 		}
 		reqs = append(reqs, ShareRequest{Demand: float64(p.sum[s]), MinShare: p.minShare(s), Weight: p.cfg.Weight})
 	}
@@ -407,11 +619,11 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 		}
 		f.treeNames = names
 		pm.reqs = append(pm.reqs[:0], reqs...)
-		pm.out = f.tree.PoolShares(pm.out, float64(c.TotalSlots(s)), names, reqs)
+		pm.out = f.tree.PoolShares(pm.out, capacity, names, reqs)
 		pm.forget()
 		f.reqs = reqs
 	} else {
-		f.reqs = pm.shares(&f.scratch, float64(c.TotalSlots(s)), reqs)
+		f.reqs = pm.shares(&f.scratch, capacity, reqs)
 	}
 	for i, p := range f.active {
 		if f.keeping && (math.Float64bits(p.share[s]) != math.Float64bits(pm.out[i]) || math.Float64bits(p.demand[s]) != math.Float64bits(pm.reqs[i].Demand)) {
@@ -433,17 +645,9 @@ func (f *FairOrder) update(c Cluster, s SlotKind) {
 			f.jobReqs = js.shares(&f.scratch, p.share[s], append(f.jobReqs[:0], js.reqs...))
 			continue
 		}
-		jr := f.jobReqs[:0]
-		for _, j := range p.jobs {
-			w := 1.0
-			if j.Spec != nil && j.Spec.Weight > 0 {
-				w = j.Spec.Weight
-			}
-			jr = append(jr, ShareRequest{Demand: float64(j.Demand(s)), Weight: w})
-		}
-		f.jobReqs = js.shares(&f.scratch, p.share[s], jr)
+		f.divide(p, s)
 	}
-	f.epoch[s], f.valid[s] = c.Epoch(), true
+	f.sameActive[s] = true
 }
 
 // PoolShare returns the current fair share of slots of kind s for pool
@@ -782,25 +986,68 @@ func (f *FairOrder) yieldSome(p *pool, s SlotKind, ks []int32, yield func(*Job) 
 	return true
 }
 
-// sorted returns the pool's jobs in order for slot kind s, sorting them
-// again only when their running counts, their shares or the job list
-// changed since the last sort. The order is total (ties end on the job's
-// unique index), so it is the order a sort at every offer gives.
+// sorted returns the pool's jobs in order for slot kind s. When only the
+// jobs its events named can have moved (their running counts; the
+// shares and the job list are those of the last sort), it puts those
+// again in place; otherwise it sorts again. The order is total (ties end
+// on the job's unique index), so both give the order a sort at every
+// offer gives.
 func (p *pool) sorted(s SlotKind) []jobKey {
 	js := &p.jobShares[s]
 	if p.orderOK[s] && p.orderGen[s] == js.gen {
 		return p.order[s]
 	}
-	o := p.order[s][:0]
+	o := p.order[s]
 	if p.reading[s] > 1 { // the caller's outer read still holds the old slice
-		o = make([]jobKey, 0, len(p.jobs))
+		o = slices.Clone(o)
 	}
-	for k, j := range p.jobs {
-		o = append(o, jobKey{r: ratio(float64(j.Running(s)), js.out[k]), index: j.Index, k: int32(k)})
+	if p.orderGen[s] != js.gen || p.unsorted[s] || !p.replace(s, &o) {
+		o = o[:0]
+		ordered := true
+		for k, j := range p.jobs {
+			r := ratio(float64(j.Running(s)), js.out[k])
+			ordered = ordered && r == r
+			o = append(o, jobKey{r: r, index: j.Index, k: int32(k)})
+		}
+		slices.SortFunc(o, compareJobKeys)
+		// A NaN key orders nothing, so a list holding one cannot be
+		// patched: the next change sorts it again.
+		p.unsorted[s] = !ordered
 	}
-	slices.SortFunc(o, compareJobKeys)
+	p.reorder[s] = p.reorder[s][:0]
 	p.order[s], p.orderOK[s], p.orderGen[s] = o, true, js.gen
 	return o
+}
+
+// replace puts the jobs named since the last sort again in place in *o,
+// the pool's order for slot kind s with their old keys; it reports false
+// when it cannot (a job not found, a NaN key), and *o must then be sorted
+// afresh.
+func (p *pool) replace(s SlotKind, o *[]jobKey) bool {
+	l := *o
+	if len(l) != len(p.jobs) {
+		return false
+	}
+	js := &p.jobShares[s]
+	for _, j := range p.reorder[s] {
+		k := p.position(j)
+		if k < 0 {
+			return false
+		}
+		nk := jobKey{r: ratio(float64(j.Running(s)), js.out[k]), index: j.Index, k: int32(k)}
+		i := slices.IndexFunc(l, func(x jobKey) bool { return x.k == nk.k })
+		if i < 0 || nk.r != nk.r {
+			return false
+		}
+		if l[i] == nk {
+			continue
+		}
+		l = slices.Delete(l, i, i+1)
+		at, _ := slices.BinarySearchFunc(l, nk, compareJobKeys)
+		l = slices.Insert(l, at, nk)
+	}
+	*o = l
+	return true
 }
 
 // compareJobKeys orders a pool's jobs: the lower running/share first,

@@ -132,15 +132,25 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 		seed   uint64
 		pools  int // how many of memoPools jobs go to
 		events int
+		jobs   int // at most this many jobs at once
+		every  int // check after every this many events (offers read in between at random)
 	}{
-		{"two pools, many jobs each", 1, 2, 400},
-		{"five pools", 2, 5, 400},
-		{"five pools, another seed", 3, 5, 400},
+		{"two pools, many jobs each", 1, 2, 400, 14, 1},
+		{"five pools", 2, 5, 400, 14, 1},
+		{"five pools, another seed", 3, 5, 400, 14, 1},
+		// Events pile up between checks: updates and sorts meet several
+		// named jobs at once, and lists past namedMax.
+		{"two pools of a backlog, checked every 5 events", 4, 2, 1500, 60, 5},
+		{"five pools of a backlog, checked every 40 events", 5, 5, 3000, 80, 40},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(tc.seed, 99))
 			e := newFairEnv(t, memoParams, 12, 5, 14)
+			queryOdds := 2 // one event in queryOdds is followed by offers
+			if tc.every > 1 {
+				queryOdds = 4 * tc.every
+			}
 			for ev := range tc.events {
 				var what string
 				anyJob := func() *sched.Job { return e.c.jobs[rng.IntN(len(e.c.jobs))] }
@@ -159,7 +169,7 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 					return js[rng.IntN(len(js))]
 				}
 				switch op := rng.IntN(10); {
-				case op == 0 && len(e.c.jobs) < 14 || len(e.c.jobs) == 0:
+				case op == 0 && len(e.c.jobs) < tc.jobs || len(e.c.jobs) == 0:
 					pool := memoPools[rng.IntN(tc.pools)]
 					j := e.add(pool, rng.IntN(7), rng.IntN(4))
 					j.Spec.Weight = []float64{1, 2, 0.5, 0}[rng.IntN(4)]
@@ -235,10 +245,12 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 					e.query()
 					what = "offers of every slot kind"
 				}
-				if rng.IntN(2) == 0 {
+				if rng.IntN(queryOdds) == 0 {
 					e.query()
 				}
-				checkFresh(t, e, memoParams, fmt.Sprintf("seed %d, event %d (%s)", tc.seed, ev, what))
+				if ev%tc.every == 0 {
+					checkFresh(t, e, memoParams, fmt.Sprintf("seed %d, event %d (%s)", tc.seed, ev, what))
+				}
 			}
 		})
 	}

@@ -264,22 +264,28 @@ func (m *shareMemo) unmoved(reqs []ShareRequest) bool {
 	}
 	moved := -1
 	for i := range reqs {
-		o, n := m.reqs[i], reqs[i]
-		if math.Float64bits(o.Demand) == math.Float64bits(n.Demand) &&
-			math.Float64bits(o.MinShare) == math.Float64bits(n.MinShare) &&
-			math.Float64bits(o.Weight) == math.Float64bits(n.Weight) {
+		if sameRequest(m.reqs[i], reqs[i]) {
 			continue
 		}
-		if moved >= 0 || math.Float64bits(o.MinShare) != math.Float64bits(n.MinShare) ||
-			math.Float64bits(o.Weight) != math.Float64bits(n.Weight) {
+		if moved >= 0 {
 			return false
 		}
 		moved = i
 	}
-	if moved < 0 {
-		return true
+	return moved < 0 || m.unmovedAt(moved, reqs[moved])
+}
+
+// unmovedAt is unmoved for requests that are the remembered ones but for
+// request i, which is n.
+func (m *shareMemo) unmovedAt(i int, n ShareRequest) bool {
+	if !m.seg {
+		return false
 	}
-	o, n := m.reqs[moved], reqs[moved]
+	o := m.reqs[i]
+	if math.Float64bits(o.MinShare) != math.Float64bits(n.MinShare) ||
+		math.Float64bits(o.Weight) != math.Float64bits(n.Weight) {
+		return false
+	}
 	w := weight(n)
 	for _, r := range [2]ShareRequest{o, n} {
 		lo := min(max(r.MinShare, 0), max(r.Demand, 0))
@@ -294,6 +300,26 @@ func (m *shareMemo) unmoved(reqs []ShareRequest) bool {
 	return math.Float64bits(mo) == math.Float64bits(mn) && m.b > m.capacity
 }
 
+// patch makes request at[k] of the remembered ones reqs[k], for every k,
+// and m.out their shares at the remembered capacity: what shares gives for
+// the patched list, at the cost of the requests that moved rather than a
+// pass over all of them. A caller that knows which requests an event can
+// have moved (a fair order knows which jobs its events named) uses it
+// instead of building the whole list. m must hold a computation (m.ok),
+// and at must not repeat an index.
+func (m *shareMemo) patch(sc *shareScratch, at []int32, reqs []ShareRequest) {
+	if len(at) == 1 && m.unmovedAt(int(at[0]), reqs[0]) {
+		m.reqs[at[0]] = reqs[0]
+		return
+	}
+	for k, i := range at {
+		m.reqs[i] = reqs[k]
+	}
+	m.out = sc.fairShares(m.out, m.capacity, m.reqs)
+	m.seg, m.hi, m.b = sc.seg, sc.hi, sc.b
+	m.gen++
+}
+
 // forget makes the next shares call recompute whatever its inputs.
 func (m *shareMemo) forget() { m.ok = false }
 
@@ -303,11 +329,16 @@ func sameRequests(a, b []ShareRequest) bool {
 		return false
 	}
 	for i := range a {
-		if math.Float64bits(a[i].Demand) != math.Float64bits(b[i].Demand) ||
-			math.Float64bits(a[i].MinShare) != math.Float64bits(b[i].MinShare) ||
-			math.Float64bits(a[i].Weight) != math.Float64bits(b[i].Weight) {
+		if !sameRequest(a[i], b[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameRequest reports whether a and b are the same request bit for bit.
+func sameRequest(a, b ShareRequest) bool {
+	return math.Float64bits(a.Demand) == math.Float64bits(b.Demand) &&
+		math.Float64bits(a.MinShare) == math.Float64bits(b.MinShare) &&
+		math.Float64bits(a.Weight) == math.Float64bits(b.Weight)
 }
