@@ -601,6 +601,20 @@ func (f *FairOrder) divide(p *pool, s SlotKind) {
 	f.jobReqs = p.jobShares[s].shares(&f.scratch, p.share[s], jr)
 }
 
+// divided brings the division of pool p's share of slots of kind s among
+// its jobs up to date when only the share moved since it was made (update
+// leaves that to the first read of the pool's jobs): the jobs' requests
+// are the memo's, and the memo's division of the new share is what an
+// update computing it at once would have given, since no event came
+// between (an event's update would have divided the pool first).
+func (f *FairOrder) divided(p *pool, s SlotKind) {
+	js := &p.jobShares[s]
+	if p.fifo || !js.ok || math.Float64bits(js.capacity) == math.Float64bits(p.share[s]) {
+		return
+	}
+	f.jobReqs = js.shares(&f.scratch, p.share[s], append(f.jobReqs[:0], js.reqs...))
+}
+
 // updateAll is update rebuilding every active pool's request. The
 // requests of pools no event named are their last ones.
 func (f *FairOrder) updateAll(s SlotKind, capacity float64) {
@@ -635,14 +649,11 @@ func (f *FairOrder) updateAll(s SlotKind, capacity float64) {
 		if p.fifo {
 			continue
 		}
-		js := &p.jobShares[s]
-		if !dirty && js.ok {
-			// No job of the pool moved: its requests are the memo's. Only
-			// a new share to divide needs a computation.
-			if math.Float64bits(js.capacity) == math.Float64bits(p.share[s]) {
-				continue
-			}
-			f.jobReqs = js.shares(&f.scratch, p.share[s], append(f.jobReqs[:0], js.reqs...))
+		if !dirty && p.jobShares[s].ok {
+			// No job of the pool moved: its requests are the memo's, and
+			// a new share is divided when the pool's jobs are read
+			// (divided). A change of the water level moves every pool
+			// above it, and most offers read one or two of them.
 			continue
 		}
 		f.divide(p, s)
@@ -670,6 +681,7 @@ func (f *FairOrder) JobShare(c Cluster, j *Job, s SlotKind) float64 {
 		return 0
 	}
 	if i := slices.Index(p.jobs, j); i >= 0 {
+		f.divided(p, s)
 		return p.jobShares[s].out[i]
 	}
 	return 0
@@ -927,6 +939,7 @@ func (f *FairOrder) yieldPool(p *pool, s SlotKind, yield func(*Job) bool) bool {
 	if len(p.jobs) == 1 { // most pools hold one job: nothing to order
 		return p.jobs[0].Runnable(s) == 0 || yield(p.jobs[0])
 	}
+	f.divided(p, s)
 	p.reading[s]++
 	defer func() { p.reading[s]-- }()
 	for _, jk := range p.sorted(s) {
@@ -955,6 +968,7 @@ func (f *FairOrder) yieldSome(p *pool, s SlotKind, ks []int32, yield func(*Job) 
 		}
 		return true
 	}
+	f.divided(p, s)
 	keys := f.some[:0]
 	f.some = nil // a nested call makes its own
 	defer func() { f.some = keys[:0] }()
