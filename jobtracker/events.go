@@ -24,6 +24,7 @@ func (t *Tracker) Submit(i int, input cluster.File) {
 		Input: &input, MapOutputByRack: make([]float64, t.topo.NumRacks()),
 	}
 	sj.Maps = sched.NewMapIndex(t.topo, sj.Input)
+	sj.Maps.UseMisses(t.misses)
 	ts := make([]task, spec.NumMaps+spec.NumReduces) // one allocation: neither list grows
 	jr := &job{spec: spec, sj: sj, maps: ts[:spec.NumMaps:spec.NumMaps], reduces: ts[spec.NumMaps:]}
 	if t.cfg.MaxComputing > 0 {
@@ -336,6 +337,7 @@ func (t *Tracker) leave(jr *job, failed bool) {
 	// placement too: otherwise a run's live memory grows with every job
 	// it has seen, not with its backlog.
 	jr.maps, jr.reduces, jr.log, jr.hosts, jr.hostIndex = nil, nil, nil, nil, nil
+	jr.sj.Maps.Release()
 	jr.sj.Maps, jr.sj.Input = nil, nil
 	t.d.JobLeft(jr.sj.Index, failed)
 }

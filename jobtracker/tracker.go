@@ -98,8 +98,10 @@ type node struct {
 
 // Tracker is one run's job tracker. Build it with New.
 type Tracker struct {
-	cfg    Config
-	topo   *cluster.Topology
+	cfg  Config
+	topo *cluster.Topology
+	// misses is the node-local misses every job's map index shares.
+	misses *sched.LocalMisses
 	specs  []workload.Job
 	pol    sched.Policy
 	jobObs sched.JobObserver
@@ -155,7 +157,7 @@ type Tracker struct {
 // order) on cfg.Topology under policy pol, with every node alive and
 // idle; it counts into col and has d carry out its decisions.
 func New(cfg Config, jobs []workload.Job, pol sched.Policy, col *metrics.Collector, d Driver) *Tracker {
-	t := &Tracker{cfg: cfg, topo: cfg.Topology, specs: jobs, pol: pol, col: col, d: d, clock: time.Now(), cp: cfg.Critpath}
+	t := &Tracker{cfg: cfg, topo: cfg.Topology, specs: jobs, pol: pol, col: col, d: d, clock: time.Now(), cp: cfg.Critpath, misses: sched.NewLocalMisses(cfg.Topology.NumNodes())}
 	t.idleOffers = sched.IdleOffersOf(pol)
 	t.jobObs, _ = pol.(sched.JobObserver)
 	t.tskObs, _ = pol.(sched.TaskObserver)

@@ -15,6 +15,10 @@ import (
 // its attempt was killed goes to the front, as Hadoop's failMap does, so it
 // is retried first. Choices are deterministic.
 type MapIndex struct {
+	// misses, when set, remembers the nodes NodeLocal found nothing on,
+	// under the job's slot there.
+	misses  *LocalMisses
+	slot    int32
 	pending []bool
 	count   int
 	// The maps with a replica on each node, as one table rather than a
@@ -120,6 +124,18 @@ func (x *MapIndex) first(l *[]int32) (int, bool) {
 
 // NodeLocal returns a pending map with a replica on node n.
 func (x *MapIndex) NodeLocal(n cluster.NodeID) (int, bool) {
+	if x.misses != nil && x.misses.has(n, x.slot) {
+		return 0, false
+	}
+	i, ok := x.nodeLocal(n)
+	if !ok && x.misses != nil {
+		x.misses.set(n, x.slot)
+	}
+	return i, ok
+}
+
+// nodeLocal is NodeLocal read from the job's own lists.
+func (x *MapIndex) nodeLocal(n cluster.NodeID) (int, bool) {
 	if l := x.front[n]; len(l) > 0 {
 		i, ok := x.first(&l)
 		if len(l) == 0 {
@@ -199,6 +215,84 @@ func (x *MapIndex) Return(i int) {
 	}
 	for _, n := range x.file.BlockReplicas(i) {
 		x.front[n] = append([]int32{int32(i)}, x.front[n]...)
+		if x.misses != nil {
+			x.misses.clear(n, x.slot)
+		}
+	}
+}
+
+// UseMisses has the index remember in m the nodes it found no pending
+// node-local map on, under a slot of m's that it holds until Release.
+// The job tracker gives every job's index one LocalMisses.
+func (x *MapIndex) UseMisses(m *LocalMisses) {
+	x.misses, x.slot = m, m.take()
+}
+
+// Release gives the index's slot in its LocalMisses back, when the job
+// leaves.
+func (x *MapIndex) Release() {
+	if x.misses != nil {
+		x.misses.release(x.slot)
+		x.misses = nil
+	}
+}
+
+// LocalMisses remembers, node by node across the jobs that use it, which
+// jobs had no pending map with a replica on the node when NodeLocal last
+// asked. An offer asks job after job about one node, and each job's own
+// lists lie elsewhere in memory: most of a backlog has nothing on the
+// node, and the answer is one bit of a row the offer keeps reading. A
+// remembered miss holds until a map of the job is returned to pending
+// with a replica on the node (Return): launches only take maps away, and
+// a lost node only drops replicas (DropNode), so no other change can give
+// the node a map. Jobs hold slots, reused once their jobs leave, so the
+// rows grow with the jobs at once, not with the run's.
+type LocalMisses struct {
+	rows [][]uint64 // rows[n]: bit s is the job in slot s
+	free []int32    // slots given back, reused last first
+	next int32      // slots handed out so far
+}
+
+// NewLocalMisses returns an empty LocalMisses for a cluster of the given
+// number of nodes.
+func NewLocalMisses(nodes int) *LocalMisses {
+	return &LocalMisses{rows: make([][]uint64, nodes)}
+}
+
+// take returns a free slot, with no miss remembered in it.
+func (m *LocalMisses) take() int32 {
+	if k := len(m.free); k > 0 {
+		s := m.free[k-1]
+		m.free = m.free[:k-1]
+		for n := range m.rows {
+			m.clear(cluster.NodeID(n), s)
+		}
+		return s
+	}
+	m.next++
+	return m.next - 1
+}
+
+// release gives slot s back.
+func (m *LocalMisses) release(s int32) { m.free = append(m.free, s) }
+
+func (m *LocalMisses) has(n cluster.NodeID, s int32) bool {
+	r := m.rows[n]
+	return int(s>>6) < len(r) && r[s>>6]&(1<<(s&63)) != 0
+}
+
+func (m *LocalMisses) set(n cluster.NodeID, s int32) {
+	r := m.rows[n]
+	for int(s>>6) >= len(r) {
+		r = append(r, 0)
+	}
+	r[s>>6] |= 1 << (s & 63)
+	m.rows[n] = r
+}
+
+func (m *LocalMisses) clear(n cluster.NodeID, s int32) {
+	if r := m.rows[n]; int(s>>6) < len(r) {
+		r[s>>6] &^= 1 << (s & 63)
 	}
 }
 

@@ -1,6 +1,8 @@
 package sched_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -257,5 +259,81 @@ func TestMapIndexDropNode(t *testing.T) {
 	}
 	if r := x.Reach(1, 4); r == cluster.NodeLocal {
 		t.Error("Reach(map 1, node 4) is node-local, but its replica there was lost")
+	}
+}
+
+// TestLocalMissesAnswerAsTheIndexAlone drives jobs whose map indexes share
+// one LocalMisses beside copies that do not, through random launches,
+// returns, lost nodes, departures and arrivals (which reuse the departed
+// jobs' slots), asking every node after each step: a remembered miss must
+// never hide a map the index alone would offer, nor a slot's old misses
+// reach the job that takes it next.
+func TestLocalMissesAnswerAsTheIndexAlone(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			topo := smallTopo(t)
+			nodes := topo.NumNodes()
+			misses := sched.NewLocalMisses(nodes)
+			type pair struct {
+				file       *cluster.File
+				with, bare *sched.MapIndex
+				blocks     int
+			}
+			newJob := func() *pair {
+				var reps [][]cluster.NodeID
+				blocks := 1 + rng.IntN(6)
+				for range blocks {
+					a := cluster.NodeID(rng.IntN(nodes))
+					b := cluster.NodeID((int(a) + 1 + rng.IntN(nodes-1)) % nodes)
+					reps = append(reps, []cluster.NodeID{a, b})
+				}
+				f := fileWith(t, topo, reps...)
+				p := &pair{file: f, with: sched.NewMapIndex(topo, f), bare: sched.NewMapIndex(topo, f), blocks: blocks}
+				p.with.UseMisses(misses)
+				return p
+			}
+			jobs := []*pair{newJob(), newJob(), newJob()}
+			for step := range 400 {
+				p := jobs[rng.IntN(len(jobs))]
+				var what string
+				switch op := rng.IntN(6); op {
+				case 0, 1:
+					i := rng.IntN(p.blocks)
+					p.with.Take(i)
+					p.bare.Take(i)
+					what = fmt.Sprintf("map %d taken", i)
+				case 2:
+					i := rng.IntN(p.blocks)
+					p.with.Return(i)
+					p.bare.Return(i)
+					what = fmt.Sprintf("map %d returned", i)
+				case 3:
+					n := cluster.NodeID(rng.IntN(nodes))
+					*p.file = p.file.Without(func(m cluster.NodeID) bool { return m == n })
+					p.with.DropNode(n)
+					p.bare.DropNode(n)
+					what = fmt.Sprintf("node %d lost", n)
+				case 4:
+					k := rng.IntN(len(jobs))
+					jobs[k].with.Release()
+					jobs[k] = newJob()
+					what = fmt.Sprintf("job %d left, another came", k)
+				default:
+					jobs = append(jobs, newJob())
+					what = "a job came"
+				}
+				for k, q := range jobs {
+					for n := range nodes {
+						gi, gok := q.with.NodeLocal(cluster.NodeID(n))
+						wi, wok := q.bare.NodeLocal(cluster.NodeID(n))
+						if gi != wi || gok != wok {
+							t.Fatalf("step %d (%s): job %d's NodeLocal(%d) = (%d, %v) with misses, (%d, %v) without: a remembered miss must answer as the index does",
+								step, what, k, n, gi, gok, wi, wok)
+						}
+					}
+				}
+			}
+		})
 	}
 }
