@@ -475,7 +475,7 @@ func (f *FairOrder) updateNamed(s SlotKind, capacity float64) bool {
 	}
 	moved, req := -1, ShareRequest{}
 	for _, p := range f.dirty[s] {
-		if len(p.jobs) == 0 || f.active[p.rank] != p {
+		if len(p.jobs) == 0 || p.rank >= len(f.active) || f.active[p.rank] != p {
 			return false // left the active pools: activeChanged has said so
 		}
 		// updateAll sums a dirty pool again, so the sum may be set here.
@@ -612,7 +612,7 @@ func (f *FairOrder) divided(p *pool, s SlotKind) {
 	if p.fifo || !js.ok || math.Float64bits(js.capacity) == math.Float64bits(p.share[s]) {
 		return
 	}
-	f.jobReqs = js.shares(&f.scratch, p.share[s], append(f.jobReqs[:0], js.reqs...))
+	js.redivide(&f.scratch, p.share[s])
 }
 
 // updateAll is update rebuilding every active pool's request. The

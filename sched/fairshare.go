@@ -320,6 +320,17 @@ func (m *shareMemo) patch(sc *shareScratch, at []int32, reqs []ShareRequest) {
 	m.gen++
 }
 
+// redivide makes m.out the shares of the remembered requests at a new
+// capacity: what shares gives for the same requests and that capacity,
+// without a copy of the requests to compare. m must hold a computation
+// (m.ok).
+func (m *shareMemo) redivide(sc *shareScratch, capacity float64) {
+	m.out = sc.fairShares(m.out, capacity, m.reqs)
+	m.seg, m.hi, m.b = sc.seg, sc.hi, sc.b
+	m.gen++
+	m.capacity = capacity
+}
+
 // forget makes the next shares call recompute whatever its inputs.
 func (m *shareMemo) forget() { m.ok = false }
 
