@@ -86,6 +86,9 @@ type NAS struct {
 	runs    []nasRun
 	byPool  []int32         // by pool id: the pool's user, -1 until first read (userOf)
 	noteFn  func(*Job) bool // p.noteAll, bound once
+	// hits is mapTally's answer: the positions of the jobs MTS's line 3
+	// chooses among, in hitBuf; nil when it has none to give.
+	hits, hitBuf []int32
 }
 
 // nasTally is what a user's jobs offer MTS, counted over its pool's jobs
@@ -121,6 +124,21 @@ type nasTally struct {
 	// pending map (NaN if one is NaN): above the node's available
 	// space, none of the user's maps is shuffle-qualified there.
 	minOut float64
+	// pm lists the jobs with a pending map, in the pool's order of jobs,
+	// with their predicted output per map, which only an event about the
+	// job moves (predict): a map request finds among them the jobs MTS's
+	// line 3 chooses from (line3).
+	pm []nasOut
+}
+
+// nasOut is a job with a pending map as its user's tally keeps it: its
+// position in the pool's jobs, its predicted output per map, and whether
+// it is shuffle-light and ramped (nasTally).
+type nasOut struct {
+	out           float64
+	j             *Job
+	k             int32
+	light, ramped bool
 }
 
 // nasRun is one pool read by placePools, with its user: its jobs are
@@ -506,6 +524,7 @@ func (p *NAS) end() (Decision, bool) {
 	p.group = p.group[:0]
 	p.call = nasCall{}
 	p.stream = nasStream{}
+	p.hits = nil
 	return d, ok
 }
 

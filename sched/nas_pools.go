@@ -6,8 +6,10 @@ package sched
 // thousands to learn that was most of a decision's cost. Here a user whose
 // tally (nasTally) already says what MTS or CR-RTS would do with its jobs
 // is skipped, or passed, without reading them; a reduce request reads only
-// the jobs the tally lists with a pending reduce; every other user's jobs
-// are read and served exactly as Place serves them. The decisions, and
+// the jobs the tally lists with a pending reduce, and a map request that
+// MTS serves at line 3 only the jobs that line chooses among (mapTally);
+// every other user's jobs are read and served exactly as Place serves
+// them. The decisions, and
 // every skip counter, delayed tag and hold, are Place's: a user is passed
 // over here only where the algorithm would pass it over or skip it, with
 // the same effect, and in the same order of users.
@@ -20,9 +22,15 @@ func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 		pl := k.p
 		u := p.userOf(pl)
 		switch {
-		case st.serving && st.k == MapTask && p.passedByTally(u, pl, o.Slot, st.keep != nil):
+		case st.serving && st.k == MapTask && p.mapTally(u, pl, o.Slot, st.keep != nil):
 			p.runs = append(p.runs, nasRun{pool: pl, user: u, from: -1})
 			continue
+		case st.serving && st.k == MapTask && p.hits != nil:
+			// MTS launches at line 3, choosing among the jobs the tally
+			// found: read those alone, in the order's sequence. The run
+			// counts as unread, as for a reduce request.
+			f.yieldSome(pl, o.Slot, p.hits, p.visit)
+			p.runs = append(p.runs, nasRun{pool: pl, user: u, from: -1})
 		case st.serving && st.k == ReduceTask:
 			// Only jobs with a pending reduce can want one: the tally
 			// lists them, and the others are not read. The run counts as
@@ -103,6 +111,20 @@ func (p *NAS) userOf(pl *pool) int32 {
 // heavy maps. It answers false whenever the tally cannot tell: the user's
 // jobs are then read.
 func (p *NAS) passedByTally(u int32, pl *pool, s SlotKind, held bool) bool {
+	passed := p.mapTally(u, pl, s, held)
+	p.hits = nil
+	return passed
+}
+
+// mapTally is passedByTally that, where the tally finds MTS would launch
+// at line 3 (Algorithm 2), also leaves in p.hits the positions in pl.jobs
+// of the jobs line 3 chooses among: each wants a map on this offer, has
+// a data-local one and a predicted output that fits. mtsUser handed those
+// alone chooses as it would among all the user's jobs, since the others
+// take no part in line 3 and, with a candidate there, MTS goes no
+// further. p.hits is nil where the tally cannot tell.
+func (p *NAS) mapTally(u int32, pl *pool, s SlotKind, held bool) bool {
+	p.hits = nil
 	t := p.tally(u, pl)
 	maps, sure := t.maps, t.sure
 	if held {
@@ -122,7 +144,14 @@ func (p *NAS) passedByTally(u int32, pl *pool, s SlotKind, held bool) bool {
 	case sure == 0:
 		return false // whether one wants a map depends on the offer
 	case !(t.minOut > p.call.avail):
-		return false // a map may be shuffle-qualified here
+		hits, known := p.line3(t, s, held)
+		if !known {
+			return false
+		}
+		if len(hits) > 0 {
+			p.hits = hits
+			return false
+		}
 	}
 	us := &p.users[u]
 	if p.relaxed(us.maps, p.cfg.mapSkips) {
@@ -130,6 +159,36 @@ func (p *NAS) passedByTally(u int32, pl *pool, s SlotKind, held bool) bool {
 	}
 	p.skipMaps(us)
 	return true
+}
+
+// line3 lists, by position in the pool's jobs, tally t's jobs that MTS's
+// line 3 would find on this offer: those that want a map here (ramped
+// jobs want their reduce where the offer takes it; on a rack CR-RTS holds,
+// only shuffle-light jobs are MTS's) with a data-local map and a
+// predicted output that fits the node's available space (mtsUser's tests,
+// NaN included). known is false where whether a job wants a map rests on
+// its own reduce limit (rampUnknown). The map index answers as it would
+// answer mtsUser: asking earlier changes no answer.
+func (p *NAS) line3(t *nasTally, s SlotKind, held bool) (hits []int32, known bool) {
+	n, avail := p.call.o.Node, p.call.avail
+	rampedMap := s == MapSlot || p.call.ramp == rampMaps // a ramped job takes a map here
+	hits = p.hitBuf[:0]
+	defer func() { p.hitBuf = hits[:0] }()
+	for _, x := range t.pm {
+		if x.out > avail || (held && !x.light) {
+			continue
+		}
+		if x.ramped && !rampedMap {
+			if p.call.ramp != rampReduces {
+				return nil, false
+			}
+			continue // it wants its reduce
+		}
+		if _, ok := x.j.Maps.NodeLocal(n); ok {
+			hits = append(hits, x.k)
+		}
+	}
+	return hits, true
 }
 
 // passedByReduceTally reports whether the algorithm serving this reduce
@@ -178,7 +237,8 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 	if !t.stale {
 		return t
 	}
-	*t = nasTally{red: t.red[:0]}
+	clear(t.pm)
+	*t = nasTally{red: t.red[:0], pm: t.pm[:0]}
 	first := true
 	t.tagged = true
 	for k, j := range pl.jobs {
@@ -228,9 +288,11 @@ func (p *NAS) tally(u int32, pl *pool) *nasTally {
 		}
 		// NaN, if ever, wins, so that the comparison with the available
 		// space then answers "cannot tell".
-		if out := p.jobs[j.Index].out; first || !(out >= t.minOut) {
+		out := p.jobs[j.Index].out
+		if first || !(out >= t.minOut) {
 			t.minOut, first = out, false
 		}
+		t.pm = append(t.pm, nasOut{out: out, j: j, k: int32(k), light: light, ramped: ramped})
 	}
 	return t
 }
