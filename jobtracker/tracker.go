@@ -238,6 +238,11 @@ func (t *Tracker) Gone(n cluster.NodeID) bool { return t.nodes[n].gone }
 // Launchable returns the launchable maps and reduces.
 func (t *Tracker) Launchable() (maps, reduces int) { return t.launchableMaps, t.launchableReduces }
 
+// TellsIdleOffers reports whether the policy is told of offers no pending
+// task could take (sched.IdleOffers): its state then changes on offers
+// that launch nothing.
+func (t *Tracker) TellsIdleOffers() bool { return t.idleOffers != nil }
+
 // launchableFor reports whether some active job has a task a slot of
 // kind k could take: an offer for a slot no task could take is not made.
 func (t *Tracker) launchableFor(k sched.SlotKind) bool {

@@ -21,7 +21,7 @@ var _ jobtracker.Driver = (*driver)(nil)
 
 func (e *Engine) submit(i int) {
 	spec := &e.specs[i]
-	e.lastDone, e.doneEvents = e.now, e.handled
+	e.markDone()
 	f := sched.InputFile(e.topo, e.seed, spec)
 	h := fnv.New64a()
 	h.Write([]byte(spec.Name))
@@ -54,7 +54,7 @@ func (e *Engine) reduceDone(jr *jobRun, i int) {
 		return
 	}
 	r.state = tsDone
-	e.lastDone, e.doneEvents = e.now, e.handled
+	e.markDone()
 	e.jt.ReduceDone(jr.reduceAttempt(i))
 }
 

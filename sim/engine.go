@@ -86,19 +86,35 @@ type Engine struct {
 	shuffleProduced, shuffleFetched float64
 	ledger                          diskLedger // spill and merge bytes (costs.go)
 	handled, flowsDone              int64
+
+	// Parked heartbeats (park.go): the nodes whose beats are virtual,
+	// the time of each one's next and the least of those, whether this
+	// run may park them, and whether the beats of the current instant
+	// have happened.
+	parked      []cluster.NodeID
+	parkNext    []float64
+	parkMin     float64
+	canPark     bool
+	beatsDone   bool
+	parkedBeats int64
 }
 
 // Stats is what a run did, for performance reports: the work a run's cost
 // grows with.
 type Stats struct {
-	Events  int64 // engine events handled (submissions, heartbeats, phases, samples)
-	Flows   int64 // network flows completed
-	Network network.Stats
+	Events int64 // engine events handled (submissions, heartbeats, phases, samples)
+	// ParkedBeats counts the heartbeats among Events that found nothing
+	// to offer while their node was parked, and so were never queued
+	// (park.go).
+	ParkedBeats int64
+	Flows       int64 // network flows completed
+	Network     network.Stats
 }
 
 // Stats returns the run's counters so far.
 func (e *Engine) Stats() Stats {
-	return Stats{Events: e.handled, Flows: e.flowsDone, Network: e.net.Stats()}
+	e.settle()
+	return Stats{Events: e.handled, ParkedBeats: e.parkedBeats, Flows: e.flowsDone, Network: e.net.Stats()}
 }
 
 // nodeState is what the engine keeps of a node beside the tracker's
@@ -108,7 +124,7 @@ type nodeState struct {
 	// computing now, and those waiting to (job index, reduce index).
 	computing   int
 	computeWait [][2]int32
-	hb          bool // a heartbeat is scheduled
+	hb          bool // a heartbeat is scheduled (or parked: park.go)
 	isDirty     bool
 	// life counts the node's kills and restores, so that an expiry
 	// scheduled before a restore is known to be stale.
@@ -273,6 +289,7 @@ func (e *Engine) Run() error {
 	if _, ok := e.pol.(sched.Preempter); ok {
 		e.events.push(event{t: start + e.p.PreemptionIntervalS, kind: evPreempt})
 	}
+	e.canPark = e.parkingAllowed()
 	for i := range e.faults {
 		e.faultPending++
 		e.events.push(event{t: e.faults[i].At, kind: evFault, a: int32(i)})
@@ -292,16 +309,21 @@ func (e *Engine) Run() error {
 		}
 		if next > e.now {
 			// Everything at the current instant is done: offer the slots it freed.
+			e.beatsDone = true
 			e.flushOffers()
 			if e.jt.Err() != nil {
 				break
 			}
+			e.wakeIfNeeded()
 			// Offers may have launched zero-length work at this instant.
 			if t, ok := e.net.NextCompletion(); ok && t < next {
 				next, tNet, okNet = t, t, true
 			}
 			if e.events.len() > 0 && e.events.peek().t < next {
 				continue
+			}
+			if next > e.now {
+				e.beatsDone = false
 			}
 			e.now = math.Max(e.now, next)
 			e.jt.SetNow(e.now)
@@ -313,15 +335,24 @@ func (e *Engine) Run() error {
 				e.flowsDone++
 				e.completeFlow(&cs[i])
 			}
+			e.wakeIfNeeded()
 			continue
 		}
 		ev := e.events.pop()
+		if ev.kind >= evHeartbeat {
+			e.beatsDone = true
+		}
 		e.handled++
-		if e.handled-e.instantMark > e.instantLimit {
-			e.spinError(ev.kind)
-			break
+		// Virtual heartbeats of this instant count too: at most one a
+		// parked node.
+		if e.handled-e.instantMark+int64(len(e.parked)) > e.instantLimit {
+			if e.settle(); e.handled-e.instantMark > e.instantLimit {
+				e.spinError(ev.kind)
+				break
+			}
 		}
 		e.handle(ev)
+		e.wakeIfNeeded()
 		if e.progress != nil && e.jt.Finished() >= nextReport {
 			e.progress(e.now, e.jt.Finished(), len(e.specs))
 			nextReport = e.jt.Finished() + max(1, len(e.specs)/100)
@@ -392,6 +423,12 @@ func (e *Engine) markDirty(n cluster.NodeID) {
 // strictly after t. Phases are spread evenly over the period so that nodes
 // do not all ask at once.
 func (e *Engine) scheduleHeartbeatAfter(n cluster.NodeID, t float64) {
+	e.nodes[n].hb = true
+	e.events.push(event{t: e.beatAfter(n, t), kind: evHeartbeat, a: int32(n)})
+}
+
+// beatAfter is the time of node n's first heartbeat strictly after t.
+func (e *Engine) beatAfter(n cluster.NodeID, t float64) float64 {
 	h := e.p.HeartbeatS
 	phase := h * float64(n) / float64(len(e.nodes))
 	k := math.Floor((t-phase)/h) + 1
@@ -399,8 +436,7 @@ func (e *Engine) scheduleHeartbeatAfter(n cluster.NodeID, t float64) {
 	if next <= t {
 		next += h
 	}
-	e.nodes[n].hb = true
-	e.events.push(event{t: next, kind: evHeartbeat, a: int32(n)})
+	return next
 }
 
 func (e *Engine) heartbeat(n cluster.NodeID) {
@@ -417,7 +453,11 @@ func (e *Engine) heartbeat(n cluster.NodeID) {
 	}
 	e.offer(n)
 	if e.jt.Err() == nil && !ns.hb && e.jt.HasFree(n) && len(e.jt.Jobs()) > 0 {
-		e.scheduleHeartbeatAfter(n, e.now)
+		if next := e.beatAfter(n, e.now); e.canPark && next > e.now && e.idle() {
+			e.park(n, next)
+		} else {
+			e.scheduleHeartbeatAfter(n, e.now)
+		}
 	}
 	e.checkStall()
 }

@@ -10,3 +10,6 @@ var (
 // ReferenceSolves makes engines re-solve the network from scratch at every
 // change, the exact mode's reference.
 var ReferenceSolves = &referenceSolves
+
+// NoParking makes engines queue every heartbeat (park.go).
+var NoParking = &noParking

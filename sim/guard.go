@@ -100,7 +100,7 @@ func (e *Engine) setErr(err error) { e.jt.Fail(err) }
 // events, or that has handled livelockEvents events since a task last
 // finished.
 func (e *Engine) checkRunaway() {
-	if e.handled-e.doneEvents > livelockEvents {
+	if e.handledNow()-e.doneEvents > livelockEvents {
 		e.setErr(&SettingError{"policy", fmt.Sprintf("t=%.3f s: %d events without a task finishing or a job arriving, while %d tasks hold slots: policy %s launches and ends attempts without progress",
 			e.now, e.handled-e.doneEvents, e.jt.RunningAttempts(), e.pol.Name())})
 		return

@@ -34,7 +34,7 @@ func (e *Engine) finishMap(jr *jobRun, i int, a *mapTask) {
 		return
 	}
 	a.state = tsDone
-	e.lastDone, e.doneEvents = e.now, e.handled
+	e.markDone()
 	e.jt.MapDone(jobtracker.Attempt{Job: int32(jr.id), Task: int32(i), Kind: sched.MapTask, N: a.attempt})
 }
 
