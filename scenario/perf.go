@@ -24,7 +24,10 @@ type Perf struct {
 	// quantized mode, and the most flows active at once. HandOffs counts
 	// the flows a waiting line raised between solves with bandwidth an
 	// ending flow freed (quantized mode): how much the line does.
+	// ParkedBeats counts the heartbeats among Events that found nothing
+	// to offer on a parked node and so cost no queued event (sim.Stats).
 	Events         int64 `json:"events"`
+	ParkedBeats    int64 `json:"parked_heartbeats"`
 	Flows          int64 `json:"flows"`
 	NetworkSolves  int   `json:"network_solves"`
 	ProvisionalOps int   `json:"network_provisional_changes"`
@@ -38,7 +41,7 @@ func NewPerf(policy string, cost *metrics.Latency, st sim.Stats, wall time.Durat
 	return Perf{
 		Policy: policy, WallS: wall.Seconds(), AssignCalls: cost.Count(),
 		DecisionMeanUS: float64(cost.Mean()) / 1e3, DecisionP99US: float64(cost.Quantile(0.99)) / 1e3,
-		Events: st.Events, Flows: st.Flows, NetworkSolves: st.Network.Solves,
+		Events: st.Events, ParkedBeats: st.ParkedBeats, Flows: st.Flows, NetworkSolves: st.Network.Solves,
 		ProvisionalOps: st.Network.Provisional, HandOffs: st.Network.HandOffs,
 		PeakFlows: st.Network.PeakFlows,
 	}
