@@ -71,6 +71,7 @@ type NAS struct {
 
 	call  nasCall
 	visit func(*Job) bool // p.visitJob, bound once
+	first func(*Job) bool // p.visitFirst, bound once
 	// method values bound once, so that Place allocates nothing
 	mapEligibleFn              func(*Job) bool
 	mtsUserFn, crrtsUserFn     func(int32, []*Job) bool
@@ -219,7 +220,7 @@ func NewNAS(p NASParams, o NASOptions) (*NAS, error) {
 		return nil, err
 	}
 	n := &NAS{cfg: cfg, userID: map[string]int32{}}
-	n.visit = n.visitJob
+	n.visit, n.first = n.visitJob, n.visitFirst
 	n.noteFn = n.noteAll
 	n.mapEligibleFn, n.mtsUserFn, n.crrtsUserFn = n.mapEligible, n.mtsUser, n.crrtsUser
 	n.cartsUserFn, n.firstReduceFn = n.cartsUser, n.firstReduce

@@ -8,8 +8,9 @@ package sched
 // is skipped, or passed, without reading them; a reduce request reads only
 // the jobs the tally lists with a pending reduce, and a map request that
 // MTS serves at line 3 only the jobs that line chooses among (mapTally);
-// every other user's jobs are read and served exactly as Place serves
-// them. The decisions, and
+// the first pool is read up to the job that sets the request, and then
+// the same way (firstByTally); every other user's jobs are read and
+// served exactly as Place serves them. The decisions, and
 // every skip counter, delayed tag and hold, are Place's: a user is passed
 // over here only where the algorithm would pass it over or skip it, with
 // the same effect, and in the same order of users.
@@ -39,6 +40,10 @@ func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 				f.yieldSome(pl, o.Slot, p.tallies[u].red, p.visit)
 			}
 			p.runs = append(p.runs, nasRun{pool: pl, user: u, from: -1})
+		case !st.serving && p.firstByTally(f, pl, u, o.Slot):
+			// The pool's first job that wants a task set the request, and
+			// the tally settled the rest; or no job wanted one, and the
+			// pool was read whole (firstByTally).
 		default:
 			from := len(p.cands)
 			f.yieldPool(pl, o.Slot, p.visit)
@@ -58,6 +63,55 @@ func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 	}
 	clear(p.runs)
 	return p.end()
+}
+
+// firstByTally reads pool pl, user u's, until its first job that wants a
+// task, which sets the offer's request (visitJob). If that is a map
+// request the user's tally settles, it serves it as the pools after do:
+// MTS skips the user, or is handed line 3's candidates alone (mapTally).
+// If no job wanted a task, the pool was read whole. Either way it records
+// the pool's run and reports true. Otherwise it puts back what it read and
+// reports false, and the pool is read whole, as before. Most offers read
+// just their first pool's first job this way, where reading the whole pool
+// to hand MTS the user's jobs read the backlog's largest users.
+func (p *NAS) firstByTally(f *FairOrder, pl *pool, u int32, s SlotKind) bool {
+	from := len(p.cands)
+	f.yieldPool(pl, s, p.first)
+	st := &p.stream
+	switch {
+	case !st.serving:
+		p.runs = append(p.runs, nasRun{pool: pl, user: u, from: from, to: len(p.cands)})
+		return true
+	case st.k == MapTask:
+		passed := p.mapTally(u, pl, s, st.keep != nil)
+		if passed || p.hits != nil {
+			p.unread(from)
+			if !passed {
+				f.yieldSome(pl, s, p.hits, p.visit)
+			}
+			p.runs = append(p.runs, nasRun{pool: pl, user: u, from: -1})
+			return true
+		}
+	}
+	p.unread(from)
+	return false
+}
+
+// visitFirst is visitJob that stops the read once the request is set.
+func (p *NAS) visitFirst(j *Job) bool {
+	p.visitJob(j)
+	return !p.stream.serving
+}
+
+// unread drops the candidates read from index from on, and the user's
+// group that holds some of them, so that the pool they came from can be
+// read again: what reading wrote besides (the request the first wanting
+// job set, the current user) holds for the same jobs read again.
+func (p *NAS) unread(from int) {
+	clear(p.cands[from:])
+	p.cands, p.wants, p.want = p.cands[:from], p.wants[:from], p.want[:from]
+	clear(p.group)
+	p.group = p.group[:0]
 }
 
 // How the jobs whose YARN ramp picks a reduce (Job.KindFor) take a
