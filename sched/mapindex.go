@@ -49,8 +49,13 @@ func NewMapIndex(t *cluster.Topology, f *cluster.File) *MapIndex {
 		topo:    t,
 		file:    f,
 	}
-	// (node, map) pairs sorted by node, then map: the table's rows.
+	// (node, map) pairs sorted by node, then map: the table's rows, sized
+	// for as many replicas a block as the first has (growing them was two
+	// fifths of a job's indexing).
 	var pairs []uint64
+	if f.Blocks > 0 {
+		pairs = make([]uint64, 0, f.Blocks*len(f.BlockReplicas(0)))
+	}
 	for i := 0; i < f.Blocks; i++ {
 		x.pending[i] = true
 		x.all[i] = int32(i)
