@@ -71,9 +71,10 @@ func (p *NAS) placePools(c Cluster, o Offer, f *FairOrder) (Decision, bool) {
 // MTS skips the user, or is handed line 3's candidates alone (mapTally).
 // If no job wanted a task, the pool was read whole. Either way it records
 // the pool's run and reports true. Otherwise it puts back what it read and
-// reports false, and the pool is read whole, as before. Most offers read
-// just their first pool's first job this way, where reading the whole pool
-// to hand MTS the user's jobs read the backlog's largest users.
+// reports false, and the pool is read whole, as before. A settled offer
+// reads its first pool only up to the job that set the request, where
+// reading the whole pool to hand MTS the user's jobs read the backlog's
+// largest users.
 func (p *NAS) firstByTally(f *FairOrder, pl *pool, u int32, s SlotKind) bool {
 	from := len(p.cands)
 	f.yieldPool(pl, s, p.first)

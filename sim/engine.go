@@ -289,11 +289,11 @@ func (e *Engine) Run() error {
 	if _, ok := e.pol.(sched.Preempter); ok {
 		e.events.push(event{t: start + e.p.PreemptionIntervalS, kind: evPreempt})
 	}
-	e.canPark = e.parkingAllowed()
 	for i := range e.faults {
 		e.faultPending++
 		e.events.push(event{t: e.faults[i].At, kind: evFault, a: int32(i)})
 	}
+	e.canPark = e.parkingAllowed()
 	nextReport := 0
 	for e.jt.Finished() < len(e.specs) && e.jt.Err() == nil {
 		tNet, okNet := e.net.NextCompletion()
