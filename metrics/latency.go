@@ -5,16 +5,21 @@ import (
 	"time"
 )
 
-// Latency is a histogram of durations with about 3% resolution (8
+// Latency is a histogram of durations with about 3% resolution (32
 // sub-buckets per power of two), cheap enough to record every scheduling
 // decision. It measures the tool, not the simulated cluster: it is
 // reported beside a run's results and never in summary.json, whose bytes
-// must not depend on the machine.
+// must not depend on the machine. Quantiles are read as a bucket's top, so
+// the resolution is how far above the true value they may lie: at 8
+// sub-buckets a power of two, a p99 of 18.5 µs was reported as 20.5.
 type Latency struct {
 	n       int64
 	sum     time.Duration
-	buckets [64 * 8]int64
+	buckets [64 << subBits]int64
 }
+
+// subBits is log2 of the sub-buckets a power of two is cut into.
+const subBits = 5
 
 // Add records one duration.
 func (l *Latency) Add(d time.Duration) {
@@ -26,23 +31,28 @@ func (l *Latency) Add(d time.Duration) {
 	l.buckets[bucket(uint64(d))]++
 }
 
+// bucket is the histogram bucket of a duration of ns nanoseconds: one per
+// value below 2^subBits, then 2^subBits of equal width in each power of
+// two.
 func bucket(ns uint64) int {
-	if ns < 8 {
+	const sub = 1 << subBits
+	if ns < sub {
 		return int(ns)
 	}
 	e := bits.Len64(ns) - 1 // ns in [2^e, 2^(e+1))
-	sub := (ns >> (e - 3)) & 7
-	return (e-2)*8 + int(sub)
+	frac := (ns >> (e - subBits)) & (sub - 1)
+	return (e-subBits+1)<<subBits + int(frac)
 }
 
 // bucketTop is the largest duration bucket b holds.
 func bucketTop(b int) time.Duration {
-	if b < 8 {
+	const sub = 1 << subBits
+	if b < sub {
 		return time.Duration(b)
 	}
-	e := b/8 + 2
-	sub := uint64(b % 8)
-	return time.Duration((8+sub+1)<<(e-3) - 1)
+	e := b>>subBits + subBits - 1
+	frac := uint64(b & (sub - 1))
+	return time.Duration((sub+frac+1)<<(e-subBits) - 1)
 }
 
 // Count is the number of durations recorded.
