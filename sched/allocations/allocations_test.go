@@ -349,6 +349,12 @@ func TestSiteLocalityWaits(t *testing.T) {
 	for _, bad := range []string{
 		"<configuration>\n<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>2</value></property></configuration>",
 		"<configuration>\n<property><name>mapred.fairscheduler.locality.delay</name><value>soon</value></property></configuration>",
+		// NaN and infinities parse as floats, but no wait can be one: they
+		// reached the delay policy, whose error named neither file nor line.
+		"<configuration>\n<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>NaN</value></property></configuration>",
+		"<configuration>\n<property><name>mapred.fairscheduler.locality.delay.racklocal</name><value>-Inf</value></property></configuration>",
+		"<configuration>\n<property><name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value></property>" +
+			"<property><name>yarn.scheduler.fair.locality-delay-node-ms</name><value>+Inf</value></property></configuration>",
 	} {
 		s, err := ParseSite(strings.NewReader(bad), "site.xml")
 		if err == nil {
@@ -358,4 +364,34 @@ func TestSiteLocalityWaits(t *testing.T) {
 			t.Errorf("%q: error %v; want one at site.xml:2", bad, err)
 		}
 	}
+}
+
+// FuzzParseSite: a site file either fails with an error naming it, or
+// gives locality waits that are each unset or a finite number of seconds,
+// 0 or more, whatever the file holds.
+func FuzzParseSite(f *testing.F) {
+	for _, s := range []string{
+		"<configuration><property><name>mapred.fairscheduler.locality.delay</name><value>-1</value></property></configuration>",
+		"<configuration><property><name>yarn.scheduler.fair.locality.threshold.rack</name><value>0.5</value></property></configuration>",
+		"<configuration><property><name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value></property>" +
+			"<property><name>yarn.scheduler.fair.locality-delay-rack-ms</name><value>2000</value></property></configuration>",
+		"<configuration/>", "<allocations/>",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := ParseSite(strings.NewReader(in), "site.xml")
+		if err == nil {
+			var node, rack *float64
+			node, rack, err = s.LocalityWaits(3)
+			for _, w := range []*float64{node, rack} {
+				if err == nil && w != nil && !(*w >= 0 && !math.IsInf(*w, 1)) {
+					t.Errorf("a wait of %v s; want a finite number of seconds, 0 or more, or an error at its line", *w)
+				}
+			}
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "site.xml") {
+			t.Errorf("error %q does not name the file", err)
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -93,8 +94,10 @@ func (s *Site) number(name string) (float64, int, bool, error) {
 		return 0, 0, false, nil
 	}
 	v, err := strconv.ParseFloat(p.value, 64)
-	if err != nil {
-		return 0, p.line, false, &ParseError{File: s.File, Line: p.line, Element: name, Err: fmt.Errorf("%q is not a number", p.value)}
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		// Hadoop reads these as a long or a float; NaN and infinities
+		// would reach a delay policy as a wait no setting can have.
+		return 0, p.line, false, &ParseError{File: s.File, Line: p.line, Element: name, Err: fmt.Errorf("%q is not a finite number", p.value)}
 	}
 	return v, p.line, true, nil
 }
