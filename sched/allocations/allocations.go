@@ -513,8 +513,8 @@ func (c *Config) resource(e *elem, isMax bool) (*Resource, error) {
 			if r.Percent {
 				p, ok := strings.CutSuffix(v, "%")
 				f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-				if !ok || err != nil || f < 0 {
-					return bad("%q: with one percentage every value must be a percentage, 0 or more", v)
+				if !ok || err != nil || !(f >= 0) || math.IsInf(f, 1) {
+					return bad("%q: with one percentage every value must be a percentage, a finite number 0 or more", v)
 				}
 				x = f / 100
 			} else {

@@ -188,6 +188,9 @@ func TestBadInputNamesLineAndElement(t *testing.T) {
 		{"<allocations>\n<queue name=\"a\">\n<minResources>10 mb</minResources></queue></allocations>", "f.xml:3: <minResources>"},
 		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=-5</maxResources></queue></allocations>", "f.xml:2: <maxResources>"},
 		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=50%, vcores=2</maxResources></queue></allocations>", "percentage"},
+		// ParseFloat takes these; they ran as shares no queue can have.
+		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=nan%, vcores=50%</maxResources></queue></allocations>", "f.xml:2: <maxResources>"},
+		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=inf%, vcores=50%</maxResources></queue></allocations>", "f.xml:2: <maxResources>"},
 		{"<allocations><pool name=\"a\"><schedulingMode>lottery</schedulingMode></pool></allocations>", "want fair or fifo"},
 		{"<allocations><pool><weight>1</weight></pool></allocations>", "without its name"},
 		{"<allocations><queue name=\"a\"/><queue name=\"a\"/></allocations>", "declared twice"},
@@ -293,7 +296,8 @@ func TestRealAllocationFiles(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{hadoop1, yarn, "<allocations/>", "<allocations><queue name=\"a\"><minResources>1%</minResources></queue></allocations>"} {
+	for _, s := range []string{hadoop1, yarn, "<allocations/>", "<allocations><queue name=\"a\"><minResources>1%</minResources></queue></allocations>",
+		"<allocations><queue name=\"a\"><maxResources>memory-mb=50%, vcores=50%</maxResources></queue></allocations>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -304,9 +308,15 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		finite := func(r *Resource) bool {
+			return r == nil || !math.IsNaN(r.MemoryMB) && !math.IsNaN(r.VCores) && !math.IsInf(r.MemoryMB, 0) && !math.IsInf(r.VCores, 0)
+		}
 		for _, q := range c.Queues {
-			if q.Name == "" || q.Weight < 0 {
+			if q.Name == "" || !(q.Weight >= 0) {
 				t.Errorf("queue %+v: want a name and a weight of 0 or more", q)
+			}
+			if !finite(q.MinResources) || !finite(q.MaxResources) {
+				t.Errorf("queue %s: resources %+v, %+v; want finite ones", q.Name, q.MinResources, q.MaxResources)
 			}
 			_, _ = c.PoolFor("u", q.Name)
 		}
