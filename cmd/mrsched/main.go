@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // main runs the command. The collector keeps Go's default target
@@ -60,9 +61,15 @@ func flagErr(err error) error {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// No command, or a flag where the command goes, is compare: the
+	// usage line reads "mrsched [COMMAND] [flags]", so "mrsched -q" means
+	// "mrsched compare -q". The help flags stay the top-level help.
 	cmd := "compare"
-	if len(args) > 0 {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
 		cmd, args = args[0], args[1:]
+	}
+	if isHelp(cmd) {
+		cmd = "help"
 	}
 	var err error
 	switch cmd {
@@ -92,7 +99,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdReport(args, stdout, stderr)
 	case "policies":
 		err = cmdPolicies(args, stdout, stderr)
-	case "help", "-h", "-help", "--help":
+	case "help":
 		usage(stdout)
 		return 0
 	default:

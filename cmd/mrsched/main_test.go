@@ -252,9 +252,31 @@ func TestCompareChecksPolicyNamesFirst(t *testing.T) {
 	}
 }
 
-func TestUnknownCommand(t *testing.T) {
-	if code, _, errOut := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
-		t.Errorf("exit %d, stderr %q", code, errOut)
+// TestCommandRouting pins what the first argument selects: a word is a
+// command, a flag is compare's (the usage reads "mrsched [COMMAND]
+// [flags]"), and the help flags are the top-level help.
+func TestCommandRouting(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		args     []string
+		code     int
+		out, err string // what stdout and stderr must hold
+		why      string
+	}{
+		{"an unknown word", []string{"frobnicate"}, 2, "", "unknown command", "a word in the command's place names a command"},
+		{"a leading flag is compare's", []string{"-policies", "fair,nope"}, 1, "", `mrsched compare: -policies: unknown policy "nope"`, "mrsched -policies ... is mrsched compare -policies ..."},
+		{"an unknown leading flag", []string{"-frobnicate"}, 2, "", "flag provided but not defined: -frobnicate", "compare's flags refuse it, with compare's usage"},
+		{"-h", []string{"-h"}, 0, "usage: mrsched [COMMAND] [flags]", "", "the help flags print the top-level help"},
+		{"--help", []string{"--help"}, 0, "usage: mrsched [COMMAND] [flags]", "", "the help flags print the top-level help"},
+		{"help", []string{"help"}, 0, "usage: mrsched [COMMAND] [flags]", "", "help is a command"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, c.args...)
+			if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errOut, c.err) {
+				t.Errorf("mrsched %s: exit %d, stdout %.80q, stderr %.200q; want exit %d, stdout holding %q, stderr holding %q: %s",
+					strings.Join(c.args, " "), code, out, errOut, c.code, c.out, c.err, c.why)
+			}
+		})
 	}
 }
 
