@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/sched/allocations"
 )
 
 // The delay waits as YARN thresholds and Hadoop 1's delay, against a hand
@@ -31,6 +33,57 @@ func TestDelayConfigLinesMatchHandComputation(t *testing.T) {
 	if th, ok := LocalityThreshold(1, 3); !ok || math.Abs(th-1.0/3) > 1e-12 {
 		t.Errorf("LocalityThreshold(1 s, 3 s) = %v, %v; want 1/3, true", th, ok)
 	}
+}
+
+// TestConfigLinesReadBack: the site lines advise prints, read back as the
+// site file a cluster would hold, give the waits advised: YARN's within
+// the rounding of a threshold to two places (0.005 heartbeats), Hadoop
+// 1.2.1's the node wait at both levels, as it has one delay.
+func TestConfigLinesReadBack(t *testing.T) {
+	cl := Cluster{Nodes: 100, HeartbeatS: 3}
+	for _, c := range []struct {
+		t1, t2 string
+	}{{"1", "2"}, {"0.5", "3"}, {"15", "15"}, {"2", "30"}, {"0", "0"}} {
+		cand := Candidate{Policy: "delay", Settings: []Setting{{"t1_s", c.t1}, {"t2_s", c.t2}}}
+		lines := ConfigLines(cand, cl)
+		t1, t2 := num(c.t1, -1), num(c.t2, -1)
+		for _, f := range []struct {
+			file       string
+			node, rack float64
+			tol        float64
+		}{{"yarn-site.xml", t1, t2, 0.005 * cl.HeartbeatS}, {"mapred-site.xml", t1, t1, 0}} {
+			var xml strings.Builder
+			xml.WriteString("<configuration>\n")
+			for _, l := range lines {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(l), f.file+": "); ok {
+					xml.WriteString(v + "\n")
+				}
+			}
+			xml.WriteString("</configuration>\n")
+			site, err := allocations.ParseSite(strings.NewReader(xml.String()), f.file)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", cand.Label(), f.file, err)
+			}
+			node, rack := site.LocalityWaits(cl.HeartbeatS)
+			// The allocation file's path is named, as read from -allocations
+			// instead; any other warning is a line that does not apply.
+			others := slices.DeleteFunc(slices.Clone(site.Warnings), func(w string) bool { return strings.Contains(w, ".allocation.file:") })
+			if node == nil || rack == nil || math.Abs(*node-f.node) > f.tol+1e-12 || math.Abs(*rack-f.rack) > f.tol+1e-12 || len(others) > 0 {
+				t.Errorf("%s: %s read back gives waits %v, %v, warnings %q; want %v, %v (within %v s), no warning but the allocation file's:\n%s",
+					cand.Label(), f.file, deref(node), deref(rack), others, f.node, f.rack, f.tol, xml.String())
+			}
+			if on, set := site.Preemption(); !set || on {
+				t.Errorf("%s: %s read back gives preemption %v (set %v); want it set, off", cand.Label(), f.file, on, set)
+			}
+		}
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return "none"
+	}
+	return *p
 }
 
 func TestConfigLinesPerPolicy(t *testing.T) {

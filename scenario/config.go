@@ -147,7 +147,8 @@ type PolicySpec struct {
 	Allocations string `yaml:"allocations"`
 	// Site is a Hadoop site configuration (mapred-site.xml,
 	// yarn-site.xml) whose Fair Scheduler locality settings give the
-	// delay policies' waits.
+	// delay policies' waits and whose preemption switch the fair
+	// policies' preemption, where the scenario leaves them unset.
 	Site string `yaml:"site"`
 }
 

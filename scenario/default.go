@@ -28,7 +28,15 @@ func Default() *Config {
 // policies on c's cluster runs it: with the cluster's pools (Pools and
 // Preemption) in any case, and with c's own parameters when name is c's
 // policy, its defaults otherwise.
+//
+// The copy shares c's own-cluster inputs, read at most once for all of
+// them, and their warnings, so that what one policy's run notes (a site
+// setting it has no use for) reaches c's InputWarnings. WithPolicy is
+// not safe to call from more than one goroutine at once.
 func (c *Config) WithPolicy(name string) *Config {
+	if c.inputs == nil {
+		c.inputs = &ownInputs{}
+	}
 	d := *c
 	p := c.Policy
 	if name != p.Name {

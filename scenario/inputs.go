@@ -30,10 +30,13 @@ type ownInputs struct {
 	hosts  *hostmap.Map
 	alloc  *allocations.Config
 	site   *allocations.Site
-	// warnings name what the inputs' readers skipped or do not model;
-	// mu guards them, since a comparison's policies build at once.
+	// warnings name what the inputs' readers skipped or do not model, in
+	// the order of the files; notes what a run could not apply, added as
+	// the runs build. mu guards both, since a comparison's policies build
+	// at once.
 	mu       sync.Mutex
 	warnings []string
+	notes    []string
 }
 
 // path is a scenario path, relative to the scenario file's directory.
@@ -115,9 +118,6 @@ func (c *Config) readInputs(in *ownInputs) error {
 		if err != nil {
 			return fmt.Errorf("policy.site: %w", err)
 		}
-		if _, _, err := st.LocalityWaits(c.engine().WithDefaults().HeartbeatS); err != nil {
-			return fmt.Errorf("policy.site: %w", err)
-		}
 		in.site = st
 		in.warnings = append(in.warnings, st.Warnings...)
 	}
@@ -126,19 +126,18 @@ func (c *Config) readInputs(in *ownInputs) error {
 
 var floatPtrType = reflect.TypeOf((*float64)(nil))
 
-// applySite sets a delay policy's waits, t1_s and t2_s, from the site
-// file's locality settings where the scenario's parameters leave them
-// unset; a policy without the waits runs as it is, which a warning says.
+// applySite puts the site file's settings into a policy's parameters,
+// into, where the scenario leaves them unset: the delay policies' waits,
+// t1_s and t2_s, from its locality settings, and the fair policies'
+// preemption switch. A policy without the setting runs as it is, which a
+// warning says.
 func (c *Config) applySite(into any) error {
 	in, err := c.own()
 	if err != nil || in.site == nil {
 		return err
 	}
-	node, rack, err := in.site.LocalityWaits(c.engine().WithDefaults().HeartbeatS)
-	if err != nil {
-		return fmt.Errorf("policy.site: %w", err)
-	}
-	var t1, t2 reflect.Value
+	node, rack := in.site.LocalityWaits(c.engine().WithDefaults().HeartbeatS)
+	var t1, t2, preempt reflect.Value
 	var find func(v reflect.Value)
 	find = func(v reflect.Value) {
 		if v.Kind() != reflect.Struct {
@@ -151,6 +150,8 @@ func (c *Config) applySite(into any) error {
 				t1 = f
 			case sf.Name == "T2S" && f.Type() == floatPtrType:
 				t2 = f
+			case f.Type() == preemptType:
+				preempt = f
 			case sf.Anonymous:
 				find(f)
 			}
@@ -161,19 +162,43 @@ func (c *Config) applySite(into any) error {
 		v = v.Elem()
 	}
 	find(v)
-	if !t1.IsValid() || !t2.IsValid() {
-		c.note(fmt.Sprintf("policy.site: policy %s has no locality waits; the site file's do not apply to it", c.Policy.Name))
-		return nil
+	if node != nil || rack != nil {
+		if !t1.IsValid() || !t2.IsValid() {
+			c.note(fmt.Sprintf("policy.site: policy %s has no locality waits; the site file's do not apply to it", c.Policy.Name))
+		}
+		for _, w := range []struct {
+			field reflect.Value
+			v     *float64
+		}{{t1, node}, {t2, rack}} {
+			if w.field.IsValid() && w.v != nil && w.field.IsNil() {
+				w.field.Set(reflect.ValueOf(w.v))
+			}
+		}
 	}
-	for _, w := range []struct {
-		field reflect.Value
-		v     *float64
-	}{{t1, node}, {t2, rack}} {
-		if w.v != nil && w.field.IsNil() {
-			w.field.Set(reflect.ValueOf(w.v))
+	if on, set := in.site.Preemption(); set {
+		switch {
+		case !preempt.IsValid():
+			if on {
+				c.note(fmt.Sprintf("policy.site: policy %s has no preemption; the site file's does not apply to it", c.Policy.Name))
+			}
+		case !c.writesPreemptionEnabled():
+			preempt.Addr().Interface().(*sched.PreemptionParams).Enabled = on
 		}
 	}
 	return nil
+}
+
+// writesPreemptionEnabled reports whether the scenario itself says
+// whether preemption is on (policy.preemption.enabled, or the same under
+// policy.params), which a site file then does not change.
+func (c *Config) writesPreemptionEnabled() bool {
+	n := &c.Policy.Preemption
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "enabled" {
+			return true
+		}
+	}
+	return false
 }
 
 // note adds a warning once.
@@ -181,12 +206,14 @@ func (c *Config) note(s string) {
 	if in, err := c.own(); err == nil {
 		in.mu.Lock()
 		defer in.mu.Unlock()
-		in.warnings = appendOnce(in.warnings, s)
+		in.notes = appendOnce(in.notes, s)
 	}
 }
 
-// InputWarnings are the warnings of the scenario's topology and
-// allocation files: lines skipped, settings not modelled. Reading them
+// InputWarnings are the warnings of the scenario's own-cluster files:
+// lines skipped, settings not modelled, in the files' order; then, sorted
+// so that they do not depend on which run built first, what the runs of
+// the scenario and its copies (WithPolicy) could not apply. Reading them
 // reads the files; an error is reported by Build or Run.
 func (c *Config) InputWarnings() []string {
 	in, err := c.own()
@@ -195,7 +222,9 @@ func (c *Config) InputWarnings() []string {
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return slices.Clone(in.warnings)
+	notes := slices.Clone(in.notes)
+	slices.Sort(notes)
+	return append(slices.Clone(in.warnings), notes...)
 }
 
 // slsTaskMemoryMB and slsTaskVCores are the container an SLS trace's tasks
@@ -262,7 +291,7 @@ func (c *Config) buildTopology() (*cluster.Topology, error) {
 		cfg.Replication = n // a cluster of fewer hosts than HDFS's default replication keeps a replica a host
 		in.mu.Lock()
 		defer in.mu.Unlock()
-		in.warnings = appendOnce(in.warnings, fmt.Sprintf("cluster.replication: %d hosts, so %d replicas a block (HDFS's default is %d)", n, n, cluster.DefaultReplication))
+		in.notes = appendOnce(in.notes, fmt.Sprintf("cluster.replication: %d hosts, so %d replicas a block (HDFS's default is %d)", n, n, cluster.DefaultReplication))
 	}
 	return cluster.NewHosts(cfg, specs, c.Cluster.Uplinks())
 }
@@ -349,7 +378,7 @@ func (c *Config) noPools() {
 	if in, err := c.own(); err == nil && in.alloc != nil {
 		in.mu.Lock()
 		defer in.mu.Unlock()
-		in.warnings = appendOnce(in.warnings, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
+		in.notes = appendOnce(in.notes, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -270,6 +271,61 @@ func TestSiteLocalityWaits(t *testing.T) {
 		if p["t1_s"] != tc.t1 || p["t2_s"] != 7.0 {
 			t.Errorf("params %q: t1_s %v, t2_s %v; want %v and the site's 7 s", tc.params, p["t1_s"], p["t2_s"], tc.t1)
 		}
+	}
+}
+
+// TestSitePreemption: a site file's preemption switch turns the fair
+// policies' preemption on unless the scenario says whether it is on, and
+// a policy without preemption is named in a warning.
+func TestSitePreemption(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "yarn-site.xml")
+	testfile.Write(t, site, "<configuration><property><name>yarn.scheduler.fair.preemption</name><value> True </value></property></configuration>")
+	for _, tc := range []struct {
+		name, policy string
+		want         any // the run's preemption.enabled; nil for a policy without it
+		why          string
+	}{
+		{"fair", "{name: fair, site: " + site + "}", true, "the site file turns it on, as in YARN"},
+		{"fair, scenario says off", "{name: fair, site: " + site + ", preemption: {enabled: false}}", false, "what the scenario writes wins"},
+		{"fair, scenario says off in params", "{name: fair, site: " + site + ", params: {preemption: {enabled: false}}}", false, "the same, written under params"},
+		{"fifo", "{name: fifo, site: " + site + "}", nil, "fifo has no preemption: a warning names it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: "+tc.policy+"\n")
+			res := mustRun(t, c, nil)
+			p := res.Summary.Config.(Effective).Policy.Params
+			var got any
+			if pre, ok := p["preemption"].(map[string]any); ok {
+				got = pre["enabled"]
+			}
+			if got != tc.want {
+				t.Errorf("preemption.enabled %v; want %v: %s", got, tc.want, tc.why)
+			}
+			warned := strings.Join(c.InputWarnings(), "\n")
+			if hasNote := strings.Contains(warned, "has no preemption"); hasNote != (tc.want == nil) {
+				t.Errorf("warnings %q; want a note that the policy has no preemption only for a policy without it", warned)
+			}
+		})
+	}
+}
+
+// TestWithPolicyCopiesShareWarnings: what a comparison's copy of a
+// scenario could not apply reaches the scenario's own warnings, which
+// compare prints, sorted whichever copy ran first; before, each copy read
+// the files again into its own warnings, and the notes were lost.
+func TestWithPolicyCopiesShareWarnings(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "mapred-site.xml")
+	testfile.Write(t, site, "<configuration><property><name>mapred.fairscheduler.preemption</name><value>true</value></property></configuration>")
+	base := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+site+"}\n")
+	for _, name := range []string{"td", "fifo"} {
+		mustRun(t, base.WithPolicy(name), nil)
+	}
+	want := []string{
+		"policy.site: policy fifo has no preemption; the site file's does not apply to it",
+		"policy.site: policy td has no preemption; the site file's does not apply to it",
+	}
+	if got := base.InputWarnings(); !slices.Equal(got, want) {
+		t.Errorf("warnings %q; want %q: the copies' notes, sorted", got, want)
 	}
 }
 

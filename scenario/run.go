@@ -236,7 +236,12 @@ func (c *Config) build() (*built, error) {
 		return nil, c.policyErr(err)
 	}
 	if params == nil {
-		c.noPools() // a policy without parameters has no pools for an allocation file
+		// A policy without parameters has no pools for an allocation
+		// file, and no waits or preemption for a site file.
+		c.noPools()
+		if err := c.applySite(nil); err != nil {
+			return nil, c.fileErr(err)
+		}
 	}
 	if params == nil && len(c.Policy.Params.Content) > 0 {
 		return nil, c.fileErr(fmt.Errorf("policy.params: policy %s takes no parameters", c.Policy.Name))

@@ -323,55 +323,97 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// TestSiteLocalityWaits pins how a site file's locality settings become
+// the delay policy's waits, by Hadoop's rules: Hadoop 1.2.1's and its
+// per-level releases' FairScheduler.start and update, YARN's
+// FSAppAttempt.getAllowedLocalityLevel and getAllowedLocalityLevelByTime.
+// A wait of -1 below means the file sets none.
 func TestSiteLocalityWaits(t *testing.T) {
+	prop := func(name, value string) string {
+		return "<property><name>" + name + "</name><value>" + value + "</value></property>\n"
+	}
+	const (
+		h1, h1Node, h1Rack = "mapred.fairscheduler.locality.delay", "mapred.fairscheduler.locality.delay.nodelocal", "mapred.fairscheduler.locality.delay.racklocal"
+		thNode, thRack     = "yarn.scheduler.fair.locality.threshold.node", "yarn.scheduler.fair.locality.threshold.rack"
+		cont               = "yarn.scheduler.fair.continuous-scheduling-enabled"
+		msNode, msRack     = "yarn.scheduler.fair.locality-delay-node-ms", "yarn.scheduler.fair.locality-delay-rack-ms"
+	)
 	for _, tc := range []struct {
 		name, props string
-		node, rack  float64 // -1: not set
+		heartbeatS  float64
+		node, rack  float64
+		warning     string // what a warning must say; "" for none
+		why         string
 	}{
-		{"hadoop 1 delay", `<property><name>mapred.fairscheduler.locality.delay</name><value>5000</value></property>`, 5, 5},
-		{"hadoop 1 per level, -1 auto", `<property><name>mapred.fairscheduler.locality.delay</name><value>-1</value></property>
-<property><name>mapred.fairscheduler.locality.delay.racklocal</name><value>1000</value></property>`, 4.5, 1},
-		{"yarn thresholds", `<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>0.5</value></property>
-<property><name>yarn.scheduler.fair.locality.threshold.rack</name><value>-1</value></property>`, 1.5, 0},
-		{"continuous", `<property><name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value></property>
-<property><name>yarn.scheduler.fair.locality-delay-node-ms</name><value>2000</value></property>`, 2, -1},
-		{"none", `<property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>`, -1, -1},
+		{"hadoop 1 delay", prop(h1, "5000"), 3, 5, 5, "", "one wait in ms for both levels"},
+		{"hadoop 1 -1", prop(h1, "-1"), 3, 4.5, 4.5, "", "autoComputeLocalityDelay: 1.5 heartbeats"},
+		{"hadoop 1 -1 capped", prop(h1, "-1"), 20, 15, 15, "", "the automatic wait is at most MAX_AUTOCOMPUTED_LOCALITY_DELAY, 15 s"},
+		{"hadoop 1 -1 with one level set", prop(h1, "-1") + prop(h1Rack, "1000"), 3, 4.5, 4.5, "",
+			"the delay -1 and the node level left at it: both levels are computed, the rack's 1000 ms is overwritten"},
+		{"hadoop 1 both levels set", prop(h1, "-1") + prop(h1Node, "2000") + prop(h1Rack, "3000"), 3, 2, 3, "", "no level is -1: no automatic wait"},
+		{"hadoop 1 one level over the delay", prop(h1, "2000") + prop(h1Node, "500"), 3, 0.5, 2, "", "a level left out takes the delay"},
+		{"hadoop 1 other negatives", prop(h1, "-5"), 3, 0, 0, "", "only -1 is automatic; any time waited passes -5 ms"},
+		{"hadoop 1 hexadecimal, spaces", prop(h1, " 0x3e8 "), 3, 1, 1, "", "Configuration.getLong trims and reads 0x as hexadecimal"},
+		{"yarn thresholds", prop(thNode, "0.5") + prop(thRack, "0.25"), 3, 1.5, 0.75, "", "threshold x heartbeat"},
+		{"yarn node threshold alone", prop(thNode, "0.5"), 3, 0, 0, "no wait: YARN does no delay scheduling at either level while " + thRack + " is left at its default, -1",
+			"the rack threshold defaults to -1, and either below 0 turns delay scheduling off"},
+		{"yarn rack threshold -1", prop(thNode, "0.5") + prop(thRack, "-1"), 3, 0, 0, thRack + " is -1", "as above, written out"},
+		{"yarn threshold above 1", prop(thNode, "2") + prop(thRack, "0"), 3, 3, 0, "above 1, which YARN reads as 1", "YARN caps a threshold at 1"},
+		{"continuous", prop(cont, "true") + prop(msNode, "2000") + prop(msRack, "1000"), 3, 2, 1, "", "YARN then waits by time"},
+		{"continuous, node alone", prop(cont, " TRUE ") + prop(msNode, "2000"), 3, 0, 0, msRack + " is left at its default, -1", "the rack delay defaults to -1, which turns delay scheduling off"},
+		{"continuous, no delays", prop(cont, "true"), 3, 0, 0, "no wait: with continuous scheduling", "both delays default to -1"},
+		{"continuous ignores thresholds", prop(cont, "true") + prop(thNode, "0.5") + prop(msNode, "0") + prop(msRack, "0"), 3, 0, 0,
+			thNode + ": not read with continuous scheduling", "continuous scheduling reads the ms delays only"},
+		{"delays without continuous", prop(msNode, "2000") + prop(thNode, "1") + prop(thRack, "1"), 3, 3, 3,
+			msNode + ": read only with " + cont + " true", "without continuous scheduling YARN reads the thresholds"},
+		{"hadoop 1 beside yarn", prop(h1, "9000") + prop(thNode, "1") + prop(thRack, "1"), 3, 3, 3, h1 + ": Hadoop 1's locality settings beside YARN's; YARN's are used", "one file, one scheduler"},
+		{"none", prop("yarn.resourcemanager.hostname", "rm"), 3, -1, -1, "", "no locality setting: the policy keeps its own waits"},
 	} {
-		s, err := ParseSite(strings.NewReader("<configuration>"+tc.props+"</configuration>"), "site.xml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		node, rack, err := s.LocalityWaits(3)
-		got := func(p *float64) float64 {
-			if p == nil {
-				return -1
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ParseSite(strings.NewReader("<configuration>\n"+tc.props+"</configuration>"), "site.xml")
+			if err != nil {
+				t.Fatalf("%v; want the file read", err)
 			}
-			return *p
-		}
-		if err != nil || got(node) != tc.node || got(rack) != tc.rack {
-			t.Errorf("%s: waits %v, %v (%v); want %v, %v (a threshold is that fraction of a 3 s heartbeat)", tc.name, got(node), got(rack), err, tc.node, tc.rack)
-		}
+			node, rack := s.LocalityWaits(tc.heartbeatS)
+			got := func(p *float64) float64 {
+				if p == nil {
+					return -1
+				}
+				return *p
+			}
+			if math.Abs(got(node)-tc.node) > 1e-12 || math.Abs(got(rack)-tc.rack) > 1e-12 {
+				t.Errorf("waits %v, %v at a %v s heartbeat; want %v, %v: %s", got(node), got(rack), tc.heartbeatS, tc.node, tc.rack, tc.why)
+			}
+			warned := strings.Join(s.Warnings, "\n")
+			if tc.warning == "" && warned != "" || !strings.Contains(warned, tc.warning) {
+				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
+			}
+			if tc.warning != "" && !strings.HasPrefix(warned, "site.xml:") {
+				t.Errorf("warning %q does not name the file and line", warned)
+			}
+		})
 	}
 	s, _ := ParseSite(strings.NewReader("<configuration>\n<property><name>yarn.scheduler.fair.sizebasedweight</name><value>true</value></property></configuration>"), "site.xml")
 	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "site.xml:2: yarn.scheduler.fair.sizebasedweight") {
 		t.Errorf("warnings %q; want the Fair Scheduler property the model lacks named at its line", s.Warnings)
 	}
-	for _, bad := range []string{
-		"<configuration>\n<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>2</value></property></configuration>",
-		"<configuration>\n<property><name>mapred.fairscheduler.locality.delay</name><value>soon</value></property></configuration>",
+	for _, bad := range []struct{ props, want string }{
+		{prop(thNode, "soon"), `"soon" is not a finite number`},
+		{prop(h1, "soon"), "not a whole number of milliseconds"},
 		// NaN and infinities parse as floats, but no wait can be one: they
 		// reached the delay policy, whose error named neither file nor line.
-		"<configuration>\n<property><name>yarn.scheduler.fair.locality.threshold.node</name><value>NaN</value></property></configuration>",
-		"<configuration>\n<property><name>mapred.fairscheduler.locality.delay.racklocal</name><value>-Inf</value></property></configuration>",
-		"<configuration>\n<property><name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value></property>" +
-			"<property><name>yarn.scheduler.fair.locality-delay-node-ms</name><value>+Inf</value></property></configuration>",
+		{prop(thNode, "NaN"), "not a finite number"},
+		{prop(thRack, "-Inf"), "not a finite number"},
+		{prop(msNode, "+Inf") + prop(cont, "true"), "not a whole number"},
+		// Hadoop reads the millisecond delays as a long: a fraction or a
+		// number past a long's range stops its daemon at start-up.
+		{prop(h1Rack, "1.5"), "not a whole number"},
+		{prop(h1, "1e300"), "not a whole number"},
+		{prop(h1, "9223372036854775808"), "not a whole number"},
 	} {
-		s, err := ParseSite(strings.NewReader(bad), "site.xml")
-		if err == nil {
-			_, _, err = s.LocalityWaits(3)
-		}
-		if err == nil || !strings.Contains(err.Error(), "site.xml:2") {
-			t.Errorf("%q: error %v; want one at site.xml:2", bad, err)
+		_, err := ParseSite(strings.NewReader("<configuration>\n"+bad.props+"</configuration>"), "site.xml")
+		if err == nil || !strings.Contains(err.Error(), "site.xml:2") || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v; want one at site.xml:2 saying %q", bad.props, err, bad.want)
 		}
 	}
 }
@@ -392,10 +434,9 @@ func FuzzParseSite(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		s, err := ParseSite(strings.NewReader(in), "site.xml")
 		if err == nil {
-			var node, rack *float64
-			node, rack, err = s.LocalityWaits(3)
+			node, rack := s.LocalityWaits(3)
 			for _, w := range []*float64{node, rack} {
-				if err == nil && w != nil && !(*w >= 0 && !math.IsInf(*w, 1)) {
+				if w != nil && !(*w >= 0 && !math.IsInf(*w, 1)) {
 					t.Errorf("a wait of %v s; want a finite number of seconds, 0 or more, or an error at its line", *w)
 				}
 			}

@@ -18,8 +18,13 @@ type Site struct {
 	File  string
 	props map[string]siteProp
 	// Warnings name the Fair Scheduler properties of the file the model
-	// does not take, with their lines.
+	// does not take, and the locality settings that do not apply as
+	// written, with their lines.
 	Warnings []string
+
+	warnings            []siteWarning // Warnings as they are found, with their lines
+	w                   siteWaits
+	preempt, preemptSet bool
 }
 
 type siteProp struct {
@@ -47,13 +52,23 @@ const (
 	propDelayNodeMS  = "yarn.scheduler.fair.locality-delay-node-ms"
 	propDelayRackMS  = "yarn.scheduler.fair.locality-delay-rack-ms"
 	propContinuousOn = "yarn.scheduler.fair.continuous-scheduling-enabled"
+	propH1Preempt    = "mapred.fairscheduler.preemption"
+	propYARNPreempt  = "yarn.scheduler.fair.preemption"
 )
 
 var localityProps = []string{propH1Delay, propH1DelayNode, propH1DelayRack, propThreshNode, propThreshRack,
 	propDelayNodeMS, propDelayRackMS, propContinuousOn}
 
+// readElsewhere are Fair Scheduler properties whose setting the model
+// takes from another input, with what to say of them.
+var readElsewhere = map[string]string{
+	"mapred.fairscheduler.allocation.file": "the allocation file is read from policy.allocations (compare -allocations), not from this path",
+	"yarn.scheduler.fair.allocation.file":  "the allocation file is read from policy.allocations (compare -allocations), not from this path",
+}
+
 // ParseSite reads a site configuration from r; file names it in errors.
-// A property without a name is an error at its line; a name given twice
+// A property without a name is an error at its line, and so is a
+// locality setting Hadoop could not read as its type; a name given twice
 // keeps its last value, as Hadoop's Configuration does.
 func ParseSite(r io.Reader, file string) (*Site, error) {
 	root, err := readTree(r, file)
@@ -81,99 +96,299 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 			return nil, &ParseError{File: file, Line: p.line, Element: "property", Err: errors.New("a property without its <name>")}
 		}
 		s.props[name] = siteProp{value: value, line: p.line}
-		if (strings.HasPrefix(name, "mapred.fairscheduler.") || strings.HasPrefix(name, "yarn.scheduler.fair.")) && !slices.Contains(localityProps, name) {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: %s is not modelled; ignored", file, p.line, name))
+	}
+	// Warnings in the order of the file's lines, each property once (the
+	// last of a name given twice is the one read).
+	names := make([]string, 0, len(s.props))
+	for name := range s.props {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int { return s.props[a].line - s.props[b].line })
+	for _, name := range names {
+		if !strings.HasPrefix(name, "mapred.fairscheduler.") && !strings.HasPrefix(name, "yarn.scheduler.fair.") ||
+			slices.Contains(localityProps, name) || name == propH1Preempt || name == propYARNPreempt {
+			continue
 		}
+		what := "not modelled; ignored"
+		if w, ok := readElsewhere[name]; ok {
+			what = w
+		}
+		s.warn(s.props[name].line, "%s: %s", name, what)
+	}
+	if s.w, err = s.waits(); err != nil {
+		return nil, err
+	}
+	s.preempt, s.preemptSet = s.boolean(propYARNPreempt)
+	if !s.preemptSet {
+		s.preempt, s.preemptSet = s.boolean(propH1Preempt)
+	}
+	slices.SortStableFunc(s.warnings, func(a, b siteWarning) int { return a.line - b.line })
+	for _, w := range s.warnings {
+		s.Warnings = append(s.Warnings, w.text)
 	}
 	return s, nil
 }
 
-func (s *Site) number(name string) (float64, int, bool, error) {
+// boolean reads a property as Configuration.getBoolean does: true or
+// false in any case, trimmed. Hadoop reads any other value as the
+// default, false, which a warning says; set is false where the file
+// leaves the property out.
+func (s *Site) boolean(name string) (v, set bool) {
 	p, ok := s.props[name]
 	if !ok {
-		return 0, 0, false, nil
+		return false, false
 	}
-	v, err := strconv.ParseFloat(p.value, 64)
+	switch strings.ToLower(strings.TrimSpace(p.value)) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	s.warn(p.line, "%s: %q is neither true nor false; Hadoop reads it as false", name, p.value)
+	return false, true
+}
+
+// Preemption is the Fair Scheduler's preemption switch as the file sets
+// it (yarn.scheduler.fair.preemption, or Hadoop 1's
+// mapred.fairscheduler.preemption); set is false where it sets neither.
+func (s *Site) Preemption() (enabled, set bool) { return s.preempt, s.preemptSet }
+
+// prop is a property the file sets, with its line, for the locality
+// rules below.
+type prop struct {
+	name string
+	line int
+	set  bool
+}
+
+func (s *Site) lookup(name string) (prop, string) {
+	p, ok := s.props[name]
+	return prop{name: name, line: p.line, set: ok}, p.value
+}
+
+func (s *Site) errAt(p prop, format string, args ...any) error {
+	return &ParseError{File: s.File, Line: p.line, Element: p.name, Err: fmt.Errorf(format, args...)}
+}
+
+// long reads a property as Hadoop's Configuration.getLong does: trimmed,
+// decimal or hexadecimal after 0x, a whole number in a long's range; def
+// where the file leaves it out. A fraction of a millisecond is an error,
+// as it stops Hadoop's daemon at start-up.
+func (s *Site) long(name string, def int64) (int64, prop, error) {
+	p, raw := s.lookup(name)
+	if !p.set {
+		return def, p, nil
+	}
+	v := strings.TrimSpace(raw)
+	sign, digits := "", v
+	if strings.HasPrefix(digits, "-") {
+		sign, digits = "-", digits[1:]
+	}
+	var n int64
+	var err error
+	if len(digits) > 2 && (digits[:2] == "0x" || digits[:2] == "0X") {
+		n, err = strconv.ParseInt(sign+digits[2:], 16, 64)
+	} else {
+		n, err = strconv.ParseInt(v, 10, 64)
+	}
+	if err != nil {
+		return 0, p, s.errAt(p, "%q is not a whole number of milliseconds (Hadoop reads it as a long)", raw)
+	}
+	return n, p, nil
+}
+
+// float reads a property as Configuration.getFloat does, trimmed; def
+// where the file leaves it out. NaN and infinities are errors: no
+// threshold can be one.
+func (s *Site) float(name string, def float64) (float64, prop, error) {
+	p, raw := s.lookup(name)
+	if !p.set {
+		return def, p, nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		// Hadoop reads these as a long or a float; NaN and infinities
-		// would reach a delay policy as a wait no setting can have.
-		return 0, p.line, false, &ParseError{File: s.File, Line: p.line, Element: name, Err: fmt.Errorf("%q is not a finite number", p.value)}
+		return 0, p, s.errAt(p, "%q is not a finite number", raw)
 	}
-	return v, p.line, true, nil
+	return v, p, nil
+}
+
+// maxAutoDelayS caps Hadoop 1's automatic wait, 1.5 heartbeats
+// (FairScheduler's MAX_AUTOCOMPUTED_LOCALITY_DELAY, 15,000 ms).
+const maxAutoDelayS = 15
+
+// siteWaits is what a site file says of the delay scheduling waits,
+// before a heartbeat turns it into seconds.
+type siteWaits struct {
+	set bool
+	// auto is Hadoop 1's -1: both waits 1.5 heartbeats, at most 15 s.
+	auto bool
+	// perHeartbeat: node and rack are YARN thresholds, each that
+	// fraction of a heartbeat; otherwise they are seconds.
+	perHeartbeat bool
+	node, rack   float64
+}
+
+// waits reads the locality properties by the rules of the scheduler
+// whose properties the file holds, YARN's where it holds both kinds,
+// and appends what does not apply as written to the warnings.
+func (s *Site) waits() (siteWaits, error) {
+	var yarnSet, h1Set []string
+	for _, name := range localityProps {
+		if _, ok := s.props[name]; ok {
+			if strings.HasPrefix(name, "yarn.") {
+				yarnSet = append(yarnSet, name)
+			} else {
+				h1Set = append(h1Set, name)
+			}
+		}
+	}
+	if len(yarnSet) > 0 {
+		if len(h1Set) > 0 {
+			s.warn(s.props[h1Set[0]].line, "%s: Hadoop 1's locality settings beside YARN's; YARN's are used", strings.Join(h1Set, ", "))
+		}
+		return s.yarnWaits()
+	}
+	if len(h1Set) > 0 {
+		return s.hadoop1Waits()
+	}
+	return siteWaits{}, nil
+}
+
+func (s *Site) warn(line int, format string, args ...any) {
+	s.warnings = append(s.warnings, siteWarning{line, fmt.Sprintf("%s:%d: ", s.File, line) + fmt.Sprintf(format, args...)})
+}
+
+type siteWarning struct {
+	line int
+	text string
+}
+
+// hadoop1Waits: mapred.fairscheduler.locality.delay (ms, default -1) is
+// both waits, and the .nodelocal and .racklocal forms each one, in the
+// Fair Scheduler releases that have them. When the delay is -1 and so is
+// one of the two (Hadoop 1.2.1 has only the delay), both waits are
+// computed from the heartbeat (autoComputeLocalityDelay). A negative
+// wait otherwise passes every comparison with the time waited: no wait.
+func (s *Site) hadoop1Waits() (siteWaits, error) {
+	def, _, err := s.long(propH1Delay, -1)
+	if err != nil {
+		return siteWaits{}, err
+	}
+	node, _, err := s.long(propH1DelayNode, def)
+	if err != nil {
+		return siteWaits{}, err
+	}
+	rack, _, err := s.long(propH1DelayRack, def)
+	if err != nil {
+		return siteWaits{}, err
+	}
+	if def == -1 && (node == -1 || rack == -1) {
+		return siteWaits{set: true, auto: true}, nil
+	}
+	sec := func(ms int64) float64 { return float64(max(ms, 0)) / 1000 }
+	return siteWaits{set: true, node: sec(node), rack: sec(rack)}, nil
+}
+
+// yarnWaits: without continuous scheduling a job passes over threshold x
+// n scheduling opportunities a level, one a node heartbeat (YARN caps a
+// threshold at 1); n nodes heartbeat n times a heartbeat period, so that
+// lasts threshold heartbeats, whatever n. With continuous scheduling it
+// waits by time, locality-delay-node-ms and -rack-ms. Either way the two
+// properties default to -1, and either one below 0 turns delay
+// scheduling off at both levels (FSAppAttempt.getAllowedLocalityLevel
+// and getAllowedLocalityLevelByTime).
+func (s *Site) yarnWaits() (siteWaits, error) {
+	if continuous, _ := s.boolean(propContinuousOn); continuous {
+		for _, name := range []string{propThreshNode, propThreshRack} {
+			if p, ok := s.props[name]; ok {
+				s.warn(p.line, "%s: not read with continuous scheduling, which waits by %s and %s", name, propDelayNodeMS, propDelayRackMS)
+			}
+		}
+		node, pn, err := s.long(propDelayNodeMS, -1)
+		if err != nil {
+			return siteWaits{}, err
+		}
+		rack, pr, err := s.long(propDelayRackMS, -1)
+		if err != nil {
+			return siteWaits{}, err
+		}
+		if !pn.set && !pr.set {
+			s.warn(s.props[propContinuousOn].line, "%s: no wait: with continuous scheduling YARN does no delay scheduling unless %s and %s are 0 or more", propContinuousOn, propDelayNodeMS, propDelayRackMS)
+		}
+		if node < 0 || rack < 0 {
+			s.warnOff(pn, pr, float64(node), float64(rack))
+			return siteWaits{set: true}, nil
+		}
+		return siteWaits{set: true, node: float64(node) / 1000, rack: float64(rack) / 1000}, nil
+	}
+	for _, name := range []string{propDelayNodeMS, propDelayRackMS} {
+		if p, ok := s.props[name]; ok {
+			s.warn(p.line, "%s: read only with %s true; not read", name, propContinuousOn)
+		}
+	}
+	node, pn, err := s.float(propThreshNode, -1)
+	if err != nil {
+		return siteWaits{}, err
+	}
+	rack, pr, err := s.float(propThreshRack, -1)
+	if err != nil {
+		return siteWaits{}, err
+	}
+	if !pn.set && !pr.set {
+		return siteWaits{}, nil
+	}
+	for _, t := range []struct {
+		p prop
+		v *float64
+	}{{pn, &node}, {pr, &rack}} {
+		if *t.v > 1 {
+			s.warn(t.p.line, "%s: %v is above 1, which YARN reads as 1 (a pass over every node)", t.p.name, *t.v)
+			*t.v = 1
+		}
+	}
+	if node < 0 || rack < 0 {
+		s.warnOff(pn, pr, node, rack)
+		return siteWaits{set: true}, nil
+	}
+	return siteWaits{set: true, perHeartbeat: true, node: node, rack: rack}, nil
+}
+
+// warnOff says why a YARN file that sets one level's wait gets none:
+// the other level's property is below 0 or left at its default, -1.
+func (s *Site) warnOff(pn, pr prop, node, rack float64) {
+	for _, c := range []struct {
+		set, other prop
+		v, ov      float64
+	}{{pn, pr, node, rack}, {pr, pn, rack, node}} {
+		if c.set.set && c.v >= 0 && c.ov < 0 {
+			how := "is " + strconv.FormatFloat(c.ov, 'g', -1, 64)
+			if !c.other.set {
+				how = "is left at its default, -1"
+			}
+			s.warn(c.set.line, "%s: no wait: YARN does no delay scheduling at either level while %s %s", c.set.name, c.other.name, how)
+		}
+	}
 }
 
 // LocalityWaits are the delay scheduling waits the file sets, in
 // seconds: node, the wait for a node-local slot before a rack-local one
 // (the delay policy's t1_s), and rack, the further wait before an
 // off-rack one (t2_s); nil where the file sets none. heartbeatS is the
-// engine's heartbeat.
-//
-// Hadoop 1: mapred.fairscheduler.locality.delay (ms) is both waits, and
-// its .nodelocal and .racklocal forms each one (as the Fair Scheduler
-// releases that have them read them); -1 is 1.5 heartbeats. YARN: a threshold (a fraction of
-// the cluster's nodes; -1 or absent: no wait, YARN's default) lets a job
-// pass over that many scheduling opportunities, one a node heartbeat; n
-// nodes heartbeat n times a heartbeat period, so threshold x n
-// opportunities last threshold x heartbeatS seconds, whatever n. With
-// continuous scheduling enabled YARN waits by time instead, the
-// locality-delay-node-ms and -rack-ms properties.
-func (s *Site) LocalityWaits(heartbeatS float64) (node, rack *float64, err error) {
-	set := func(into **float64, v float64) { *into = &v }
-	// Hadoop 1's -1 (its default) is 1.5 heartbeats (FairScheduler's
-	// autoComputeLocalityDelay).
-	h1 := func(v float64) float64 {
-		if v < 0 {
-			return 1.5 * heartbeatS
-		}
-		return v / 1000
+// engine's heartbeat, which Hadoop 1's automatic wait and YARN's
+// thresholds are counted in. The rules are Hadoop's, read in waits and
+// the functions it calls.
+func (s *Site) LocalityWaits(heartbeatS float64) (node, rack *float64) {
+	w := s.w
+	if !w.set {
+		return nil, nil
 	}
-	if v, _, ok, err := s.number(propH1Delay); err != nil {
-		return nil, nil, err
-	} else if ok {
-		set(&node, h1(v))
-		set(&rack, h1(v))
+	n, r := w.node, w.rack
+	switch {
+	case w.auto:
+		n = min(1.5*heartbeatS, maxAutoDelayS)
+		r = n
+	case w.perHeartbeat:
+		n, r = n*heartbeatS, r*heartbeatS
 	}
-	// waits sets node's and rack's waits from the properties nodeProp and
-	// rackProp, where they are given, in seconds by conv.
-	waits := func(nodeProp, rackProp string, conv func(float64) float64) error {
-		for _, p := range []struct {
-			name string
-			into **float64
-		}{{nodeProp, &node}, {rackProp, &rack}} {
-			if v, _, ok, err := s.number(p.name); err != nil {
-				return err
-			} else if ok {
-				set(p.into, conv(v))
-			}
-		}
-		return nil
-	}
-	if err := waits(propH1DelayNode, propH1DelayRack, h1); err != nil {
-		return nil, nil, err
-	}
-	continuous := strings.EqualFold(s.props[propContinuousOn].value, "true")
-	if continuous {
-		if err := waits(propDelayNodeMS, propDelayRackMS, func(ms float64) float64 { return ms / 1000 }); err != nil {
-			return nil, nil, err
-		}
-		return node, rack, nil
-	}
-	for _, p := range []struct {
-		name string
-		into **float64
-	}{{propThreshNode, &node}, {propThreshRack, &rack}} {
-		v, line, ok, err := s.number(p.name)
-		switch {
-		case err != nil:
-			return nil, nil, err
-		case !ok:
-		case v > 1:
-			return nil, nil, &ParseError{File: s.File, Line: line, Element: p.name, Err: fmt.Errorf("%v; want a fraction of the cluster's nodes, 0 to 1, or -1 for none", v)}
-		case v < 0:
-			set(p.into, 0) // YARN's -1: no wait
-		default:
-			set(p.into, v*heartbeatS)
-		}
-	}
-	return node, rack, nil
+	return &n, &r
 }
