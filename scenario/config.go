@@ -148,7 +148,8 @@ type PolicySpec struct {
 	// Site is a Hadoop site configuration (mapred-site.xml,
 	// yarn-site.xml) whose Fair Scheduler locality settings give the
 	// delay policies' waits and whose preemption switch the fair
-	// policies' preemption, where the scenario leaves them unset.
+	// policies' preemption, where the scenario leaves them unset, and
+	// whose placement settings place jobs in the allocation file's pools.
 	Site string `yaml:"site"`
 }
 

@@ -120,6 +120,14 @@ func (c *Config) readInputs(in *ownInputs) error {
 		}
 		in.site = st
 		in.warnings = append(in.warnings, st.Warnings...)
+		switch {
+		case in.alloc != nil:
+			in.warnings = append(in.warnings, in.alloc.UseSite(st)...)
+		default:
+			for _, w := range st.PlacementSettings() {
+				in.warnings = append(in.warnings, w+": read only with an allocation file (policy.allocations); without one jobs go to pools by policy.pool_by")
+			}
+		}
 	}
 	return nil
 }

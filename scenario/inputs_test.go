@@ -329,6 +329,24 @@ func TestWithPolicyCopiesShareWarnings(t *testing.T) {
 	}
 }
 
+// TestSitePlacementSettings: a site file's placement settings reach the
+// allocation file's placement, and without an allocation file a warning
+// says they do not apply.
+func TestSitePlacementSettings(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "yarn-site.xml")
+	testfile.Write(t, site, "<configuration>\n<property><name>yarn.scheduler.fair.user-as-default-queue</name><value>false</value></property></configuration>")
+	for _, tc := range []struct{ policy, want string }{
+		{"{name: fair, site: " + site + "}", "yarn-site.xml:2: yarn.scheduler.fair.user-as-default-queue: read only with an allocation file"},
+		{"{name: fair, site: " + site + ", allocations: fair-scheduler.xml}", "yarn-site.xml:2: yarn.scheduler.fair.user-as-default-queue: not read: the allocation file's queuePlacementPolicy places jobs"},
+	} {
+		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: "+tc.policy+"\n")
+		mustRun(t, c, nil)
+		if got := strings.Join(c.InputWarnings(), "\n"); !strings.Contains(got, tc.want) {
+			t.Errorf("policy %s: warnings %q; want one holding %q", tc.policy, got, tc.want)
+		}
+	}
+}
+
 // TestHadoopExamplesRun: the example scenarios of examples/hadoop run,
 // every job completing with the engine's invariants on.
 func TestHadoopExamplesRun(t *testing.T) {

@@ -97,6 +97,12 @@ type Config struct {
 	// anything the reader skipped, with its line.
 	Warnings []string
 	byName   map[string]*Queue
+	// poolName is Hadoop 1's mapred.fairscheduler.poolnameproperty from
+	// a site file, user.name or mapred.job.queue.name; "" without one.
+	poolName string
+	// sitePlacement is YARN's placement from a site file's switches,
+	// where the file has no queuePlacementPolicy (UseSite).
+	sitePlacement []Rule
 }
 
 // ParseError is a bad element: the file, its line, the element, and why.

@@ -428,6 +428,9 @@ func FuzzParseSite(f *testing.F) {
 		"<configuration><property><name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value></property>" +
 			"<property><name>yarn.scheduler.fair.locality-delay-rack-ms</name><value>2000</value></property></configuration>",
 		"<configuration/>", "<allocations/>",
+		"<configuration><property><name>yarn.scheduler.fair.allow-undeclared-pools</name><value>false</value></property>" +
+			"<property><name>yarn.scheduler.fair.user-as-default-queue</name><value>false</value></property></configuration>",
+		"<configuration><property><name>mapred.fairscheduler.poolnameproperty</name><value>mapred.job.queue.name</value></property></configuration>",
 	} {
 		f.Add(s)
 	}
@@ -444,5 +447,85 @@ func FuzzParseSite(f *testing.F) {
 		if err != nil && !strings.HasPrefix(err.Error(), "site.xml") {
 			t.Errorf("error %q does not name the file", err)
 		}
+		if err != nil {
+			return
+		}
+		// Whatever the file's placement settings, a job goes to a pool.
+		for _, alloc := range []string{"<allocations><pool name=\"p\"/></allocations>", "<allocations><queue name=\"p\"/></allocations>"} {
+			c, err := Parse(strings.NewReader(alloc), "fair-scheduler.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.UseSite(s)
+			if pool, err := c.PoolFor("u", "q"); err != nil || pool == "" {
+				t.Errorf("%s kind: PoolFor = %q, %v; want a pool", c.Kind, pool, err)
+			}
+		}
 	})
+}
+
+// TestSitePlacement pins where jobs go when a site file holds the
+// placement settings the allocation file leaves to it: Hadoop 1's
+// mapred.fairscheduler.poolnameproperty (PoolManager.getPoolName), and
+// YARN's user-as-default-queue and allow-undeclared-pools
+// (QueuePlacementPolicy.fromConfiguration), for a file without a
+// queuePlacementPolicy.
+func TestSitePlacement(t *testing.T) {
+	const (
+		h1File    = "<allocations><pool name=\"etl\"/></allocations>"
+		yarnFile  = "<allocations><queue name=\"prod\"/></allocations>"
+		rulesFile = "<allocations><queue name=\"prod\"/><queuePlacementPolicy><rule name=\"specified\"/></queuePlacementPolicy></allocations>"
+	)
+	prop := func(name, value string) string {
+		return "<property><name>" + name + "</name><value>" + value + "</value></property>"
+	}
+	type place struct{ user, queue, want string }
+	for _, tc := range []struct {
+		name, alloc, site string
+		places            []place
+		warning           string // what a warning must say; "" for none
+		why               string
+	}{
+		{"hadoop 1, site without the property", h1File, prop("mapred.fairscheduler.preemption", "false"),
+			[]place{{"alice", "etl", "alice"}, {"", "etl", "default"}}, "", "Hadoop 1's default poolnameproperty is user.name"},
+		{"hadoop 1, pools by queue", h1File, prop("mapred.fairscheduler.poolnameproperty", "mapred.job.queue.name"),
+			[]place{{"alice", "etl", "etl"}, {"alice", "adhoc", "adhoc"}, {"alice", "", "default"}}, "", "a pool no file declares is made for its queue"},
+		{"hadoop 1, a property traces lack", h1File, prop("mapred.fairscheduler.poolnameproperty", "pool.name"),
+			[]place{{"alice", "etl", "etl"}, {"alice", "adhoc", "alice"}}, "traces record a job's user and queue", "the rule without a site file stays"},
+		{"hadoop 1, a yarn site file", h1File, prop("yarn.scheduler.fair.preemption", "true"),
+			[]place{{"alice", "etl", "etl"}}, "", "a YARN site file says nothing of Hadoop 1's pools: the rule without one"},
+		{"hadoop 1, yarn's switch", h1File, prop("mapred.fairscheduler.preemption", "false") + prop("yarn.scheduler.fair.user-as-default-queue", "false"),
+			[]place{{"alice", "", "alice"}}, "is Hadoop 1's, which does not read it", "YARN's switch does not apply to Hadoop 1"},
+		{"yarn defaults", yarnFile, prop("yarn.scheduler.fair.preemption", "true"),
+			[]place{{"alice", "prod", "prod"}, {"alice", "", "alice"}, {"alice", "x", "x"}}, "", "specified, then user, both creating"},
+		{"yarn, user not the default queue", yarnFile, prop("yarn.scheduler.fair.user-as-default-queue", "false"),
+			[]place{{"alice", "prod", "prod"}, {"alice", "", "default"}, {"alice", "x", "x"}}, "", "specified, then default"},
+		{"yarn, no undeclared queues", yarnFile, prop("yarn.scheduler.fair.allow-undeclared-pools", "false"),
+			[]place{{"alice", "prod", "prod"}, {"alice", "x", "default"}, {"prod", "", "prod"}}, "",
+			"specified and user place only in declared queues; default takes the rest"},
+		{"yarn, a placement policy", rulesFile, prop("yarn.scheduler.fair.user-as-default-queue", "false"),
+			[]place{{"alice", "x", "x"}}, "not read: the allocation file's queuePlacementPolicy places jobs", "the file's rules decide"},
+		{"yarn, hadoop 1's property", yarnFile, prop("mapred.fairscheduler.poolnameproperty", "mapred.job.queue.name"),
+			[]place{{"alice", "", "alice"}}, "is YARN's, which does not read it", "Hadoop 1's property does not apply to YARN"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(strings.NewReader(tc.alloc), "fair-scheduler.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := ParseSite(strings.NewReader("<configuration>"+tc.site+"</configuration>"), "site.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := strings.Join(c.UseSite(s), "\n")
+			if tc.warning == "" && warned != "" || !strings.Contains(warned, tc.warning) {
+				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
+			}
+			for _, p := range tc.places {
+				if got, err := c.PoolFor(p.user, p.queue); err != nil || got != p.want {
+					t.Errorf("PoolFor(%q, %q) = %q, %v; want %q: %s", p.user, p.queue, got, err, p.want, tc.why)
+				}
+			}
+		})
+	}
 }

@@ -25,6 +25,9 @@ type Site struct {
 	warnings            []siteWarning // Warnings as they are found, with their lines
 	w                   siteWaits
 	preempt, preemptSet bool
+	// YARN's placement switches, as Configuration.getBoolean reads them
+	// (true where the file leaves them out, YARN's defaults).
+	userAsDefault, undeclared bool
 }
 
 type siteProp struct {
@@ -54,7 +57,15 @@ const (
 	propContinuousOn = "yarn.scheduler.fair.continuous-scheduling-enabled"
 	propH1Preempt    = "mapred.fairscheduler.preemption"
 	propYARNPreempt  = "yarn.scheduler.fair.preemption"
+
+	// The placement properties, read with an allocation file (UseSite).
+	propPoolName      = "mapred.fairscheduler.poolnameproperty"
+	propUserAsDefault = "yarn.scheduler.fair.user-as-default-queue"
+	propUndeclared    = "yarn.scheduler.fair.allow-undeclared-pools"
 )
+
+// placementProps are the properties UseSite reads.
+var placementProps = []string{propPoolName, propUserAsDefault, propUndeclared}
 
 var localityProps = []string{propH1Delay, propH1DelayNode, propH1DelayRack, propThreshNode, propThreshRack,
 	propDelayNodeMS, propDelayRackMS, propContinuousOn}
@@ -106,7 +117,7 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	slices.SortFunc(names, func(a, b string) int { return s.props[a].line - s.props[b].line })
 	for _, name := range names {
 		if !strings.HasPrefix(name, "mapred.fairscheduler.") && !strings.HasPrefix(name, "yarn.scheduler.fair.") ||
-			slices.Contains(localityProps, name) || name == propH1Preempt || name == propYARNPreempt {
+			slices.Contains(localityProps, name) || slices.Contains(placementProps, name) || name == propH1Preempt || name == propYARNPreempt {
 			continue
 		}
 		what := "not modelled; ignored"
@@ -118,10 +129,12 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	if s.w, err = s.waits(); err != nil {
 		return nil, err
 	}
-	s.preempt, s.preemptSet = s.boolean(propYARNPreempt)
+	s.preempt, s.preemptSet = s.boolean(propYARNPreempt, false)
 	if !s.preemptSet {
-		s.preempt, s.preemptSet = s.boolean(propH1Preempt)
+		s.preempt, s.preemptSet = s.boolean(propH1Preempt, false)
 	}
+	s.userAsDefault, _ = s.boolean(propUserAsDefault, true)
+	s.undeclared, _ = s.boolean(propUndeclared, true)
 	slices.SortStableFunc(s.warnings, func(a, b siteWarning) int { return a.line - b.line })
 	for _, w := range s.warnings {
 		s.Warnings = append(s.Warnings, w.text)
@@ -131,12 +144,12 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 
 // boolean reads a property as Configuration.getBoolean does: true or
 // false in any case, trimmed. Hadoop reads any other value as the
-// default, false, which a warning says; set is false where the file
-// leaves the property out.
-func (s *Site) boolean(name string) (v, set bool) {
+// default, def, which a warning says; set is false where the file leaves
+// the property out.
+func (s *Site) boolean(name string, def bool) (v, set bool) {
 	p, ok := s.props[name]
 	if !ok {
-		return false, false
+		return def, false
 	}
 	switch strings.ToLower(strings.TrimSpace(p.value)) {
 	case "true":
@@ -144,8 +157,8 @@ func (s *Site) boolean(name string) (v, set bool) {
 	case "false":
 		return false, true
 	}
-	s.warn(p.line, "%s: %q is neither true nor false; Hadoop reads it as false", name, p.value)
-	return false, true
+	s.warn(p.line, "%s: %q is neither true nor false; Hadoop reads it as %v, its default", name, p.value, def)
+	return def, true
 }
 
 // Preemption is the Fair Scheduler's preemption switch as the file sets
@@ -298,7 +311,7 @@ func (s *Site) hadoop1Waits() (siteWaits, error) {
 // scheduling off at both levels (FSAppAttempt.getAllowedLocalityLevel
 // and getAllowedLocalityLevelByTime).
 func (s *Site) yarnWaits() (siteWaits, error) {
-	if continuous, _ := s.boolean(propContinuousOn); continuous {
+	if continuous, _ := s.boolean(propContinuousOn, false); continuous {
 		for _, name := range []string{propThreshNode, propThreshRack} {
 			if p, ok := s.props[name]; ok {
 				s.warn(p.line, "%s: not read with continuous scheduling, which waits by %s and %s", name, propDelayNodeMS, propDelayRackMS)
@@ -391,4 +404,27 @@ func (s *Site) LocalityWaits(heartbeatS float64) (node, rack *float64) {
 		n, r = n*heartbeatS, r*heartbeatS
 	}
 	return &n, &r
+}
+
+// PlacementSettings names the placement properties the file sets, with
+// their lines: they apply with an allocation file (Config.UseSite).
+func (s *Site) PlacementSettings() []string {
+	var out []string
+	for _, name := range placementProps {
+		if p, ok := s.props[name]; ok {
+			out = append(out, fmt.Sprintf("%s:%d: %s", s.File, p.line, name))
+		}
+	}
+	return out
+}
+
+// holds reports whether the file sets a property whose name starts with
+// prefix.
+func (s *Site) holds(prefix string) bool {
+	for name := range s.props {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
 }
