@@ -3,6 +3,7 @@ package advise
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -94,6 +95,16 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		pre.FairShareTimeoutS = num(c.Value("preemption.fair_share_timeout_s"), pre.FairShareTimeoutS)
 	}
 	tmin, tfair := num("", pre.MinShareTimeoutS), num("", pre.FairShareTimeoutS)
+	// The running-job limits: those of configured pools go in the pools'
+	// elements, the rest (limitOnly, sorted) in elements of their own.
+	lim := cl.Pools.Limits
+	var limitOnly []string
+	for name := range lim.Pools {
+		if !slices.ContainsFunc(cl.Pools.Pools, func(p sched.PoolConfig) bool { return p.Name == name }) {
+			limitOnly = append(limitOnly, name)
+		}
+	}
+	slices.Sort(limitOnly)
 	if tmin == 0 {
 		tmin = 60
 	}
@@ -145,7 +156,20 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 			if pre.Enabled && (p.MinMaps > 0 || p.MinReduces > 0) {
 				inner = append(inner, fmt.Sprintf("<minSharePreemptionTimeout>%s</minSharePreemptionTimeout>", fmtNum(tmin)))
 			}
+			if n := lim.Pools[p.Name]; n > 0 {
+				inner = append(inner, fmt.Sprintf("<maxRunningJobs>%d</maxRunningJobs>", n))
+			}
 			add("    <pool name=\"%s\">%s</pool>", p.Name, strings.Join(inner, ""))
+		}
+		for _, name := range limitOnly {
+			if name == "root" || strings.Contains(name, ".") {
+				add("    (Hadoop 1 has no queue %s above pools: its limit of %d running jobs cannot be set)", name, lim.Pools[name])
+				continue
+			}
+			add("    <pool name=\"%s\"><maxRunningJobs>%d</maxRunningJobs></pool>", name, lim.Pools[name])
+		}
+		if lim.PoolDefault > 0 {
+			add("    <poolMaxJobsDefault>%d</poolMaxJobsDefault>", lim.PoolDefault)
 		}
 		if fifoPools {
 			add("    <defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode>")
@@ -203,7 +227,23 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		if p.Mode == "fifo" && !fifoPools {
 			inner = append(inner, "<schedulingPolicy>fifo</schedulingPolicy>")
 		}
+		if n := lim.Pools[p.Name]; n > 0 {
+			inner = append(inner, fmt.Sprintf("<maxRunningApps>%d</maxRunningApps>", n))
+		}
 		add("    <queue name=\"%s\">%s</queue>", p.Name, strings.Join(inner, ""))
+	}
+	for _, name := range limitOnly {
+		if name == "root" || strings.Contains(name, ".") {
+			add("    (queue %s: <maxRunningApps>%d</maxRunningApps> in its element of your queue tree)", name, lim.Pools[name])
+			continue
+		}
+		add("    <queue name=\"%s\"><maxRunningApps>%d</maxRunningApps></queue>", name, lim.Pools[name])
+	}
+	if lim.PoolDefault > 0 {
+		add("    <queueMaxAppsDefault>%d</queueMaxAppsDefault>", lim.PoolDefault)
+		if lim.Pools["root"] == 0 {
+			add("    (YARN's queueMaxAppsDefault also caps each parent queue and root, at %d running apps in all, unless they set their own)", lim.PoolDefault)
+		}
 	}
 	if pre.Enabled {
 		add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(tmin))

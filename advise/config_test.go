@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sched/allocations"
 )
 
@@ -75,6 +76,50 @@ func TestConfigLinesReadBack(t *testing.T) {
 			if on, set := site.Preemption(); !set || on {
 				t.Errorf("%s: %s read back gives preemption %v (set %v); want it set, off", cand.Label(), f.file, on, set)
 			}
+		}
+	}
+}
+
+// TestConfigLinesKeepJobLimits: the cluster's running-job limits are in
+// the allocation files advise prints, and read back as they were: a
+// pool's limit in its element, a limit of a name no pool has in its own,
+// the default as poolMaxJobsDefault (Hadoop 1) and queueMaxAppsDefault
+// (YARN).
+func TestConfigLinesKeepJobLimits(t *testing.T) {
+	cl := Cluster{Nodes: 10, HeartbeatS: 3, Pools: sched.PoolSettings{
+		Pools:  []sched.PoolConfig{{Name: "etl", MinMaps: 2}},
+		Limits: sched.JobLimits{Pools: map[string]int{"etl": 2, "adhoc": 1}, PoolDefault: 4},
+	}}
+	lines := ConfigLines(Candidate{Policy: "fair"}, cl)
+	var files []string
+	var cur *strings.Builder
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "<allocations>":
+			cur = &strings.Builder{}
+			cur.WriteString(l)
+		case cur != nil && strings.HasPrefix(l, "<"):
+			cur.WriteString(l)
+			if l == "</allocations>" {
+				files, cur = append(files, cur.String()), nil
+			}
+		}
+	}
+	if len(files) != 2 {
+		t.Fatalf("%d allocation files in the lines; want Hadoop 1's and YARN's:\n%s", len(files), strings.Join(lines, "\n"))
+	}
+	for i, f := range files {
+		a, err := allocations.Parse(strings.NewReader(f), "fair-scheduler.xml")
+		if err != nil {
+			t.Fatalf("file %d: %v\n%s", i, err, f)
+		}
+		got := map[string]int{}
+		for _, q := range a.Queues {
+			got[q.Name] = q.MaxRunning
+		}
+		if got["etl"] != 2 || got["adhoc"] != 1 || a.PoolMaxJobsDefault != 4 {
+			t.Errorf("%s file: limits %v, default %d; want etl 2, adhoc 1, default 4:\n%s", a.Kind, got, a.PoolMaxJobsDefault, f)
 		}
 	}
 }

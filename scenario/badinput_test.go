@@ -56,6 +56,9 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 		{"zero copy-compute limit (ran the default)", fb + "engine: {copy_compute: {enabled: true, max_reducers: 0}}\n", 3, "engine.copy_compute.max_reducers", ""},
 		{"a zero pool weight (ran 1)", "policy:\n  name: fair\n  params:\n    pools:\n      - name: a\n        weight: 0\nworkload: {trace: FB-2009}\n", 6, "pools[0].weight", "default, 1"},
 		{"a zero preemption timeout (ran 60 s)", "policy:\n  name: fair\n  params:\n    preemption: {enabled: true, min_share_timeout_s: 0}\nworkload: {trace: FB-2009}\n", 4, "preemption.min_share_timeout_s", "default, 60"},
+		{"a zero default job limit", "policy:\n  name: fair\n  job_limits: {pool_default: 0}\nworkload: {trace: FB-2009}\n", 3, "policy.job_limits.pool_default", "default, no limit"},
+		{"a zero pool job limit", "policy:\n  name: fair\n  job_limits:\n    pools: {user0: 0}\nworkload: {trace: FB-2009}\n", 4, "policy.job_limits.pools.user0", "at least 1"},
+		{"a job limit on a pool no job goes to", "policy:\n  name: fair\n  job_limits:\n    pools: {usr0: 2}\nworkload: {trace: FB-2009}\n", 4, "policy.job_limits.pools.usr0", "no job goes to pool \"usr0\" or a queue below it"},
 		// Fractions and out-of-range numbers.
 		{"fractional racks (ran 2)", fb + "cluster:\n  racks: 2.5\n", 4, "cluster.racks", "not a whole number"},
 		{"fractional users", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  users: 7.5\n", 4, "workload.users", "not a whole number"},

@@ -130,6 +130,9 @@ type PolicySpec struct {
 	// them here (poolsAt says where they were written).
 	Pools      yaml.Node `yaml:"pools"`
 	Preemption yaml.Node `yaml:"preemption"`
+	// JobLimits are the cluster's running-job limits
+	// (sched.JobLimits), the pools' as Pools are.
+	JobLimits yaml.Node `yaml:"job_limits"`
 
 	// PoolBy says which pool a job goes to without an allocation file:
 	// "user" (the default: the trace's user, or the user a SWIM trace's

@@ -61,7 +61,9 @@ func (c *Config) PolicyNode(name string) *yaml.Node {
 
 // HasPools reports whether the scenario configures the cluster's pools
 // or preemption, wherever it wrote them.
-func (c *Config) HasPools() bool { return c.Policy.Pools.Kind != 0 || c.Policy.Preemption.Kind != 0 }
+func (c *Config) HasPools() bool {
+	return c.Policy.Pools.Kind != 0 || c.Policy.Preemption.Kind != 0 || c.Policy.JobLimits.Kind != 0
+}
 
 // PoolPath is path with the cluster's pools named where they live
 // (policy.pools, policy.preemption) when it names them under

@@ -394,6 +394,7 @@ var (
 	poolsType   = reflect.TypeOf([]sched.PoolConfig(nil))
 	treeType    = reflect.TypeOf((*sched.ShareTree)(nil)).Elem()
 	preemptType = reflect.TypeOf(sched.PreemptionParams{})
+	limitsType  = reflect.TypeOf(sched.JobLimits{})
 )
 
 // applyAllocations puts the allocation file's pools or queues, its share
@@ -409,7 +410,7 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 	for v.Kind() == reflect.Pointer {
 		v = v.Elem()
 	}
-	var pools, tree, preempt reflect.Value
+	var pools, tree, preempt, limits reflect.Value
 	// The fields may sit in an embedded struct (sw-fair's and nas's
 	// parameters inline the fair policy's).
 	var find func(v reflect.Value)
@@ -426,6 +427,8 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 				tree = f
 			case f.Type() == preemptType:
 				preempt = f
+			case f.Type() == limitsType:
+				limits = f
 			case v.Type().Field(i).Anonymous:
 				find(f)
 			}
@@ -442,6 +445,12 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 	a := in.alloc
 	pcs := allocationPools(a, t)
 	pools.Set(reflect.ValueOf(pcs))
+	if l := allocationLimits(a); limits.IsValid() && !l.Empty() {
+		if !limits.Interface().(sched.JobLimits).Empty() {
+			return fmt.Errorf("policy.allocations: set either the allocation file's running-job limits or the scenario's (policy.job_limits), not both")
+		}
+		limits.Set(reflect.ValueOf(l))
+	}
 	if a.Kind == allocations.YARN && tree.IsValid() {
 		tree.Set(reflect.ValueOf(a.Tree(allocations.Units{TaskMemoryMB: allocations.DefaultTaskMemoryMB})))
 	}
@@ -455,6 +464,33 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 		}
 	}
 	return nil
+}
+
+// allocationLimits are an allocation file's running-job limits. Hadoop 1:
+// each pool's <maxRunningJobs>, else <poolMaxJobsDefault> (FairScheduler's
+// updateRunnability). YARN: each queue's <maxRunningApps>, else
+// <queueMaxAppsDefault>, for every queue up to and including root
+// (MaxRunningAppsEnforcer.canAppBeRunnable asks getQueueMaxApps of the
+// job's queue and each parent). A limit of 0 is read as none, with the
+// reader's warning.
+func allocationLimits(a *allocations.Config) sched.JobLimits {
+	l := sched.JobLimits{Pools: map[string]int{}, PoolDefault: a.PoolMaxJobsDefault}
+	queues := a.Queues
+	if a.Kind == allocations.YARN {
+		queues = append([]*allocations.Queue{a.Root}, queues...)
+	}
+	for _, q := range queues {
+		switch {
+		case q.MaxRunning > 0:
+			l.Pools[q.Name] = q.MaxRunning
+		case a.Kind == allocations.YARN && a.PoolMaxJobsDefault > 0:
+			l.Pools[q.Name] = a.PoolMaxJobsDefault
+		}
+	}
+	if len(l.Pools) == 0 {
+		l.Pools = nil
+	}
+	return l
 }
 
 // allocationPools are the leaf pools or queues of an allocation file as

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/sched/allocations"
 )
 
 // writeScenario writes a scenario beside examples/hadoop's files, so that
@@ -162,6 +164,52 @@ func TestAllocationsPlaceJobsAndShowInSummary(t *testing.T) {
 	}
 	if q := a.Queues[1]; q.Name != "etl" || q.Path != "prod.etl" || q.Weight != 3 || q.MinShare != "4096 mb, 4 vcores" {
 		t.Errorf("queue %+v; want etl (prod.etl), weight 3, min share as written", q)
+	}
+}
+
+// TestAllocationLimits pins the running-job limits read from an
+// allocation file: Hadoop 1's per pool and poolMaxJobsDefault for the
+// rest; YARN's per queue, with queueMaxAppsDefault for every queue
+// without its own, parents and root included, as canAppBeRunnable asks
+// getQueueMaxApps of each.
+func TestAllocationLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		want       sched.JobLimits
+	}{
+		{"hadoop 1", `<allocations><pool name="a"><maxRunningJobs>2</maxRunningJobs></pool><pool name="b"/><poolMaxJobsDefault>5</poolMaxJobsDefault></allocations>`,
+			sched.JobLimits{Pools: map[string]int{"a": 2}, PoolDefault: 5}},
+		{"hadoop 1 without limits", `<allocations><pool name="a"/></allocations>`, sched.JobLimits{}},
+		{"yarn", `<allocations><queue name="prod"><maxRunningApps>4</maxRunningApps><queue name="etl"><maxRunningApps>1</maxRunningApps></queue><queue name="adhoc"/></queue></allocations>`,
+			sched.JobLimits{Pools: map[string]int{"prod": 4, "prod.etl": 1}}},
+		{"yarn default", `<allocations><queue name="prod"><queue name="etl"><maxRunningApps>1</maxRunningApps></queue></queue><queueMaxAppsDefault>3</queueMaxAppsDefault></allocations>`,
+			sched.JobLimits{Pools: map[string]int{"root": 3, "prod": 3, "prod.etl": 1}, PoolDefault: 3}},
+		{"yarn zero", `<allocations><queue name="prod"><maxRunningApps>0</maxRunningApps></queue></allocations>`, sched.JobLimits{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := allocationLimits(a); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("limits %+v; want %+v", got, tc.want)
+			}
+			if zero := strings.Contains(strings.Join(a.Warnings, "\n"), "0 would keep the jobs of"); zero != (tc.name == "yarn zero") {
+				t.Errorf("warnings %q: a limit of 0, and only that, is named", a.Warnings)
+			}
+		})
+	}
+	// The file's limits reach the run: queue dev takes one job at a time.
+	dir := t.TempDir()
+	testfile.Write(t, filepath.Join(dir, "a.xml"), `<allocations><queue name="dev"><maxRunningApps>1</maxRunningApps></queue><queuePlacementPolicy><rule name="default" queue="dev"/></queuePlacementPolicy></allocations>`)
+	c := writeScenario(t, "cluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 200}\npolicy: {name: fair, allocations: "+filepath.Join(dir, "a.xml")+"}\n")
+	res := mustRun(t, c, nil)
+	lim, _ := res.Summary.Config.(Effective).Policy.Params["job_limits"].(map[string]any)
+	if lim == nil || !reflect.DeepEqual(lim["pools"], map[string]int{"dev": 1}) {
+		t.Errorf("the run's job_limits %v; want dev's 1", lim)
+	}
+	if res.Summary.TimeBreakdown.HeldByS[sched.HoldJobLimit] <= 0 {
+		t.Errorf("held by %v; want time held by %s: every job goes to dev, one at a time", res.Summary.TimeBreakdown.HeldByS, sched.HoldJobLimit)
 	}
 }
 

@@ -40,7 +40,7 @@ func (c *Config) poolJobs(jobs []workload.Job) error {
 // poolKeys are the fair order's parameters that configure the cluster's
 // pools rather than a policy: Parse moves them from policy.params to
 // policy, so that they apply under every policy (PolicySpec.Pools).
-var poolKeys = []string{"pools", "preemption"}
+var poolKeys = []string{"pools", "preemption", "job_limits"}
 
 // liftPools moves pools and preemption written under params to the
 // spec's own fields, and refuses them written in both places.
@@ -77,6 +77,8 @@ func (p *PolicySpec) poolField(key string) *yaml.Node {
 		return &p.Pools
 	case "preemption":
 		return &p.Preemption
+	case "job_limits":
+		return &p.JobLimits
 	}
 	return nil
 }
@@ -86,7 +88,7 @@ func (p *PolicySpec) poolField(key string) *yaml.Node {
 func (c *Config) poolSettings() (sched.PoolSettings, error) {
 	var s sched.PoolSettings
 	p := &c.Policy
-	if p.Pools.Kind == 0 && p.Preemption.Kind == 0 {
+	if p.Pools.Kind == 0 && p.Preemption.Kind == 0 && p.JobLimits.Kind == 0 {
 		return s, nil
 	}
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: p.Pools.Line}
@@ -96,7 +98,7 @@ func (c *Config) poolSettings() (sched.PoolSettings, error) {
 		}
 	}
 	if m.Line == 0 {
-		m.Line = p.Preemption.Line
+		m.Line = max(p.Preemption.Line, p.JobLimits.Line)
 	}
 	at := p.poolsAt
 	if at == "" {
@@ -109,6 +111,11 @@ func (c *Config) poolSettings() (sched.PoolSettings, error) {
 			return s, fmt.Errorf("line %d: %s.%s: %s", pe.line, at, pe.path, pe.msg)
 		}
 		return s, err
+	}
+	// Checked here as well as by the policy, so that the error is in the
+	// scenario's words, at the section's line, under every policy.
+	if err := s.Limits.Validate(); err != nil {
+		return s, fmt.Errorf("line %d: %s.%v", p.JobLimits.Line, at, err)
 	}
 	return s, nil
 }
@@ -137,6 +144,9 @@ func noPoolsNote(policy string, s sched.PoolSettings) string {
 	if s.Preemption.Enabled {
 		what = append(what, "preemption")
 	}
+	if !s.Limits.Empty() {
+		what = append(what, "running-job limits")
+	}
 	if len(what) == 0 {
 		what = append(what, "preemption settings")
 	}
@@ -147,20 +157,37 @@ func noPoolsNote(policy string, s sched.PoolSettings) string {
 // pool named for a trace's queue while jobs go to pools by user, say,
 // would otherwise run as if it were not there.
 func (c *Config) checkPoolsReached(s sched.PoolSettings, jobs []workload.Job) error {
-	if len(s.Pools) == 0 {
+	if len(s.Pools) == 0 && len(s.Limits.Pools) == 0 {
 		return nil
 	}
 	reached := map[string]bool{}
 	for i := range jobs {
 		reached[jobs[i].Pool] = true
 	}
+	at := c.Policy.poolsAt
+	if at == "" {
+		at = "policy"
+	}
+	// A running-job limit names a pool or a queue above pools: some job
+	// must go to one at or below it, or the limit is a typo that limits
+	// nothing.
+	names := make([]string, 0, len(s.Limits.Pools))
+	for name := range s.Limits.Pools {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		under := name == "root" || reached[name]
+		for p := range reached {
+			under = under || strings.HasPrefix(p, name+".")
+		}
+		if !under {
+			return fmt.Errorf("%s.job_limits.pools.%s: no job goes to pool %q or a queue below it: jobs go to %s", at, name, name, poolRange(reached))
+		}
+	}
 	for i, pc := range s.Pools {
 		if reached[pc.Name] {
 			continue
-		}
-		at := c.Policy.poolsAt
-		if at == "" {
-			at = "policy"
 		}
 		by := "one pool a user"
 		switch {

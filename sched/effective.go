@@ -25,8 +25,18 @@ func (p FairParams) Effective() map[string]any {
 			"min_share": pc.MinShare, "weight": w, "mode": mode}
 	}
 	pr := p.Preemption.withDefaults()
-	return map[string]any{"pools": pools, "preemption": map[string]any{
+	m := map[string]any{"pools": pools, "preemption": map[string]any{
 		"enabled": pr.Enabled, "min_share_timeout_s": pr.MinShareTimeoutS, "fair_share_timeout_s": pr.FairShareTimeoutS}}
+	if !p.Limits.Empty() {
+		// Only where set, so that a run without limits records what it
+		// always has.
+		lim := map[string]any{"pools": p.Limits.Pools}
+		if p.Limits.PoolDefault > 0 {
+			lim["pool_default"] = p.Limits.PoolDefault
+		}
+		m["job_limits"] = lim
+	}
+	return m
 }
 
 // Effective returns delay scheduling's waits and IO-rate biasing.

@@ -36,6 +36,9 @@ type FairParams struct {
 	Pools []PoolConfig `yaml:"pools"`
 	// Preemption configures task killing (section 3.2); off by default.
 	Preemption PreemptionParams `yaml:"preemption"`
+	// Limits caps the jobs that run at once, per pool and per queue above
+	// pools (JobLimits); none by default.
+	Limits JobLimits `yaml:"job_limits"`
 	// Tree, when set, divides slots among the pools as leaves of a queue
 	// tree (a YARN allocation file's), level by level, instead of among
 	// the pools as peers. It is set by code, never by a scenario's params.
@@ -52,6 +55,9 @@ type ShareTree interface {
 // Validate reports the first bad pool setting.
 func (p FairParams) Validate() error {
 	if err := p.Preemption.validate(); err != nil {
+		return err
+	}
+	if err := p.Limits.Validate(); err != nil {
 		return err
 	}
 	seen := map[string]bool{}
@@ -145,6 +151,9 @@ type FairOrder struct {
 	out []ShareRequest
 	// some is yieldSome's key buffer, nil while a call holds it.
 	some []jobKey
+	// admit keeps jobs past the running-job limits out of the pools; nil
+	// without limits.
+	admit *admission
 }
 
 // seqMemo is the whole candidate sequence for one slot kind, kept when a
@@ -300,7 +309,7 @@ func NewFairOrder(p FairParams) (*FairOrder, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	f := &FairOrder{preempt: p.Preemption.withDefaults(), tree: p.Tree, cfg: map[string]PoolConfig{}, pools: map[string]*pool{}}
+	f := &FairOrder{preempt: p.Preemption.withDefaults(), tree: p.Tree, cfg: map[string]PoolConfig{}, pools: map[string]*pool{}, admit: newAdmission(p.Limits)}
 	for _, pc := range p.Pools {
 		f.cfg[pc.Name] = pc
 	}
@@ -318,8 +327,21 @@ func NewFair(p FairParams) (Policy, error) {
 	return Compose("fair", o, LocalityFirst{}), nil
 }
 
-// JobAdded puts the job in its pool, creating the pool on first use.
+// JobAdded puts the job in its pool, creating the pool on first use, or,
+// past a running-job limit, keeps it waiting (JobLimits).
 func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
+	if f.admit != nil && !f.admit.arrive(j) {
+		f.version++
+		return
+	}
+	f.add(j)
+}
+
+// held reports whether j waits past a running-job limit: it is in no
+// pool, and the order has nothing to count for it.
+func (f *FairOrder) held(j *Job) bool { return f.admit != nil && f.admit.isHeld(j) }
+
+func (f *FairOrder) add(j *Job) {
 	p := f.pools[j.Pool]
 	if p == nil {
 		cfg, ok := f.cfg[j.Pool]
@@ -347,8 +369,26 @@ func (f *FairOrder) JobAdded(_ Cluster, j *Job) {
 	f.version++
 }
 
-// JobRemoved drops the job, and its pool from the active set when empty.
+// JobRemoved drops the job, and its pool from the active set when empty;
+// jobs waiting past a running-job limit it frees come in.
 func (f *FairOrder) JobRemoved(_ Cluster, j *Job) {
+	if f.admit == nil {
+		f.remove(j)
+		return
+	}
+	wasHeld := f.held(j)
+	in := f.admit.leave(j)
+	if wasHeld {
+		f.version++
+		return
+	}
+	f.remove(j)
+	for _, w := range in {
+		f.add(w)
+	}
+}
+
+func (f *FairOrder) remove(j *Job) {
 	p := f.pools[j.Pool]
 	if p == nil {
 		return
@@ -389,7 +429,7 @@ func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _
 // MapOutputsLost marks the job's pool: maps that had finished are pending
 // again, so its demand grew without a task event.
 func (f *FairOrder) MapOutputsLost(_ Cluster, j *Job, _ cluster.NodeID, _ int) {
-	if p := f.pools[j.Pool]; p != nil {
+	if p := f.pools[j.Pool]; p != nil && !f.held(j) {
 		f.touch(p, j)
 	}
 	f.version++
@@ -397,7 +437,7 @@ func (f *FairOrder) MapOutputsLost(_ Cluster, j *Job, _ cluster.NodeID, _ int) {
 
 // ReducesEnabled marks the job's pool: its reduce demand grew.
 func (f *FairOrder) ReducesEnabled(_ Cluster, j *Job) {
-	if p := f.pools[j.Pool]; p != nil {
+	if p := f.pools[j.Pool]; p != nil && !f.held(j) {
 		f.touch(p, j)
 	}
 	f.version++

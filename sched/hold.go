@@ -44,7 +44,16 @@ const (
 	HoldSWReduce     = "sw-shuffle-defer" // ShuffleWatcher's NASS/SARP defer shuffles (sections 4.1, 4.3)
 	HoldTD           = "td-status"        // TD admits by job status (Algorithms 1-3)
 	HoldResourcesFit = "no-fit"           // no waiting task fits the node's free cores and memory
+	HoldJobLimit     = "job-limit"        // jobs wait past a running-job limit (maxRunningJobs, maxRunningApps)
 )
+
+// HoldRule names the running-job limits while jobs wait past one.
+func (f *FairOrder) HoldRule(Offer, TaskKind) string {
+	if f.admit != nil && len(f.admit.pools) > 0 {
+		return HoldJobLimit
+	}
+	return ""
+}
 
 // HoldRule names delay scheduling's locality wait for maps.
 func (p *DelayPlacer) HoldRule(_ Offer, k TaskKind) string {

@@ -13,11 +13,13 @@ import (
 type PoolSettings struct {
 	Pools      []PoolConfig     `yaml:"pools"`
 	Preemption PreemptionParams `yaml:"preemption"`
+	Limits     JobLimits        `yaml:"job_limits"`
 }
 
-// Empty reports whether s configures nothing: no pool and no preemption.
+// Empty reports whether s configures nothing: no pool, no preemption and
+// no running-job limit.
 func (s PoolSettings) Empty() bool {
-	return len(s.Pools) == 0 && s.Preemption == (PreemptionParams{})
+	return len(s.Pools) == 0 && s.Preemption == (PreemptionParams{}) && s.Limits.Empty()
 }
 
 // PoolTaker is a policy's parameter struct that takes the cluster's pools.
@@ -31,10 +33,10 @@ type PoolTaker interface {
 // UsePools gives the fair order the cluster's pools and preemption, all of
 // which it applies (Fair Scheduler paper, section 3).
 func (p *FairParams) UsePools(s PoolSettings) ([]string, error) {
-	if len(p.Pools) > 0 || p.Preemption != (PreemptionParams{}) {
+	if len(p.Pools) > 0 || p.Preemption != (PreemptionParams{}) || !p.Limits.Empty() {
 		return nil, fmt.Errorf("pools: given both as the cluster's pools and in the policy's own parameters; give them once")
 	}
-	p.Pools, p.Preemption = s.Pools, s.Preemption
+	p.Pools, p.Preemption, p.Limits = s.Pools, s.Preemption, s.Limits
 	return nil, nil
 }
 
@@ -69,6 +71,9 @@ func (p *DRFParams) UsePools(s PoolSettings) ([]string, error) {
 	}
 	if s.Preemption.Enabled {
 		notes = append(notes, "drf does not preempt: preemption does not apply")
+	}
+	if !s.Limits.Empty() {
+		notes = append(notes, "drf has no running-job limits: job_limits do not apply")
 	}
 	return notes, nil
 }

@@ -266,6 +266,9 @@ func clusterOf(c *scenario.Config, profile string) advise.Cluster {
 	if c.Policy.Preemption.Kind != 0 {
 		_ = c.Policy.Preemption.Decode(&out.Pools.Preemption)
 	}
+	if c.Policy.JobLimits.Kind != 0 {
+		_ = c.Policy.JobLimits.Decode(&out.Pools.Limits)
+	}
 	return out
 }
 

@@ -313,7 +313,7 @@ func (c *Config) top(e *elem) error {
 		c.notModelled(e, "a running-job limit per user")
 	case "poolMaxJobsDefault", "queueMaxAppsDefault":
 		c.PoolMaxJobsDefault, err = c.intVal(e)
-		c.notModelled(e, "a running-job limit per queue")
+		c.zeroLimit(e, c.PoolMaxJobsDefault, "every queue without its own")
 	case "fairSharePreemptionTimeout", "defaultFairSharePreemptionTimeout":
 		c.FairSharePreemptionTimeoutS, err = c.secondsVal(e)
 	case "defaultMinSharePreemptionTimeout":
@@ -333,6 +333,15 @@ func (c *Config) top(e *elem) error {
 		c.notModelled(e, "")
 	}
 	return err
+}
+
+// zeroLimit warns of a running-job limit of 0: the Fair Scheduler then
+// runs none of the queue's jobs, which a run that must finish its jobs
+// cannot model, so the limit is read as none.
+func (c *Config) zeroLimit(e *elem, v int, what string) {
+	if v == 0 {
+		c.warnf(e.line, "<%s> 0 would keep the jobs of %s from running; read as no limit", e.name, what)
+	}
 }
 
 // notModelled warns that element e is read (or ignored) but not modelled.
@@ -453,7 +462,7 @@ func (c *Config) queueSetting(q *Queue, k *elem) error {
 		c.notModelled(k, "a cap on the pool's running reduces")
 	case k.name == "maxRunningJobs" || (yarn && k.name == "maxRunningApps"):
 		q.MaxRunning, err = c.intVal(k)
-		c.notModelled(k, "a running-job limit of queue "+q.Name)
+		c.zeroLimit(k, q.MaxRunning, "queue "+q.Name)
 	case h1 && k.name == "schedulingMode", yarn && k.name == "schedulingPolicy":
 		q.Mode, err = c.mode(k)
 		if q.Mode == "drf" {

@@ -1,0 +1,103 @@
+package sched_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mrsched/mrsched/sched"
+)
+
+// TestJobLimitsAdmit pins which jobs the fair order offers slots to under
+// running-job limits, step by step, as YARN's MaxRunningAppsEnforcer lets
+// them in: a job past a limit over its pool waits, and the jobs waiting
+// under a limit a departure frees come in by arrival, each as soon as
+// every limit over it has room.
+func TestJobLimitsAdmit(t *testing.T) {
+	type step struct {
+		add    string // a pool: submit a job there; "" with remove
+		remove int    // with add "": the job (by index) that ends
+		offer  []int  // the jobs the order then offers a map slot to
+	}
+	for _, tc := range []struct {
+		name   string
+		limits sched.JobLimits
+		steps  []step
+		why    string
+	}{
+		{"a pool's limit", sched.JobLimits{Pools: map[string]int{"p": 1}}, []step{
+			{add: "p", offer: []int{0}}, {add: "p", offer: []int{0}}, {add: "q", offer: []int{0, 2}}, {remove: 0, offer: []int{1, 2}},
+		}, "the second job of p waits for the first; q has no limit"},
+		{"the default and a pool's own", sched.JobLimits{Pools: map[string]int{"p": 2}, PoolDefault: 1}, []step{
+			{add: "p"}, {add: "p"}, {add: "p"}, {add: "q"}, {add: "q", offer: []int{0, 1, 3}},
+		}, "p takes 2, its own limit; q takes 1, the default"},
+		{"a parent queue's limit", sched.JobLimits{Pools: map[string]int{"prod": 2}}, []step{
+			{add: "prod.etl"}, {add: "prod.adhoc"}, {add: "prod.etl"}, {add: "dev", offer: []int{0, 1, 3}}, {remove: 1, offer: []int{0, 2, 3}},
+		}, "prod's limit counts the jobs of every queue below it"},
+		{"root's limit", sched.JobLimits{Pools: map[string]int{"root": 2}}, []step{
+			{add: "a"}, {add: "b"}, {add: "c", offer: []int{0, 1}}, {remove: 0, offer: []int{1, 2}},
+		}, "root counts every job"},
+		{"arrival order under a shared limit", sched.JobLimits{Pools: map[string]int{"prod": 1}}, []step{
+			{add: "prod.b"}, {add: "prod.a"}, {add: "prod.b", offer: []int{0}}, {remove: 0, offer: []int{1}}, {remove: 1, offer: []int{2}},
+		}, "the earliest waiting job goes in first, whatever its pool's name"},
+		{"a job that fits passes those waiting", sched.JobLimits{Pools: map[string]int{"p": 1}}, []step{
+			{add: "p"}, {add: "p"}, {add: "q", offer: []int{0, 2}},
+		}, "no limit over q is full: it need not wait behind p's job"},
+		{"a waiting job that leaves", sched.JobLimits{Pools: map[string]int{"p": 1}}, []step{
+			{add: "p"}, {add: "p"}, {remove: 1, offer: []int{0}}, {remove: 0, offer: []int{}}, {add: "p", offer: []int{2}},
+		}, "a job that ends while waiting frees nothing, and is not let in"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newFairEnv(t, sched.FairParams{Limits: tc.limits}, 100, 100, 0)
+			var jobs []*sched.Job
+			for i, s := range tc.steps {
+				if s.add != "" {
+					jobs = append(jobs, e.add(s.add, 4, 1))
+				} else {
+					e.remove(jobs[s.remove])
+				}
+				if s.offer == nil {
+					continue
+				}
+				got := collect(e.f.Candidates(e.c, sched.MapSlot))
+				slices.Sort(got)
+				if !slices.Equal(got, s.offer) {
+					t.Errorf("after step %d: offers to jobs %v; want %v: %s", i, got, s.offer, tc.why)
+				}
+			}
+		})
+	}
+}
+
+// TestJobLimitsNameTheHold: while jobs wait past a limit, the fair order
+// names the limit as the rule that holds free slots.
+func TestJobLimitsNameTheHold(t *testing.T) {
+	e := newFairEnv(t, sched.FairParams{Limits: sched.JobLimits{PoolDefault: 1}}, 100, 100, 0)
+	a := e.add("p", 4, 1)
+	if r := e.f.HoldRule(sched.Offer{}, sched.MapTask); r != "" {
+		t.Errorf("rule %q with nothing waiting; want none", r)
+	}
+	e.add("p", 4, 1)
+	if r := e.f.HoldRule(sched.Offer{}, sched.MapTask); r != sched.HoldJobLimit {
+		t.Errorf("rule %q with a job waiting; want %q", r, sched.HoldJobLimit)
+	}
+	e.remove(a)
+	if r := e.f.HoldRule(sched.Offer{}, sched.MapTask); r != "" {
+		t.Errorf("rule %q once the waiting job is in; want none", r)
+	}
+}
+
+func TestJobLimitsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		limits sched.JobLimits
+		want   string
+	}{
+		{sched.JobLimits{Pools: map[string]int{"b": 1, "a": 0}}, "job_limits.pools.a: want at least 1"},
+		{sched.JobLimits{PoolDefault: -1}, "job_limits.pool_default: want at least 1"},
+	} {
+		_, err := sched.NewFairOrder(sched.FairParams{Limits: tc.limits})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("limits %+v: error %v; want one saying %q (a limit of 0 would keep jobs out for ever)", tc.limits, err, tc.want)
+		}
+	}
+}
