@@ -105,6 +105,11 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		}
 	}
 	slices.Sort(limitOnly)
+	users := make([]string, 0, len(lim.Users))
+	for u := range lim.Users {
+		users = append(users, u)
+	}
+	slices.Sort(users)
 	if tmin == 0 {
 		tmin = 60
 	}
@@ -170,6 +175,12 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		}
 		if lim.PoolDefault > 0 {
 			add("    <poolMaxJobsDefault>%d</poolMaxJobsDefault>", lim.PoolDefault)
+		}
+		for _, u := range users {
+			add("    <user name=\"%s\"><maxRunningJobs>%d</maxRunningJobs></user>", u, lim.Users[u])
+		}
+		if lim.UserDefault > 0 {
+			add("    <userMaxJobsDefault>%d</userMaxJobsDefault>", lim.UserDefault)
 		}
 		if fifoPools {
 			add("    <defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode>")
@@ -244,6 +255,12 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		if lim.Pools["root"] == 0 {
 			add("    (YARN's queueMaxAppsDefault also caps each parent queue and root, at %d running apps in all, unless they set their own)", lim.PoolDefault)
 		}
+	}
+	for _, u := range users {
+		add("    <user name=\"%s\"><maxRunningApps>%d</maxRunningApps></user>", u, lim.Users[u])
+	}
+	if lim.UserDefault > 0 {
+		add("    <userMaxAppsDefault>%d</userMaxAppsDefault>", lim.UserDefault)
 	}
 	if pre.Enabled {
 		add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(tmin))

@@ -84,11 +84,11 @@ func TestConfigLinesReadBack(t *testing.T) {
 // the allocation files advise prints, and read back as they were: a
 // pool's limit in its element, a limit of a name no pool has in its own,
 // the default as poolMaxJobsDefault (Hadoop 1) and queueMaxAppsDefault
-// (YARN).
+// (YARN), and the users' in <user> elements and the users' default.
 func TestConfigLinesKeepJobLimits(t *testing.T) {
 	cl := Cluster{Nodes: 10, HeartbeatS: 3, Pools: sched.PoolSettings{
 		Pools:  []sched.PoolConfig{{Name: "etl", MinMaps: 2}},
-		Limits: sched.JobLimits{Pools: map[string]int{"etl": 2, "adhoc": 1}, PoolDefault: 4},
+		Limits: sched.JobLimits{Pools: map[string]int{"etl": 2, "adhoc": 1}, PoolDefault: 4, Users: map[string]int{"sam": 3}, UserDefault: 5},
 	}}
 	lines := ConfigLines(Candidate{Policy: "fair"}, cl)
 	var files []string
@@ -118,8 +118,9 @@ func TestConfigLinesKeepJobLimits(t *testing.T) {
 		for _, q := range a.Queues {
 			got[q.Name] = q.MaxRunning
 		}
-		if got["etl"] != 2 || got["adhoc"] != 1 || a.PoolMaxJobsDefault != 4 {
-			t.Errorf("%s file: limits %v, default %d; want etl 2, adhoc 1, default 4:\n%s", a.Kind, got, a.PoolMaxJobsDefault, f)
+		if got["etl"] != 2 || got["adhoc"] != 1 || a.PoolMaxJobsDefault != 4 || a.UserMaxRunning["sam"] != 3 || a.UserMaxJobsDefault != 5 || len(a.Warnings) > 0 {
+			t.Errorf("%s file: limits %v, default %d, users %v, default %d, warnings %q; want etl 2, adhoc 1, default 4, sam 3, default 5, no warning:\n%s",
+				a.Kind, got, a.PoolMaxJobsDefault, a.UserMaxRunning, a.UserMaxJobsDefault, a.Warnings, f)
 		}
 	}
 }

@@ -58,6 +58,8 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 		{"a zero preemption timeout (ran 60 s)", "policy:\n  name: fair\n  params:\n    preemption: {enabled: true, min_share_timeout_s: 0}\nworkload: {trace: FB-2009}\n", 4, "preemption.min_share_timeout_s", "default, 60"},
 		{"a zero default job limit", "policy:\n  name: fair\n  job_limits: {pool_default: 0}\nworkload: {trace: FB-2009}\n", 3, "policy.job_limits.pool_default", "default, no limit"},
 		{"a zero pool job limit", "policy:\n  name: fair\n  job_limits:\n    pools: {user0: 0}\nworkload: {trace: FB-2009}\n", 4, "policy.job_limits.pools.user0", "at least 1"},
+		{"a job limit on a user without jobs", "policy:\n  name: fair\n  job_limits:\n    users: {alice: 2}\nworkload: {trace: FB-2009}\n", 4, "policy.job_limits.users.alice", "no job is user \"alice\"'s"},
+		{"a zero user job limit", "policy:\n  name: fair\n  job_limits:\n    users: {user0: 0}\nworkload: {trace: FB-2009}\n", 4, "policy.job_limits.users.user0", "at least 1"},
 		{"a job limit on a pool no job goes to", "policy:\n  name: fair\n  job_limits:\n    pools: {usr0: 2}\nworkload: {trace: FB-2009}\n", 4, "policy.job_limits.pools.usr0", "no job goes to pool \"usr0\" or a queue below it"},
 		// Fractions and out-of-range numbers.
 		{"fractional racks (ran 2)", fb + "cluster:\n  racks: 2.5\n", 4, "cluster.racks", "not a whole number"},

@@ -466,9 +466,10 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 	return nil
 }
 
-// allocationLimits are an allocation file's running-job limits. Hadoop 1:
-// each pool's <maxRunningJobs>, else <poolMaxJobsDefault> (FairScheduler's
-// updateRunnability). YARN: each queue's <maxRunningApps>, else
+// allocationLimits are an allocation file's running-job limits, of pools
+// and of users. Hadoop 1: each pool's <maxRunningJobs>, else
+// <poolMaxJobsDefault> (FairScheduler's updateRunnability). YARN: each
+// queue's <maxRunningApps>, else
 // <queueMaxAppsDefault>, for every queue up to and including root
 // (MaxRunningAppsEnforcer.canAppBeRunnable asks getQueueMaxApps of the
 // job's queue and each parent). A limit of 0 is read as none, with the
@@ -489,6 +490,17 @@ func allocationLimits(a *allocations.Config) sched.JobLimits {
 	}
 	if len(l.Pools) == 0 {
 		l.Pools = nil
+	}
+	// Users: <user name><maxRunningJobs> (Hadoop 1) or <maxRunningApps>
+	// (YARN), else userMaxJobsDefault or userMaxAppsDefault.
+	l.UserDefault = a.UserMaxJobsDefault
+	for name, n := range a.UserMaxRunning {
+		if n > 0 {
+			if l.Users == nil {
+				l.Users = map[string]int{}
+			}
+			l.Users[name] = n
+		}
 	}
 	return l
 }

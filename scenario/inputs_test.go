@@ -185,6 +185,11 @@ func TestAllocationLimits(t *testing.T) {
 		{"yarn default", `<allocations><queue name="prod"><queue name="etl"><maxRunningApps>1</maxRunningApps></queue></queue><queueMaxAppsDefault>3</queueMaxAppsDefault></allocations>`,
 			sched.JobLimits{Pools: map[string]int{"root": 3, "prod": 3, "prod.etl": 1}, PoolDefault: 3}},
 		{"yarn zero", `<allocations><queue name="prod"><maxRunningApps>0</maxRunningApps></queue></allocations>`, sched.JobLimits{}},
+		{"hadoop 1 users", `<allocations><pool name="a"/><user name="sam"><maxRunningJobs>2</maxRunningJobs></user><userMaxJobsDefault>4</userMaxJobsDefault></allocations>`,
+			sched.JobLimits{Users: map[string]int{"sam": 2}, UserDefault: 4}},
+		{"yarn users", `<allocations><queue name="a"/><user name="sam"><maxRunningApps>2</maxRunningApps></user><user name="kim"><maxRunningJobs>9</maxRunningJobs></user><userMaxAppsDefault>4</userMaxAppsDefault></allocations>`,
+			sched.JobLimits{Users: map[string]int{"sam": 2}, UserDefault: 4}},
+		{"hadoop 1's defaults in a yarn file", `<allocations><queue name="a"/><poolMaxJobsDefault>3</poolMaxJobsDefault><userMaxJobsDefault>3</userMaxJobsDefault></allocations>`, sched.JobLimits{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")

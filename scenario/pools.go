@@ -157,12 +157,13 @@ func noPoolsNote(policy string, s sched.PoolSettings) string {
 // pool named for a trace's queue while jobs go to pools by user, say,
 // would otherwise run as if it were not there.
 func (c *Config) checkPoolsReached(s sched.PoolSettings, jobs []workload.Job) error {
-	if len(s.Pools) == 0 && len(s.Limits.Pools) == 0 {
+	if len(s.Pools) == 0 && len(s.Limits.Pools) == 0 && len(s.Limits.Users) == 0 {
 		return nil
 	}
-	reached := map[string]bool{}
+	reached, users := map[string]bool{}, map[string]bool{}
 	for i := range jobs {
 		reached[jobs[i].Pool] = true
+		users[jobs[i].Owner()] = true
 	}
 	at := c.Policy.poolsAt
 	if at == "" {
@@ -185,6 +186,16 @@ func (c *Config) checkPoolsReached(s sched.PoolSettings, jobs []workload.Job) er
 			return fmt.Errorf("%s.job_limits.pools.%s: no job goes to pool %q or a queue below it: jobs go to %s", at, name, name, poolRange(reached))
 		}
 	}
+	names = names[:0]
+	for name := range s.Limits.Users {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if !users[name] {
+			return fmt.Errorf("%s.job_limits.users.%s: no job is user %q's: the jobs' users are %s", at, name, name, nameRange(users, "users"))
+		}
+	}
 	for i, pc := range s.Pools {
 		if reached[pc.Name] {
 			continue
@@ -203,16 +214,20 @@ func (c *Config) checkPoolsReached(s sched.PoolSettings, jobs []workload.Job) er
 
 // poolRange names the pools jobs reach, in order, shortened when long:
 // "user0, user1, ..., user29 (30 pools)".
-func poolRange(reached map[string]bool) string {
-	names := make([]string, 0, len(reached))
-	for n := range reached {
+func poolRange(reached map[string]bool) string { return nameRange(reached, "pools") }
+
+// nameRange lists the names of set in order, shortened when long, the
+// count naming them as what.
+func nameRange(set map[string]bool, what string) string {
+	names := make([]string, 0, len(set))
+	for n := range set {
 		names = append(names, n)
 	}
 	slices.SortFunc(names, comparePoolNames)
 	if len(names) <= 6 {
 		return strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("%s, %s, %s, ..., %s (%d pools)", names[0], names[1], names[2], names[len(names)-1], len(names))
+	return fmt.Sprintf("%s, %s, %s, ..., %s (%d %s)", names[0], names[1], names[2], names[len(names)-1], len(names), what)
 }
 
 // comparePoolNames orders "user2" before "user10".

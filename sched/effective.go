@@ -30,9 +30,16 @@ func (p FairParams) Effective() map[string]any {
 	if !p.Limits.Empty() {
 		// Only where set, so that a run without limits records what it
 		// always has.
-		lim := map[string]any{"pools": p.Limits.Pools}
-		if p.Limits.PoolDefault > 0 {
-			lim["pool_default"] = p.Limits.PoolDefault
+		lim := map[string]any{}
+		for k, v := range map[string]map[string]int{"pools": p.Limits.Pools, "users": p.Limits.Users} {
+			if len(v) > 0 {
+				lim[k] = v
+			}
+		}
+		for k, v := range map[string]int{"pool_default": p.Limits.PoolDefault, "user_default": p.Limits.UserDefault} {
+			if v > 0 {
+				lim[k] = v
+			}
 		}
 		m["job_limits"] = lim
 	}

@@ -49,7 +49,7 @@ const (
 
 // HoldRule names the running-job limits while jobs wait past one.
 func (f *FairOrder) HoldRule(Offer, TaskKind) string {
-	if f.admit != nil && len(f.admit.pools) > 0 {
+	if f.admit != nil && len(f.admit.classes) > 0 {
 		return HoldJobLimit
 	}
 	return ""

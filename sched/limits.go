@@ -7,10 +7,11 @@ import (
 )
 
 // JobLimits are the Fair Scheduler's running-job limits: the most jobs of
-// a pool, or of the pools below a queue, that run at once (Hadoop 1's
-// <maxRunningJobs> and <poolMaxJobsDefault>; YARN's <maxRunningApps> and
-// <queueMaxAppsDefault>). A job that arrives past a limit waits, holding
-// no share and offered no slot, until a job under the same limit ends;
+// a pool, of the pools below a queue, or of a user, that run at once
+// (Hadoop 1's <maxRunningJobs>, <poolMaxJobsDefault> and
+// <userMaxJobsDefault>; YARN's <maxRunningApps>, <queueMaxAppsDefault> and
+// <userMaxAppsDefault>). A job that arrives past a limit waits, holding no
+// share and offered no slot, until a job under the same limit ends;
 // waiting jobs are let in in the order they arrived, each as soon as every
 // limit over it has room, and once in a job stays in: YARN's
 // MaxRunningAppsEnforcer. Hadoop 1 recomputes which jobs may run at every
@@ -24,95 +25,148 @@ type JobLimits struct {
 	Pools map[string]int `yaml:"pools"`
 	// PoolDefault caps each pool that Pools does not name.
 	PoolDefault int `yaml:"pool_default" zero:"no limit"`
+	// Users caps the running jobs of a user, by the name a trace records
+	// (user0, user1, ... for SWIM traces and the generator).
+	Users map[string]int `yaml:"users"`
+	// UserDefault caps each user that Users does not name.
+	UserDefault int `yaml:"user_default" zero:"no limit"`
 }
 
 // Empty reports whether l limits nothing.
-func (l JobLimits) Empty() bool { return len(l.Pools) == 0 && l.PoolDefault == 0 }
+func (l JobLimits) Empty() bool {
+	return len(l.Pools) == 0 && l.PoolDefault == 0 && len(l.Users) == 0 && l.UserDefault == 0
+}
 
 // Validate reports the first limit below 1: a limit of 0 would keep its
 // jobs out for ever.
 func (l JobLimits) Validate() error {
-	names := make([]string, 0, len(l.Pools))
-	for name := range l.Pools {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if n := l.Pools[name]; n < 1 {
-			return fmt.Errorf("job_limits.pools.%s: want at least 1 (leave the pool out for no limit), got %d", name, n)
+	for _, m := range []struct {
+		key    string
+		limits map[string]int
+	}{{"pools", l.Pools}, {"users", l.Users}} {
+		names := make([]string, 0, len(m.limits))
+		for name := range m.limits {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if n := m.limits[name]; n < 1 {
+				return fmt.Errorf("job_limits.%s.%s: want at least 1 (leave it out for no limit), got %d", m.key, name, n)
+			}
 		}
 	}
-	if l.PoolDefault < 0 {
-		return fmt.Errorf("job_limits.pool_default: want at least 1 (leave it out for no limit), got %d", l.PoolDefault)
+	for _, d := range []struct {
+		key string
+		n   int
+	}{{"pool_default", l.PoolDefault}, {"user_default", l.UserDefault}} {
+		if d.n < 0 {
+			return fmt.Errorf("job_limits.%s: want at least 1 (leave it out for no limit), got %d", d.key, d.n)
+		}
 	}
 	return nil
 }
 
+// JobUser is the user a job's running-job limits count it under: the
+// name its trace records, else the user its source drew it for (user0,
+// user1, ...).
+func JobUser(j *Job) string {
+	if j.Spec == nil {
+		return ""
+	}
+	return j.Spec.Owner()
+}
+
 // admission keeps jobs out of the fair order past the running-job limits.
-// A pool's jobs share every limit over them, so a pool's waiting jobs are
-// let in from the front; a departure reads only the pools under the
-// limits it frees, whatever the backlog elsewhere.
+// The jobs of one pool and user share every limit over them (a class), so
+// a class's waiting jobs are let in from the front; a departure reads only
+// the classes under the limits it frees, whatever the backlog elsewhere.
 type admission struct {
 	limits JobLimits
-	// running counts the admitted jobs under each limit, by pool name or
-	// queue path; looked up, never iterated.
+	// running counts the admitted jobs under each limit, by scope key
+	// (scopeKeys); looked up, never iterated.
 	running map[string]int
-	// waiting are the jobs kept out, by pool, in arrival order; pools
-	// names the pools with jobs waiting, sorted; held gives each waiting
-	// job its arrival number, next's value when it came.
-	waiting map[string][]*Job
-	pools   []string
+	// waiting are the jobs kept out, by class, in arrival order; classes
+	// lists the classes with jobs waiting, sorted; held gives each
+	// waiting job its arrival number.
+	waiting map[class][]*Job
+	classes []class
 	held    map[*Job]int64
 	next    int64
-	scopes  []string // scratch: a job's limit names
+	keys    []scope // scratch: a class's limits
+}
+
+// class is the pool and user of a job.
+type class struct{ pool, user string }
+
+func compareClasses(a, b class) int {
+	if c := strings.Compare(a.pool, b.pool); c != 0 {
+		return c
+	}
+	return strings.Compare(a.user, b.user)
+}
+
+// scope is one limit over a class, with its key in running.
+type scope struct {
+	key   string
+	limit int
 }
 
 func newAdmission(l JobLimits) *admission {
 	if l.Empty() {
 		return nil
 	}
-	return &admission{limits: l, running: map[string]int{}, waiting: map[string][]*Job{}, held: map[*Job]int64{}}
+	return &admission{limits: l, running: map[string]int{}, waiting: map[class][]*Job{}, held: map[*Job]int64{}}
 }
 
-// scopesOf lists the limits over pool: the pool's own, then each queue
-// above it ("prod.etl": "prod.etl", "prod", "root").
-func (a *admission) scopesOf(pool string) []string {
-	s := append(a.scopes[:0], pool)
-	for i := strings.LastIndexByte(pool, '.'); i > 0; i = strings.LastIndexByte(pool[:i], '.') {
-		s = append(s, pool[:i])
+func classOf(j *Job) class { return class{j.Pool, JobUser(j)} }
+
+// scopes lists the limits over class k: the pool's own, each queue above
+// it ("prod.etl": "prod.etl", "prod", "root"), and the user's; only those
+// with a limit. User keys start with a byte no pool name has.
+func (a *admission) scopes(k class) []scope {
+	s := a.keys[:0]
+	add := func(key string, n int) {
+		if n > 0 {
+			s = append(s, scope{key, n})
+		}
 	}
-	a.scopes = append(s, "root")
-	return a.scopes
+	poolLimit := func(name string) int {
+		if n, ok := a.limits.Pools[name]; ok {
+			return n
+		}
+		if name == k.pool {
+			return a.limits.PoolDefault
+		}
+		return 0
+	}
+	add(k.pool, poolLimit(k.pool))
+	for i := strings.LastIndexByte(k.pool, '.'); i > 0; i = strings.LastIndexByte(k.pool[:i], '.') {
+		add(k.pool[:i], poolLimit(k.pool[:i]))
+	}
+	add("root", poolLimit("root"))
+	if n, ok := a.limits.Users[k.user]; ok {
+		add("\x00"+k.user, n)
+	} else {
+		add("\x00"+k.user, a.limits.UserDefault)
+	}
+	a.keys = s
+	return s
 }
 
-// limit is the cap of scope over a job of pool; 0 for none.
-func (a *admission) limit(scope, pool string) int {
-	if n, ok := a.limits.Pools[scope]; ok {
-		return n
-	}
-	if scope == pool {
-		return a.limits.PoolDefault
-	}
-	return 0
-}
-
-// fits reports whether every limit over a job of pool has room for one
-// more.
-func (a *admission) fits(pool string) bool {
-	for _, s := range a.scopesOf(pool) {
-		if n := a.limit(s, pool); n > 0 && a.running[s] >= n {
+// fits reports whether every limit over class k has room for one more.
+func (a *admission) fits(k class) bool {
+	for _, s := range a.scopes(k) {
+		if a.running[s.key] >= s.limit {
 			return false
 		}
 	}
 	return true
 }
 
-// count adds d to every limit over a job of pool.
-func (a *admission) count(pool string, d int) {
-	for _, s := range a.scopesOf(pool) {
-		if a.limit(s, pool) > 0 {
-			a.running[s] += d
-		}
+// count adds d to every limit over class k.
+func (a *admission) count(k class, d int) {
+	for _, s := range a.scopes(k) {
+		a.running[s.key] += d
 	}
 }
 
@@ -122,80 +176,83 @@ func (a *admission) count(pool string, d int) {
 // no room, which j is not.
 func (a *admission) arrive(j *Job) bool {
 	a.next++
-	if a.fits(j.Pool) {
-		a.count(j.Pool, 1)
+	k := classOf(j)
+	if a.fits(k) {
+		a.count(k, 1)
 		return true
 	}
-	if len(a.waiting[j.Pool]) == 0 {
-		i, _ := slices.BinarySearch(a.pools, j.Pool)
-		a.pools = slices.Insert(a.pools, i, j.Pool)
+	if len(a.waiting[k]) == 0 {
+		i, _ := slices.BinarySearchFunc(a.classes, k, compareClasses)
+		a.classes = slices.Insert(a.classes, i, k)
 	}
-	a.waiting[j.Pool] = append(a.waiting[j.Pool], j)
+	a.waiting[k] = append(a.waiting[k], j)
 	a.held[j] = a.next
 	return false
 }
 
 // leave drops j, which ended, and returns the waiting jobs that now fit,
-// counted in, in arrival order: of the pools under the limits j frees,
+// counted in, in arrival order: of the classes under the limits j frees,
 // the earliest front job that fits goes in, until none does. A waiting
 // job that leaves (one that failed before it ran) is only dropped.
 func (a *admission) leave(j *Job) []*Job {
+	k := classOf(j)
 	if _, ok := a.held[j]; ok {
 		delete(a.held, j)
-		a.drop(j.Pool, slices.Index(a.waiting[j.Pool], j))
+		a.drop(k, slices.Index(a.waiting[k], j))
 		return nil
 	}
-	a.count(j.Pool, -1)
-	if len(a.pools) == 0 {
+	a.count(k, -1)
+	if len(a.classes) == 0 {
 		return nil
 	}
-	// The pools whose jobs the freed limits are over: j's own, and those
-	// below a queue above it that has a limit.
-	var cand []string
-	freed := slices.Clone(a.scopesOf(j.Pool))
-	for _, p := range a.pools {
+	// The classes the freed limits are over: j's pool's and those below
+	// a queue above it that has a limit, and j's user's.
+	freed := slices.Clone(a.scopes(k))
+	var cand []class
+	for _, c := range a.classes {
 		for _, s := range freed {
-			if a.limit(s, j.Pool) > 0 && (p == s || s == "root" || strings.HasPrefix(p, s+".")) {
-				cand = append(cand, p)
+			user, isUser := strings.CutPrefix(s.key, "\x00")
+			if isUser && c.user == user || !isUser && (c.pool == s.key || s.key == "root" || strings.HasPrefix(c.pool, s.key+".")) {
+				cand = append(cand, c)
 				break
 			}
 		}
 	}
 	var in []*Job
 	for len(cand) > 0 {
-		best := -1
-		for i, p := range cand {
-			if best < 0 || a.held[a.waiting[p][0]] < a.held[a.waiting[cand[best]][0]] {
+		best := 0
+		for i, c := range cand {
+			if a.held[a.waiting[c][0]] < a.held[a.waiting[cand[best]][0]] {
 				best = i
 			}
 		}
-		p := cand[best]
-		if !a.fits(p) {
+		c := cand[best]
+		if !a.fits(c) {
 			cand = slices.Delete(cand, best, best+1) // nothing frees room during the loop
 			continue
 		}
-		w := a.waiting[p][0]
-		a.count(p, 1)
+		w := a.waiting[c][0]
+		a.count(c, 1)
 		delete(a.held, w)
 		in = append(in, w)
-		if a.drop(p, 0) {
+		if a.drop(c, 0) {
 			cand = slices.Delete(cand, best, best+1)
 		}
 	}
 	return in
 }
 
-// drop removes the i'th waiting job of pool, and reports whether the pool
-// has none left.
-func (a *admission) drop(pool string, i int) bool {
-	w := slices.Delete(a.waiting[pool], i, i+1)
+// drop removes the i'th waiting job of class k, and reports whether the
+// class has none left.
+func (a *admission) drop(k class, i int) bool {
+	w := slices.Delete(a.waiting[k], i, i+1)
 	if len(w) > 0 {
-		a.waiting[pool] = w
+		a.waiting[k] = w
 		return false
 	}
-	delete(a.waiting, pool)
-	if k, ok := slices.BinarySearch(a.pools, pool); ok {
-		a.pools = slices.Delete(a.pools, k, k+1)
+	delete(a.waiting, k)
+	if at, ok := slices.BinarySearchFunc(a.classes, k, compareClasses); ok {
+		a.classes = slices.Delete(a.classes, at, at+1)
 	}
 	return true
 }

@@ -16,6 +16,7 @@ import (
 func TestJobLimitsAdmit(t *testing.T) {
 	type step struct {
 		add    string // a pool: submit a job there; "" with remove
+		user   string // the job's user; "" for user0
 		remove int    // with add "": the job (by index) that ends
 		offer  []int  // the jobs the order then offers a map slot to
 	}
@@ -46,13 +47,24 @@ func TestJobLimitsAdmit(t *testing.T) {
 		{"a waiting job that leaves", sched.JobLimits{Pools: map[string]int{"p": 1}}, []step{
 			{add: "p"}, {add: "p"}, {remove: 1, offer: []int{0}}, {remove: 0, offer: []int{}}, {add: "p", offer: []int{2}},
 		}, "a job that ends while waiting frees nothing, and is not let in"},
+		{"a user's limit across pools", sched.JobLimits{Users: map[string]int{"alice": 1}}, []step{
+			{add: "p", user: "alice"}, {add: "p", user: "alice"}, {add: "q", user: "alice"}, {add: "p", user: "bob", offer: []int{0, 3}},
+			{remove: 0, offer: []int{1, 3}}, {remove: 1, offer: []int{2, 3}},
+		}, "alice runs one job at a time, in whatever pool; bob has no limit"},
+		{"user and pool limits at once", sched.JobLimits{Pools: map[string]int{"p": 2}, UserDefault: 1}, []step{
+			{add: "p", user: "alice"}, {add: "p", user: "bob"}, {add: "p", user: "carol"}, {add: "p", user: "alice", offer: []int{0, 1}},
+			{remove: 1, offer: []int{0, 2}},
+		}, "bob's end frees a place in p: carol (earlier) takes it; alice's second job still waits on her own limit"},
+		{"the default for users", sched.JobLimits{UserDefault: 1}, []step{
+			{add: "p"}, {add: "q"}, {add: "q", user: "dave", offer: []int{0, 2}},
+		}, "jobs without a traced user count as their drawn user, user0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newFairEnv(t, sched.FairParams{Limits: tc.limits}, 100, 100, 0)
 			var jobs []*sched.Job
 			for i, s := range tc.steps {
 				if s.add != "" {
-					jobs = append(jobs, e.add(s.add, 4, 1))
+					jobs = append(jobs, e.addAs(s.add, s.user))
 				} else {
 					e.remove(jobs[s.remove])
 				}
@@ -67,6 +79,19 @@ func TestJobLimitsAdmit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// addAs submits a job of 4 maps and a reduce to pool for user (its
+// drawn user, user0, when "").
+func (e *fairEnv) addAs(pool, user string) *sched.Job {
+	e.t.Helper()
+	j := newJob(e.t, e.topo, e.next, pool, 4, 1)
+	j.Spec.UserName = user
+	e.next++
+	e.c.jobs = append(e.c.jobs, j)
+	e.c.epoch++
+	e.f.JobAdded(e.c, j)
+	return j
 }
 
 // TestJobLimitsNameTheHold: while jobs wait past a limit, the fair order
@@ -94,6 +119,8 @@ func TestJobLimitsValidate(t *testing.T) {
 	}{
 		{sched.JobLimits{Pools: map[string]int{"b": 1, "a": 0}}, "job_limits.pools.a: want at least 1"},
 		{sched.JobLimits{PoolDefault: -1}, "job_limits.pool_default: want at least 1"},
+		{sched.JobLimits{Users: map[string]int{"alice": 0}}, "job_limits.users.alice: want at least 1"},
+		{sched.JobLimits{UserDefault: -2}, "job_limits.user_default: want at least 1"},
 	} {
 		_, err := sched.NewFairOrder(sched.FairParams{Limits: tc.limits})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

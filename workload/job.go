@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -50,6 +51,15 @@ type Job struct {
 	// Measured is what a trace recorded of the job, task by task; nil for
 	// other sources. A pointer, so that a Job stays comparable.
 	Measured *Measured
+}
+
+// Owner is the user the job runs as: the name its trace records, else
+// the user its source drew it for (user0, user1, ...).
+func (j *Job) Owner() string {
+	if j.UserName != "" {
+		return j.UserName
+	}
+	return "user" + strconv.Itoa(j.User)
 }
 
 // Measured is what a trace recorded of a job's tasks and run: where its

@@ -309,9 +309,15 @@ func (c *Config) top(e *elem) error {
 	case "user":
 		return c.user(e)
 	case "userMaxJobsDefault", "userMaxAppsDefault":
+		if c.otherKinds(e, "userMaxJobsDefault") {
+			return nil
+		}
 		c.UserMaxJobsDefault, err = c.intVal(e)
-		c.notModelled(e, "a running-job limit per user")
+		c.zeroLimit(e, c.UserMaxJobsDefault, "every user without their own")
 	case "poolMaxJobsDefault", "queueMaxAppsDefault":
+		if c.otherKinds(e, "poolMaxJobsDefault") {
+			return nil
+		}
 		c.PoolMaxJobsDefault, err = c.intVal(e)
 		c.zeroLimit(e, c.PoolMaxJobsDefault, "every queue without its own")
 	case "fairSharePreemptionTimeout", "defaultFairSharePreemptionTimeout":
@@ -333,6 +339,17 @@ func (c *Config) top(e *elem) error {
 		c.notModelled(e, "")
 	}
 	return err
+}
+
+// otherKinds reports, with a warning, that element e, read under the name
+// hadoop1Name by Hadoop 1 and under its YARN name by YARN, is in a file of
+// the other kind, whose Fair Scheduler does not read it.
+func (c *Config) otherKinds(e *elem, hadoop1Name string) bool {
+	if (e.name == hadoop1Name) == (c.Kind == Hadoop1) {
+		return false
+	}
+	c.warnf(e.line, "<%s> is not read by the %s Fair Scheduler this file is for; ignored", e.name, c.Kind)
+	return true
 }
 
 // zeroLimit warns of a running-job limit of 0: the Fair Scheduler then
@@ -365,11 +382,12 @@ func (c *Config) user(e *elem) error {
 			if err != nil {
 				return err
 			}
-			c.UserMaxRunning[name] = v
 			if c.Kind == YARN && k.name == "maxRunningJobs" {
-				c.warnf(k.line, "<maxRunningJobs> under <user %s> is Hadoop 1's; YARN's Fair Scheduler reads maxRunningApps", name)
+				c.warnf(k.line, "<maxRunningJobs> under <user %s> is Hadoop 1's; YARN's Fair Scheduler reads maxRunningApps, so the user's limit is the default", name)
+				continue
 			}
-			c.notModelled(k, "a running-job limit of user "+name)
+			c.UserMaxRunning[name] = v
+			c.zeroLimit(k, v, "user "+name)
 		default:
 			c.notModelled(k, "")
 		}
@@ -460,9 +478,11 @@ func (c *Config) queueSetting(q *Queue, k *elem) error {
 	case h1 && k.name == "maxReduces":
 		q.MaxReduces, err = c.intVal(k)
 		c.notModelled(k, "a cap on the pool's running reduces")
-	case k.name == "maxRunningJobs" || (yarn && k.name == "maxRunningApps"):
+	case h1 && k.name == "maxRunningJobs", yarn && k.name == "maxRunningApps":
 		q.MaxRunning, err = c.intVal(k)
 		c.zeroLimit(k, q.MaxRunning, "queue "+q.Name)
+	case yarn && k.name == "maxRunningJobs":
+		c.warnf(k.line, "<maxRunningJobs> is Hadoop 1's; YARN's Fair Scheduler reads maxRunningApps, so queue %s has no running-job limit of its own", q.Name)
 	case h1 && k.name == "schedulingMode", yarn && k.name == "schedulingPolicy":
 		q.Mode, err = c.mode(k)
 		if q.Mode == "drf" {

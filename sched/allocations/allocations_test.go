@@ -54,9 +54,9 @@ func TestHadoop1(t *testing.T) {
 		t.Errorf("top-level settings %+v; want them as written", c)
 	}
 	// Settings the model does not have are named, each at its line.
-	// (A pool's running-job limit and poolMaxJobsDefault are modelled:
-	// the scenario reads them into the fair order's JobLimits.)
-	for _, want := range []string{"h1.xml:6: <maxMaps>", "h1.xml:7: <maxReduces>", "<userMaxJobsDefault>", "sam"} {
+	// (The running-job limits of pools and users are modelled: the
+	// scenario reads them into the fair order's JobLimits.)
+	for _, want := range []string{"h1.xml:6: <maxMaps>", "h1.xml:7: <maxReduces>"} {
 		found := false
 		for _, w := range c.Warnings {
 			found = found || strings.Contains(w, want)
@@ -283,8 +283,8 @@ func TestRealAllocationFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Kind != YARN || len(c.Queues) != 3 || c.Queues[2].Name != "sls_queue_3" || c.Queues[2].Weight != 0.5 ||
-		c.Queues[0].MinResources.MemoryMB != 1024 || c.Queues[0].MinResources.VCores != 1 || c.UserMaxRunning["jenkins"] != 1000 || c.UserMaxJobsDefault != 1000 {
-		t.Errorf("YARN file: %+v; want 3 queues (sls_queue_3 weight 0.5), min 1024 mb 1 vcores, jenkins 1000, userMaxAppsDefault 1000", c)
+		c.Queues[0].MinResources.MemoryMB != 1024 || c.Queues[0].MinResources.VCores != 1 || len(c.UserMaxRunning) != 0 || c.UserMaxJobsDefault != 1000 {
+		t.Errorf("YARN file: %+v; want 3 queues (sls_queue_3 weight 0.5), min 1024 mb 1 vcores, userMaxAppsDefault 1000, and no limit of jenkins's own (YARN reads maxRunningApps under <user>, not the file's maxRunningJobs)", c)
 	}
 	c, err = Load(filepath.Join(dir, "mr1-fair-scheduler.xml"))
 	if err != nil {
