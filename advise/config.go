@@ -16,6 +16,11 @@ type Cluster struct {
 	Nodes      int
 	HeartbeatS float64
 	Pools      sched.PoolSettings
+	// AllocationFile is the operator's allocation file the scenario
+	// reads (policy.allocations), "" for none: the lines then keep it and
+	// say what to set in it, rather than write a new one without its
+	// pools.
+	AllocationFile string
 }
 
 // The scheduler classes of stock Hadoop.
@@ -94,29 +99,14 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		pre.MinShareTimeoutS = num(c.Value("preemption.min_share_timeout_s"), pre.MinShareTimeoutS)
 		pre.FairShareTimeoutS = num(c.Value("preemption.fair_share_timeout_s"), pre.FairShareTimeoutS)
 	}
-	tmin, tfair := num("", pre.MinShareTimeoutS), num("", pre.FairShareTimeoutS)
-	// The running-job limits: those of configured pools go in the pools'
-	// elements, the rest (limitOnly, sorted) in elements of their own.
-	lim := cl.Pools.Limits
-	var limitOnly []string
-	for name := range lim.Pools {
-		if !slices.ContainsFunc(cl.Pools.Pools, func(p sched.PoolConfig) bool { return p.Name == name }) {
-			limitOnly = append(limitOnly, name)
-		}
+	a := allocLines{add: add, cl: cl, pre: pre, setPre: c.Value("preemption.enabled") != "", fifoPools: c.Policy == "fifo-delay"}
+	a.tmin, a.tfair = num("", pre.MinShareTimeoutS), num("", pre.FairShareTimeoutS)
+	if a.tmin == 0 {
+		a.tmin = sched.DefaultMinShareTimeoutS
 	}
-	slices.Sort(limitOnly)
-	users := make([]string, 0, len(lim.Users))
-	for u := range lim.Users {
-		users = append(users, u)
+	if a.tfair == 0 {
+		a.tfair = sched.DefaultFairShareTimeoutS
 	}
-	slices.Sort(users)
-	if tmin == 0 {
-		tmin = 60
-	}
-	if tfair == 0 {
-		tfair = 600
-	}
-	fifoPools := c.Policy == "fifo-delay"
 
 	// Hadoop 1.2.1: the Fair Scheduler contrib module.
 	if c.Policy == "drf" {
@@ -124,7 +114,9 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 	} else {
 		add("Hadoop 1 (mapred-site.xml):")
 		prop("mapred-site.xml", "mapred.jobtracker.taskScheduler", hadoop1Fair)
-		prop("mapred-site.xml", "mapred.fairscheduler.allocation.file", "/etc/hadoop/fair-scheduler.xml")
+		if cl.AllocationFile == "" { // else the cluster names its own already
+			prop("mapred-site.xml", "mapred.fairscheduler.allocation.file", defaultAllocationPath)
+		}
 		prop("mapred-site.xml", "mapred.fairscheduler.preemption", strconv.FormatBool(pre.Enabled))
 		if t1 < 0 {
 			prop("mapred-site.xml", "mapred.fairscheduler.locality.delay", "0")
@@ -136,67 +128,15 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 			}
 		}
 		add("Hadoop 1 (fair-scheduler.xml):")
-		if len(cl.Pools.Pools) == 0 {
-			add("  (no pools configured: a pool a user, as mapred.fairscheduler.poolnameproperty user.name, the default)")
-		}
-		add("  <allocations>")
-		for _, p := range cl.Pools.Pools {
-			var inner []string
-			if p.MinMaps > 0 {
-				inner = append(inner, fmt.Sprintf("<minMaps>%d</minMaps>", p.MinMaps))
-			}
-			if p.MinReduces > 0 {
-				inner = append(inner, fmt.Sprintf("<minReduces>%d</minReduces>", p.MinReduces))
-			}
-			if p.Weight > 0 && p.Weight != 1 {
-				inner = append(inner, "<weight>"+fmtNum(p.Weight)+"</weight>")
-			}
-			mode := p.Mode
-			if fifoPools {
-				mode = "fifo"
-			}
-			if mode != "" {
-				inner = append(inner, "<schedulingMode>"+mode+"</schedulingMode>")
-			}
-			if pre.Enabled && (p.MinMaps > 0 || p.MinReduces > 0) {
-				inner = append(inner, fmt.Sprintf("<minSharePreemptionTimeout>%s</minSharePreemptionTimeout>", fmtNum(tmin)))
-			}
-			if n := lim.Pools[p.Name]; n > 0 {
-				inner = append(inner, fmt.Sprintf("<maxRunningJobs>%d</maxRunningJobs>", n))
-			}
-			add("    <pool name=\"%s\">%s</pool>", p.Name, strings.Join(inner, ""))
-		}
-		for _, name := range limitOnly {
-			if name == "root" || strings.Contains(name, ".") {
-				add("    (Hadoop 1 has no queue %s above pools: its limit of %d running jobs cannot be set)", name, lim.Pools[name])
-				continue
-			}
-			add("    <pool name=\"%s\"><maxRunningJobs>%d</maxRunningJobs></pool>", name, lim.Pools[name])
-		}
-		if lim.PoolDefault > 0 {
-			add("    <poolMaxJobsDefault>%d</poolMaxJobsDefault>", lim.PoolDefault)
-		}
-		for _, u := range users {
-			add("    <user name=\"%s\"><maxRunningJobs>%d</maxRunningJobs></user>", u, lim.Users[u])
-		}
-		if lim.UserDefault > 0 {
-			add("    <userMaxJobsDefault>%d</userMaxJobsDefault>", lim.UserDefault)
-		}
-		if fifoPools {
-			add("    <defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode>")
-			add("    (FIFO order with delay scheduling: submit every job to one pool, as mapred.fairscheduler.poolnameproperty set to a constant)")
-		}
-		if pre.Enabled {
-			add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(tmin))
-			add("    <fairSharePreemptionTimeout>%s</fairSharePreemptionTimeout>", fmtNum(tfair))
-		}
-		add("  </allocations>")
+		a.hadoop1()
 	}
 
 	// YARN (Hadoop 2 and later): the Fair Scheduler.
 	add("YARN (yarn-site.xml):")
 	prop("yarn-site.xml", "yarn.resourcemanager.scheduler.class", yarnFair)
-	prop("yarn-site.xml", "yarn.scheduler.fair.allocation.file", "/etc/hadoop/fair-scheduler.xml")
+	if cl.AllocationFile == "" {
+		prop("yarn-site.xml", "yarn.scheduler.fair.allocation.file", defaultAllocationPath)
+	}
 	prop("yarn-site.xml", "yarn.scheduler.fair.preemption", strconv.FormatBool(pre.Enabled))
 	if t1 >= 0 {
 		n1, ok1 := LocalityThreshold(t1, cl.HeartbeatS)
@@ -215,19 +155,160 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		}
 	}
 	add("YARN (fair-scheduler.xml):")
-	if len(cl.Pools.Pools) == 0 {
+	a.policy = "fair"
+	switch {
+	case c.Policy == "drf":
+		a.policy = "drf"
+	case a.fifoPools:
+		a.policy = "fifo"
+	}
+	a.yarn()
+	return l
+}
+
+// allocLines writes the fair-scheduler.xml a candidate runs with: the
+// cluster's pools, limits and preemption timeouts, or, where the
+// scenario reads the operator's own allocation file, what to set in it.
+type allocLines struct {
+	add         func(format string, args ...any)
+	cl          Cluster
+	pre         sched.PreemptionParams
+	setPre      bool // the candidate sets preemption
+	tmin, tfair float64
+	fifoPools   bool   // fifo-delay: FIFO order within pools
+	policy      string // YARN's defaultQueueSchedulingPolicy
+}
+
+// defaultAllocationPath is where the lines put a new allocation file.
+const defaultAllocationPath = "/etc/hadoop/fair-scheduler.xml"
+
+// own writes, for the operator's allocation file, the elements to set in
+// it, and reports whether the file is the operator's.
+func (a allocLines) own(set []string) bool {
+	if a.cl.AllocationFile == "" {
+		return false
+	}
+	if len(set) == 0 {
+		a.add("  keep %s as it is: the runs read its pools, placement and limits", a.cl.AllocationFile)
+		return true
+	}
+	a.add("  keep %s (the runs read its pools, placement and limits), and set in <allocations>:", a.cl.AllocationFile)
+	for _, e := range set {
+		a.add("    %s", e)
+	}
+	return true
+}
+
+// limitNames are the running-job limits' names: the pools and queues no
+// configured pool has (their limits go in elements of their own), and
+// the users, each sorted.
+func (a allocLines) limitNames() (limitOnly, users []string) {
+	lim := a.cl.Pools.Limits
+	for name := range lim.Pools {
+		if !slices.ContainsFunc(a.cl.Pools.Pools, func(p sched.PoolConfig) bool { return p.Name == name }) {
+			limitOnly = append(limitOnly, name)
+		}
+	}
+	slices.Sort(limitOnly)
+	for u := range lim.Users {
+		users = append(users, u)
+	}
+	slices.Sort(users)
+	return limitOnly, users
+}
+
+// hadoop1 writes Hadoop 1's allocation file.
+func (a allocLines) hadoop1() {
+	add, lim := a.add, a.cl.Pools.Limits
+	var set []string
+	if a.fifoPools {
+		set = append(set, "<defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode>")
+	}
+	if a.setPre && a.pre.Enabled {
+		set = append(set, fmt.Sprintf("<defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin)),
+			fmt.Sprintf("<fairSharePreemptionTimeout>%s</fairSharePreemptionTimeout>", fmtNum(a.tfair)))
+	}
+	if a.own(set) {
+		return
+	}
+	if len(a.cl.Pools.Pools) == 0 {
+		add("  (no pools configured: a pool a user, as mapred.fairscheduler.poolnameproperty user.name, the default)")
+	}
+	add("  <allocations>")
+	for _, p := range a.cl.Pools.Pools {
+		var inner []string
+		if p.MinMaps > 0 {
+			inner = append(inner, fmt.Sprintf("<minMaps>%d</minMaps>", p.MinMaps))
+		}
+		if p.MinReduces > 0 {
+			inner = append(inner, fmt.Sprintf("<minReduces>%d</minReduces>", p.MinReduces))
+		}
+		if p.Weight > 0 && p.Weight != 1 {
+			inner = append(inner, "<weight>"+fmtNum(p.Weight)+"</weight>")
+		}
+		mode := p.Mode
+		if a.fifoPools {
+			mode = "fifo"
+		}
+		if mode != "" {
+			inner = append(inner, "<schedulingMode>"+mode+"</schedulingMode>")
+		}
+		if a.pre.Enabled && (p.MinMaps > 0 || p.MinReduces > 0) {
+			inner = append(inner, fmt.Sprintf("<minSharePreemptionTimeout>%s</minSharePreemptionTimeout>", fmtNum(a.tmin)))
+		}
+		if n := lim.Pools[p.Name]; n > 0 {
+			inner = append(inner, fmt.Sprintf("<maxRunningJobs>%d</maxRunningJobs>", n))
+		}
+		add("    <pool name=\"%s\">%s</pool>", p.Name, strings.Join(inner, ""))
+	}
+	limitOnly, users := a.limitNames()
+	for _, name := range limitOnly {
+		if name == "root" || strings.Contains(name, ".") {
+			add("    (Hadoop 1 has no queue %s above pools: its limit of %d running jobs cannot be set)", name, lim.Pools[name])
+			continue
+		}
+		add("    <pool name=\"%s\"><maxRunningJobs>%d</maxRunningJobs></pool>", name, lim.Pools[name])
+	}
+	if lim.PoolDefault > 0 {
+		add("    <poolMaxJobsDefault>%d</poolMaxJobsDefault>", lim.PoolDefault)
+	}
+	for _, u := range users {
+		add("    <user name=\"%s\"><maxRunningJobs>%d</maxRunningJobs></user>", u, lim.Users[u])
+	}
+	if lim.UserDefault > 0 {
+		add("    <userMaxJobsDefault>%d</userMaxJobsDefault>", lim.UserDefault)
+	}
+	if a.fifoPools {
+		add("    <defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode>")
+		add("    (FIFO order with delay scheduling: submit every job to one pool, as mapred.fairscheduler.poolnameproperty set to a constant)")
+	}
+	if a.pre.Enabled {
+		add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin))
+		add("    <fairSharePreemptionTimeout>%s</fairSharePreemptionTimeout>", fmtNum(a.tfair))
+	}
+	add("  </allocations>")
+}
+
+// yarn writes YARN's allocation file.
+func (a allocLines) yarn() {
+	add, lim := a.add, a.cl.Pools.Limits
+	var set []string
+	if a.policy != "fair" {
+		set = append(set, fmt.Sprintf("<defaultQueueSchedulingPolicy>%s</defaultQueueSchedulingPolicy> (and in each queue that sets its own schedulingPolicy)", a.policy))
+	}
+	if a.setPre && a.pre.Enabled {
+		set = append(set, fmt.Sprintf("<defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin)),
+			fmt.Sprintf("<defaultFairSharePreemptionTimeout>%s</defaultFairSharePreemptionTimeout>", fmtNum(a.tfair)))
+	}
+	if a.own(set) {
+		return
+	}
+	if len(a.cl.Pools.Pools) == 0 {
 		add("  (no queues configured: a queue a user, as yarn.scheduler.fair.user-as-default-queue true, the default)")
 	}
 	add("  <allocations>")
-	policy := "fair"
-	switch {
-	case c.Policy == "drf":
-		policy = "drf"
-	case fifoPools:
-		policy = "fifo"
-	}
-	add("    <defaultQueueSchedulingPolicy>%s</defaultQueueSchedulingPolicy>", policy)
-	for _, p := range cl.Pools.Pools {
+	add("    <defaultQueueSchedulingPolicy>%s</defaultQueueSchedulingPolicy>", a.policy)
+	for _, p := range a.cl.Pools.Pools {
 		var inner []string
 		if p.MinShare > 0 {
 			inner = append(inner, fmt.Sprintf("<minResources>%d mb,%d vcores</minResources>", p.MinShare*1024, p.MinShare))
@@ -235,7 +316,7 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		if p.Weight > 0 && p.Weight != 1 {
 			inner = append(inner, "<weight>"+fmtNum(p.Weight)+"</weight>")
 		}
-		if p.Mode == "fifo" && !fifoPools {
+		if p.Mode == "fifo" && !a.fifoPools {
 			inner = append(inner, "<schedulingPolicy>fifo</schedulingPolicy>")
 		}
 		if n := lim.Pools[p.Name]; n > 0 {
@@ -243,6 +324,7 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		}
 		add("    <queue name=\"%s\">%s</queue>", p.Name, strings.Join(inner, ""))
 	}
+	limitOnly, users := a.limitNames()
 	for _, name := range limitOnly {
 		if name == "root" || strings.Contains(name, ".") {
 			add("    (queue %s: <maxRunningApps>%d</maxRunningApps> in its element of your queue tree)", name, lim.Pools[name])
@@ -262,15 +344,14 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 	if lim.UserDefault > 0 {
 		add("    <userMaxAppsDefault>%d</userMaxAppsDefault>", lim.UserDefault)
 	}
-	if pre.Enabled {
-		add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(tmin))
-		add("    <defaultFairSharePreemptionTimeout>%s</defaultFairSharePreemptionTimeout>", fmtNum(tfair))
+	if a.pre.Enabled {
+		add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin))
+		add("    <defaultFairSharePreemptionTimeout>%s</defaultFairSharePreemptionTimeout>", fmtNum(a.tfair))
 	}
 	add("  </allocations>")
-	if len(cl.Pools.Pools) > 0 && cl.Pools.Pools[0].MinShare > 0 {
+	if len(a.cl.Pools.Pools) > 0 && a.cl.Pools.Pools[0].MinShare > 0 {
 		add("  (minResources: a container taken as 1024 mb and 1 vcore; scale to your containers)")
 	}
-	return l
 }
 
 // num reads a setting's value, or d when it is empty.

@@ -125,6 +125,34 @@ func TestConfigLinesKeepJobLimits(t *testing.T) {
 	}
 }
 
+// TestConfigLinesKeepTheOperatorsAllocationFile: when the runs read the
+// operator's own allocation file, the lines keep it and name what to set
+// in it, rather than print a new file without its pools.
+func TestConfigLinesKeepTheOperatorsAllocationFile(t *testing.T) {
+	cl := Cluster{Nodes: 10, HeartbeatS: 3, AllocationFile: "conf/fair-scheduler.xml"}
+	for _, tc := range []struct {
+		cand       Candidate
+		want, lack []string
+	}{
+		{Candidate{Policy: "fair"}, []string{"keep conf/fair-scheduler.xml as it is"}, []string{"<allocations>", "allocation.file"}},
+		{Candidate{Policy: "drf"}, []string{"keep conf/fair-scheduler.xml (the runs read its pools, placement and limits), and set in <allocations>:", "<defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy>"},
+			[]string{"<allocations>", "allocation.file"}},
+		{Candidate{Policy: "fair", Settings: []Setting{{"preemption.enabled", "true"}, {"preemption.min_share_timeout_s", "10"}, {"preemption.fair_share_timeout_s", "60"}}},
+			[]string{"<defaultMinSharePreemptionTimeout>10</defaultMinSharePreemptionTimeout>", "<fairSharePreemptionTimeout>60</fairSharePreemptionTimeout>", "<defaultFairSharePreemptionTimeout>60<"},
+			[]string{"<allocations>"}},
+	} {
+		lines := ConfigLines(tc.cand, cl)
+		wantLines(t, tc.cand.Label(), lines, tc.want...)
+		for _, l := range lines {
+			for _, no := range tc.lack {
+				if strings.TrimSpace(l) == no || strings.Contains(l, "<name>") && strings.Contains(l, no) {
+					t.Errorf("%s: line %q; want none with %q: the operator's file stays, named where it is", tc.cand.Label(), l, no)
+				}
+			}
+		}
+	}
+}
+
 func deref(p *float64) any {
 	if p == nil {
 		return "none"

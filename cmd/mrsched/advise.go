@@ -15,6 +15,7 @@ import (
 	"github.com/mrsched/mrsched/advise"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
+	"github.com/mrsched/mrsched/traces"
 )
 
 func cmdAdvise(args []string, stdout, stderr io.Writer) error {
@@ -95,7 +96,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return planAdviseSweep(*sweepDir, w, &advisePlan{Scenario: adviseName(*cfgPath), Profile: profile, ProfileNamed: named, Jobs: w.Jobs,
+		return planAdviseSweep(*sweepDir, w, &advisePlan{Scenario: adviseName(*cfgPath, base), Profile: profile, ProfileNamed: named, Jobs: w.Jobs,
 			Objective: obj.Name, Constraint: *constraint, Candidates: cands, Current: cur, Seeds: *sweepSeeds, Cluster: clusterOf(base, profile)}, stdout)
 	}
 	var dir *outDir
@@ -104,7 +105,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	name := adviseName(*cfgPath)
+	name := adviseName(*cfgPath, base)
 	w, profile, named, err := adviseWorkload(base, *cfgPath)
 	if err != nil {
 		dir.discard()
@@ -201,15 +202,29 @@ func adviseWorkload(base *scenario.Config, cfgPath string) (w *advise.Workload, 
 	if named {
 		runProfile = ""
 	}
-	w, err = advise.NewWorkload(src, adviseName(cfgPath), base.Dir(), base, runProfile)
+	w, err = advise.NewWorkload(src, adviseName(cfgPath, base), base.Dir(), base, runProfile)
 	return w, profile, named, err
 }
 
-func adviseName(cfgPath string) string {
-	if cfgPath == "" {
-		return "the embedded default"
+// adviseName names the scenario advised on: its file, else the embedded
+// default or the trace the flags gave it, with the own-cluster files the
+// flags gave.
+func adviseName(cfgPath string, c *scenario.Config) string {
+	if cfgPath != "" {
+		return cfgPath
 	}
-	return cfgPath
+	name := "the embedded default"
+	if t := c.Workload.Trace; t != "" && t != traces.FB2009Name {
+		name = t
+	}
+	for _, f := range []struct{ what, path string }{
+		{"topology", c.Cluster.Topology}, {"allocations", c.Policy.Allocations}, {"site", c.Policy.Site},
+	} {
+		if f.path != "" {
+			name += fmt.Sprintf(", %s %s", f.what, f.path)
+		}
+	}
+	return name
 }
 
 // adviseCollect decides from an advise -sweep directory's finished runs.
@@ -257,7 +272,7 @@ func clusterOf(c *scenario.Config, profile string) advise.Cluster {
 	if hb == 0 {
 		hb = 3 // the engine's default (sim.Params)
 	}
-	out := advise.Cluster{Nodes: cl.Racks * cl.NodesPerRack, HeartbeatS: hb}
+	out := advise.Cluster{Nodes: cl.Racks * cl.NodesPerRack, HeartbeatS: hb, AllocationFile: c.Policy.Allocations}
 	// The pools decoded when the scenario was built (NewWorkload), with
 	// errors at their lines; they decode here again without one.
 	if c.Policy.Pools.Kind != 0 {
