@@ -199,22 +199,71 @@ func (a allocLines) own(set []string) bool {
 	return true
 }
 
-// limitNames are the running-job limits' names: the pools and queues no
-// configured pool has (their limits go in elements of their own), and
-// the users, each sorted.
-func (a allocLines) limitNames() (limitOnly, users []string) {
+// dialect is one Fair Scheduler's names for the allocation file's
+// elements that differ between Hadoop 1 and YARN.
+type dialect struct {
+	pool, max, poolDefault, userDefault, fairTimeout string
+	// noParent says a limit of a queue above pools cannot be set.
+	noParent string
+}
+
+var (
+	hadoop1Elements = dialect{pool: "pool", max: "maxRunningJobs", poolDefault: "poolMaxJobsDefault", userDefault: "userMaxJobsDefault",
+		fairTimeout: "fairSharePreemptionTimeout", noParent: "(Hadoop 1 has no queue %s above pools: its limit of %d running jobs cannot be set)"}
+	yarnElements = dialect{pool: "queue", max: "maxRunningApps", poolDefault: "queueMaxAppsDefault", userDefault: "userMaxAppsDefault",
+		fairTimeout: "defaultFairSharePreemptionTimeout", noParent: "(queue %s: <maxRunningApps>%d</maxRunningApps> in its element of your queue tree)"}
+)
+
+// preemption is the elements of the preemption timeouts, none while
+// preemption is off.
+func (a allocLines) preemption(e dialect) []string {
+	if !a.pre.Enabled {
+		return nil
+	}
+	return []string{fmt.Sprintf("<defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin)),
+		fmt.Sprintf("<%s>%s</%s>", e.fairTimeout, fmtNum(a.tfair), e.fairTimeout)}
+}
+
+// poolLimit is the element of a pool's limit n, none for no limit.
+func (e dialect) poolLimit(n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("<%s>%d</%s>", e.max, n, e.max)}
+}
+
+// limits writes the running-job limits no configured pool's element
+// holds: of the pools and queues no configured pool has, the pools'
+// default, the users' and the users' default, names sorted.
+func (a allocLines) limits(e dialect) {
 	lim := a.cl.Pools.Limits
+	var pools, users []string
 	for name := range lim.Pools {
 		if !slices.ContainsFunc(a.cl.Pools.Pools, func(p sched.PoolConfig) bool { return p.Name == name }) {
-			limitOnly = append(limitOnly, name)
+			pools = append(pools, name)
 		}
 	}
-	slices.Sort(limitOnly)
+	slices.Sort(pools)
+	for _, name := range pools {
+		if name == "root" || strings.Contains(name, ".") {
+			a.add("    "+e.noParent, name, lim.Pools[name])
+			continue
+		}
+		a.add("    <%s name=\"%s\"><%s>%d</%s></%s>", e.pool, name, e.max, lim.Pools[name], e.max, e.pool)
+	}
+	if lim.PoolDefault > 0 {
+		a.add("    <%s>%d</%s>", e.poolDefault, lim.PoolDefault, e.poolDefault)
+	}
 	for u := range lim.Users {
 		users = append(users, u)
 	}
 	slices.Sort(users)
-	return limitOnly, users
+	for _, u := range users {
+		a.add("    <user name=\"%s\"><%s>%d</%s></user>", u, e.max, lim.Users[u], e.max)
+	}
+	if lim.UserDefault > 0 {
+		a.add("    <%s>%d</%s>", e.userDefault, lim.UserDefault, e.userDefault)
+	}
 }
 
 // hadoop1 writes Hadoop 1's allocation file.
@@ -224,9 +273,8 @@ func (a allocLines) hadoop1() {
 	if a.fifoPools {
 		set = append(set, "<defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode>")
 	}
-	if a.setPre && a.pre.Enabled {
-		set = append(set, fmt.Sprintf("<defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin)),
-			fmt.Sprintf("<fairSharePreemptionTimeout>%s</fairSharePreemptionTimeout>", fmtNum(a.tfair)))
+	if a.setPre {
+		set = append(set, a.preemption(hadoop1Elements)...)
 	}
 	if a.own(set) {
 		return
@@ -256,35 +304,16 @@ func (a allocLines) hadoop1() {
 		if a.pre.Enabled && (p.MinMaps > 0 || p.MinReduces > 0) {
 			inner = append(inner, fmt.Sprintf("<minSharePreemptionTimeout>%s</minSharePreemptionTimeout>", fmtNum(a.tmin)))
 		}
-		if n := lim.Pools[p.Name]; n > 0 {
-			inner = append(inner, fmt.Sprintf("<maxRunningJobs>%d</maxRunningJobs>", n))
-		}
+		inner = append(inner, hadoop1Elements.poolLimit(lim.Pools[p.Name])...)
 		add("    <pool name=\"%s\">%s</pool>", p.Name, strings.Join(inner, ""))
 	}
-	limitOnly, users := a.limitNames()
-	for _, name := range limitOnly {
-		if name == "root" || strings.Contains(name, ".") {
-			add("    (Hadoop 1 has no queue %s above pools: its limit of %d running jobs cannot be set)", name, lim.Pools[name])
-			continue
-		}
-		add("    <pool name=\"%s\"><maxRunningJobs>%d</maxRunningJobs></pool>", name, lim.Pools[name])
-	}
-	if lim.PoolDefault > 0 {
-		add("    <poolMaxJobsDefault>%d</poolMaxJobsDefault>", lim.PoolDefault)
-	}
-	for _, u := range users {
-		add("    <user name=\"%s\"><maxRunningJobs>%d</maxRunningJobs></user>", u, lim.Users[u])
-	}
-	if lim.UserDefault > 0 {
-		add("    <userMaxJobsDefault>%d</userMaxJobsDefault>", lim.UserDefault)
-	}
+	a.limits(hadoop1Elements)
 	if a.fifoPools {
 		add("    <defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode>")
 		add("    (FIFO order with delay scheduling: submit every job to one pool, as mapred.fairscheduler.poolnameproperty set to a constant)")
 	}
-	if a.pre.Enabled {
-		add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin))
-		add("    <fairSharePreemptionTimeout>%s</fairSharePreemptionTimeout>", fmtNum(a.tfair))
+	for _, e := range a.preemption(hadoop1Elements) {
+		add("    %s", e)
 	}
 	add("  </allocations>")
 }
@@ -296,9 +325,8 @@ func (a allocLines) yarn() {
 	if a.policy != "fair" {
 		set = append(set, fmt.Sprintf("<defaultQueueSchedulingPolicy>%s</defaultQueueSchedulingPolicy> (and in each queue that sets its own schedulingPolicy)", a.policy))
 	}
-	if a.setPre && a.pre.Enabled {
-		set = append(set, fmt.Sprintf("<defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin)),
-			fmt.Sprintf("<defaultFairSharePreemptionTimeout>%s</defaultFairSharePreemptionTimeout>", fmtNum(a.tfair)))
+	if a.setPre {
+		set = append(set, a.preemption(yarnElements)...)
 	}
 	if a.own(set) {
 		return
@@ -319,34 +347,15 @@ func (a allocLines) yarn() {
 		if p.Mode == "fifo" && !a.fifoPools {
 			inner = append(inner, "<schedulingPolicy>fifo</schedulingPolicy>")
 		}
-		if n := lim.Pools[p.Name]; n > 0 {
-			inner = append(inner, fmt.Sprintf("<maxRunningApps>%d</maxRunningApps>", n))
-		}
+		inner = append(inner, yarnElements.poolLimit(lim.Pools[p.Name])...)
 		add("    <queue name=\"%s\">%s</queue>", p.Name, strings.Join(inner, ""))
 	}
-	limitOnly, users := a.limitNames()
-	for _, name := range limitOnly {
-		if name == "root" || strings.Contains(name, ".") {
-			add("    (queue %s: <maxRunningApps>%d</maxRunningApps> in its element of your queue tree)", name, lim.Pools[name])
-			continue
-		}
-		add("    <queue name=\"%s\"><maxRunningApps>%d</maxRunningApps></queue>", name, lim.Pools[name])
+	a.limits(yarnElements)
+	if lim.PoolDefault > 0 && lim.Pools["root"] == 0 {
+		add("    (YARN's queueMaxAppsDefault also caps each parent queue and root, at %d running apps in all, unless they set their own)", lim.PoolDefault)
 	}
-	if lim.PoolDefault > 0 {
-		add("    <queueMaxAppsDefault>%d</queueMaxAppsDefault>", lim.PoolDefault)
-		if lim.Pools["root"] == 0 {
-			add("    (YARN's queueMaxAppsDefault also caps each parent queue and root, at %d running apps in all, unless they set their own)", lim.PoolDefault)
-		}
-	}
-	for _, u := range users {
-		add("    <user name=\"%s\"><maxRunningApps>%d</maxRunningApps></user>", u, lim.Users[u])
-	}
-	if lim.UserDefault > 0 {
-		add("    <userMaxAppsDefault>%d</userMaxAppsDefault>", lim.UserDefault)
-	}
-	if a.pre.Enabled {
-		add("    <defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin))
-		add("    <defaultFairSharePreemptionTimeout>%s</defaultFairSharePreemptionTimeout>", fmtNum(a.tfair))
+	for _, e := range a.preemption(yarnElements) {
+		add("    %s", e)
 	}
 	add("  </allocations>")
 	if len(a.cl.Pools.Pools) > 0 && a.cl.Pools.Pools[0].MinShare > 0 {

@@ -311,50 +311,38 @@ func (s *Site) hadoop1Waits() (siteWaits, error) {
 // scheduling off at both levels (FSAppAttempt.getAllowedLocalityLevel
 // and getAllowedLocalityLevelByTime).
 func (s *Site) yarnWaits() (siteWaits, error) {
-	if continuous, _ := s.boolean(propContinuousOn, false); continuous {
-		for _, name := range []string{propThreshNode, propThreshRack} {
-			if p, ok := s.props[name]; ok {
-				s.warn(p.line, "%s: not read with continuous scheduling, which waits by %s and %s", name, propDelayNodeMS, propDelayRackMS)
-			}
-		}
-		node, pn, err := s.long(propDelayNodeMS, -1)
-		if err != nil {
-			return siteWaits{}, err
-		}
-		rack, pr, err := s.long(propDelayRackMS, -1)
-		if err != nil {
-			return siteWaits{}, err
-		}
-		if !pn.set && !pr.set {
-			s.warn(s.props[propContinuousOn].line, "%s: no wait: with continuous scheduling YARN does no delay scheduling unless %s and %s are 0 or more", propContinuousOn, propDelayNodeMS, propDelayRackMS)
-		}
-		if node < 0 || rack < 0 {
-			s.warnOff(pn, pr, float64(node), float64(rack))
-			return siteWaits{set: true}, nil
-		}
-		return siteWaits{set: true, node: float64(node) / 1000, rack: float64(rack) / 1000}, nil
+	continuous, _ := s.boolean(propContinuousOn, false)
+	nodeProp, rackProp, read := propThreshNode, propThreshRack, s.float
+	unread, why := []string{propDelayNodeMS, propDelayRackMS}, "read only with "+propContinuousOn+" true; not read"
+	if continuous {
+		nodeProp, rackProp, read = propDelayNodeMS, propDelayRackMS, s.longMS
+		unread, why = []string{propThreshNode, propThreshRack}, "not read with continuous scheduling, which waits by "+propDelayNodeMS+" and "+propDelayRackMS
 	}
-	for _, name := range []string{propDelayNodeMS, propDelayRackMS} {
+	for _, name := range unread {
 		if p, ok := s.props[name]; ok {
-			s.warn(p.line, "%s: read only with %s true; not read", name, propContinuousOn)
+			s.warn(p.line, "%s: %s", name, why)
 		}
 	}
-	node, pn, err := s.float(propThreshNode, -1)
+	node, pn, err := read(nodeProp, -1)
 	if err != nil {
 		return siteWaits{}, err
 	}
-	rack, pr, err := s.float(propThreshRack, -1)
+	rack, pr, err := read(rackProp, -1)
 	if err != nil {
 		return siteWaits{}, err
 	}
-	if !pn.set && !pr.set {
+	switch {
+	case !pn.set && !pr.set && continuous:
+		s.warn(s.props[propContinuousOn].line, "%s: no wait: with continuous scheduling YARN does no delay scheduling unless %s and %s are 0 or more", propContinuousOn, propDelayNodeMS, propDelayRackMS)
+		return siteWaits{set: true}, nil
+	case !pn.set && !pr.set:
 		return siteWaits{}, nil
 	}
 	for _, t := range []struct {
 		p prop
 		v *float64
 	}{{pn, &node}, {pr, &rack}} {
-		if *t.v > 1 {
+		if !continuous && *t.v > 1 {
 			s.warn(t.p.line, "%s: %v is above 1, which YARN reads as 1 (a pass over every node)", t.p.name, *t.v)
 			*t.v = 1
 		}
@@ -363,7 +351,16 @@ func (s *Site) yarnWaits() (siteWaits, error) {
 		s.warnOff(pn, pr, node, rack)
 		return siteWaits{set: true}, nil
 	}
+	if continuous {
+		return siteWaits{set: true, node: node / 1000, rack: rack / 1000}, nil
+	}
 	return siteWaits{set: true, perHeartbeat: true, node: node, rack: rack}, nil
+}
+
+// longMS reads a millisecond property as long does, as a float64.
+func (s *Site) longMS(name string, def float64) (float64, prop, error) {
+	v, p, err := s.long(name, int64(def))
+	return float64(v), p, err
 }
 
 // warnOff says why a YARN file that sets one level's wait gets none:
