@@ -283,6 +283,7 @@ func (a allocLines) hadoop1() {
 		add("  (no pools configured: a pool a user, as mapred.fairscheduler.poolnameproperty user.name, the default)")
 	}
 	add("  <allocations>")
+	var noFair []string
 	for _, p := range a.cl.Pools.Pools {
 		var inner []string
 		if p.MinMaps > 0 {
@@ -301,11 +302,20 @@ func (a allocLines) hadoop1() {
 		if mode != "" {
 			inner = append(inner, "<schedulingMode>"+mode+"</schedulingMode>")
 		}
-		if a.pre.Enabled && (p.MinMaps > 0 || p.MinReduces > 0) {
+		switch {
+		case p.MinShareTimeoutS > 0:
+			inner = append(inner, fmt.Sprintf("<minSharePreemptionTimeout>%s</minSharePreemptionTimeout>", fmtNum(p.MinShareTimeoutS)))
+		case a.pre.Enabled && (p.MinMaps > 0 || p.MinReduces > 0):
 			inner = append(inner, fmt.Sprintf("<minSharePreemptionTimeout>%s</minSharePreemptionTimeout>", fmtNum(a.tmin)))
+		}
+		if p.FairShareTimeoutS > 0 {
+			noFair = append(noFair, fmt.Sprintf("%s's %s s", p.Name, fmtNum(p.FairShareTimeoutS)))
 		}
 		inner = append(inner, hadoop1Elements.poolLimit(lim.Pools[p.Name])...)
 		add("    <pool name=\"%s\">%s</pool>", p.Name, strings.Join(inner, ""))
+	}
+	if len(noFair) > 0 {
+		add("    (Hadoop 1 has no fair-share timeout per pool: %s cannot be set)", strings.Join(noFair, ", "))
 	}
 	a.limits(hadoop1Elements)
 	if a.fifoPools {
@@ -346,6 +356,14 @@ func (a allocLines) yarn() {
 		}
 		if p.Mode == "fifo" && !a.fifoPools {
 			inner = append(inner, "<schedulingPolicy>fifo</schedulingPolicy>")
+		}
+		for _, t := range []struct {
+			elem string
+			s    float64
+		}{{"minSharePreemptionTimeout", p.MinShareTimeoutS}, {"fairSharePreemptionTimeout", p.FairShareTimeoutS}} {
+			if t.s > 0 {
+				inner = append(inner, fmt.Sprintf("<%s>%s</%s>", t.elem, fmtNum(t.s), t.elem))
+			}
 		}
 		inner = append(inner, yarnElements.poolLimit(lim.Pools[p.Name])...)
 		add("    <queue name=\"%s\">%s</queue>", p.Name, strings.Join(inner, ""))

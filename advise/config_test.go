@@ -87,7 +87,7 @@ func TestConfigLinesReadBack(t *testing.T) {
 // (YARN), and the users' in <user> elements and the users' default.
 func TestConfigLinesKeepJobLimits(t *testing.T) {
 	cl := Cluster{Nodes: 10, HeartbeatS: 3, Pools: sched.PoolSettings{
-		Pools:  []sched.PoolConfig{{Name: "etl", MinMaps: 2}},
+		Pools:  []sched.PoolConfig{{Name: "etl", MinMaps: 2, MinShareTimeoutS: 30, FairShareTimeoutS: 90}},
 		Limits: sched.JobLimits{Pools: map[string]int{"etl": 2, "adhoc": 1}, PoolDefault: 4, Users: map[string]int{"sam": 3}, UserDefault: 5},
 	}}
 	lines := ConfigLines(Candidate{Policy: "fair"}, cl)
@@ -117,6 +117,18 @@ func TestConfigLinesKeepJobLimits(t *testing.T) {
 		got := map[string]int{}
 		for _, q := range a.Queues {
 			got[q.Name] = q.MaxRunning
+			if q.Name != "etl" {
+				continue
+			}
+			// The pool's own timeouts: YARN has both; Hadoop 1 the
+			// min-share one, and a note says the other cannot be set.
+			wantFair := 90.0
+			if a.Kind == allocations.Hadoop1 {
+				wantFair = 0
+			}
+			if q.MinSharePreemptionTimeoutS != 30 || q.FairSharePreemptionTimeoutS != wantFair {
+				t.Errorf("%s file: etl's timeouts %v, %v; want 30, %v", a.Kind, q.MinSharePreemptionTimeoutS, q.FairSharePreemptionTimeoutS, wantFair)
+			}
 		}
 		if got["etl"] != 2 || got["adhoc"] != 1 || a.PoolMaxJobsDefault != 4 || a.UserMaxRunning["sam"] != 3 || a.UserMaxJobsDefault != 5 || len(a.Warnings) > 0 {
 			t.Errorf("%s file: limits %v, default %d, users %v, default %d, warnings %q; want etl 2, adhoc 1, default 4, sam 3, default 5, no warning:\n%s",

@@ -520,6 +520,7 @@ func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolCon
 			continue
 		}
 		pc := sched.PoolConfig{Name: q.Name, Weight: q.Weight, Mode: q.Mode, MinMaps: q.MinMaps, MinReduces: q.MinReduces}
+		pc.MinShareTimeoutS, pc.FairShareTimeoutS = queueTimeouts(a, q)
 		if pc.Mode == "drf" {
 			pc.Mode = "fair"
 		}
@@ -537,6 +538,26 @@ func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolCon
 		out = append(out, pc)
 	}
 	return out
+}
+
+// queueTimeouts are a pool's own preemption timeouts, 0 where it has
+// none and the file-wide ones apply: Hadoop 1's per-pool
+// minSharePreemptionTimeout (PoolManager.getMinSharePreemptionTimeout);
+// YARN's per-queue min- and fairSharePreemptionTimeout, a queue without
+// its own taking its nearest parent's (FSQueue.updatePreemptionVariables).
+func queueTimeouts(a *allocations.Config, q *allocations.Queue) (minS, fairS float64) {
+	for ; q != nil && (minS == 0 || fairS == 0); q = q.Parent {
+		if minS == 0 {
+			minS = q.MinSharePreemptionTimeoutS
+		}
+		if fairS == 0 {
+			fairS = q.FairSharePreemptionTimeoutS
+		}
+		if a.Kind == allocations.Hadoop1 {
+			break // pools have no parents to inherit from
+		}
+	}
+	return minS, fairS
 }
 
 // EffectiveAllocations is an allocation file as a run used it: every pool

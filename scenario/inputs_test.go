@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/sched"
@@ -215,6 +216,41 @@ func TestAllocationLimits(t *testing.T) {
 	}
 	if res.Summary.TimeBreakdown.HeldByS[sched.HoldJobLimit] <= 0 {
 		t.Errorf("held by %v; want time held by %s: every job goes to dev, one at a time", res.Summary.TimeBreakdown.HeldByS, sched.HoldJobLimit)
+	}
+}
+
+// TestAllocationTimeouts pins the pools' own preemption timeouts read
+// from an allocation file: Hadoop 1's per pool; YARN's per queue, a queue
+// without its own taking its nearest parent's.
+func TestAllocationTimeouts(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file string
+		want       map[string][2]float64 // pool: min-share and fair-share timeouts
+	}{
+		{"hadoop 1", `<allocations><pool name="a"><minSharePreemptionTimeout>30</minSharePreemptionTimeout></pool><pool name="b"/></allocations>`,
+			map[string][2]float64{"a": {30, 0}, "b": {0, 0}}},
+		{"yarn", `<allocations><queue name="prod"><minSharePreemptionTimeout>20</minSharePreemptionTimeout><fairSharePreemptionTimeout>100</fairSharePreemptionTimeout>` +
+			`<queue name="etl"><minSharePreemptionTimeout>5</minSharePreemptionTimeout></queue><queue name="adhoc"/></queue><queue name="dev"/></allocations>`,
+			map[string][2]float64{"prod.etl": {5, 100}, "prod.adhoc": {20, 100}, "dev": {0, 0}}},
+	} {
+		a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][2]float64{}
+		for _, pc := range allocationPools(a, topo) {
+			got[pc.Name] = [2]float64{pc.MinShareTimeoutS, pc.FairShareTimeoutS}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: timeouts %v; want %v (0: the file-wide ones)", tc.name, got, tc.want)
+		}
+		if w := strings.Join(a.Warnings, "\n"); strings.Contains(w, "PreemptionTimeout") {
+			t.Errorf("%s: warnings %q; the per-queue timeouts are modelled", tc.name, w)
+		}
 	}
 }
 

@@ -23,6 +23,14 @@ func (p FairParams) Effective() map[string]any {
 		}
 		pools[i] = map[string]any{"name": pc.Name, "min_maps": pc.MinMaps, "min_reduces": pc.MinReduces,
 			"min_share": pc.MinShare, "weight": w, "mode": mode}
+		// A pool's own timeouts only where set, so that a run without
+		// them records what it always has.
+		if pc.MinShareTimeoutS > 0 {
+			pools[i]["min_share_timeout_s"] = pc.MinShareTimeoutS
+		}
+		if pc.FairShareTimeoutS > 0 {
+			pools[i]["fair_share_timeout_s"] = pc.FairShareTimeoutS
+		}
 	}
 	pr := p.Preemption.withDefaults()
 	m := map[string]any{"pools": pools, "preemption": map[string]any{

@@ -27,6 +27,25 @@ type PoolConfig struct {
 	// Mode is how the pool shares among its own jobs: "fair" (default) or
 	// "fifo" (the paper's per-pool setting).
 	Mode string `yaml:"mode"`
+	// MinShareTimeoutS and FairShareTimeoutS, where set, are the pool's
+	// own preemption timeouts (Hadoop's per-pool
+	// minSharePreemptionTimeout, YARN's per-queue min- and
+	// fairSharePreemptionTimeout); 0, the default, takes the order's.
+	MinShareTimeoutS  float64 `yaml:"min_share_timeout_s" zero:"preemption.min_share_timeout_s"`
+	FairShareTimeoutS float64 `yaml:"fair_share_timeout_s" zero:"preemption.fair_share_timeout_s"`
+}
+
+// timeouts are the pool's preemption timeouts: its own where set, else
+// the order's.
+func (pc PoolConfig) timeouts(p PreemptionParams) (minS, fairS float64) {
+	minS, fairS = p.MinShareTimeoutS, p.FairShareTimeoutS
+	if pc.MinShareTimeoutS > 0 {
+		minS = pc.MinShareTimeoutS
+	}
+	if pc.FairShareTimeoutS > 0 {
+		fairS = pc.FairShareTimeoutS
+	}
+	return minS, fairS
 }
 
 // FairParams are the `fair` policy's parameters.
@@ -80,6 +99,14 @@ func (p FairParams) Validate() error {
 		case "", "fair", "fifo":
 		default:
 			return fmt.Errorf("%s.mode (%s): want \"fair\" or \"fifo\", got %q", where, pc.Name, pc.Mode)
+		}
+		for _, t := range []struct {
+			key string
+			v   float64
+		}{{"min_share_timeout_s", pc.MinShareTimeoutS}, {"fair_share_timeout_s", pc.FairShareTimeoutS}} {
+			if !(t.v >= 0) || math.IsInf(t.v, 0) {
+				return fmt.Errorf("%s.%s (%s): want a finite number of seconds > 0 (leave it out for the preemption section's), got %v", where, t.key, pc.Name, t.v)
+			}
 		}
 	}
 	return nil

@@ -95,10 +95,11 @@ func (f *FairOrder) Preempt(c Cluster) []TaskRef {
 				st.atFair[s] = now
 			}
 			need := 0.0
-			if now-st.atMin[s] >= f.preempt.MinShareTimeoutS {
+			tmin, tfair := p.cfg.timeouts(f.preempt)
+			if now-st.atMin[s] >= tmin {
 				need = minTarget - run
 			}
-			if now-st.atFair[s] >= f.preempt.FairShareTimeoutS {
+			if now-st.atFair[s] >= tfair {
 				need = max(need, fairTarget-run)
 			}
 			want += int(max(need, 0))

@@ -54,49 +54,63 @@ func (r *recorder) Preempt(c sched.Cluster) []sched.TaskRef {
 
 // TestMinSharePreemption: pool "a" fills all 8 map slots with long maps
 // (job 0 at t=0, job 1 at t=5); pool "b" (min share 4 map slots) submits at
-// t=10. After Tmin = 30 s the Fair Scheduler kills a's most recently
-// launched tasks (job 1's) so that b gets its minimum share; b must run 4
-// maps by 10 + Tmin + one heartbeat (+ the 0.5 s preemption interval), a is
-// never taken below its fair share (4 of 8), and exactly 4 tasks die.
+// t=10. After Tmin the Fair Scheduler kills a's most recently launched
+// tasks (job 1's) so that b gets its minimum share; b must run 4 maps by
+// 10 + Tmin + one heartbeat (+ the 0.5 s preemption interval), a is never
+// taken below its fair share (4 of 8), and exactly 4 tasks die. Tmin is
+// the preemption section's, or b's own where it sets one (Hadoop's
+// per-pool minSharePreemptionTimeout).
 func TestMinSharePreemption(t *testing.T) {
-	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
-	block := topo.Config().BlockBytes()
-	mk := func(id int, submit float64, pool string, maps int) workload.Job {
-		j := newJob(id, submit).maps(maps, block, 1000).reduces(1, 1, 1).build()
-		j.Pool = pool
-		return j
-	}
-	jobs := []workload.Job{mk(0, 0, "a", 4), mk(1, 5, "a", 4), mk(2, 10, "b", 8)}
-	inner, err := sched.NewFair(sched.FairParams{
-		Pools:      []sched.PoolConfig{{Name: "b", MinMaps: 4}},
-		Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 30, FairShareTimeoutS: 600},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
-	p := Params{}.WithDefaults()
-	e := runJobs(t, topo, jobs, rec, p)
-	if got := e.Collector().Summarize("fair").JobsCompleted; got != 3 {
-		t.Fatalf("%d jobs completed, want 3", got)
-	}
-	deadline := 10 + 30 + p.HeartbeatS + p.PreemptionIntervalS
-	if at, ok := rec.firstAt["b"]; !ok || at > deadline {
-		t.Errorf("pool b first ran 4 maps at %v (ok=%v), want by %.1f s: submit 10 + Tmin 30 + one heartbeat + the preemption interval", at, ok, deadline)
-	}
-	if len(rec.kills) != 4 {
-		t.Errorf("%d tasks killed, want 4: b's deficit below its minimum share", len(rec.kills))
-	}
-	for _, k := range rec.kills {
-		if k.job != 1 {
-			t.Errorf("killed a task of job %d at %.1f s, want job 1's: the most recently launched tasks go first", k.job, k.t)
-		}
-		if k.t < 40 {
-			t.Errorf("killed at %.1f s, before b had waited Tmin = 30 s since t=10", k.t)
-		}
-	}
-	if s := e.Collector().Summarize("fair"); s.TasksKilled != 4 || s.WastedTaskS <= 0 {
-		t.Errorf("summary counts %d kills and %.0f wasted task-seconds, want 4 and > 0", s.TasksKilled, s.WastedTaskS)
+	for _, tc := range []struct {
+		name       string
+		orderTmin  float64
+		poolTmin   float64
+		effectiveS float64
+	}{
+		{"the order's timeout", 30, 0, 30},
+		{"the pool's own timeout", 600, 12, 12},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
+			block := topo.Config().BlockBytes()
+			mk := func(id int, submit float64, pool string, maps int) workload.Job {
+				j := newJob(id, submit).maps(maps, block, 1000).reduces(1, 1, 1).build()
+				j.Pool = pool
+				return j
+			}
+			jobs := []workload.Job{mk(0, 0, "a", 4), mk(1, 5, "a", 4), mk(2, 10, "b", 8)}
+			inner, err := sched.NewFair(sched.FairParams{
+				Pools:      []sched.PoolConfig{{Name: "b", MinMaps: 4, MinShareTimeoutS: tc.poolTmin}},
+				Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: tc.orderTmin, FairShareTimeoutS: 600},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+			p := Params{}.WithDefaults()
+			e := runJobs(t, topo, jobs, rec, p)
+			if got := e.Collector().Summarize("fair").JobsCompleted; got != 3 {
+				t.Fatalf("%d jobs completed, want 3", got)
+			}
+			deadline := 10 + tc.effectiveS + p.HeartbeatS + p.PreemptionIntervalS
+			if at, ok := rec.firstAt["b"]; !ok || at > deadline {
+				t.Errorf("pool b first ran 4 maps at %v (ok=%v), want by %.1f s: submit 10 + Tmin %v + one heartbeat + the preemption interval", at, ok, deadline, tc.effectiveS)
+			}
+			if len(rec.kills) != 4 {
+				t.Errorf("%d tasks killed, want 4: b's deficit below its minimum share", len(rec.kills))
+			}
+			for _, k := range rec.kills {
+				if k.job != 1 {
+					t.Errorf("killed a task of job %d at %.1f s, want job 1's: the most recently launched tasks go first", k.job, k.t)
+				}
+				if k.t < 10+tc.effectiveS {
+					t.Errorf("killed at %.1f s, before b had waited Tmin = %v s since t=10", k.t, tc.effectiveS)
+				}
+			}
+			if s := e.Collector().Summarize("fair"); s.TasksKilled != 4 || s.WastedTaskS <= 0 {
+				t.Errorf("summary counts %d kills and %.0f wasted task-seconds, want 4 and > 0", s.TasksKilled, s.WastedTaskS)
+			}
+		})
 	}
 }
 

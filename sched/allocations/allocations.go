@@ -496,10 +496,8 @@ func (c *Config) queueSetting(q *Queue, k *elem) error {
 		q.MaxResources, err = c.resource(k, true)
 	case k.name == "minSharePreemptionTimeout":
 		q.MinSharePreemptionTimeoutS, err = c.secondsVal(k)
-		c.warnf(k.line, "queue %s: <minSharePreemptionTimeout> per queue is not modelled; the file-wide default and the scenario's preemption settings apply", q.Name)
 	case yarn && k.name == "fairSharePreemptionTimeout":
 		q.FairSharePreemptionTimeoutS, err = c.secondsVal(k)
-		c.warnf(k.line, "queue %s: <fairSharePreemptionTimeout> per queue is not modelled; the file-wide one applies", q.Name)
 	case yarn && k.name == "fairSharePreemptionThreshold":
 		q.FairSharePreemptionThreshold, err = c.floatVal(k)
 		c.notModelled(k, "preemption below a fraction of the fair share")
