@@ -292,6 +292,12 @@ func (a allocLines) hadoop1() {
 		if p.MinReduces > 0 {
 			inner = append(inner, fmt.Sprintf("<minReduces>%d</minReduces>", p.MinReduces))
 		}
+		if p.MaxMaps > 0 {
+			inner = append(inner, fmt.Sprintf("<maxMaps>%d</maxMaps>", p.MaxMaps))
+		}
+		if p.MaxReduces > 0 {
+			inner = append(inner, fmt.Sprintf("<maxReduces>%d</maxReduces>", p.MaxReduces))
+		}
 		if p.Weight > 0 && p.Weight != 1 {
 			inner = append(inner, "<weight>"+fmtNum(p.Weight)+"</weight>")
 		}
@@ -351,6 +357,9 @@ func (a allocLines) yarn() {
 		if p.MinShare > 0 {
 			inner = append(inner, fmt.Sprintf("<minResources>%d mb,%d vcores</minResources>", p.MinShare*1024, p.MinShare))
 		}
+		if p.MaxShare > 0 {
+			inner = append(inner, fmt.Sprintf("<maxResources>%d mb,%d vcores</maxResources>", p.MaxShare*1024, p.MaxShare))
+		}
 		if p.Weight > 0 && p.Weight != 1 {
 			inner = append(inner, "<weight>"+fmtNum(p.Weight)+"</weight>")
 		}
@@ -376,8 +385,8 @@ func (a allocLines) yarn() {
 		add("    %s", e)
 	}
 	add("  </allocations>")
-	if len(a.cl.Pools.Pools) > 0 && a.cl.Pools.Pools[0].MinShare > 0 {
-		add("  (minResources: a container taken as 1024 mb and 1 vcore; scale to your containers)")
+	if slices.ContainsFunc(a.cl.Pools.Pools, func(p sched.PoolConfig) bool { return p.MinShare > 0 || p.MaxShare > 0 }) {
+		add("  (minResources, maxResources: a container taken as 1024 mb and 1 vcore; scale to your containers)")
 	}
 }
 

@@ -94,6 +94,8 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 		{"a generator setting for a trace", "policy: {name: fair}\nworkload:\n  trace: FB-2009\n  duration_s: 100\n", 4, "workload.duration_s", "arrivals are the trace's"},
 		{"parameters for fifo", "policy:\n  name: fifo\n  params: {t1_s: 5}\nworkload: {trace: FB-2009}\n", 3, "policy.params", "takes no parameters"},
 		{"a minimum share the cluster cannot give", "policy:\n  name: fair\n  params:\n    pools:\n      - name: user0\n        min_maps: 500\nworkload: {trace: FB-2009}\n", 6, "policy.params.pools[0].min_maps", "400 map slots"},
+		{"a container cap in the slot model", "policy:\n  name: fair\n  pools:\n    - name: user0\n      max_share: 5\nworkload: {trace: FB-2009}\n", 5, "policy.pools[0].max_share", "use max_maps and max_reduces"},
+		{"a zero cap", "policy:\n  name: fair\n  pools:\n    - name: user0\n      max_maps: 0\nworkload: {trace: FB-2009}\n", 5, "pools[0].max_maps", "default, no cap"},
 		{"a container share in the slot model", "policy:\n  name: fair\n  params:\n    pools:\n      - name: user0\n        min_share: 5\nworkload: {trace: FB-2009}\n", 6, "policy.params.pools[0].min_share", "min_maps"},
 		{"a second document", fb + "---\npolicy: {name: fifo}\n", 3, "", "second YAML document"},
 		// A section of the wrong shape: a mapping or a list where the other is wanted.

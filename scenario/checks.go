@@ -219,7 +219,7 @@ func (c *Config) checkAgainstWorkload(t *cluster.Topology, jobs []workload.Job) 
 }
 
 // checkPoolShares refuses a pool whose minimum share the cluster cannot
-// give, or that names the other slot model's share.
+// give, or that names the other slot model's share or cap.
 func (c *Config) checkPoolShares(t *cluster.Topology) error {
 	pools := &c.Policy.Pools
 	if pools.Kind != yaml.SequenceNode {
@@ -241,6 +241,9 @@ func (c *Config) checkPoolShares(t *cluster.Topology) error {
 			{"min_maps", total[0], "map slots", false},
 			{"min_reduces", total[1], "reduce slots", false},
 			{"min_share", total[2], "containers", true},
+			{"max_maps", 0, "map slots", false},
+			{"max_reduces", 0, "reduce slots", false},
+			{"max_share", 0, "containers", true},
 		} {
 			v := mapValue(p, f.key)
 			if v == nil {
@@ -253,12 +256,13 @@ func (c *Config) checkPoolShares(t *cluster.Topology) error {
 			path := fmt.Sprintf("%s.pools[%d].%s", at, i, f.key)
 			switch {
 			case k > 0 && f.container != containers:
-				other := "min_maps and min_reduces (the slot model)"
+				kind := f.key[:3] // min or max
+				other := kind + "_maps and " + kind + "_reduces (the slot model)"
 				if containers {
-					other = "min_share (the container model)"
+					other = kind + "_share (the container model)"
 				}
 				return fmt.Errorf("%s: %d, but the cluster has no %s; use %s", path, k, f.slots, other)
-			case k > f.total:
+			case f.total > 0 && k > f.total: // a minimum the cluster cannot give; a cap above it caps nothing
 				return fmt.Errorf("%s: %d; want at most the cluster's %d %s", path, k, f.total, f.slots)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -530,14 +531,31 @@ func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolCon
 		if a.Kind == allocations.YARN {
 			if t.ContainerModel() {
 				pc.MinShare = int(u.Slots(q.MinResources, float64(total[2]), false))
+				pc.MaxShare = taskCap(u.Slots(q.MaxResources, float64(total[2]), true))
 			} else {
 				pc.MinMaps = int(u.Slots(q.MinResources, float64(total[0]), false))
 				pc.MinReduces = int(u.Slots(q.MinResources, float64(total[1]), false))
+				pc.MaxMaps = taskCap(u.Slots(q.MaxResources, float64(total[0]), true))
+				pc.MaxReduces = taskCap(u.Slots(q.MaxResources, float64(total[1]), true))
 			}
+		} else {
+			pc.MaxMaps, pc.MaxReduces = q.MaxMaps, q.MaxReduces
 		}
 		out = append(out, pc)
 	}
 	return out
+}
+
+// taskCap is a YARN queue's maxResources, in tasks, as a cap on its
+// running tasks: the tasks that fit whole (FSQueue.fitsInMaxShare lets a
+// container in while usage plus the container stays within the maximum),
+// at least one, so that the queue's jobs can finish (a maximum below one
+// task would hold them for ever); 0, no cap, for an unlimited maximum.
+func taskCap(slots float64) int {
+	if math.IsInf(slots, 1) || slots > math.MaxInt32 {
+		return 0
+	}
+	return max(1, int(math.Floor(slots+1e-9)))
 }
 
 // queueTimeouts are a pool's own preemption timeouts, 0 where it has

@@ -254,6 +254,39 @@ func TestAllocationTimeouts(t *testing.T) {
 	}
 }
 
+// TestAllocationCaps pins the caps on running tasks read from an
+// allocation file: Hadoop 1's maxMaps and maxReduces as written; a YARN
+// leaf's maxResources as the tasks of 1024 MB that fit whole, at least
+// one; none for a queue without one.
+func TestAllocationCaps(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4, Containers: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file string
+		want       map[string][3]int // pool: max maps, reduces, containers
+	}{
+		{"hadoop 1", `<allocations><pool name="a"><maxMaps>5</maxMaps><maxReduces>2</maxReduces></pool><pool name="b"/></allocations>`,
+			map[string][3]int{"a": {5, 2, 0}, "b": {0, 0, 0}}},
+		{"yarn", `<allocations><queue name="half"><maxResources>50%</maxResources></queue><queue name="mb"><maxResources>5000 mb, 8 vcores</maxResources></queue>` +
+			`<queue name="tiny"><maxResources>512 mb, 1 vcores</maxResources></queue><queue name="open"/></allocations>`,
+			map[string][3]int{"half": {0, 0, 12}, "mb": {0, 0, 4}, "tiny": {0, 0, 1}, "open": {0, 0, 0}}},
+	} {
+		a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][3]int{}
+		for _, pc := range allocationPools(a, topo) {
+			got[pc.Name] = [3]int{pc.MaxMaps, pc.MaxReduces, pc.MaxShare}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: caps %v; want %v (24 containers: 50%% is 12; 5000 mb holds 4 whole 1024 mb tasks; below one task, one)", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestOwnClusterBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.xml")

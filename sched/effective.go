@@ -31,6 +31,11 @@ func (p FairParams) Effective() map[string]any {
 		if pc.FairShareTimeoutS > 0 {
 			pools[i]["fair_share_timeout_s"] = pc.FairShareTimeoutS
 		}
+		for k, v := range map[string]int{"max_maps": pc.MaxMaps, "max_reduces": pc.MaxReduces, "max_share": pc.MaxShare} {
+			if v > 0 {
+				pools[i][k] = v
+			}
+		}
 	}
 	pr := p.Preemption.withDefaults()
 	m := map[string]any{"pools": pools, "preemption": map[string]any{

@@ -33,6 +33,24 @@ type PoolConfig struct {
 	// fairSharePreemptionTimeout); 0, the default, takes the order's.
 	MinShareTimeoutS  float64 `yaml:"min_share_timeout_s" zero:"preemption.min_share_timeout_s"`
 	FairShareTimeoutS float64 `yaml:"fair_share_timeout_s" zero:"preemption.fair_share_timeout_s"`
+	// MaxMaps and MaxReduces (slot model) and MaxShare (containers) cap
+	// the pool's running tasks (Hadoop 1's maxMaps and maxReduces, YARN's
+	// maxResources): its demand counts up to the cap, and it is offered
+	// no slot of a kind while it runs that many. 0, the default, is none.
+	MaxMaps    int `yaml:"max_maps" zero:"no cap"`
+	MaxReduces int `yaml:"max_reduces" zero:"no cap"`
+	MaxShare   int `yaml:"max_share" zero:"no cap"`
+}
+
+// capFor is the pool's cap on running tasks for slot kind s; 0 for none.
+func (pc PoolConfig) capFor(s SlotKind) int {
+	switch s {
+	case MapSlot:
+		return pc.MaxMaps
+	case ReduceSlot:
+		return pc.MaxReduces
+	}
+	return pc.MaxShare
 }
 
 // timeouts are the pool's preemption timeouts: its own where set, else
@@ -91,6 +109,9 @@ func (p FairParams) Validate() error {
 		seen[pc.Name] = true
 		if pc.MinMaps < 0 || pc.MinReduces < 0 || pc.MinShare < 0 {
 			return fmt.Errorf("%s (%s): minimum shares must not be negative", where, pc.Name)
+		}
+		if pc.MaxMaps < 0 || pc.MaxReduces < 0 || pc.MaxShare < 0 {
+			return fmt.Errorf("%s (%s): caps must not be negative", where, pc.Name)
 		}
 		if !(pc.Weight >= 0) || math.IsInf(pc.Weight, 0) {
 			return fmt.Errorf("%s.weight (%s): want a finite number > 0 (leave it out for 1), got %v", where, pc.Name, pc.Weight)
@@ -547,7 +568,7 @@ func (f *FairOrder) updateNamed(s SlotKind, capacity float64) bool {
 		}
 		// updateAll sums a dirty pool again, so the sum may be set here.
 		p.sum[s] = p.namedSum(s)
-		r := ShareRequest{Demand: float64(p.sum[s]), MinShare: p.minShare(s), Weight: p.cfg.Weight}
+		r := p.request(s)
 		if sameRequest(pm.reqs[p.rank], r) {
 			continue
 		}
@@ -590,6 +611,16 @@ func (p *pool) namedSum(s SlotKind) int {
 		sum += j.Demand(s) - int(js.reqs[k].Demand)
 	}
 	return sum
+}
+
+// request is the pool's share request for slot kind s: its summed
+// demand, up to its cap, its minimum share and weight.
+func (p *pool) request(s SlotKind) ShareRequest {
+	d := p.sum[s]
+	if c := p.cfg.capFor(s); c > 0 {
+		d = min(d, c)
+	}
+	return ShareRequest{Demand: float64(d), MinShare: p.minShare(s), Weight: p.cfg.Weight}
 }
 
 // demandOf sums the pool's jobs' demands for slot kind s.
@@ -690,7 +721,7 @@ func (f *FairOrder) updateAll(s SlotKind, capacity float64) {
 		if p.dirty[s] {
 			p.sum[s] = p.demandOf(s)
 		}
-		reqs = append(reqs, ShareRequest{Demand: float64(p.sum[s]), MinShare: p.minShare(s), Weight: p.cfg.Weight})
+		reqs = append(reqs, p.request(s))
 	}
 	pm := &f.poolShares[s]
 	if f.tree != nil {
@@ -916,8 +947,12 @@ func comparePools(a, b poolKey) int {
 	return 0
 }
 
-// runnable reports whether some job of the pool has a task for slot kind s.
+// runnable reports whether some job of the pool has a task for slot kind
+// s, and the pool runs fewer than its cap.
 func (p *pool) runnable(s SlotKind) bool {
+	if c := p.cfg.capFor(s); c > 0 && p.runningFor(s) >= c {
+		return false // at its cap
+	}
 	for _, j := range p.jobs {
 		if j.Runnable(s) > 0 {
 			return true

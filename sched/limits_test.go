@@ -128,3 +128,32 @@ func TestJobLimitsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolCaps: a pool's cap on running tasks (Hadoop 1's maxMaps, YARN's
+// maxResources) bounds its demand in the shares and keeps it from offers
+// while it runs that many, and only for the slot kind capped.
+func TestPoolCaps(t *testing.T) {
+	e := newFairEnv(t, sched.FairParams{Pools: []sched.PoolConfig{{Name: "p", MaxMaps: 2}}}, 10, 10, 0)
+	a := e.add("p", 10, 1)
+	b := e.add("q", 10, 1)
+	if got := e.f.PoolShare(e.c, "p", sched.MapSlot); !near(got, 2) {
+		t.Errorf("p's map share %v; want 2: its demand of 10 counts up to its cap", got)
+	}
+	if got := e.f.PoolShare(e.c, "q", sched.MapSlot); !near(got, 8) {
+		t.Errorf("q's map share %v; want 8, what p's cap leaves", got)
+	}
+	e.launch(a, 2)
+	if got := collect(e.f.Candidates(e.c, sched.MapSlot)); !slices.Equal(got, []int{b.Index}) {
+		t.Errorf("map offers go to jobs %v at p's cap; want only q's job %d", got, b.Index)
+	}
+	a.ReducesEnabled = true
+	e.c.epoch++
+	e.f.ReducesEnabled(e.c, a)
+	if got := collect(e.f.Candidates(e.c, sched.ReduceSlot)); !slices.Contains(got, a.Index) {
+		t.Errorf("reduce offers go to jobs %v; want p's job %d among them: the cap is on maps", got, a.Index)
+	}
+	e.finish(a, 1, false)
+	if got := collect(e.f.Candidates(e.c, sched.MapSlot)); !slices.Contains(got, a.Index) {
+		t.Errorf("map offers go to jobs %v once a map of p ended; want p's job %d back", got, a.Index)
+	}
+}

@@ -262,6 +262,9 @@ func Parse(r io.Reader, file string) (*Config, error) {
 		if q.Mode == "" {
 			q.Mode = "fair"
 		}
+		if len(q.Children) > 0 && q.MaxResources != nil {
+			c.warnf(q.Line, "queue %s: <maxResources> of a parent queue bounds the shares below it; as a cap on its queues' running tasks together it is not modelled (each leaf's own is)", q.Name)
+		}
 	}
 	return c, nil
 }
@@ -350,6 +353,14 @@ func (c *Config) otherKinds(e *elem, hadoop1Name string) bool {
 	}
 	c.warnf(e.line, "<%s> is not read by the %s Fair Scheduler this file is for; ignored", e.name, c.Kind)
 	return true
+}
+
+// zeroCap warns of a cap of 0 running tasks, which would keep the pool's
+// jobs from finishing: it is read as no cap.
+func (c *Config) zeroCap(e *elem, v int, pool string) {
+	if v == 0 {
+		c.warnf(e.line, "<%s> 0 would keep the jobs of pool %s from finishing; read as no cap", e.name, pool)
+	}
 }
 
 // zeroLimit warns of a running-job limit of 0: the Fair Scheduler then
@@ -474,10 +485,10 @@ func (c *Config) queueSetting(q *Queue, k *elem) error {
 		q.MinReduces, err = c.intVal(k)
 	case h1 && k.name == "maxMaps":
 		q.MaxMaps, err = c.intVal(k)
-		c.notModelled(k, "a cap on the pool's running maps")
+		c.zeroCap(k, q.MaxMaps, q.Name)
 	case h1 && k.name == "maxReduces":
 		q.MaxReduces, err = c.intVal(k)
-		c.notModelled(k, "a cap on the pool's running reduces")
+		c.zeroCap(k, q.MaxReduces, q.Name)
 	case h1 && k.name == "maxRunningJobs", yarn && k.name == "maxRunningApps":
 		q.MaxRunning, err = c.intVal(k)
 		c.zeroLimit(k, q.MaxRunning, "queue "+q.Name)
