@@ -156,11 +156,8 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 	}
 	add("YARN (fair-scheduler.xml):")
 	a.policy = "fair"
-	switch {
-	case c.Policy == "drf":
+	if c.Policy == "drf" {
 		a.policy = "drf"
-	case a.fifoPools:
-		a.policy = "fifo"
 	}
 	a.yarn()
 	return l
@@ -337,9 +334,15 @@ func (a allocLines) hadoop1() {
 // yarn writes YARN's allocation file.
 func (a allocLines) yarn() {
 	add, lim := a.add, a.cl.Pools.Limits
+	// FIFO with delay scheduling is every job in one queue that orders
+	// by submission: YARN refuses fifo as the default policy.
+	const fifoQueue, allToIt = `<queue name="default"><schedulingPolicy>fifo</schedulingPolicy></queue>`, `<queuePlacementPolicy><rule name="default"/></queuePlacementPolicy>`
 	var set []string
 	if a.policy != "fair" {
 		set = append(set, fmt.Sprintf("<defaultQueueSchedulingPolicy>%s</defaultQueueSchedulingPolicy> (and in each queue that sets its own schedulingPolicy)", a.policy))
+	}
+	if a.fifoPools {
+		set = append(set, fifoQueue+", and in place of the placement policy "+allToIt+": every job in one queue, in submission order")
 	}
 	if a.setPre {
 		set = append(set, a.preemption(yarnElements)...)
@@ -347,12 +350,21 @@ func (a allocLines) yarn() {
 	if a.own(set) {
 		return
 	}
-	if len(a.cl.Pools.Pools) == 0 {
+	if len(a.cl.Pools.Pools) == 0 && !a.fifoPools {
 		add("  (no queues configured: a queue a user, as yarn.scheduler.fair.user-as-default-queue true, the default)")
 	}
 	add("  <allocations>")
 	add("    <defaultQueueSchedulingPolicy>%s</defaultQueueSchedulingPolicy>", a.policy)
-	for _, p := range a.cl.Pools.Pools {
+	if a.fifoPools {
+		add("    " + fifoQueue)
+		add("    " + allToIt)
+		add("    (FIFO order with delay scheduling: every job in one queue, in submission order; YARN refuses fifo as the default policy)")
+	}
+	pools := a.cl.Pools.Pools
+	if a.fifoPools {
+		pools = nil // every job goes to the one queue
+	}
+	for _, p := range pools {
 		var inner []string
 		if p.MinShare > 0 {
 			inner = append(inner, fmt.Sprintf("<minResources>%d mb,%d vcores</minResources>", p.MinShare*1024, p.MinShare))

@@ -165,6 +165,31 @@ func TestConfigLinesKeepTheOperatorsAllocationFile(t *testing.T) {
 	}
 }
 
+// TestConfigLinesFIFODelayOnYARN: YARN refuses fifo as the default
+// policy, so FIFO with delay scheduling is one queue that orders by
+// submission, every job placed in it; the printed file reads back so.
+func TestConfigLinesFIFODelayOnYARN(t *testing.T) {
+	lines := ConfigLines(Candidate{Policy: "fifo-delay"}, Cluster{Nodes: 10, HeartbeatS: 3})
+	var f strings.Builder
+	in := false
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "YARN (fair-scheduler.xml):" {
+			in = true
+		}
+		if in && strings.HasPrefix(l, "<") {
+			f.WriteString(l)
+		}
+	}
+	a, err := allocations.Parse(strings.NewReader(f.String()), "fair-scheduler.xml")
+	if err != nil {
+		t.Fatalf("YARN's file for fifo-delay: %v; want one YARN loads:\n%s", err, f.String())
+	}
+	if pool, err := a.PoolFor("alice", "etl"); err != nil || pool != "default" || len(a.Queues) != 1 || a.Queues[0].Mode != "fifo" {
+		t.Errorf("jobs go to %q (%v), queues %d; want every job in default, one queue, fifo:\n%s", pool, err, len(a.Queues), f.String())
+	}
+}
+
 func deref(p *float64) any {
 	if p == nil {
 		return "none"

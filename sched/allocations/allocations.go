@@ -330,8 +330,20 @@ func (c *Config) top(e *elem) error {
 	case "defaultFairSharePreemptionThreshold":
 		c.DefaultFairSharePreemptionThreshold, err = c.floatVal(e)
 		c.notModelled(e, "preemption below a fraction of the fair share (the model preempts below the whole share)")
-	case "defaultPoolSchedulingMode", "defaultQueueSchedulingPolicy":
+	case "defaultPoolSchedulingMode", "defaultQueueSchedulingPolicy", "defaultQueueSchedulingMode":
+		// Hadoop 1 reads the first; YARN the other two, alike.
+		if c.otherKinds(e, "defaultPoolSchedulingMode") {
+			return nil
+		}
 		c.DefaultMode, err = c.mode(e)
+		if c.DefaultMode == "drf" {
+			c.warnf(e.line, "drf among a queue's jobs is modelled as fair (the model's jobs each ask one kind of container); between queues the tree divides memory")
+		}
+		if err == nil && c.Kind == YARN && c.DefaultMode == "fifo" {
+			// AllocationFileLoaderService refuses it: a queue made for a
+			// job would order by submission with no way to share.
+			return c.errAt(e, "fifo; YARN's Fair Scheduler refuses fifo as the default policy (give it to queues, <schedulingPolicy>fifo</schedulingPolicy>)")
+		}
 	case "queuePlacementPolicy":
 		if c.Kind != YARN {
 			c.warnf(e.line, "<queuePlacementPolicy> is YARN's; ignored in a Hadoop 1 file")
@@ -494,13 +506,13 @@ func (c *Config) queueSetting(q *Queue, k *elem) error {
 		c.zeroLimit(k, q.MaxRunning, "queue "+q.Name)
 	case yarn && k.name == "maxRunningJobs":
 		c.warnf(k.line, "<maxRunningJobs> is Hadoop 1's; YARN's Fair Scheduler reads maxRunningApps, so queue %s has no running-job limit of its own", q.Name)
-	case h1 && k.name == "schedulingMode", yarn && k.name == "schedulingPolicy":
+	case h1 && k.name == "schedulingMode", yarn && (k.name == "schedulingPolicy" || k.name == "schedulingMode"):
+		// YARN reads Hadoop 1's schedulingMode as schedulingPolicy
+		// (AllocationFileLoaderService.loadQueue).
 		q.Mode, err = c.mode(k)
 		if q.Mode == "drf" {
 			c.warnf(k.line, "queue %s: drf among a queue's jobs is modelled as fair (the model's jobs each ask one kind of container); between queues the tree divides memory", q.Name)
 		}
-	case yarn && k.name == "schedulingMode":
-		c.warnf(k.line, "<schedulingMode> is Hadoop 1's; YARN's Fair Scheduler reads schedulingPolicy, so queue %s keeps the default policy", q.Name)
 	case yarn && k.name == "minResources":
 		q.MinResources, err = c.resource(k, false)
 	case yarn && k.name == "maxResources":

@@ -187,6 +187,8 @@ func TestBadInputNamesLineAndElement(t *testing.T) {
 		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=nan%, vcores=50%</maxResources></queue></allocations>", "f.xml:2: <maxResources>"},
 		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=inf%, vcores=50%</maxResources></queue></allocations>", "f.xml:2: <maxResources>"},
 		{"<allocations><pool name=\"a\"><schedulingMode>lottery</schedulingMode></pool></allocations>", "want fair or fifo"},
+		{"<allocations><queue name=\"a\"/><defaultQueueSchedulingPolicy>fifo</defaultQueueSchedulingPolicy></allocations>", "refuses fifo as the default policy"},
+		{"<allocations><queue name=\"a\"/><defaultQueueSchedulingMode>FIFO</defaultQueueSchedulingMode></allocations>", "refuses fifo as the default policy"},
 		{"<allocations><pool><weight>1</weight></pool></allocations>", "without its name"},
 		{"<allocations><queue name=\"a\"/><queue name=\"a\"/></allocations>", "declared twice"},
 		{"<configuration/>", "want <allocations>"},
@@ -522,5 +524,20 @@ func TestSitePlacement(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestYARNReadsHadoop1Modes: YARN's loader reads schedulingMode as
+// schedulingPolicy, and defaultQueueSchedulingMode as
+// defaultQueueSchedulingPolicy, so a YARN file that keeps Hadoop 1's
+// names sets its queues' policies with them.
+func TestYARNReadsHadoop1Modes(t *testing.T) {
+	c, err := Parse(strings.NewReader(`<allocations><queue name="a"><schedulingMode>fifo</schedulingMode></queue><queue name="b"/>`+
+		`<defaultQueueSchedulingMode>drf</defaultQueueSchedulingMode></allocations>`), "fair-scheduler.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kind != YARN || c.Queues[0].Mode != "fifo" || c.Queues[1].Mode != "drf" || len(c.Warnings) > 1 {
+		t.Errorf("kind %s, modes %s and %s, warnings %q; want YARN, fifo and drf, and only drf's note", c.Kind, c.Queues[0].Mode, c.Queues[1].Mode, c.Warnings)
 	}
 }
