@@ -39,6 +39,8 @@ func FuzzParse(f *testing.F) {
 		"policy: {name: fair, params: {pools: [{name: a, weight: 0, min_maps: 2.5}]}}\nworkload: {users: 0, task_failure_rate: 2}\n",
 		"seed: -1\npolicy: {name: fifo, params: {x: 1}}\nworkload: {generator: shufflewatcher, max_jobs: 3}\n",
 		"policy: {name: fair}\nworkload: {demand: {default: 2.5, by_kind: {swim: x}}}\n",
+		"policy: {name: fair, job_limits: {pools: {user0: 0, root: 2}, users: {a: x}, pool_default: 0}}\n",
+		"policy: {name: delay, pools: [{name: a, max_maps: -1, max_share: 2, min_share_timeout_s: .nan}]}\n",
 	} {
 		f.Add([]byte(s))
 	}
