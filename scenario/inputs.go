@@ -396,6 +396,7 @@ var (
 	treeType    = reflect.TypeOf((*sched.ShareTree)(nil)).Elem()
 	preemptType = reflect.TypeOf(sched.PreemptionParams{})
 	limitsType  = reflect.TypeOf(sched.JobLimits{})
+	capsType    = reflect.TypeOf([]sched.QueueCap(nil))
 )
 
 // applyAllocations puts the allocation file's pools or queues, its share
@@ -411,7 +412,7 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 	for v.Kind() == reflect.Pointer {
 		v = v.Elem()
 	}
-	var pools, tree, preempt, limits reflect.Value
+	var pools, tree, preempt, limits, caps reflect.Value
 	// The fields may sit in an embedded struct (sw-fair's and nas's
 	// parameters inline the fair policy's).
 	var find func(v reflect.Value)
@@ -430,6 +431,8 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 				preempt = f
 			case f.Type() == limitsType:
 				limits = f
+			case f.Type() == capsType:
+				caps = f
 			case v.Type().Field(i).Anonymous:
 				find(f)
 			}
@@ -454,6 +457,9 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 	}
 	if a.Kind == allocations.YARN && tree.IsValid() {
 		tree.Set(reflect.ValueOf(a.Tree(allocations.Units{TaskMemoryMB: allocations.DefaultTaskMemoryMB})))
+	}
+	if qc := queueCaps(a, t); caps.IsValid() && len(qc) > 0 {
+		caps.Set(reflect.ValueOf(qc))
 	}
 	if preempt.IsValid() {
 		p := preempt.Addr().Interface().(*sched.PreemptionParams)
@@ -542,6 +548,33 @@ func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolCon
 			pc.MaxMaps, pc.MaxReduces = q.MaxMaps, q.MaxReduces
 		}
 		out = append(out, pc)
+	}
+	return out
+}
+
+// queueCaps are the caps of a YARN file's queues above pools, root
+// included, from their maxResources, as taskCap reads a leaf's.
+func queueCaps(a *allocations.Config, t *cluster.Topology) []sched.QueueCap {
+	if a.Kind != allocations.YARN {
+		return nil
+	}
+	u := allocations.Units{TaskMemoryMB: allocations.DefaultTaskMemoryMB}
+	total := t.TotalSlots()
+	var out []sched.QueueCap
+	for _, q := range append([]*allocations.Queue{a.Root}, a.Queues...) {
+		if len(q.Children) == 0 && q != a.Root || q.MaxResources == nil {
+			continue
+		}
+		c := sched.QueueCap{Path: q.Name}
+		if t.ContainerModel() {
+			c.MaxShare = taskCap(u.Slots(q.MaxResources, float64(total[2]), true))
+		} else {
+			c.MaxMaps = taskCap(u.Slots(q.MaxResources, float64(total[0]), true))
+			c.MaxReduces = taskCap(u.Slots(q.MaxResources, float64(total[1]), true))
+		}
+		if c != (sched.QueueCap{Path: q.Name}) {
+			out = append(out, c)
+		}
 	}
 	return out
 }

@@ -285,6 +285,17 @@ func TestAllocationCaps(t *testing.T) {
 			t.Errorf("%s: caps %v; want %v (24 containers: 50%% is 12; 5000 mb holds 4 whole 1024 mb tasks; below one task, one)", tc.name, got, tc.want)
 		}
 	}
+	// A parent's maxResources caps its queues' tasks together; root's
+	// every task.
+	a, err := allocations.Parse(strings.NewReader(`<allocations><queue name="root"><maxResources>75%</maxResources>`+
+		`<queue name="prod"><maxResources>25%</maxResources><queue name="a"/><queue name="b"/></queue><queue name="dev"/></queue></allocations>`), "fair-scheduler.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []sched.QueueCap{{Path: "root", MaxShare: 18}, {Path: "prod", MaxShare: 6}}
+	if got := queueCaps(a, topo); !reflect.DeepEqual(got, want) {
+		t.Errorf("queue caps %+v; want %+v: 75%% and 25%% of 24 containers", got, want)
+	}
 }
 
 func TestOwnClusterBadInput(t *testing.T) {

@@ -40,6 +40,18 @@ func (p FairParams) Effective() map[string]any {
 	pr := p.Preemption.withDefaults()
 	m := map[string]any{"pools": pools, "preemption": map[string]any{
 		"enabled": pr.Enabled, "min_share_timeout_s": pr.MinShareTimeoutS, "fair_share_timeout_s": pr.FairShareTimeoutS}}
+	if len(p.QueueCaps) > 0 {
+		caps := make([]map[string]any, len(p.QueueCaps))
+		for i, q := range p.QueueCaps {
+			caps[i] = map[string]any{"queue": q.Path}
+			for k, v := range map[string]int{"max_maps": q.MaxMaps, "max_reduces": q.MaxReduces, "max_share": q.MaxShare} {
+				if v > 0 {
+					caps[i][k] = v
+				}
+			}
+		}
+		m["queue_caps"] = caps
+	}
 	if !p.Limits.Empty() {
 		// Only where set, so that a run without limits records what it
 		// always has.

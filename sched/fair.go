@@ -76,6 +76,10 @@ type FairParams struct {
 	// Limits caps the jobs that run at once, per pool and per queue above
 	// pools (JobLimits); none by default.
 	Limits JobLimits `yaml:"job_limits"`
+	// QueueCaps cap the running tasks of the pools below a queue together
+	// (a YARN allocation file's parent queues' maxResources). Like Tree,
+	// they are set by code, never by a scenario's params.
+	QueueCaps []QueueCap `yaml:"-"`
 	// Tree, when set, divides slots among the pools as leaves of a queue
 	// tree (a YARN allocation file's), level by level, instead of among
 	// the pools as peers. It is set by code, never by a scenario's params.
@@ -95,6 +99,9 @@ func (p FairParams) Validate() error {
 		return err
 	}
 	if err := p.Limits.Validate(); err != nil {
+		return err
+	}
+	if err := validateQueueCaps(p.QueueCaps); err != nil {
 		return err
 	}
 	seen := map[string]bool{}
@@ -202,6 +209,8 @@ type FairOrder struct {
 	// admit keeps jobs past the running-job limits out of the pools; nil
 	// without limits.
 	admit *admission
+	// queueCaps are the caps of queues above pools, in the order given.
+	queueCaps []*queueCap
 }
 
 // seqMemo is the whole candidate sequence for one slot kind, kept when a
@@ -273,6 +282,8 @@ type pool struct {
 	// id numbers the pool in the order it was made (0, 1, ...), for a
 	// placer's own per-pool tables: a pool is never dropped once made.
 	id int32
+	// capped are the queue caps over the pool.
+	capped []*queueCap
 }
 
 // jobKey is a job's place in its pool's order for one slot kind.
@@ -361,6 +372,9 @@ func NewFairOrder(p FairParams) (*FairOrder, error) {
 	for _, pc := range p.Pools {
 		f.cfg[pc.Name] = pc
 	}
+	for _, q := range p.QueueCaps {
+		f.queueCaps = append(f.queueCaps, &queueCap{QueueCap: q})
+	}
 	return f, nil
 }
 
@@ -397,6 +411,7 @@ func (f *FairOrder) add(j *Job) {
 			cfg = PoolConfig{Name: j.Pool}
 		}
 		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo"), dirty: [3]bool{true, true, true}, id: f.npools, byIndex: true}
+		p.capped = f.capsFor(p)
 		f.npools++
 		f.pools[j.Pool] = p
 	}
@@ -460,6 +475,7 @@ func (f *FairOrder) remove(j *Job) {
 func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]++
+		f.countCapped(p, k, 1)
 		f.touch(p, j)
 	}
 	f.version++
@@ -469,6 +485,7 @@ func (f *FairOrder) TaskLaunched(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID
 func (f *FairOrder) TaskEnded(_ Cluster, j *Job, k TaskKind, _ cluster.NodeID, _ bool) {
 	if p := f.pools[j.Pool]; p != nil {
 		p.running[k]--
+		f.countCapped(p, k, -1)
 		f.touch(p, j)
 	}
 	f.version++
@@ -952,6 +969,11 @@ func comparePools(a, b poolKey) int {
 func (p *pool) runnable(s SlotKind) bool {
 	if c := p.cfg.capFor(s); c > 0 && p.runningFor(s) >= c {
 		return false // at its cap
+	}
+	for _, q := range p.capped {
+		if q.full(s) {
+			return false // a queue above it is at its cap
+		}
 	}
 	for _, j := range p.jobs {
 		if j.Runnable(s) > 0 {

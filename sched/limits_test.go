@@ -157,3 +157,28 @@ func TestPoolCaps(t *testing.T) {
 		t.Errorf("map offers go to jobs %v once a map of p ended; want p's job %d back", got, a.Index)
 	}
 }
+
+// TestQueueCaps: a queue's cap (YARN's maxResources on a parent queue)
+// bounds the running tasks of every pool below it together: at the cap
+// none of them is offered a slot of that kind, and a task ending below it
+// opens them all again; pools elsewhere are not held.
+func TestQueueCaps(t *testing.T) {
+	e := newFairEnv(t, sched.FairParams{QueueCaps: []sched.QueueCap{{Path: "prod", MaxMaps: 2}}}, 10, 10, 0)
+	a := e.add("prod.a", 10, 1)
+	b := e.add("prod.b", 10, 1)
+	d := e.add("dev", 10, 1)
+	if got := collect(e.f.Candidates(e.c, sched.MapSlot)); len(got) != 3 {
+		t.Fatalf("map offers go to jobs %v; want all 3 below the cap", got)
+	}
+	e.launch(a, 1)
+	e.launch(b, 1)
+	if got := collect(e.f.Candidates(e.c, sched.MapSlot)); !slices.Equal(got, []int{d.Index}) {
+		t.Errorf("map offers go to jobs %v with prod at its cap of 2; want only dev's job %d", got, d.Index)
+	}
+	e.finish(a, 1, false)
+	got := collect(e.f.Candidates(e.c, sched.MapSlot))
+	slices.Sort(got)
+	if !slices.Equal(got, []int{a.Index, b.Index, d.Index}) {
+		t.Errorf("map offers go to jobs %v once a task of prod ended; want all 3 again", got)
+	}
+}

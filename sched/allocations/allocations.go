@@ -262,9 +262,6 @@ func Parse(r io.Reader, file string) (*Config, error) {
 		if q.Mode == "" {
 			q.Mode = "fair"
 		}
-		if len(q.Children) > 0 && q.MaxResources != nil {
-			c.warnf(q.Line, "queue %s: <maxResources> of a parent queue bounds the shares below it; as a cap on its queues' running tasks together it is not modelled (each leaf's own is)", q.Name)
-		}
 	}
 	return c, nil
 }
