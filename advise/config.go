@@ -200,6 +200,9 @@ func (a allocLines) own(set []string) bool {
 // elements that differ between Hadoop 1 and YARN.
 type dialect struct {
 	pool, max, poolDefault, userDefault, fairTimeout string
+	// threshold is the fair-share preemption threshold's element, "" for
+	// a scheduler that has none.
+	threshold string
 	// noParent says a limit of a queue above pools cannot be set.
 	noParent string
 }
@@ -208,7 +211,7 @@ var (
 	hadoop1Elements = dialect{pool: "pool", max: "maxRunningJobs", poolDefault: "poolMaxJobsDefault", userDefault: "userMaxJobsDefault",
 		fairTimeout: "fairSharePreemptionTimeout", noParent: "(Hadoop 1 has no queue %s above pools: its limit of %d running jobs cannot be set)"}
 	yarnElements = dialect{pool: "queue", max: "maxRunningApps", poolDefault: "queueMaxAppsDefault", userDefault: "userMaxAppsDefault",
-		fairTimeout: "defaultFairSharePreemptionTimeout", noParent: "(queue %s: <maxRunningApps>%d</maxRunningApps> in its element of your queue tree)"}
+		fairTimeout: "defaultFairSharePreemptionTimeout", threshold: "defaultFairSharePreemptionThreshold", noParent: "(queue %s: <maxRunningApps>%d</maxRunningApps> in its element of your queue tree)"}
 )
 
 // preemption is the elements of the preemption timeouts, none while
@@ -217,8 +220,21 @@ func (a allocLines) preemption(e dialect) []string {
 	if !a.pre.Enabled {
 		return nil
 	}
-	return []string{fmt.Sprintf("<defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin)),
+	out := []string{fmt.Sprintf("<defaultMinSharePreemptionTimeout>%s</defaultMinSharePreemptionTimeout>", fmtNum(a.tmin)),
 		fmt.Sprintf("<%s>%s</%s>", e.fairTimeout, fmtNum(a.tfair), e.fairTimeout)}
+	// The runs starved a pool below this fraction of its fair share; the
+	// scheduler's own default is half.
+	thr := a.pre.FairShareThreshold
+	if thr == 0 {
+		thr = 1
+	}
+	switch {
+	case e.threshold != "":
+		out = append(out, fmt.Sprintf("<%s>%s</%s>", e.threshold, fmtNum(thr), e.threshold))
+	case thr != 0.5:
+		out = append(out, fmt.Sprintf("(Hadoop 1 starves a pool below half its fair share; these runs did below %s of it)", fmtNum(thr)))
+	}
+	return out
 }
 
 // poolLimit is the element of a pool's limit n, none for no limit.

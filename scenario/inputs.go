@@ -469,6 +469,9 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 		if p.FairShareTimeoutS == 0 && a.FairSharePreemptionTimeoutS > 0 {
 			p.FairShareTimeoutS = a.FairSharePreemptionTimeoutS
 		}
+		if p.FairShareThreshold == 0 {
+			p.FairShareThreshold = allocationThreshold(a)
+		}
 	}
 	return nil
 }
@@ -528,6 +531,7 @@ func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolCon
 		}
 		pc := sched.PoolConfig{Name: q.Name, Weight: q.Weight, Mode: q.Mode, MinMaps: q.MinMaps, MinReduces: q.MinReduces}
 		pc.MinShareTimeoutS, pc.FairShareTimeoutS = queueTimeouts(a, q)
+		pc.FairShareThreshold = queueThreshold(a, q)
 		if pc.Mode == "drf" {
 			pc.Mode = "fair"
 		}
@@ -589,6 +593,36 @@ func taskCap(slots float64) int {
 		return 0
 	}
 	return max(1, int(math.Floor(slots+1e-9)))
+}
+
+// yarnDefaultThreshold is YARN's fair-share preemption threshold where
+// the file gives none (FairSchedulerConfiguration's 0.5f).
+const yarnDefaultThreshold = 0.5
+
+// allocationThreshold is the fraction of its fair share below which the
+// cluster's scheduler starves a pool: Hadoop 1's half
+// (FairScheduler.isStarvedForFairShare); YARN's
+// defaultFairSharePreemptionThreshold, else 0.5.
+func allocationThreshold(a *allocations.Config) float64 {
+	if a.Kind == allocations.YARN && a.DefaultFairSharePreemptionThreshold > 0 {
+		return a.DefaultFairSharePreemptionThreshold
+	}
+	return yarnDefaultThreshold
+}
+
+// queueThreshold is a YARN queue's own fair-share preemption threshold,
+// or its nearest parent's (FSQueue.updatePreemptionVariables); 0 where
+// none above it gives one and the file's applies.
+func queueThreshold(a *allocations.Config, q *allocations.Queue) float64 {
+	if a.Kind != allocations.YARN {
+		return 0
+	}
+	for ; q != nil; q = q.Parent {
+		if q.FairSharePreemptionThreshold > 0 {
+			return q.FairSharePreemptionThreshold
+		}
+	}
+	return 0
 }
 
 // queueTimeouts are a pool's own preemption timeouts, 0 where it has

@@ -298,6 +298,36 @@ func TestAllocationCaps(t *testing.T) {
 	}
 }
 
+// TestAllocationThresholds pins the fraction of its fair share below
+// which a pool is starved, as the cluster's scheduler has it: Hadoop 1's
+// half; YARN's defaultFairSharePreemptionThreshold, else 0.5, and a
+// queue's own, or its nearest parent's.
+func TestAllocationThresholds(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		file0      float64
+		pools      map[string]float64
+	}{
+		{"hadoop 1", `<allocations><pool name="a"/></allocations>`, 0.5, map[string]float64{"a": 0}},
+		{"yarn's default", `<allocations><queue name="a"/></allocations>`, 0.5, map[string]float64{"a": 0}},
+		{"yarn", `<allocations><queue name="prod"><fairSharePreemptionThreshold>0.3</fairSharePreemptionThreshold><queue name="etl"/></queue><queue name="dev"/>` +
+			`<defaultFairSharePreemptionThreshold>0.8</defaultFairSharePreemptionThreshold></allocations>`, 0.8, map[string]float64{"prod.etl": 0.3, "dev": 0}},
+	} {
+		a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := allocationThreshold(a); got != tc.file0 {
+			t.Errorf("%s: the file's threshold %v; want %v", tc.name, got, tc.file0)
+		}
+		for _, q := range a.Queues {
+			if want, ok := tc.pools[q.Name]; ok && queueThreshold(a, q) != want {
+				t.Errorf("%s: queue %s's threshold %v; want %v (0: the file's)", tc.name, q.Name, queueThreshold(a, q), want)
+			}
+		}
+	}
+}
+
 func TestOwnClusterBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.xml")

@@ -31,6 +31,9 @@ func (p FairParams) Effective() map[string]any {
 		if pc.FairShareTimeoutS > 0 {
 			pools[i]["fair_share_timeout_s"] = pc.FairShareTimeoutS
 		}
+		if pc.FairShareThreshold > 0 {
+			pools[i]["fair_share_threshold"] = pc.FairShareThreshold
+		}
 		for k, v := range map[string]int{"max_maps": pc.MaxMaps, "max_reduces": pc.MaxReduces, "max_share": pc.MaxShare} {
 			if v > 0 {
 				pools[i][k] = v
@@ -38,8 +41,11 @@ func (p FairParams) Effective() map[string]any {
 		}
 	}
 	pr := p.Preemption.withDefaults()
-	m := map[string]any{"pools": pools, "preemption": map[string]any{
-		"enabled": pr.Enabled, "min_share_timeout_s": pr.MinShareTimeoutS, "fair_share_timeout_s": pr.FairShareTimeoutS}}
+	pre := map[string]any{"enabled": pr.Enabled, "min_share_timeout_s": pr.MinShareTimeoutS, "fair_share_timeout_s": pr.FairShareTimeoutS}
+	if pr.FairShareThreshold != 1 {
+		pre["fair_share_threshold"] = pr.FairShareThreshold // the paper's 1 is not recorded, as before
+	}
+	m := map[string]any{"pools": pools, "preemption": pre}
 	if len(p.QueueCaps) > 0 {
 		caps := make([]map[string]any, len(p.QueueCaps))
 		for i, q := range p.QueueCaps {

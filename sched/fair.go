@@ -33,6 +33,10 @@ type PoolConfig struct {
 	// fairSharePreemptionTimeout); 0, the default, takes the order's.
 	MinShareTimeoutS  float64 `yaml:"min_share_timeout_s" zero:"preemption.min_share_timeout_s"`
 	FairShareTimeoutS float64 `yaml:"fair_share_timeout_s" zero:"preemption.fair_share_timeout_s"`
+	// FairShareThreshold, where set, is the pool's own fraction of its
+	// fair share below which it is starved (YARN's per-queue
+	// fairSharePreemptionThreshold); 0 takes the order's.
+	FairShareThreshold float64 `yaml:"fair_share_threshold" zero:"preemption.fair_share_threshold"`
 	// MaxMaps and MaxReduces (slot model) and MaxShare (containers) cap
 	// the pool's running tasks (Hadoop 1's maxMaps and maxReduces, YARN's
 	// maxResources): its demand counts up to the cap, and it is offered
@@ -53,17 +57,20 @@ func (pc PoolConfig) capFor(s SlotKind) int {
 	return pc.MaxShare
 }
 
-// timeouts are the pool's preemption timeouts: its own where set, else
-// the order's.
-func (pc PoolConfig) timeouts(p PreemptionParams) (minS, fairS float64) {
-	minS, fairS = p.MinShareTimeoutS, p.FairShareTimeoutS
+// timeouts are the pool's preemption timeouts and fair-share threshold:
+// its own where set, else the order's.
+func (pc PoolConfig) timeouts(p PreemptionParams) (minS, fairS, threshold float64) {
+	minS, fairS, threshold = p.MinShareTimeoutS, p.FairShareTimeoutS, p.FairShareThreshold
 	if pc.MinShareTimeoutS > 0 {
 		minS = pc.MinShareTimeoutS
 	}
 	if pc.FairShareTimeoutS > 0 {
 		fairS = pc.FairShareTimeoutS
 	}
-	return minS, fairS
+	if pc.FairShareThreshold > 0 {
+		threshold = pc.FairShareThreshold
+	}
+	return minS, fairS, threshold
 }
 
 // FairParams are the `fair` policy's parameters.
@@ -135,6 +142,9 @@ func (p FairParams) Validate() error {
 			if !(t.v >= 0) || math.IsInf(t.v, 0) {
 				return fmt.Errorf("%s.%s (%s): want a finite number of seconds > 0 (leave it out for the preemption section's), got %v", where, t.key, pc.Name, t.v)
 			}
+		}
+		if !(pc.FairShareThreshold >= 0 && pc.FairShareThreshold <= 1) {
+			return fmt.Errorf("%s.fair_share_threshold (%s): want a fraction of the fair share, above 0 and at most 1 (leave it out for the preemption section's), got %v", where, pc.Name, pc.FairShareThreshold)
 		}
 	}
 	return nil

@@ -18,11 +18,19 @@ import (
 // Fair Scheduler's: a fair-share timeout of 600 s
 // (fairSharePreemptionTimeout) and, since Hadoop sets no global minimum-share
 // timeout, 60 s for Tmin (which must stay below Tfair, as the paper says).
+//
+// A pool is starved for its fair share below FairShareThreshold times it,
+// and then reclaims up to the whole share. The paper's rule is the whole
+// share, threshold 1, the default; Hadoop 1's Fair Scheduler starves a pool
+// below half its fair share (isStarvedForFairShare), and YARN's below its
+// fairSharePreemptionThreshold, 0.5 by default, which an allocation file
+// sets.
 type PreemptionParams struct {
 	// Enabled turns killing on; it is off by default, as in Hadoop.
-	Enabled           bool    `yaml:"enabled"`
-	MinShareTimeoutS  float64 `yaml:"min_share_timeout_s" zero:"60"`
-	FairShareTimeoutS float64 `yaml:"fair_share_timeout_s" zero:"600"`
+	Enabled            bool    `yaml:"enabled"`
+	MinShareTimeoutS   float64 `yaml:"min_share_timeout_s" zero:"60"`
+	FairShareTimeoutS  float64 `yaml:"fair_share_timeout_s" zero:"600"`
+	FairShareThreshold float64 `yaml:"fair_share_threshold" zero:"1"`
 }
 
 // Default preemption timeouts.
@@ -38,6 +46,9 @@ func (p PreemptionParams) withDefaults() PreemptionParams {
 	if p.FairShareTimeoutS == 0 {
 		p.FairShareTimeoutS = DefaultFairShareTimeoutS
 	}
+	if p.FairShareThreshold == 0 {
+		p.FairShareThreshold = 1
+	}
 	return p
 }
 
@@ -47,6 +58,9 @@ func (p PreemptionParams) validate() error {
 	}
 	if p.FairShareTimeoutS < 0 || math.IsNaN(p.FairShareTimeoutS) {
 		return fmt.Errorf("preemption.fair_share_timeout_s: must be positive, got %v", p.FairShareTimeoutS)
+	}
+	if !(p.FairShareThreshold >= 0 && p.FairShareThreshold <= 1) {
+		return fmt.Errorf("preemption.fair_share_threshold: want a fraction of the fair share, above 0 and at most 1, got %v", p.FairShareThreshold)
 	}
 	return nil
 }
@@ -85,17 +99,21 @@ func (f *FairOrder) Preempt(c Cluster) []TaskRef {
 			run := float64(p.runningFor(s))
 			minTarget := math.Floor(min(p.minShare(s), p.demand[s]))
 			fairTarget := math.Floor(p.share[s] + 1e-9)
+			tmin, tfair, thr := p.cfg.timeouts(f.preempt)
+			starved := fairTarget // the paper's rule, threshold 1, to the bit
+			if thr != 1 {
+				starved = math.Floor(thr*p.share[s] + 1e-9)
+			}
 			if !st.seen[s] {
 				st.atMin[s], st.atFair[s], st.seen[s] = now, now, true
 			}
 			if run >= minTarget {
 				st.atMin[s] = now
 			}
-			if run >= fairTarget {
+			if run >= starved {
 				st.atFair[s] = now
 			}
 			need := 0.0
-			tmin, tfair := p.cfg.timeouts(f.preempt)
 			if now-st.atMin[s] >= tmin {
 				need = minTarget - run
 			}

@@ -164,3 +164,50 @@ func TestKilledReduceRefetches(t *testing.T) {
 		t.Error("no task was killed: the test no longer exercises killing")
 	}
 }
+
+// TestFairShareThreshold: pool "a" runs 6 long maps of the 8 map slots;
+// pool "b" (no minimum share) arrives at t=10 with 8 and takes the 2 free
+// slots. Both pools' fair share is 4. Under the paper's rule (threshold 1)
+// b, running 2 < 4, is starved and after Tfair = 30 s reclaims 2 slots
+// from a; under Hadoop's (threshold 0.5) it runs floor(0.5 x 4) = 2, is
+// not starved, and nothing is killed.
+func TestFairShareThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		threshold float64
+		kills     int
+	}{
+		{"the paper's whole share", 0, 2},
+		{"half the share, as Hadoop", 0.5, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
+			block := topo.Config().BlockBytes()
+			mk := func(id int, submit float64, pool string, maps int) workload.Job {
+				j := newJob(id, submit).maps(maps, block, 1000).reduces(1, 1, 1).build()
+				j.Pool = pool
+				return j
+			}
+			jobs := []workload.Job{mk(0, 0, "a", 6), mk(1, 10, "b", 8)}
+			inner, err := sched.NewFair(sched.FairParams{
+				Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 20, FairShareTimeoutS: 30, FairShareThreshold: tc.threshold},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+			e := runJobs(t, topo, jobs, rec, Params{}.WithDefaults())
+			if got := e.Collector().Summarize("fair").JobsCompleted; got != 2 {
+				t.Fatalf("%d jobs completed, want 2", got)
+			}
+			if len(rec.kills) != tc.kills {
+				t.Errorf("%d tasks killed, want %d: b runs 2 of its fair share of 4", len(rec.kills), tc.kills)
+			}
+			for _, k := range rec.kills {
+				if k.pool != "a" || k.t < 40 {
+					t.Errorf("killed a task of pool %s at %.1f s; want a's, after b's 30 s below its share from t=10", k.pool, k.t)
+				}
+			}
+		})
+	}
+}

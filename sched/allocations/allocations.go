@@ -293,6 +293,24 @@ func (c *Config) floatVal(e *elem) (float64, error) {
 	return v, nil
 }
 
+// thresholdVal reads a fair-share preemption threshold as YARN does,
+// clamped to 0..1 (AllocationFileLoaderService), naming a clamp in a
+// warning. 0, which turns fair-share preemption off, is read as none
+// given (the file's default, else YARN's 0.5), with a warning.
+func (c *Config) thresholdVal(e *elem) (float64, error) {
+	v, err := c.floatVal(e)
+	switch {
+	case err != nil:
+		return 0, err
+	case v > 1:
+		c.warnf(e.line, "<%s> %v is above 1, which YARN reads as 1", e.name, v)
+		return 1, nil
+	case v == 0:
+		c.warnf(e.line, "<%s> 0 turns fair-share preemption off, which is not modelled; read as not given", e.name)
+	}
+	return v, nil
+}
+
 // secondsVal reads a preemption timeout: seconds in Hadoop 1 and YARN
 // allocation files alike.
 func (c *Config) secondsVal(e *elem) (float64, error) { return c.floatVal(e) }
@@ -325,8 +343,7 @@ func (c *Config) top(e *elem) error {
 	case "defaultMinSharePreemptionTimeout":
 		c.DefaultMinSharePreemptionTimeoutS, err = c.secondsVal(e)
 	case "defaultFairSharePreemptionThreshold":
-		c.DefaultFairSharePreemptionThreshold, err = c.floatVal(e)
-		c.notModelled(e, "preemption below a fraction of the fair share (the model preempts below the whole share)")
+		c.DefaultFairSharePreemptionThreshold, err = c.thresholdVal(e)
 	case "defaultPoolSchedulingMode", "defaultQueueSchedulingPolicy", "defaultQueueSchedulingMode":
 		// Hadoop 1 reads the first; YARN the other two, alike.
 		if c.otherKinds(e, "defaultPoolSchedulingMode") {
@@ -519,8 +536,7 @@ func (c *Config) queueSetting(q *Queue, k *elem) error {
 	case yarn && k.name == "fairSharePreemptionTimeout":
 		q.FairSharePreemptionTimeoutS, err = c.secondsVal(k)
 	case yarn && k.name == "fairSharePreemptionThreshold":
-		q.FairSharePreemptionThreshold, err = c.floatVal(k)
-		c.notModelled(k, "preemption below a fraction of the fair share")
+		q.FairSharePreemptionThreshold, err = c.thresholdVal(k)
 	default:
 		if (h1 && yarnOnly[k.name]) || (yarn && hadoop1Only[k.name]) {
 			c.warnf(k.line, "<%s> is not read by the %s Fair Scheduler this file is for; ignored", k.name, c.Kind)
