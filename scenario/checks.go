@@ -127,6 +127,7 @@ const (
 func (c *Config) engine() sim.Params {
 	p := c.Engine
 	p.TaskFailureRate = c.Workload.TaskFailureRate
+	c.siteEngine(&p)
 	return p
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/mrsched/mrsched/cluster/hostmap"
 	"github.com/mrsched/mrsched/sched"
 	"github.com/mrsched/mrsched/sched/allocations"
+	"github.com/mrsched/mrsched/sim"
 	"github.com/mrsched/mrsched/traces"
 	"github.com/mrsched/mrsched/workload"
 	"github.com/mrsched/mrsched/workload/hadooptrace"
@@ -24,13 +25,17 @@ import (
 // Hadoop or YARN job trace (workload.trace), a topology
 // (cluster.topology) and an allocation file (policy.allocations).
 type ownInputs struct {
-	once   sync.Once
-	err    error
-	format hadooptrace.Format
-	traced []*hadooptrace.Job
-	hosts  *hostmap.Map
-	alloc  *allocations.Config
-	site   *allocations.Site
+	once sync.Once
+	err  error
+	// The site file is read on its own, and first: the engine's settings
+	// (Config.engine) take its job settings before a trace is read.
+	siteOnce sync.Once
+	siteErr  error
+	format   hadooptrace.Format
+	traced   []*hadooptrace.Job
+	hosts    *hostmap.Map
+	alloc    *allocations.Config
+	site     *allocations.Site
 	// warnings name what the inputs' readers skipped or do not model, in
 	// the order of the files; notes what a run could not apply, added as
 	// the runs build. mu guards both, since a comparison's policies build
@@ -85,6 +90,55 @@ func (c *Config) own() (*ownInputs, error) {
 	return in, in.err
 }
 
+// siteFile reads the scenario's site file (policy.site), once; nil when
+// it has none.
+func (c *Config) siteFile() (*allocations.Site, error) {
+	if c.inputs == nil {
+		c.inputs = &ownInputs{}
+	}
+	in := c.inputs
+	in.siteOnce.Do(func() {
+		if p := c.Policy.Site; p != "" {
+			in.site, in.siteErr = allocations.LoadSite(c.path(p))
+			if in.siteErr != nil {
+				in.siteErr = fmt.Errorf("policy.site: %w", in.siteErr)
+			}
+		}
+	})
+	return in.site, in.siteErr
+}
+
+// siteEngine gives engine settings p the site file's job and node
+// settings (slow start, parallel copies, attempts, speculation, YARN's
+// heartbeat, launches a heartbeat) the scenario does not write itself:
+// the operator's configuration over the profile's and the defaults.
+func (c *Config) siteEngine(p *sim.Params) {
+	st, err := c.siteFile()
+	if err != nil || st == nil {
+		return // the error is reported where the inputs are read
+	}
+	for _, e := range st.Engine() {
+		if c.set(e.Path) {
+			continue
+		}
+		switch e.Path {
+		case "engine.slow_start":
+			v := e.Value
+			p.SlowStart = &v
+		case "engine.parallel_copies":
+			p.ParallelCopies = int(e.Value)
+		case "engine.max_attempts":
+			p.MaxAttempts = int(e.Value)
+		case "engine.speculative":
+			p.Speculative = e.Value == 1
+		case "engine.heartbeat_s":
+			p.HeartbeatS = e.Value
+		case "engine.launches_per_heartbeat":
+			p.LaunchesPerHeartbeat = int(e.Value)
+		}
+	}
+}
+
 func (c *Config) readInputs(in *ownInputs) error {
 	f, err := c.traceFormat()
 	if err != nil {
@@ -114,13 +168,17 @@ func (c *Config) readInputs(in *ownInputs) error {
 		in.alloc = a
 		in.warnings = append(in.warnings, a.Warnings...)
 	}
-	if p := c.Policy.Site; p != "" {
-		st, err := allocations.LoadSite(c.path(p))
+	if c.Policy.Site != "" {
+		st, err := c.siteFile()
 		if err != nil {
-			return fmt.Errorf("policy.site: %w", err)
+			return err
 		}
-		in.site = st
 		in.warnings = append(in.warnings, st.Warnings...)
+		for _, e := range st.Engine() {
+			if c.set(e.Path) {
+				in.warnings = append(in.warnings, fmt.Sprintf("%s:%d: %s: not applied: the scenario sets %s", st.File, e.Line, e.Prop, e.Path))
+			}
+		}
 		switch {
 		case in.alloc != nil:
 			in.warnings = append(in.warnings, in.alloc.UseSite(st)...)

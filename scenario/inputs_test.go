@@ -510,6 +510,39 @@ func TestSitePlacementSettings(t *testing.T) {
 	}
 }
 
+// TestSiteEngineSettings: a site file's job and node settings (slow
+// start, YARN's heartbeat) are the run's where the scenario does not write
+// them, over its profile's; one the scenario writes stays, and a warning
+// names the site's as not applied.
+func TestSiteEngineSettings(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "yarn-site.xml")
+	testfile.Write(t, site, "<configuration>\n<property><name>mapreduce.job.reduce.slowstart.completedmaps</name><value>0.8</value></property>\n"+
+		"<property><name>yarn.resourcemanager.nodemanagers.heartbeat-interval-ms</name><value>500</value></property>\n</configuration>")
+	for _, tc := range []struct {
+		name, engine string
+		slowStart    float64
+		heartbeatS   float64
+		warning      string
+	}{
+		{"the site's", "", 0.8, 0.5, ""},
+		{"over the profile's", "cluster: {profile: yarn-hdd, containers: 4}\n", 0.8, 0.5, ""},
+		{"the scenario's own", "engine: {slow_start: 0.1}\n", 0.1, 0.5, "yarn-site.xml:2: mapreduce.job.reduce.slowstart.completedmaps: not applied: the scenario sets engine.slow_start"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+site+"}\n"+tc.engine)
+			res := mustRun(t, c, nil)
+			eng := res.Summary.Config.(Effective).Engine
+			if eng.SlowStart == nil || *eng.SlowStart != tc.slowStart || eng.HeartbeatS != tc.heartbeatS {
+				t.Errorf("slow start %v, heartbeat %v s; want %v and %v", eng.SlowStart, eng.HeartbeatS, tc.slowStart, tc.heartbeatS)
+			}
+			warned := strings.Join(c.InputWarnings(), "\n")
+			if tc.warning == "" && strings.Contains(warned, "not applied") || !strings.Contains(warned, tc.warning) {
+				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
+			}
+		})
+	}
+}
+
 // TestHadoopExamplesRun: the example scenarios of examples/hadoop run,
 // every job completing with the engine's invariants on.
 func TestHadoopExamplesRun(t *testing.T) {

@@ -265,7 +265,7 @@ func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet 
 // nodes, the heartbeat its runs took and its pools.
 func clusterOf(c *scenario.Config, profile string) advise.Cluster {
 	cl := c.Cluster.WithDefaults()
-	hb := c.Engine.HeartbeatS
+	hb := c.EngineFor(nil).HeartbeatS // the scenario's, else its site file's
 	if p, ok := scenario.LookupProfile(profile); ok && hb == 0 {
 		hb = p.HeartbeatS
 	}

@@ -1,6 +1,7 @@
 package allocations
 
 import (
+	"maps"
 	"math"
 	"path/filepath"
 	"strings"
@@ -539,5 +540,67 @@ func TestYARNReadsHadoop1Modes(t *testing.T) {
 	}
 	if c.Kind != YARN || c.Queues[0].Mode != "fifo" || c.Queues[1].Mode != "drf" || len(c.Warnings) > 1 {
 		t.Errorf("kind %s, modes %s and %s, warnings %q; want YARN, fifo and drf, and only drf's note", c.Kind, c.Queues[0].Mode, c.Queues[1].Mode, c.Warnings)
+	}
+}
+
+// TestSiteEngineSettings pins the job and node settings a site file gives
+// the engine, as Hadoop reads them: Hadoop 2's name over Hadoop 1's, one
+// attempt limit for both kinds, map backups only, YARN's heartbeat in ms,
+// and the Fair Scheduler's launches a heartbeat.
+func TestSiteEngineSettings(t *testing.T) {
+	prop := func(name, value string) string {
+		return "<property><name>" + name + "</name><value>" + value + "</value></property>\n"
+	}
+	for _, tc := range []struct {
+		name, props string
+		want        map[string]float64
+		warning     string
+	}{
+		{"hadoop 1 mapred-site", prop("mapred.reduce.slowstart.completed.maps", "0.8") + prop("mapred.reduce.parallel.copies", "10") +
+			prop("mapred.map.max.attempts", "2") + prop("mapred.map.tasks.speculative.execution", "false"),
+			map[string]float64{"engine.slow_start": 0.8, "engine.parallel_copies": 10, "engine.max_attempts": 2, "engine.speculative": 0}, ""},
+		{"hadoop 2's name over hadoop 1's", prop("mapred.reduce.slowstart.completed.maps", "0.8") + prop("mapreduce.job.reduce.slowstart.completedmaps", "0.3"),
+			map[string]float64{"engine.slow_start": 0.3}, ""},
+		{"reduce attempts apart", prop("mapreduce.map.maxattempts", "4") + prop("mapreduce.reduce.maxattempts", "6"),
+			map[string]float64{"engine.max_attempts": 4}, "one limit for maps and reduces"},
+		{"reduce attempts alone", prop("mapreduce.reduce.maxattempts", "6"), map[string]float64{"engine.max_attempts": 6}, ""},
+		{"reduce backups", prop("mapreduce.reduce.speculative", "true"), map[string]float64{}, "backups of slow reduces are not modelled"},
+		{"yarn heartbeat", prop("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "500"), map[string]float64{"engine.heartbeat_s": 0.5}, ""},
+		{"yarn one a heartbeat", prop("yarn.scheduler.fair.max.assign", "4"), map[string]float64{"engine.launches_per_heartbeat": 1}, ""},
+		{"yarn assign multiple", prop("yarn.scheduler.fair.assignmultiple", "true") + prop("yarn.scheduler.fair.max.assign", "4"),
+			map[string]float64{"engine.launches_per_heartbeat": 4}, ""},
+		{"yarn assign all", prop("yarn.scheduler.fair.assignmultiple", "true"), map[string]float64{"engine.launches_per_heartbeat": 0}, ""},
+		{"hadoop 1 assign one", prop("mapred.fairscheduler.assignmultiple", "false"), map[string]float64{"engine.launches_per_heartbeat": 1}, ""},
+		{"hadoop 1 capped", prop("mapred.fairscheduler.assignmultiple.maps", "2") + prop("mapred.fairscheduler.assignmultiple.reduces", "1"),
+			map[string]float64{"engine.launches_per_heartbeat": 3}, "caps a heartbeat's tasks of both kinds together, at 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ParseSite(strings.NewReader("<configuration>\n"+tc.props+"</configuration>"), "site.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]float64{}
+			for _, e := range s.Engine() {
+				got[e.Path] = e.Value
+			}
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("engine settings %v; want %v", got, tc.want)
+			}
+			warned := strings.Join(s.Warnings, "\n")
+			if tc.warning == "" && warned != "" || !strings.Contains(warned, tc.warning) {
+				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
+			}
+		})
+	}
+	for _, bad := range []struct{ props, want string }{
+		{prop("mapreduce.job.reduce.slowstart.completedmaps", "1.5"), "want a fraction of the job's maps"},
+		{prop("mapred.reduce.parallel.copies", "0"), "want the fetches a reduce makes at once"},
+		{prop("mapreduce.map.maxattempts", "two"), "not a whole number"},
+		{prop("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "0"), "heartbeat interval"},
+	} {
+		_, err := ParseSite(strings.NewReader("<configuration>\n"+bad.props+"</configuration>"), "site.xml")
+		if err == nil || !strings.Contains(err.Error(), "site.xml:2") || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v; want one at site.xml:2 saying %q", bad.props, err, bad.want)
+		}
 	}
 }

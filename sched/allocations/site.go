@@ -28,6 +28,7 @@ type Site struct {
 	// YARN's placement switches, as Configuration.getBoolean reads them
 	// (true where the file leaves them out, YARN's defaults).
 	userAsDefault, undeclared bool
+	engine                    []EngineSetting
 }
 
 type siteProp struct {
@@ -64,8 +65,13 @@ const (
 	propUndeclared    = "yarn.scheduler.fair.allow-undeclared-pools"
 )
 
-// placementProps are the properties UseSite reads.
-var placementProps = []string{propPoolName, propUserAsDefault, propUndeclared}
+// placementProps are the properties UseSite reads, and engineProps the
+// Fair Scheduler's that engineSettings reads.
+var (
+	placementProps = []string{propPoolName, propUserAsDefault, propUndeclared}
+	engineProps    = []string{"yarn.scheduler.fair.assignmultiple", "yarn.scheduler.fair.max.assign", "mapred.fairscheduler.assignmultiple",
+		"mapred.fairscheduler.assignmultiple.maps", "mapred.fairscheduler.assignmultiple.reduces"}
+)
 
 var localityProps = []string{propH1Delay, propH1DelayNode, propH1DelayRack, propThreshNode, propThreshRack,
 	propDelayNodeMS, propDelayRackMS, propContinuousOn}
@@ -117,7 +123,8 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	slices.SortFunc(names, func(a, b string) int { return s.props[a].line - s.props[b].line })
 	for _, name := range names {
 		if !strings.HasPrefix(name, "mapred.fairscheduler.") && !strings.HasPrefix(name, "yarn.scheduler.fair.") ||
-			slices.Contains(localityProps, name) || slices.Contains(placementProps, name) || name == propH1Preempt || name == propYARNPreempt {
+			slices.Contains(localityProps, name) || slices.Contains(placementProps, name) || slices.Contains(engineProps, name) ||
+			name == propH1Preempt || name == propYARNPreempt {
 			continue
 		}
 		what := "not modelled; ignored"
@@ -135,6 +142,9 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	}
 	s.userAsDefault, _ = s.boolean(propUserAsDefault, true)
 	s.undeclared, _ = s.boolean(propUndeclared, true)
+	if s.engine, err = s.engineSettings(); err != nil {
+		return nil, err
+	}
 	slices.SortStableFunc(s.warnings, func(a, b siteWarning) int { return a.line - b.line })
 	for _, w := range s.warnings {
 		s.Warnings = append(s.Warnings, w.text)

@@ -1,0 +1,183 @@
+package allocations
+
+import (
+	"fmt"
+	"math"
+)
+
+// EngineSetting is a job or node setting of a site file that a scenario's
+// engine section also has: the scenario's path, the value in the
+// scenario's units, and the property and line it came from.
+type EngineSetting struct {
+	Path  string  // "engine.slow_start"
+	Value float64 // a number, or 1 and 0 for true and false
+	Prop  string
+	Line  int
+}
+
+// String names the setting by its property and line.
+func (e EngineSetting) String() string { return fmt.Sprintf("%s (line %d)", e.Prop, e.Line) }
+
+// Engine lists the settings of the file the engine takes, each by the
+// property Hadoop reads (Hadoop 2's name before Hadoop 1's, where the
+// file gives both), in the order of Engine's paths.
+func (s *Site) Engine() []EngineSetting { return s.engine }
+
+// engineSettings reads the job and node properties the engine has, as
+// Hadoop's Configuration reads them, and warns of those it has no place
+// for.
+func (s *Site) engineSettings() ([]EngineSetting, error) {
+	var out []EngineSetting
+	// first is the property of names the file sets: the first, by
+	// Hadoop 2's deprecation, the new name over the old.
+	first := func(names ...string) (string, bool) {
+		for _, n := range names {
+			if _, ok := s.props[n]; ok {
+				return n, true
+			}
+		}
+		return "", false
+	}
+	add := func(path, name string, v float64) {
+		out = append(out, EngineSetting{Path: path, Value: v, Prop: name, Line: s.props[name].line})
+	}
+	// The fraction of a job's maps done before its reduces start.
+	if n, ok := first("mapreduce.job.reduce.slowstart.completedmaps", "mapred.reduce.slowstart.completed.maps"); ok {
+		v, p, err := s.float(n, 0)
+		if err != nil {
+			return nil, err
+		}
+		if v < 0 || v > 1 {
+			return nil, s.errAt(p, "%v; want a fraction of the job's maps, 0 to 1", v)
+		}
+		add("engine.slow_start", n, v)
+	}
+	// Counts of 1 or more.
+	for _, c := range []struct {
+		path  string
+		names []string
+		what  string
+	}{
+		{"engine.parallel_copies", []string{"mapreduce.reduce.shuffle.parallelcopies", "mapred.reduce.parallel.copies"}, "fetches a reduce makes at once"},
+		{"engine.max_attempts", []string{"mapreduce.map.maxattempts", "mapred.map.max.attempts"}, "attempts of a map"},
+	} {
+		n, ok := first(c.names...)
+		if !ok {
+			continue
+		}
+		v, p, err := s.long(n, 0)
+		if err != nil {
+			return nil, err
+		}
+		if v < 1 || v > math.MaxInt32 {
+			return nil, s.errAt(p, "%d; want the %s, 1 or more", v, c.what)
+		}
+		add(c.path, n, float64(v))
+	}
+	if n, ok := first("mapreduce.reduce.maxattempts", "mapred.reduce.max.attempts"); ok {
+		v, _, err := s.long(n, 0)
+		if err != nil {
+			return nil, err
+		}
+		var maps *EngineSetting
+		for i := range out {
+			if out[i].Path == "engine.max_attempts" {
+				maps = &out[i]
+			}
+		}
+		switch {
+		case maps == nil:
+			add("engine.max_attempts", n, float64(v))
+		case maps.Value != float64(v):
+			s.warn(s.props[n].line, "%s: %d; the engine has one limit for maps and reduces, the maps' %v (%s)", n, v, maps.Value, maps.Prop)
+		}
+	}
+	// Backups of slow maps; reduce backups are not modelled.
+	if n, ok := first("mapreduce.map.speculative", "mapred.map.tasks.speculative.execution"); ok {
+		v, _ := s.boolean(n, true)
+		add("engine.speculative", n, b2f(v))
+	}
+	if n, ok := first("mapreduce.reduce.speculative", "mapred.reduce.tasks.speculative.execution"); ok {
+		if v, _ := s.boolean(n, true); v {
+			s.warn(s.props[n].line, "%s: backups of slow reduces are not modelled (the engine backs up maps only)", n)
+		}
+	}
+	// YARN's node heartbeat.
+	if n, ok := first("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms"); ok {
+		v, p, err := s.long(n, 0)
+		if err != nil {
+			return nil, err
+		}
+		if v < 1 {
+			return nil, s.errAt(p, "%d; want the heartbeat interval in ms, 1 or more", v)
+		}
+		add("engine.heartbeat_s", n, float64(v)/1000)
+	}
+	// Tasks a node is given a heartbeat (0: as many as it has room for).
+	if l, n, ok, err := s.launches(); err != nil {
+		return nil, err
+	} else if ok {
+		add("engine.launches_per_heartbeat", n, float64(l))
+	}
+	return out, nil
+}
+
+// launches is how many tasks the Fair Scheduler gives a node a heartbeat,
+// 0 for as many as it has room for, and the property that says so. YARN:
+// one unless yarn.scheduler.fair.assignmultiple, then
+// yarn.scheduler.fair.max.assign (-1, the default: no limit). Hadoop
+// 1.2.1: one unless mapred.fairscheduler.assignmultiple (its default),
+// then .assignmultiple.maps plus .reduces (-1 each: no limit); the engine
+// has one count for both kinds, which a warning says where the two are
+// capped.
+func (s *Site) launches() (n int, prop string, ok bool, err error) {
+	const (
+		yarnMulti, yarnMax = "yarn.scheduler.fair.assignmultiple", "yarn.scheduler.fair.max.assign"
+		h1Multi, h1Maps    = "mapred.fairscheduler.assignmultiple", "mapred.fairscheduler.assignmultiple.maps"
+		h1Reduces          = "mapred.fairscheduler.assignmultiple.reduces"
+	)
+	has := func(name string) bool { _, ok := s.props[name]; return ok }
+	switch {
+	case has(yarnMulti) || has(yarnMax):
+		multi, _ := s.boolean(yarnMulti, false)
+		if !multi {
+			return 1, yarnMulti, true, nil
+		}
+		most, _, err := s.long(yarnMax, -1)
+		if err != nil {
+			return 0, "", false, err
+		}
+		if most < 1 {
+			return 0, yarnMax, true, nil // -1: no limit
+		}
+		return int(min(most, math.MaxInt32)), yarnMax, true, nil
+	case has(h1Multi) || has(h1Maps) || has(h1Reduces):
+		multi, _ := s.boolean(h1Multi, true)
+		if !multi {
+			return 1, h1Multi, true, nil
+		}
+		m, _, err := s.long(h1Maps, -1)
+		if err != nil {
+			return 0, "", false, err
+		}
+		r, _, err := s.long(h1Reduces, -1)
+		if err != nil {
+			return 0, "", false, err
+		}
+		if m < 0 || r < 0 {
+			return 0, h1Multi, true, nil
+		}
+		if has(h1Maps) || has(h1Reduces) {
+			s.warn(s.props[h1Maps].line, "%s and .reduces: the engine caps a heartbeat's tasks of both kinds together, at %d", h1Maps, m+r)
+		}
+		return int(min(max(m+r, 1), math.MaxInt32)), h1Maps, true, nil
+	}
+	return 0, "", false, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
