@@ -65,7 +65,16 @@ func Sniff(head []byte) (Format, error) {
 		return FormatSWIM, nil
 	}
 	if bytes.HasPrefix(t, []byte("<")) {
-		return "", fmt.Errorf("%w: XML (an allocation file goes under policy.allocations)", ErrNotJobTrace)
+		// Name the operator's XML files by their root element: the
+		// first element after any declaration or comment.
+		what := "XML (an allocation file goes under policy.allocations, a mapred-site.xml or yarn-site.xml under policy.site)"
+		switch {
+		case bytes.Contains(t, []byte("<allocations")):
+			what = "an allocation file (give it as policy.allocations, -allocations)"
+		case bytes.Contains(t, []byte("<configuration")):
+			what = "a Hadoop site file (give it as policy.site, -site)"
+		}
+		return "", fmt.Errorf("%w: %s", ErrNotJobTrace, what)
 	}
 	return "", fmt.Errorf("%w: neither JobHistory, Rumen or SLS JSON, nor SWIM's tab-separated columns", ErrNotJobTrace)
 }

@@ -225,7 +225,9 @@ func TestSniff(t *testing.T) {
 		{"job0\t1\t1\t10\t20\t30\n", FormatSWIM, ""},
 		{`{"name":"<root>","children":[]}`, "", "Rumen topology"},
 		{`{"rack":"r","nodes":[{"node":"n"}]}`, "", "SLS nodes"},
-		{"<allocations/>", "", "XML"},
+		{"<allocations/>", "", "an allocation file (give it as policy.allocations"},
+		{"<?xml version=\"1.0\"?>\n<configuration><property/></configuration>", "", "a Hadoop site file (give it as policy.site"},
+		{"<jobs/>", "", "XML (an allocation file goes under policy.allocations"},
 		{"h1 /r1\n", "", "neither"},
 	} {
 		got, err := Sniff([]byte(tc.head))
