@@ -241,7 +241,7 @@ type pool struct {
 	name    string
 	cfg     PoolConfig
 	jobs    []*Job // submit order
-	running [2]int // by TaskKind
+	running taskCounts
 	share   [3]float64
 	demand  [3]float64
 	// jobShares[s].out is the division of share[s] among jobs, parallel
@@ -528,14 +528,21 @@ func (p *pool) forgetJobShares() {
 	}
 }
 
-func (p *pool) runningFor(s SlotKind) int {
+func (p *pool) runningFor(s SlotKind) int { return p.running.of(s) }
+
+// taskCounts are running tasks by TaskKind.
+type taskCounts [2]int
+
+// of is the count that takes slots of kind s: maps, reduces, or both for
+// a container.
+func (c taskCounts) of(s SlotKind) int {
 	switch s {
 	case MapSlot:
-		return p.running[MapTask]
+		return c[MapTask]
 	case ReduceSlot:
-		return p.running[ReduceTask]
+		return c[ReduceTask]
 	}
-	return p.running[MapTask] + p.running[ReduceTask]
+	return c[MapTask] + c[ReduceTask]
 }
 
 func (p *pool) minShare(s SlotKind) float64 {

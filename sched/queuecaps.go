@@ -37,24 +37,14 @@ func validateQueueCaps(caps []QueueCap) error {
 // below the queue, and the pools below it made so far.
 type queueCap struct {
 	QueueCap
-	running [2]int // by TaskKind
+	running taskCounts
 	pools   []*pool
-}
-
-func (q *queueCap) runningFor(s SlotKind) int {
-	switch s {
-	case MapSlot:
-		return q.running[MapTask]
-	case ReduceSlot:
-		return q.running[ReduceTask]
-	}
-	return q.running[MapTask] + q.running[ReduceTask]
 }
 
 // full reports whether the queue runs as many tasks of kind s as its cap.
 func (q *queueCap) full(s SlotKind) bool {
 	c := q.capFor(s)
-	return c > 0 && q.runningFor(s) >= c
+	return c > 0 && q.running.of(s) >= c
 }
 
 // capsFor lists the queue caps over pool p, and registers p with them.

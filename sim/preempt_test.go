@@ -72,12 +72,7 @@ func TestMinSharePreemption(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
-			block := topo.Config().BlockBytes()
-			mk := func(id int, submit float64, pool string, maps int) workload.Job {
-				j := newJob(id, submit).maps(maps, block, 1000).reduces(1, 1, 1).build()
-				j.Pool = pool
-				return j
-			}
+			mk := longMaps(topo)
 			jobs := []workload.Job{mk(0, 0, "a", 4), mk(1, 5, "a", 4), mk(2, 10, "b", 8)}
 			inner, err := sched.NewFair(sched.FairParams{
 				Pools:      []sched.PoolConfig{{Name: "b", MinMaps: 4, MinShareTimeoutS: tc.poolTmin}},
@@ -111,6 +106,18 @@ func TestMinSharePreemption(t *testing.T) {
 				t.Errorf("summary counts %d kills and %.0f wasted task-seconds, want 4 and > 0", s.TasksKilled, s.WastedTaskS)
 			}
 		})
+	}
+}
+
+// longMaps makes jobs on topo of maps that each take 1000 s of compute a
+// block, and one small reduce: a pool's tasks hold their slots until
+// preemption takes them.
+func longMaps(topo *cluster.Topology) func(id int, submit float64, pool string, maps int) workload.Job {
+	block := topo.Config().BlockBytes()
+	return func(id int, submit float64, pool string, maps int) workload.Job {
+		j := newJob(id, submit).maps(maps, block, 1000).reduces(1, 1, 1).build()
+		j.Pool = pool
+		return j
 	}
 }
 
@@ -182,12 +189,7 @@ func TestFairShareThreshold(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
-			block := topo.Config().BlockBytes()
-			mk := func(id int, submit float64, pool string, maps int) workload.Job {
-				j := newJob(id, submit).maps(maps, block, 1000).reduces(1, 1, 1).build()
-				j.Pool = pool
-				return j
-			}
+			mk := longMaps(topo)
 			jobs := []workload.Job{mk(0, 0, "a", 6), mk(1, 10, "b", 8)}
 			inner, err := sched.NewFair(sched.FairParams{
 				Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 20, FairShareTimeoutS: 30, FairShareThreshold: tc.threshold},
