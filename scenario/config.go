@@ -294,11 +294,15 @@ func fieldLines(n *yaml.Node, prefix string, into map[string]int) {
 // one and err does not already name it, and with the line of the field
 // err starts with ("cluster.racks: ..."), when the file sets that field.
 func (c *Config) fileErr(err error) error {
+	field, _, _ := strings.Cut(err.Error(), ":")
+	field, _, _ = strings.Cut(field, ",")
+	if e, ok := c.fromSite(field); ok {
+		// The value is the site file's: say where it is written.
+		err = fmt.Errorf("%w (the value of %s:%d: %s)", err, c.Policy.Site, e.Line, e.Prop)
+	}
 	if c.name == "" || strings.HasPrefix(err.Error(), c.name) {
 		return err
 	}
-	field, _, _ := strings.Cut(err.Error(), ":")
-	field, _, _ = strings.Cut(field, ",")
 	if line, ok := c.lines[field]; ok {
 		return fmt.Errorf("%s: line %d: %w", c.name, line, err)
 	}

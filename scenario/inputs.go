@@ -108,6 +108,24 @@ func (c *Config) siteFile() (*allocations.Site, error) {
 	return in.site, in.siteErr
 }
 
+// fromSite reports whether the engine setting at path is the site
+// file's, and which.
+func (c *Config) fromSite(path string) (allocations.EngineSetting, bool) {
+	if c.Policy.Site == "" || c.set(path) {
+		return allocations.EngineSetting{}, false
+	}
+	st, err := c.siteFile()
+	if err != nil || st == nil {
+		return allocations.EngineSetting{}, false
+	}
+	for _, e := range st.Engine() {
+		if e.Path == path {
+			return e, true
+		}
+	}
+	return allocations.EngineSetting{}, false
+}
+
 // siteEngine gives engine settings p the site file's job and node
 // settings (slow start, parallel copies, attempts, speculation, YARN's
 // heartbeat, launches a heartbeat) the scenario does not write itself:

@@ -541,6 +541,14 @@ func TestSiteEngineSettings(t *testing.T) {
 			}
 		})
 	}
+	// A site's value the engine refuses is an error naming the site's
+	// property, where the scenario's own would name its line.
+	bad := filepath.Join(t.TempDir(), "yarn-site.xml")
+	testfile.Write(t, bad, "<configuration>\n<property><name>yarn.resourcemanager.nodemanagers.heartbeat-interval-ms</name><value>100000000000</value></property>\n</configuration>")
+	c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+bad+"}\n")
+	if _, err := c.Run(nil); err == nil || !strings.Contains(err.Error(), "engine.heartbeat_s") || !strings.Contains(err.Error(), "yarn-site.xml:2: yarn.resourcemanager.nodemanagers.heartbeat-interval-ms") {
+		t.Errorf("error %v; want one naming engine.heartbeat_s and the site file's property at its line", err)
+	}
 }
 
 // TestHadoopExamplesRun: the example scenarios of examples/hadoop run,
