@@ -138,6 +138,11 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		prop("yarn-site.xml", "yarn.scheduler.fair.allocation.file", defaultAllocationPath)
 	}
 	prop("yarn-site.xml", "yarn.scheduler.fair.preemption", strconv.FormatBool(pre.Enabled))
+	if pre.Enabled {
+		// The runs killed at any use of the cluster, or above the
+		// threshold they had; YARN's default gate is 0.8.
+		prop("yarn-site.xml", "yarn.scheduler.fair.preemption.cluster-utilization-threshold", fmtNum(pre.ClusterUtilizationThreshold))
+	}
 	if t1 >= 0 {
 		n1, ok1 := LocalityThreshold(t1, cl.HeartbeatS)
 		n2, ok2 := LocalityThreshold(t2, cl.HeartbeatS)

@@ -209,7 +209,8 @@ func TestConfigLinesPerPolicy(t *testing.T) {
 			[]string{"mapred.fairscheduler.preemption</name><value>true", "<fairSharePreemptionTimeout>60<", "<defaultFairSharePreemptionTimeout>60<", "yarn.scheduler.fair.preemption</name><value>true",
 				// The runs starved a pool below its whole fair share, the
 				// paper's rule; YARN's default is half, Hadoop 1's fixed.
-				"<defaultFairSharePreemptionThreshold>1</defaultFairSharePreemptionThreshold>", "Hadoop 1 starves a pool below half its fair share; these runs did below 1 of it"}},
+				"<defaultFairSharePreemptionThreshold>1</defaultFairSharePreemptionThreshold>", "Hadoop 1 starves a pool below half its fair share; these runs did below 1 of it",
+				"yarn.scheduler.fair.preemption.cluster-utilization-threshold</name><value>0<"}},
 		{Candidate{Policy: "drf"}, []string{"has no dominant resource fairness", "<defaultQueueSchedulingPolicy>drf<"}},
 		{Candidate{Policy: "nas", Settings: []Setting{{"wait_s", "5"}}}, []string{"Stock Hadoop has no nas scheduler", "NAS", "wait_s = 5"}},
 	} {

@@ -266,20 +266,23 @@ func (c *Config) applySite(into any) error {
 			if on {
 				c.note(fmt.Sprintf("policy.site: policy %s has no preemption; the site file's does not apply to it", c.Policy.Name))
 			}
-		case !c.writesPreemptionEnabled():
+		case !c.writesPreemption("enabled"):
 			preempt.Addr().Interface().(*sched.PreemptionParams).Enabled = on
 		}
+	}
+	if u, set := in.site.PreemptionUtilization(); set && preempt.IsValid() && !c.writesPreemption("cluster_utilization_threshold") {
+		preempt.Addr().Interface().(*sched.PreemptionParams).ClusterUtilizationThreshold = u
 	}
 	return nil
 }
 
-// writesPreemptionEnabled reports whether the scenario itself says
-// whether preemption is on (policy.preemption.enabled, or the same under
+// writesPreemption reports whether the scenario itself writes the
+// preemption setting key (policy.preemption.<key>, or the same under
 // policy.params), which a site file then does not change.
-func (c *Config) writesPreemptionEnabled() bool {
+func (c *Config) writesPreemption(key string) bool {
 	n := &c.Policy.Preemption
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "enabled" {
+		if n.Content[i].Value == key {
 			return true
 		}
 	}

@@ -472,6 +472,31 @@ func TestSitePreemption(t *testing.T) {
 	}
 }
 
+// TestSitePreemptionUtilization: a YARN site file that sets preemption
+// gates it on the cluster's use, at its threshold or YARN's 0.8; Hadoop
+// 1's has no such gate.
+func TestSitePreemptionUtilization(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, props string
+		want        any
+	}{
+		{"yarn's default", "<property><name>yarn.scheduler.fair.preemption</name><value>true</value></property>", 0.8},
+		{"yarn's own", "<property><name>yarn.scheduler.fair.preemption</name><value>true</value></property>" +
+			"<property><name>yarn.scheduler.fair.preemption.cluster-utilization-threshold</name><value>0.5</value></property>", 0.5},
+		{"hadoop 1", "<property><name>mapred.fairscheduler.preemption</name><value>true</value></property>", nil},
+	} {
+		site := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".xml")
+		testfile.Write(t, site, "<configuration>"+tc.props+"</configuration>")
+		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+site+"}\n")
+		res := mustRun(t, c, nil)
+		pre, _ := res.Summary.Config.(Effective).Policy.Params["preemption"].(map[string]any)
+		if got := pre["cluster_utilization_threshold"]; got != tc.want {
+			t.Errorf("%s: the run's cluster_utilization_threshold %v; want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestWithPolicyCopiesShareWarnings: what a comparison's copy of a
 // scenario could not apply reaches the scenario's own warnings, which
 // compare prints, sorted whichever copy ran first; before, each copy read

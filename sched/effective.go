@@ -45,6 +45,9 @@ func (p FairParams) Effective() map[string]any {
 	if pr.FairShareThreshold != 1 {
 		pre["fair_share_threshold"] = pr.FairShareThreshold // the paper's 1 is not recorded, as before
 	}
+	if pr.ClusterUtilizationThreshold > 0 {
+		pre["cluster_utilization_threshold"] = pr.ClusterUtilizationThreshold
+	}
 	m := map[string]any{"pools": pools, "preemption": pre}
 	if len(p.QueueCaps) > 0 {
 		caps := make([]map[string]any, len(p.QueueCaps))

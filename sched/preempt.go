@@ -31,6 +31,12 @@ type PreemptionParams struct {
 	MinShareTimeoutS   float64 `yaml:"min_share_timeout_s" zero:"60"`
 	FairShareTimeoutS  float64 `yaml:"fair_share_timeout_s" zero:"600"`
 	FairShareThreshold float64 `yaml:"fair_share_threshold" zero:"1"`
+	// ClusterUtilizationThreshold, where above 0, lets tasks be killed
+	// only while the cluster's use is above it (YARN's
+	// yarn.scheduler.fair.preemption.cluster-utilization-threshold, 0.8
+	// by default: FairScheduler.shouldAttemptPreemption); starvation is
+	// timed all the same. 0, the default, is the paper's: no gate.
+	ClusterUtilizationThreshold float64 `yaml:"cluster_utilization_threshold"`
 }
 
 // Default preemption timeouts.
@@ -58,6 +64,9 @@ func (p PreemptionParams) validate() error {
 	}
 	if p.FairShareTimeoutS < 0 || math.IsNaN(p.FairShareTimeoutS) {
 		return fmt.Errorf("preemption.fair_share_timeout_s: must be positive, got %v", p.FairShareTimeoutS)
+	}
+	if !(p.ClusterUtilizationThreshold >= 0 && p.ClusterUtilizationThreshold <= 1) {
+		return fmt.Errorf("preemption.cluster_utilization_threshold: want a fraction of the cluster, 0 to 1, got %v", p.ClusterUtilizationThreshold)
 	}
 	if !(p.FairShareThreshold >= 0 && p.FairShareThreshold <= 1) {
 		return fmt.Errorf("preemption.fair_share_threshold: want a fraction of the fair share, above 0 and at most 1, got %v", p.FairShareThreshold)
@@ -126,7 +135,27 @@ func (f *FairOrder) Preempt(c Cluster) []TaskRef {
 			kill = append(kill, f.victims(c, s, want)...)
 		}
 	}
+	if thr := f.preempt.ClusterUtilizationThreshold; thr > 0 && len(kill) > 0 && f.utilization(c, kinds) <= thr {
+		return nil // the starvation clocks ran; the kills wait for a busier cluster
+	}
 	return kill
+}
+
+// utilization is the cluster's use: running tasks over slots, the most
+// used kind's in the slot model (YARN takes the larger of memory's and
+// cores').
+func (f *FairOrder) utilization(c Cluster, kinds []SlotKind) float64 {
+	u := 0.0
+	for _, s := range kinds {
+		run := 0
+		for _, p := range f.active {
+			run += p.runningFor(s)
+		}
+		if total := c.TotalSlots(s); total > 0 {
+			u = max(u, float64(run)/float64(total))
+		}
+	}
+	return u
 }
 
 func (f *FairOrder) starving(p *pool) *starvation {

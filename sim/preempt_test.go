@@ -213,3 +213,31 @@ func TestFairShareThreshold(t *testing.T) {
 		})
 	}
 }
+
+// TestPreemptionUtilizationGate: YARN kills tasks only while the
+// cluster's use is above its cluster-utilization threshold. Pool "a" runs
+// long maps on all 8 map slots and pool "b" (min share 4) waits: the use
+// is 1, above 0.8, so b takes its share back after Tmin; at a threshold of
+// 1 the use is never above it and nothing is killed, though b starves.
+func TestPreemptionUtilizationGate(t *testing.T) {
+	for _, tc := range []struct {
+		threshold float64
+		kills     int
+	}{{0, 4}, {0.8, 4}, {1, 0}} {
+		topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
+		mk := longMaps(topo)
+		jobs := []workload.Job{mk(0, 0, "a", 8), mk(1, 10, "b", 8)}
+		inner, err := sched.NewFair(sched.FairParams{
+			Pools:      []sched.PoolConfig{{Name: "b", MinMaps: 4}},
+			Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 30, FairShareTimeoutS: 600, ClusterUtilizationThreshold: tc.threshold},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+		runJobs(t, topo, jobs, rec, Params{}.WithDefaults())
+		if len(rec.kills) != tc.kills {
+			t.Errorf("threshold %v: %d tasks killed, want %d (the cluster's use is 1)", tc.threshold, len(rec.kills), tc.kills)
+		}
+	}
+}

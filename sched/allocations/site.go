@@ -29,6 +29,8 @@ type Site struct {
 	// (true where the file leaves them out, YARN's defaults).
 	userAsDefault, undeclared bool
 	engine                    []EngineSetting
+	utilization               float64
+	utilizationSet            bool
 }
 
 type siteProp struct {
@@ -124,7 +126,7 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	for _, name := range names {
 		if !strings.HasPrefix(name, "mapred.fairscheduler.") && !strings.HasPrefix(name, "yarn.scheduler.fair.") ||
 			slices.Contains(localityProps, name) || slices.Contains(placementProps, name) || slices.Contains(engineProps, name) ||
-			name == propH1Preempt || name == propYARNPreempt {
+			name == propH1Preempt || name == propYARNPreempt || name == propUtilization {
 			continue
 		}
 		what := "not modelled; ignored"
@@ -143,6 +145,9 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	s.userAsDefault, _ = s.boolean(propUserAsDefault, true)
 	s.undeclared, _ = s.boolean(propUndeclared, true)
 	if s.engine, err = s.engineSettings(); err != nil {
+		return nil, err
+	}
+	if err := s.readUtilization(); err != nil {
 		return nil, err
 	}
 	slices.SortStableFunc(s.warnings, func(a, b siteWarning) int { return a.line - b.line })
@@ -175,6 +180,34 @@ func (s *Site) boolean(name string, def bool) (v, set bool) {
 // it (yarn.scheduler.fair.preemption, or Hadoop 1's
 // mapred.fairscheduler.preemption); set is false where it sets neither.
 func (s *Site) Preemption() (enabled, set bool) { return s.preempt, s.preemptSet }
+
+// propUtilization gates YARN's preemption on the cluster's use.
+const propUtilization = "yarn.scheduler.fair.preemption.cluster-utilization-threshold"
+
+// PreemptionUtilization is the cluster use above which YARN's Fair
+// Scheduler kills tasks, for a YARN file that sets preemption: its
+// yarn.scheduler.fair.preemption.cluster-utilization-threshold, else
+// YARN's 0.8; set is false for a file without YARN's preemption switch.
+func (s *Site) PreemptionUtilization() (threshold float64, set bool) {
+	return s.utilization, s.utilizationSet
+}
+
+func (s *Site) readUtilization() error {
+	_, yarn := s.props[propYARNPreempt]
+	_, given := s.props[propUtilization]
+	if !yarn && !given {
+		return nil
+	}
+	v, p, err := s.float(propUtilization, 0.8)
+	if err != nil {
+		return err
+	}
+	if v < 0 || v > 1 {
+		return s.errAt(p, "%v; want a fraction of the cluster, 0 to 1", v)
+	}
+	s.utilization, s.utilizationSet = v, true
+	return nil
+}
 
 // prop is a property the file sets, with its line, for the locality
 // rules below.
