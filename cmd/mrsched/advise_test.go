@@ -129,3 +129,26 @@ func TestAdviseSweepThenCollect(t *testing.T) {
 		t.Errorf("advise -collect printed %q; want a verdict against fifo over the sweep's 3 seeds", out)
 	}
 }
+
+// TestAdviseRunsOnTheGivenCluster: advise's runs are on the cluster the
+// flags gave (-topology), with its allocation file: the planned runs'
+// scenario names them. The runs once took the default 10 x 10 cluster,
+// since the scenario they came from left -topology out.
+func TestAdviseRunsOnTheGivenCluster(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "adv")
+	mustRunCLI(t, "advise", "-q", "-trace", filepath.Join(hadoop, "job-trace.json"), "-topology", filepath.Join(hadoop, "topology.data"),
+		"-allocations", filepath.Join(hadoop, "fair-scheduler.xml"), "-policies", "fair", "-sweep", dir)
+	b, err := os.ReadFile(filepath.Join(dir, "bases", "fair.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"topology: " + filepath.Join(hadoop, "topology.data"), "allocations: " + filepath.Join(hadoop, "fair-scheduler.xml")} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("the runs' scenario lacks %q:\n%s", w, b)
+		}
+	}
+}

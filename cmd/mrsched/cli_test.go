@@ -167,3 +167,45 @@ func TestCompareTraceFile(t *testing.T) {
 	// so it runs again to the same summary.
 	rerunRecorded(t, "compare's run of a trace file", filepath.Join(runs, "fifo"))
 }
+
+// TestCompareRecordsTheClusterItRan: a compare run's scenario.yaml keeps
+// what the run had of the cluster: the scenario's pools (the record once
+// wrote the policy's name alone, so simulate reran delay without them),
+// and the own-cluster files -topology, -allocations and -site gave.
+func TestCompareRecordsTheClusterItRan(t *testing.T) {
+	dir := t.TempDir()
+	pools := filepath.Join(dir, "pools.yaml")
+	testfile.Write(t, pools, "cluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 150}\n"+
+		"policy:\n  name: fair\n  pools:\n    - {name: user0, min_maps: 10, weight: 2}\n  job_limits: {user_default: 2}\n")
+	site := filepath.Join(dir, "yarn-site.xml")
+	testfile.Write(t, site, "<configuration><property><name>mapreduce.job.reduce.slowstart.completedmaps</name><value>0.5</value></property></configuration>")
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string // what the recorded scenario must hold
+	}{
+		{"pools", []string{"-config", pools}, []string{"min_maps: 10", "user_default: 2"}},
+		{"own-cluster files", []string{"-trace", filepath.Join(hadoop, "job-trace.json"), "-topology", filepath.Join(hadoop, "topology.data"),
+			"-allocations", filepath.Join(hadoop, "fair-scheduler.xml"), "-site", site}, []string{"topology: ", "allocations: ", "site: "}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runs := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+			args := append([]string{"compare", "-q", "-policies", "delay", "-out", runs}, tc.args...)
+			mustRunCLI(t, args...)
+			b, err := os.ReadFile(filepath.Join(runs, "delay", "scenario.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("the recorded scenario lacks %q:\n%s", w, b)
+				}
+			}
+			rerunRecorded(t, "compare's delay run with "+tc.name, filepath.Join(runs, "delay"))
+		})
+	}
+}

@@ -256,8 +256,9 @@ policy:
 
 // compareScenario is the scenario file of compare's run of policy: the
 // base scenario's text (the embedded default's when it has none) with
-// compare's overrides (policy, seed, trace) written into it, so that
-// simulate -config reruns it.
+// compare's overrides (policy, seed, trace, and the own-cluster files
+// -topology, -allocations and -site) written into it, so that simulate
+// -config reruns it.
 func compareScenario(base *scenario.Config, policy string) ([]byte, error) {
 	src := base.Source()
 	from := "the embedded default"
@@ -271,7 +272,18 @@ func compareScenario(base *scenario.Config, policy string) ([]byte, error) {
 		return nil, errors.New("cannot rewrite the scenario for its run directory: not a YAML mapping")
 	}
 	root := doc.Content[0]
-	set(root, "policy", &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("name"), scalar(policy)}})
+	// The policy as compare ran it: its name, the cluster's pools,
+	// preemption, limits and own files (allocations, site), and the
+	// scenario's parameters for its own policy.
+	set(root, "policy", base.PolicyNode(policy))
+	if t := base.Cluster.Topology; t != "" {
+		c := child(root, "cluster")
+		if c == nil || c.Kind != yaml.MappingNode {
+			c = &yaml.Node{Kind: yaml.MappingNode}
+			set(root, "cluster", c)
+		}
+		set(c, "topology", scalar(t))
+	}
 	if base.Seed != 0 {
 		set(root, "seed", scalar(fmt.Sprint(base.Seed)))
 	}
@@ -294,7 +306,7 @@ func compareScenario(base *scenario.Config, policy string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	head := fmt.Sprintf("# The scenario of compare's %s run: %s with compare's policy, seed and trace.\n", policy, from)
+	head := fmt.Sprintf("# The scenario of compare's %s run: %s with compare's policy, seed, trace and own-cluster files.\n", policy, from)
 	return append([]byte(head), b...), nil
 }
 
