@@ -363,7 +363,7 @@ func (c *Config) top(e *elem) error {
 			c.warnf(e.line, "<queuePlacementPolicy> is YARN's; ignored in a Hadoop 1 file")
 			return nil
 		}
-		c.Placement, err = c.rules(e.kids)
+		c.Placement, err = c.rules(e)
 	default:
 		c.notModelled(e, "")
 	}

@@ -1,15 +1,15 @@
 package allocations
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
 
-// rules reads a queuePlacementPolicy's rules.
-func (c *Config) rules(kids []*elem) ([]Rule, error) {
+// rules reads the rules of parent, a queuePlacementPolicy or a rule that
+// nests them.
+func (c *Config) rules(parent *elem) ([]Rule, error) {
 	var out []Rule
-	for _, k := range kids {
+	for _, k := range parent.kids {
 		if k.name != "rule" {
 			c.notModelled(k, "")
 			continue
@@ -20,7 +20,7 @@ func (c *Config) rules(kids []*elem) ([]Rule, error) {
 		case "primaryGroup", "secondaryGroupExistingQueue":
 			c.warnf(k.line, "placement rule %s: traces record no groups, so the rule never places a job", r.Name)
 		case "nestedUserQueue":
-			inner, err := c.rules(k.kids)
+			inner, err := c.rules(k)
 			if err != nil {
 				return nil, err
 			}
@@ -34,7 +34,9 @@ func (c *Config) rules(kids []*elem) ([]Rule, error) {
 		out = append(out, r)
 	}
 	if len(out) == 0 {
-		return nil, errors.New("a queuePlacementPolicy without rules")
+		// YARN refuses it too: a policy must end with a rule that
+		// always places (QueuePlacementPolicy).
+		return nil, c.errAt(parent, "no placement rule; want at least one, the last one that always places (default, user or reject)")
 	}
 	return out, nil
 }
