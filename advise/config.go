@@ -118,6 +118,12 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 			prop("mapred-site.xml", "mapred.fairscheduler.allocation.file", defaultAllocationPath)
 		}
 		prop("mapred-site.xml", "mapred.fairscheduler.preemption", strconv.FormatBool(pre.Enabled))
+		if w := cl.Pools.SizeBasedWeight; w == "tasks" || w == "memory" {
+			prop("mapred-site.xml", "mapred.fairscheduler.sizebasedweight", "true")
+			if w == "memory" {
+				add("  (Hadoop 1 weighs a job by its tasks; these runs weighed it by memory, as YARN)")
+			}
+		}
 		if t1 < 0 {
 			prop("mapred-site.xml", "mapred.fairscheduler.locality.delay", "0")
 			add("  (0 turns delay scheduling off; unset, Hadoop 1 waits 1.5 heartbeats)")
@@ -138,6 +144,12 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		prop("yarn-site.xml", "yarn.scheduler.fair.allocation.file", defaultAllocationPath)
 	}
 	prop("yarn-site.xml", "yarn.scheduler.fair.preemption", strconv.FormatBool(pre.Enabled))
+	if w := cl.Pools.SizeBasedWeight; w == "tasks" || w == "memory" {
+		prop("yarn-site.xml", "yarn.scheduler.fair.sizebasedweight", "true")
+		if w == "tasks" {
+			add("  (YARN weighs a job by its memory demand; these runs weighed it by tasks, as Hadoop 1)")
+		}
+	}
 	if pre.Enabled {
 		// The runs killed at any use of the cluster, or above the
 		// threshold they had; YARN's default gate is 0.8.

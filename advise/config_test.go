@@ -233,3 +233,14 @@ func wantLines(t *testing.T, what string, lines []string, wants ...string) {
 		}
 	}
 }
+
+// TestConfigLinesKeepSizeBasedWeight: the runs' weighing of jobs by
+// demand is in both site files, with a note where the scheduler weighs
+// by the other measure.
+func TestConfigLinesKeepSizeBasedWeight(t *testing.T) {
+	cl := Cluster{Nodes: 10, HeartbeatS: 3, Pools: sched.PoolSettings{SizeBasedWeight: "tasks"}}
+	wantLines(t, "fair, sized by tasks", ConfigLines(Candidate{Policy: "fair"}, cl),
+		"<name>mapred.fairscheduler.sizebasedweight</name><value>true</value>",
+		"<name>yarn.scheduler.fair.sizebasedweight</name><value>true</value>",
+		"YARN weighs a job by its memory demand")
+}

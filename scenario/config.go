@@ -131,8 +131,10 @@ type PolicySpec struct {
 	Pools      yaml.Node `yaml:"pools"`
 	Preemption yaml.Node `yaml:"preemption"`
 	// JobLimits are the cluster's running-job limits
-	// (sched.JobLimits), the pools' as Pools are.
-	JobLimits yaml.Node `yaml:"job_limits"`
+	// (sched.JobLimits), and SizeBasedWeight its scheduler's weighing of
+	// jobs by demand, the pools' as Pools are.
+	JobLimits       yaml.Node `yaml:"job_limits"`
+	SizeBasedWeight yaml.Node `yaml:"size_based_weight"`
 
 	// PoolBy says which pool a job goes to without an allocation file:
 	// "user" (the default: the trace's user, or the user a SWIM trace's

@@ -62,7 +62,7 @@ func (c *Config) PolicyNode(name string) *yaml.Node {
 // HasPools reports whether the scenario configures the cluster's pools
 // or preemption, wherever it wrote them.
 func (c *Config) HasPools() bool {
-	return c.Policy.Pools.Kind != 0 || c.Policy.Preemption.Kind != 0 || c.Policy.JobLimits.Kind != 0
+	return c.Policy.Pools.Kind != 0 || c.Policy.Preemption.Kind != 0 || c.Policy.JobLimits.Kind != 0 || c.Policy.SizeBasedWeight.Kind != 0
 }
 
 // PoolPath is path with the cluster's pools named where they live

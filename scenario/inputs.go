@@ -222,7 +222,7 @@ func (c *Config) applySite(into any) error {
 		return err
 	}
 	node, rack := in.site.LocalityWaits(c.engine().WithDefaults().HeartbeatS)
-	var t1, t2, preempt reflect.Value
+	var t1, t2, preempt, sizeWeight reflect.Value
 	var find func(v reflect.Value)
 	find = func(v reflect.Value) {
 		if v.Kind() != reflect.Struct {
@@ -237,6 +237,8 @@ func (c *Config) applySite(into any) error {
 				t2 = f
 			case f.Type() == preemptType:
 				preempt = f
+			case sf.Name == "SizeBasedWeight" && f.Kind() == reflect.String:
+				sizeWeight = f
 			case sf.Anonymous:
 				find(f)
 			}
@@ -272,6 +274,16 @@ func (c *Config) applySite(into any) error {
 	}
 	if u, set := in.site.PreemptionUtilization(); set && preempt.IsValid() && !c.writesPreemption("cluster_utilization_threshold") {
 		preempt.Addr().Interface().(*sched.PreemptionParams).ClusterUtilizationThreshold = u
+	}
+	if mode, set := in.site.SizeBasedWeight(); set {
+		switch {
+		case !sizeWeight.IsValid():
+			if mode != "none" {
+				c.note(fmt.Sprintf("policy.site: policy %s has no size-based weight; the site file's does not apply to it", c.Policy.Name))
+			}
+		case sizeWeight.String() == "":
+			sizeWeight.SetString(mode)
+		}
 	}
 	return nil
 }

@@ -497,6 +497,26 @@ func TestSitePreemptionUtilization(t *testing.T) {
 	}
 }
 
+// TestSizeBasedWeightReachesTheRun: the cluster's size-based weight,
+// written in the scenario or given by a site file (YARN's switch: by
+// memory), is every fair policy's, and one the scenario writes stays.
+func TestSizeBasedWeightReachesTheRun(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "yarn-site.xml")
+	testfile.Write(t, site, "<configuration><property><name>yarn.scheduler.fair.sizebasedweight</name><value>true</value></property></configuration>")
+	for _, tc := range []struct{ policy, want string }{
+		{"{name: delay, size_based_weight: tasks}", "tasks"},
+		{"{name: fair, site: " + site + "}", "memory"},
+		{"{name: fair, site: " + site + ", size_based_weight: none}", ""},
+	} {
+		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: "+tc.policy+"\n")
+		res := mustRun(t, c, nil)
+		got, _ := res.Summary.Config.(Effective).Policy.Params["size_based_weight"].(string)
+		if got != tc.want {
+			t.Errorf("policy %s: the run's size_based_weight %q; want %q", tc.policy, got, tc.want)
+		}
+	}
+}
+
 // TestWithPolicyCopiesShareWarnings: what a comparison's copy of a
 // scenario could not apply reaches the scenario's own warnings, which
 // compare prints, sorted whichever copy ran first; before, each copy read

@@ -40,7 +40,7 @@ func (c *Config) poolJobs(jobs []workload.Job) error {
 // poolKeys are the fair order's parameters that configure the cluster's
 // pools rather than a policy: Parse moves them from policy.params to
 // policy, so that they apply under every policy (PolicySpec.Pools).
-var poolKeys = []string{"pools", "preemption", "job_limits"}
+var poolKeys = []string{"pools", "preemption", "job_limits", "size_based_weight"}
 
 // liftPools moves pools and preemption written under params to the
 // spec's own fields, and refuses them written in both places.
@@ -79,6 +79,8 @@ func (p *PolicySpec) poolField(key string) *yaml.Node {
 		return &p.Preemption
 	case "job_limits":
 		return &p.JobLimits
+	case "size_based_weight":
+		return &p.SizeBasedWeight
 	}
 	return nil
 }
@@ -88,7 +90,7 @@ func (p *PolicySpec) poolField(key string) *yaml.Node {
 func (c *Config) poolSettings() (sched.PoolSettings, error) {
 	var s sched.PoolSettings
 	p := &c.Policy
-	if p.Pools.Kind == 0 && p.Preemption.Kind == 0 && p.JobLimits.Kind == 0 {
+	if p.Pools.Kind == 0 && p.Preemption.Kind == 0 && p.JobLimits.Kind == 0 && p.SizeBasedWeight.Kind == 0 {
 		return s, nil
 	}
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: p.Pools.Line}
@@ -98,7 +100,7 @@ func (c *Config) poolSettings() (sched.PoolSettings, error) {
 		}
 	}
 	if m.Line == 0 {
-		m.Line = max(p.Preemption.Line, p.JobLimits.Line)
+		m.Line = max(p.Preemption.Line, p.JobLimits.Line, p.SizeBasedWeight.Line)
 	}
 	at := p.poolsAt
 	if at == "" {
@@ -146,6 +148,9 @@ func noPoolsNote(policy string, s sched.PoolSettings) string {
 	}
 	if !s.Limits.Empty() {
 		what = append(what, "running-job limits")
+	}
+	if w := s.SizeBasedWeight; w != "" && w != "none" {
+		what = append(what, "size-based weight")
 	}
 	if len(what) == 0 {
 		what = append(what, "preemption settings")

@@ -55,7 +55,7 @@ func TestBuildRejectsBadSettings(t *testing.T) {
 		{"trace file without source nodes", "policy: {name: fair}\nworkload: {trace: x.tsv}\n", "source_nodes"},
 		{"missing trace file", "policy: {name: fair}\nworkload: {trace: /nonexistent.tsv, source_nodes: 600}\n", "nonexistent"},
 		{"unknown generator", "policy: {name: fair}\nworkload: {generator: zipf}\n", "generator"},
-		{"unknown param, at its own line", "policy:\n  name: nas\n  params:\n    map_skips: 5\n    traffic_threshold: 2\nworkload: {trace: FB-2009}\n", "line 5: traffic_threshold: no such parameter; the policy takes pools, preemption, job_limits, congestion_threshold, map_skips"},
+		{"unknown param, at its own line", "policy:\n  name: nas\n  params:\n    map_skips: 5\n    traffic_threshold: 2\nworkload: {trace: FB-2009}\n", "line 5: traffic_threshold: no such parameter; the policy takes pools, preemption, job_limits, size_based_weight, congestion_threshold, map_skips"},
 		{"param of the wrong type, at its line", "policy:\n  name: delay\n  params:\n    t1_s: abc\nworkload: {trace: FB-2009}\n", `line 4: policy delay: t1_s: "abc" is not a number`},
 		{"param of the wrong type in a flow map, at the map's line", "policy: {name: delay, params: {t2_s: 3, t1_s: abc}}\nworkload: {trace: FB-2009}\n", `line 1: policy delay: t1_s: "abc" is not a number`},
 		{"param the policy refuses, at its line", "policy:\n  name: delay\n  params:\n    t1_s: -3\nworkload: {trace: FB-2009}\n", "line 4: policy delay: t1_s"},

@@ -49,6 +49,9 @@ func (p FairParams) Effective() map[string]any {
 		pre["cluster_utilization_threshold"] = pr.ClusterUtilizationThreshold
 	}
 	m := map[string]any{"pools": pools, "preemption": pre}
+	if w := p.SizeBasedWeight; w != "" && w != "none" {
+		m["size_based_weight"] = w
+	}
 	if len(p.QueueCaps) > 0 {
 		caps := make([]map[string]any, len(p.QueueCaps))
 		for i, q := range p.QueueCaps {

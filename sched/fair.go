@@ -83,6 +83,13 @@ type FairParams struct {
 	// Limits caps the jobs that run at once, per pool and per queue above
 	// pools (JobLimits); none by default.
 	Limits JobLimits `yaml:"job_limits"`
+	// SizeBasedWeight weighs each job within its pool by the log of its
+	// demand, as the Fair Scheduler's sizebasedweight does: "tasks",
+	// Hadoop 1's log2(1 + running and runnable tasks of the kind)
+	// (FairScheduler.calculateRawWeight); "memory", YARN's log2(1 + demand
+	// in MB), tasks of 1024 MB (FairScheduler.getAppWeight). "" or "none",
+	// the default, weighs jobs by their own weight alone.
+	SizeBasedWeight string `yaml:"size_based_weight"`
 	// QueueCaps cap the running tasks of the pools below a queue together
 	// (a YARN allocation file's parent queues' maxResources). Like Tree,
 	// they are set by code, never by a scenario's params.
@@ -110,6 +117,11 @@ func (p FairParams) Validate() error {
 	}
 	if err := validateQueueCaps(p.QueueCaps); err != nil {
 		return err
+	}
+	switch p.SizeBasedWeight {
+	case "", "none", "tasks", "memory":
+	default:
+		return fmt.Errorf("size_based_weight: %q; want none, tasks (Hadoop 1) or memory (YARN)", p.SizeBasedWeight)
 	}
 	seen := map[string]bool{}
 	for i, pc := range p.Pools {
@@ -221,6 +233,8 @@ type FairOrder struct {
 	admit *admission
 	// queueCaps are the caps of queues above pools, in the order given.
 	queueCaps []*queueCap
+	// sizeWeight is FairParams.SizeBasedWeight, "" for none.
+	sizeWeight string
 }
 
 // seqMemo is the whole candidate sequence for one slot kind, kept when a
@@ -384,6 +398,9 @@ func NewFairOrder(p FairParams) (*FairOrder, error) {
 	}
 	for _, q := range p.QueueCaps {
 		f.queueCaps = append(f.queueCaps, &queueCap{QueueCap: q})
+	}
+	if p.SizeBasedWeight != "none" {
+		f.sizeWeight = p.SizeBasedWeight
 	}
 	return f, nil
 }
@@ -690,13 +707,24 @@ func (p *pool) position(j *Job) int {
 }
 
 // jobRequest is job j's claim on its pool's share of slots of kind s.
-func jobRequest(j *Job, s SlotKind) ShareRequest {
+func (f *FairOrder) jobRequest(j *Job, s SlotKind) ShareRequest {
 	w := 1.0
 	if j.Spec != nil && j.Spec.Weight > 0 {
 		w = j.Spec.Weight
 	}
-	return ShareRequest{Demand: float64(j.Demand(s)), Weight: w}
+	d := j.Demand(s)
+	switch f.sizeWeight {
+	case "tasks":
+		w *= math.Log1p(float64(d)) / math.Ln2
+	case "memory":
+		w *= math.Log1p(float64(d)*sizeWeightTaskMB) / math.Ln2
+	}
+	return ShareRequest{Demand: float64(d), Weight: w}
 }
+
+// sizeWeightTaskMB is a task's memory for YARN's size-based weight:
+// mapreduce.map.memory.mb's default.
+const sizeWeightTaskMB = 1024
 
 // divideNamed brings the division of pool p's unchanged share among its
 // jobs up to date, patching only the named jobs' requests when the
@@ -714,7 +742,7 @@ func (f *FairOrder) divideNamed(p *pool, s SlotKind) {
 			f.divide(p, s)
 			return
 		}
-		if r := jobRequest(j, s); !sameRequest(js.reqs[k], r) {
+		if r := f.jobRequest(j, s); !sameRequest(js.reqs[k], r) {
 			at, out = append(at, int32(k)), append(out, r)
 		}
 	}
@@ -728,7 +756,7 @@ func (f *FairOrder) divideNamed(p *pool, s SlotKind) {
 func (f *FairOrder) divide(p *pool, s SlotKind) {
 	jr := f.jobReqs[:0]
 	for _, j := range p.jobs {
-		jr = append(jr, jobRequest(j, s))
+		jr = append(jr, f.jobRequest(j, s))
 	}
 	f.jobReqs = p.jobShares[s].shares(&f.scratch, p.share[s], jr)
 }

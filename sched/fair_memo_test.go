@@ -19,6 +19,15 @@ var memoParams = sched.FairParams{Pools: []sched.PoolConfig{
 	{Name: "d", MinMaps: 5, MinShare: 1},
 }}
 
+// sizedParams are memoParams with weights by demand (Hadoop 1's
+// sizebasedweight) and a cap on pool c's running maps.
+var sizedParams = sched.FairParams{SizeBasedWeight: "tasks", Pools: []sched.PoolConfig{
+	{Name: "a", MinMaps: 2, MinReduces: 1, MinShare: 3, Weight: 2},
+	{Name: "b", Mode: "fifo"},
+	{Name: "c", Weight: 0.5, MaxMaps: 3},
+	{Name: "d", MinMaps: 5, MinShare: 1},
+}}
+
 var memoPools = []string{"a", "b", "c", "d", "e"}
 
 var allSlots = []sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot}
@@ -99,6 +108,9 @@ func checkFresh(t *testing.T, e *fairEnv, params sched.FairParams, why string) {
 				d += j.Demand(s)
 			}
 			m := map[sched.SlotKind]int{sched.MapSlot: cfg[name].MinMaps, sched.ReduceSlot: cfg[name].MinReduces, sched.AnySlot: cfg[name].MinShare}[s]
+			if c := map[sched.SlotKind]int{sched.MapSlot: cfg[name].MaxMaps, sched.ReduceSlot: cfg[name].MaxReduces, sched.AnySlot: cfg[name].MaxShare}[s]; c > 0 {
+				d = min(d, c) // a capped pool's demand counts up to its cap
+			}
 			reqs = append(reqs, sched.ShareRequest{Demand: float64(d), MinShare: float64(m), Weight: cfg[name].Weight})
 		}
 		direct := sched.FairShares(float64(e.c.TotalSlots(s)), reqs)
@@ -113,7 +125,15 @@ func checkFresh(t *testing.T, e *fairEnv, params sched.FairParams, why string) {
 			}
 			var jr []sched.ShareRequest
 			for _, j := range byPool[name] {
-				jr = append(jr, sched.ShareRequest{Demand: float64(j.Demand(s)), Weight: j.Spec.Weight})
+				w := j.Spec.Weight
+				if params.SizeBasedWeight == "tasks" {
+					w = max(w, 0)
+					if w == 0 {
+						w = 1 // a job's weight of 0 counts as 1 before the size scales it
+					}
+					w *= math.Log1p(float64(j.Demand(s))) / math.Ln2 // Hadoop 1's weight by demand
+				}
+				jr = append(jr, sched.ShareRequest{Demand: float64(j.Demand(s)), Weight: w})
 			}
 			jdirect := sched.FairShares(got, jr)
 			for k, j := range byPool[name] {
@@ -140,21 +160,28 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 		seed   uint64
 		pools  int // how many of memoPools jobs go to
 		events int
-		jobs   int // at most this many jobs at once
-		every  int // check after every this many events (offers read in between at random)
+		jobs   int               // at most this many jobs at once
+		every  int               // check after every this many events (offers read in between at random)
+		params *sched.FairParams // nil: memoParams
 	}{
-		{"two pools, many jobs each", 1, 2, 400, 14, 1},
-		{"five pools", 2, 5, 400, 14, 1},
-		{"five pools, another seed", 3, 5, 400, 14, 1},
+		{"two pools, many jobs each", 1, 2, 400, 14, 1, nil},
+		{"five pools", 2, 5, 400, 14, 1, nil},
+		{"five pools, another seed", 3, 5, 400, 14, 1, nil},
 		// Events pile up between checks: updates and sorts meet several
 		// named jobs at once, and lists past namedMax.
-		{"two pools of a backlog, checked every 5 events", 4, 2, 1500, 60, 5},
-		{"five pools of a backlog, checked every 40 events", 5, 5, 3000, 80, 40},
+		{"two pools of a backlog, checked every 5 events", 4, 2, 1500, 60, 5, nil},
+		{"five pools of a backlog, checked every 40 events", 5, 5, 3000, 80, 40, nil},
+		// Weights that move with demand, and a pool at its cap.
+		{"size-based weights and a capped pool", 6, 5, 1500, 40, 3, &sizedParams},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(tc.seed, 99))
-			e := newFairEnv(t, memoParams, 12, 5, 14)
+			params := memoParams
+			if tc.params != nil {
+				params = *tc.params
+			}
+			e := newFairEnv(t, params, 12, 5, 14)
 			queryOdds := 2 // one event in queryOdds is followed by offers
 			if tc.every > 1 {
 				queryOdds = 4 * tc.every
@@ -257,7 +284,7 @@ func TestFairOrderRememberedSharesMatchRecomputed(t *testing.T) {
 					e.query()
 				}
 				if ev%tc.every == 0 {
-					checkFresh(t, e, memoParams, fmt.Sprintf("seed %d, event %d (%s)", tc.seed, ev, what))
+					checkFresh(t, e, params, fmt.Sprintf("seed %d, event %d (%s)", tc.seed, ev, what))
 				}
 			}
 		})

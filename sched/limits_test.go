@@ -1,6 +1,7 @@
 package sched_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -180,5 +181,30 @@ func TestQueueCaps(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, []int{a.Index, b.Index, d.Index}) {
 		t.Errorf("map offers go to jobs %v once a task of prod ended; want all 3 again", got)
+	}
+}
+
+// TestSizeBasedWeight: with the Fair Scheduler's sizebasedweight a pool's
+// share goes to its jobs by the log of their demand. Jobs of 5 and 15
+// maps in one pool on 8 map slots: equal weights give 4 and 4; Hadoop 1's
+// log2(1 + tasks) gives weights log2(6) and 4; YARN's log2(1 + MB) gives
+// log2(5121) and log2(15361), nearly equal.
+func TestSizeBasedWeight(t *testing.T) {
+	split := func(a, b float64) (float64, float64) { return 8 * a / (a + b), 8 * b / (a + b) }
+	for _, tc := range []struct {
+		mode string
+		a, b float64 // the weights
+	}{
+		{"", 1, 1},
+		{"tasks", math.Log2(6), math.Log2(16)},
+		{"memory", math.Log2(1 + 5*1024), math.Log2(1 + 15*1024)},
+	} {
+		e := newFairEnv(t, sched.FairParams{SizeBasedWeight: tc.mode}, 8, 8, 0)
+		small := e.add("p", 5, 1)
+		large := e.add("p", 15, 1)
+		ws, wl := split(tc.a, tc.b)
+		if s, l := e.f.JobShare(e.c, small, sched.MapSlot), e.f.JobShare(e.c, large, sched.MapSlot); !near(s, ws) || !near(l, wl) {
+			t.Errorf("size_based_weight %q: shares %v and %v; want %v and %v, 8 slots by weights %v and %v", tc.mode, s, l, ws, wl, tc.a, tc.b)
+		}
 	}
 }

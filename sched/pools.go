@@ -14,12 +14,15 @@ type PoolSettings struct {
 	Pools      []PoolConfig     `yaml:"pools"`
 	Preemption PreemptionParams `yaml:"preemption"`
 	Limits     JobLimits        `yaml:"job_limits"`
+	// SizeBasedWeight is the scheduler's weighing of jobs by demand
+	// (FairParams.SizeBasedWeight).
+	SizeBasedWeight string `yaml:"size_based_weight"`
 }
 
-// Empty reports whether s configures nothing: no pool, no preemption and
-// no running-job limit.
+// Empty reports whether s configures nothing: no pool, no preemption, no
+// running-job limit and no size-based weight.
 func (s PoolSettings) Empty() bool {
-	return len(s.Pools) == 0 && s.Preemption == (PreemptionParams{}) && s.Limits.Empty()
+	return len(s.Pools) == 0 && s.Preemption == (PreemptionParams{}) && s.Limits.Empty() && s.SizeBasedWeight == ""
 }
 
 // PoolTaker is a policy's parameter struct that takes the cluster's pools.
@@ -33,10 +36,10 @@ type PoolTaker interface {
 // UsePools gives the fair order the cluster's pools and preemption, all of
 // which it applies (Fair Scheduler paper, section 3).
 func (p *FairParams) UsePools(s PoolSettings) ([]string, error) {
-	if len(p.Pools) > 0 || p.Preemption != (PreemptionParams{}) || !p.Limits.Empty() {
+	if len(p.Pools) > 0 || p.Preemption != (PreemptionParams{}) || !p.Limits.Empty() || p.SizeBasedWeight != "" {
 		return nil, fmt.Errorf("pools: given both as the cluster's pools and in the policy's own parameters; give them once")
 	}
-	p.Pools, p.Preemption, p.Limits = s.Pools, s.Preemption, s.Limits
+	p.Pools, p.Preemption, p.Limits, p.SizeBasedWeight = s.Pools, s.Preemption, s.Limits, s.SizeBasedWeight
 	return nil, nil
 }
 
@@ -74,6 +77,9 @@ func (p *DRFParams) UsePools(s PoolSettings) ([]string, error) {
 	}
 	if !s.Limits.Empty() {
 		notes = append(notes, "drf has no running-job limits: job_limits do not apply")
+	}
+	if w := s.SizeBasedWeight; w != "" && w != "none" {
+		notes = append(notes, "drf weighs a pool's jobs by dominant share: size_based_weight does not apply")
 	}
 	return notes, nil
 }

@@ -284,6 +284,9 @@ func clusterOf(c *scenario.Config, profile string) advise.Cluster {
 	if c.Policy.JobLimits.Kind != 0 {
 		_ = c.Policy.JobLimits.Decode(&out.Pools.Limits)
 	}
+	if c.Policy.SizeBasedWeight.Kind != 0 {
+		_ = c.Policy.SizeBasedWeight.Decode(&out.Pools.SizeBasedWeight)
+	}
 	return out
 }
 

@@ -70,7 +70,7 @@ func TestSimulateRefusesBadOverrides(t *testing.T) {
 		{[]string{"-set", "cluster.rackz=4"}, "cluster has no field rackz"},
 		{[]string{"-set", "cluster.racks"}, "want path=value"},
 		{[]string{"-policy", "nope"}, `-policy: unknown policy "nope"`},
-		{[]string{"-set", "policy.params.t9_s=1", "-policy", "delay"}, "t9_s: no such parameter; the policy takes pools, preemption, job_limits, t1_s, t2_s"},
+		{[]string{"-set", "policy.params.t9_s=1", "-policy", "delay"}, "t9_s: no such parameter; the policy takes pools, preemption, job_limits, size_based_weight, t1_s, t2_s"},
 		{[]string{"-set", "engine.slow_start=abc"}, "engine.slow_start=abc: want a number, got abc"},
 	}
 	for _, tc := range tests {

@@ -391,8 +391,8 @@ func TestSiteLocalityWaits(t *testing.T) {
 			}
 		})
 	}
-	s, _ := ParseSite(strings.NewReader("<configuration>\n<property><name>yarn.scheduler.fair.sizebasedweight</name><value>true</value></property></configuration>"), "site.xml")
-	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "site.xml:2: yarn.scheduler.fair.sizebasedweight") {
+	s, _ := ParseSite(strings.NewReader("<configuration>\n<property><name>yarn.scheduler.fair.update-interval-ms</name><value>500</value></property></configuration>"), "site.xml")
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "site.xml:2: yarn.scheduler.fair.update-interval-ms") {
 		t.Errorf("warnings %q; want the Fair Scheduler property the model lacks named at its line", s.Warnings)
 	}
 	for _, bad := range []struct{ props, want string }{

@@ -31,6 +31,7 @@ type Site struct {
 	engine                    []EngineSetting
 	utilization               float64
 	utilizationSet            bool
+	sizeWeight                string // SizeBasedWeight's mode, "" where the file sets none
 }
 
 type siteProp struct {
@@ -126,7 +127,7 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	for _, name := range names {
 		if !strings.HasPrefix(name, "mapred.fairscheduler.") && !strings.HasPrefix(name, "yarn.scheduler.fair.") ||
 			slices.Contains(localityProps, name) || slices.Contains(placementProps, name) || slices.Contains(engineProps, name) ||
-			name == propH1Preempt || name == propYARNPreempt || name == propUtilization {
+			name == propH1Preempt || name == propYARNPreempt || name == propUtilization || name == propH1SizeWeight || name == propYARNSizeWeight {
 			continue
 		}
 		what := "not modelled; ignored"
@@ -150,6 +151,7 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	if err := s.readUtilization(); err != nil {
 		return nil, err
 	}
+	s.sizeWeight = s.readSizeWeight()
 	slices.SortStableFunc(s.warnings, func(a, b siteWarning) int { return a.line - b.line })
 	for _, w := range s.warnings {
 		s.Warnings = append(s.Warnings, w.text)
@@ -180,6 +182,30 @@ func (s *Site) boolean(name string, def bool) (v, set bool) {
 // it (yarn.scheduler.fair.preemption, or Hadoop 1's
 // mapred.fairscheduler.preemption); set is false where it sets neither.
 func (s *Site) Preemption() (enabled, set bool) { return s.preempt, s.preemptSet }
+
+// The Fair Scheduler's size-based weight switches.
+const (
+	propH1SizeWeight   = "mapred.fairscheduler.sizebasedweight"
+	propYARNSizeWeight = "yarn.scheduler.fair.sizebasedweight"
+)
+
+// SizeBasedWeight is the Fair Scheduler's sizebasedweight as the file
+// sets it, in the fair order's words (sched.FairParams.SizeBasedWeight):
+// "tasks" for Hadoop 1's switch on, "memory" for YARN's, "none" for
+// either off; set is false where the file sets neither.
+func (s *Site) SizeBasedWeight() (mode string, set bool) { return s.sizeWeight, s.sizeWeight != "" }
+
+func (s *Site) readSizeWeight() string {
+	for _, c := range []struct{ prop, mode string }{{propYARNSizeWeight, "memory"}, {propH1SizeWeight, "tasks"}} {
+		if on, ok := s.boolean(c.prop, false); ok {
+			if on {
+				return c.mode
+			}
+			return "none"
+		}
+	}
+	return ""
+}
 
 // propUtilization gates YARN's preemption on the cluster's use.
 const propUtilization = "yarn.scheduler.fair.preemption.cluster-utilization-threshold"
