@@ -517,6 +517,26 @@ func TestSizeBasedWeightReachesTheRun(t *testing.T) {
 	}
 }
 
+// TestExampleSiteFile: examples/hadoop/yarn-site.xml reads without a
+// warning and gives the run all it sets: waits of half a 1 s heartbeat,
+// preemption gated at 80% use, two launches a heartbeat, slow start 0.8.
+func TestExampleSiteFile(t *testing.T) {
+	c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: delay, site: yarn-site.xml}\n")
+	res := mustRun(t, c, nil)
+	if w := c.InputWarnings(); len(w) > 0 {
+		t.Errorf("warnings %q; want none: the example sets only what the model takes", w)
+	}
+	eff := res.Summary.Config.(Effective)
+	p, eng := eff.Policy.Params, eff.Engine
+	pre, _ := p["preemption"].(map[string]any)
+	if p["t1_s"] != 0.5 || p["t2_s"] != 0.5 || pre["enabled"] != true || pre["cluster_utilization_threshold"] != 0.8 {
+		t.Errorf("policy params %v; want waits of 0.5 s and preemption on, gated at 0.8", p)
+	}
+	if eng.HeartbeatS != 1 || eng.LaunchesPerHeartbeat != 2 || eng.SlowStart == nil || *eng.SlowStart != 0.8 {
+		t.Errorf("engine: heartbeat %v s, %d launches, slow start %v; want 1 s, 2 and 0.8", eng.HeartbeatS, eng.LaunchesPerHeartbeat, eng.SlowStart)
+	}
+}
+
 // TestWithPolicyCopiesShareWarnings: what a comparison's copy of a
 // scenario could not apply reaches the scenario's own warnings, which
 // compare prints, sorted whichever copy ran first; before, each copy read
