@@ -313,7 +313,7 @@ func (a allocLines) hadoop1() {
 		add("  (no pools configured: a pool a user, as mapred.fairscheduler.poolnameproperty user.name, the default)")
 	}
 	add("  <allocations>")
-	var noFair []string
+	var noFair, kept []string
 	for _, p := range a.cl.Pools.Pools {
 		var inner []string
 		if p.MinMaps > 0 {
@@ -347,11 +347,17 @@ func (a allocLines) hadoop1() {
 		if p.FairShareTimeoutS > 0 {
 			noFair = append(noFair, fmt.Sprintf("%s's %s s", p.Name, fmtNum(p.FairShareTimeoutS)))
 		}
+		if p.AllowPreemptionFrom != nil && !*p.AllowPreemptionFrom {
+			kept = append(kept, p.Name)
+		}
 		inner = append(inner, hadoop1Elements.poolLimit(lim.Pools[p.Name])...)
 		add("    <pool name=\"%s\">%s</pool>", p.Name, strings.Join(inner, ""))
 	}
 	if len(noFair) > 0 {
 		add("    (Hadoop 1 has no fair-share timeout per pool: %s cannot be set)", strings.Join(noFair, ", "))
+	}
+	if len(kept) > 0 {
+		add("    (Hadoop 1 preempts from every pool: %s's keeping its tasks cannot be set)", strings.Join(kept, ", "))
 	}
 	a.limits(hadoop1Elements)
 	if a.fifoPools {
@@ -418,6 +424,9 @@ func (a allocLines) yarn() {
 			if t.s > 0 {
 				inner = append(inner, fmt.Sprintf("<%s>%s</%s>", t.elem, fmtNum(t.s), t.elem))
 			}
+		}
+		if p.AllowPreemptionFrom != nil && !*p.AllowPreemptionFrom {
+			inner = append(inner, "<allowPreemptionFrom>false</allowPreemptionFrom>")
 		}
 		inner = append(inner, yarnElements.poolLimit(lim.Pools[p.Name])...)
 		add("    <queue name=\"%s\">%s</queue>", p.Name, strings.Join(inner, ""))

@@ -86,8 +86,9 @@ func TestConfigLinesReadBack(t *testing.T) {
 // the default as poolMaxJobsDefault (Hadoop 1) and queueMaxAppsDefault
 // (YARN), and the users' in <user> elements and the users' default.
 func TestConfigLinesKeepJobLimits(t *testing.T) {
+	keep := false
 	cl := Cluster{Nodes: 10, HeartbeatS: 3, Pools: sched.PoolSettings{
-		Pools:  []sched.PoolConfig{{Name: "etl", MinMaps: 2, MinShareTimeoutS: 30, FairShareTimeoutS: 90}},
+		Pools:  []sched.PoolConfig{{Name: "etl", MinMaps: 2, MinShareTimeoutS: 30, FairShareTimeoutS: 90, AllowPreemptionFrom: &keep}},
 		Limits: sched.JobLimits{Pools: map[string]int{"etl": 2, "adhoc": 1}, PoolDefault: 4, Users: map[string]int{"sam": 3}, UserDefault: 5},
 	}}
 	lines := ConfigLines(Candidate{Policy: "fair"}, cl)
@@ -128,6 +129,9 @@ func TestConfigLinesKeepJobLimits(t *testing.T) {
 			}
 			if q.MinSharePreemptionTimeoutS != 30 || q.FairSharePreemptionTimeoutS != wantFair {
 				t.Errorf("%s file: etl's timeouts %v, %v; want 30, %v", a.Kind, q.MinSharePreemptionTimeoutS, q.FairSharePreemptionTimeoutS, wantFair)
+			}
+			if q.NoPreemptionFrom != (a.Kind == allocations.YARN) {
+				t.Errorf("%s file: etl keeps its tasks from preemption: %v; want it in YARN's file, which can say so", a.Kind, q.NoPreemptionFrom)
 			}
 		}
 		if got["etl"] != 2 || got["adhoc"] != 1 || a.PoolMaxJobsDefault != 4 || a.UserMaxRunning["sam"] != 3 || a.UserMaxJobsDefault != 5 || len(a.Warnings) > 0 {

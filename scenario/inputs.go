@@ -623,6 +623,15 @@ func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolCon
 		pc := sched.PoolConfig{Name: q.Name, Weight: q.Weight, Mode: q.Mode, MinMaps: q.MinMaps, MinReduces: q.MinReduces}
 		pc.MinShareTimeoutS, pc.FairShareTimeoutS = queueTimeouts(a, q)
 		pc.FairShareThreshold = queueThreshold(a, q)
+		for up := q; up != nil; up = up.Parent {
+			if up.NoPreemptionFrom {
+				// A parent's false holds for every queue below it
+				// (FSQueue.updatePreemptionVariables).
+				no := false
+				pc.AllowPreemptionFrom = &no
+				break
+			}
+		}
 		if pc.Mode == "drf" {
 			pc.Mode = "fair"
 		}

@@ -328,6 +328,27 @@ func TestAllocationThresholds(t *testing.T) {
 	}
 }
 
+// TestAllocationPreemptableQueues: a YARN queue with allowPreemptionFrom
+// false, and every queue below it, keeps its tasks from preemption.
+func TestAllocationPreemptableQueues(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := allocations.Parse(strings.NewReader(`<allocations><queue name="prod"><allowPreemptionFrom>false</allowPreemptionFrom>`+
+		`<queue name="etl"/></queue><queue name="dev"><allowPreemptionFrom>true</allowPreemptionFrom></queue></allocations>`), "fair-scheduler.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, pc := range allocationPools(a, topo) {
+		got[pc.Name] = pc.AllowPreemptionFrom == nil || *pc.AllowPreemptionFrom
+	}
+	if want := map[string]bool{"prod.etl": false, "dev": true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("preemptable %v; want %v: prod's false holds below it", got, want)
+	}
+}
+
 func TestOwnClusterBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.xml")

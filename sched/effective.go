@@ -34,6 +34,9 @@ func (p FairParams) Effective() map[string]any {
 		if pc.FairShareThreshold > 0 {
 			pools[i]["fair_share_threshold"] = pc.FairShareThreshold
 		}
+		if !pc.preemptable() {
+			pools[i]["allow_preemption_from"] = false
+		}
 		for k, v := range map[string]int{"max_maps": pc.MaxMaps, "max_reduces": pc.MaxReduces, "max_share": pc.MaxShare} {
 			if v > 0 {
 				pools[i][k] = v

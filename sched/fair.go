@@ -44,6 +44,16 @@ type PoolConfig struct {
 	MaxMaps    int `yaml:"max_maps" zero:"no cap"`
 	MaxReduces int `yaml:"max_reduces" zero:"no cap"`
 	MaxShare   int `yaml:"max_share" zero:"no cap"`
+	// AllowPreemptionFrom false keeps the pool's tasks from being killed
+	// for another pool (YARN's allowPreemptionFrom); nil or true, the
+	// default, lets preemption take them.
+	AllowPreemptionFrom *bool `yaml:"allow_preemption_from"`
+}
+
+// preemptable reports whether the pool's tasks may be killed for
+// another pool.
+func (pc PoolConfig) preemptable() bool {
+	return pc.AllowPreemptionFrom == nil || *pc.AllowPreemptionFrom
 }
 
 // capFor is the pool's cap on running tasks for slot kind s; 0 for none.

@@ -166,13 +166,14 @@ func (f *FairOrder) starving(p *pool) *starvation {
 }
 
 // victims picks up to n running attempts of kind s, most recently launched
-// first, from pools above their fair share, never taking a pool below it.
+// first, from pools above their fair share that allow preemption from
+// them, never taking a pool below its share.
 func (f *FairOrder) victims(c Cluster, s SlotKind, n int) []TaskRef {
 	var cand []TaskRef
 	surplus := map[string]int{} // pool name -> tasks it may lose; lookup only
 	for _, p := range f.active {
 		extra := p.runningFor(s) - int(math.Ceil(p.share[s]-1e-9))
-		if extra <= 0 {
+		if extra <= 0 || !p.cfg.preemptable() {
 			continue
 		}
 		surplus[p.name] = extra

@@ -241,3 +241,30 @@ func TestPreemptionUtilizationGate(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowPreemptionFrom: a pool that allows no preemption from it
+// (YARN's allowPreemptionFrom false) keeps its tasks though another pool
+// starves below its minimum share.
+func TestAllowPreemptionFrom(t *testing.T) {
+	no := false
+	for _, tc := range []struct {
+		allow *bool
+		kills int
+	}{{nil, 4}, {&no, 0}} {
+		topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
+		mk := longMaps(topo)
+		jobs := []workload.Job{mk(0, 0, "a", 8), mk(1, 10, "b", 8)}
+		inner, err := sched.NewFair(sched.FairParams{
+			Pools:      []sched.PoolConfig{{Name: "a", AllowPreemptionFrom: tc.allow}, {Name: "b", MinMaps: 4}},
+			Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 30, FairShareTimeoutS: 600},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+		runJobs(t, topo, jobs, rec, Params{}.WithDefaults())
+		if len(rec.kills) != tc.kills {
+			t.Errorf("a's allow_preemption_from %v: %d tasks killed, want %d", tc.allow, len(rec.kills), tc.kills)
+		}
+	}
+}

@@ -59,6 +59,9 @@ type Queue struct {
 	MinSharePreemptionTimeoutS, FairSharePreemptionTimeoutS, FairSharePreemptionThreshold float64
 	Parent                                                                                *Queue
 	Children                                                                              []*Queue
+	// NoPreemptionFrom is YARN's allowPreemptionFrom false: the queue's
+	// tasks are not killed for another queue.
+	NoPreemptionFrom bool
 	// Declared is false for a queue placement created (a user's queue).
 	Declared bool
 	Line     int
@@ -537,6 +540,16 @@ func (c *Config) queueSetting(q *Queue, k *elem) error {
 		q.FairSharePreemptionTimeoutS, err = c.secondsVal(k)
 	case yarn && k.name == "fairSharePreemptionThreshold":
 		q.FairSharePreemptionThreshold, err = c.thresholdVal(k)
+	case yarn && k.name == "allowPreemptionFrom":
+		// Boolean.parseBoolean: anything but true is false.
+		switch v := strings.ToLower(k.value()); v {
+		case "true":
+		case "false":
+			q.NoPreemptionFrom = true
+		default:
+			c.warnf(k.line, "<allowPreemptionFrom> %q is not true, which YARN reads as false", k.value())
+			q.NoPreemptionFrom = true
+		}
 	default:
 		if (h1 && yarnOnly[k.name]) || (yarn && hadoop1Only[k.name]) {
 			c.warnf(k.line, "<%s> is not read by the %s Fair Scheduler this file is for; ignored", k.name, c.Kind)
