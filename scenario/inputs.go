@@ -483,11 +483,12 @@ func (c *Config) noPools() {
 }
 
 var (
-	poolsType   = reflect.TypeOf([]sched.PoolConfig(nil))
-	treeType    = reflect.TypeOf((*sched.ShareTree)(nil)).Elem()
-	preemptType = reflect.TypeOf(sched.PreemptionParams{})
-	limitsType  = reflect.TypeOf(sched.JobLimits{})
-	capsType    = reflect.TypeOf([]sched.QueueCap(nil))
+	poolsType      = reflect.TypeOf([]sched.PoolConfig(nil))
+	treeType       = reflect.TypeOf((*sched.ShareTree)(nil)).Elem()
+	preemptType    = reflect.TypeOf(sched.PreemptionParams{})
+	limitsType     = reflect.TypeOf(sched.JobLimits{})
+	capsType       = reflect.TypeOf([]sched.QueueCap(nil))
+	poolConfigType = reflect.TypeOf(sched.PoolConfig{})
 )
 
 // applyAllocations puts the allocation file's pools or queues, its share
@@ -503,7 +504,7 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 	for v.Kind() == reflect.Pointer {
 		v = v.Elem()
 	}
-	var pools, tree, preempt, limits, caps reflect.Value
+	var pools, tree, preempt, limits, caps, defaults reflect.Value
 	// The fields may sit in an embedded struct (sw-fair's and nas's
 	// parameters inline the fair policy's).
 	var find func(v reflect.Value)
@@ -524,6 +525,8 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 				limits = f
 			case f.Type() == capsType:
 				caps = f
+			case v.Type().Field(i).Name == "PoolDefaults" && f.Type() == poolConfigType:
+				defaults = f
 			case v.Type().Field(i).Anonymous:
 				find(f)
 			}
@@ -551,6 +554,9 @@ func (c *Config) applyAllocations(into any, t *cluster.Topology) error {
 	}
 	if qc := queueCaps(a, t); caps.IsValid() && len(qc) > 0 {
 		caps.Set(reflect.ValueOf(qc))
+	}
+	if defaults.IsValid() {
+		defaults.Set(reflect.ValueOf(poolDefaults(a, t)))
 	}
 	if preempt.IsValid() {
 		p := preempt.Addr().Interface().(*sched.PreemptionParams)
@@ -639,14 +645,15 @@ func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolCon
 			pc.Weight = 1e-9 // YARN's weight 0 gets its minimum only; the fair order needs a positive weight
 		}
 		if a.Kind == allocations.YARN {
+			maxSlots := func(capacity float64) int { return taskCap(a.MaxSlots(q, u, capacity)) }
 			if t.ContainerModel() {
 				pc.MinShare = int(u.Slots(q.MinResources, float64(total[2]), false))
-				pc.MaxShare = taskCap(u.Slots(q.MaxResources, float64(total[2]), true))
+				pc.MaxShare = maxSlots(float64(total[2]))
 			} else {
 				pc.MinMaps = int(u.Slots(q.MinResources, float64(total[0]), false))
 				pc.MinReduces = int(u.Slots(q.MinResources, float64(total[1]), false))
-				pc.MaxMaps = taskCap(u.Slots(q.MaxResources, float64(total[0]), true))
-				pc.MaxReduces = taskCap(u.Slots(q.MaxResources, float64(total[1]), true))
+				pc.MaxMaps = maxSlots(float64(total[0]))
+				pc.MaxReduces = maxSlots(float64(total[1]))
 			}
 		} else {
 			pc.MaxMaps, pc.MaxReduces = q.MaxMaps, q.MaxReduces
@@ -654,6 +661,28 @@ func allocationPools(a *allocations.Config, t *cluster.Topology) []sched.PoolCon
 		out = append(out, pc)
 	}
 	return out
+}
+
+// poolDefaults are the settings of the pools an allocation file does not
+// declare: placement made them, and they take the file's defaults, its
+// default mode (drf as fair, as for a declared queue's) and, for YARN,
+// queueMaxResourcesDefault as their cap.
+func poolDefaults(a *allocations.Config, t *cluster.Topology) sched.PoolConfig {
+	d := sched.PoolConfig{Mode: a.DefaultMode}
+	if d.Mode == "drf" || d.Mode == "fair" {
+		d.Mode = "" // fair, the zero value: an unset default records as before
+	}
+	if a.Kind == allocations.YARN && a.DefaultMaxResources != nil {
+		u := allocations.Units{TaskMemoryMB: allocations.DefaultTaskMemoryMB}
+		total := t.TotalSlots()
+		if t.ContainerModel() {
+			d.MaxShare = taskCap(a.MaxSlots(nil, u, float64(total[2])))
+		} else {
+			d.MaxMaps = taskCap(a.MaxSlots(nil, u, float64(total[0])))
+			d.MaxReduces = taskCap(a.MaxSlots(nil, u, float64(total[1])))
+		}
+	}
+	return d
 }
 
 // queueCaps are the caps of a YARN file's queues above pools, root
@@ -666,15 +695,15 @@ func queueCaps(a *allocations.Config, t *cluster.Topology) []sched.QueueCap {
 	total := t.TotalSlots()
 	var out []sched.QueueCap
 	for _, q := range append([]*allocations.Queue{a.Root}, a.Queues...) {
-		if len(q.Children) == 0 && q != a.Root || q.MaxResources == nil {
-			continue
+		if len(q.Children) == 0 && q != a.Root || q.MaxResources == nil && (a.DefaultMaxResources == nil || q == a.Root) {
+			continue // the default is a queue's below root (root's own is the cluster)
 		}
 		c := sched.QueueCap{Path: q.Name}
 		if t.ContainerModel() {
-			c.MaxShare = taskCap(u.Slots(q.MaxResources, float64(total[2]), true))
+			c.MaxShare = taskCap(a.MaxSlots(q, u, float64(total[2])))
 		} else {
-			c.MaxMaps = taskCap(u.Slots(q.MaxResources, float64(total[0]), true))
-			c.MaxReduces = taskCap(u.Slots(q.MaxResources, float64(total[1]), true))
+			c.MaxMaps = taskCap(a.MaxSlots(q, u, float64(total[0])))
+			c.MaxReduces = taskCap(a.MaxSlots(q, u, float64(total[1])))
 		}
 		if c != (sched.QueueCap{Path: q.Name}) {
 			out = append(out, c)

@@ -349,6 +349,46 @@ func TestAllocationPreemptableQueues(t *testing.T) {
 	}
 }
 
+// TestAllocationDefaults pins the settings of the queues placement makes
+// and of declared queues without their own: Hadoop 1's
+// defaultPoolSchedulingMode; YARN's queueMaxResourcesDefault, a queue's
+// maximum where it gives none, or its minimum where that is larger.
+func TestAllocationDefaults(t *testing.T) {
+	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4, Containers: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file string
+		defaults   sched.PoolConfig
+		caps       map[string]int // declared pools' max_share
+	}{
+		{"hadoop 1 fifo", `<allocations><pool name="a"/><defaultPoolSchedulingMode>fifo</defaultPoolSchedulingMode></allocations>`,
+			sched.PoolConfig{Mode: "fifo"}, map[string]int{"a": 0}},
+		{"yarn max default", `<allocations><queue name="a"/><queue name="b"><minResources>10240 mb, 10 vcores</minResources></queue>` +
+			`<queue name="c"><maxResources>2048 mb, 2 vcores</maxResources></queue><queueMaxResourcesDefault>25%</queueMaxResourcesDefault></allocations>`,
+			sched.PoolConfig{MaxShare: 6}, map[string]int{"a": 6, "b": 10, "c": 2}},
+	} {
+		a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := poolDefaults(a, topo); got != tc.defaults {
+			t.Errorf("%s: the defaults %+v; want %+v", tc.name, got, tc.defaults)
+		}
+		got := map[string]int{}
+		for _, pc := range allocationPools(a, topo) {
+			got[pc.Name] = pc.MaxShare
+		}
+		if !reflect.DeepEqual(got, tc.caps) {
+			t.Errorf("%s: caps %v; want %v (25%% of 24 containers is 6; b's minimum of 10 is larger)", tc.name, got, tc.caps)
+		}
+		if w := strings.Join(a.Warnings, "\n"); strings.Contains(w, "not modelled") {
+			t.Errorf("%s: warnings %q; the defaults are modelled", tc.name, w)
+		}
+	}
+}
+
 func TestOwnClusterBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.xml")

@@ -55,6 +55,18 @@ func (p FairParams) Effective() map[string]any {
 	if w := p.SizeBasedWeight; w != "" && w != "none" {
 		m["size_based_weight"] = w
 	}
+	if d := p.PoolDefaults; d != (PoolConfig{}) {
+		def := map[string]any{}
+		if d.Mode != "" {
+			def["mode"] = d.Mode
+		}
+		for k, v := range map[string]int{"max_maps": d.MaxMaps, "max_reduces": d.MaxReduces, "max_share": d.MaxShare} {
+			if v > 0 {
+				def[k] = v
+			}
+		}
+		m["pool_defaults"] = def
+	}
 	if len(p.QueueCaps) > 0 {
 		caps := make([]map[string]any, len(p.QueueCaps))
 		for i, q := range p.QueueCaps {

@@ -100,6 +100,13 @@ type FairParams struct {
 	// in MB), tasks of 1024 MB (FairScheduler.getAppWeight). "" or "none",
 	// the default, weighs jobs by their own weight alone.
 	SizeBasedWeight string `yaml:"size_based_weight"`
+	// PoolDefaults are the settings of a pool Pools does not name (its
+	// name aside): an allocation file's defaults for the pools and queues
+	// placement makes, Hadoop 1's defaultPoolSchedulingMode and YARN's
+	// queueMaxResourcesDefault. Like Tree, set by code, never by a
+	// scenario's params; the zero value is a pool of weight 1, fair, no
+	// minimum and no cap.
+	PoolDefaults PoolConfig `yaml:"-"`
 	// QueueCaps cap the running tasks of the pools below a queue together
 	// (a YARN allocation file's parent queues' maxResources). Like Tree,
 	// they are set by code, never by a scenario's params.
@@ -245,6 +252,8 @@ type FairOrder struct {
 	queueCaps []*queueCap
 	// sizeWeight is FairParams.SizeBasedWeight, "" for none.
 	sizeWeight string
+	// poolDefaults is FairParams.PoolDefaults.
+	poolDefaults PoolConfig
 }
 
 // seqMemo is the whole candidate sequence for one slot kind, kept when a
@@ -412,6 +421,7 @@ func NewFairOrder(p FairParams) (*FairOrder, error) {
 	if p.SizeBasedWeight != "none" {
 		f.sizeWeight = p.SizeBasedWeight
 	}
+	f.poolDefaults = p.PoolDefaults
 	return f, nil
 }
 
@@ -445,7 +455,8 @@ func (f *FairOrder) add(j *Job) {
 	if p == nil {
 		cfg, ok := f.cfg[j.Pool]
 		if !ok {
-			cfg = PoolConfig{Name: j.Pool}
+			cfg = f.poolDefaults
+			cfg.Name = j.Pool
 		}
 		p = &pool{name: j.Pool, cfg: cfg, fifo: strings.EqualFold(cfg.Mode, "fifo"), dirty: [3]bool{true, true, true}, id: f.npools, byIndex: true}
 		p.capped = f.capsFor(p)

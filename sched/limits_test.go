@@ -208,3 +208,19 @@ func TestSizeBasedWeight(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolDefaults: a pool the pools list does not name takes the
+// defaults (an allocation file's for the pools placement makes): here
+// FIFO, whose jobs hold no shares of their own.
+func TestPoolDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		defaults sched.PoolConfig
+		fifo     bool
+	}{{sched.PoolConfig{}, false}, {sched.PoolConfig{Mode: "fifo"}, true}} {
+		e := newFairEnv(t, sched.FairParams{PoolDefaults: tc.defaults}, 8, 8, 0)
+		j := e.add("made-by-placement", 4, 1)
+		if share := e.f.JobShare(e.c, j, sched.MapSlot); (share == 0) != tc.fifo {
+			t.Errorf("defaults %+v: the job's share %v; want none only in a FIFO pool", tc.defaults, share)
+		}
+	}
+}

@@ -93,6 +93,9 @@ type Config struct {
 	FairSharePreemptionTimeoutS, DefaultMinSharePreemptionTimeoutS, DefaultFairSharePreemptionThreshold float64
 	// DefaultMode is the mode of queues that give none.
 	DefaultMode string
+	// DefaultMaxResources is YARN's queueMaxResourcesDefault, the maximum
+	// of a queue that gives none; nil when not given.
+	DefaultMaxResources *Resource
 	// Placement is YARN's queuePlacementPolicy; nil means the default
 	// policy (see PoolFor).
 	Placement []Rule
@@ -361,6 +364,11 @@ func (c *Config) top(e *elem) error {
 			// job would order by submission with no way to share.
 			return c.errAt(e, "fifo; YARN's Fair Scheduler refuses fifo as the default policy (give it to queues, <schedulingPolicy>fifo</schedulingPolicy>)")
 		}
+	case "queueMaxResourcesDefault":
+		if c.otherKinds(e, "") {
+			return nil
+		}
+		c.DefaultMaxResources, err = c.resource(e, true)
 	case "queuePlacementPolicy":
 		if c.Kind != YARN {
 			c.warnf(e.line, "<queuePlacementPolicy> is YARN's; ignored in a Hadoop 1 file")

@@ -41,6 +41,22 @@ func (u Units) Slots(r *Resource, capacity float64, isMax bool) float64 {
 	return r.MemoryMB / mb
 }
 
+// MaxSlots is queue q's maximum in slots of a kind whose capacity is
+// given, +Inf for none: its own maxResources, else (YARN)
+// queueMaxResourcesDefault or, where its minimum is larger, its minimum
+// (AllocationConfiguration.getMaxResources). A nil q is a queue
+// placement made, which takes the default.
+func (c *Config) MaxSlots(q *Queue, u Units, capacity float64) float64 {
+	var own, min *Resource
+	if q != nil {
+		own, min = q.MaxResources, q.MinResources
+	}
+	if own != nil || c.DefaultMaxResources == nil || q == c.Root {
+		return u.Slots(own, capacity, true)
+	}
+	return max(u.Slots(c.DefaultMaxResources, capacity, true), u.Slots(min, capacity, false))
+}
+
 // Tree divides a slot kind's capacity among active leaf queues down the
 // queue tree, as YARN's Fair Scheduler computes instantaneous fair
 // shares: each parent's share is divided among its active children (those
@@ -138,10 +154,7 @@ func (t *Tree) PoolShares(out []float64, capacity float64, pools []string, reqs 
 			} else {
 				ws[i], mins[i] = c.q.Weight, t.u.Slots(c.q.MinResources, capacity, false)
 			}
-			maxs[i] = math.Inf(1)
-			if c.q != nil {
-				maxs[i] = t.u.Slots(c.q.MaxResources, capacity, true)
-			}
+			maxs[i] = t.c.MaxSlots(c.q, t.u, capacity)
 		}
 		shares := ComputeShares(share, ws, mins, maxs)
 		for i, c := range cs {
