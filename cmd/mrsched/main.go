@@ -160,7 +160,8 @@ Commands:
                                      and why (from the decisions log)
   mrsched netsim FILE.json           the flow-level network model alone
   mrsched trace stats FILE|FB-2009|FB-2010|FB-2010-paths [-source-nodes N]
-                                     jobs, bytes, shuffle classes, arrival span
+                                     jobs, bytes, shuffle classes, arrival span; or what a
+                                     run takes from an allocation or site file
   mrsched experiment [-seeds N] [-out DIR] [-report FILE] [-figures DIR] NAME...
                                      a paper's experiment, ours beside the paper's numbers
                                      (-list for the names)

@@ -27,6 +27,9 @@ func hadoopTraceStats(path string, format hadooptrace.Format, asJSON bool, stdou
 	if format == "" {
 		f, err := hadooptrace.SniffPath(path)
 		if errors.Is(err, hadooptrace.ErrNotJobTrace) {
+			if ok, cerr := confStats(path, asJSON, stdout); ok {
+				return true, cerr // an allocation or site file
+			}
 			m, merr := hostmap.Load(path)
 			if merr != nil {
 				return true, fmt.Errorf("%w (nor a topology: %v)", err, merr)

@@ -109,3 +109,30 @@ func TestTraceStatsRealInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceStatsConfigurationFiles: trace stats shows what a run takes
+// from an allocation file or a site file, and a bad one is an error at
+// its line.
+func TestTraceStatsConfigurationFiles(t *testing.T) {
+	ex := "../../examples/hadoop/"
+	bad := filepath.Join(t.TempDir(), "bad.xml")
+	testfile.Write(t, bad, "<allocations>\n<pool name=\"a\"><minMaps>x</minMaps></pool></allocations>")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{ex + "fair-scheduler.xml"}, 0, []string{"yarn allocation file", "prod.adhoc  weight 1, fifo, max 50%", "placement     specified create=false, default default"}},
+		{[]string{ex + "mr1-fair-scheduler.xml"}, 0, []string{"hadoop1 allocation file", "at most 5 jobs"}},
+		{[]string{ex + "yarn-site.xml"}, 0, []string{"Hadoop site file", "0.5 s for a node-local slot", "more than 0.8 used", "launches_per_heartbeat 2 (yarn.scheduler.fair.max.assign)"}},
+		{[]string{"-json", ex + "yarn-site.xml"}, 0, []string{`"t1_s": 0.5`, `"engine.slow_start": 0.8`}},
+		{[]string{bad}, 1, []string{"bad.xml:2: <minMaps>"}},
+	} {
+		code, out, errOut := runCLI(t, append([]string{"trace", "stats"}, tc.args...)...)
+		for _, w := range tc.want {
+			if code != tc.code || !strings.Contains(out+errOut, w) {
+				t.Errorf("trace stats %v: exit %d, output %q; want exit %d and %q", tc.args, code, out+errOut, tc.code, w)
+			}
+		}
+	}
+}
