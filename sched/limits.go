@@ -66,10 +66,10 @@ func (l JobLimits) Validate() error {
 	return nil
 }
 
-// JobUser is the user a job's running-job limits count it under: the
+// jobUser is the user a job's running-job limits count it under: the
 // name its trace records, else the user its source drew it for (user0,
 // user1, ...).
-func JobUser(j *Job) string {
+func jobUser(j *Job) string {
 	if j.Spec == nil {
 		return ""
 	}
@@ -118,7 +118,7 @@ func newAdmission(l JobLimits) *admission {
 	return &admission{limits: l, running: map[string]int{}, waiting: map[class][]*Job{}, held: map[*Job]int64{}}
 }
 
-func classOf(j *Job) class { return class{j.Pool, JobUser(j)} }
+func classOf(j *Job) class { return class{j.Pool, jobUser(j)} }
 
 // scopes lists the limits over class k: the pool's own, each queue above
 // it ("prod.etl": "prod.etl", "prod", "root"), and the user's; only those
