@@ -31,6 +31,27 @@ func writeScenario(t *testing.T, body string) *Config {
 	return c
 }
 
+// rackOfFour is a rack of four nodes with containers a node, or map and
+// reduce slots when containers is 0.
+func rackOfFour(t *testing.T, containers int) *cluster.Topology {
+	t.Helper()
+	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4, Containers: containers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo
+}
+
+// mustAllocations reads an allocation file's text.
+func mustAllocations(t *testing.T, file string) *allocations.Config {
+	t.Helper()
+	a, err := allocations.Parse(strings.NewReader(file), "fair-scheduler.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // writeTraceScenario writes a SWIM trace as t.tsv and a scenario beside it
 // as s.yaml in a new directory, and returns the scenario's path.
 func writeTraceScenario(t *testing.T, tsv, scenario string) string {
@@ -193,10 +214,7 @@ func TestAllocationLimits(t *testing.T) {
 		{"hadoop 1's defaults in a yarn file", `<allocations><queue name="a"/><poolMaxJobsDefault>3</poolMaxJobsDefault><userMaxJobsDefault>3</userMaxJobsDefault></allocations>`, sched.JobLimits{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
-			if err != nil {
-				t.Fatal(err)
-			}
+			a := mustAllocations(t, tc.file)
 			if got := allocationLimits(a); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("limits %+v; want %+v", got, tc.want)
 			}
@@ -223,10 +241,7 @@ func TestAllocationLimits(t *testing.T) {
 // from an allocation file: Hadoop 1's per pool; YARN's per queue, a queue
 // without its own taking its nearest parent's.
 func TestAllocationTimeouts(t *testing.T) {
-	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	topo := rackOfFour(t, 0)
 	for _, tc := range []struct {
 		name, file string
 		want       map[string][2]float64 // pool: min-share and fair-share timeouts
@@ -237,10 +252,7 @@ func TestAllocationTimeouts(t *testing.T) {
 			`<queue name="etl"><minSharePreemptionTimeout>5</minSharePreemptionTimeout></queue><queue name="adhoc"/></queue><queue name="dev"/></allocations>`,
 			map[string][2]float64{"prod.etl": {5, 100}, "prod.adhoc": {20, 100}, "dev": {0, 0}}},
 	} {
-		a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := mustAllocations(t, tc.file)
 		got := map[string][2]float64{}
 		for _, pc := range allocationPools(a, topo) {
 			got[pc.Name] = [2]float64{pc.MinShareTimeoutS, pc.FairShareTimeoutS}
@@ -259,10 +271,7 @@ func TestAllocationTimeouts(t *testing.T) {
 // leaf's maxResources as the tasks of 1024 MB that fit whole, at least
 // one; none for a queue without one.
 func TestAllocationCaps(t *testing.T) {
-	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4, Containers: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
+	topo := rackOfFour(t, 6)
 	for _, tc := range []struct {
 		name, file string
 		want       map[string][3]int // pool: max maps, reduces, containers
@@ -273,10 +282,7 @@ func TestAllocationCaps(t *testing.T) {
 			`<queue name="tiny"><maxResources>512 mb, 1 vcores</maxResources></queue><queue name="open"/></allocations>`,
 			map[string][3]int{"half": {0, 0, 12}, "mb": {0, 0, 4}, "tiny": {0, 0, 1}, "open": {0, 0, 0}}},
 	} {
-		a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := mustAllocations(t, tc.file)
 		got := map[string][3]int{}
 		for _, pc := range allocationPools(a, topo) {
 			got[pc.Name] = [3]int{pc.MaxMaps, pc.MaxReduces, pc.MaxShare}
@@ -287,11 +293,8 @@ func TestAllocationCaps(t *testing.T) {
 	}
 	// A parent's maxResources caps its queues' tasks together; root's
 	// every task.
-	a, err := allocations.Parse(strings.NewReader(`<allocations><queue name="root"><maxResources>75%</maxResources>`+
-		`<queue name="prod"><maxResources>25%</maxResources><queue name="a"/><queue name="b"/></queue><queue name="dev"/></queue></allocations>`), "fair-scheduler.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustAllocations(t, `<allocations><queue name="root"><maxResources>75%</maxResources>`+
+		`<queue name="prod"><maxResources>25%</maxResources><queue name="a"/><queue name="b"/></queue><queue name="dev"/></queue></allocations>`)
 	want := []sched.QueueCap{{Path: "root", MaxShare: 18}, {Path: "prod", MaxShare: 6}}
 	if got := queueCaps(a, topo); !reflect.DeepEqual(got, want) {
 		t.Errorf("queue caps %+v; want %+v: 75%% and 25%% of 24 containers", got, want)
@@ -313,10 +316,7 @@ func TestAllocationThresholds(t *testing.T) {
 		{"yarn", `<allocations><queue name="prod"><fairSharePreemptionThreshold>0.3</fairSharePreemptionThreshold><queue name="etl"/></queue><queue name="dev"/>` +
 			`<defaultFairSharePreemptionThreshold>0.8</defaultFairSharePreemptionThreshold></allocations>`, 0.8, map[string]float64{"prod.etl": 0.3, "dev": 0}},
 	} {
-		a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := mustAllocations(t, tc.file)
 		if got := allocationThreshold(a); got != tc.file0 {
 			t.Errorf("%s: the file's threshold %v; want %v", tc.name, got, tc.file0)
 		}
@@ -331,15 +331,9 @@ func TestAllocationThresholds(t *testing.T) {
 // TestAllocationPreemptableQueues: a YARN queue with allowPreemptionFrom
 // false, and every queue below it, keeps its tasks from preemption.
 func TestAllocationPreemptableQueues(t *testing.T) {
-	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := allocations.Parse(strings.NewReader(`<allocations><queue name="prod"><allowPreemptionFrom>false</allowPreemptionFrom>`+
-		`<queue name="etl"/></queue><queue name="dev"><allowPreemptionFrom>true</allowPreemptionFrom></queue></allocations>`), "fair-scheduler.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	topo := rackOfFour(t, 0)
+	a := mustAllocations(t, `<allocations><queue name="prod"><allowPreemptionFrom>false</allowPreemptionFrom>`+
+		`<queue name="etl"/></queue><queue name="dev"><allowPreemptionFrom>true</allowPreemptionFrom></queue></allocations>`)
 	got := map[string]bool{}
 	for _, pc := range allocationPools(a, topo) {
 		got[pc.Name] = pc.AllowPreemptionFrom == nil || *pc.AllowPreemptionFrom
@@ -354,10 +348,7 @@ func TestAllocationPreemptableQueues(t *testing.T) {
 // defaultPoolSchedulingMode; YARN's queueMaxResourcesDefault, a queue's
 // maximum where it gives none, or its minimum where that is larger.
 func TestAllocationDefaults(t *testing.T) {
-	topo, err := cluster.New(cluster.Config{Racks: 1, NodesPerRack: 4, Containers: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
+	topo := rackOfFour(t, 6)
 	for _, tc := range []struct {
 		name, file string
 		defaults   sched.PoolConfig
@@ -369,10 +360,7 @@ func TestAllocationDefaults(t *testing.T) {
 			`<queue name="c"><maxResources>2048 mb, 2 vcores</maxResources></queue><queueMaxResourcesDefault>25%</queueMaxResourcesDefault></allocations>`,
 			sched.PoolConfig{MaxShare: 6}, map[string]int{"a": 6, "b": 10, "c": 2}},
 	} {
-		a, err := allocations.Parse(strings.NewReader(tc.file), "fair-scheduler.xml")
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := mustAllocations(t, tc.file)
 		if got := poolDefaults(a, topo); got != tc.defaults {
 			t.Errorf("%s: the defaults %+v; want %+v", tc.name, got, tc.defaults)
 		}

@@ -74,14 +74,10 @@ func TestMinSharePreemption(t *testing.T) {
 			topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
 			mk := longMaps(topo)
 			jobs := []workload.Job{mk(0, 0, "a", 4), mk(1, 5, "a", 4), mk(2, 10, "b", 8)}
-			inner, err := sched.NewFair(sched.FairParams{
+			rec := fairRecorder(t, sched.FairParams{
 				Pools:      []sched.PoolConfig{{Name: "b", MinMaps: 4, MinShareTimeoutS: tc.poolTmin}},
 				Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: tc.orderTmin, FairShareTimeoutS: 600},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+			}, 4)
 			p := Params{}.WithDefaults()
 			e := runJobs(t, topo, jobs, rec, p)
 			if got := e.Collector().Summarize("fair").JobsCompleted; got != 3 {
@@ -107,6 +103,17 @@ func TestMinSharePreemption(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fairRecorder is the fair order with params, recording launches and
+// kills, and when each pool first ran goal maps.
+func fairRecorder(t *testing.T, params sched.FairParams, goal int) *recorder {
+	t.Helper()
+	inner, err := sched.NewFair(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: goal}
 }
 
 // longMaps makes jobs on topo of maps that each take 1000 s of compute a
@@ -191,13 +198,9 @@ func TestFairShareThreshold(t *testing.T) {
 			topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
 			mk := longMaps(topo)
 			jobs := []workload.Job{mk(0, 0, "a", 6), mk(1, 10, "b", 8)}
-			inner, err := sched.NewFair(sched.FairParams{
+			rec := fairRecorder(t, sched.FairParams{
 				Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 20, FairShareTimeoutS: 30, FairShareThreshold: tc.threshold},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+			}, 4)
 			e := runJobs(t, topo, jobs, rec, Params{}.WithDefaults())
 			if got := e.Collector().Summarize("fair").JobsCompleted; got != 2 {
 				t.Fatalf("%d jobs completed, want 2", got)
@@ -227,14 +230,10 @@ func TestPreemptionUtilizationGate(t *testing.T) {
 		topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
 		mk := longMaps(topo)
 		jobs := []workload.Job{mk(0, 0, "a", 8), mk(1, 10, "b", 8)}
-		inner, err := sched.NewFair(sched.FairParams{
+		rec := fairRecorder(t, sched.FairParams{
 			Pools:      []sched.PoolConfig{{Name: "b", MinMaps: 4}},
 			Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 30, FairShareTimeoutS: 600, ClusterUtilizationThreshold: tc.threshold},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+		}, 4)
 		runJobs(t, topo, jobs, rec, Params{}.WithDefaults())
 		if len(rec.kills) != tc.kills {
 			t.Errorf("threshold %v: %d tasks killed, want %d (the cluster's use is 1)", tc.threshold, len(rec.kills), tc.kills)
@@ -254,14 +253,10 @@ func TestAllowPreemptionFrom(t *testing.T) {
 		topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 4, MapSlots: 2, ReduceSlots: 2})
 		mk := longMaps(topo)
 		jobs := []workload.Job{mk(0, 0, "a", 8), mk(1, 10, "b", 8)}
-		inner, err := sched.NewFair(sched.FairParams{
+		rec := fairRecorder(t, sched.FairParams{
 			Pools:      []sched.PoolConfig{{Name: "a", AllowPreemptionFrom: tc.allow}, {Name: "b", MinMaps: 4}},
 			Preemption: sched.PreemptionParams{Enabled: true, MinShareTimeoutS: 30, FairShareTimeoutS: 600},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := &recorder{observing: observing{inner}, running: map[string]int{}, firstAt: map[string]float64{}, goal: 4}
+		}, 4)
 		runJobs(t, topo, jobs, rec, Params{}.WithDefaults())
 		if len(rec.kills) != tc.kills {
 			t.Errorf("a's allow_preemption_from %v: %d tasks killed, want %d", tc.allow, len(rec.kills), tc.kills)
