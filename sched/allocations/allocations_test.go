@@ -604,3 +604,46 @@ func TestSiteEngineSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteSwitches pins how the site file's switches read: true or false
+// in any case; any other value is Hadoop's default, with a warning; and
+// YARN's preemption gate is a fraction of the cluster.
+func TestSiteSwitches(t *testing.T) {
+	prop := func(name, value string) string {
+		return "<property><name>" + name + "</name><value>" + value + "</value></property>\n"
+	}
+	for _, tc := range []struct {
+		name, props     string
+		preempt, set    bool
+		utilization     float64
+		weight, warning string
+	}{
+		{"on, any case", prop("yarn.scheduler.fair.preemption", " TRUE "), true, true, 0.8, "", ""},
+		{"a word Hadoop reads as false", prop("yarn.scheduler.fair.preemption", "yes"), false, true, 0.8, "", `"yes" is neither true nor false; Hadoop reads it as false`},
+		{"hadoop 1's switch, no gate", prop("mapred.fairscheduler.preemption", "true"), true, true, 0, "", ""},
+		{"the gate alone", prop("yarn.scheduler.fair.preemption.cluster-utilization-threshold", "0.6"), false, false, 0.6, "", ""},
+		{"size-based weight by memory", prop("yarn.scheduler.fair.sizebasedweight", "true"), false, false, 0, "memory", ""},
+		{"size-based weight off", prop("mapred.fairscheduler.sizebasedweight", "false"), false, false, 0, "none", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ParseSite(strings.NewReader("<configuration>\n"+tc.props+"</configuration>"), "site.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			on, set := s.Preemption()
+			u, _ := s.PreemptionUtilization()
+			w, _ := s.SizeBasedWeight()
+			if on != tc.preempt || set != tc.set || u != tc.utilization || w != tc.weight {
+				t.Errorf("preemption %v (set %v), gate %v, weight %q; want %v (%v), %v, %q", on, set, u, w, tc.preempt, tc.set, tc.utilization, tc.weight)
+			}
+			warned := strings.Join(s.Warnings, "\n")
+			if tc.warning == "" && warned != "" || !strings.Contains(warned, tc.warning) {
+				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
+			}
+		})
+	}
+	_, err := ParseSite(strings.NewReader("<configuration>\n"+prop("yarn.scheduler.fair.preemption.cluster-utilization-threshold", "1.5")+"</configuration>"), "site.xml")
+	if err == nil || !strings.Contains(err.Error(), "site.xml:2") || !strings.Contains(err.Error(), "want a fraction of the cluster") {
+		t.Errorf("a gate of 1.5: error %v; want one at site.xml:2", err)
+	}
+}
