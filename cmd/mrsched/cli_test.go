@@ -209,3 +209,21 @@ func TestCompareRecordsTheClusterItRan(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareTitleNamesTheCluster: the table's title names the cluster
+// the runs were on, with -seeds too (it once said the default 10 x 10
+// for a topology file), and the trace by its file name.
+func TestCompareTitleNamesTheCluster(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seeds := range []string{"1", "2"} {
+		out := mustRunCLI(t, "compare", "-q", "-seeds", seeds, "-policies", "fair,delay", "-trace", filepath.Join(hadoop, "job-trace.json"),
+			"-topology", filepath.Join(hadoop, "topology.data"))
+		title, _, _ := strings.Cut(out, "\n")
+		if !strings.HasPrefix(title, "job-trace.json on 6 nodes in 2 racks (topology.data)") {
+			t.Errorf("-seeds %s: title %q; want the trace's file name on the topology's 6 nodes in 2 racks", seeds, title)
+		}
+	}
+}

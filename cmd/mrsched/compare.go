@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/mrsched/mrsched/report"
 	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sim"
+	"github.com/mrsched/mrsched/traces"
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
@@ -335,15 +337,24 @@ func fairRun(results []metrics.Summary) *metrics.Summary {
 	return ref
 }
 
+// workloadTitle names a comparison's workload in its title: an embedded
+// trace or the generator by name, a trace file by its file name (the
+// topology is named so too), whatever the path it was given by.
+func workloadTitle(c *scenario.Config) string {
+	if w := c.Workload.Trace; w != "" {
+		if slices.Contains(traces.Names(), w) {
+			return w
+		}
+		return filepath.Base(w)
+	}
+	return c.Workload.Generator
+}
+
 func compareTable(c *scenario.Config, results []metrics.Summary) *report.Table {
 	ref := fairRun(results)
 	cl := c.Cluster.WithDefaults()
-	w := c.Workload.Trace
-	if w == "" {
-		w = c.Workload.Generator
-	}
 	t := &report.Table{
-		Title: fmt.Sprintf("%s on %s (seed %d)", w, clusterTitle(cl, results), c.RunSeed()),
+		Title: fmt.Sprintf("%s on %s (seed %d)", workloadTitle(c), clusterTitle(cl, results), c.RunSeed()),
 		Headers: []string{"policy", "jobs", "throughput (jobs/h)", "vs fair", "mean turnaround (s)", "vs fair",
 			"p95 turnaround (s)", "node-local maps", "cross-rack GB", "vs fair"},
 	}

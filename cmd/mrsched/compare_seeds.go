@@ -55,12 +55,12 @@ func compareSeeds(fs *flag.FlagSet, base *scenario.Config, names []string, n, pa
 		}
 		return v
 	}
-	cl := base.Cluster.WithDefaults()
-	w := base.Workload.Trace
-	if w == "" {
-		w = base.Workload.Generator
+	var firsts []metrics.Summary
+	for p := range names {
+		firsts = append(firsts, runs[p*n].summary)
 	}
-	t := &report.Table{Title: fmt.Sprintf("%s on %d racks x %d nodes (seeds %d-%d, common to every policy): mean ± standard error", w, cl.Racks, cl.NodesPerRack, first, first+uint64(n)-1),
+	t := &report.Table{Title: fmt.Sprintf("%s on %s (seeds %d-%d, common to every policy): mean ± standard error",
+		workloadTitle(base), clusterTitle(base.Cluster.WithDefaults(), firsts), first, first+uint64(n)-1),
 		Headers: []string{"policy"}}
 	for _, f := range figs {
 		t.Headers = append(t.Headers, f.name)
@@ -90,10 +90,6 @@ func compareSeeds(fs *flag.FlagSet, base *scenario.Config, names []string, n, pa
 	t.Notes = []string{
 		"differences from " + names[0] + " beyond noise (paired by seed, 95% interval of the mean difference excludes 0): " + orNone(beyond) + ";",
 		"within noise: " + orNone(within) + ".",
-	}
-	var firsts []metrics.Summary
-	for p := range names {
-		firsts = append(firsts, runs[p*n].summary)
 	}
 	t.Notes = append(t.Notes, configNotes(base, firsts)...)
 	if err := t.WriteText(stdout); err != nil {
