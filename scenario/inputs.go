@@ -214,8 +214,9 @@ var floatPtrType = reflect.TypeOf((*float64)(nil))
 // applySite puts the site file's settings into a policy's parameters,
 // into, where the scenario leaves them unset: the delay policies' waits,
 // t1_s and t2_s, from its locality settings, and the fair policies'
-// preemption switch. A policy without the setting runs as it is, which a
-// warning says.
+// preemption switch, YARN's preemption gate and the size-based weight.
+// A policy without the setting runs as it is, which a warning says (the
+// engine's settings the file gives are siteEngine's).
 func (c *Config) applySite(into any) error {
 	in, err := c.own()
 	if err != nil || in.site == nil {

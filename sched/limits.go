@@ -82,8 +82,8 @@ func jobUser(j *Job) string {
 // the classes under the limits it frees, whatever the backlog elsewhere.
 type admission struct {
 	limits JobLimits
-	// running counts the admitted jobs under each limit, by scope key
-	// (scopeKeys); looked up, never iterated.
+	// running counts the admitted jobs under each limit, by its scope's
+	// key (scopes); looked up, never iterated.
 	running map[string]int
 	// waiting are the jobs kept out, by class, in arrival order; classes
 	// lists the classes with jobs waiting, sorted; held gives each
@@ -143,7 +143,9 @@ func (a *admission) scopes(k class) []scope {
 	for i := strings.LastIndexByte(k.pool, '.'); i > 0; i = strings.LastIndexByte(k.pool[:i], '.') {
 		add(k.pool[:i], poolLimit(k.pool[:i]))
 	}
-	add("root", poolLimit("root"))
+	if k.pool != "root" { // a pool named root (a user's, in Hadoop 1) counts once
+		add("root", poolLimit("root"))
+	}
 	if n, ok := a.limits.Users[k.user]; ok {
 		add("\x00"+k.user, n)
 	} else {

@@ -56,6 +56,9 @@ func TestJobLimitsAdmit(t *testing.T) {
 			{add: "p", user: "alice"}, {add: "p", user: "bob"}, {add: "p", user: "carol"}, {add: "p", user: "alice", offer: []int{0, 1}},
 			{remove: 1, offer: []int{0, 2}},
 		}, "bob's end frees a place in p: carol (earlier) takes it; alice's second job still waits on her own limit"},
+		{"a pool named root", sched.JobLimits{PoolDefault: 2}, []step{
+			{add: "root"}, {add: "root"}, {add: "root", offer: []int{0, 1}},
+		}, "a user's pool named root (Hadoop 1 pools by user) takes its default once, not also as the queue tree's root"},
 		{"the default for users", sched.JobLimits{UserDefault: 1}, []step{
 			{add: "p"}, {add: "q"}, {add: "q", user: "dave", offer: []int{0, 2}},
 		}, "jobs without a traced user count as their drawn user, user0"},
