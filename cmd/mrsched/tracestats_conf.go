@@ -24,21 +24,22 @@ func confStats(path string, asJSON bool, w io.Writer) (bool, error) {
 	case err == nil:
 		return true, allocationStats(a, asJSON, w)
 	case !strings.Contains(err.Error(), "want <allocations> as the root element"):
-		return isXMLRootError(err), err
+		return isParseError(err), err
 	}
 	s, err := allocations.LoadSite(path)
 	switch {
 	case err == nil:
 		return true, siteStats(s, asJSON, w)
 	case !strings.Contains(err.Error(), "want <configuration> as the root element"):
-		return isXMLRootError(err), err
+		return isParseError(err), err
 	}
 	return false, nil
 }
 
-// isXMLRootError reports whether err is the reader's, about the file's
-// content, rather than a failure to read it.
-func isXMLRootError(err error) bool {
+// isParseError reports whether err is the reader's, about the file's
+// content, rather than a failure to open or read it (which leaves the
+// file to the next reader).
+func isParseError(err error) bool {
 	_, ok := err.(*allocations.ParseError)
 	return ok
 }

@@ -1,7 +1,6 @@
 package allocations
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -15,12 +14,9 @@ type EngineSetting struct {
 	Line  int
 }
 
-// String names the setting by its property and line.
-func (e EngineSetting) String() string { return fmt.Sprintf("%s (line %d)", e.Prop, e.Line) }
-
 // Engine lists the settings of the file the engine takes, each by the
 // property Hadoop reads (Hadoop 2's name before Hadoop 1's, where the
-// file gives both), in the order of Engine's paths.
+// file gives both), in a fixed order of paths.
 func (s *Site) Engine() []EngineSetting { return s.engine }
 
 // engineSettings reads the job and node properties the engine has, as
