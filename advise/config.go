@@ -100,7 +100,7 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		pre.FairShareTimeoutS = num(c.Value("preemption.fair_share_timeout_s"), pre.FairShareTimeoutS)
 	}
 	a := allocLines{add: add, cl: cl, pre: pre, setPre: c.Value("preemption.enabled") != "", fifoPools: c.Policy == "fifo-delay"}
-	a.tmin, a.tfair = num("", pre.MinShareTimeoutS), num("", pre.FairShareTimeoutS)
+	a.tmin, a.tfair = pre.MinShareTimeoutS, pre.FairShareTimeoutS
 	if a.tmin == 0 {
 		a.tmin = sched.DefaultMinShareTimeoutS
 	}
