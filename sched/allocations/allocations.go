@@ -317,9 +317,22 @@ func (c *Config) thresholdVal(e *elem) (float64, error) {
 	return v, nil
 }
 
-// secondsVal reads a preemption timeout: seconds in Hadoop 1 and YARN
-// allocation files alike.
-func (c *Config) secondsVal(e *elem) (float64, error) { return c.floatVal(e) }
+// secondsVal reads a preemption timeout: whole seconds in Hadoop 1 and
+// YARN allocation files alike (both read it with Long.parseLong and
+// refuse a fraction). A timeout of 0 makes either scheduler preempt as
+// soon as a pool is starved; the model's timeouts are above 0 (0 is
+// "not given" throughout a scenario), so it is read as not given, with a
+// warning.
+func (c *Config) secondsVal(e *elem) (float64, error) {
+	v, err := strconv.ParseInt(e.value(), 10, 64)
+	if err != nil || v < 0 {
+		return 0, c.errAt(e, "%q; want whole seconds, 0 or more", e.value())
+	}
+	if v == 0 {
+		c.warnf(e.line, "<%s> 0 preempts as soon as a pool is starved, which is not modelled; read as not given", e.name)
+	}
+	return float64(v), nil
+}
 
 // top reads one child of <allocations>.
 func (c *Config) top(e *elem) error {

@@ -1,6 +1,7 @@
 package allocations
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"path/filepath"
@@ -188,6 +189,9 @@ func TestBadInputNamesLineAndElement(t *testing.T) {
 		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=nan%, vcores=50%</maxResources></queue></allocations>", "f.xml:2: <maxResources>"},
 		{"<allocations>\n<queue name=\"a\"><maxResources>memory-mb=inf%, vcores=50%</maxResources></queue></allocations>", "f.xml:2: <maxResources>"},
 		{"<allocations><pool name=\"a\"><schedulingMode>lottery</schedulingMode></pool></allocations>", "want fair or fifo"},
+		// Hadoop reads a timeout with Long.parseLong and fails on a fraction.
+		{"<allocations>\n<pool name=\"a\"><minSharePreemptionTimeout>30.5</minSharePreemptionTimeout></pool></allocations>", "f.xml:2: <minSharePreemptionTimeout>"},
+		{"<allocations>\n<fairSharePreemptionTimeout>-1</fairSharePreemptionTimeout></allocations>", "want whole seconds"},
 		{"<allocations><queue name=\"a\"/><defaultQueueSchedulingPolicy>fifo</defaultQueueSchedulingPolicy></allocations>", "refuses fifo as the default policy"},
 		{"<allocations><queue name=\"a\"/><defaultQueueSchedulingMode>FIFO</defaultQueueSchedulingMode></allocations>", "refuses fifo as the default policy"},
 		{"<allocations><pool><weight>1</weight></pool></allocations>", "without its name"},
@@ -200,6 +204,36 @@ func TestBadInputNamesLineAndElement(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v; want one containing %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// TestPreemptionValuesWarned pins the preemption settings the model
+// reads otherwise than the scheduler: each is named at its line.
+func TestPreemptionValuesWarned(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		line     int
+		warning  string
+	}{
+		{"hadoop 1 pool timeout 0", `<pool name="a"><minSharePreemptionTimeout>0</minSharePreemptionTimeout></pool>`, 3,
+			"<minSharePreemptionTimeout> 0 preempts as soon as a pool is starved, which is not modelled"},
+		{"yarn default timeout 0", `<queue name="a"/><defaultMinSharePreemptionTimeout>0</defaultMinSharePreemptionTimeout>`, 3,
+			"<defaultMinSharePreemptionTimeout> 0 preempts as soon"},
+		{"yarn threshold 0", `<queue name="a"><fairSharePreemptionThreshold>0</fairSharePreemptionThreshold></queue>`, 3,
+			"0 turns fair-share preemption off"},
+		{"yarn threshold above 1", `<queue name="a"/><defaultFairSharePreemptionThreshold>1.5</defaultFairSharePreemptionThreshold>`, 3,
+			"1.5 is above 1, which YARN reads as 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(strings.NewReader("<allocations>\n\n"+tc.in+"\n</allocations>"), "f.xml")
+			if err != nil {
+				t.Fatalf("%v; want the file read, with a warning", err)
+			}
+			want := fmt.Sprintf("f.xml:%d: ", tc.line)
+			if len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], want) || !strings.Contains(c.Warnings[0], tc.warning) {
+				t.Errorf("warnings %q; want one at %q holding %q", c.Warnings, want, tc.warning)
+			}
+		})
 	}
 }
 
