@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -38,11 +39,47 @@ type ownInputs struct {
 	site     *allocations.Site
 	// warnings name what the inputs' readers skipped or do not model, in
 	// the order of the files; notes what a run could not apply, added as
-	// the runs build. mu guards both, since a comparison's policies build
+	// the runs build, and lacking the policies that could not take a
+	// file's setting. mu guards them, since a comparison's policies build
 	// at once.
 	mu       sync.Mutex
 	warnings []string
 	notes    []string
+	lacking  map[lack][]string
+}
+
+// lack is a setting of an own-cluster file that a policy has no use for:
+// the scenario field that named the file, what the policy lacks, and what
+// of the file therefore does not apply. A comparison's policies that lack
+// the same are named in one warning.
+type lack struct{ field, what, file string }
+
+// noPoolsLack is an allocation file beside a policy without pools.
+var noPoolsLack = lack{"policy.allocations", "pools", "the allocation file"}
+
+// lackingPolicy notes that the scenario's policy lacks l.
+func (c *Config) lackingPolicy(l lack) {
+	if in, err := c.own(); err == nil {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		if in.lacking == nil {
+			in.lacking = map[lack][]string{}
+		}
+		if !slices.Contains(in.lacking[l], c.Policy.Name) {
+			in.lacking[l] = append(in.lacking[l], c.Policy.Name)
+		}
+	}
+}
+
+// String tells what policies lack l: "policy.site: policies drf and td
+// have no preemption; the site file's does not apply to them".
+func (l lack) String(policies []string) string {
+	if len(policies) == 1 {
+		return fmt.Sprintf("%s: policy %s has no %s; %s does not apply to it", l.field, policies[0], l.what, l.file)
+	}
+	names := slices.Sorted(slices.Values(policies))
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return fmt.Sprintf("%s: policies %s have no %s; %s does not apply to them", l.field, list, l.what, l.file)
 }
 
 // path is a scenario path, relative to the scenario file's directory.
@@ -252,7 +289,7 @@ func (c *Config) applySite(into any) error {
 	find(v)
 	if node != nil || rack != nil {
 		if !t1.IsValid() || !t2.IsValid() {
-			c.note(fmt.Sprintf("policy.site: policy %s has no locality waits; the site file's do not apply to it", c.Policy.Name))
+			c.lackingPolicy(lack{"policy.site", "locality waits", "the site file's locality setting"})
 		}
 		for _, w := range []struct {
 			field reflect.Value
@@ -267,7 +304,7 @@ func (c *Config) applySite(into any) error {
 		switch {
 		case !preempt.IsValid():
 			if on {
-				c.note(fmt.Sprintf("policy.site: policy %s has no preemption; the site file's does not apply to it", c.Policy.Name))
+				c.lackingPolicy(lack{"policy.site", "preemption", "the site file's preemption switch"})
 			}
 		case !c.writesPreemption("enabled"):
 			preempt.Addr().Interface().(*sched.PreemptionParams).Enabled = on
@@ -324,6 +361,9 @@ func (c *Config) InputWarnings() []string {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	notes := slices.Clone(in.notes)
+	for l, policies := range in.lacking {
+		notes = append(notes, l.String(policies))
+	}
 	slices.Sort(notes)
 	return append(slices.Clone(in.warnings), notes...)
 }
@@ -477,9 +517,7 @@ func (c *Config) placeJobs(jobs []workload.Job) error {
 // policy has no pools to take it.
 func (c *Config) noPools() {
 	if in, err := c.own(); err == nil && in.alloc != nil {
-		in.mu.Lock()
-		defer in.mu.Unlock()
-		in.notes = appendOnce(in.notes, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
+		c.lackingPolicy(noPoolsLack)
 	}
 }
 
@@ -830,7 +868,7 @@ func (c *Config) effectiveInputs(e *Effective, t *cluster.Topology) {
 		// other runs of a comparison add, which come in no fixed order.
 		ea := &EffectiveAllocations{File: c.Policy.Allocations, Kind: string(a.Kind), Warnings: append([]string{}, a.Warnings...)}
 		if _, has := e.Policy.Params["pools"]; !has {
-			ea.Warnings = append(ea.Warnings, fmt.Sprintf("policy.allocations: policy %s has no pools; the allocation file does not apply to it", c.Policy.Name))
+			ea.Warnings = append(ea.Warnings, noPoolsLack.String([]string{c.Policy.Name}))
 		}
 		for _, q := range a.Queues {
 			eq := EffectiveQueue{Name: q.FileName, Path: q.Name, Weight: q.Weight, Mode: q.Mode}

@@ -586,23 +586,28 @@ func TestExampleSiteFile(t *testing.T) {
 	}
 }
 
-// TestWithPolicyCopiesShareWarnings: what a comparison's copy of a
+// TestWithPolicyCopiesShareWarnings: what a comparison's copies of a
 // scenario could not apply reaches the scenario's own warnings, which
-// compare prints, sorted whichever copy ran first; before, each copy read
-// the files again into its own warnings, and the notes were lost.
+// compare prints, one warning for the policies that lack the same, named
+// in order whichever copy ran first; before, each copy read the files
+// again into its own warnings, and the notes were lost.
 func TestWithPolicyCopiesShareWarnings(t *testing.T) {
 	site := filepath.Join(t.TempDir(), "mapred-site.xml")
 	testfile.Write(t, site, "<configuration><property><name>mapred.fairscheduler.preemption</name><value>true</value></property></configuration>")
-	base := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+site+"}\n")
-	for _, name := range []string{"td", "fifo"} {
-		mustRun(t, base.WithPolicy(name), nil)
-	}
-	want := []string{
-		"policy.site: policy fifo has no preemption; the site file's does not apply to it",
-		"policy.site: policy td has no preemption; the site file's does not apply to it",
-	}
-	if got := base.InputWarnings(); !slices.Equal(got, want) {
-		t.Errorf("warnings %q; want %q: the copies' notes, sorted", got, want)
+	for _, tc := range []struct {
+		policies []string
+		want     string
+	}{
+		{[]string{"td"}, "policy.site: policy td has no preemption; the site file's preemption switch does not apply to it"},
+		{[]string{"td", "fifo", "drf", "td"}, "policy.site: policies drf, fifo and td have no preemption; the site file's preemption switch does not apply to them"},
+	} {
+		base := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+site+"}\n")
+		for _, name := range tc.policies {
+			mustRun(t, base.WithPolicy(name), nil)
+		}
+		if got := base.InputWarnings(); !slices.Equal(got, []string{tc.want}) {
+			t.Errorf("runs of %v: warnings %q; want only %q", tc.policies, got, tc.want)
+		}
 	}
 }
 
