@@ -21,7 +21,17 @@ type Cluster struct {
 	// say what to set in it, rather than write a new one without its
 	// pools.
 	AllocationFile string
+	// Hadoop is the scheduler the operator's allocation or site file is
+	// for, Hadoop1 or YARN: the lines then are that scheduler's alone.
+	// "" writes both.
+	Hadoop string
 }
+
+// The schedulers Cluster.Hadoop names (allocations.Kind's values).
+const (
+	Hadoop1 = "hadoop1"
+	YARN    = "yarn"
+)
 
 // The scheduler classes of stock Hadoop.
 const (
@@ -69,10 +79,14 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 	}
 	switch c.Policy {
 	case "fifo":
-		add("Hadoop 1 (mapred-site.xml; FIFO is the default):")
-		prop("mapred-site.xml", "mapred.jobtracker.taskScheduler", hadoop1FIFO)
-		add("YARN (yarn-site.xml):")
-		prop("yarn-site.xml", "yarn.resourcemanager.scheduler.class", yarnFIFO)
+		if cl.Hadoop != YARN {
+			add("Hadoop 1 (mapred-site.xml; FIFO is the default):")
+			prop("mapred-site.xml", "mapred.jobtracker.taskScheduler", hadoop1FIFO)
+		}
+		if cl.Hadoop != Hadoop1 {
+			add("YARN (yarn-site.xml):")
+			prop("yarn-site.xml", "yarn.resourcemanager.scheduler.class", yarnFIFO)
+		}
 		return l
 	case "fair", "delay", "fifo-delay", "drf":
 	default:
@@ -109,9 +123,11 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 	}
 
 	// Hadoop 1.2.1: the Fair Scheduler contrib module.
-	if c.Policy == "drf" {
+	switch {
+	case cl.Hadoop == YARN:
+	case c.Policy == "drf":
 		add("Hadoop 1: its Fair Scheduler has no dominant resource fairness; run YARN.")
-	} else {
+	default:
 		add("Hadoop 1 (mapred-site.xml):")
 		prop("mapred-site.xml", "mapred.jobtracker.taskScheduler", hadoop1Fair)
 		if cl.AllocationFile == "" { // else the cluster names its own already
@@ -135,6 +151,9 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 		}
 		add("Hadoop 1 (fair-scheduler.xml):")
 		a.hadoop1()
+	}
+	if cl.Hadoop == Hadoop1 {
+		return l
 	}
 
 	// YARN (Hadoop 2 and later): the Fair Scheduler.

@@ -377,14 +377,32 @@ const (
 	slsTaskVCores   = 1
 )
 
-// buildTopology makes the cluster: from cluster.topology's hosts when set;
-// else from the hosts a Hadoop or YARN trace names, as SLS builds its
-// nodes from its trace, unless the scenario sets cluster.racks or
-// cluster.nodes_per_rack; else the scenario's racks of identical nodes.
-// An SLS nodes file's memory-mb and vcores make a node's CPU, memory and,
-// in the container model, its containers: as many 1024 MB, 1-vcore
-// containers as fit (the SLS default container).
-func (c *Config) buildTopology() (*cluster.Topology, error) {
+// Hadoop is the scheduler the scenario's own configuration files are
+// for: the allocation file's, else the site file's; "" where it reads
+// neither, or neither says. An unreadable file is Build's error.
+func (c *Config) Hadoop() allocations.Kind {
+	in, err := c.own()
+	if err != nil {
+		return ""
+	}
+	if in.alloc != nil {
+		return in.alloc.Kind
+	}
+	if st, err := c.siteFile(); err == nil && st != nil {
+		return st.Kind()
+	}
+	return ""
+}
+
+// Topology is the cluster the scenario's runs are on: from
+// cluster.topology's hosts when set; else from the hosts a Hadoop or YARN
+// trace names, as SLS builds its nodes from its trace, unless the
+// scenario sets cluster.racks or cluster.nodes_per_rack; else the
+// scenario's racks of identical nodes. An SLS nodes file's memory-mb and
+// vcores make a node's CPU, memory and, in the container model, its
+// containers: as many 1024 MB, 1-vcore containers as fit (the SLS
+// default container).
+func (c *Config) Topology() (*cluster.Topology, error) {
 	in, err := c.own()
 	if err != nil {
 		return nil, err

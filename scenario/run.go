@@ -205,7 +205,7 @@ func (c *Config) build() (*built, error) {
 	if err := c.checkSettings(); err != nil {
 		return nil, c.fileErr(err) // before a large trace is read
 	}
-	t, err := c.buildTopology()
+	t, err := c.Topology()
 	if err != nil {
 		return nil, c.fileErr(err)
 	}

@@ -265,6 +265,10 @@ func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet 
 // nodes, the heartbeat its runs took and its pools.
 func clusterOf(c *scenario.Config, profile string) advise.Cluster {
 	cl := c.Cluster.WithDefaults()
+	nodes := cl.Racks * cl.NodesPerRack
+	if t, err := c.Topology(); err == nil { // built by the runs already, with any error
+		nodes = t.NumNodes()
+	}
 	hb := c.EngineFor(nil).HeartbeatS // the scenario's, else its site file's
 	if p, ok := scenario.LookupProfile(profile); ok && hb == 0 {
 		hb = p.HeartbeatS
@@ -272,7 +276,7 @@ func clusterOf(c *scenario.Config, profile string) advise.Cluster {
 	if hb == 0 {
 		hb = 3 // the engine's default (sim.Params)
 	}
-	out := advise.Cluster{Nodes: cl.Racks * cl.NodesPerRack, HeartbeatS: hb, AllocationFile: c.Policy.Allocations}
+	out := advise.Cluster{Nodes: nodes, HeartbeatS: hb, AllocationFile: c.Policy.Allocations, Hadoop: string(c.Hadoop())}
 	// The pools decoded when the scenario was built (NewWorkload), with
 	// errors at their lines; they decode here again without one.
 	if c.Policy.Pools.Kind != 0 {
@@ -368,7 +372,11 @@ func (e *simEvaluator) Evaluate(ctx context.Context, reqs []advise.Request) ([]*
 	start := time.Now()
 	if !e.quiet {
 		r := reqs[0]
-		fmt.Fprintf(e.stderr, "advise: stage %d, %d runs of %d jobs each ...", r.Stage+1, len(reqs), e.w.SliceJobs(r.Fraction))
+		jobs := fmt.Sprintf("%d jobs each", e.w.SliceJobs(r.Fraction))
+		if e.w.SliceJobs(r.Fraction) == 1 {
+			jobs = "1 job each"
+		}
+		fmt.Fprintf(e.stderr, "advise: stage %d, %d runs of %s ...", r.Stage+1, len(reqs), jobs)
 	}
 	var (
 		mu          sync.Mutex

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mrsched/mrsched/advise"
 	"github.com/mrsched/mrsched/internal/testfile"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/sched"
 )
 
@@ -150,5 +152,53 @@ func TestAdviseRunsOnTheGivenCluster(t *testing.T) {
 		if !strings.Contains(string(b), w) {
 			t.Errorf("the runs' scenario lacks %q:\n%s", w, b)
 		}
+	}
+}
+
+// TestAdviseLinesAreForTheOperatorsCluster: the lines advise prints
+// speak of the cluster the runs were on (its topology's nodes, not the
+// default 100, in YARN's locality note) and of the scheduler its files
+// are for (a YARN allocation file or yarn-site.xml: YARN's lines alone;
+// a mapred-site.xml: Hadoop 1's); with neither, both.
+func TestAdviseLinesAreForTheOperatorsCluster(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mr1Site := filepath.Join(t.TempDir(), "mapred-site.xml")
+	testfile.Write(t, mr1Site, "<configuration><property><name>mapred.fairscheduler.preemption</name><value>true</value></property></configuration>")
+	for _, tc := range []struct {
+		name, policy string
+		nodes        int
+		hadoop       string
+	}{
+		{"embedded default", "policy: {name: fair}\nworkload: {trace: FB-2009}", 100, ""},
+		{"topology and yarn allocation file", "policy: {name: fair, allocations: " + filepath.Join(hadoop, "fair-scheduler.xml") + "}", 6, advise.YARN},
+		{"hadoop 1 allocation file", "policy: {name: fair, allocations: " + filepath.Join(hadoop, "mr1-fair-scheduler.xml") + "}", 6, advise.Hadoop1},
+		{"yarn-site.xml", "policy: {name: fair, site: " + filepath.Join(hadoop, "yarn-site.xml") + "}", 6, advise.YARN},
+		{"mapred-site.xml", "policy: {name: fair, site: " + mr1Site + "}", 6, advise.Hadoop1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := tc.policy + "\n"
+			if tc.nodes != 100 {
+				src += "workload: {trace: " + filepath.Join(hadoop, "job-trace.json") + "}\ncluster: {topology: " + filepath.Join(hadoop, "topology.data") + "}\n"
+			}
+			c, err := scenario.LoadBytes([]byte(src), "s.yaml", t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl := clusterOf(c, "")
+			if cl.Nodes != tc.nodes || cl.Hadoop != tc.hadoop {
+				t.Errorf("%d nodes, scheduler %q; want %d and %q", cl.Nodes, cl.Hadoop, tc.nodes, tc.hadoop)
+			}
+			lines := strings.Join(advise.ConfigLines(advise.Candidate{Policy: "delay", Settings: []advise.Setting{{Key: "t1_s", Value: "1"}, {Key: "t2_s", Value: "1"}}}, cl), "\n")
+			hasH1, hasYARN := strings.Contains(lines, "Hadoop 1 ("), strings.Contains(lines, "YARN (")
+			if hasH1 != (tc.hadoop != advise.YARN) || hasYARN != (tc.hadoop != advise.Hadoop1) {
+				t.Errorf("Hadoop 1's lines %v, YARN's %v, for a cluster of %q; want only its scheduler's, both where unknown:\n%s", hasH1, hasYARN, tc.hadoop, lines)
+			}
+			if want := fmt.Sprintf("x %d nodes", tc.nodes); tc.hadoop != advise.Hadoop1 && !strings.Contains(lines, want) {
+				t.Errorf("YARN's locality note lacks %q, the cluster's nodes:\n%s", want, lines)
+			}
+		})
 	}
 }

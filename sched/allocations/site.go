@@ -484,6 +484,20 @@ func (s *Site) PlacementSettings() []string {
 	return out
 }
 
+// Kind is the scheduler the file configures: YARN for a yarn-site.xml
+// (a yarn. property), Hadoop 1 for a mapred-site.xml with the
+// JobTracker's or its Fair Scheduler's properties, "" where it names
+// neither.
+func (s *Site) Kind() Kind {
+	switch {
+	case s.holds("yarn."):
+		return YARN
+	case s.holds("mapred.fairscheduler.") || s.holds("mapred.jobtracker."):
+		return Hadoop1
+	}
+	return ""
+}
+
 // holds reports whether the file sets a property whose name starts with
 // prefix.
 func (s *Site) holds(prefix string) bool {
