@@ -450,9 +450,18 @@ func (c *Config) Topology() (*cluster.Topology, error) {
 		cfg.Replication = n // a cluster of fewer hosts than HDFS's default replication keeps a replica a host
 		in.mu.Lock()
 		defer in.mu.Unlock()
-		in.notes = appendOnce(in.notes, fmt.Sprintf("cluster.replication: %d hosts, so %d replicas a block (HDFS's default is %d)", n, n, cluster.DefaultReplication))
+		in.notes = appendOnce(in.notes, replicationNote(n))
 	}
 	return cluster.NewHosts(cfg, specs, c.Cluster.Uplinks())
+}
+
+// replicationNote tells that a cluster of n hosts, fewer than HDFS's
+// default replication, keeps a replica a host.
+func replicationNote(n int) string {
+	if n == 1 {
+		return fmt.Sprintf("cluster.replication: 1 host, so 1 replica a block (HDFS's default is %d)", cluster.DefaultReplication)
+	}
+	return fmt.Sprintf("cluster.replication: %d hosts, so %d replicas a block (HDFS's default is %d)", n, n, cluster.DefaultReplication)
 }
 
 func appendOnce(list []string, s string) []string {

@@ -372,11 +372,7 @@ func (e *simEvaluator) Evaluate(ctx context.Context, reqs []advise.Request) ([]*
 	start := time.Now()
 	if !e.quiet {
 		r := reqs[0]
-		jobs := fmt.Sprintf("%d jobs each", e.w.SliceJobs(r.Fraction))
-		if e.w.SliceJobs(r.Fraction) == 1 {
-			jobs = "1 job each"
-		}
-		fmt.Fprintf(e.stderr, "advise: stage %d, %d runs of %s ...", r.Stage+1, len(reqs), jobs)
+		fmt.Fprintf(e.stderr, "advise: stage %d, %d runs of %s each ...", r.Stage+1, len(reqs), count(e.w.SliceJobs(r.Fraction), "job"))
 	}
 	var (
 		mu          sync.Mutex

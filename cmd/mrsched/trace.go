@@ -173,7 +173,7 @@ func clusterTitle(cl cluster.Config, results []metrics.Summary) string {
 				if e.Topology.File != "" {
 					src = filepath.Base(e.Topology.File)
 				}
-				return fmt.Sprintf("%d nodes in %d racks (%s)", e.Topology.Nodes, e.Topology.Racks, src)
+				return hostsTitle(e.Topology.Nodes, e.Topology.Racks, src)
 			}
 		case map[string]any: // read back from summary.json
 			if t, ok := e["topology"].(map[string]any); ok {
@@ -183,9 +183,23 @@ func clusterTitle(cl cluster.Config, results []metrics.Summary) string {
 				}
 				nodes, _ := t["nodes"].(float64)
 				racks, _ := t["racks"].(float64)
-				return fmt.Sprintf("%d nodes in %d racks (%s)", int(nodes), int(racks), src)
+				return hostsTitle(int(nodes), int(racks), src)
 			}
 		}
 	}
 	return fmt.Sprintf("%d racks x %d nodes", cl.Racks, cl.NodesPerRack)
+}
+
+// hostsTitle is "547 nodes in 41 racks (topology.json)", or "1 node in
+// 1 rack".
+func hostsTitle(nodes, racks int, src string) string {
+	return fmt.Sprintf("%s in %s (%s)", count(nodes, "node"), count(racks, "rack"), src)
+}
+
+// count is n things, "1 thing" or "2 things".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

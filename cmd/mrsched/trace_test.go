@@ -136,3 +136,20 @@ func TestTraceStatsConfigurationFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestHostsTitleCounts: a title counts in the singular where there is one
+// (a .jhist of one host ran on "1 node in 1 rack", not "1 nodes").
+func TestHostsTitleCounts(t *testing.T) {
+	for _, tc := range []struct {
+		nodes, racks int
+		want         string
+	}{
+		{1, 1, "1 node in 1 rack (trace hosts)"},
+		{6, 2, "6 nodes in 2 racks (trace hosts)"},
+		{2, 1, "2 nodes in 1 rack (trace hosts)"},
+	} {
+		if got := hostsTitle(tc.nodes, tc.racks, "trace hosts"); got != tc.want {
+			t.Errorf("%d nodes, %d racks: %q; want %q", tc.nodes, tc.racks, got, tc.want)
+		}
+	}
+}
