@@ -76,10 +76,10 @@ func allocationStats(a *allocations.Config, asJSON bool, w io.Writer) error {
 		switch a.Kind {
 		case allocations.Hadoop1:
 			if q.MinMaps > 0 || q.MinReduces > 0 {
-				e.MinShare = fmt.Sprintf("%d maps, %d reduces", q.MinMaps, q.MinReduces)
+				e.MinShare = count(q.MinMaps, "map") + ", " + count(q.MinReduces, "reduce")
 			}
 			if q.MaxMaps > 0 || q.MaxReduces > 0 {
-				e.MaxShare = fmt.Sprintf("%d maps, %d reduces", q.MaxMaps, q.MaxReduces)
+				e.MaxShare = count(q.MaxMaps, "map") + ", " + count(q.MaxReduces, "reduce")
 			}
 		default:
 			if q.MinResources != nil {
