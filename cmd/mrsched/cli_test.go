@@ -59,6 +59,56 @@ func TestSimulateOverrides(t *testing.T) {
 	rerunRecorded(t, "the run overridden by -policy, -seed and -set", out)
 }
 
+// TestSimulateTakesTheOperatorsFiles: simulate takes the trace,
+// topology, allocation and site files as compare does, with -config or
+// on the embedded default, and its scenario.yaml names them, so that the
+// record runs again to the same bytes.
+func TestSimulateTakesTheOperatorsFiles(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := func(f string) string { return filepath.Join(hadoop, f) }
+	dir := t.TempDir()
+	cfg := smallScenario(t, dir)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stdout string   // what the run must say it ran
+		record []string // what scenario.yaml must hold
+	}{
+		{"own files on the embedded default", []string{"-trace", in("job-trace.json"), "-topology", in("topology.data"), "-allocations", in("fair-scheduler.xml"), "-site", in("yarn-site.xml")},
+			"fair: 8/8 jobs", []string{"as read from the embedded default with -allocations", "trace: " + in("job-trace.json"), "topology: " + in("topology.data"),
+				"allocations: " + in("fair-scheduler.xml"), "site: " + in("yarn-site.xml")}},
+		{"a trace in place of -config's, with settings", []string{"-config", cfg, "-trace", "FB-2010", "-set", "workload.max_jobs=25"},
+			"fifo: 25/25 jobs", []string{cfg + " with -trace FB-2010 -set workload.max_jobs=25", "trace: FB-2010", "racks: 2", "max_jobs: 25"}},
+		{"the embedded default, another policy", []string{"-policy", "delay", "-set", "workload.max_jobs=20"},
+			"delay: 20/20 jobs", []string{"the embedded default with -policy delay -set workload.max_jobs=20", "trace: FB-2009", "name: delay"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			stdout := mustRunCLI(t, append([]string{"simulate", "-q", "-out", out}, tc.args...)...)
+			if !strings.Contains(stdout, tc.stdout) {
+				t.Errorf("stdout %q; want %q", stdout, tc.stdout)
+			}
+			rec, err := os.ReadFile(filepath.Join(out, "scenario.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.record {
+				if !strings.Contains(string(rec), w) {
+					t.Errorf("scenario.yaml does not record %q:\n%s", w, rec)
+				}
+			}
+			rerunRecorded(t, tc.name, out, "jobs.csv")
+		})
+	}
+	code, _, errOut := runCLI(t, "simulate", "-q", "-trace", filepath.Join(dir, "none.json"), "-out", filepath.Join(dir, "o"))
+	if code == 0 || !strings.Contains(errOut, "-trace: neither an embedded trace") {
+		t.Errorf("a missing -trace file: exit %d, stderr %q; want the flag named", code, errOut)
+	}
+}
+
 func TestSimulateRefusesBadOverrides(t *testing.T) {
 	dir := t.TempDir()
 	cfg := smallScenario(t, dir)

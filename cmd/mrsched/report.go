@@ -245,11 +245,12 @@ func workloadName(c *scenario.Config) string {
 	return c.Workload.Generator
 }
 
-// defaultScenario is scenario.Default() as a scenario file.
+// defaultScenario is scenario.Default() as a scenario file. Its users
+// are the default's (scenario.DefaultUsers) left unwritten, so that a
+// Hadoop trace put in its place is not told it sets them.
 const defaultScenario = `seed: 1
 workload:
   trace: FB-2009
-  users: 30
 policy:
   name: fair
 `
@@ -260,12 +261,25 @@ policy:
 // -topology, -allocations and -site) written into it, so that simulate
 // -config reruns it.
 func compareScenario(base *scenario.Config, policy string) ([]byte, error) {
-	src := base.Source()
 	from := "the embedded default"
+	if base.Source() != nil {
+		from = "the -config file (paths in it are relative to that file's directory)"
+	}
+	b, err := flaggedScenario(base, policy)
+	if err != nil {
+		return nil, err
+	}
+	head := fmt.Sprintf("# The scenario of compare's %s run: %s with compare's policy, seed, trace and own-cluster files.\n", policy, from)
+	return append([]byte(head), b...), nil
+}
+
+// flaggedScenario is the base scenario's text, the embedded default's
+// when it has none, with policy and what the scenario flags set in
+// place of its own: its seed, trace and own-cluster files.
+func flaggedScenario(base *scenario.Config, policy string) ([]byte, error) {
+	src := base.Source()
 	if src == nil {
 		src = []byte(defaultScenario)
-	} else {
-		from = "the -config file (paths in it are relative to that file's directory)"
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
@@ -302,12 +316,7 @@ func compareScenario(base *scenario.Config, policy string) ([]byte, error) {
 			del(w, "source_nodes")
 		}
 	}
-	b, err := yaml.Marshal(&doc)
-	if err != nil {
-		return nil, err
-	}
-	head := fmt.Sprintf("# The scenario of compare's %s run: %s with compare's policy, seed, trace and own-cluster files.\n", policy, from)
-	return append([]byte(head), b...), nil
+	return yaml.Marshal(&doc)
 }
 
 func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }

@@ -12,7 +12,7 @@ import (
 )
 
 // scenarioFlags are the flags that say which cluster and workload a
-// command of several policies runs on (compare, advise): a scenario file,
+// command runs on (simulate, compare, advise): a scenario file,
 // or the embedded default, with the operator's trace, topology, allocation
 // and site files in place of its own.
 type scenarioFlags struct {
@@ -31,6 +31,20 @@ func addScenarioFlags(fs *flag.FlagSet, configHelp string) *scenarioFlags {
 		site:        fs.String("site", "", "a Hadoop site file (mapred-site.xml, yarn-site.xml) whose locality waits, preemption switch, placement and job settings the runs take"),
 		sourceNodes: fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on (SWIM scales its bytes by nodes / source nodes); embedded traces know theirs"),
 	}
+}
+
+// owned describes the flags the command line gave that put the
+// operator's files in place of the scenario's (all but -config), each as
+// "-name value", by name.
+func (f *scenarioFlags) owned(fs *flag.FlagSet) []string {
+	var out []string
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "trace", "topology", "allocations", "site", "source-nodes":
+			out = append(out, "-"+fl.Name+" "+fl.Value.String())
+		}
+	})
+	return out
 }
 
 // base is the scenario the flags name.

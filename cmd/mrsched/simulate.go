@@ -19,8 +19,8 @@ import (
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
-	fs := commandFlags("simulate", stderr, "usage: mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-decisions FILE] [-force] [-q] [-v]")
-	cfgPath := fs.String("config", "", "scenario YAML (required; see examples/)")
+	fs := commandFlags("simulate", stderr, "usage: mrsched simulate [-config FILE] [-trace T [-source-nodes N]] [-topology F] [-allocations F] [-site F] -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-decisions FILE] [-force] [-q] [-v]")
+	sf := addScenarioFlags(fs, "scenario YAML (see examples/); default: the embedded FB-2009 on the default cluster")
 	out := fs.String("out", "", "output directory (required): scenario.yaml, summary.json, jobs.csv, timeseries.csv, uplinks.csv, pools.csv, perf.json")
 	ov := addOverrideFlags(fs)
 	quiet := fs.Bool("q", false, "no progress line")
@@ -30,7 +30,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	force := fs.Bool("force", false, "replace what -out holds (another run, or other files)")
 	verbose := fs.Bool("v", false, "also say what the policy's decisions cost on this machine (as perf.json records)")
 	decisionsPath := fs.String("decisions", "", "also write every launch's decision (the offer, the jobs considered, the rule, why each other job was passed over) to this file, as gzip-compressed JSON lines (docs/time.md); mrsched explain reads OUT/decisions.jsonl.gz by default")
-	if err := parseCommand(fs, args, cfgPath, out); err != nil {
+	if err := parseCommand(fs, args, out); err != nil {
 		return err
 	}
 	flagSets, described, err := ov.settings(fs)
@@ -47,10 +47,11 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := outs.check(); err != nil {
 		return err
 	}
-	c, record, err := loadSimulated(*cfgPath, flagSets, described)
+	c, record, err := simulated(sf, sf.owned(fs), flagSets, described)
 	if err != nil {
 		return err
 	}
+	cfgPath := *sf.config
 	if err := c.CheckPolicy(); err != nil {
 		return err // before the output directory is touched
 	}
@@ -66,7 +67,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-decisions %s: %w", *decisionsPath, err)
 		}
 	}
-	if err := simulateInto(c, record, dir.path, outs, *cfgPath, *cpuProfile, *memProfile, *decisionsPath, *quiet, *verbose, stdout, stderr); err != nil {
+	if err := simulateInto(c, record, dir.path, outs, cfgPath, *cpuProfile, *memProfile, *decisionsPath, *quiet, *verbose, stdout, stderr); err != nil {
 		dir.discard()
 		return err
 	}
@@ -149,21 +150,48 @@ func simulateInto(c *scenario.Config, record []byte, out string, outs *outputs, 
 	return nil
 }
 
-// loadSimulated reads the scenario at path with the flags' settings
-// applied (described as the command line gave them), and returns it with
-// the record of it a run directory keeps: the scenario as it runs, after
-// a comment saying where it came from. The file is read first as it is,
-// so that its own errors name its lines; an error the settings make names
-// the settings and the field.
-func loadSimulated(path string, sets []scenario.Setting, described []string) (*scenario.Config, []byte, error) {
-	c, err := scenario.Load(path)
+// simulated is the scenario simulate runs, from the flags: -config (else
+// the embedded default) with the operator's files the flags give in place
+// of its own (owned describes them), and the settings of -policy, -seed
+// and -set (described as the command line gave them); with the record of
+// it a run directory keeps.
+func simulated(sf *scenarioFlags, owned []string, sets []scenario.Setting, described []string) (*scenario.Config, []byte, error) {
+	from := *sf.config
+	var c *scenario.Config
+	var err error
+	if len(owned) == 0 && from != "" {
+		c, err = scenario.Load(from)
+	} else {
+		c, err = flaggedSimulated(sf, owned)
+	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if from == "" {
+		from = "the embedded default"
+	}
+	if len(owned) > 0 && len(sets) == 0 {
+		from += " with " + strings.Join(owned, " ")
+	}
+	return loadSimulated(c, from, scenarioDir(sf), sets, append(owned, described...))
+}
+
+// loadSimulated applies the flags' settings (described as the command
+// line gave them) to scenario c, read from (a file, or what the flags
+// made) with its relative paths in dir, and returns it with the record of
+// it a run directory keeps: the scenario as it runs, after a comment
+// saying where it came from. The scenario is read first as it is, so that
+// its own errors name its lines; an error the settings make names the
+// settings and the field.
+func loadSimulated(c *scenario.Config, from, dir string, sets []scenario.Setting, described []string) (*scenario.Config, []byte, error) {
+	rel := ""
+	if dir != "" {
+		rel = " (paths in it are relative to that file's directory)"
 	}
 	if len(sets) == 0 {
 		// The run's own record of what it ran: results alone do not say
 		// which network mode, seed or trace made them.
-		head := fmt.Sprintf("# The scenario of this run, as read from %s (paths in it are relative to that file's directory).\n", path)
+		head := fmt.Sprintf("# The scenario of this run, as read from %s%s.\n", from, rel)
 		return c, append([]byte(head), c.Source()...), nil
 	}
 	// -policy: another policy runs with its defaults, on the cluster's
@@ -181,13 +209,13 @@ func loadSimulated(path string, sets []scenario.Setting, described []string) (*s
 	}
 	edited, err := scenario.Override(c.Source(), kept...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", from, err)
 	}
 	with := strings.Join(described, " ")
-	head := fmt.Sprintf("# The scenario of this run: %s with %s (paths in it are relative to that file's directory).\n", path, with)
+	head := fmt.Sprintf("# The scenario of this run: %s with %s%s.\n", from, with, rel)
 	record := append([]byte(head), edited...)
-	name := path + " with " + with
-	c, err = scenario.LoadBytes(record, name, filepath.Dir(path))
+	name := from + " with " + with
+	c, err = scenario.LoadBytes(record, name, dir)
 	if err != nil {
 		// A line of the edited text is a line of no file: the settings
 		// and the field say where the error is.
@@ -198,6 +226,34 @@ func loadSimulated(path string, sets []scenario.Setting, described []string) (*s
 		return nil, nil, errors.New(msg)
 	}
 	return c, record, nil
+}
+
+// flaggedSimulated is the scenario of -config (else the embedded
+// default) with the operator's files the flags give (owned) written in.
+func flaggedSimulated(sf *scenarioFlags, owned []string) (*scenario.Config, error) {
+	base, err := sf.base()
+	if err != nil {
+		return nil, err
+	}
+	src, err := flaggedScenario(base, base.Policy.Name)
+	if err != nil {
+		return nil, err
+	}
+	from := "the embedded default"
+	if *sf.config != "" {
+		from = *sf.config
+	}
+	return scenario.LoadBytes(src, from+" with "+strings.Join(owned, " "), scenarioDir(sf))
+}
+
+// scenarioDir is the directory the scenario's relative paths are read
+// from: -config's, else "" (the embedded default has none, and the
+// flags' own paths are made absolute).
+func scenarioDir(sf *scenarioFlags) string {
+	if *sf.config == "" {
+		return ""
+	}
+	return filepath.Dir(*sf.config)
 }
 
 // recordLine is the line of an edited scenario an error starts with.

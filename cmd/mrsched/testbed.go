@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/report"
+	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/testbed"
 	"github.com/mrsched/mrsched/testbed/fabric"
 	"github.com/mrsched/mrsched/testbed/worker"
@@ -53,7 +54,11 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	if err := fabric.CheckPrivileges(); err != nil {
 		return err // before anything is changed, the output directory included
 	}
-	c, record, err := loadSimulated(*cfgPath, sets, described)
+	c, err := scenario.Load(*cfgPath)
+	if err != nil {
+		return err
+	}
+	c, record, err := loadSimulated(c, *cfgPath, filepath.Dir(*cfgPath), sets, described)
 	if err != nil {
 		return err
 	}
