@@ -670,6 +670,30 @@ func TestSiteEngineSettings(t *testing.T) {
 	}
 }
 
+// TestHistoryExample: examples/hadoop/history, a JobHistory done
+// directory, replays on the example topology under the example YARN
+// allocation file, each job in the queue its history records.
+func TestHistoryExample(t *testing.T) {
+	c := writeScenario(t, "cluster: {topology: topology.data, containers: 4}\nworkload: {trace: history}\nengine: {check_invariants: true}\npolicy: {name: fair, allocations: fair-scheduler.xml}\n")
+	res, err := c.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Summary; s.JobsCompleted != 3 || s.JobsSubmitted != 3 {
+		t.Errorf("%d of %d jobs completed; want the history's 3", s.JobsCompleted, s.JobsSubmitted)
+	}
+	var pools []string
+	for _, r := range res.Collector.Jobs() {
+		pools = append(pools, r.Pool)
+	}
+	if want := []string{"prod.etl", "prod.adhoc", "dev"}; !slices.Equal(pools, want) {
+		t.Errorf("pools %q; want %q, the queues the histories record", pools, want)
+	}
+	if w := c.InputWarnings(); len(w) != 0 {
+		t.Errorf("warnings %q; want none: the files are in formats the readers know whole", w)
+	}
+}
+
 // TestHadoopExamplesRun: the example scenarios of examples/hadoop run,
 // every job completing with the engine's invariants on.
 func TestHadoopExamplesRun(t *testing.T) {
