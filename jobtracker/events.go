@@ -62,7 +62,11 @@ func (t *Tracker) enableReduces(jr *job) {
 
 // Offer asks the policy to fill node n's free slots, kind by kind, until
 // it declines, or until it has launched Config.LaunchesPerHeartbeat tasks
-// there when that is set (JobTracker.assignTasks). Hadoop 1.2.1's Fair
+// there when that is set (JobTracker.assignTasks), or, with
+// Config.DynamicMaxAssign, until it has launched more than half the slots
+// free when it began (YARN's FairScheduler.attemptScheduling stops once
+// the containers it gave no longer fit in half the node's unallocated
+// resources: floor(free/2) + 1 of them). Hadoop 1.2.1's Fair
 // Scheduler assigns as many tasks a heartbeat as the node has free slots
 // (mapred.fairscheduler.assignmultiple, true, with no cap by default);
 // its 0.20 version, with assignmultiple false by default, and YARN's Fair
@@ -83,6 +87,10 @@ func (t *Tracker) Offer(n cluster.NodeID) {
 	}
 	launched := 0
 	ns := &t.nodes[n]
+	most := t.cfg.LaunchesPerHeartbeat
+	if t.cfg.DynamicMaxAssign {
+		most = (ns.free[sched.MapSlot]+ns.free[sched.ReduceSlot]+ns.free[sched.AnySlot])/2 + 1
+	}
 	freed := ns.freed
 	ns.freed = [3]int32{}
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
@@ -111,12 +119,12 @@ func (t *Tracker) Offer(n cluster.NodeID) {
 			if t.dlog != nil && t.err == nil {
 				t.logLaunch(o, d)
 			}
-			if launched++; launched == t.cfg.LaunchesPerHeartbeat {
+			if launched++; launched == most {
 				return // the heartbeat's launches are used up
 			}
 		}
 		for t.cfg.Speculative && k != sched.ReduceSlot && ns.free[k] > 0 && t.err == nil && t.speculate(n, k) {
-			if launched++; launched == t.cfg.LaunchesPerHeartbeat {
+			if launched++; launched == most {
 				return
 			}
 		}

@@ -64,6 +64,10 @@ type Config struct {
 	// LaunchesPerHeartbeat, when above 0, is the most tasks an offer
 	// launches on a node (Offer).
 	LaunchesPerHeartbeat int
+	// DynamicMaxAssign, in place of LaunchesPerHeartbeat, lets an offer
+	// launch floor(free/2) + 1 tasks of the node's free slots at its
+	// start, YARN's dynamic max assign (Offer).
+	DynamicMaxAssign bool
 	// Speculative turns on speculative backups of slow maps
 	// (speculate.go); HeartbeatS is how long the progress speculation
 	// reads stays current.

@@ -44,6 +44,9 @@ func (c *Config) checkSettings() error {
 			}
 		}
 	}
+	if c.Engine.DynamicMaxAssign && c.set("engine.launches_per_heartbeat") {
+		return fmt.Errorf("engine.dynamic_max_assign: YARN reads a count of launches (yarn.scheduler.fair.max.assign) only with dynamic max assign off; set one of engine.dynamic_max_assign and engine.launches_per_heartbeat")
+	}
 	if cc := c.engine().Resolved(cl.WithDefaults()).CopyCompute; !cc.Enabled {
 		for _, f := range []string{"engine.copy_compute.max_reducers", "engine.copy_compute.max_computing"} {
 			if c.set(f) {

@@ -173,7 +173,7 @@ func (c *Config) siteEngine(p *sim.Params) {
 		return // the error is reported where the inputs are read
 	}
 	for _, e := range st.Engine() {
-		if c.set(e.Path) {
+		if _, ok := c.writesEngine(e.Path); ok {
 			continue
 		}
 		switch e.Path {
@@ -190,8 +190,29 @@ func (c *Config) siteEngine(p *sim.Params) {
 			p.HeartbeatS = e.Value
 		case "engine.launches_per_heartbeat":
 			p.LaunchesPerHeartbeat = int(e.Value)
+		case "engine.dynamic_max_assign":
+			p.DynamicMaxAssign, p.LaunchesPerHeartbeat = e.Value == 1, 0 // in place of the profile's count
 		}
 	}
+}
+
+// writesEngine reports whether the scenario writes the engine setting at
+// path, or one that says the same thing otherwise (a count of launches a
+// heartbeat, or dynamic max assign in place of one), and which.
+func (c *Config) writesEngine(path string) (string, bool) {
+	paths := []string{path}
+	switch path {
+	case "engine.launches_per_heartbeat":
+		paths = append(paths, "engine.dynamic_max_assign")
+	case "engine.dynamic_max_assign":
+		paths = append(paths, "engine.launches_per_heartbeat")
+	}
+	for _, p := range paths {
+		if c.set(p) {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 func (c *Config) readInputs(in *ownInputs) error {
@@ -230,8 +251,8 @@ func (c *Config) readInputs(in *ownInputs) error {
 		}
 		in.warnings = append(in.warnings, st.Warnings...)
 		for _, e := range st.Engine() {
-			if c.set(e.Path) {
-				in.warnings = append(in.warnings, fmt.Sprintf("%s:%d: %s: not applied: the scenario sets %s", st.File, e.Line, e.Prop, e.Path))
+			if path, ok := c.writesEngine(e.Path); ok {
+				in.warnings = append(in.warnings, fmt.Sprintf("%s:%d: %s: not applied: the scenario sets %s", st.File, e.Line, e.Prop, path))
 			}
 		}
 		switch {

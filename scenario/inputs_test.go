@@ -660,6 +660,38 @@ func TestSiteEngineSettings(t *testing.T) {
 			}
 		})
 	}
+	// YARN's dynamic max assign, with assignmultiple, in place of the
+	// profile's one launch a heartbeat; a scenario's own count, or its
+	// own switch, keeps the site's out.
+	multi := filepath.Join(t.TempDir(), "yarn-site.xml")
+	testfile.Write(t, multi, "<configuration>\n<property><name>yarn.scheduler.fair.assignmultiple</name><value>true</value></property>\n</configuration>")
+	for _, tc := range []struct {
+		name, engine string
+		launches     int
+		dynamic      bool
+		warning      string
+	}{
+		{"dynamic over the profile's one", "", 0, true, ""},
+		{"the scenario's count", "engine: {launches_per_heartbeat: 3}\n", 3, false, "yarn-site.xml:2: yarn.scheduler.fair.assignmultiple: not applied: the scenario sets engine.launches_per_heartbeat"},
+		{"the scenario's switch", "engine: {dynamic_max_assign: false}\n", 1, false, "not applied: the scenario sets engine.dynamic_max_assign"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := writeScenario(t, "cluster: {profile: yarn-hdd, containers: 4}\nworkload: {trace: job-trace.json}\npolicy: {name: fair, site: "+multi+"}\n"+tc.engine)
+			eng := mustRun(t, c, nil).Summary.Config.(Effective).Engine
+			if eng.LaunchesPerHeartbeat != tc.launches || eng.DynamicMaxAssign != tc.dynamic {
+				t.Errorf("%d launches a heartbeat, dynamic %v; want %d and %v", eng.LaunchesPerHeartbeat, eng.DynamicMaxAssign, tc.launches, tc.dynamic)
+			}
+			warned := strings.Join(c.InputWarnings(), "\n")
+			if tc.warning == "" && strings.Contains(warned, "not applied") || !strings.Contains(warned, tc.warning) {
+				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
+			}
+		})
+	}
+	both := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair}\nengine:\n  launches_per_heartbeat: 2\n  dynamic_max_assign: true\n")
+	if _, err := both.Run(nil); err == nil || !strings.Contains(err.Error(), "engine.dynamic_max_assign") || !strings.Contains(err.Error(), "line 5") {
+		t.Errorf("error %v; want one at line 5 naming engine.dynamic_max_assign: a count of launches and dynamic max assign are one setting", err)
+	}
+
 	// A site's value the engine refuses is an error naming the site's
 	// property, where the scenario's own would name its line.
 	bad := filepath.Join(t.TempDir(), "yarn-site.xml")

@@ -182,22 +182,29 @@ func TestStartupDelay(t *testing.T) {
 
 // TestOneLaunchPerHeartbeat pins engine.launches_per_heartbeat: with one
 // launch a heartbeat (3 s), a node with four free map slots fills them at
-// four heartbeats rather than at one.
+// four heartbeats rather than at one; and engine.dynamic_max_assign,
+// YARN's floor(free/2) + 1 launches an offer.
 func TestOneLaunchPerHeartbeat(t *testing.T) {
-	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 1, MapSlots: 4, ReduceSlots: 1, Replication: 1})
-	block := topo.Config().BlockBytes()
+	slots := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 1, MapSlots: 4, ReduceSlots: 1, Replication: 1})
+	containers := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 1, Containers: 4, Replication: 1})
 	for _, c := range []struct {
-		limit int
-		want  float64
-		why   string
+		topo    *cluster.Topology
+		limit   int
+		dynamic bool
+		want    float64
+		why     string
 	}{
-		{0, 100, "no limit: the four 100 s maps launch at the first heartbeat and end together"},
-		{1, 109, "one launch a heartbeat: maps launch at 0, 3, 6 and 9 s, the last ends at 109 s; the reduce takes the slot offer of the first map's end"},
-		{2, 103, "two a heartbeat: maps launch at 0, 0, 3 and 3 s"},
+		{slots, 0, false, 100, "no limit: the four 100 s maps launch at the first heartbeat and end together"},
+		{slots, 1, false, 109, "one launch a heartbeat: maps launch at 0, 3, 6 and 9 s, the last ends at 109 s; the reduce takes the slot offer of the first map's end"},
+		{slots, 2, false, 103, "two a heartbeat: maps launch at 0, 0, 3 and 3 s"},
+		{containers, 0, true, 103, "dynamic: of 4 free containers 4/2 + 1 = 3 maps launch at 0 s (YARN stops once 3 no longer fit in half of 4), the fourth at 3 s"},
+		{containers, 1, true, 103, "dynamic in place of the count of launches"},
+		{slots, 0, true, 103, "dynamic on 5 free slots: 5/2 + 1 = 3 maps at 0 s, then 2/2 + 1 = 2 offered at 3 s, the fourth map taking one"},
 	} {
-		_, r := runAlone(t, topo, newJob(0, 0).maps(4, block, 100).emptyReduce().build(), Params{HeartbeatS: 3, LaunchesPerHeartbeat: c.limit})
+		block := c.topo.Config().BlockBytes()
+		_, r := runAlone(t, c.topo, newJob(0, 0).maps(4, block, 100).emptyReduce().build(), Params{HeartbeatS: 3, LaunchesPerHeartbeat: c.limit, DynamicMaxAssign: c.dynamic})
 		if got := r.Finish - r.FirstLaunch; math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("limit %d: job took %v s after its first launch, want %v: %s", c.limit, got, c.want, c.why)
+			t.Errorf("limit %d, dynamic %v: job took %v s after its first launch, want %v: %s", c.limit, c.dynamic, got, c.want, c.why)
 		}
 	}
 }

@@ -124,6 +124,13 @@ type Params struct {
 	// default, is no limit: every free slot is offered until the policy
 	// declines.
 	LaunchesPerHeartbeat int `yaml:"launches_per_heartbeat" json:"launches_per_heartbeat,omitempty"`
+	// DynamicMaxAssign limits an offer by YARN's
+	// yarn.scheduler.fair.dynamic.max.assign (Hadoop 2.9 and later, true
+	// by default, read with assignmultiple): it launches until it has
+	// given more than half the node's free containers at its start
+	// (FairScheduler.shouldContinueAssigning), so floor(free/2) + 1 of
+	// them, in place of LaunchesPerHeartbeat. Off by default.
+	DynamicMaxAssign bool `yaml:"dynamic_max_assign" json:"dynamic_max_assign,omitempty"`
 	// Speculative runs a backup attempt of a slow map by Hadoop 1's rule
 	// (speculate.go); the first attempt to finish wins and the other is
 	// killed. Off by default.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -172,7 +173,7 @@ func siteStats(s *allocations.Site, asJSON bool, w io.Writer) error {
 	var order []string
 	for _, e := range s.Engine() {
 		engine[e.Path] = e.Value
-		order = append(order, fmt.Sprintf("%s %v (%s)", strings.TrimPrefix(e.Path, "engine."), e.Value, e.Prop))
+		order = append(order, fmt.Sprintf("%s %s (%s)", strings.TrimPrefix(e.Path, "engine."), engineValue(e), e.Prop))
 		if e.Path == "engine.heartbeat_s" {
 			hb = e.Value
 		}
@@ -228,4 +229,18 @@ func siteStats(s *allocations.Site, asJSON bool, w io.Writer) error {
 		fmt.Fprintf(w, "warning: %s\n", m)
 	}
 	return nil
+}
+
+// engineValue is a site file's engine setting as a scenario writes it:
+// true or false for a switch, "0 (no limit)" for launches without one.
+func engineValue(e allocations.EngineSetting) string {
+	switch e.Path {
+	case "engine.speculative", "engine.dynamic_max_assign":
+		return strconv.FormatBool(e.Value == 1)
+	case "engine.launches_per_heartbeat":
+		if e.Value == 0 {
+			return "0 (no limit)"
+		}
+	}
+	return fmt.Sprint(e.Value)
 }

@@ -72,7 +72,7 @@ const (
 // Fair Scheduler's that engineSettings reads.
 var (
 	placementProps = []string{propPoolName, propUserAsDefault, propUndeclared}
-	engineProps    = []string{"yarn.scheduler.fair.assignmultiple", "yarn.scheduler.fair.max.assign", "mapred.fairscheduler.assignmultiple",
+	engineProps    = []string{"yarn.scheduler.fair.assignmultiple", "yarn.scheduler.fair.max.assign", "yarn.scheduler.fair.dynamic.max.assign", "mapred.fairscheduler.assignmultiple",
 		"mapred.fairscheduler.assignmultiple.maps", "mapred.fairscheduler.assignmultiple.reduces"}
 )
 

@@ -109,9 +109,12 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 		}
 		add("engine.heartbeat_s", n, float64(v)/1000)
 	}
-	// Tasks a node is given a heartbeat (0: as many as it has room for).
-	if l, n, ok, err := s.launches(); err != nil {
+	// Tasks a node is given a heartbeat (0: as many as it has room for,
+	// or, dynamic, just over half of them).
+	if l, n, dynamic, ok, err := s.launches(); err != nil {
 		return nil, err
+	} else if ok && dynamic {
+		add("engine.dynamic_max_assign", n, 1)
 	} else if ok {
 		add("engine.launches_per_heartbeat", n, float64(l))
 	}
@@ -119,56 +122,71 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 }
 
 // launches is how many tasks the Fair Scheduler gives a node a heartbeat,
-// 0 for as many as it has room for, and the property that says so. YARN:
-// one unless yarn.scheduler.fair.assignmultiple, then
-// yarn.scheduler.fair.max.assign (-1, the default: no limit). Hadoop
-// 1.2.1: one unless mapred.fairscheduler.assignmultiple (its default),
-// then .assignmultiple.maps plus .reduces (-1 each: no limit); the engine
-// has one count for both kinds, which a warning says where the two are
+// 0 for as many as it has room for, whether YARN's dynamic max assign
+// limits that, and the property that says so. YARN: one unless
+// yarn.scheduler.fair.assignmultiple; then, with
+// yarn.scheduler.fair.dynamic.max.assign (true by default since Hadoop
+// 2.9), just over half the node's free containers
+// (FairScheduler.shouldContinueAssigning), else
+// yarn.scheduler.fair.max.assign (-1, the default: no limit), which is
+// read only with dynamic max assign off. Hadoop 1.2.1: one unless
+// mapred.fairscheduler.assignmultiple (its default), then
+// .assignmultiple.maps plus .reduces (-1 each: no limit); the engine has
+// one count for both kinds, which a warning says where the two are
 // capped.
-func (s *Site) launches() (n int, prop string, ok bool, err error) {
+func (s *Site) launches() (n int, prop string, dynamic, ok bool, err error) {
 	const (
 		yarnMulti, yarnMax = "yarn.scheduler.fair.assignmultiple", "yarn.scheduler.fair.max.assign"
+		yarnDynamic        = "yarn.scheduler.fair.dynamic.max.assign"
 		h1Multi, h1Maps    = "mapred.fairscheduler.assignmultiple", "mapred.fairscheduler.assignmultiple.maps"
 		h1Reduces          = "mapred.fairscheduler.assignmultiple.reduces"
 	)
 	has := func(name string) bool { _, ok := s.props[name]; return ok }
 	switch {
-	case has(yarnMulti) || has(yarnMax):
+	case has(yarnMulti) || has(yarnMax) || has(yarnDynamic):
 		multi, _ := s.boolean(yarnMulti, false)
 		if !multi {
-			return 1, yarnMulti, true, nil
+			return 1, yarnMulti, false, true, nil
+		}
+		if dyn, _ := s.boolean(yarnDynamic, true); dyn {
+			if has(yarnMax) {
+				s.warn(s.props[yarnMax].line, "%s: not read while %s is true (its default since Hadoop 2.9): a heartbeat assigns just over half the node's free containers", yarnMax, yarnDynamic)
+			}
+			if has(yarnDynamic) {
+				return 0, yarnDynamic, true, true, nil
+			}
+			return 0, yarnMulti, true, true, nil
 		}
 		most, _, err := s.long(yarnMax, -1)
 		if err != nil {
-			return 0, "", false, err
+			return 0, "", false, false, err
 		}
 		if most < 1 {
-			return 0, yarnMax, true, nil // -1: no limit
+			return 0, yarnMax, false, true, nil // -1: no limit
 		}
-		return int(min(most, math.MaxInt32)), yarnMax, true, nil
+		return int(min(most, math.MaxInt32)), yarnMax, false, true, nil
 	case has(h1Multi) || has(h1Maps) || has(h1Reduces):
 		multi, _ := s.boolean(h1Multi, true)
 		if !multi {
-			return 1, h1Multi, true, nil
+			return 1, h1Multi, false, true, nil
 		}
 		m, _, err := s.long(h1Maps, -1)
 		if err != nil {
-			return 0, "", false, err
+			return 0, "", false, false, err
 		}
 		r, _, err := s.long(h1Reduces, -1)
 		if err != nil {
-			return 0, "", false, err
+			return 0, "", false, false, err
 		}
 		if m < 0 || r < 0 {
-			return 0, h1Multi, true, nil
+			return 0, h1Multi, false, true, nil
 		}
 		if has(h1Maps) || has(h1Reduces) {
 			s.warn(s.props[h1Maps].line, "%s and .reduces: the engine caps a heartbeat's tasks of both kinds together, at %d", h1Maps, m+r)
 		}
-		return int(min(max(m+r, 1), math.MaxInt32)), h1Maps, true, nil
+		return int(min(max(m+r, 1), math.MaxInt32)), h1Maps, false, true, nil
 	}
-	return 0, "", false, nil
+	return 0, "", false, false, nil
 }
 
 func b2f(b bool) float64 {
