@@ -84,6 +84,25 @@ func TestAdviseIsDeterministicAndWritesItsFiles(t *testing.T) {
 	}
 }
 
+// TestAdviseAgainstTheScenariosPolicy: without -current the gains are
+// stated against the policy the operator's scenario runs; the help said
+// so, but the base was fair whatever the scenario ran.
+func TestAdviseAgainstTheScenariosPolicy(t *testing.T) {
+	cfg := writeScenario(t, strings.Replace(adviseScenario, "name: fair", "name: drf", 1))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "against drf:"},
+		{[]string{"-current", "fifo"}, "against fifo:"},
+	} {
+		v := mustRunCLI(t, append([]string{"advise", "-config", cfg, "-policies", "fifo,fair", "-max-seeds", "2", "-q"}, tc.args...)...)
+		if !strings.Contains(v, tc.want) {
+			t.Errorf("-current %v: verdict %q; want it %s", tc.args, v, tc.want)
+		}
+	}
+}
+
 // One policy under two names: the verdict never says one beats the other.
 func TestAdviseSamePolicyTwiceIsWithinNoise(t *testing.T) {
 	delayTwin(t)
