@@ -8,6 +8,7 @@ import (
 	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/critpath"
 	"github.com/mrsched/mrsched/workload"
+	"strconv"
 )
 
 // Cause is why bytes crossed the network.
@@ -67,10 +68,13 @@ type Options struct {
 
 // JobRecord is one job's outcome, a row of jobs.csv.
 type JobRecord struct {
-	ID           int
-	Name         string
-	Kind         string
-	User         int
+	ID   int
+	Name string
+	Kind string
+	User int
+	// UserName is the user a Hadoop or YARN trace records, "" for a job
+	// a SWIM trace or the generator drew a user for (user User).
+	UserName     string
 	Pool         string
 	Submit       float64
 	FirstLaunch  float64 // -1 until a task launches
@@ -237,6 +241,15 @@ func New(opts Options) *Collector {
 	return &Collector{opts: opts, decisions: map[string]int64{}}
 }
 
+// UserText is the job's user as jobs.csv gives it: the name its trace
+// records, else the number of the user it was drawn for.
+func (r *JobRecord) UserText() string {
+	if r.UserName != "" {
+		return r.UserName
+	}
+	return strconv.Itoa(r.User)
+}
+
 // JobSubmitted opens a job's record. Job IDs must be dense from 0 in the
 // order they are submitted.
 func (c *Collector) JobSubmitted(j *workload.Job) {
@@ -244,7 +257,7 @@ func (c *Collector) JobSubmitted(j *workload.Job) {
 		c.jobs = append(c.jobs, JobRecord{FirstLaunch: -1, Finish: -1, MapProgressAtFirstReduce: -1, Slowdown: -1})
 	}
 	c.jobs[j.ID] = JobRecord{
-		ID: j.ID, Name: j.Name, Kind: j.Kind, User: j.User, Pool: j.Pool, Submit: j.Submit,
+		ID: j.ID, Name: j.Name, Kind: j.Kind, User: j.User, UserName: j.UserName, Pool: j.Pool, Submit: j.Submit,
 		FirstLaunch: -1, Finish: -1, Maps: j.NumMaps, Reduces: j.NumReduces,
 		InputBytes: j.InputBytes, ShuffleBytes: j.ShuffleBytes, OutputBytes: j.OutputBytes,
 		Class: workload.ClassOf(j.ShuffleBytes), MapProgressAtFirstReduce: -1, Slowdown: -1,

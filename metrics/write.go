@@ -37,7 +37,7 @@ func (c *Collector) WriteJobsCSV(w io.Writer) error {
 	for i := range c.jobs {
 		r := &c.jobs[i]
 		row = append(row[:0],
-			strconv.Itoa(r.ID), r.Name, r.Kind, strconv.Itoa(r.User), r.Pool,
+			strconv.Itoa(r.ID), r.Name, r.Kind, r.UserText(), r.Pool,
 			ftoa(r.Submit), ftoa(r.FirstLaunch), ftoa(r.Finish), ftoa(r.Turnaround()),
 			strconv.Itoa(r.Maps), strconv.Itoa(r.Reduces),
 			strconv.FormatInt(r.InputBytes, 10), strconv.FormatInt(r.ShuffleBytes, 10), strconv.FormatInt(r.OutputBytes, 10),

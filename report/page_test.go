@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"github.com/mrsched/mrsched/internal/testfile"
 	"github.com/mrsched/mrsched/metrics"
 	"github.com/mrsched/mrsched/scenario"
+	"github.com/mrsched/mrsched/workload"
 )
 
 // smallScenario is a few hundred jobs of the FB-2009 day on 3 racks: a
@@ -134,6 +136,26 @@ func TestRunDirRoundTrip(t *testing.T) {
 	}
 	if !bytes.Equal(got.Scenario, r.Scenario) {
 		t.Errorf("scenario.yaml read back differs from what was written")
+	}
+}
+
+// TestJobUsersReadBack: jobs.csv gives a job's user as the name a Hadoop
+// trace records, else as the number it was drawn for, and both read back.
+func TestJobUsersReadBack(t *testing.T) {
+	c := metrics.New(metrics.Options{})
+	for i, name := range []string{"alice", ""} {
+		c.JobSubmitted(&workload.Job{ID: i, Name: fmt.Sprint("j", i), Kind: "trace", User: 7, UserName: name, Pool: "p"})
+	}
+	var b bytes.Buffer
+	if err := c.WriteJobsCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := readJobs(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 2 || jobs[0].UserName != "alice" || jobs[1].UserName != "" || jobs[1].User != 7 {
+		t.Errorf("read back %+v; want users alice and 7, as written", jobs)
 	}
 }
 

@@ -100,7 +100,7 @@ func readJobs(rd io.Reader) ([]metrics.JobRecord, error) {
 	var out []metrics.JobRecord
 	for t.next() {
 		j := metrics.JobRecord{
-			ID: t.int("id"), Name: t.str("name"), Kind: t.str("kind"), User: t.int("user"), Pool: t.str("pool"),
+			ID: t.int("id"), Name: t.str("name"), Kind: t.str("kind"), Pool: t.str("pool"),
 			Submit: t.num("submit_s", 0), FirstLaunch: t.num("first_launch_s", -1), Finish: t.num("finish_s", -1),
 			Maps: t.int("maps"), Reduces: t.int("reduces"),
 			InputBytes: int64(t.num("input_bytes", 0)), ShuffleBytes: int64(t.num("shuffle_bytes", 0)), OutputBytes: int64(t.num("output_bytes", 0)),
@@ -108,6 +108,12 @@ func readJobs(rd io.Reader) ([]metrics.JobRecord, error) {
 			MapProgressAtFirstReduce: t.num("map_progress_at_first_reduce", -1), Slowdown: t.num("slowdown", -1),
 		}
 		j.Class = workload.ClassOf(j.ShuffleBytes)
+		// A number, or the name a Hadoop trace records.
+		if u, err := strconv.Atoi(t.str("user")); err == nil {
+			j.User = u
+		} else {
+			j.UserName = t.str("user")
+		}
 		if t.str(critpath.Queued.Column()) != "" {
 			// A completed job of a run that recorded where its time went.
 			b := &critpath.Breakdown{HeldBy: t.str("held_by")}

@@ -84,8 +84,8 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 // explainJob writes job r's line, its time by part and the jobs ahead of
 // it when it came.
 func explainJob(w io.Writer, run *report.Run, r *metrics.JobRecord) {
-	fmt.Fprintf(w, "job %d (%s, %s, pool %s) under %s: %s, %s, %s input, %s shuffle\n",
-		r.ID, r.Name, r.Kind, r.Pool, run.Summary.Policy, count(r.Maps, "map"), count(r.Reduces, "reduce"), bytesText(r.InputBytes), bytesText(r.ShuffleBytes))
+	fmt.Fprintf(w, "job %d (%s, %s, user %s, pool %s) under %s: %s, %s, %s input, %s shuffle\n",
+		r.ID, r.Name, r.Kind, r.UserText(), r.Pool, run.Summary.Policy, count(r.Maps, "map"), count(r.Reduces, "reduce"), bytesText(r.InputBytes), bytesText(r.ShuffleBytes))
 	switch r.Status() {
 	case "completed":
 		fmt.Fprintf(w, "submitted at %.1f s, first task at %.1f s, finished at %.1f s: turnaround %.1f s\n", r.Submit, r.FirstLaunch, r.Finish, r.Turnaround())
