@@ -49,7 +49,7 @@ func ProfileFor(c *scenario.Config) (profile string, named bool) {
 		}
 		return c.Cluster.Profile, true
 	}
-	if c.Cluster.Containers > 0 {
+	if c.ContainerModel() {
 		return "yarn-hdd", false
 	}
 	return "hadoop1-hdd", false

@@ -30,6 +30,9 @@ var (
 // under the path of the field to change, which fileErr places at its
 // line. Parse has checked every field's own range.
 func (c *Config) checkSettings() error {
+	if err := c.resolveSiteCluster(); err != nil {
+		return err
+	}
 	if err := c.resolveProfile(); err != nil {
 		return err
 	}

@@ -55,6 +55,9 @@ type Config struct {
 	// profiled is set once cluster.profile's values are in place
 	// (resolveProfile).
 	profiled bool
+	// sited is set once a site file's node containers are in place
+	// (resolveSiteCluster).
+	sited bool
 	// inputs are the own-cluster files (inputs.go), read once and shared
 	// with the scenario's copies.
 	inputs *ownInputs

@@ -196,9 +196,10 @@ func (c *Config) siteEngine(p *sim.Params) {
 	}
 }
 
-// writesEngine reports whether the scenario writes the engine setting at
-// path, or one that says the same thing otherwise (a count of launches a
-// heartbeat, or dynamic max assign in place of one), and which.
+// writesEngine reports whether the scenario writes the engine or node
+// setting at path, or one that says the same thing otherwise (a count of
+// launches a heartbeat, or dynamic max assign in place of one; a node's
+// slots in place of its containers), and which.
 func (c *Config) writesEngine(path string) (string, bool) {
 	paths := []string{path}
 	switch path {
@@ -206,6 +207,8 @@ func (c *Config) writesEngine(path string) (string, bool) {
 		paths = append(paths, "engine.dynamic_max_assign")
 	case "engine.dynamic_max_assign":
 		paths = append(paths, "engine.launches_per_heartbeat")
+	case "cluster.containers":
+		paths = append(paths, "cluster.map_slots", "cluster.reduce_slots")
 	}
 	for _, p := range paths {
 		if c.set(p) {
@@ -415,6 +418,50 @@ func (c *Config) Hadoop() allocations.Kind {
 	return ""
 }
 
+// resolveSiteCluster gives the cluster a YARN site file's node
+// containers (yarn.nodemanager.resource.memory-mb and .cpu-vcores over a
+// map's container), once, unless the scenario writes cluster.containers
+// or a node's slots. A file it cannot read is Build's error, reported
+// where the inputs are read.
+func (c *Config) resolveSiteCluster() error {
+	if c.sited {
+		return nil
+	}
+	c.sited = true
+	st, err := c.siteFile()
+	if err != nil || st == nil {
+		return nil
+	}
+	for _, e := range st.Engine() {
+		if _, ok := c.writesEngine(e.Path); !ok && e.Path == "cluster.containers" {
+			// Containers in place of the slots the scenario leaves to
+			// their defaults.
+			c.Cluster.Containers, c.Cluster.MapSlots, c.Cluster.ReduceSlots = int(e.Value), 0, 0
+		}
+	}
+	return nil
+}
+
+// ContainerModel reports whether the scenario's cluster runs containers
+// (YARN's model) rather than map and reduce slots: cluster.containers, or
+// a YARN site file's node resources.
+func (c *Config) ContainerModel() bool {
+	_ = c.resolveSiteCluster()
+	return c.Cluster.Containers > 0
+}
+
+// SiteDelays reports whether the scenario's site file sets locality
+// waits above 0: the Fair Scheduler it configures then runs delay
+// scheduling, the policy named delay here, whatever policy.name says.
+func (c *Config) SiteDelays() bool {
+	st, err := c.siteFile()
+	if err != nil || st == nil {
+		return false
+	}
+	node, rack := st.LocalityWaits(c.engine().WithDefaults().HeartbeatS)
+	return node != nil && rack != nil && (*node > 0 || *rack > 0)
+}
+
 // Topology is the cluster the scenario's runs are on: from
 // cluster.topology's hosts when set; else from the hosts a Hadoop or YARN
 // trace names, as SLS builds its nodes from its trace, unless the
@@ -424,11 +471,22 @@ func (c *Config) Hadoop() allocations.Kind {
 // containers: as many 1024 MB, 1-vcore containers as fit (the SLS
 // default container).
 func (c *Config) Topology() (*cluster.Topology, error) {
+	if err := c.resolveSiteCluster(); err != nil {
+		return nil, err
+	}
 	in, err := c.own()
 	if err != nil {
 		return nil, err
 	}
 	var specs []cluster.NodeSpec
+	// A node's containers from its memory and vcores: SLS's default
+	// container, or the one the site file sets.
+	taskMB, taskVC := int64(slsTaskMemoryMB), int64(slsTaskVCores)
+	if st, err := c.siteFile(); err == nil && st != nil {
+		if mb, vc, err := st.ContainerMB(); err == nil {
+			taskMB, taskVC = mb, vc
+		}
+	}
 	switch {
 	case in.hosts != nil:
 		for _, n := range in.hosts.Nodes {
@@ -442,10 +500,10 @@ func (c *Config) Topology() (*cluster.Topology, error) {
 			if c.Cluster.Containers > 0 && (n.MemoryMB > 0 || n.VCores > 0) {
 				cont := c.Cluster.Containers
 				if n.MemoryMB > 0 {
-					cont = int(n.MemoryMB / slsTaskMemoryMB)
+					cont = int(n.MemoryMB / taskMB)
 				}
 				if n.VCores > 0 {
-					cont = min(cont, int(n.VCores/slsTaskVCores))
+					cont = min(cont, int(n.VCores/taskVC))
 				}
 				s.Containers = max(cont, 1)
 			}

@@ -692,6 +692,58 @@ func TestSiteEngineSettings(t *testing.T) {
 		t.Errorf("error %v; want one at line 5 naming engine.dynamic_max_assign: a count of launches and dynamic max assign are one setting", err)
 	}
 
+	// A YARN node's containers: from the site's NodeManager resources
+	// over its map container, unless the scenario writes the cluster's
+	// containers or slots; an SLS nodes file's nodes by the site's
+	// container too.
+	nm := filepath.Join(t.TempDir(), "yarn-site.xml")
+	testfile.Write(t, nm, "<configuration>\n<property><name>yarn.nodemanager.resource.memory-mb</name><value>12288</value></property>\n"+
+		"<property><name>mapreduce.map.memory.mb</name><value>2048</value></property>\n</configuration>")
+	for _, tc := range []struct {
+		name, cluster string
+		containers    int
+		slots         [2]int
+		warning       string
+	}{
+		{"the site's", "cluster: {topology: topology.data}\n", 6, [2]int{0, 0}, ""},
+		{"the scenario's containers", "cluster: {topology: topology.data, containers: 3}\n", 3, [2]int{0, 0},
+			"yarn-site.xml:2: yarn.nodemanager.resource.memory-mb: not applied: the scenario sets cluster.containers"},
+		{"the scenario's slots", "cluster: {topology: topology.data, map_slots: 2}\n", 0, [2]int{2, 2}, "not applied: the scenario sets cluster.map_slots"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := writeScenario(t, tc.cluster+"workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+nm+"}\n")
+			cl := mustRun(t, c, nil).Summary.Config.(Effective).Cluster
+			if cl.Containers != tc.containers || cl.MapSlots != tc.slots[0] || cl.ReduceSlots != tc.slots[1] {
+				t.Errorf("%d containers, %d and %d slots; want %d, %v", cl.Containers, cl.MapSlots, cl.ReduceSlots, tc.containers, tc.slots)
+			}
+			warned := strings.Join(c.InputWarnings(), "\n")
+			if tc.warning == "" && strings.Contains(warned, "not applied") || !strings.Contains(warned, tc.warning) {
+				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
+			}
+		})
+	}
+	// The embedded default, whose slots are its defaults, takes them
+	// (compare -site on no scenario file).
+	d := Default()
+	d.Policy.Site = nm
+	if err := d.checkSettings(); err != nil || !d.ContainerModel() || d.Cluster.Containers != 6 {
+		t.Errorf("the default with the site: %v, %d containers; want 6 a node, in place of its slots", err, d.Cluster.Containers)
+	}
+	sls := writeScenario(t, "cluster: {topology: sls-nodes.json}\nworkload: {trace: sls-jobs.json}\npolicy: {name: fair, site: "+nm+"}\n")
+	topo, err := sls.Topology()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for n := range topo.NumNodes() {
+		got = append(got, topo.Slots(cluster.NodeID(n))[sched.AnySlot])
+	}
+	// node1-3: 8192, 8192 and 4096 MB over 2048; node4's 16384 MB;
+	// node5 without resources takes the site's 6; node6's 2 vcores bind.
+	if want := []int{4, 4, 2, 8, 6, 2}; !slices.Equal(got, want) {
+		t.Errorf("containers by node %v; want %v: each node's memory over the site's 2048 MB container", got, want)
+	}
+
 	// A site's value the engine refuses is an error naming the site's
 	// property, where the scenario's own would name its line.
 	bad := filepath.Join(t.TempDir(), "yarn-site.xml")

@@ -68,6 +68,11 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	}
 	if *current == "" {
 		*current = base.Policy.Name // what the operator's scenario runs
+		if *current == "fair" && base.SiteDelays() {
+			// The site's Fair Scheduler waits for locality: delay,
+			// with the site's waits.
+			*current = "delay"
+		}
 	}
 	names, err := policyList(*pols)
 	if err != nil {
@@ -162,7 +167,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Advice for %s, %s, under profile %s", name, obj.What, profile)
 	if !named {
-		fmt.Fprintf(stdout, " (the scenario names none; %s suits its %s)", profile, map[bool]string{true: "containers", false: "slots"}[base.Cluster.Containers > 0])
+		fmt.Fprintf(stdout, " (the scenario names none; %s suits its %s)", profile, map[bool]string{true: "containers", false: "slots"}[base.ContainerModel()])
 	}
 	fmt.Fprintf(stdout, ", against %s:\n%s", cands[cur].Label(), a.Verdict)
 	for _, p := range a.Profiles {

@@ -85,8 +85,9 @@ func TestAdviseIsDeterministicAndWritesItsFiles(t *testing.T) {
 }
 
 // TestAdviseAgainstTheScenariosPolicy: without -current the gains are
-// stated against the policy the operator's scenario runs; the help said
-// so, but the base was fair whatever the scenario ran.
+// stated against the policy the operator's scenario runs (the help said
+// so, but the base was fair whatever the scenario ran), and against delay
+// where its site file's Fair Scheduler waits for locality.
 func TestAdviseAgainstTheScenariosPolicy(t *testing.T) {
 	cfg := writeScenario(t, strings.Replace(adviseScenario, "name: fair", "name: drf", 1))
 	for _, tc := range []struct {
@@ -97,6 +98,23 @@ func TestAdviseAgainstTheScenariosPolicy(t *testing.T) {
 		{[]string{"-current", "fifo"}, "against fifo:"},
 	} {
 		v := mustRunCLI(t, append([]string{"advise", "-config", cfg, "-policies", "fifo,fair", "-max-seeds", "2", "-q"}, tc.args...)...)
+		if !strings.Contains(v, tc.want) {
+			t.Errorf("-current %v: verdict %q; want it %s", tc.args, v, tc.want)
+		}
+	}
+	// A site file whose Fair Scheduler waits for locality runs delay.
+	site := filepath.Join(t.TempDir(), "yarn-site.xml")
+	testfile.Write(t, site, "<configuration><property><name>yarn.scheduler.fair.locality.threshold.node</name><value>0.5</value></property>"+
+		"<property><name>yarn.scheduler.fair.locality.threshold.rack</name><value>0.5</value></property></configuration>")
+	fair := writeScenario(t, adviseScenario)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-site", site}, "against delay:"},
+		{[]string{"-site", site, "-current", "fair"}, "against fair:"},
+	} {
+		v := mustRunCLI(t, append([]string{"advise", "-config", fair, "-policies", "fifo", "-max-seeds", "2", "-q"}, tc.args...)...)
 		if !strings.Contains(v, tc.want) {
 			t.Errorf("-current %v: verdict %q; want it %s", tc.args, v, tc.want)
 		}

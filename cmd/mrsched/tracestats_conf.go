@@ -166,14 +166,21 @@ func ruleText(r allocations.Rule) string {
 
 // siteStats prints what a run takes from a site file: the locality waits
 // (at the file's heartbeat, else the engine's 3 s), preemption, the
-// engine's settings, and the reader's warnings.
+// engine's settings, a YARN node's containers, and the reader's warnings.
 func siteStats(s *allocations.Site, asJSON bool, w io.Writer) error {
 	hb := 3.0 // sim.Params' default heartbeat
 	engine := map[string]float64{}
-	var order []string
+	var order [][2]string // section and setting
 	for _, e := range s.Engine() {
 		engine[e.Path] = e.Value
-		order = append(order, fmt.Sprintf("%s %s (%s)", strings.TrimPrefix(e.Path, "engine."), engineValue(e), e.Prop))
+		section, name, _ := strings.Cut(e.Path, ".")
+		line := fmt.Sprintf("%s %s (%s)", name, engineValue(e), e.Prop)
+		if e.Path == "cluster.containers" {
+			if mb, vc, err := s.ContainerMB(); err == nil {
+				line += fmt.Sprintf(" a node, of %d MB and %s each", mb, count(int(vc), "vcore"))
+			}
+		}
+		order = append(order, [2]string{section, line})
 		if e.Path == "engine.heartbeat_s" {
 			hb = e.Value
 		}
@@ -220,7 +227,7 @@ func siteStats(s *allocations.Site, asJSON bool, w io.Writer) error {
 		fmt.Fprintf(tw, "size-based weight\t%s\n", weight)
 	}
 	for _, e := range order {
-		fmt.Fprintf(tw, "engine\t%s\n", e)
+		fmt.Fprintf(tw, "%s\t%s\n", e[0], e[1])
 	}
 	if err := tw.Flush(); err != nil {
 		return err

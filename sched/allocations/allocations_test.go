@@ -431,7 +431,7 @@ func TestSiteLocalityWaits(t *testing.T) {
 	}
 	for _, bad := range []struct{ props, want string }{
 		{prop(thNode, "soon"), `"soon" is not a finite number`},
-		{prop(h1, "soon"), "not a whole number of milliseconds"},
+		{prop(h1, "soon"), "not a whole number (Hadoop reads it as a long)"},
 		// NaN and infinities parse as floats, but no wait can be one: they
 		// reached the delay policy, whose error named neither file nor line.
 		{prop(thNode, "NaN"), "not a finite number"},
@@ -463,6 +463,9 @@ func FuzzParseSite(f *testing.F) {
 		"<configuration><property><name>yarn.scheduler.fair.allow-undeclared-pools</name><value>false</value></property>" +
 			"<property><name>yarn.scheduler.fair.user-as-default-queue</name><value>false</value></property></configuration>",
 		"<configuration><property><name>mapred.fairscheduler.poolnameproperty</name><value>mapred.job.queue.name</value></property></configuration>",
+		"<configuration><property><name>yarn.nodemanager.resource.memory-mb</name><value>24576</value></property>" +
+			"<property><name>yarn.scheduler.increment-allocation-mb</name><value>512</value></property>" +
+			"<property><name>mapreduce.map.memory.mb</name><value>1600</value></property></configuration>",
 	} {
 		f.Add(s)
 	}
@@ -481,6 +484,11 @@ func FuzzParseSite(f *testing.F) {
 		}
 		if err != nil {
 			return
+		}
+		for _, e := range s.Engine() {
+			if e.Path == "cluster.containers" && !(e.Value >= 1) {
+				t.Errorf("%v containers a node; want 1 or more, or an error at the node's property", e.Value)
+			}
 		}
 		// Whatever the file's placement settings, a job goes to a pool.
 		for _, alloc := range []string{"<allocations><pool name=\"p\"/></allocations>", "<allocations><queue name=\"p\"/></allocations>"} {
@@ -613,6 +621,19 @@ func TestSiteEngineSettings(t *testing.T) {
 		{"hadoop 1 assign one", prop("mapred.fairscheduler.assignmultiple", "false"), map[string]float64{"engine.launches_per_heartbeat": 1}, ""},
 		{"hadoop 1 capped", prop("mapred.fairscheduler.assignmultiple.maps", "2") + prop("mapred.fairscheduler.assignmultiple.reduces", "1"),
 			map[string]float64{"engine.launches_per_heartbeat": 3}, "caps a heartbeat's tasks of both kinds together, at 3"},
+		// A YARN node's containers: its memory and vcores over a map's
+		// container, as the Fair Scheduler allocates it.
+		{"node memory, vcores at their default", prop("yarn.nodemanager.resource.memory-mb", "16384"), map[string]float64{"cluster.containers": 8},
+			""}, // 16 containers of 1024 MB, but 8 vcores hold 8
+		{"node and map container", prop("yarn.nodemanager.resource.memory-mb", "24576") + prop("yarn.nodemanager.resource.cpu-vcores", "16") + prop("mapreduce.map.memory.mb", "2048"),
+			map[string]float64{"cluster.containers": 12}, ""},
+		{"container raised and rounded", prop("yarn.nodemanager.resource.memory-mb", "8192") + prop("yarn.scheduler.minimum-allocation-mb", "1536") + prop("yarn.scheduler.increment-allocation-mb", "512") + prop("mapreduce.map.memory.mb", "1600"),
+			map[string]float64{"cluster.containers": 4}, ""}, // max(1600, 1536) rounds up to 2048
+		{"vcores bind", prop("yarn.nodemanager.resource.cpu-vcores", "4") + prop("mapreduce.map.cpu.vcores", "2"), map[string]float64{"cluster.containers": 2}, ""},
+		{"detect the hardware", prop("yarn.nodemanager.resource.memory-mb", "-1"), map[string]float64{"cluster.containers": 8}, "-1 (detect the hardware) is read as YARN's default, 8192"},
+		{"reduces of another size", prop("yarn.nodemanager.resource.memory-mb", "8192") + prop("mapreduce.reduce.memory.mb", "3072"),
+			map[string]float64{"cluster.containers": 8}, "mapreduce.reduce.memory.mb: 3072 MB; the engine has one container size, the maps' 1024 MB"},
+		{"map memory alone is no node", prop("mapreduce.map.memory.mb", "2048"), map[string]float64{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := ParseSite(strings.NewReader("<configuration>\n"+tc.props+"</configuration>"), "site.xml")
@@ -637,6 +658,9 @@ func TestSiteEngineSettings(t *testing.T) {
 		{prop("mapred.reduce.parallel.copies", "0"), "want the fetches a reduce makes at once"},
 		{prop("mapreduce.map.maxattempts", "two"), "not a whole number"},
 		{prop("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "0"), "heartbeat interval"},
+		{prop("yarn.nodemanager.resource.memory-mb", "512"), "a node of 512 MB and 8 vcores holds no map container of 1024 MB"},
+		{prop("yarn.nodemanager.resource.cpu-vcores", "0"), "want the node's resource"},
+		{prop("yarn.nodemanager.resource.memory-mb", "lots"), "not a whole number"},
 	} {
 		_, err := ParseSite(strings.NewReader("<configuration>\n"+bad.props+"</configuration>"), "site.xml")
 		if err == nil || !strings.Contains(err.Error(), "site.xml:2") || !strings.Contains(err.Error(), bad.want) {

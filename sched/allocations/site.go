@@ -274,7 +274,7 @@ func (s *Site) long(name string, def int64) (int64, prop, error) {
 		n, err = strconv.ParseInt(v, 10, 64)
 	}
 	if err != nil {
-		return 0, p, s.errAt(p, "%q is not a whole number of milliseconds (Hadoop reads it as a long)", raw)
+		return 0, p, s.errAt(p, "%q is not a whole number (Hadoop reads it as a long)", raw)
 	}
 	return n, p, nil
 }

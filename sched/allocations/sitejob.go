@@ -5,10 +5,11 @@ import (
 )
 
 // EngineSetting is a job or node setting of a site file that a scenario's
-// engine section also has: the scenario's path, the value in the
-// scenario's units, and the property and line it came from.
+// engine section (or, for a node's containers, its cluster section) also
+// has: the scenario's path, the value in the scenario's units, and the
+// property and line it came from.
 type EngineSetting struct {
-	Path  string  // "engine.slow_start"
+	Path  string  // "engine.slow_start", "cluster.containers"
 	Value float64 // a number, or 1 and 0 for true and false
 	Prop  string
 	Line  int
@@ -109,6 +110,14 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 		}
 		add("engine.heartbeat_s", n, float64(v)/1000)
 	}
+	// A YARN node's containers.
+	if n, ok := first("yarn.nodemanager.resource.memory-mb", "yarn.nodemanager.resource.cpu-vcores"); ok {
+		c, err := s.nodeContainers()
+		if err != nil {
+			return nil, err
+		}
+		add("cluster.containers", n, float64(c))
+	}
 	// Tasks a node is given a heartbeat (0: as many as it has room for,
 	// or, dynamic, just over half of them).
 	if l, n, dynamic, ok, err := s.launches(); err != nil {
@@ -187,6 +196,120 @@ func (s *Site) launches() (n int, prop string, dynamic, ok bool, err error) {
 		return int(min(max(m+r, 1), math.MaxInt32)), h1Maps, false, true, nil
 	}
 	return 0, "", false, false, nil
+}
+
+// YARN's defaults for a node and a container (yarn-default.xml,
+// mapred-default.xml).
+const (
+	yarnNodeMB      = 8192 // yarn.nodemanager.resource.memory-mb
+	yarnNodeVCores  = 8    // yarn.nodemanager.resource.cpu-vcores
+	yarnContainerMB = 1024 // mapreduce.map.memory.mb, and the scheduler's minimum and increment
+)
+
+// ContainerMB is the memory of the map container a YARN site file sets,
+// as the scheduler allocates it: mapreduce.map.memory.mb (1024 MB when
+// left out or below 1, Hadoop 3's -1 taking the default), raised to
+// yarn.scheduler.minimum-allocation-mb and rounded up to a multiple of
+// yarn.scheduler.increment-allocation-mb (the Fair Scheduler's
+// normalisation, FairScheduler.normalize), with its vcores likewise.
+func (s *Site) ContainerMB() (mb, vcores int64, err error) {
+	mapMB, _, err := s.long(s.firstOf("mapreduce.map.memory.mb", "mapred.job.map.memory.mb"), yarnContainerMB)
+	if err != nil {
+		return 0, 0, err
+	}
+	if mb, err = s.normalizeMB(mapMB); err != nil {
+		return 0, 0, err
+	}
+	mapVC, _, err := s.long("mapreduce.map.cpu.vcores", 1)
+	if err != nil {
+		return 0, 0, err
+	}
+	minVC, _, err := s.long("yarn.scheduler.minimum-allocation-vcores", 1)
+	if err != nil {
+		return 0, 0, err
+	}
+	return mb, max(mapVC, minVC, 1), nil
+}
+
+// normalizeMB is the memory the Fair Scheduler allocates for a request of
+// mb (below 1: the default container): raised to the minimum allocation
+// and rounded up to a multiple of the increment.
+func (s *Site) normalizeMB(mb int64) (int64, error) {
+	if mb < 1 {
+		mb = yarnContainerMB
+	}
+	minMB, _, err := s.long("yarn.scheduler.minimum-allocation-mb", yarnContainerMB)
+	if err != nil {
+		return 0, err
+	}
+	incMB, _, err := s.long("yarn.scheduler.increment-allocation-mb", yarnContainerMB)
+	if err != nil {
+		return 0, err
+	}
+	mb = max(mb, minMB)
+	if incMB > 0 && mb <= math.MaxInt64-incMB {
+		mb = (mb + incMB - 1) / incMB * incMB
+	}
+	return mb, nil
+}
+
+// firstOf is the first of names the file sets, else the first name.
+func (s *Site) firstOf(names ...string) string {
+	for _, n := range names {
+		if _, ok := s.props[n]; ok {
+			return n
+		}
+	}
+	return names[0]
+}
+
+// nodeContainers is how many map containers a NodeManager of the file's
+// memory and vcores holds (yarn.nodemanager.resource.memory-mb, 8192,
+// and .cpu-vcores, 8, where the file leaves one out or gives -1, which
+// asks YARN 3 to detect the hardware): the Fair Scheduler fits a
+// container only where both its memory and its vcores fit
+// (Resources.fitsIn). The engine has one container size, the maps';
+// reduces that ask another are named in a warning.
+func (s *Site) nodeContainers() (int, error) {
+	node := func(name string, def int64) (int64, prop, error) {
+		v, p, err := s.long(name, def)
+		if err == nil && v == -1 {
+			s.warn(p.line, "%s: -1 (detect the hardware) is read as YARN's default, %d", name, def)
+			v = def
+		}
+		if err == nil && v < 1 {
+			err = s.errAt(p, "%d; want the node's resource, 1 or more (-1 for YARN's default)", v)
+		}
+		return v, p, err
+	}
+	mem, pm, err := node("yarn.nodemanager.resource.memory-mb", yarnNodeMB)
+	if err != nil {
+		return 0, err
+	}
+	vc, _, err := node("yarn.nodemanager.resource.cpu-vcores", yarnNodeVCores)
+	if err != nil {
+		return 0, err
+	}
+	cmb, cvc, err := s.ContainerMB()
+	if err != nil {
+		return 0, err
+	}
+	n := min(mem/cmb, vc/cvc)
+	if n < 1 {
+		if !pm.set {
+			pm, _ = s.lookup("yarn.nodemanager.resource.cpu-vcores")
+		}
+		return 0, s.errAt(pm, "a node of %d MB and %d vcores holds no map container of %d MB and %d vcores", mem, vc, cmb, cvc)
+	}
+	name := s.firstOf("mapreduce.reduce.memory.mb", "mapred.job.reduce.memory.mb")
+	r, p, err := s.long(name, 0)
+	if err != nil {
+		return 0, err
+	}
+	if rmb, err := s.normalizeMB(r); err == nil && p.set && rmb != cmb {
+		s.warn(p.line, "%s: %d MB; the engine has one container size, the maps' %d MB, for reduces too", name, rmb, cmb)
+	}
+	return int(min(n, math.MaxInt32)), nil
 }
 
 func b2f(b bool) float64 {
