@@ -471,8 +471,7 @@ func TestAllocationsReachEveryPolicyWithPools(t *testing.T) {
 // TestSiteLocalityWaits: a site file's Fair Scheduler locality settings
 // set the delay policy's waits unless its parameters do.
 func TestSiteLocalityWaits(t *testing.T) {
-	site := filepath.Join(t.TempDir(), "mapred-site.xml")
-	testfile.Write(t, site, "<configuration><property><name>mapred.fairscheduler.locality.delay</name><value>7000</value></property></configuration>")
+	site := testfile.Site(t, "mapred-site.xml", "mapred.fairscheduler.locality.delay", "7000")
 	for _, tc := range []struct {
 		params string
 		t1     float64
@@ -490,8 +489,7 @@ func TestSiteLocalityWaits(t *testing.T) {
 // policies' preemption on unless the scenario says whether it is on, and
 // a policy without preemption is named in a warning.
 func TestSitePreemption(t *testing.T) {
-	site := filepath.Join(t.TempDir(), "yarn-site.xml")
-	testfile.Write(t, site, "<configuration><property><name>yarn.scheduler.fair.preemption</name><value> True </value></property></configuration>")
+	site := testfile.Site(t, "yarn-site.xml", "yarn.scheduler.fair.preemption", " True ")
 	for _, tc := range []struct {
 		name, policy string
 		want         any // the run's preemption.enabled; nil for a policy without it
@@ -550,8 +548,7 @@ func TestSitePreemptionUtilization(t *testing.T) {
 // written in the scenario or given by a site file (YARN's switch: by
 // memory), is every fair policy's, and one the scenario writes stays.
 func TestSizeBasedWeightReachesTheRun(t *testing.T) {
-	site := filepath.Join(t.TempDir(), "yarn-site.xml")
-	testfile.Write(t, site, "<configuration><property><name>yarn.scheduler.fair.sizebasedweight</name><value>true</value></property></configuration>")
+	site := testfile.Site(t, "yarn-site.xml", "yarn.scheduler.fair.sizebasedweight", "true")
 	for _, tc := range []struct{ policy, want string }{
 		{"{name: delay, size_based_weight: tasks}", "tasks"},
 		{"{name: fair, site: " + site + "}", "memory"},
@@ -592,8 +589,7 @@ func TestExampleSiteFile(t *testing.T) {
 // in order whichever copy ran first; before, each copy read the files
 // again into its own warnings, and the notes were lost.
 func TestWithPolicyCopiesShareWarnings(t *testing.T) {
-	site := filepath.Join(t.TempDir(), "mapred-site.xml")
-	testfile.Write(t, site, "<configuration><property><name>mapred.fairscheduler.preemption</name><value>true</value></property></configuration>")
+	site := testfile.Site(t, "mapred-site.xml", "mapred.fairscheduler.preemption", "true")
 	for _, tc := range []struct {
 		policies []string
 		want     string
@@ -615,8 +611,7 @@ func TestWithPolicyCopiesShareWarnings(t *testing.T) {
 // allocation file's placement, and without an allocation file a warning
 // says they do not apply.
 func TestSitePlacementSettings(t *testing.T) {
-	site := filepath.Join(t.TempDir(), "yarn-site.xml")
-	testfile.Write(t, site, "<configuration>\n<property><name>yarn.scheduler.fair.user-as-default-queue</name><value>false</value></property></configuration>")
+	site := testfile.Site(t, "yarn-site.xml", "yarn.scheduler.fair.user-as-default-queue", "false")
 	for _, tc := range []struct{ policy, want string }{
 		{"{name: fair, site: " + site + "}", "yarn-site.xml:2: yarn.scheduler.fair.user-as-default-queue: read only with an allocation file"},
 		{"{name: fair, site: " + site + ", allocations: fair-scheduler.xml}", "yarn-site.xml:2: yarn.scheduler.fair.user-as-default-queue: not read: the allocation file's queuePlacementPolicy places jobs"},
@@ -629,14 +624,22 @@ func TestSitePlacementSettings(t *testing.T) {
 	}
 }
 
+// wantNotApplied checks that c's warnings hold want, or, where want is
+// "", name no site setting as not applied.
+func wantNotApplied(t *testing.T, c *Config, want string) {
+	t.Helper()
+	warned := strings.Join(c.InputWarnings(), "\n")
+	if want == "" && strings.Contains(warned, "not applied") || !strings.Contains(warned, want) {
+		t.Errorf("warnings %q; want one holding %q", warned, want)
+	}
+}
+
 // TestSiteEngineSettings: a site file's job and node settings (slow
 // start, YARN's heartbeat) are the run's where the scenario does not write
 // them, over its profile's; one the scenario writes stays, and a warning
 // names the site's as not applied.
 func TestSiteEngineSettings(t *testing.T) {
-	site := filepath.Join(t.TempDir(), "yarn-site.xml")
-	testfile.Write(t, site, "<configuration>\n<property><name>mapreduce.job.reduce.slowstart.completedmaps</name><value>0.8</value></property>\n"+
-		"<property><name>yarn.resourcemanager.nodemanagers.heartbeat-interval-ms</name><value>500</value></property>\n</configuration>")
+	site := testfile.Site(t, "yarn-site.xml", "mapreduce.job.reduce.slowstart.completedmaps", "0.8", "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "500")
 	for _, tc := range []struct {
 		name, engine string
 		slowStart    float64
@@ -654,17 +657,13 @@ func TestSiteEngineSettings(t *testing.T) {
 			if eng.SlowStart == nil || *eng.SlowStart != tc.slowStart || eng.HeartbeatS != tc.heartbeatS {
 				t.Errorf("slow start %v, heartbeat %v s; want %v and %v", eng.SlowStart, eng.HeartbeatS, tc.slowStart, tc.heartbeatS)
 			}
-			warned := strings.Join(c.InputWarnings(), "\n")
-			if tc.warning == "" && strings.Contains(warned, "not applied") || !strings.Contains(warned, tc.warning) {
-				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
-			}
+			wantNotApplied(t, c, tc.warning)
 		})
 	}
 	// YARN's dynamic max assign, with assignmultiple, in place of the
 	// profile's one launch a heartbeat; a scenario's own count, or its
 	// own switch, keeps the site's out.
-	multi := filepath.Join(t.TempDir(), "yarn-site.xml")
-	testfile.Write(t, multi, "<configuration>\n<property><name>yarn.scheduler.fair.assignmultiple</name><value>true</value></property>\n</configuration>")
+	multi := testfile.Site(t, "yarn-site.xml", "yarn.scheduler.fair.assignmultiple", "true")
 	for _, tc := range []struct {
 		name, engine string
 		launches     int
@@ -681,10 +680,7 @@ func TestSiteEngineSettings(t *testing.T) {
 			if eng.LaunchesPerHeartbeat != tc.launches || eng.DynamicMaxAssign != tc.dynamic {
 				t.Errorf("%d launches a heartbeat, dynamic %v; want %d and %v", eng.LaunchesPerHeartbeat, eng.DynamicMaxAssign, tc.launches, tc.dynamic)
 			}
-			warned := strings.Join(c.InputWarnings(), "\n")
-			if tc.warning == "" && strings.Contains(warned, "not applied") || !strings.Contains(warned, tc.warning) {
-				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
-			}
+			wantNotApplied(t, c, tc.warning)
 		})
 	}
 	both := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair}\nengine:\n  launches_per_heartbeat: 2\n  dynamic_max_assign: true\n")
@@ -696,9 +692,7 @@ func TestSiteEngineSettings(t *testing.T) {
 	// over its map container, unless the scenario writes the cluster's
 	// containers or slots; an SLS nodes file's nodes by the site's
 	// container too.
-	nm := filepath.Join(t.TempDir(), "yarn-site.xml")
-	testfile.Write(t, nm, "<configuration>\n<property><name>yarn.nodemanager.resource.memory-mb</name><value>12288</value></property>\n"+
-		"<property><name>mapreduce.map.memory.mb</name><value>2048</value></property>\n</configuration>")
+	nm := testfile.Site(t, "yarn-site.xml", "yarn.nodemanager.resource.memory-mb", "12288", "mapreduce.map.memory.mb", "2048")
 	for _, tc := range []struct {
 		name, cluster string
 		containers    int
@@ -716,10 +710,7 @@ func TestSiteEngineSettings(t *testing.T) {
 			if cl.Containers != tc.containers || cl.MapSlots != tc.slots[0] || cl.ReduceSlots != tc.slots[1] {
 				t.Errorf("%d containers, %d and %d slots; want %d, %v", cl.Containers, cl.MapSlots, cl.ReduceSlots, tc.containers, tc.slots)
 			}
-			warned := strings.Join(c.InputWarnings(), "\n")
-			if tc.warning == "" && strings.Contains(warned, "not applied") || !strings.Contains(warned, tc.warning) {
-				t.Errorf("warnings %q; want one holding %q", warned, tc.warning)
-			}
+			wantNotApplied(t, c, tc.warning)
 		})
 	}
 	// The embedded default, whose slots are its defaults, takes them
@@ -746,8 +737,7 @@ func TestSiteEngineSettings(t *testing.T) {
 
 	// A site's value the engine refuses is an error naming the site's
 	// property, where the scenario's own would name its line.
-	bad := filepath.Join(t.TempDir(), "yarn-site.xml")
-	testfile.Write(t, bad, "<configuration>\n<property><name>yarn.resourcemanager.nodemanagers.heartbeat-interval-ms</name><value>100000000000</value></property>\n</configuration>")
+	bad := testfile.Site(t, "yarn-site.xml", "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "100000000000")
 	c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+bad+"}\n")
 	if _, err := c.Run(nil); err == nil || !strings.Contains(err.Error(), "engine.heartbeat_s") || !strings.Contains(err.Error(), "yarn-site.xml:2: yarn.resourcemanager.nodemanagers.heartbeat-interval-ms") {
 		t.Errorf("error %v; want one naming engine.heartbeat_s and the site file's property at its line", err)

@@ -103,9 +103,7 @@ func TestAdviseAgainstTheScenariosPolicy(t *testing.T) {
 		}
 	}
 	// A site file whose Fair Scheduler waits for locality runs delay.
-	site := filepath.Join(t.TempDir(), "yarn-site.xml")
-	testfile.Write(t, site, "<configuration><property><name>yarn.scheduler.fair.locality.threshold.node</name><value>0.5</value></property>"+
-		"<property><name>yarn.scheduler.fair.locality.threshold.rack</name><value>0.5</value></property></configuration>")
+	site := testfile.Site(t, "yarn-site.xml", "yarn.scheduler.fair.locality.threshold.node", "0.5", "yarn.scheduler.fair.locality.threshold.rack", "0.5")
 	fair := writeScenario(t, adviseScenario)
 	for _, tc := range []struct {
 		args []string
@@ -202,8 +200,7 @@ func TestAdviseLinesAreForTheOperatorsCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mr1Site := filepath.Join(t.TempDir(), "mapred-site.xml")
-	testfile.Write(t, mr1Site, "<configuration><property><name>mapred.fairscheduler.preemption</name><value>true</value></property></configuration>")
+	mr1Site := testfile.Site(t, "mapred-site.xml", "mapred.fairscheduler.preemption", "true")
 	for _, tc := range []struct {
 		name, policy string
 		nodes        int

@@ -227,8 +227,7 @@ func TestCompareRecordsTheClusterItRan(t *testing.T) {
 	pools := filepath.Join(dir, "pools.yaml")
 	testfile.Write(t, pools, "cluster: {racks: 2, nodes_per_rack: 5}\nworkload: {trace: FB-2009, max_jobs: 150}\n"+
 		"policy:\n  name: fair\n  pools:\n    - {name: user0, min_maps: 10, weight: 2}\n  job_limits: {user_default: 2}\n")
-	site := filepath.Join(dir, "yarn-site.xml")
-	testfile.Write(t, site, "<configuration><property><name>mapreduce.job.reduce.slowstart.completedmaps</name><value>0.5</value></property></configuration>")
+	site := testfile.Site(t, "yarn-site.xml", "mapreduce.job.reduce.slowstart.completedmaps", "0.5")
 	hadoop, err := filepath.Abs("../../examples/hadoop")
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,10 @@
 package testfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,4 +21,24 @@ func Write[B string | []byte](tb testing.TB, path string, body B) {
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// Site writes a Hadoop site file named file (yarn-site.xml,
+// mapred-site.xml) in a new temporary directory, of the given property
+// names and values in turn, one property a line from line 2, and returns
+// its path.
+func Site(tb testing.TB, file string, nameValues ...string) string {
+	tb.Helper()
+	if len(nameValues)%2 != 0 {
+		tb.Fatalf("testfile.Site: %d names and values; want them in pairs", len(nameValues))
+	}
+	var b strings.Builder
+	b.WriteString("<configuration>\n")
+	for i := 0; i < len(nameValues); i += 2 {
+		fmt.Fprintf(&b, "<property><name>%s</name><value>%s</value></property>\n", nameValues[i], nameValues[i+1])
+	}
+	b.WriteString("</configuration>\n")
+	path := filepath.Join(tb.TempDir(), file)
+	Write(tb, path, b.String())
+	return path
 }

@@ -52,3 +52,18 @@ func TestWriteStopsTheTestItCannotWriteFor(t *testing.T) {
 		t.Error("Write below a file did not stop the test; its input is not there")
 	}
 }
+
+// TestSiteWritesOnePropertyALine: a site file's properties stand one a
+// line from line 2, so that a test can name the line a reader reports.
+func TestSiteWritesOnePropertyALine(t *testing.T) {
+	path := Site(t, "yarn-site.xml", "a.b", "1", "c.d", " true ")
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<configuration>\n<property><name>a.b</name><value>1</value></property>\n" +
+		"<property><name>c.d</name><value> true </value></property>\n</configuration>\n"
+	if string(got) != want || filepath.Base(path) != "yarn-site.xml" {
+		t.Errorf("%s holds %q; want %q", path, got, want)
+	}
+}
