@@ -107,6 +107,12 @@ func TestSimulateTakesTheOperatorsFiles(t *testing.T) {
 	if code == 0 || !strings.Contains(errOut, "-trace: neither an embedded trace") {
 		t.Errorf("a missing -trace file: exit %d, stderr %q; want the flag named", code, errOut)
 	}
+	// An error of the scenario the flags made names the field, not a
+	// line of text the user never wrote.
+	code, _, errOut = runCLI(t, "simulate", "-q", "-trace", in("job-trace.json"), "-source-nodes", "10", "-out", filepath.Join(dir, "o"))
+	if code == 0 || !strings.Contains(errOut, "-source-nodes 10 -trace "+in("job-trace.json")+": workload.source_nodes: applies to SWIM traces") || strings.Contains(errOut, "line ") {
+		t.Errorf("-source-nodes with a Rumen trace: exit %d, stderr %q; want the flags and the field named, and no line", code, errOut)
+	}
 }
 
 func TestSimulateRefusesBadOverrides(t *testing.T) {

@@ -47,13 +47,25 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := outs.check(); err != nil {
 		return err
 	}
-	c, record, err := simulated(sf, sf.owned(fs), flagSets, described)
+	owned := sf.owned(fs)
+	// A scenario the flags made or edited is text of no file: its lines
+	// are none the user could look up, so errors name the field alone.
+	unlined := func(err error) error { return err }
+	if len(owned) > 0 || len(flagSets) > 0 || *sf.config == "" {
+		unlined = func(err error) error {
+			if err == nil || errors.Is(err, errInterrupted) {
+				return err
+			}
+			return errors.New(recordLine.ReplaceAllString(err.Error(), ""))
+		}
+	}
+	c, record, err := simulated(sf, owned, flagSets, described)
 	if err != nil {
-		return err
+		return unlined(err)
 	}
 	cfgPath := *sf.config
 	if err := c.CheckPolicy(); err != nil {
-		return err // before the output directory is touched
+		return unlined(err) // before the output directory is touched
 	}
 	dir, err := openOutDir("-out", *out, *force, nil)
 	if err != nil {
@@ -69,7 +81,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := simulateInto(c, record, dir.path, outs, cfgPath, *cpuProfile, *memProfile, *decisionsPath, *quiet, *verbose, stdout, stderr); err != nil {
 		dir.discard()
-		return err
+		return unlined(err)
 	}
 	return nil
 }
