@@ -96,6 +96,11 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		cands = append(cands, advise.Candidate{Policy: *current, Own: true})
 		cur = len(cands) - 1
 	}
+	// The search's runs are scenarios of their own; the operator's files
+	// are read, and what a candidate's policy cannot apply of them noted,
+	// once here.
+	noteInputs(base, cands)
+	printInputWarnings(base, stderr)
 	if *sweepDir != "" {
 		if *sweepSeeds < 2 {
 			return fmt.Errorf("-sweep-seeds: want at least 2 (one seed gives no interval), got %d", *sweepSeeds)
@@ -267,6 +272,23 @@ func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet 
 		}
 	}
 	return nil
+}
+
+// noteInputs builds the scenario under each candidate's policy, without
+// running it, so that base's warnings hold what each policy cannot apply
+// of the operator's files (a build that fails fails the runs, which say
+// why).
+func noteInputs(base *scenario.Config, cands []advise.Candidate) {
+	if base.Policy.Allocations == "" && base.Policy.Site == "" {
+		return // only those files hold settings a policy may lack
+	}
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if !seen[c.Policy] {
+			seen[c.Policy] = true
+			_, _, _, _ = base.WithPolicy(c.Policy).Build()
+		}
+	}
 }
 
 // clusterOf is what the configuration lines need of the scenario: its

@@ -119,6 +119,27 @@ func TestAdviseAgainstTheScenariosPolicy(t *testing.T) {
 	}
 }
 
+// TestSeededCommandsWarnOfWhatDoesNotApply: compare -seeds and advise,
+// like compare, name the settings of the operator's files a policy cannot
+// apply; both once dropped them.
+func TestSeededCommandsWarnOfWhatDoesNotApply(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := []string{"-trace", filepath.Join(hadoop, "job-trace.json"), "-topology", filepath.Join(hadoop, "topology.data"),
+		"-allocations", filepath.Join(hadoop, "fair-scheduler.xml"), "-policies", "fair,drf", "-q"}
+	for _, args := range [][]string{
+		append([]string{"compare", "-seeds", "2"}, own...),
+		append([]string{"advise", "-max-seeds", "2"}, own...),
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 0 || !strings.Contains(errOut, "warning: policy.allocations: policy drf has no pools; the allocation file does not apply to it") {
+			t.Errorf("%s: exit %d, stderr %q; want drf named as lacking the allocation file's pools", args[0], code, errOut)
+		}
+	}
+}
+
 // One policy under two names: the verdict never says one beats the other.
 func TestAdviseSamePolicyTwiceIsWithinNoise(t *testing.T) {
 	delayTwin(t)

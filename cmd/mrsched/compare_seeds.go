@@ -37,6 +37,7 @@ func compareSeeds(fs *flag.FlagSet, base *scenario.Config, names []string, n, pa
 	if err := runCompare(base, runs, nil, parallel, quiet, stderr); err != nil {
 		return err
 	}
+	printInputWarnings(base, stderr)
 	type fig struct {
 		name string
 		get  func(*metrics.Summary) float64
