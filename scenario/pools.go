@@ -140,22 +140,30 @@ func usePools(into any, s sched.PoolSettings) (notes []string, took bool, err er
 // cluster's.
 func noPoolsNote(policy string, s sched.PoolSettings) string {
 	var what []string
-	if len(s.Pools) > 0 {
-		what = append(what, fmt.Sprintf("%d pools", len(s.Pools)))
+	plural := true
+	switch n := len(s.Pools); {
+	case n == 1:
+		what, plural = append(what, "pool"), false
+	case n > 1:
+		what = append(what, fmt.Sprintf("%d pools", n))
 	}
 	if s.Preemption.Enabled {
-		what = append(what, "preemption")
+		what, plural = append(what, "preemption"), len(what) > 0
 	}
 	if !s.Limits.Empty() {
-		what = append(what, "running-job limits")
+		what, plural = append(what, "running-job limits"), true
 	}
 	if w := s.SizeBasedWeight; w != "" && w != "none" {
-		what = append(what, "size-based weight")
+		what, plural = append(what, "size-based weight"), len(what) > 0
 	}
 	if len(what) == 0 {
 		what = append(what, "preemption settings")
 	}
-	return fmt.Sprintf("%s has no pools: the scenario's %s do not apply", policy, strings.Join(what, " and "))
+	verb := "do"
+	if !plural {
+		verb = "does"
+	}
+	return fmt.Sprintf("%s has no pools: the scenario's %s %s not apply", policy, strings.Join(what, " and "), verb)
 }
 
 // checkPoolsReached refuses a configured pool that no job goes to: a

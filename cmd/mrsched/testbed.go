@@ -86,6 +86,9 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}()
+	for _, n := range c.NotApplied() {
+		fmt.Fprintf(stderr, "warning: %s\n", n)
+	}
 	prog := newProgress(stderr, c.Policy.Name+" on the testbed", 1, workloadOf(c), *quiet)
 	start := time.Now()
 	res, err := testbed.Run(ctx, c, testbed.Options{
@@ -93,6 +96,7 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		Log:      stderr, LogDir: *out, Dump: dump,
 	})
 	prog.finish()
+	printInputWarnings(c, stderr)
 	var teardown error
 	if err != nil && res != nil && res.Report.Error == "" {
 		// The run completed and only its teardown failed: write what it
