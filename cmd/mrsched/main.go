@@ -138,8 +138,9 @@ Commands:
                                      which policy and thresholds, what they gain over the
                                      current policy with 95% intervals, the lines to apply
                                      (-sweep DIR, -collect DIR for a batch system)
-  mrsched simulate -config FILE -out DIR [-policy NAME] [-seed N] [-set path=value]... [-report FILE]
-                  [-decisions FILE]  one run from a YAML scenario; writes scenario.yaml,
+  mrsched simulate [-config FILE] [-trace, -topology, -allocations, -site as compare] -out DIR
+                  [-policy NAME] [-seed N] [-set path=value]... [-report FILE] [-decisions FILE]
+                                     one run from a YAML scenario; writes scenario.yaml,
                                      summary.json, jobs.csv, timeseries.csv, uplinks.csv,
                                      pools.csv and perf.json to DIR; -decisions logs
                                      every launch and why
