@@ -21,7 +21,7 @@ import (
 const fuzzRunBound = 20 * time.Second
 
 // FuzzSimulate runs a tiny simulation from fuzzed scenario settings:
-// engine periods and limits, bandwidths and rates, the failure rate, the
+// engine periods and limits (dynamic max assign among them), bandwidths and rates, the failure rate, the
 // policy (and each job's run alone, for slowdowns), and three trace jobs'
 // submit times and sizes. Each value is
 // written into the scenario as the fuzzer gives it, or left out, so the
@@ -34,6 +34,7 @@ func FuzzSimulate(f *testing.F) {
 	f.Add(uint32(1<<7), 3.0, 1e9, 0.0, 0.05, 3.0, 60.0, 0.5, 86400.0, 250.0, 400.0, 500.0, 8.0, 8.0, 0.0, int64(4), uint8(2), uint8(1), 1.0, 50.0, 1e8, 1e7, 1e6)
 	f.Add(uint32(0xffffffff), 0.001, 60.0, 3600.0, 0.0, 0.001, 0.001, 0.001, 1.0, 1.0, 1.0, 1.0, 0.001, 0.001, 0.5, int64(1), uint8(3), uint8(3), 0.0, 999.0, 4e9, 4e9, 4e9)
 	f.Add(uint32(1<<0|1<<3), 3.0, 0.0, 0.0, 0.05, 3.0, 60.0, 0.5, 86400.0, 1e-9, 400.0, 500.0, 1e-9, 8.0, 1.0, int64(2), uint8(4), uint8(2), 0.0, 0.0, 1e12, 1e12, 1e12)
+	f.Add(uint32(0), 1.0, 0.0, 0.0, 0.05, 3.0, 60.0, 0.5, 86400.0, 250.0, 400.0, 500.0, 8.0, 8.0, 0.0, int64(4), uint8(1), uint8(64|8), 1.0, 50.0, 1e8, 1e7, 1e6)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, present uint32,
 		heartbeat, quantum, startup, slowStart, monitor, series, preempt, stall,
@@ -80,6 +81,9 @@ func FuzzSimulate(f *testing.F) {
 		field("  ", "max_attempts", attempts)
 		if shape&16 != 0 && shape&8 == 0 {
 			b.WriteString("  copy_compute: {enabled: true}\n")
+		}
+		if shape&64 != 0 {
+			b.WriteString("  dynamic_max_assign: true\n")
 		}
 		if shape&32 != 0 {
 			b.WriteString("metrics: {slowdown: true}\n")
