@@ -48,17 +48,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	owned := sf.owned(fs)
-	// A scenario the flags made or edited is text of no file: its lines
-	// are none the user could look up, so errors name the field alone.
-	unlined := func(err error) error { return err }
-	if len(owned) > 0 || len(flagSets) > 0 || *sf.config == "" {
-		unlined = func(err error) error {
-			if err == nil || errors.Is(err, errInterrupted) {
-				return err
-			}
-			return errors.New(recordLine.ReplaceAllString(err.Error(), ""))
-		}
-	}
+	unlined := unlinedErrors(sf, owned, flagSets)
 	c, record, err := simulated(sf, owned, flagSets, described)
 	if err != nil {
 		return unlined(err)
@@ -238,6 +228,22 @@ func loadSimulated(c *scenario.Config, from, dir string, sets []scenario.Setting
 		return nil, nil, errors.New(msg)
 	}
 	return c, record, nil
+}
+
+// unlinedErrors is what an error of the scenario simulated makes passes
+// through: a scenario the flags made or edited is text of no file, whose
+// lines are none the user could look up, so its errors name the flags
+// and the field alone.
+func unlinedErrors(sf *scenarioFlags, owned []string, sets []scenario.Setting) func(error) error {
+	if len(owned) == 0 && len(sets) == 0 && *sf.config != "" {
+		return func(err error) error { return err }
+	}
+	return func(err error) error {
+		if err == nil || errors.Is(err, errInterrupted) {
+			return err
+		}
+		return errors.New(recordLine.ReplaceAllString(err.Error(), ""))
+	}
 }
 
 // flaggedSimulated is the scenario of -config (else the embedded

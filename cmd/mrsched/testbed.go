@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mrsched/mrsched/report"
-	"github.com/mrsched/mrsched/scenario"
 	"github.com/mrsched/mrsched/testbed"
 	"github.com/mrsched/mrsched/testbed/fabric"
 	"github.com/mrsched/mrsched/testbed/worker"
@@ -35,11 +34,13 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 			return worker.Run(context.Background(), os.Stdin, os.Stdout)
 		}
 	}
-	fs := commandFlags("testbed", stderr, `usage: mrsched testbed -config FILE -out DIR [-force] [-policy NAME] [-seed N] [-set path=value]...
+	fs := commandFlags("testbed", stderr, `usage: mrsched testbed -config FILE [-trace, -topology, -allocations, -site as compare] -out DIR
+                    [-force] [-policy NAME] [-seed N] [-set path=value]...
                                                 run a scenario on an emulated cluster (needs root)
        mrsched testbed clean                    remove what a killed run left behind
        mrsched testbed netsim FILE.json         a netsim file's flows as real TCP transfers, beside the model's`)
-	cfgPath := fs.String("config", "", "scenario YAML with an optional testbed: section (required; see examples/testbed/)")
+	sf := addScenarioFlags(fs, "scenario YAML with an optional testbed: section (required; see examples/testbed/)")
+	cfgPath := sf.config
 	out := fs.String("out", "", "output directory (required): the files simulate writes, plus testbed.json")
 	ov := addOverrideFlags(fs)
 	quiet := fs.Bool("q", false, "no progress line")
@@ -54,16 +55,14 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	if err := fabric.CheckPrivileges(); err != nil {
 		return err // before anything is changed, the output directory included
 	}
-	c, err := scenario.Load(*cfgPath)
+	owned := sf.owned(fs)
+	unlined := unlinedErrors(sf, owned, sets)
+	c, record, err := simulated(sf, owned, sets, described)
 	if err != nil {
-		return err
-	}
-	c, record, err := loadSimulated(c, *cfgPath, filepath.Dir(*cfgPath), sets, described)
-	if err != nil {
-		return err
+		return unlined(err)
 	}
 	if err := c.CheckPolicy(); err != nil {
-		return err // before the output directory is touched
+		return unlined(err) // before the output directory is touched
 	}
 	// A run that fails keeps what it says of itself (testbed.json, the
 	// workers' logs) in the directory: only another run's is refused.
@@ -97,6 +96,9 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 	})
 	prog.finish()
 	printInputWarnings(c, stderr)
+	if err != nil && (res == nil || res.Report.Error != "") {
+		err = unlined(err)
+	}
 	var teardown error
 	if err != nil && res != nil && res.Report.Error == "" {
 		// The run completed and only its teardown failed: write what it

@@ -376,3 +376,39 @@ func TestTestbedDumpsGoroutinesAndGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// TestTestbedTakesTheOperatorsFiles: the testbed takes -trace and
+// -allocations as simulate does: a JobHistory directory's jobs run on the
+// emulated racks in the queues their histories record, and the record
+// names the files.
+func TestTestbedTakesTheOperatorsFiles(t *testing.T) {
+	needTestbedPrivilege(t)
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := testbedScenario(t, dir, "tb.yaml", "cluster: {racks: 2, nodes_per_rack: 3, containers: 4}\n", "0.01")
+	out := filepath.Join(dir, "out")
+	b, err := mrschedCmd(t, "testbed", "-q", "-config", cfg, "-trace", filepath.Join(hadoop, "history"),
+		"-allocations", filepath.Join(hadoop, "fair-scheduler.xml"), "-out", out).CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "fair on the testbed: 3/3 jobs") {
+		t.Fatalf("testbed: %v\n%s\nwant the history's 3 jobs run", err, b)
+	}
+	jobs, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{",alice,prod.etl,", ",bob,prod.adhoc,", ",carol,dev,"} {
+		if !bytes.Contains(jobs, []byte(w)) {
+			t.Errorf("jobs.csv lacks %q (user and queue as the histories record them):\n%s", w, jobs)
+		}
+	}
+	rec, _ := os.ReadFile(filepath.Join(out, "scenario.yaml"))
+	if !bytes.Contains(rec, []byte("allocations: "+filepath.Join(hadoop, "fair-scheduler.xml"))) {
+		t.Errorf("scenario.yaml does not name the allocation file:\n%s", rec)
+	}
+	if left := runNamespaces(); len(left) > 0 {
+		t.Errorf("namespaces left after the run: %v", left)
+	}
+}
