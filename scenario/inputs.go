@@ -468,8 +468,8 @@ func (c *Config) SiteDelays() bool {
 // scenario sets cluster.racks or cluster.nodes_per_rack; else the
 // scenario's racks of identical nodes. An SLS nodes file's memory-mb and
 // vcores make a node's CPU, memory and, in the container model, its
-// containers: as many 1024 MB, 1-vcore containers as fit (the SLS
-// default container).
+// containers: as many as fit of the site file's map container, else of
+// SLS's default, 1024 MB and 1 vcore.
 func (c *Config) Topology() (*cluster.Topology, error) {
 	if err := c.resolveSiteCluster(); err != nil {
 		return nil, err

@@ -408,7 +408,7 @@ func TestTestbedTakesTheOperatorsFiles(t *testing.T) {
 	if !bytes.Contains(rec, []byte("allocations: "+filepath.Join(hadoop, "fair-scheduler.xml"))) {
 		t.Errorf("scenario.yaml does not name the allocation file:\n%s", rec)
 	}
-	if left := runNamespaces(); len(left) > 0 {
-		t.Errorf("namespaces left after the run: %v", left)
+	if left := workDirs(t, dir); len(left) > 0 {
+		t.Errorf("the run left %v in its work directory", left)
 	}
 }
