@@ -420,9 +420,10 @@ func (c *Config) Hadoop() allocations.Kind {
 
 // resolveSiteCluster gives the cluster a YARN site file's node
 // containers (yarn.nodemanager.resource.memory-mb and .cpu-vcores over a
-// map's container), once, unless the scenario writes cluster.containers
-// or a node's slots. A file it cannot read is Build's error, reported
-// where the inputs are read.
+// map's container), unless the scenario writes cluster.containers or a
+// node's slots, and the node's memory and vcores as its memory_gb and
+// cpu_cores, unless the scenario writes those; once. A file it cannot
+// read is Build's error, reported where the inputs are read.
 func (c *Config) resolveSiteCluster() error {
 	if c.sited {
 		return nil
@@ -433,10 +434,18 @@ func (c *Config) resolveSiteCluster() error {
 		return nil
 	}
 	for _, e := range st.Engine() {
-		if _, ok := c.writesEngine(e.Path); !ok && e.Path == "cluster.containers" {
+		if _, ok := c.writesEngine(e.Path); ok {
+			continue
+		}
+		switch e.Path {
+		case "cluster.containers":
 			// Containers in place of the slots the scenario leaves to
 			// their defaults.
 			c.Cluster.Containers, c.Cluster.MapSlots, c.Cluster.ReduceSlots = int(e.Value), 0, 0
+		case "cluster.memory_gb":
+			c.Cluster.MemoryGB = e.Value
+		case "cluster.cpu_cores":
+			c.Cluster.CPUCores = e.Value
 		}
 	}
 	return nil

@@ -697,18 +697,20 @@ func TestSiteEngineSettings(t *testing.T) {
 		name, cluster string
 		containers    int
 		slots         [2]int
+		memoryGB      float64
 		warning       string
 	}{
-		{"the site's", "cluster: {topology: topology.data}\n", 6, [2]int{0, 0}, ""},
-		{"the scenario's containers", "cluster: {topology: topology.data, containers: 3}\n", 3, [2]int{0, 0},
+		{"the site's", "cluster: {topology: topology.data}\n", 6, [2]int{0, 0}, 12, ""},
+		{"the scenario's containers", "cluster: {topology: topology.data, containers: 3}\n", 3, [2]int{0, 0}, 12,
 			"yarn-site.xml:2: yarn.nodemanager.resource.memory-mb: not applied: the scenario sets cluster.containers"},
-		{"the scenario's slots", "cluster: {topology: topology.data, map_slots: 2}\n", 0, [2]int{2, 2}, "not applied: the scenario sets cluster.map_slots"},
+		{"the scenario's slots", "cluster: {topology: topology.data, map_slots: 2}\n", 0, [2]int{2, 2}, 12, "not applied: the scenario sets cluster.map_slots"},
+		{"the scenario's memory", "cluster: {topology: topology.data, memory_gb: 64}\n", 6, [2]int{0, 0}, 64, "not applied: the scenario sets cluster.memory_gb"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := writeScenario(t, tc.cluster+"workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+nm+"}\n")
 			cl := mustRun(t, c, nil).Summary.Config.(Effective).Cluster
-			if cl.Containers != tc.containers || cl.MapSlots != tc.slots[0] || cl.ReduceSlots != tc.slots[1] {
-				t.Errorf("%d containers, %d and %d slots; want %d, %v", cl.Containers, cl.MapSlots, cl.ReduceSlots, tc.containers, tc.slots)
+			if cl.Containers != tc.containers || cl.MapSlots != tc.slots[0] || cl.ReduceSlots != tc.slots[1] || cl.MemoryGB != tc.memoryGB {
+				t.Errorf("%d containers, %d and %d slots, %v GB; want %d, %v, %v GB", cl.Containers, cl.MapSlots, cl.ReduceSlots, cl.MemoryGB, tc.containers, tc.slots, tc.memoryGB)
 			}
 			wantNotApplied(t, c, tc.warning)
 		})

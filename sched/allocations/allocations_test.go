@@ -623,16 +623,16 @@ func TestSiteEngineSettings(t *testing.T) {
 			map[string]float64{"engine.launches_per_heartbeat": 3}, "caps a heartbeat's tasks of both kinds together, at 3"},
 		// A YARN node's containers: its memory and vcores over a map's
 		// container, as the Fair Scheduler allocates it.
-		{"node memory, vcores at their default", prop("yarn.nodemanager.resource.memory-mb", "16384"), map[string]float64{"cluster.containers": 8},
+		{"node memory, vcores at their default", prop("yarn.nodemanager.resource.memory-mb", "16384"), map[string]float64{"cluster.containers": 8, "cluster.memory_gb": 16},
 			""}, // 16 containers of 1024 MB, but 8 vcores hold 8
 		{"node and map container", prop("yarn.nodemanager.resource.memory-mb", "24576") + prop("yarn.nodemanager.resource.cpu-vcores", "16") + prop("mapreduce.map.memory.mb", "2048"),
-			map[string]float64{"cluster.containers": 12}, ""},
+			map[string]float64{"cluster.containers": 12, "cluster.memory_gb": 24, "cluster.cpu_cores": 16}, ""},
 		{"container raised and rounded", prop("yarn.nodemanager.resource.memory-mb", "8192") + prop("yarn.scheduler.minimum-allocation-mb", "1536") + prop("yarn.scheduler.increment-allocation-mb", "512") + prop("mapreduce.map.memory.mb", "1600"),
-			map[string]float64{"cluster.containers": 4}, ""}, // max(1600, 1536) rounds up to 2048
-		{"vcores bind", prop("yarn.nodemanager.resource.cpu-vcores", "4") + prop("mapreduce.map.cpu.vcores", "2"), map[string]float64{"cluster.containers": 2}, ""},
-		{"detect the hardware", prop("yarn.nodemanager.resource.memory-mb", "-1"), map[string]float64{"cluster.containers": 8}, "-1 (detect the hardware) is read as YARN's default, 8192"},
+			map[string]float64{"cluster.containers": 4, "cluster.memory_gb": 8}, ""}, // max(1600, 1536) rounds up to 2048
+		{"vcores bind", prop("yarn.nodemanager.resource.cpu-vcores", "4") + prop("mapreduce.map.cpu.vcores", "2"), map[string]float64{"cluster.containers": 2, "cluster.cpu_cores": 4}, ""},
+		{"detect the hardware", prop("yarn.nodemanager.resource.memory-mb", "-1"), map[string]float64{"cluster.containers": 8, "cluster.memory_gb": 8}, "-1 (detect the hardware) is read as YARN's default, 8192"},
 		{"reduces of another size", prop("yarn.nodemanager.resource.memory-mb", "8192") + prop("mapreduce.reduce.memory.mb", "3072"),
-			map[string]float64{"cluster.containers": 8}, "mapreduce.reduce.memory.mb: 3072 MB; the engine has one container size, the maps' 1024 MB"},
+			map[string]float64{"cluster.containers": 8, "cluster.memory_gb": 8}, "mapreduce.reduce.memory.mb: 3072 MB; the engine has one container size, the maps' 1024 MB"},
 		{"map memory alone is no node", prop("mapreduce.map.memory.mb", "2048"), map[string]float64{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

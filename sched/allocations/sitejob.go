@@ -110,13 +110,21 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 		}
 		add("engine.heartbeat_s", n, float64(v)/1000)
 	}
-	// A YARN node's containers.
-	if n, ok := first("yarn.nodemanager.resource.memory-mb", "yarn.nodemanager.resource.cpu-vcores"); ok {
-		c, err := s.nodeContainers()
+	// A YARN node's containers, and the resources it offers (what DRF
+	// divides), where the file gives them.
+	const nodeMem, nodeVCores = "yarn.nodemanager.resource.memory-mb", "yarn.nodemanager.resource.cpu-vcores"
+	if n, ok := first(nodeMem, nodeVCores); ok {
+		c, mem, vc, err := s.nodeContainers()
 		if err != nil {
 			return nil, err
 		}
 		add("cluster.containers", n, float64(c))
+		if _, ok := first(nodeMem); ok {
+			add("cluster.memory_gb", nodeMem, float64(mem)/1024)
+		}
+		if _, ok := first(nodeVCores); ok {
+			add("cluster.cpu_cores", nodeVCores, float64(vc))
+		}
 	}
 	// Tasks a node is given a heartbeat (0: as many as it has room for,
 	// or, dynamic, just over half of them).
@@ -270,7 +278,7 @@ func (s *Site) firstOf(names ...string) string {
 // container only where both its memory and its vcores fit
 // (Resources.fitsIn). The engine has one container size, the maps';
 // reduces that ask another are named in a warning.
-func (s *Site) nodeContainers() (int, error) {
+func (s *Site) nodeContainers() (n int, memMB, vcores int64, err error) {
 	node := func(name string, def int64) (int64, prop, error) {
 		v, p, err := s.long(name, def)
 		if err == nil && v == -1 {
@@ -284,32 +292,32 @@ func (s *Site) nodeContainers() (int, error) {
 	}
 	mem, pm, err := node("yarn.nodemanager.resource.memory-mb", yarnNodeMB)
 	if err != nil {
-		return 0, err
+		return 0, 0, 0, err
 	}
 	vc, _, err := node("yarn.nodemanager.resource.cpu-vcores", yarnNodeVCores)
 	if err != nil {
-		return 0, err
+		return 0, 0, 0, err
 	}
 	cmb, cvc, err := s.ContainerMB()
 	if err != nil {
-		return 0, err
+		return 0, 0, 0, err
 	}
-	n := min(mem/cmb, vc/cvc)
-	if n < 1 {
+	fit := min(mem/cmb, vc/cvc)
+	if fit < 1 {
 		if !pm.set {
 			pm, _ = s.lookup("yarn.nodemanager.resource.cpu-vcores")
 		}
-		return 0, s.errAt(pm, "a node of %d MB and %d vcores holds no map container of %d MB and %d vcores", mem, vc, cmb, cvc)
+		return 0, 0, 0, s.errAt(pm, "a node of %d MB and %d vcores holds no map container of %d MB and %d vcores", mem, vc, cmb, cvc)
 	}
 	name := s.firstOf("mapreduce.reduce.memory.mb", "mapred.job.reduce.memory.mb")
 	r, p, err := s.long(name, 0)
 	if err != nil {
-		return 0, err
+		return 0, 0, 0, err
 	}
 	if rmb, err := s.normalizeMB(r); err == nil && p.set && rmb != cmb {
 		s.warn(p.line, "%s: %d MB; the engine has one container size, the maps' %d MB, for reduces too", name, rmb, cmb)
 	}
-	return int(min(n, math.MaxInt32)), nil
+	return int(min(fit, math.MaxInt32)), mem, vc, nil
 }
 
 func b2f(b bool) float64 {
