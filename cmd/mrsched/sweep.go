@@ -213,6 +213,12 @@ func sweepCollect(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-effects: %w", err)
 		}
 	}
+	// A directory that holds no plan says so before its outputs are
+	// checked: they would go there.
+	s, err := sweep.Open(*dir)
+	if err != nil {
+		return err
+	}
 	if *csvPath == "" {
 		*csvPath = filepath.Join(*dir, "collect.csv")
 	}
@@ -225,10 +231,6 @@ func sweepCollect(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-	}
-	s, err := sweep.Open(*dir)
-	if err != nil {
-		return err
 	}
 	c, err := s.Collect(sweep.CollectOptions{Partial: *partial, Force: *force})
 	if err != nil {

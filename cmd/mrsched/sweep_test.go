@@ -67,6 +67,7 @@ func TestSweepRefusesBadUsage(t *testing.T) {
 		{[]string{"sweep", "run", "-dir", dir}, 1, "holds no sweep plan"},
 		{[]string{"sweep", "run", "-dir", dir, "-index", "1", "-parallel", "2"}, 1, "-index runs one run"},
 		{[]string{"sweep", "collect"}, 2, "usage: mrsched sweep collect"},
+		{[]string{"sweep", "collect", "-dir", filepath.Join(dir, "none")}, 1, "holds no sweep plan"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(t, tc.args...)
