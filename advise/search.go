@@ -48,7 +48,8 @@ type Options struct {
 	// candidates, and every other one it cannot tell from the best.
 	Eta int
 	// AddSeeds is how many seeds the last stage adds at a time, until the
-	// best is separated from every other candidate or MaxSeeds.
+	// best is separated from every other candidate or MaxSeeds, which
+	// also bounds the last stage's first seeds.
 	AddSeeds, MaxSeeds int
 	// FirstSeed is the first seed; a stage's seeds are FirstSeed,
 	// FirstSeed+1, ...
@@ -176,6 +177,9 @@ func (s *searcher) run(ctx context.Context, n int) error {
 	for k, plan := range s.o.Stages {
 		if k < last && len(active) == 1 {
 			continue // nothing to halve: straight to the whole workload
+		}
+		if k == last && s.o.MaxSeeds > 0 {
+			plan.Seeds = min(plan.Seeds, s.o.MaxSeeds) // MaxSeeds bounds the whole workload's first batch too
 		}
 		st := &Stage{Fraction: plan.Fraction, Entered: slices.Clone(active)}
 		if !slices.Contains(active, s.o.Current) {

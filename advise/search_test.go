@@ -146,6 +146,23 @@ func TestSamePolicyTwiceIsWithinNoise(t *testing.T) {
 	}
 }
 
+// TestMaxSeedsBoundsTheWholeWorkload: -max-seeds below the last stage's
+// first batch (4 seeds) is what the whole workload runs on; it ran on 4.
+func TestMaxSeedsBoundsTheWholeWorkload(t *testing.T) {
+	for _, max := range []int{2, 3, 4, 6} {
+		o := DefaultOptions()
+		o.MaxSeeds = max
+		ev := &synthetic{mu: []float64{100, 90, 0, 130}, shared: 10, sigma: 1, rep: 3, same: map[int]int{2: 1}}
+		res, err := Search(context.Background(), names(4), ev, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := res.Decision; d.Seeds != max {
+			t.Errorf("-max-seeds %d: the decision rests on %d seeds; want %d, as the two names of one policy are never told apart", max, d.Seeds, max)
+		}
+	}
+}
+
 // The budget bounds the CPU time: the search stops before a batch whose
 // estimated cost would pass it, and says its verdict is partial.
 func TestBudgetIsRespected(t *testing.T) {
