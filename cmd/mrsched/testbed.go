@@ -111,6 +111,7 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 		rep := testbed.Report{Error: err.Error()}
 		if res != nil {
 			rep = res.Report
+			rep.Error = err.Error() // as printed: a line of an edited scenario left out
 		}
 		if werr := writeJSONFile(filepath.Join(*out, "testbed.json"), rep); werr != nil {
 			return errors.Join(err, werr)
