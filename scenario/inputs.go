@@ -192,6 +192,8 @@ func (c *Config) siteEngine(p *sim.Params) {
 			p.LaunchesPerHeartbeat = int(e.Value)
 		case "engine.dynamic_max_assign":
 			p.DynamicMaxAssign, p.LaunchesPerHeartbeat = e.Value == 1, 0 // in place of the profile's count
+		case "engine.preemption_interval_s":
+			p.PreemptionIntervalS = e.Value
 		}
 	}
 }

@@ -688,6 +688,23 @@ func TestSiteEngineSettings(t *testing.T) {
 		t.Errorf("error %v; want one at line 5 naming engine.dynamic_max_assign: a count of launches and dynamic max assign are one setting", err)
 	}
 
+	// The preemption interval: the site's, unless the scenario writes it.
+	every := testfile.Site(t, "mapred-site.xml", "mapred.fairscheduler.preemption", "true", "mapred.fairscheduler.preemption.interval", "15000")
+	for _, tc := range []struct {
+		engine   string
+		interval float64
+		warning  string
+	}{
+		{"", 15, ""},
+		{"engine: {preemption_interval_s: 2}\n", 2, "mapred-site.xml:3: mapred.fairscheduler.preemption.interval: not applied: the scenario sets engine.preemption_interval_s"},
+	} {
+		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+every+"}\n"+tc.engine)
+		if eng := mustRun(t, c, nil).Summary.Config.(Effective).Engine; eng.PreemptionIntervalS != tc.interval {
+			t.Errorf("%q: preemption every %v s; want %v", tc.engine, eng.PreemptionIntervalS, tc.interval)
+		}
+		wantNotApplied(t, c, tc.warning)
+	}
+
 	// A YARN node's containers: from the site's NodeManager resources
 	// over its map container, unless the scenario writes the cluster's
 	// containers or slots; an SLS nodes file's nodes by the site's

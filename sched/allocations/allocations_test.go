@@ -634,6 +634,15 @@ func TestSiteEngineSettings(t *testing.T) {
 		{"reduces of another size", prop("yarn.nodemanager.resource.memory-mb", "8192") + prop("mapreduce.reduce.memory.mb", "3072"),
 			map[string]float64{"cluster.containers": 8, "cluster.memory_gb": 8}, "mapreduce.reduce.memory.mb: 3072 MB; the engine has one container size, the maps' 1024 MB"},
 		{"map memory alone is no node", prop("mapreduce.map.memory.mb", "2048"), map[string]float64{}, ""},
+		// How often the Fair Scheduler preempts: in its update, once the
+		// interval has passed.
+		{"hadoop 1 preemption interval", prop("mapred.fairscheduler.preemption.interval", "15000"), map[string]float64{"engine.preemption_interval_s": 15}, ""},
+		{"yarn 2 preemption interval", prop("yarn.scheduler.fair.preemptionInterval", "5000"), map[string]float64{"engine.preemption_interval_s": 5}, ""},
+		{"an interval of 0 is every update", prop("mapred.fairscheduler.preemption.interval", "0"), map[string]float64{"engine.preemption_interval_s": 0.5}, ""},
+		{"no shorter than the update", prop("mapred.fairscheduler.preemption.interval", "100") + prop("mapred.fairscheduler.update.interval", "2500"),
+			map[string]float64{"engine.preemption_interval_s": 2.5}, "mapred.fairscheduler.update.interval: read only as the shortest preemption interval"},
+		{"updates without pause", prop("yarn.scheduler.fair.preemptionInterval", "0") + prop("yarn.scheduler.fair.update-interval-ms", "0"),
+			map[string]float64{"engine.preemption_interval_s": 0.001}, "update-interval-ms: read only as"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := ParseSite(strings.NewReader("<configuration>\n"+tc.props+"</configuration>"), "site.xml")
@@ -661,6 +670,7 @@ func TestSiteEngineSettings(t *testing.T) {
 		{prop("yarn.nodemanager.resource.memory-mb", "512"), "a node of 512 MB and 8 vcores holds no map container of 1024 MB"},
 		{prop("yarn.nodemanager.resource.cpu-vcores", "0"), "want the node's resource"},
 		{prop("yarn.nodemanager.resource.memory-mb", "lots"), "not a whole number"},
+		{prop("mapred.fairscheduler.preemption.interval", "-5"), "want the interval in ms"},
 	} {
 		_, err := ParseSite(strings.NewReader("<configuration>\n"+bad.props+"</configuration>"), "site.xml")
 		if err == nil || !strings.Contains(err.Error(), "site.xml:2") || !strings.Contains(err.Error(), bad.want) {

@@ -73,6 +73,7 @@ const (
 var (
 	placementProps = []string{propPoolName, propUserAsDefault, propUndeclared}
 	engineProps    = []string{"yarn.scheduler.fair.assignmultiple", "yarn.scheduler.fair.max.assign", "yarn.scheduler.fair.dynamic.max.assign", "mapred.fairscheduler.assignmultiple",
+		propH1PreemptInterval, propYARNPreemptInterval,
 		"mapred.fairscheduler.assignmultiple.maps", "mapred.fairscheduler.assignmultiple.reduces"}
 )
 
@@ -84,6 +85,8 @@ var localityProps = []string{propH1Delay, propH1DelayNode, propH1DelayRack, prop
 var readElsewhere = map[string]string{
 	"mapred.fairscheduler.allocation.file": "the allocation file is read from policy.allocations (compare -allocations), not from this path",
 	"yarn.scheduler.fair.allocation.file":  "the allocation file is read from policy.allocations (compare -allocations), not from this path",
+	propH1Update:                           "read only as the shortest preemption interval (the model's fair shares follow every event)",
+	propYARNUpdate:                         "read only as the shortest preemption interval (the model's fair shares follow every event)",
 }
 
 // ParseSite reads a site configuration from r; file names it in errors.

@@ -110,6 +110,14 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 		}
 		add("engine.heartbeat_s", n, float64(v)/1000)
 	}
+	// How often the Fair Scheduler looks for tasks to preempt.
+	if n, ok := first(propYARNPreemptInterval, propH1PreemptInterval); ok {
+		v, err := s.preemptionInterval(n)
+		if err != nil {
+			return nil, err
+		}
+		add("engine.preemption_interval_s", n, v)
+	}
 	// A YARN node's containers, and the resources it offers (what DRF
 	// divides), where the file gives them.
 	const nodeMem, nodeVCores = "yarn.nodemanager.resource.memory-mb", "yarn.nodemanager.resource.cpu-vcores"
@@ -204,6 +212,51 @@ func (s *Site) launches() (n int, prop string, dynamic, ok bool, err error) {
 		return int(min(max(m+r, 1), math.MaxInt32)), h1Maps, false, true, nil
 	}
 	return 0, "", false, false, nil
+}
+
+// The properties of how often the Fair Scheduler preempts, and of how
+// often it updates.
+const (
+	propH1PreemptInterval   = "mapred.fairscheduler.preemption.interval"
+	propYARNPreemptInterval = "yarn.scheduler.fair.preemptionInterval"
+	propH1Update            = "mapred.fairscheduler.update.interval"
+	propYARNUpdate          = "yarn.scheduler.fair.update-interval-ms"
+	// defaultUpdateMS is both schedulers' update interval where the file
+	// gives none (Hadoop 1.2.1's FairScheduler, YARN's
+	// FairSchedulerConfiguration.DEFAULT_UPDATE_INTERVAL_MS).
+	defaultUpdateMS = 500
+)
+
+// preemptionInterval reads how often, in seconds, the Fair Scheduler
+// looks for tasks to preempt: Hadoop 1's
+// mapred.fairscheduler.preemption.interval (15,000 ms by default) or
+// YARN 2's yarn.scheduler.fair.preemptionInterval (5,000 ms), in ms. The
+// check runs in the scheduler's update, once the interval has passed
+// since the last (FairScheduler.update, preemptTasksIfNecessary), so an
+// interval below the update interval (0 included) is the update
+// interval: mapred.fairscheduler.update.interval or
+// yarn.scheduler.fair.update-interval-ms, 500 ms where left out.
+func (s *Site) preemptionInterval(name string) (float64, error) {
+	v, p, err := s.long(name, 0)
+	if err != nil {
+		return 0, err
+	}
+	if v < 0 {
+		return 0, s.errAt(p, "%d; want the interval in ms, 0 or more", v)
+	}
+	update := propYARNUpdate
+	if name == propH1PreemptInterval {
+		update = propH1Update
+	}
+	u, up, err := s.long(update, defaultUpdateMS)
+	if err != nil {
+		return 0, err
+	}
+	if u < 0 {
+		return 0, s.errAt(up, "%d; want the update interval in ms, 0 or more", u)
+	}
+	// 0 updates without pause; the engine's shortest period is 1 ms.
+	return float64(max(v, u, 1)) / 1000, nil
 }
 
 // YARN's defaults for a node and a container (yarn-default.xml,
