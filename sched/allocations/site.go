@@ -60,6 +60,9 @@ const (
 	propDelayRackMS  = "yarn.scheduler.fair.locality-delay-rack-ms"
 	propContinuousOn = "yarn.scheduler.fair.continuous-scheduling-enabled"
 	propH1Preempt    = "mapred.fairscheduler.preemption"
+	// propH1PreemptLog true has Hadoop 1 log the tasks it would preempt
+	// and kill none (FairScheduler.preemptTasks, onlyLogPreemption).
+	propH1PreemptLog = "mapred.fairscheduler.preemption.only.log"
 	propYARNPreempt  = "yarn.scheduler.fair.preemption"
 
 	// The placement properties, read with an allocation file (UseSite).
@@ -130,7 +133,7 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	for _, name := range names {
 		if !strings.HasPrefix(name, "mapred.fairscheduler.") && !strings.HasPrefix(name, "yarn.scheduler.fair.") ||
 			slices.Contains(localityProps, name) || slices.Contains(placementProps, name) || slices.Contains(engineProps, name) ||
-			name == propH1Preempt || name == propYARNPreempt || name == propUtilization || name == propH1SizeWeight || name == propYARNSizeWeight {
+			name == propH1Preempt || name == propH1PreemptLog || name == propYARNPreempt || name == propUtilization || name == propH1SizeWeight || name == propYARNSizeWeight {
 			continue
 		}
 		what := "not modelled; ignored"
@@ -145,6 +148,10 @@ func ParseSite(r io.Reader, file string) (*Site, error) {
 	s.preempt, s.preemptSet = s.boolean(propYARNPreempt, false)
 	if !s.preemptSet {
 		s.preempt, s.preemptSet = s.boolean(propH1Preempt, false)
+		if onlyLog, _ := s.boolean(propH1PreemptLog, false); onlyLog && s.preempt {
+			s.preempt = false
+			s.warn(s.props[propH1PreemptLog].line, "%s: true logs the tasks Hadoop 1 would preempt and kills none; read as preemption off", propH1PreemptLog)
+		}
 	}
 	s.userAsDefault, _ = s.boolean(propUserAsDefault, true)
 	s.undeclared, _ = s.boolean(propUndeclared, true)
