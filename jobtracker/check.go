@@ -20,6 +20,14 @@ func (t *Tracker) Check() {
 	if maps != t.launchableMaps || reduces != t.launchableReduces {
 		t.fail("invariant: %d maps and %d reduces are launchable, but the engine counts %d and %d", maps, reduces, t.launchableMaps, t.launchableReduces)
 	}
+	var running [2]int
+	for _, j := range t.active {
+		running[sched.MapTask] += j.RunningMaps
+		running[sched.ReduceTask] += j.RunningReduces
+	}
+	if running != t.runningKind {
+		t.fail("invariant: %d maps and %d reduces are running, but the engine counts %d and %d", running[0], running[1], t.runningKind[0], t.runningKind[1])
+	}
 	for _, j := range t.active {
 		jr := t.jobs[j.Index]
 		var want []sched.TaskRef

@@ -66,6 +66,20 @@ func (t *Tracker) slotGiven(n cluster.NodeID, k sched.SlotKind) {
 	t.countFree(n, f, 1)
 }
 
+// capped records that the load cap left free slots of kind k unoffered
+// while tasks waited: held by the load manager.
+func (t *Tracker) capped(k sched.SlotKind) {
+	if t.cp == nil {
+		return
+	}
+	if k != sched.ReduceSlot {
+		t.cp.Declined(t.now, 0, sched.HoldLoadCap)
+	}
+	if k != sched.MapSlot {
+		t.cp.Declined(t.now, 1, sched.HoldLoadCap)
+	}
+}
+
 // declined records that the policy declined offer o.
 func (t *Tracker) declined(o sched.Offer) {
 	if t.cp == nil {

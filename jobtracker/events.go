@@ -2,6 +2,7 @@ package jobtracker
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -91,10 +92,14 @@ func (t *Tracker) Offer(n cluster.NodeID) {
 	if t.cfg.DynamicMaxAssign {
 		most = (ns.free[sched.MapSlot]+ns.free[sched.ReduceSlot]+ns.free[sched.AnySlot])/2 + 1
 	}
+	var capped [3]int
+	if t.cfg.LoadCap {
+		capped = t.loadCaps(n)
+	}
 	freed := ns.freed
 	ns.freed = [3]int32{}
 	for _, k := range [...]sched.SlotKind{sched.MapSlot, sched.ReduceSlot, sched.AnySlot} {
-		for ns.free[k] > 0 && t.err == nil {
+		for ns.free[k] > 0 && t.err == nil && (!t.cfg.LoadCap || t.SlotsOf(n)[k]-ns.free[k] < capped[k]) {
 			o := sched.Offer{Node: n, Slot: k, Freed: freed[k] > 0}
 			freed[k]--
 			if !t.launchableFor(k) {
@@ -123,11 +128,38 @@ func (t *Tracker) Offer(n cluster.NodeID) {
 				return // the heartbeat's launches are used up
 			}
 		}
-		for t.cfg.Speculative && k != sched.ReduceSlot && ns.free[k] > 0 && t.err == nil && t.speculate(n, k) {
+		if t.cfg.LoadCap && ns.free[k] > 0 && t.SlotsOf(n)[k]-ns.free[k] >= capped[k] && t.launchableFor(k) {
+			t.capped(k)
+		}
+		for t.cfg.Speculative && k != sched.ReduceSlot && ns.free[k] > 0 && t.err == nil && (!t.cfg.LoadCap || t.SlotsOf(n)[k]-ns.free[k] < capped[k]) && t.speculate(n, k) {
 			if launched++; launched == most {
 				return
 			}
 		}
+	}
+}
+
+// loadCaps are how many tasks of each slot kind node n may run at this
+// offer with Config.LoadCap: Hadoop 1's CapBasedLoadManager's share of
+// its slots, ceil(slots x min(1, runnable /
+// the cluster's slots)), runnable being the tasks of that kind running
+// and waiting to launch when the offer begins (FairScheduler.assignTasks
+// reads the pools' demand once a heartbeat), so that a cluster used below
+// capacity spreads its tasks over the nodes rather than filling the first
+// to heartbeat.
+func (t *Tracker) loadCaps(n cluster.NodeID) [3]int {
+	slots := t.SlotsOf(n)
+	capOf := func(k sched.SlotKind, runnable int) int {
+		if t.slotTotal[k] == 0 {
+			return slots[k]
+		}
+		load := min(1, float64(runnable)/float64(t.slotTotal[k]))
+		return int(math.Ceil(float64(slots[k]) * load))
+	}
+	return [3]int{
+		sched.MapSlot:    capOf(sched.MapSlot, t.runningKind[sched.MapTask]+t.launchableMaps),
+		sched.ReduceSlot: capOf(sched.ReduceSlot, t.runningKind[sched.ReduceTask]+t.launchableReduces),
+		sched.AnySlot:    slots[sched.AnySlot],
 	}
 }
 
@@ -162,6 +194,7 @@ func (t *Tracker) launchMap(jr *job, i int, n cluster.NodeID, slot sched.SlotKin
 	sj := jr.sj
 	sj.Maps.Take(i)
 	sj.RunningMaps++
+	t.runningKind[sched.MapTask]++
 	jr.lastMapLaunch = t.now
 	jr.started(sched.MapTask, i)
 	t.launchableMaps--
@@ -198,6 +231,7 @@ func (t *Tracker) launchReduce(jr *job, n cluster.NodeID, slot sched.SlotKind) {
 	}
 	t.hold(n, jr.spec, false, 1)
 	sj.RunningReduces++
+	t.runningKind[sched.ReduceTask]++
 	t.launchableReduces--
 	t.launched(jr, jr.attempt(sched.ReduceTask, i), n, -1)
 	t.col.TaskLaunched(jr.spec.ID, t.now, false, 0, float64(sj.FinishedMaps)/float64(sj.NumMaps))
@@ -246,6 +280,7 @@ func (t *Tracker) MapDone(a Attempt) {
 	t.hold(m.node, jr.spec, true, -1)
 	sj := jr.sj
 	sj.RunningMaps--
+	t.runningKind[sched.MapTask]--
 	sj.FinishedMaps++
 	t.attemptEnded(jr, a, true)
 	out := jr.spec.MapOutputBytes(i, t.topo.Config().BlockBytes())
@@ -308,6 +343,7 @@ func (t *Tracker) ReduceDone(a Attempt) {
 	t.hold(r.node, jr.spec, false, -1)
 	sj := jr.sj
 	sj.RunningReduces--
+	t.runningKind[sched.ReduceTask]--
 	sj.FinishedReduces++
 	t.attemptEnded(jr, a, true)
 	t.epoch++
@@ -409,6 +445,7 @@ func (t *Tracker) endAttempt(jr *job, k sched.TaskKind, i int, why StopReason) (
 		m.state = pending
 		jr.ended(sched.MapTask, i)
 		sj.RunningMaps--
+		t.runningKind[sched.MapTask]--
 		sj.Maps.Return(i)
 		t.launchableMaps++
 		t.hold(m.node, jr.spec, true, -1)
@@ -431,6 +468,7 @@ func (t *Tracker) endAttempt(jr *job, k sched.TaskKind, i int, why StopReason) (
 	jr.ended(sched.ReduceTask, i)
 	jr.next = min(jr.next, i)
 	sj.RunningReduces--
+	t.runningKind[sched.ReduceTask]--
 	t.launchableReduces++ // a launched reduce was enabled, and is again pending
 	t.hold(node, jr.spec, false, -1)
 	return node, slot, start

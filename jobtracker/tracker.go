@@ -64,6 +64,9 @@ type Config struct {
 	// LaunchesPerHeartbeat, when above 0, is the most tasks an offer
 	// launches on a node (Offer).
 	LaunchesPerHeartbeat int
+	// LoadCap caps the tasks of each kind a node runs by Hadoop 1's
+	// CapBasedLoadManager (loadCaps); slots only.
+	LoadCap bool
 	// DynamicMaxAssign, in place of LaunchesPerHeartbeat, lets an offer
 	// launch floor(free/2) + 1 tasks of the node's free slots at its
 	// start, YARN's dynamic max assign (Offer).
@@ -133,8 +136,10 @@ type Tracker struct {
 	nodes  []node
 	// slotTotal is the cluster's slots by kind, without the lost nodes'.
 	slotTotal [3]int
-	// running counts the attempts that hold a slot.
-	running int
+	// running counts the attempts that hold a slot; runningKind the
+	// tasks running, by kind (a task's backup not counted).
+	running     int
+	runningKind [2]int
 	// cp records where each job's time goes (nil when not asked);
 	// usable counts the free slots of live nodes a map (0) or a reduce
 	// (1) could take, for it.

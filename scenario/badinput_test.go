@@ -88,6 +88,7 @@ func TestBadInputsAreNamedErrors(t *testing.T) {
 		{"unknown top-level section", fb + "clustr: {racks: 2}\n", 3, "clustr", "unknown field"},
 		{"copy-compute limits the wrong way round", fb + "engine:\n  copy_compute:\n    enabled: true\n    max_computing: 5\n    max_reducers: 2\n", 6, "engine.copy_compute.max_computing", "above max_reducers"},
 		{"copy-compute with containers", fb + "cluster: {containers: 4}\nengine:\n  copy_compute:\n    enabled: true\n", 6, "engine.copy_compute.enabled", "slot model"},
+		{"the load cap with containers", fb + "cluster: {containers: 4}\nengine:\n  load_cap: true\n", 5, "engine.load_cap", "caps map and reduce slots"},
 		{"copy-compute limit without copy-compute", fb + "engine:\n  copy_compute:\n    max_reducers: 6\n", 5, "engine.copy_compute.max_reducers", "no effect"},
 		// Settings the run would ignore.
 		{"a trace setting for the generator", "policy: {name: fair}\nworkload:\n  generator: shufflewatcher\n  max_jobs: 5\n", 4, "workload.max_jobs", "generator does not read it"},

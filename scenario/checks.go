@@ -47,6 +47,9 @@ func (c *Config) checkSettings() error {
 			}
 		}
 	}
+	if c.engine().LoadCap && cl.Containers > 0 {
+		return fmt.Errorf("engine.load_cap: Hadoop 1's load manager caps map and reduce slots; the cluster runs containers")
+	}
 	if c.Engine.DynamicMaxAssign && c.set("engine.launches_per_heartbeat") {
 		return fmt.Errorf("engine.dynamic_max_assign: YARN reads a count of launches (yarn.scheduler.fair.max.assign) only with dynamic max assign off; set one of engine.dynamic_max_assign and engine.launches_per_heartbeat")
 	}

@@ -194,6 +194,8 @@ func (c *Config) siteEngine(p *sim.Params) {
 			p.DynamicMaxAssign, p.LaunchesPerHeartbeat = e.Value == 1, 0 // in place of the profile's count
 		case "engine.preemption_interval_s":
 			p.PreemptionIntervalS = e.Value
+		case "engine.load_cap":
+			p.LoadCap = e.Value == 1
 		}
 	}
 }

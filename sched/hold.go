@@ -45,6 +45,7 @@ const (
 	HoldTD           = "td-status"        // TD admits by job status (Algorithms 1-3)
 	HoldResourcesFit = "no-fit"           // no waiting task fits the node's free cores and memory
 	HoldJobLimit     = "job-limit"        // jobs wait past a running-job limit (maxRunningJobs, maxRunningApps)
+	HoldLoadCap      = "load-cap"         // Hadoop 1's load manager leaves a node's slots free (engine.load_cap)
 )
 
 // HoldRule names the running-job limits while jobs wait past one.

@@ -209,6 +209,47 @@ func TestOneLaunchPerHeartbeat(t *testing.T) {
 	}
 }
 
+// TestLoadCapSpreadsTasks pins engine.load_cap, Hadoop 1's
+// CapBasedLoadManager: a job of 4 maps whose blocks all sit on node 0 of
+// two 4-slot nodes. Without the cap node 0's first heartbeat takes all 4,
+// node-local; with it, 4 runnable maps on 8 slots let a node run
+// ceil(4 x 4/8) = 2, so node 1 takes the other two, off-node.
+func TestLoadCapSpreadsTasks(t *testing.T) {
+	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 2, MapSlots: 4, ReduceSlots: 1, Replication: 1})
+	block := topo.Config().BlockBytes()
+	name := ""
+	for k := 0; k < 26*26 && name == ""; k++ {
+		n := "spread" + string(rune('a'+k%26)) + string(rune('a'+k/26))
+		f := cluster.PlaceInput(topo, 1, n, 4)
+		if f.Replicas[0] == 0 && f.Replicas[1] == 0 && f.Replicas[2] == 0 && f.Replicas[3] == 0 {
+			name = n
+		}
+	}
+	if name == "" {
+		t.Fatal("no job name places all four blocks on node 0")
+	}
+	for _, c := range []struct {
+		capped bool
+		local  int
+		why    string
+	}{
+		{false, 4, "node 0, heartbeating first, fills its 4 slots with the 4 local maps"},
+		{true, 2, "the cap lets each node run 2 of the 4 runnable maps: node 1 runs 2 off-node"},
+	} {
+		job := newJob(0, 0).maps(4, block, 20).emptyReduce().build()
+		job.Name = name
+		_, r := runAlone(t, topo, job, Params{HeartbeatS: 3, LoadCap: c.capped})
+		if r.Locality[0] != c.local {
+			t.Errorf("load cap %v: %d node-local maps (locality %v); want %d: %s", c.capped, r.Locality[0], r.Locality, c.local, c.why)
+		}
+		// Node 0's two capped slots hold the other maps until node 1's
+		// heartbeat at 1.5 s: held by the load manager.
+		if c.capped && (r.Time == nil || r.Time.HeldBy != sched.HoldLoadCap) {
+			t.Errorf("load cap: the job was held by %+v; want %q, the rule that left node 0's slots free", r.Time, sched.HoldLoadCap)
+		}
+	}
+}
+
 // TestSpeculativeBackupWins runs a job of two maps whose blocks both sit on
 // node 0 of two, behind NICs of 1 Mbit/s: the map node 1 takes reads
 // remotely for 537 s. With speculation, at node 0's heartbeat at 60 s

@@ -222,7 +222,7 @@ func New(p Params, topo *cluster.Topology, jobs []workload.Job, pol sched.Policy
 	}
 	e.jt = jobtracker.New(jobtracker.Config{
 		Topology: topo, Seed: seed, Slots: slots, SlowStart: *e.p.SlowStart, MaxAttempts: e.p.MaxAttempts,
-		MaxComputing: maxComputing, LaunchesPerHeartbeat: e.p.LaunchesPerHeartbeat, DynamicMaxAssign: e.p.DynamicMaxAssign,
+		MaxComputing: maxComputing, LaunchesPerHeartbeat: e.p.LaunchesPerHeartbeat, DynamicMaxAssign: e.p.DynamicMaxAssign, LoadCap: e.p.LoadCap,
 		Speculative: e.p.Speculative, HeartbeatS: e.p.HeartbeatS, CheckInvariants: e.p.CheckInvariants,
 		Critpath: cp,
 	}, jobs, pol, e.col, (*driver)(e))

@@ -131,6 +131,14 @@ type Params struct {
 	// (FairScheduler.shouldContinueAssigning), so floor(free/2) + 1 of
 	// them, in place of LaunchesPerHeartbeat. Off by default.
 	DynamicMaxAssign bool `yaml:"dynamic_max_assign" json:"dynamic_max_assign,omitempty"`
+	// LoadCap caps how many tasks of each kind a node runs by Hadoop 1's
+	// CapBasedLoadManager, the Fair Scheduler's default load manager
+	// (mapred.fairscheduler.loadmanager): ceil(slots x min(1, runnable /
+	// the cluster's slots)), runnable being the tasks of the kind running
+	// and waiting to launch, so that a cluster used below capacity spreads
+	// its tasks over the nodes. Slots only. Off by default: the papers'
+	// schedulers fill a node's free slots.
+	LoadCap bool `yaml:"load_cap" json:"load_cap,omitempty"`
 	// Speculative runs a backup attempt of a slow map by Hadoop 1's rule
 	// (speculate.go); the first attempt to finish wins and the other is
 	// killed. Off by default.

@@ -242,7 +242,7 @@ func siteStats(s *allocations.Site, asJSON bool, w io.Writer) error {
 // true or false for a switch, "0 (no limit)" for launches without one.
 func engineValue(e allocations.EngineSetting) string {
 	switch e.Path {
-	case "engine.speculative", "engine.dynamic_max_assign":
+	case "engine.speculative", "engine.dynamic_max_assign", "engine.load_cap":
 		return strconv.FormatBool(e.Value == 1)
 	case "engine.launches_per_heartbeat":
 		if e.Value == 0 {

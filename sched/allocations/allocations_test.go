@@ -634,6 +634,10 @@ func TestSiteEngineSettings(t *testing.T) {
 		{"reduces of another size", prop("yarn.nodemanager.resource.memory-mb", "8192") + prop("mapreduce.reduce.memory.mb", "3072"),
 			map[string]float64{"cluster.containers": 8, "cluster.memory_gb": 8}, "mapreduce.reduce.memory.mb: 3072 MB; the engine has one container size, the maps' 1024 MB"},
 		{"map memory alone is no node", prop("mapreduce.map.memory.mb", "2048"), map[string]float64{}, ""},
+		// Hadoop 1's load manager.
+		{"hadoop 1's load manager", prop("mapred.fairscheduler.loadmanager", " org.apache.hadoop.mapred.CapBasedLoadManager "), map[string]float64{"engine.load_cap": 1}, ""},
+		{"another load manager", prop("mapred.fairscheduler.loadmanager", "com.example.QuietLoad"), map[string]float64{"engine.load_cap": 0},
+			`"com.example.QuietLoad"; only org.apache.hadoop.mapred.CapBasedLoadManager is modelled`},
 		// How often the Fair Scheduler preempts: in its update, once the
 		// interval has passed.
 		{"hadoop 1 preemption interval", prop("mapred.fairscheduler.preemption.interval", "15000"), map[string]float64{"engine.preemption_interval_s": 15}, ""},

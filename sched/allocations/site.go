@@ -76,7 +76,7 @@ const (
 var (
 	placementProps = []string{propPoolName, propUserAsDefault, propUndeclared}
 	engineProps    = []string{"yarn.scheduler.fair.assignmultiple", "yarn.scheduler.fair.max.assign", "yarn.scheduler.fair.dynamic.max.assign", "mapred.fairscheduler.assignmultiple",
-		propH1PreemptInterval, propYARNPreemptInterval,
+		propH1PreemptInterval, propYARNPreemptInterval, propH1LoadManager,
 		"mapred.fairscheduler.assignmultiple.maps", "mapred.fairscheduler.assignmultiple.reduces"}
 )
 

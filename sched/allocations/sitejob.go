@@ -2,6 +2,7 @@ package allocations
 
 import (
 	"math"
+	"strings"
 )
 
 // EngineSetting is a job or node setting of a site file that a scenario's
@@ -110,6 +111,15 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 		}
 		add("engine.heartbeat_s", n, float64(v)/1000)
 	}
+	// Hadoop 1's load manager.
+	if n, ok := first(propH1LoadManager); ok {
+		_, v := s.lookup(n)
+		on := strings.TrimSpace(v) == capBasedLoadManager
+		if !on {
+			s.warn(s.props[n].line, "%s: %q; only %s is modelled (engine.load_cap), so a node's free slots are all offered", n, strings.TrimSpace(v), capBasedLoadManager)
+		}
+		add("engine.load_cap", n, b2f(on))
+	}
 	// How often the Fair Scheduler looks for tasks to preempt.
 	if n, ok := first(propYARNPreemptInterval, propH1PreemptInterval); ok {
 		v, err := s.preemptionInterval(n)
@@ -213,6 +223,13 @@ func (s *Site) launches() (n int, prop string, dynamic, ok bool, err error) {
 	}
 	return 0, "", false, false, nil
 }
+
+// Hadoop 1's load manager property, and its default, the one the engine
+// models.
+const (
+	propH1LoadManager   = "mapred.fairscheduler.loadmanager"
+	capBasedLoadManager = "org.apache.hadoop.mapred.CapBasedLoadManager"
+)
 
 // The properties of how often the Fair Scheduler preempts, and of how
 // often it updates.

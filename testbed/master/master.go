@@ -226,7 +226,7 @@ func New(cfg Config) (*Master, error) {
 	}
 	m.jt = jobtracker.New(jobtracker.Config{
 		Topology: t, Seed: cfg.Seed, Slots: [3]int{c.MapSlots, c.ReduceSlots, c.Containers},
-		SlowStart: *e.SlowStart, MaxAttempts: e.MaxAttempts, LaunchesPerHeartbeat: e.LaunchesPerHeartbeat, DynamicMaxAssign: e.DynamicMaxAssign,
+		SlowStart: *e.SlowStart, MaxAttempts: e.MaxAttempts, LaunchesPerHeartbeat: e.LaunchesPerHeartbeat, DynamicMaxAssign: e.DynamicMaxAssign, LoadCap: e.LoadCap,
 		HeartbeatS: e.HeartbeatS, CheckInvariants: e.CheckInvariants, Critpath: cp, Speculative: e.Speculative,
 	}, cfg.Jobs, p, m.col, (*driver)(m))
 	m.uplink = make([][2]float64, t.NumRacks())
