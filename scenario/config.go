@@ -56,8 +56,10 @@ type Config struct {
 	// (resolveProfile).
 	profiled bool
 	// sited is set once a site file's node containers are in place
-	// (resolveSiteCluster).
-	sited bool
+	// (resolveSiteCluster), and siteModel then says if they changed the
+	// cluster from slots to containers (a note once the inputs are read).
+	sited     bool
+	siteModel string
 	// inputs are the own-cluster files (inputs.go), read once and shared
 	// with the scenario's copies.
 	inputs *ownInputs

@@ -444,7 +444,11 @@ func (c *Config) resolveSiteCluster() error {
 		switch e.Path {
 		case "cluster.containers":
 			// Containers in place of the slots the scenario leaves to
-			// their defaults.
+			// their defaults; a note says so, since the cluster's model
+			// changes.
+			if c.Cluster.Containers == 0 {
+				c.siteModel = fmt.Sprintf("cluster.containers: %v a node, from %s:%d (%s): the container model, in place of map and reduce slots", e.Value, st.File, e.Line, e.Prop)
+			}
 			c.Cluster.Containers, c.Cluster.MapSlots, c.Cluster.ReduceSlots = int(e.Value), 0, 0
 		case "cluster.memory_gb":
 			c.Cluster.MemoryGB = e.Value
@@ -490,6 +494,9 @@ func (c *Config) Topology() (*cluster.Topology, error) {
 	in, err := c.own()
 	if err != nil {
 		return nil, err
+	}
+	if c.siteModel != "" {
+		c.note(c.siteModel)
 	}
 	var specs []cluster.NodeSpec
 	// A node's containers from its memory and vcores: SLS's default

@@ -739,6 +739,12 @@ func TestSiteEngineSettings(t *testing.T) {
 	if err := d.checkSettings(); err != nil || !d.ContainerModel() || d.Cluster.Containers != 6 {
 		t.Errorf("the default with the site: %v, %d containers; want 6 a node, in place of its slots", err, d.Cluster.Containers)
 	}
+	if _, err := d.Topology(); err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(d.InputWarnings(), "\n"); !strings.Contains(w, "cluster.containers: 6 a node, from "+nm+":2 (yarn.nodemanager.resource.memory-mb): the container model, in place of map and reduce slots") {
+		t.Errorf("warnings %q; want the change from slots to the site's containers named", w)
+	}
 	sls := writeScenario(t, "cluster: {topology: sls-nodes.json}\nworkload: {trace: sls-jobs.json}\npolicy: {name: fair, site: "+nm+"}\n")
 	topo, err := sls.Topology()
 	if err != nil {
