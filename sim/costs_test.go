@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -209,6 +210,22 @@ func TestOneLaunchPerHeartbeat(t *testing.T) {
 	}
 }
 
+// nameOnNode0 is the first job name, prefix followed by two letters,
+// whose blocks of input (one replica each, as the engine places them
+// with seed 1) all sit on node 0.
+func nameOnNode0(t *testing.T, topo *cluster.Topology, prefix string, blocks int) string {
+	t.Helper()
+	for k := range 26 * 26 {
+		name := prefix + string(rune('a'+k%26)) + string(rune('a'+k/26))
+		f := cluster.PlaceInput(topo, 1, name, blocks)
+		if !slices.ContainsFunc(f.Replicas, func(n cluster.NodeID) bool { return n != 0 }) {
+			return name
+		}
+	}
+	t.Fatalf("no job name places its %d blocks on node 0", blocks)
+	return ""
+}
+
 // TestLoadCapSpreadsTasks pins engine.load_cap, Hadoop 1's
 // CapBasedLoadManager: a job of 4 maps whose blocks all sit on node 0 of
 // two 4-slot nodes. Without the cap node 0's first heartbeat takes all 4,
@@ -217,17 +234,7 @@ func TestOneLaunchPerHeartbeat(t *testing.T) {
 func TestLoadCapSpreadsTasks(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 2, MapSlots: 4, ReduceSlots: 1, Replication: 1})
 	block := topo.Config().BlockBytes()
-	name := ""
-	for k := 0; k < 26*26 && name == ""; k++ {
-		n := "spread" + string(rune('a'+k%26)) + string(rune('a'+k/26))
-		f := cluster.PlaceInput(topo, 1, n, 4)
-		if f.Replicas[0] == 0 && f.Replicas[1] == 0 && f.Replicas[2] == 0 && f.Replicas[3] == 0 {
-			name = n
-		}
-	}
-	if name == "" {
-		t.Fatal("no job name places all four blocks on node 0")
-	}
+	name := nameOnNode0(t, topo, "spread", 4)
 	for _, c := range []struct {
 		capped bool
 		local  int
@@ -260,17 +267,7 @@ func TestLoadCapSpreadsTasks(t *testing.T) {
 func TestSpeculativeBackupWins(t *testing.T) {
 	topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 2, MapSlots: 1, ReduceSlots: 1, Replication: 1, NICMbps: 1})
 	block := topo.Config().BlockBytes()
-	name := ""
-	for k := range 64 {
-		f := cluster.PlaceInput(topo, 1, "straggler"+string(rune('a'+k%26))+string(rune('a'+k/26)), 2)
-		if f.Replicas[0] == 0 && f.Replicas[1] == 0 {
-			name = "straggler" + string(rune('a'+k%26)) + string(rune('a'+k/26))
-			break
-		}
-	}
-	if name == "" {
-		t.Fatal("no job name places both blocks on node 0")
-	}
+	name := nameOnNode0(t, topo, "straggler", 2)
 	remote := float64(block) / 125e3
 	for _, c := range []struct {
 		spec bool
