@@ -210,20 +210,27 @@ func TestOneLaunchPerHeartbeat(t *testing.T) {
 	}
 }
 
+// placedOn is the first of the names name(0), name(1), ... (up to 1000)
+// whose file, as place puts it, has every replica on node n.
+func placedOn(t *testing.T, n cluster.NodeID, name func(k int) string, place func(name string) cluster.File) string {
+	t.Helper()
+	for k := range 1000 {
+		f := place(name(k))
+		if !slices.ContainsFunc(f.Replicas, func(r cluster.NodeID) bool { return r != n }) {
+			return name(k)
+		}
+	}
+	t.Fatalf("no name of 1000 (%s, ...) is placed wholly on node %d", name(0), n)
+	return ""
+}
+
 // nameOnNode0 is the first job name, prefix followed by two letters,
 // whose blocks of input (one replica each, as the engine places them
 // with seed 1) all sit on node 0.
 func nameOnNode0(t *testing.T, topo *cluster.Topology, prefix string, blocks int) string {
 	t.Helper()
-	for k := range 26 * 26 {
-		name := prefix + string(rune('a'+k%26)) + string(rune('a'+k/26))
-		f := cluster.PlaceInput(topo, 1, name, blocks)
-		if !slices.ContainsFunc(f.Replicas, func(n cluster.NodeID) bool { return n != 0 }) {
-			return name
-		}
-	}
-	t.Fatalf("no job name places its %d blocks on node 0", blocks)
-	return ""
+	return placedOn(t, 0, func(k int) string { return prefix + string(rune('a'+k%26)) + string(rune('a'+k/26%26)) },
+		func(name string) cluster.File { return cluster.PlaceInput(topo, 1, name, blocks) })
 }
 
 // TestLoadCapSpreadsTasks pins engine.load_cap, Hadoop 1's

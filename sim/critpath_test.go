@@ -144,20 +144,14 @@ type recordLog struct{ recs []decisions.Record }
 
 func (l *recordLog) Write(r *decisions.Record) { l.recs = append(l.recs, *r) }
 
-// onNode returns a data set whose block 0 the placement puts on node n.
+// onNode returns a data set whose one block the placement puts on node n.
 func onNode(t *testing.T, topo *cluster.Topology, n cluster.NodeID) string {
 	t.Helper()
-	for k := range 1000 {
-		ds := fmt.Sprintf("set%d", k)
+	return placedOn(t, n, func(k int) string { return fmt.Sprintf("set%d", k) }, func(ds string) cluster.File {
 		j := newJob(0, 0).maps(1, topo.Config().BlockBytes(), 1).build()
 		j.DataSet = ds
-		f := sched.InputFile(topo, 1, &j)
-		if f.BlockReplicas(0)[0] == n {
-			return ds
-		}
-	}
-	t.Fatalf("no data set of 1000 is placed on node %d", n)
-	return ""
+		return sched.InputFile(topo, 1, &j)
+	})
 }
 
 // TestDecisionsLogMatchesHandTrace checks a small run's log against the
