@@ -498,6 +498,15 @@ func (c *Config) Topology() (*cluster.Topology, error) {
 	if c.siteModel != "" {
 		c.note(c.siteModel)
 	}
+	if st, err := c.siteFile(); err == nil && st != nil {
+		// A site file of one scheduler beside the other's cluster model.
+		switch {
+		case st.Kind() == allocations.YARN && c.Cluster.Containers == 0:
+			c.note(fmt.Sprintf("policy.site: %s is YARN's, but the cluster runs map and reduce slots, Hadoop 1's model; set cluster.containers, or the site's yarn.nodemanager.resource.memory-mb", st.File))
+		case st.Kind() == allocations.Hadoop1 && c.Cluster.Containers > 0:
+			c.note(fmt.Sprintf("policy.site: %s is Hadoop 1's, but the cluster runs containers, YARN's model", st.File))
+		}
+	}
 	var specs []cluster.NodeSpec
 	// A node's containers from its memory and vcores: SLS's default
 	// container, or the one the site file sets.

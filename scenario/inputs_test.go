@@ -563,14 +563,19 @@ func TestSizeBasedWeightReachesTheRun(t *testing.T) {
 	}
 }
 
-// TestExampleSiteFile: examples/hadoop/yarn-site.xml reads without a
-// warning and gives the run all it sets: waits of half a 1 s heartbeat,
-// preemption gated at 80% use, two launches a heartbeat, slow start 0.8.
+// TestExampleSiteFile: examples/hadoop/yarn-site.xml reads with no
+// warning but the note that its nodes' containers replace the slots, and
+// gives the run all it sets: waits of half a 1 s heartbeat, preemption
+// gated at 80% use, two launches a heartbeat, slow start 0.8, 4
+// containers of 4 GB and 4 vcores a node.
 func TestExampleSiteFile(t *testing.T) {
 	c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: delay, site: yarn-site.xml}\n")
 	res := mustRun(t, c, nil)
-	if w := c.InputWarnings(); len(w) > 0 {
-		t.Errorf("warnings %q; want none: the example sets only what the model takes", w)
+	if w := c.InputWarnings(); len(w) != 1 || !strings.Contains(w[0], "cluster.containers: 4 a node") {
+		t.Errorf("warnings %q; want only the note of the site's containers: the example sets only what the model takes", w)
+	}
+	if cl := res.Summary.Config.(Effective).Cluster; cl.Containers != 4 || cl.MemoryGB != 4 || cl.CPUCores != 4 {
+		t.Errorf("cluster: %d containers, %v GB, %v cores; want the site's 4, 4 and 4", cl.Containers, cl.MemoryGB, cl.CPUCores)
 	}
 	eff := res.Summary.Config.(Effective)
 	p, eng := eff.Policy.Params, eff.Engine
@@ -580,6 +585,29 @@ func TestExampleSiteFile(t *testing.T) {
 	}
 	if eng.HeartbeatS != 1 || eng.LaunchesPerHeartbeat != 2 || eng.SlowStart == nil || *eng.SlowStart != 0.8 {
 		t.Errorf("engine: heartbeat %v s, %d launches, slow start %v; want 1 s, 2 and 0.8", eng.HeartbeatS, eng.LaunchesPerHeartbeat, eng.SlowStart)
+	}
+}
+
+// TestSiteOfTheOtherModel: a site file of one scheduler beside the other's
+// cluster model is named: a YARN file on slots, a Hadoop 1 file on
+// containers; a file of the cluster's own model is not.
+func TestSiteOfTheOtherModel(t *testing.T) {
+	yarn := testfile.Site(t, "yarn-site.xml", "yarn.scheduler.fair.preemption", "true")
+	mr1 := testfile.Site(t, "mapred-site.xml", "mapred.fairscheduler.preemption", "true")
+	for _, tc := range []struct {
+		name, cluster, site, want string
+	}{
+		{"yarn on slots", "", yarn, "is YARN's, but the cluster runs map and reduce slots"},
+		{"yarn on containers", "cluster: {containers: 4}\n", yarn, ""},
+		{"hadoop 1 on containers", "cluster: {containers: 4}\n", mr1, "is Hadoop 1's, but the cluster runs containers"},
+		{"hadoop 1 on slots", "", mr1, ""},
+	} {
+		c := writeScenario(t, tc.cluster+"workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+tc.site+"}\n")
+		mustRun(t, c, nil)
+		w := strings.Join(c.InputWarnings(), "\n")
+		if tc.want == "" && strings.Contains(w, "the cluster runs") || !strings.Contains(w, tc.want) {
+			t.Errorf("%s: warnings %q; want one holding %q", tc.name, w, tc.want)
+		}
 	}
 }
 
