@@ -25,6 +25,10 @@ type Cluster struct {
 	// for, Hadoop1 or YARN: the lines then are that scheduler's alone.
 	// "" writes both.
 	Hadoop string
+	// Waits are the delay policies' waits (t1_s, t2_s) where a candidate
+	// sets none, as the runs took them from the operator's site file; nil
+	// for the policies' defaults.
+	Waits *[2]float64
 }
 
 // The schedulers Cluster.Hadoop names (allocations.Kind's values).
@@ -105,7 +109,11 @@ func ConfigLines(c Candidate, cl Cluster) []string {
 	}
 	t1, t2 := -1.0, -1.0 // no delay scheduling
 	if c.Policy == "delay" || c.Policy == "fifo-delay" {
-		t1, t2 = num(c.Value("t1_s"), sched.DefaultDelayT1S), num(c.Value("t2_s"), sched.DefaultDelayT2S)
+		d1, d2 := float64(sched.DefaultDelayT1S), float64(sched.DefaultDelayT2S)
+		if w := cl.Waits; w != nil {
+			d1, d2 = w[0], w[1]
+		}
+		t1, t2 = num(c.Value("t1_s"), d1), num(c.Value("t2_s"), d2)
 	}
 	pre := cl.Pools.Preemption
 	if v := c.Value("preemption.enabled"); v != "" {

@@ -467,16 +467,40 @@ func (c *Config) ContainerModel() bool {
 	return c.Cluster.Containers > 0
 }
 
+// SiteSettings are what a scenario's site file gives the policies where
+// their parameters and the scenario's preemption section leave them
+// unset (applySite): the delay policies' waits, and the fair policies'
+// preemption switch and YARN's gate on it; nil where the file gives none
+// or the scenario writes its own.
+type SiteSettings struct {
+	T1S, T2S        *float64
+	Preemption      *bool
+	UtilizationGate *float64
+}
+
+// SiteSettings reads them; an unreadable file is Build's error.
+func (c *Config) SiteSettings() SiteSettings {
+	var s SiteSettings
+	st, err := c.siteFile()
+	if err != nil || st == nil {
+		return s
+	}
+	s.T1S, s.T2S = st.LocalityWaits(c.engine().WithDefaults().HeartbeatS)
+	if on, set := st.Preemption(); set && !c.writesPreemption("enabled") {
+		s.Preemption = &on
+	}
+	if u, set := st.PreemptionUtilization(); set && !c.writesPreemption("cluster_utilization_threshold") {
+		s.UtilizationGate = &u
+	}
+	return s
+}
+
 // SiteDelays reports whether the scenario's site file sets locality
 // waits above 0: the Fair Scheduler it configures then runs delay
 // scheduling, the policy named delay here, whatever policy.name says.
 func (c *Config) SiteDelays() bool {
-	st, err := c.siteFile()
-	if err != nil || st == nil {
-		return false
-	}
-	node, rack := st.LocalityWaits(c.engine().WithDefaults().HeartbeatS)
-	return node != nil && rack != nil && (*node > 0 || *rack > 0)
+	s := c.SiteSettings()
+	return s.T1S != nil && s.T2S != nil && (*s.T1S > 0 || *s.T2S > 0)
 }
 
 // Topology is the cluster the scenario's runs are on: from

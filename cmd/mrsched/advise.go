@@ -321,6 +321,18 @@ func clusterOf(c *scenario.Config, profile string) advise.Cluster {
 	if c.Policy.SizeBasedWeight.Kind != 0 {
 		_ = c.Policy.SizeBasedWeight.Decode(&out.Pools.SizeBasedWeight)
 	}
+	// What the runs took from the site file where the candidate and the
+	// scenario set nothing, so that the lines say what ran.
+	site := c.SiteSettings()
+	if site.T1S != nil && site.T2S != nil {
+		out.Waits = &[2]float64{*site.T1S, *site.T2S}
+	}
+	if site.Preemption != nil {
+		out.Pools.Preemption.Enabled = *site.Preemption
+	}
+	if site.UtilizationGate != nil {
+		out.Pools.Preemption.ClusterUtilizationThreshold = *site.UtilizationGate
+	}
 	return out
 }
 

@@ -257,3 +257,40 @@ func TestAdviseLinesAreForTheOperatorsCluster(t *testing.T) {
 		})
 	}
 }
+
+// TestAdviseLinesSayWhatRan: the lines for a candidate that sets no wait
+// or preemption are what its runs took from the operator's site file
+// (the example's thresholds of 0.5 and preemption gated at 0.8), not the
+// policy's defaults; "Keep delay" once printed 15 s waits and preemption
+// off for a cluster that runs neither.
+func TestAdviseLinesSayWhatRan(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := scenario.LoadBytes([]byte("workload: {trace: job-trace.json}\ncluster: {topology: topology.data}\npolicy: {name: delay, site: yarn-site.xml}\n"), "s.yaml", hadoop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := clusterOf(c, "")
+	for _, tc := range []struct {
+		cand       advise.Candidate
+		want, lack []string
+	}{
+		{advise.Candidate{Policy: "delay"}, []string{"locality.threshold.node</name><value>0.50<", "locality.threshold.rack</name><value>0.50<",
+			"yarn.scheduler.fair.preemption</name><value>true<", "cluster-utilization-threshold</name><value>0.8<"}, []string{"15000"}},
+		{advise.Candidate{Policy: "delay", Settings: []advise.Setting{{Key: "t1_s", Value: "1"}}}, []string{"locality.threshold.node</name><value>1.00<", "locality.threshold.rack</name><value>0.50<"}, nil},
+	} {
+		lines := strings.Join(advise.ConfigLines(tc.cand, cl), "\n")
+		for _, w := range tc.want {
+			if !strings.Contains(lines, w) {
+				t.Errorf("%s: lines lack %q, what the runs took:\n%s", tc.cand.Label(), w, lines)
+			}
+		}
+		for _, no := range tc.lack {
+			if strings.Contains(lines, no) {
+				t.Errorf("%s: lines hold %q, the policy's default the runs did not take:\n%s", tc.cand.Label(), no, lines)
+			}
+		}
+	}
+}
