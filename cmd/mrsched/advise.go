@@ -24,7 +24,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	cfgPath := sf.config
 	pols := fs.String("policies", "", "comma-separated policies to choose among, or \"all\" (default: every registered policy but the ablations)")
 	objName := fs.String("objective", "mean-turnaround", "what to optimise: mean-turnaround, p95-turnaround, throughput, cross-rack, worst-pool")
-	current := fs.String("current", "", "the policy the cluster runs now, gains stated against it (default: the scenario's policy, fair on the embedded default)")
+	current := fs.String("current", "", "the policy the cluster runs now, gains stated against it (default: the scenario's policy, fair on the embedded default, delay where its fair policy's site file sets locality waits)")
 	constraint := fs.String("constraint", "", "bound another figure as a multiple of the current policy's, as p95-turnaround<=1.1")
 	budget := fs.Duration("budget", 5*time.Minute, "CPU time the search may spend (0: no bound)")
 	seed := fs.Uint64("seed", 1, "first seed: stage seeds are seed, seed+1, ...")
