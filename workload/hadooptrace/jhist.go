@@ -35,6 +35,19 @@ type jhEvent struct {
 	hdfsRead, hdfsWritten, shuffleRead int64
 }
 
+// splitLocation is a split location's rack and host. YARN's MapReduce
+// writes a split's hosts by name (MapTaskImpl.getSplitsAsString), so a
+// plain name is a host of no known rack; Hadoop 1's JobTracker writes
+// each as its network path, /rack/host (TaskInProgress.getSplitNodes,
+// NodeBase's path), the form Rumen's ParsedHost reads, so a name with a
+// leading slash is a path whose last part is the host.
+func splitLocation(s string) (rack, host string) {
+	if i := strings.LastIndexByte(s, '/'); strings.HasPrefix(s, "/") && i > 0 && i < len(s)-1 {
+		return s[:i], s[i+1:]
+	}
+	return "", s
+}
+
 // ScanJhist reads one JobHistory (.jhist) file, one job, and calls fn
 // with it. Events used: JOB_SUBMITTED (jobid, jobName, userName,
 // submitTime, jobQueueName), JOB_QUEUE_CHANGED, JOB_INITED and
@@ -121,7 +134,8 @@ func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
 			ts := taskOf(e.taskID, e.taskType)
 			for h := range strings.SplitSeq(e.splitLocations, ",") {
 				if h = strings.TrimSpace(h); h != "" {
-					ts.task.Preferred = append(ts.task.Preferred, Location{Host: in.get([]byte(h))})
+					rack, host := splitLocation(h)
+					ts.task.Preferred = append(ts.task.Preferred, Location{Rack: in.get([]byte(rack)), Host: in.get([]byte(host))})
 				}
 			}
 		case "TASK_FINISHED":

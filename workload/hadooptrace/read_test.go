@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,6 +163,34 @@ func TestJhist(t *testing.T) {
 	}
 	if len(m.Preferred) != 2 || m.Preferred[1].Host != "n2" {
 		t.Errorf("preferred %v; want n1, n2 from splitLocations", m.Preferred)
+	}
+}
+
+// TestJhistSplitLocations: a split location is a host by name, as YARN's
+// MapReduce writes it, or a network path /rack/host, as Hadoop 1's
+// JobTracker writes it and Rumen reads it; the path's last part is the
+// host, so that either form names a node of the cluster.
+func TestJhistSplitLocations(t *testing.T) {
+	for _, tc := range []struct {
+		name, splits string
+		want         []Location
+	}{
+		{"YARN's host names", "n1, n2", []Location{{"", "n1"}, {"", "n2"}}},
+		{"Hadoop 1's network paths", "/ra/n1,/rb/n2", []Location{{"/ra", "n1"}, {"/rb", "n2"}}},
+		{"a path of a deeper tree", "/dc1/ra/n1", []Location{{"/dc1/ra", "n1"}}},
+		{"none", "", nil},
+		{"a path without a host is kept whole", "/ra/", []Location{{"", "/ra/"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := strings.Replace(jhist, `"splitLocations":"n1,n2"`, `"splitLocations":"`+tc.splits+`"`, 1)
+			var got []Location
+			if err := ScanJhist(strings.NewReader(in), "h.jhist", func(j *Job) error { got = j.Maps[0].Preferred; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("splitLocations %q read as %v; want %v", tc.splits, got, tc.want)
+			}
+		})
 	}
 }
 
