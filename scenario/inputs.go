@@ -630,6 +630,9 @@ func (c *Config) hadoopJobs(t *cluster.Topology, prof workload.Profile) ([]workl
 	if err != nil {
 		return nil, true, fmt.Errorf("workload.trace: %w", err)
 	}
+	if s := c.unplacedHosts(t, in.hosts, jobs); s != "" {
+		c.note(s)
+	}
 	// Task times from the trace, unless the scenario sets the rates.
 	cfg := t.Config()
 	io := hadooptrace.IdleIO{DiskBps: cfg.DiskMBps * 1e6, NICBps: cfg.NICMbps * 1e6 / 8, StartupS: c.engine().Resolved(cfg).TaskStartupS}
@@ -647,6 +650,69 @@ func (c *Config) hadoopJobs(t *cluster.Topology, prof workload.Profile) ([]workl
 		}
 	}
 	return jobs, true, nil
+}
+
+// unplacedHosts names the hosts the trace puts map inputs on (their
+// preferred locations) that topology t has no node for: those replicas
+// go where HDFS's rule puts them, so the trace's locality is lost for
+// them. A topology of another cluster, or a table of host names beside a
+// trace of addresses, would otherwise lose it without a word. hosts is
+// the topology file's map (nil without one), to say which of them the
+// file knows as addresses. "" when every named host is a node.
+func (c *Config) unplacedHosts(t *cluster.Topology, hosts *hostmap.Map, jobs []workload.Job) string {
+	var missing []string
+	seen := map[string]bool{}
+	maps, aliases := 0, 0
+	for i := range jobs {
+		m := jobs[i].Measured
+		if m == nil {
+			continue
+		}
+		for _, named := range m.MapHosts {
+			lost := false
+			for _, h := range named {
+				if _, ok := t.NodeByName(h); ok {
+					continue
+				}
+				lost = true
+				if !seen[h] {
+					seen[h] = true
+					missing = append(missing, h)
+					if hosts != nil && hosts.Aliases[h] != "" {
+						aliases++
+					}
+				}
+			}
+			if lost {
+				maps++
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	where := "the cluster of cluster.racks x cluster.nodes_per_rack"
+	if c.Cluster.Topology != "" {
+		where = "cluster.topology's " + c.Cluster.Topology
+	}
+	shown := missing[:min(len(missing), 3)]
+	names := strings.Join(shown, ", ")
+	if more := len(missing) - len(shown); more > 0 {
+		names += fmt.Sprintf(" and %d more", more)
+	}
+	hostsAre, mapsN := fmt.Sprintf("%d hosts", len(missing))+" the trace puts map inputs on are not nodes", fmt.Sprintf("%d maps", maps)
+	if len(missing) == 1 {
+		hostsAre = "1 host the trace puts map inputs on is not a node"
+	}
+	if maps == 1 {
+		mapsN = "1 map"
+	}
+	s := fmt.Sprintf("workload.trace: %s of %s (%s); the replicas it names there, for %s, are placed by HDFS's rule",
+		hostsAre, where, names, mapsN)
+	if aliases > 0 {
+		s += fmt.Sprintf("; %d of the names are addresses the file gives a rack and no node, since it names its hosts by name", aliases)
+	}
+	return s
 }
 
 // placeJobs puts every job in the pool or queue the allocation file's

@@ -3,8 +3,10 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -836,5 +838,49 @@ func TestHadoopExamplesRun(t *testing.T) {
 		if s := res.Summary; s.JobsCompleted != s.JobsSubmitted || s.JobsSubmitted == 0 {
 			t.Errorf("%s: %d of %d jobs; want all", f, s.JobsCompleted, s.JobsSubmitted)
 		}
+	}
+}
+
+// TestTraceHostsTheClusterLacks: a trace's preferred locations on hosts
+// the cluster has no node for are placed by HDFS's rule, and a warning
+// names them, the topology and the maps they touch, so that a topology
+// of another cluster, or a table of names beside a trace of addresses,
+// does not lose the trace's locality without a word.
+func TestTraceHostsTheClusterLacks(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.data")
+	testfile.Write(t, other, "h1 /r1\nh2 /r1\nh3 /r2\n")
+	// The example trace with its hosts named by address: the example
+	// table gives addresses a rack, and no node, beside its names.
+	trace, err := os.ReadFile("../examples/hadoop/job-trace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAddress := filepath.Join(dir, "by-address.json")
+	testfile.Write(t, byAddress, regexp.MustCompile(`"node(\d)"`).ReplaceAllString(string(trace), `"10.1.0.$1"`))
+	for _, tc := range []struct {
+		name, scenario string
+		want           string // "" for no such warning
+	}{
+		{"the example's own table", "cluster: {topology: topology.data}\nworkload: {trace: job-trace.json}\n", ""},
+		{"the trace's hosts as the cluster", "workload: {trace: job-trace.json}\n", ""},
+		{"another cluster's table", "cluster: {topology: " + other + "}\nworkload: {trace: job-trace.json}\n",
+			"workload.trace: 6 hosts the trace puts map inputs on are not nodes of cluster.topology's " + other + " (node6, node1, node5 and 3 more); the replicas it names there, for 30 maps, are placed by HDFS's rule"},
+		{"racks of the scenario's own", "cluster: {racks: 2, nodes_per_rack: 3}\nworkload: {trace: job-trace.json}\n",
+			"6 hosts the trace puts map inputs on are not nodes of the cluster of cluster.racks x cluster.nodes_per_rack"},
+		{"a trace of addresses beside a table of names", "cluster: {topology: topology.data}\nworkload: {trace: " + byAddress + "}\n",
+			"(10.1.0.6, 10.1.0.1, 10.1.0.5 and 3 more); the replicas it names there, for 30 maps, are placed by HDFS's rule; 6 of the names are addresses the file gives a rack and no node, since it names its hosts by name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := writeScenario(t, tc.scenario+"policy: {name: fifo}\n")
+			mustRun(t, c, nil)
+			warned := strings.Join(c.InputWarnings(), "\n")
+			if tc.want == "" && strings.Contains(warned, "workload.trace: ") {
+				t.Errorf("warnings %q; want none about the trace's hosts, every one of which is a node", warned)
+			}
+			if tc.want != "" && !strings.Contains(warned, tc.want) {
+				t.Errorf("warnings %q; want one holding %q: those hosts' replicas cannot be where the trace says", warned, tc.want)
+			}
+		})
 	}
 }

@@ -51,7 +51,8 @@ type Map struct {
 	Nodes []Node
 	// Aliases are names the file maps to a rack that are not nodes of
 	// their own: a table's IP addresses, when it also names hosts (see
-	// ReadTable). They place a host named by address.
+	// ReadTable). They are counted and given their racks; a trace that
+	// names a host by one of them names no node.
 	Aliases map[string]string
 	// Warnings name what the reader skipped or assumed, with its line.
 	Warnings []string

@@ -21,7 +21,7 @@ const MaxLineBytes = 1 << 20
 // A table maps names, and Hadoop's own files often give a host twice, by
 // its host name and by its address. When a table names both host names
 // and IP addresses, the host names are the nodes and the addresses are
-// aliases that place a host named by address (the table alone cannot say
+// aliases, given their racks but no node (the table alone cannot say
 // which address is which host's); a table of addresses only makes a node
 // of each.
 func ReadTable(r io.Reader, file string) (*Map, error) {
