@@ -282,3 +282,24 @@ func TestCompareTitleNamesTheCluster(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressBuildsOnTheScenariosCluster: the progress line's estimate
+// builds the workload once before the runs; it once built it on the
+// default 10 x 10 cluster, whose nodes a trace's hosts are not, and
+// warned that the example topology lacks hosts it has.
+func TestProgressBuildsOnTheScenariosCluster(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"compare", "-policies", "fair"},
+		{"simulate", "-out", filepath.Join(t.TempDir(), "run")},
+	} {
+		args = append(args, "-trace", filepath.Join(hadoop, "job-trace.json"), "-topology", filepath.Join(hadoop, "topology.data"))
+		code, _, stderr := runCLI(t, args...)
+		if code != 0 || strings.Contains(stderr, "warning") || !strings.Contains(stderr, "100%") {
+			t.Errorf("mrsched %s: exit %d, stderr %q; want exit 0, progress to 100%% and no warning: the trace's hosts are the topology's nodes", args[0], code, stderr)
+		}
+	}
+}

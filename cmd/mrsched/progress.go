@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mrsched/mrsched/cluster"
 	"github.com/mrsched/mrsched/scenario"
 )
 
@@ -78,9 +77,11 @@ func isTerminal(w io.Writer) bool {
 // workloadOf is c's first and last submit times and job count, for an
 // estimate of the time left; zero if the workload cannot be built (the
 // run itself will then say why). Building the jobs takes tens of
-// milliseconds for the embedded day-long traces.
+// milliseconds for the embedded day-long traces. The jobs are built on
+// the scenario's own cluster, as its runs build them: a trace's hosts are
+// placed on it, and what cannot be is warned of once, for the runs.
 func workloadOf(c *scenario.Config) jobSpan {
-	t, err := cluster.New(c.Cluster)
+	t, err := c.Topology()
 	if err != nil {
 		return jobSpan{}
 	}
