@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -442,17 +443,24 @@ func ScanJhistPath(path string, fn func(*Job) error) error {
 	return nil
 }
 
-// jhistFiles lists the .jhist files of dir, sorted by name.
+// jhistFiles lists the .jhist files below dir, at any depth, sorted by
+// path. The JobHistory server files a finished job under its done
+// directory's YYYY/MM/DD/serial folders (JobHistoryUtils
+// .historyLogSubdirectory), and the intermediate done directory under the
+// user's name, so a copy of either holds its histories in folders.
 func jhistFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".jhist") {
+			files = append(files, path)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	var files []string
-	for _, e := range ents {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".jhist") {
-			files = append(files, filepath.Join(dir, e.Name()))
-		}
 	}
 	slices.Sort(files)
 	return files, nil

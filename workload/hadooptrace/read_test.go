@@ -266,18 +266,36 @@ func TestSniff(t *testing.T) {
 	}
 }
 
+// TestJhistDirectory: a directory is read for its .jhist files at any
+// depth, as the JobHistory server files them (done/YYYY/MM/DD/serial/,
+// with each job's _conf.xml beside its history); other files are left.
 func TestJhistDirectory(t *testing.T) {
-	dir := t.TempDir()
-	second := strings.ReplaceAll(jhist, "job_9_0001", "job_9_0002")
-	for name, body := range map[string]string{"b.jhist": second, "a.jhist": jhist, "notes.txt": "x"} {
-		testfile.Write(t, filepath.Join(dir, name), body)
-	}
-	s, err := StatsOf(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Format != FormatJhist || s.Jobs != 2 || s.Maps != 2 {
-		t.Errorf("directory stats %+v; want 2 jhist jobs (other files ignored)", s)
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+	}{
+		{"flat", map[string]string{"b.jhist": "job_9_0002", "a.jhist": "job_9_0001", "notes.txt": ""}},
+		{"a done directory's folders", map[string]string{
+			"2026/11/29/000000/b.jhist": "job_9_0002", "2026/11/30/000000/a.jhist": "job_9_0001",
+			"2026/11/30/000000/job_9_0001_conf.xml": ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, id := range tc.files {
+				body := "x"
+				if id != "" {
+					body = strings.ReplaceAll(jhist, "job_9_0001", id)
+				}
+				testfile.Write(t, filepath.Join(dir, name), body)
+			}
+			s, err := StatsOf(dir, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Format != FormatJhist || s.Jobs != 2 || s.Maps != 2 {
+				t.Errorf("directory stats %+v; want 2 jhist jobs, one a .jhist file, the other files left", s)
+			}
+		})
 	}
 }
 
