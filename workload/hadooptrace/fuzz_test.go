@@ -3,6 +3,7 @@ package hadooptrace
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -35,8 +36,13 @@ func FuzzScanRumen(f *testing.F) {
 }
 
 func FuzzScanJhist(f *testing.F) {
+	binary, err := os.ReadFile("testdata/history-binary/job_1700000100000_0003-1700000130000-carol-wordcount-1700000142600-1-1-SUCCEEDED-root.dev-1700000131500.jhist")
+	if err != nil {
+		f.Fatal(err)
+	}
 	fuzzReader(f, func(r *bytes.Reader, fn func(*Job) error) error { return ScanJhist(r, "f", fn) },
-		jhist, "Avro-Json\n{}\n", "Avro-Json\n")
+		jhist, "Avro-Json\n{}\n", "Avro-Json\n", string(binary),
+		binaryHistory(submittedSchema(`{"name":"jobid","type":"string"}`), 0x06, 'j', '_', '1'))
 }
 
 func FuzzScanSLS(f *testing.F) {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mrsched/mrsched/internal/avro"
 	"github.com/mrsched/mrsched/internal/jsonstream"
 )
 
@@ -21,6 +22,12 @@ import (
 // but JobHistoryEventHandler's EventWriter does, followed by the schema
 // on line 2 and one event a line.
 const JhistMagic = "Avro-Json"
+
+// JhistBinaryMagic is the first line of a JobHistory file in Avro's
+// binary encoding (mapreduce.jobhistory.jhist.format=binary, Hadoop 3's
+// default): the schema follows on line 2, then the events, binary-encoded
+// one after another with nothing between them (EventWriter).
+const JhistBinaryMagic = "Avro-Binary"
 
 // jhEvent holds the fields of any JobHistory event the reader uses; the
 // event's type says which are meaningful. Reading every event into one
@@ -67,132 +74,227 @@ func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return &ParseError{File: file, Line: 1, Err: err}
 	}
-	if strings.TrimRight(magic, "\r\n") != JhistMagic {
-		return &ParseError{File: file, Line: 1, Err: fmt.Errorf("first line %q; want %q (a JobHistory file in Avro's JSON encoding; a binary .jhist must be converted first)", trimForError(magic), JhistMagic)}
+	var events jhEvents
+	switch strings.TrimRight(magic, "\r\n") {
+	case JhistMagic:
+		events, err = jsonEvents(br, file)
+	case JhistBinaryMagic:
+		events, err = binaryEvents(br, file)
+	default:
+		return &ParseError{File: file, Line: 1, Err: fmt.Errorf("first line %q; want %q or %q (a MapReduce 2 JobHistory file)", trimForError(magic), JhistMagic, JhistBinaryMagic)}
 	}
-	d := jsonstream.NewReader(br)
-	d.SetLine(2)
-	// Line 2, the schema: checked as JSON and skipped.
-	if err := d.Skip(); err != nil {
-		return wrapLine(err, file, 2, "", "schema")
+	if err != nil {
+		return err
 	}
-	j := unrecordedJob(file, 1)
-	type taskState struct {
-		kind     string // "map", "reduce", "other"
-		task     Task
-		attempts map[string]int // attempt id -> index in task.Attempts
-	}
-	tasks := map[string]*taskState{}
-	var order []string
-	taskOf := func(id, typ string) *taskState {
-		ts := tasks[id]
-		if ts == nil {
-			ts = &taskState{kind: taskKind(id, typ), task: Task{Input: Unknown}, attempts: map[string]int{}}
-			tasks[id] = ts
-			order = append(order, id)
-		}
-		return ts
-	}
-	in := interner{}
+	b := newJhistBuilder(file)
 	for {
-		more, err := d.More()
+		e, at, more, err := events()
 		if err != nil {
-			return wrapLine(err, file, 0, j.ID, "")
+			if at.Job == "" {
+				at.Job = b.j.ID
+			}
+			at.Err = err
+			return wrapAt(at)
 		}
 		if !more {
 			break
 		}
-		line := d.Line()
+		if err := b.add(e, at); err != nil {
+			return err
+		}
+	}
+	j, err := b.job()
+	if err != nil {
+		return err
+	}
+	return fn(j)
+}
+
+// jhEvents yields a history's events in turn, each with where it is in
+// the file (a line, or an event's number in a binary file), more false
+// after the last.
+type jhEvents func() (e jhEvent, at ParseError, more bool, err error)
+
+// jsonEvents reads the events of a history in Avro's JSON encoding, one a
+// line after the schema on line 2.
+func jsonEvents(br *bufio.Reader, file string) (jhEvents, error) {
+	d := jsonstream.NewReader(br)
+	d.SetLine(2)
+	// Line 2, the schema: checked as JSON and skipped.
+	if err := d.Skip(); err != nil {
+		return nil, wrapLine(err, file, 2, "", "schema")
+	}
+	return func() (jhEvent, ParseError, bool, error) {
+		at := ParseError{File: file}
+		more, err := d.More()
+		if err != nil || !more {
+			return jhEvent{}, at, false, err
+		}
+		at.Line = d.Line()
 		e, err := readJhEvent(d)
+		return e, at, err == nil, err
+	}, nil
+}
+
+// binaryEvents reads the events of a history in Avro's binary encoding,
+// decoded by the schema on line 2, the writer's own: Hadoop's Event
+// record, {type: EventType, event: a union of the event records}.
+func binaryEvents(br *bufio.Reader, file string) (jhEvents, error) {
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		if errors.Is(err, bufio.ErrBufferFull) {
+			err = errors.New("longer than the reader takes; a schema is a few kilobytes")
+		}
+		return nil, &ParseError{File: file, Line: 2, Field: "schema", Err: err}
+	}
+	schema, err := avro.Parse(line)
+	if err != nil {
+		return nil, &ParseError{File: file, Line: 2, Field: "schema", Err: err}
+	}
+	d := avro.NewDecoder(br)
+	n := 0
+	return func() (jhEvent, ParseError, bool, error) {
+		n++
+		at := ParseError{File: file, Event: n, Offset: d.Offset()}
+		more, err := d.More()
+		if err != nil || !more {
+			return jhEvent{}, at, false, err
+		}
+		v, err := d.Decode(schema)
 		if err != nil {
-			return wrapLine(err, file, line, j.ID, "")
+			return jhEvent{}, at, false, err
 		}
-		bad := func(field, format string, args ...any) error {
-			return &ParseError{File: file, Line: line, Job: j.ID, Task: e.taskID, Field: field, Err: fmt.Errorf(format, args...)}
-		}
-		switch e.typ {
-		case "JOB_SUBMITTED":
-			j.ID, j.Name, j.User, j.Queue, j.Submit = e.jobID, e.jobName, e.user, e.queue, e.submit
-		case "JOB_QUEUE_CHANGED":
-			if e.queue != "" {
-				j.Queue = e.queue
-			}
-		case "JOB_INITED", "JOB_INFO_CHANGED":
-			if e.launch >= 0 {
-				j.Launch = e.launch
-			}
-			if e.submit >= 0 {
-				j.Submit = e.submit
-			}
-		case "JOB_FINISHED":
-			j.Finish, j.Outcome = e.finish, "SUCCESS"
-		case "JOB_FAILED", "JOB_KILLED", "JOB_ERROR":
-			j.Finish, j.Outcome = e.finish, strings.TrimPrefix(e.typ, "JOB_")
-		case "TASK_STARTED":
-			if e.taskID == "" {
-				return bad("taskid", "missing")
-			}
-			ts := taskOf(e.taskID, e.taskType)
-			for h := range strings.SplitSeq(e.splitLocations, ",") {
-				if h = strings.TrimSpace(h); h != "" {
-					rack, host := splitLocation(h)
-					ts.task.Preferred = append(ts.task.Preferred, Location{Rack: in.get([]byte(rack)), Host: in.get([]byte(host))})
-				}
-			}
-		case "TASK_FINISHED":
-			if e.taskID == "" {
-				return bad("taskid", "missing")
-			}
-			if ts := taskOf(e.taskID, e.taskType); e.hdfsRead >= 0 {
-				ts.task.Input = e.hdfsRead
-			}
-		default:
-			kind, phase, ok := attemptEvent(e.typ)
-			if !ok {
-				continue // an event the model does not use
-			}
-			if e.taskID == "" || e.attemptID == "" {
-				return bad("attemptId", "an attempt event without its taskid and attemptId")
-			}
-			ts := taskOf(e.taskID, kind)
-			i, seen := ts.attempts[e.attemptID]
-			if !seen {
-				i = len(ts.task.Attempts)
-				ts.attempts[e.attemptID] = i
-				ts.task.Attempts = append(ts.task.Attempts, unrecordedAttempt(Unfinished))
-			}
-			a := &ts.task.Attempts[i]
-			if phase == "STARTED" {
-				a.Start = e.start
-				if a.Loc.Host == "" && e.tracker != "" {
-					a.Loc = Location{Host: in.get([]byte(strings.TrimPrefix(e.tracker, "tracker_")))}
-				}
-				continue
-			}
-			a.Finish, a.SortFinish = e.finish, e.sortFinish
-			switch phase {
-			case "FINISHED":
-				a.Result = Succeeded
-			case "FAILED":
-				a.Result = Failed
-			case "KILLED":
-				a.Result = Killed
-			}
-			if e.host != "" {
-				rack := e.rack
-				if rack != "" && !strings.HasPrefix(rack, "/") {
-					rack = "/" + rack
-				}
-				a.Loc = Location{Rack: in.get([]byte(rack)), Host: in.get([]byte(e.host))}
-			}
-			a.HDFSRead, a.HDFSWritten, a.ShuffleBytes = e.hdfsRead, e.hdfsWritten, e.shuffleRead
-		}
+		e, err := decodedJhEvent(v)
+		return e, at, err == nil, err
+	}, nil
+}
+
+// jhistBuilder makes a job of a history's events, in either encoding.
+type jhistBuilder struct {
+	file  string
+	j     *Job
+	tasks map[string]*jhTask
+	order []string
+	in    interner
+}
+
+// jhTask is a task as its events build it.
+type jhTask struct {
+	kind     string // "map", "reduce", "other"
+	task     Task
+	attempts map[string]int // attempt id -> index in task.Attempts
+}
+
+func newJhistBuilder(file string) *jhistBuilder {
+	return &jhistBuilder{file: file, j: unrecordedJob(file, 1), tasks: map[string]*jhTask{}, in: interner{}}
+}
+
+func (b *jhistBuilder) taskOf(id, typ string) *jhTask {
+	ts := b.tasks[id]
+	if ts == nil {
+		ts = &jhTask{kind: taskKind(id, typ), task: Task{Input: Unknown}, attempts: map[string]int{}}
+		b.tasks[id] = ts
+		b.order = append(b.order, id)
 	}
+	return ts
+}
+
+// add takes event e, found at at.
+func (b *jhistBuilder) add(e jhEvent, at ParseError) error {
+	j, in := b.j, b.in
+	bad := func(field, format string, args ...any) error {
+		at.Job, at.Task, at.Field, at.Err = j.ID, e.taskID, field, fmt.Errorf(format, args...)
+		return wrapAt(at)
+	}
+	switch e.typ {
+	case "JOB_SUBMITTED":
+		j.ID, j.Name, j.User, j.Queue, j.Submit = e.jobID, e.jobName, e.user, e.queue, e.submit
+	case "JOB_QUEUE_CHANGED":
+		if e.queue != "" {
+			j.Queue = e.queue
+		}
+	case "JOB_INITED", "JOB_INFO_CHANGED":
+		if e.launch >= 0 {
+			j.Launch = e.launch
+		}
+		if e.submit >= 0 {
+			j.Submit = e.submit
+		}
+	case "JOB_FINISHED":
+		j.Finish, j.Outcome = e.finish, "SUCCESS"
+	case "JOB_FAILED", "JOB_KILLED", "JOB_ERROR":
+		j.Finish, j.Outcome = e.finish, strings.TrimPrefix(e.typ, "JOB_")
+	case "TASK_STARTED":
+		if e.taskID == "" {
+			return bad("taskid", "missing")
+		}
+		ts := b.taskOf(e.taskID, e.taskType)
+		for h := range strings.SplitSeq(e.splitLocations, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				rack, host := splitLocation(h)
+				ts.task.Preferred = append(ts.task.Preferred, Location{Rack: in.get([]byte(rack)), Host: in.get([]byte(host))})
+			}
+		}
+	case "TASK_FINISHED":
+		if e.taskID == "" {
+			return bad("taskid", "missing")
+		}
+		if ts := b.taskOf(e.taskID, e.taskType); e.hdfsRead >= 0 {
+			ts.task.Input = e.hdfsRead
+		}
+	default:
+		kind, phase, ok := attemptEvent(e.typ)
+		if !ok {
+			return nil // an event the model does not use
+		}
+		if e.taskID == "" || e.attemptID == "" {
+			return bad("attemptId", "an attempt event without its taskid and attemptId")
+		}
+		ts := b.taskOf(e.taskID, kind)
+		i, seen := ts.attempts[e.attemptID]
+		if !seen {
+			i = len(ts.task.Attempts)
+			ts.attempts[e.attemptID] = i
+			ts.task.Attempts = append(ts.task.Attempts, unrecordedAttempt(Unfinished))
+		}
+		a := &ts.task.Attempts[i]
+		if phase == "STARTED" {
+			a.Start = e.start
+			if a.Loc.Host == "" && e.tracker != "" {
+				a.Loc = Location{Host: in.get([]byte(strings.TrimPrefix(e.tracker, "tracker_")))}
+			}
+			return nil
+		}
+		a.Finish, a.SortFinish = e.finish, e.sortFinish
+		switch phase {
+		case "FINISHED":
+			a.Result = Succeeded
+		case "FAILED":
+			a.Result = Failed
+		case "KILLED":
+			a.Result = Killed
+		}
+		if e.host != "" {
+			rack := e.rack
+			if rack != "" && !strings.HasPrefix(rack, "/") {
+				rack = "/" + rack
+			}
+			a.Loc = Location{Rack: in.get([]byte(rack)), Host: in.get([]byte(e.host))}
+		}
+		a.HDFSRead, a.HDFSWritten, a.ShuffleBytes = e.hdfsRead, e.hdfsWritten, e.shuffleRead
+	}
+	return nil
+}
+
+// job is the job the events made, its tasks in the order they were first
+// named.
+func (b *jhistBuilder) job() (*Job, error) {
+	j := b.j
 	if j.ID == "" {
-		return &ParseError{File: file, Field: "JOB_SUBMITTED", Err: errors.New("no JOB_SUBMITTED event: the file names no job")}
+		return nil, &ParseError{File: b.file, Field: "JOB_SUBMITTED", Err: errors.New("no JOB_SUBMITTED event: the file names no job")}
 	}
-	for _, id := range order {
-		ts := tasks[id]
+	for _, id := range b.order {
+		ts := b.tasks[id]
 		if ts.task.Input < 0 && ts.kind == "map" {
 			if a, ok := ts.task.Success(); ok {
 				ts.task.Input = a.HDFSRead
@@ -207,7 +309,7 @@ func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
 			j.Other++
 		}
 	}
-	return fn(j)
+	return j, nil
 }
 
 // attemptEvent reads an attempt event's type: the task kind it is of and
@@ -276,8 +378,7 @@ func wrapLine(err error, file string, line int, job, field string) error {
 
 // readJhEvent reads one event object: {"type": T, "event": {CLASS: {...}}}.
 func readJhEvent(d *jsonstream.Reader) (jhEvent, error) {
-	e := jhEvent{submit: Unknown, launch: Unknown, finish: Unknown, start: Unknown, sortFinish: Unknown,
-		hdfsRead: Unknown, hdfsWritten: Unknown, shuffleRead: Unknown}
+	e := newJhEvent()
 	err := d.Object(func(key []byte) error {
 		switch string(key) {
 		case "type":
@@ -296,56 +397,80 @@ func readJhEvent(d *jsonstream.Reader) (jhEvent, error) {
 	return e, err
 }
 
+// newJhEvent is an event before its fields are read: every time and
+// counter unknown.
+func newJhEvent() jhEvent {
+	return jhEvent{submit: Unknown, launch: Unknown, finish: Unknown, start: Unknown, sortFinish: Unknown,
+		hdfsRead: Unknown, hdfsWritten: Unknown, shuffleRead: Unknown}
+}
+
+// jhField is an event field the reader uses, by its name in Hadoop's
+// Event schema (Events.avpr), and where it goes: a string or a number.
+type jhField struct {
+	name string
+	str  func(*jhEvent) *string
+	num  func(*jhEvent) *int64
+}
+
+// jhFields are the event fields the reader uses, in either encoding;
+// "counters" is read on its own (counterInto).
+var jhFields = []jhField{
+	{name: "jobid", str: func(e *jhEvent) *string { return &e.jobID }},
+	{name: "jobName", str: func(e *jhEvent) *string { return &e.jobName }},
+	{name: "userName", str: func(e *jhEvent) *string { return &e.user }},
+	{name: "jobQueueName", str: func(e *jhEvent) *string { return &e.queue }},
+	{name: "submitTime", num: func(e *jhEvent) *int64 { return &e.submit }},
+	{name: "launchTime", num: func(e *jhEvent) *int64 { return &e.launch }},
+	{name: "finishTime", num: func(e *jhEvent) *int64 { return &e.finish }},
+	{name: "startTime", num: func(e *jhEvent) *int64 { return &e.start }},
+	{name: "sortFinishTime", num: func(e *jhEvent) *int64 { return &e.sortFinish }},
+	{name: "taskid", str: func(e *jhEvent) *string { return &e.taskID }},
+	{name: "taskType", str: func(e *jhEvent) *string { return &e.taskType }},
+	{name: "attemptId", str: func(e *jhEvent) *string { return &e.attemptID }},
+	{name: "taskStatus", str: func(e *jhEvent) *string { return &e.status }},
+	{name: "status", str: func(e *jhEvent) *string { return &e.status }},
+	{name: "hostname", str: func(e *jhEvent) *string { return &e.host }},
+	{name: "rackname", str: func(e *jhEvent) *string { return &e.rack }},
+	{name: "trackerName", str: func(e *jhEvent) *string { return &e.tracker }},
+	{name: "splitLocations", str: func(e *jhEvent) *string { return &e.splitLocations }},
+}
+
+// jhFieldByName finds a field of jhFields by its name.
+var jhFieldByName = func() map[string]*jhField {
+	m := make(map[string]*jhField, len(jhFields))
+	for i := range jhFields {
+		m[jhFields[i].name] = &jhFields[i]
+	}
+	return m
+}()
+
+// counterInto returns the function that stores counter name's value in
+// e, nil for a counter the reader does not use.
+func counterInto(e *jhEvent, name []byte) *int64 {
+	switch string(name) {
+	case "HDFS_BYTES_READ":
+		return &e.hdfsRead
+	case "HDFS_BYTES_WRITTEN":
+		return &e.hdfsWritten
+	case "REDUCE_SHUFFLE_BYTES":
+		return &e.shuffleRead
+	}
+	return nil
+}
+
 func readJhBody(d *jsonstream.Reader, e *jhEvent) error {
 	return d.Object(func(key []byte) error {
 		field := string(key)
 		var err error
-		str := func(into *string) { *into, err = avroString(d) }
-		num := func(into *int64) { *into, err = int64Field(d) }
-		switch field {
-		case "jobid":
-			str(&e.jobID)
-		case "jobName":
-			str(&e.jobName)
-		case "userName":
-			str(&e.user)
-		case "jobQueueName":
-			str(&e.queue)
-		case "submitTime":
-			num(&e.submit)
-		case "launchTime":
-			num(&e.launch)
-		case "finishTime":
-			num(&e.finish)
-		case "startTime":
-			num(&e.start)
-		case "sortFinishTime":
-			num(&e.sortFinish)
-		case "taskid":
-			str(&e.taskID)
-		case "taskType":
-			str(&e.taskType)
-		case "attemptId":
-			str(&e.attemptID)
-		case "taskStatus", "status":
-			str(&e.status)
-		case "hostname":
-			str(&e.host)
-		case "rackname":
-			str(&e.rack)
-		case "trackerName":
-			str(&e.tracker)
-		case "splitLocations":
-			str(&e.splitLocations)
-		case "counters":
+		switch f := jhFieldByName[field]; {
+		case f != nil && f.str != nil:
+			*f.str(e), err = avroString(d)
+		case f != nil:
+			*f.num(e), err = int64Field(d)
+		case field == "counters":
 			err = readCounters(d, func(name []byte, v int64) {
-				switch string(name) {
-				case "HDFS_BYTES_READ":
-					e.hdfsRead = v
-				case "HDFS_BYTES_WRITTEN":
-					e.hdfsWritten = v
-				case "REDUCE_SHUFFLE_BYTES":
-					e.shuffleRead = v
+				if p := counterInto(e, name); p != nil {
+					*p = v
 				}
 			})
 		default:
@@ -359,6 +484,82 @@ func readJhBody(d *jsonstream.Reader, e *jhEvent) error {
 		}
 		return err
 	})
+}
+
+// decodedJhEvent reads an Event record decoded from a binary history:
+// its type's symbol, and the fields of the event record its union holds.
+// A field of another type than Hadoop's schema gives it is an error
+// naming the field.
+func decodedJhEvent(v any) (jhEvent, error) {
+	e := newJhEvent()
+	r, ok := v.(*avro.Record)
+	if !ok {
+		return e, fmt.Errorf("an event of type %T; want the Event record", v)
+	}
+	e.typ, _ = r.Fields["type"].(string)
+	if e.typ == "" {
+		return e, errors.New(`an event without its "type"`)
+	}
+	body, _ := r.Fields["event"].(*avro.Record)
+	if body == nil {
+		return e, nil
+	}
+	for i := range jhFields {
+		f := &jhFields[i]
+		v, ok := body.Fields[f.name]
+		if !ok || v == nil {
+			continue
+		}
+		switch x := v.(type) {
+		case string:
+			if f.str != nil {
+				*f.str(&e) = x
+				continue
+			}
+		case int64:
+			if f.num != nil {
+				*f.num(&e) = x
+				continue
+			}
+		}
+		return e, fmt.Errorf("field %q: a %T, not what Hadoop's Event schema gives it", f.name, v)
+	}
+	if c, ok := body.Fields["counters"].(*avro.Record); ok {
+		groups, _ := c.Fields["groups"].([]any)
+		for _, g := range groups {
+			gr, _ := g.(*avro.Record)
+			if gr == nil {
+				continue
+			}
+			counts, _ := gr.Fields["counts"].([]any)
+			for _, n := range counts {
+				cr, _ := n.(*avro.Record)
+				if cr == nil {
+					continue
+				}
+				name, _ := cr.Fields["name"].(string)
+				val, ok := cr.Fields["value"].(int64)
+				if p := counterInto(&e, []byte(name)); p != nil && ok {
+					*p = val
+				}
+			}
+		}
+	}
+	return e, nil
+}
+
+// wrapAt is the error at, its Err set, as a ParseError: a syntax error
+// in the JSON gives its own line; a ParseError is returned as it is.
+func wrapAt(at ParseError) error {
+	var pe *ParseError
+	if errors.As(at.Err, &pe) {
+		return at.Err
+	}
+	var se *jsonstream.SyntaxError
+	if errors.As(at.Err, &se) {
+		at.Line, at.Err = se.Line, errors.New(se.Msg)
+	}
+	return &at
 }
 
 // avroString reads a string that Avro's JSON encoding may wrap as a
@@ -475,5 +676,8 @@ func scanFile(path string, scan func(io.Reader, string, func(*Job) error) error,
 	return scan(f, path, fn)
 }
 
-// isJhist reports whether head, a file's first bytes, starts a JobHistory file.
-func isJhist(head []byte) bool { return bytes.HasPrefix(head, []byte(JhistMagic)) }
+// isJhist reports whether head, a file's first bytes, starts a JobHistory
+// file, in either encoding.
+func isJhist(head []byte) bool {
+	return bytes.HasPrefix(head, []byte(JhistMagic)) || bytes.HasPrefix(head, []byte(JhistBinaryMagic))
+}

@@ -288,12 +288,17 @@ func (j *Job) DurationS() (float64, bool) {
 // ParseError is a malformed or unusable record: the file, its line, the
 // job and task it belongs to when known, the field, and why.
 type ParseError struct {
-	File  string
-	Line  int
-	Job   string // the job's id, when read before the error
-	Task  string // the task's or attempt's id, when read before the error
-	Field string
-	Err   error
+	File string
+	Line int
+	// Event and Offset place an error in a binary file, which has no
+	// lines: the event's number, from 1, and the byte it starts at after
+	// the header's two lines.
+	Event  int
+	Offset int64
+	Job    string // the job's id, when read before the error
+	Task   string // the task's or attempt's id, when read before the error
+	Field  string
+	Err    error
 }
 
 // Error reads `trace.json:17: job job_1, task task_1_m_000002: field
@@ -305,6 +310,9 @@ func (e *ParseError) Error() string {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
 	b.WriteString(": ")
+	if e.Event > 0 {
+		fmt.Fprintf(&b, "event %d (byte %d after the header), ", e.Event, e.Offset)
+	}
 	if e.Job != "" {
 		fmt.Fprintf(&b, "job %s, ", e.Job)
 	}

@@ -18,7 +18,7 @@ const sniffBytes = 64 << 10
 var ErrNotJobTrace = errors.New("not a job trace")
 
 // Sniff tells a job trace's format from its first bytes: a JobHistory
-// file starts with "Avro-Json"; a JSON object is a Rumen job when it has
+// file starts with "Avro-Json" or "Avro-Binary"; a JSON object is a Rumen job when it has
 // a "jobID", "mapTasks", "reduceTasks", "taskID" or "attemptID" key, an
 // SLS job when it has "job.tasks", "job.id", "job.start.ms", "am.type",
 // "container.host" or "container.start.ms" (whichever comes first in the
@@ -29,6 +29,11 @@ var ErrNotJobTrace = errors.New("not a job trace")
 func Sniff(head []byte) (Format, error) {
 	if isJhist(head) {
 		return FormatJhist, nil
+	}
+	if bytes.HasPrefix(head, []byte("Obj\x01")) {
+		// What avro-tools and Avro's DataFileWriter write; MapReduce's
+		// EventWriter writes its own header and no container.
+		return "", fmt.Errorf("%w: an Avro object container file, not a JobHistory file as MapReduce writes it (first line Avro-Json or Avro-Binary)", ErrNotJobTrace)
 	}
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {

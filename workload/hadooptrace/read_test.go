@@ -2,6 +2,7 @@ package hadooptrace
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -255,6 +256,8 @@ func TestSniff(t *testing.T) {
 		{`{"name":"<root>","children":[]}`, "", "Rumen topology"},
 		{`{"rack":"r","nodes":[{"node":"n"}]}`, "", "SLS nodes"},
 		{"<allocations/>", "", "an allocation file (give it as policy.allocations"},
+		{"Obj\x01\x04\x14avro.codec", "", "an Avro object container file"},
+		{"Avro-Binary\n{}", FormatJhist, ""},
 		{"<?xml version=\"1.0\"?>\n<configuration><property/></configuration>", "", "a Hadoop site file (give it as policy.site"},
 		{"<jobs/>", "", "XML (an allocation file goes under policy.allocations"},
 		{"h1 /r1\n", "", "neither"},
@@ -320,5 +323,82 @@ func TestRealTraces(t *testing.T) {
 				t.Errorf("stats\n got %+v\nwant %+v (facts.py)", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestJhistBinary: a history in Avro's binary encoding, Hadoop 3's
+// default, reads as the same jobs as its JSON twin. The binary twins in
+// testdata/history-binary are examples/hadoop/history re-encoded by the
+// JSON files' own schema with the Avro project's Python encoder (union
+// branches as the JSON encoding names them), so that the decoder is
+// checked against another implementation, not against itself.
+func TestJhistBinary(t *testing.T) {
+	read := func(path string) []*Job {
+		t.Helper()
+		var jobs []*Job
+		if err := ScanJhistPath(path, func(j *Job) error { j.File = ""; jobs = append(jobs, j); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	}
+	fromJSON, fromBinary := read("../../examples/hadoop/history"), read("testdata/history-binary")
+	if len(fromJSON) != 3 {
+		t.Fatalf("%d jobs from the JSON histories; want the example's 3", len(fromJSON))
+	}
+	if !reflect.DeepEqual(fromJSON, fromBinary) {
+		for i := range min(len(fromJSON), len(fromBinary)) {
+			if !reflect.DeepEqual(fromJSON[i], fromBinary[i]) {
+				t.Errorf("job %d from binary:\n%+v\nwant, as from its JSON twin:\n%+v", i, fromBinary[i], fromJSON[i])
+			}
+		}
+		t.Fatalf("%d jobs from binary, %d from JSON; want the same jobs", len(fromBinary), len(fromJSON))
+	}
+	if f, err := SniffPath("testdata/history-binary"); err != nil || f != FormatJhist {
+		t.Errorf("a directory of binary histories sniffed as %q, %v; want %q", f, err, FormatJhist)
+	}
+}
+
+// binaryHistory is a binary history of one JOB_SUBMITTED event by schema,
+// its body's fields encoded in body.
+func binaryHistory(schema string, body ...byte) string {
+	return "Avro-Binary\n" + schema + "\n" + string(append([]byte{0x00, 0x00}, body...))
+}
+
+// submittedSchema is an Event schema whose JobSubmitted record has the
+// given fields, written out as JSON field declarations.
+func submittedSchema(fields string) string {
+	return `{"type":"record","name":"Event","namespace":"org.apache.hadoop.mapreduce.jobhistory","fields":[` +
+		`{"name":"type","type":{"type":"enum","name":"EventType","symbols":["JOB_SUBMITTED"]}},` +
+		`{"name":"event","type":[{"type":"record","name":"JobSubmitted","fields":[` + fields + `]}]}]}`
+}
+
+// TestJhistBinaryErrors: a broken binary history is an error naming the
+// file, the event and its byte, and the field where one is to blame.
+func TestJhistBinaryErrors(t *testing.T) {
+	whole, err := os.ReadFile("testdata/history-binary/job_1700000100000_0003-1700000130000-carol-wordcount-1700000142600-1-1-SUCCEEDED-root.dev-1700000131500.jhist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobID := `{"name":"jobid","type":"string"}`
+	for _, tc := range []struct{ name, in, want string }{
+		{"cut inside an event", string(whole[:len(whole)-40]), "h.jhist: event 11 (byte "},
+		{"a schema that is not JSON", "Avro-Binary\n{\"type\":\n", "h.jhist:2: field \"schema\": schema:"},
+		{"a schema naming a type it never defines", "Avro-Binary\n\"Event\"\n", `type "Event" is neither`},
+		{"a field of another type than Hadoop's", binaryHistory(submittedSchema(jobID+`,{"name":"submitTime","type":"string"}`), 0x06, 'j', '_', '1', 0x02, 'x'),
+			`event 1 (byte 0 after the header), field "submitTime": a string`},
+		{"an event that is not a record", "Avro-Binary\n\"long\"\n\x02", "an event of type int64"},
+		{"no JOB_SUBMITTED", "Avro-Binary\n" + submittedSchema(jobID) + "\n", "no JOB_SUBMITTED"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ScanJhist(strings.NewReader(tc.in), "h.jhist", func(*Job) error { return nil })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want one holding %q", err, tc.want)
+			}
+		})
+	}
+	// The smallest history that reads: one JOB_SUBMITTED of a job id.
+	var got *Job
+	if err := ScanJhist(strings.NewReader(binaryHistory(submittedSchema(jobID), 0x06, 'j', '_', '1')), "h.jhist", func(j *Job) error { got = j; return nil }); err != nil || got.ID != "j_1" {
+		t.Errorf("one JOB_SUBMITTED event: job %+v, %v; want job j_1", got, err)
 	}
 }
