@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -880,6 +882,67 @@ func TestTraceHostsTheClusterLacks(t *testing.T) {
 			}
 			if tc.want != "" && !strings.Contains(warned, tc.want) {
 				t.Errorf("warnings %q; want one holding %q: those hosts' replicas cannot be where the trace says", warned, tc.want)
+			}
+		})
+	}
+}
+
+// TestGzippedInputs: a gzip-compressed trace or topology, as Rumen writes
+// one when its output's name ends in .gz, runs as the same file
+// uncompressed does, whatever its name: Rumen, JobHistory, SLS and SWIM
+// traces, and table, Rumen and SLS topologies.
+func TestGzippedInputs(t *testing.T) {
+	dir := t.TempDir()
+	gzipped := func(src, name string) string {
+		t.Helper()
+		body, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		if _, err := w.Write(body); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		testfile.Write(t, path, b.Bytes())
+		return path
+	}
+	hadoop := func(f string) string { return filepath.Join("../examples/hadoop", f) }
+	swim := "FB-2009_samples_24_times_1hr_0.tsv"
+	for _, tc := range []struct{ name, plain, gz string }{
+		{"rumen trace, table",
+			"cluster: {topology: topology.data}\nworkload: {trace: job-trace.json}\n",
+			"cluster: {topology: " + gzipped(hadoop("topology.data"), "topology") + "}\nworkload: {trace: " + gzipped(hadoop("job-trace.json"), "job-trace.json.gz") + "}\n"},
+		{"rumen topology",
+			"cluster: {topology: topology.json}\nworkload: {trace: job-trace.json}\n",
+			"cluster: {topology: " + gzipped(hadoop("topology.json"), "topology.json.gz") + "}\nworkload: {trace: job-trace.json}\n"},
+		{"sls jobs and nodes",
+			"cluster: {topology: sls-nodes.json, containers: 8}\nworkload: {trace: sls-jobs.json}\n",
+			"cluster: {topology: " + gzipped(hadoop("sls-nodes.json"), "sls-nodes.json.gz") + ", containers: 8}\nworkload: {trace: " + gzipped(hadoop("sls-jobs.json"), "sls-jobs.json.gz") + "}\n"},
+		{"a jhist file",
+			"workload: {trace: history/job_1700000100000_0003-1700000130000-carol-wordcount-1700000142600-1-1-SUCCEEDED-root.dev-1700000131500.jhist}\n",
+			"workload: {trace: " + gzipped(hadoop("history/job_1700000100000_0003-1700000130000-carol-wordcount-1700000142600-1-1-SUCCEEDED-root.dev-1700000131500.jhist"), "one.jhist.gz") + "}\n"},
+		{"swim",
+			"workload: {trace: ../../traces/" + swim + ", max_jobs: 40, source_nodes: 600}\n",
+			"workload: {trace: " + gzipped(filepath.Join("../traces", swim), "fb.tsv.gz") + ", max_jobs: 40, source_nodes: 600}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sums [2]string
+			for i, body := range []string{tc.plain, tc.gz} {
+				c := writeScenario(t, body+"policy: {name: fair}\n")
+				topo, err := c.Topology()
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := mustRun(t, c, nil).Summary
+				sums[i] = fmt.Sprintf("%d/%d jobs, mean turnaround %.6f s, %d nodes in %d racks", s.JobsCompleted, s.JobsSubmitted, s.Turnaround.Mean, topo.NumNodes(), topo.NumRacks())
+			}
+			if sums[0] != sums[1] || strings.HasPrefix(sums[0], "0/") {
+				t.Errorf("compressed: %s; want what the plain files give: %s", sums[1], sums[0])
 			}
 		})
 	}

@@ -8,10 +8,11 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mrsched/mrsched/internal/gzfile"
 )
 
 // SWIMColumns are the names of a SWIM trace's six tab-separated columns, as
@@ -307,9 +308,10 @@ func ParseSWIM(r io.Reader, name string, opt SWIMOptions) ([]Job, error) {
 	return jobs, nil
 }
 
-// LoadSWIMFile opens path and parses it with ParseSWIM; errors name path.
+// LoadSWIMFile opens path, gzip-compressed or not, and parses it with
+// ParseSWIM; errors name path.
 func LoadSWIMFile(path string, opt SWIMOptions) ([]Job, error) {
-	f, err := os.Open(path)
+	f, err := gzfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

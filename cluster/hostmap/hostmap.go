@@ -7,13 +7,15 @@
 package hostmap
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"net/netip"
-	"os"
 	"strings"
+
+	"github.com/mrsched/mrsched/internal/gzfile"
 )
 
 // DefaultRack is the rack of a host a map does not name, as Hadoop's
@@ -171,27 +173,24 @@ func Sniff(head []byte) (Format, error) {
 	return FormatTable, nil
 }
 
-// Load reads the host map at path, its format sniffed from its content.
+// Load reads the host map at path, gzip-compressed or not, its format
+// sniffed from its content.
 func Load(path string) (*Map, error) {
-	f, err := os.Open(path)
+	f, err := gzfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	head := make([]byte, 64<<10)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+	head, err := f.Peek(64 << 10)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, err
 	}
-	if n == 0 {
+	if len(head) == 0 {
 		return nil, fmt.Errorf("%s: empty file; want a Rumen topology, an SLS nodes file or a table of \"name rack\" lines", path)
 	}
-	format, err := Sniff(head[:n])
+	format, err := Sniff(head)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
 	}
 	var m *Map
 	switch format {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mrsched/mrsched/internal/avro"
+	"github.com/mrsched/mrsched/internal/gzfile"
 	"github.com/mrsched/mrsched/internal/jsonstream"
 )
 
@@ -667,8 +668,9 @@ func jhistFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
+// scanFile reads the file at path, gzip-compressed or not, with scan.
 func scanFile(path string, scan func(io.Reader, string, func(*Job) error) error, fn func(*Job) error) error {
-	f, err := os.Open(path)
+	f, err := gzfile.Open(path)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/mrsched/mrsched/internal/gzfile"
 )
 
 // sniffBytes is how much of a file Sniff looks at: enough for the first
@@ -101,7 +103,7 @@ func SniffPath(path string) (Format, error) {
 		}
 		return FormatJhist, nil
 	}
-	f, err := os.Open(path)
+	f, err := gzfile.Open(path)
 	if err != nil {
 		return "", err
 	}
