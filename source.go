@@ -16,5 +16,5 @@ import "embed"
 // leave them out; the key skips them. Docs are not embedded, so a commit
 // that changes only docs keeps kept runs valid.
 //
-//go:embed cluster/*.go cluster/hostmap/*.go experiment/*.go experiment/harness/*.go experiment/probe/*.go faults/*.go metrics/*.go network/*.go report/*.go scenario/*.go sched/*.go sched/allocations/*.go sim/*.go sweep/*.go traces/*.go workload/*.go workload/hadooptrace/*.go internal/jsonstream/*.go jobtracker/*.go critpath/*.go decisions/*.go
+//go:embed cluster/*.go cluster/hostmap/*.go experiment/*.go experiment/harness/*.go experiment/probe/*.go faults/*.go metrics/*.go network/*.go report/*.go scenario/*.go sched/*.go sched/allocations/*.go sim/*.go sweep/*.go traces/*.go workload/*.go workload/hadooptrace/*.go internal/jsonstream/*.go internal/avro/*.go internal/gzfile/*.go jobtracker/*.go critpath/*.go decisions/*.go
 var Sources embed.FS
