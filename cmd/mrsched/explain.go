@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mrsched/mrsched/critpath"
@@ -22,9 +23,9 @@ import (
 // decisions log, where each of its tasks went and why, and which jobs took
 // the slots it was passed over for.
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
-	fset := commandFlags("explain", stderr, "usage: mrsched explain RUN_DIR -job ID [-decisions FILE] [-tasks N]",
+	fset := commandFlags("explain", stderr, "usage: mrsched explain RUN_DIR -job ID|NAME [-decisions FILE] [-tasks N]",
 		"  one job of a run (a directory of mrsched simulate or compare -out): where its time went, what it waited behind, where its tasks went and why")
-	job := fset.Int("job", -1, "the job's id (jobs.csv's id column; required)")
+	job := fset.String("job", "", "the job: its id (jobs.csv's id column) or its name (the name column: a traced job's Hadoop id, job_..._0002); required")
 	dlogPath := fset.String("decisions", "", "the run's decisions log (simulate -decisions FILE); default RUN_DIR/decisions.jsonl.gz when there is one")
 	tasks := fset.Int("tasks", 20, "list at most this many of the job's task launches")
 	// RUN_DIR may come before or after the flags.
@@ -42,8 +43,8 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 		fset.Usage()
 		return errUsage
 	}
-	if *job < 0 {
-		return badUsage("-job: give the job's id (jobs.csv's id column)")
+	if *job == "" {
+		return badUsage("-job: give the job's id (jobs.csv's id column) or its name")
 	}
 	if *tasks < 0 {
 		return badUsage("-tasks: want 0 or more, got %d", *tasks)
@@ -55,9 +56,9 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if run.Jobs == nil {
 		return fmt.Errorf("%s: no jobs.csv", dir)
 	}
-	i := slices.IndexFunc(run.Jobs, func(r metrics.JobRecord) bool { return r.ID == *job })
-	if i < 0 {
-		return fmt.Errorf("%s: no job %d (ids run from %d to %d)", filepath.Join(dir, "jobs.csv"), *job, run.Jobs[0].ID, run.Jobs[len(run.Jobs)-1].ID)
+	i, err := findJob(run.Jobs, *job, filepath.Join(dir, "jobs.csv"))
+	if err != nil {
+		return err
 	}
 	if *dlogPath == "" {
 		p := filepath.Join(dir, "decisions.jsonl.gz")
@@ -79,6 +80,35 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, w.String())
 	return err
+}
+
+// findJob is the index in jobs of the job that want names: its id, or
+// else its name, which a trace gives (a Hadoop job id); a name two jobs
+// share is an error naming their ids. file names jobs.csv in errors.
+func findJob(jobs []metrics.JobRecord, want, file string) (int, error) {
+	id, numErr := strconv.Atoi(want)
+	if numErr == nil {
+		if i := slices.IndexFunc(jobs, func(r metrics.JobRecord) bool { return r.ID == id }); i >= 0 {
+			return i, nil
+		}
+	}
+	var ids []string
+	at := -1
+	for i, r := range jobs {
+		if r.Name == want {
+			ids = append(ids, strconv.Itoa(r.ID))
+			at = i
+		}
+	}
+	switch {
+	case len(ids) == 1:
+		return at, nil
+	case len(ids) > 1:
+		return -1, fmt.Errorf("%s: %d jobs are named %s (ids %s): give -job the id", file, len(ids), want, strings.Join(ids, ", "))
+	case numErr == nil && len(jobs) > 0:
+		return -1, fmt.Errorf("%s: no job %d (ids run from %d to %d)", file, id, jobs[0].ID, jobs[len(jobs)-1].ID)
+	}
+	return -1, fmt.Errorf("%s: no job with the id or name %q", file, want)
 }
 
 // explainJob writes job r's line, its time by part and the jobs ahead of

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/metrics"
 )
 
 // TestExplainTellsAJobsStory runs a small scenario with its decisions
@@ -44,5 +46,40 @@ func TestExplainTellsAJobsStory(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExplainFindsAJobByName: a traced job is known to its operator by
+// its Hadoop job id, jobs.csv's name column, so -job takes the name as
+// well as the id; a name no job has, or two share, is an error that says
+// so.
+func TestExplainFindsAJobByName(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	mustRunCLI(t, "simulate", "-q", "-trace", filepath.Join(hadoop, "job-trace.json"), "-topology", filepath.Join(hadoop, "topology.data"), "-out", out)
+	stdout := mustRunCLI(t, "explain", out, "-job", "job_1700000000000_0002")
+	if !strings.HasPrefix(stdout, "job 1 (job_1700000000000_0002, trace, user bob") {
+		t.Errorf("explain -job job_1700000000000_0002 began %q; want job 1, the trace's second job, named", strings.SplitN(stdout, "\n", 2)[0])
+	}
+	jobs := []metrics.JobRecord{{ID: 0, Name: "job_a"}, {ID: 1, Name: "job_b"}, {ID: 2, Name: "job_b"}, {ID: 3, Name: "7"}}
+	for _, tc := range []struct {
+		want    string
+		at      int
+		errText string
+	}{
+		{"1", 1, ""},
+		{"job_a", 0, ""},
+		{"job_b", -1, "2 jobs are named job_b (ids 1, 2)"},
+		{"job_c", -1, `no job with the id or name "job_c"`},
+		{"7", 3, ""},
+		{"9", -1, "no job 9 (ids run from 0 to 3)"},
+	} {
+		at, err := findJob(jobs, tc.want, "jobs.csv")
+		if at != tc.at || (err == nil) != (tc.errText == "") || (err != nil && !strings.Contains(err.Error(), tc.errText)) {
+			t.Errorf("findJob(%q) = %d, %v; want %d and an error holding %q (an id first, else a name, one job's)", tc.want, at, err, tc.at, tc.errText)
+		}
 	}
 }
