@@ -19,7 +19,8 @@ import (
 )
 
 func cmdAdvise(args []string, stdout, stderr io.Writer) error {
-	fs := commandFlags("advise", stderr)
+	fs := commandFlags("advise", stderr, "usage: mrsched advise [-config FILE] [-trace, -topology, -allocations, -site as compare] [-objective O] [-current P]\n                      [-constraint C] [-policies a,b] [-budget D] [-out DIR]\n       mrsched advise [the same flags] -sweep DIR [-sweep-seeds N]\n       mrsched advise -collect DIR",
+		"  which policy and thresholds the cluster should run, what they gain over the current policy with 95% intervals, and the lines to apply")
 	sf := addScenarioFlags(fs, "scenario YAML to advise on (its policy is the current one unless -current); default: embedded FB-2009 on the default cluster")
 	cfgPath := sf.config
 	pols := fs.String("policies", "", "comma-separated policies to choose among, or \"all\" (default: every registered policy but the ablations)")

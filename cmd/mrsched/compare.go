@@ -24,7 +24,8 @@ import (
 )
 
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
-	fs := commandFlags("compare", stderr)
+	fs := commandFlags("compare", stderr, "usage: mrsched compare [-config FILE] [-trace NAME|FILE [-source-nodes N]] [-topology FILE] [-allocations FILE] [-site FILE]\n                       [-policies a,b] [-seed N] [-seeds N] [-csv FILE] [-out DIR [-force]] [-report FILE] [-q] [-v]",
+		"  every policy on one scenario, side by side; with -seeds N, the mean and standard error over N seeds")
 	sf := addScenarioFlags(fs, "scenario YAML to compare on (its policy is ignored); default: embedded FB-2009 on the default cluster")
 	pols := fs.String("policies", "", "comma-separated policies, or \"all\" to add the papers' ablation variants (default: every registered policy but the ablations)")
 	seed := fs.Uint64("seed", 0, "override the scenario's seed")

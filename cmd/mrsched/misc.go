@@ -36,7 +36,7 @@ func cmdTrace(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "stats" {
 		return usageFor(stderr, traceStatsUsage, args)
 	}
-	fs := commandFlags("trace stats", stderr)
+	fs := commandFlags("trace stats", stderr, traceStatsUsage)
 	src := fs.Int("source-nodes", 0, "the traced cluster's nodes, for a SWIM trace file (embedded traces know theirs; a file without it is taken as traced on 600)")
 	asJSON := fs.Bool("json", false, "print the stats as JSON (jobs, maps, reduces, input_bytes, shuffle_bytes, output_bytes, hosts, racks, ...)")
 	formatName := fs.String("format", "", "the trace's format when its content should not decide: swim, rumen, jhist or sls")

@@ -154,7 +154,8 @@ func cmdTestbed(args []string, stdout, stderr io.Writer) error {
 }
 
 func cmdTestbedClean(args []string, stdout, stderr io.Writer) error {
-	fs := commandFlags("testbed clean", stderr)
+	fs := commandFlags("testbed clean", stderr, "usage: mrsched testbed clean [-work-dir DIR]",
+		"  remove the namespaces, processes and work directories that killed testbed runs left, and nothing else (needs root)")
 	workDir := fs.String("work-dir", "", "also look for leftover run directories here (a scenario's testbed.work_dir); the system's temporary directory is always searched")
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
