@@ -341,7 +341,7 @@ func (g *Grid) writeSpec(dir string, r *Run, cell []scenario.Setting, files []sc
 	if err != nil {
 		return fmt.Errorf("%s: run %d (%s): %w", g.Name, r.Index, r.Describe(), err)
 	}
-	head := fmt.Sprintf("%s Run %d of %d of the sweep planned from %s: %s.\n"+
+	head := fmt.Sprintf("%s %d of %d of the sweep planned from %s: %s.\n"+
 		"# The base scenario %s with the run's settings.\n",
 		specMark, r.Index, runs, g.Name, r.Describe(), g.Base)
 	r.Scenario = textHash(b)

@@ -614,3 +614,19 @@ func TestAbandonLeavesNoHiddenRuns(t *testing.T) {
 		check("once the runs under way ended")
 	}
 }
+
+// TestSpecsSayWhichRunTheyAre: a run's scenario file begins with a
+// comment naming the run, its place in the plan, its cell, policy and
+// seed, and the base it came from, read by whoever opens it on a batch
+// node.
+func TestSpecsSayWhichRunTheyAre(t *testing.T) {
+	s := planSmall(t, t.TempDir())
+	b, err := os.ReadFile(s.Spec(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	if !strings.HasPrefix(first, "# Run 7 of 8 of the sweep planned from ") || !strings.HasSuffix(first, "grid.yaml: cluster.rack_uplink_mbps=1000, delay, seed 2.") {
+		t.Errorf("the spec begins %q; want \"# Run 7 of 8 of the sweep planned from .../grid.yaml: cluster.rack_uplink_mbps=1000, delay, seed 2.\"", first)
+	}
+}
