@@ -70,8 +70,9 @@ type Config struct {
 type Workload struct {
 	// Trace is "FB-2009" or "FB-2010" for an embedded trace, or a path
 	// (relative to the scenario file) to a SWIM TSV file, a Rumen JSON
-	// trace, a JobHistory (.jhist) file or a directory of them, or an SLS
-	// jobs file: the format is read from the content.
+	// trace, a job history (MapReduce 2's .jhist, in either encoding, or
+	// Hadoop 1's) or a directory of them, or an SLS jobs file: the format
+	// is read from the content, gzip-compressed or not.
 	Trace string `yaml:"trace"`
 	// Format overrides the format read from the trace's content: swim,
 	// rumen, jhist or sls.

@@ -801,27 +801,40 @@ func TestSiteEngineSettings(t *testing.T) {
 	}
 }
 
-// TestHistoryExample: examples/hadoop/history, a JobHistory done
-// directory, replays on the example topology under the example YARN
-// allocation file, each job in the queue its history records.
-func TestHistoryExample(t *testing.T) {
-	c := writeScenario(t, "cluster: {topology: topology.data, containers: 4}\nworkload: {trace: history}\nengine: {check_invariants: true}\npolicy: {name: fair, allocations: fair-scheduler.xml}\n")
-	res, err := c.Run(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := res.Summary; s.JobsCompleted != 3 || s.JobsSubmitted != 3 {
-		t.Errorf("%d of %d jobs completed; want the history's 3", s.JobsCompleted, s.JobsSubmitted)
-	}
-	var pools []string
-	for _, r := range res.Collector.Jobs() {
-		pools = append(pools, r.Pool)
-	}
-	if want := []string{"prod.etl", "prod.adhoc", "dev"}; !slices.Equal(pools, want) {
-		t.Errorf("pools %q; want %q, the queues the histories record", pools, want)
-	}
-	if w := c.InputWarnings(); len(w) != 0 {
-		t.Errorf("warnings %q; want none: the files are in formats the readers know whole", w)
+// TestHistoryExamples: the example job histories replay on the example
+// topology under the allocation file of their scheduler, each job in the
+// queue or pool its history records: examples/hadoop/history, a YARN
+// JobHistory done directory, in containers under the YARN file, and
+// examples/hadoop/history-mr1, Hadoop 1 JobTracker histories, on slots
+// under the Hadoop 1 file.
+func TestHistoryExamples(t *testing.T) {
+	for _, tc := range []struct {
+		trace, cluster, allocations string
+		pools                       []string
+	}{
+		{"history", "{topology: topology.data, containers: 4}", "fair-scheduler.xml", []string{"prod.etl", "prod.adhoc", "dev"}},
+		{"history-mr1", "{topology: topology.data}", "mr1-fair-scheduler.xml", []string{"prod.etl", "dev"}},
+	} {
+		t.Run(tc.trace, func(t *testing.T) {
+			c := writeScenario(t, "cluster: "+tc.cluster+"\nworkload: {trace: "+tc.trace+"}\nengine: {check_invariants: true}\npolicy: {name: fair, allocations: "+tc.allocations+"}\n")
+			res, err := c.Run(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := res.Summary; s.JobsCompleted != len(tc.pools) || s.JobsSubmitted != len(tc.pools) {
+				t.Errorf("%d of %d jobs completed; want the histories' %d", s.JobsCompleted, s.JobsSubmitted, len(tc.pools))
+			}
+			var pools []string
+			for _, r := range res.Collector.Jobs() {
+				pools = append(pools, r.Pool)
+			}
+			if !slices.Equal(pools, tc.pools) {
+				t.Errorf("pools %q; want %q, the queues the histories record", pools, tc.pools)
+			}
+			if w := c.InputWarnings(); len(w) != 0 {
+				t.Errorf("warnings %q; want none: the files are in formats the readers know whole, every split on a node of the topology", w)
+			}
+		})
 	}
 }
 

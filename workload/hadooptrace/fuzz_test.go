@@ -42,7 +42,11 @@ func FuzzScanJhist(f *testing.F) {
 	}
 	fuzzReader(f, func(r *bytes.Reader, fn func(*Job) error) error { return ScanJhist(r, "f", fn) },
 		jhist, "Avro-Json\n{}\n", "Avro-Json\n", string(binary),
-		binaryHistory(submittedSchema(`{"name":"jobid","type":"string"}`), 0x06, 'j', '_', '1'))
+		binaryHistory(submittedSchema(`{"name":"jobid","type":"string"}`), 0x06, 'j', '_', '1'),
+		MR1HistoryMagic+"\n"+`Job JOBID="job_1" SUBMIT_TIME="1" JOB_QUEUE="a\.b" .`+"\n"+
+			`Task TASKID="t_m_0" TASK_TYPE="MAP" START_TIME="2" SPLITS="/r/h1,h2" .`+"\n"+
+			`MapAttempt TASK_TYPE="MAP" TASKID="t_m_0" TASK_ATTEMPT_ID="a_m_0_0" TASK_STATUS="FAILED" FINISH_TIME="3" HOSTNAME="h1" ERROR="x`+"\n"+`y" .`+"\n"+
+			`Task TASKID="t_m_0" TASK_TYPE="MAP" TASK_STATUS="SUCCESS" FINISH_TIME="4" COUNTERS="{(g)(d)[(HDFS_BYTES_READ)(r)(9)]}" .`+"\n")
 }
 
 func FuzzScanSLS(f *testing.F) {

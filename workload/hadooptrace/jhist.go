@@ -81,8 +81,10 @@ func ScanJhist(r io.Reader, file string, fn func(*Job) error) error {
 		events, err = jsonEvents(br, file)
 	case JhistBinaryMagic:
 		events, err = binaryEvents(br, file)
+	case MR1HistoryMagic:
+		events, err = mr1Events(br, file)
 	default:
-		return &ParseError{File: file, Line: 1, Err: fmt.Errorf("first line %q; want %q or %q (a MapReduce 2 JobHistory file)", trimForError(magic), JhistMagic, JhistBinaryMagic)}
+		return &ParseError{File: file, Line: 1, Err: fmt.Errorf("first line %q; want %q or %q (a MapReduce 2 JobHistory file) or %q (a Hadoop 1 job history)", trimForError(magic), JhistMagic, JhistBinaryMagic, MR1HistoryMagic)}
 	}
 	if err != nil {
 		return err
@@ -645,19 +647,35 @@ func ScanJhistPath(path string, fn func(*Job) error) error {
 	return nil
 }
 
-// jhistFiles lists the .jhist files below dir, at any depth, sorted by
-// path. The JobHistory server files a finished job under its done
+// jhistFiles lists the job histories below dir, at any depth, sorted by
+// path: MapReduce 2's .jhist files, and Hadoop 1's, which have no suffix
+// (job_<id>_<user>_<name>, beside a _conf.xml) and are told by their
+// first line. The JobHistory server files a finished job under its done
 // directory's YYYY/MM/DD/serial folders (JobHistoryUtils
-// .historyLogSubdirectory), and the intermediate done directory under the
-// user's name, so a copy of either holds its histories in folders.
+// .historyLogSubdirectory), the intermediate done directory under the
+// user's name, and Hadoop 1 under history/done/version-1/..., so a copy
+// of any holds its histories in folders.
 func jhistFiles(dir string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".jhist") {
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		name := e.Name()
+		switch {
+		case strings.HasSuffix(name, ".jhist"):
 			files = append(files, path)
+		case strings.HasPrefix(name, "job_") && !strings.HasSuffix(name, ".xml") && !strings.HasSuffix(name, ".crc"):
+			mr1, err := startsMR1History(path)
+			if err != nil {
+				return err
+			}
+			if mr1 {
+				files = append(files, path)
+			}
 		}
 		return nil
 	})
@@ -666,6 +684,21 @@ func jhistFiles(dir string) ([]string, error) {
 	}
 	slices.Sort(files)
 	return files, nil
+}
+
+// startsMR1History reports whether the file at path begins with a Hadoop
+// 1 job history's first line.
+func startsMR1History(path string) (bool, error) {
+	f, err := gzfile.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head, err := f.Peek(len(MR1HistoryMagic))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	return string(head) == MR1HistoryMagic, nil
 }
 
 // scanFile reads the file at path, gzip-compressed or not, with scan.
@@ -681,5 +714,5 @@ func scanFile(path string, scan func(io.Reader, string, func(*Job) error) error,
 // isJhist reports whether head, a file's first bytes, starts a JobHistory
 // file, in either encoding.
 func isJhist(head []byte) bool {
-	return bytes.HasPrefix(head, []byte(JhistMagic)) || bytes.HasPrefix(head, []byte(JhistBinaryMagic))
+	return bytes.HasPrefix(head, []byte(JhistMagic)) || bytes.HasPrefix(head, []byte(JhistBinaryMagic)) || bytes.HasPrefix(head, []byte(MR1HistoryMagic))
 }

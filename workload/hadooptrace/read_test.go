@@ -2,6 +2,7 @@ package hadooptrace
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -400,5 +401,86 @@ func TestJhistBinaryErrors(t *testing.T) {
 	var got *Job
 	if err := ScanJhist(strings.NewReader(binaryHistory(submittedSchema(jobID), 0x06, 'j', '_', '1')), "h.jhist", func(j *Job) error { got = j; return nil }); err != nil || got.ID != "j_1" {
 		t.Errorf("one JOB_SUBMITTED event: job %+v, %v; want job j_1", got, err)
+	}
+}
+
+// TestMR1History reads examples/hadoop/history-mr1, Hadoop 1 JobTracker
+// histories written for the project in the JobHistory format (Meta
+// VERSION="1"): records of KEY="value" pairs, values escaped with a
+// backslash, a failed attempt's ERROR running over two lines, and the
+// compact counters string, {(group)(display)[(name)(display)(value)]}.
+func TestMR1History(t *testing.T) {
+	var jobs []*Job
+	if err := ScanJhistPath("../../examples/hadoop/history-mr1", func(j *Job) error { jobs = append(jobs, j); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 2 {
+		t.Fatalf("%d jobs; want the directory's 2 histories", len(jobs))
+	}
+	j := jobs[0]
+	if j.ID != "job_201311010000_0001" || j.Name != "daily-etl" || j.User != "alice" || j.Queue != "prod.etl" ||
+		j.Submit != 1383264001000 || j.Launch != 1383264002200 || j.Outcome != "SUCCESS" || j.Finish != 1383264023400 {
+		t.Errorf("job %+v; want job_201311010000_0001 (daily-etl, alice, queue prod.etl), submitted 1383264001000, launched 1383264002200, finished 1383264023400", j)
+	}
+	if len(j.Maps) != 3 || len(j.Reduces) != 1 || j.Other != 2 {
+		t.Fatalf("%d maps, %d reduces, %d other tasks; want 3, 1 and the setup and cleanup tasks", len(j.Maps), len(j.Reduces), j.Other)
+	}
+	if got, want := j.Maps[0].Preferred, []Location{{"/rackA", "node1"}, {"/rackB", "node4"}, {"/rackB", "node5"}}; !slices.Equal(got, want) {
+		t.Errorf("map 0's splits %v; want %v, SPLITS' /rack/host paths", got, want)
+	}
+	m := j.Maps[1]
+	if len(m.Attempts) != 2 || m.Attempts[0].Result != Failed || m.Attempts[0].Loc != (Location{"", "node3"}) || m.Attempts[1].Result != Succeeded {
+		t.Errorf("map 1's attempts %+v; want a failed one on node3 (HOSTNAME without its rack, as Hadoop 1 wrote failures), then a successful one", m.Attempts)
+	}
+	if a := m.Attempts[1]; a.Loc != (Location{"/rackA", "node2"}) || a.Start != 1383264006300 || a.Finish != 1383264015700 {
+		t.Errorf("map 1's second attempt %+v; want /rackA node2, 1383264006300 to 1383264015700", a)
+	}
+	if r := j.Reduces[0].Attempts[0]; r.SortFinish != 1383264018000 || r.Loc != (Location{"/rackB", "node6"}) {
+		t.Errorf("the reduce's attempt %+v; want its sort finished at 1383264018000 (SORT_FINISHED) on /rackB node6", r)
+	}
+	if j.InputBytes() != 3*64<<20 || j.ShuffleBytes() != 72<<20 || j.OutputBytes() != 36<<20 {
+		t.Errorf("bytes %d/%d/%d; want 3 x 64 MiB read (HDFS_BYTES_READ), 72 MiB shuffled (REDUCE_SHUFFLE_BYTES), 36 MiB written (HDFS_BYTES_WRITTEN)",
+			j.InputBytes(), j.ShuffleBytes(), j.OutputBytes())
+	}
+	if f, err := SniffPath("../../examples/hadoop/history-mr1/job_201311010000_0002_1383264016000_dave_grep+logs"); err != nil || f != FormatJhist {
+		t.Errorf("a Hadoop 1 history sniffed as %q, %v; want %q", f, err, FormatJhist)
+	}
+}
+
+// TestMR1HistoryErrors: a broken Hadoop 1 history is an error naming the
+// file, the record's line and the field.
+func TestMR1HistoryErrors(t *testing.T) {
+	const head = MR1HistoryMagic + "\n"
+	for _, tc := range []struct{ name, in, want string }{
+		{"a time that is not a number", head + `Job JOBID="job_1" SUBMIT_TIME="soon" .` + "\n", `h:2: field "SUBMIT_TIME": want a whole number`},
+		{"a value without its closing quote", head + `Job JOBID="job_1" SUBMIT_TIME="1" .` + "\n" + `Task TASKID="t .` + "\n", `h:3: job job_1, field "TASKID": a value without its closing quote`},
+		{"not KEY=value", head + `Job JOBID .` + "\n", `h:2: want KEY="value" pairs`},
+		{"broken counters", head + `Job JOBID="job_1" SUBMIT_TIME="1" .` + "\n" + `Task TASKID="t" TASK_TYPE="MAP" TASK_STATUS="SUCCESS" FINISH_TIME="2" COUNTERS="{(g)(g)[(HDFS_BYTES_READ)(x)(many)]}" .` + "\n",
+			`h:3: job job_1, field "COUNTERS": counter HDFS_BYTES_READ: value "many"`},
+		{"an attempt without its id", head + `Job JOBID="job_1" SUBMIT_TIME="1" .` + "\n" + `MapAttempt TASK_TYPE="MAP" TASKID="t" START_TIME="2" .` + "\n", `h:3: job job_1, t, field "attemptId"`},
+		{"no job", head, "no JOB_SUBMITTED"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ScanJhist(strings.NewReader(tc.in), "h", func(*Job) error { return nil })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want one holding %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestMR1Counters reads the compact counters string by its grammar, its
+// backslash escapes included.
+func TestMR1Counters(t *testing.T) {
+	got := map[string]int64{}
+	err := mr1Counters(`{(FileSystemCounters)(FileSystemCounters)[(HDFS_BYTES_READ)(HDFS_BYTES_READ)(42)]}{(a\(b\))(Job Counters )[(X\]Y)(d)(-7)][(Z)(e)(0)]}`,
+		func(name string, v int64) { got[name] = v })
+	if want := map[string]int64{"HDFS_BYTES_READ": 42, "X]Y": -7, "Z": 0}; err != nil || !maps.Equal(got, want) {
+		t.Errorf("counters %v, %v; want %v", got, err, want)
+	}
+	for _, bad := range []string{"{", "{(g)", "{(g)(d)[(n)(d)(1)", "[(n)(d)(1)]", "{(g)(d)[(n)(d)(1)]"} {
+		if err := mr1Counters(bad, func(string, int64) {}); err == nil {
+			t.Errorf("mr1Counters(%q): no error; want one, the string is cut short", bad)
+		}
 	}
 }
