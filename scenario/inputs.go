@@ -228,13 +228,6 @@ func (c *Config) readInputs(in *ownInputs) error {
 		return err
 	}
 	in.format = f
-	if f != "" && f != hadooptrace.FormatSWIM {
-		jobs, _, err := hadooptrace.ReadAll(c.path(c.Workload.Trace), f)
-		if err != nil {
-			return fmt.Errorf("workload.trace: %w", err)
-		}
-		in.traced = jobs
-	}
 	if p := c.Cluster.Topology; p != "" {
 		m, err := hostmap.Load(c.path(p))
 		if err != nil {
@@ -270,6 +263,19 @@ func (c *Config) readInputs(in *ownInputs) error {
 				in.warnings = append(in.warnings, w+": read only with an allocation file (policy.allocations); without one jobs go to pools by policy.pool_by")
 			}
 		}
+	}
+	// The trace last: an allocation file, with its site file, says which
+	// of a job's configuration properties place it in a pool.
+	if f != "" && f != hadooptrace.FormatSWIM {
+		var keep []string
+		if in.alloc != nil {
+			keep = in.alloc.PoolProperties()
+		}
+		jobs, _, err := hadooptrace.ReadAll(c.path(c.Workload.Trace), f, keep...)
+		if err != nil {
+			return fmt.Errorf("workload.trace: %w", err)
+		}
+		in.traced = jobs
 	}
 	return nil
 }
@@ -717,23 +723,35 @@ func (c *Config) unplacedHosts(t *cluster.Topology, hosts *hostmap.Map, jobs []w
 
 // placeJobs puts every job in the pool or queue the allocation file's
 // rules choose by the job's traced user and queue (a generated or SWIM
-// job's user is its pool name, user3).
+// job's user is its pool name, user3), and, for Hadoop 1, by the job's
+// configuration where its trace records it (PoolForJob).
 func (c *Config) placeJobs(jobs []workload.Job) error {
 	in, err := c.own()
 	if err != nil || in.alloc == nil {
 		return err
 	}
+	unrecorded := 0
 	for i := range jobs {
 		j := &jobs[i]
 		user := j.UserName
 		if user == "" {
 			user = j.Pool
 		}
-		p, err := in.alloc.PoolFor(user, j.Queue)
+		var conf map[string]string
+		if j.Measured != nil {
+			conf = j.Measured.Conf
+		}
+		if conf == nil {
+			unrecorded++
+		}
+		p, err := in.alloc.PoolForJob(user, j.Queue, conf)
 		if err != nil {
 			return fmt.Errorf("policy.allocations: job %s: %w", j.Name, err)
 		}
 		j.Pool = p
+	}
+	if s := in.alloc.UnrecordedPoolProperty(unrecorded, len(jobs)); s != "" {
+		c.note(s)
 	}
 	return nil
 }

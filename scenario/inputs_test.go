@@ -803,20 +803,26 @@ func TestSiteEngineSettings(t *testing.T) {
 
 // TestHistoryExamples: the example job histories replay on the example
 // topology under the allocation file of their scheduler, each job in the
-// queue or pool its history records: examples/hadoop/history, a YARN
-// JobHistory done directory, in containers under the YARN file, and
-// examples/hadoop/history-mr1, Hadoop 1 JobTracker histories, on slots
-// under the Hadoop 1 file.
+// queue or pool its history and configuration give it:
+// examples/hadoop/history, a YARN JobHistory done directory, in
+// containers under the YARN file, each job in its recorded queue; and
+// examples/hadoop/history-mr1, Hadoop 1 JobTracker histories with their
+// _conf.xml, on slots under the Hadoop 1 file, as PoolManager.getPoolName
+// places them: the first job names its pool (mapred.fairscheduler.pool);
+// the second goes to its user's pool by default, and to the pool its
+// pool.name property names (${team}, dev) under the example
+// mapred-site.xml's poolnameproperty.
 func TestHistoryExamples(t *testing.T) {
 	for _, tc := range []struct {
-		trace, cluster, allocations string
-		pools                       []string
+		name, trace, cluster, policy string
+		pools                        []string
 	}{
-		{"history", "{topology: topology.data, containers: 4}", "fair-scheduler.xml", []string{"prod.etl", "prod.adhoc", "dev"}},
-		{"history-mr1", "{topology: topology.data}", "mr1-fair-scheduler.xml", []string{"prod.etl", "dev"}},
+		{"yarn", "history", "{topology: topology.data, containers: 4}", "allocations: fair-scheduler.xml", []string{"prod.etl", "prod.adhoc", "dev"}},
+		{"hadoop 1", "history-mr1", "{topology: topology.data}", "allocations: mr1-fair-scheduler.xml", []string{"prod.etl", "dave"}},
+		{"hadoop 1, pools by pool.name", "history-mr1", "{topology: topology.data}", "allocations: mr1-fair-scheduler.xml, site: mapred-site.xml", []string{"prod.etl", "dev"}},
 	} {
-		t.Run(tc.trace, func(t *testing.T) {
-			c := writeScenario(t, "cluster: "+tc.cluster+"\nworkload: {trace: "+tc.trace+"}\nengine: {check_invariants: true}\npolicy: {name: fair, allocations: "+tc.allocations+"}\n")
+		t.Run(tc.name, func(t *testing.T) {
+			c := writeScenario(t, "cluster: "+tc.cluster+"\nworkload: {trace: "+tc.trace+"}\nengine: {check_invariants: true}\npolicy: {name: fair, "+tc.policy+"}\n")
 			res, err := c.Run(nil)
 			if err != nil {
 				t.Fatal(err)
@@ -836,6 +842,12 @@ func TestHistoryExamples(t *testing.T) {
 			}
 		})
 	}
+	// A trace that records no job configuration cannot say a job's
+	// pool.name: the jobs go where PoolFor puts them, and a warning says
+	// how many.
+	c := writeScenario(t, "cluster: {topology: topology.data}\nworkload: {trace: job-trace.json}\npolicy: {name: fair, allocations: mr1-fair-scheduler.xml, site: mapred-site.xml}\n")
+	mustRun(t, c, nil)
+	wantNotApplied(t, c, `mapred-site.xml:10: mapred.fairscheduler.poolnameproperty: "pool.name": 8 of 8 jobs' traces record no job configuration`)
 }
 
 // TestHadoopExamplesRun: the example scenarios of examples/hadoop run,

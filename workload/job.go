@@ -89,6 +89,10 @@ type Measured struct {
 	// MapHost is the host each map's successful attempt ran on ("" when
 	// unknown).
 	MapHost []string
+	// Conf is the job's configuration properties the trace recorded that
+	// placing it in a pool reads (Hadoop 1's pool properties); nil when
+	// it recorded none.
+	Conf map[string]string
 }
 
 // Placement is where a job's input was written from.

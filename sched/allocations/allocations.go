@@ -104,8 +104,10 @@ type Config struct {
 	Warnings []string
 	byName   map[string]*Queue
 	// poolName is Hadoop 1's mapred.fairscheduler.poolnameproperty from
-	// a site file, user.name or mapred.job.queue.name; "" without one.
-	poolName string
+	// a site file (user.name, its default, where a Hadoop 1 site file
+	// sets none); "" without one. poolNameAt is where the file sets it,
+	// "file:line", for warnings; "" where it is the default.
+	poolName, poolNameAt string
 	// sitePlacement is YARN's placement from a site file's switches,
 	// where the file has no queuePlacementPolicy (UseSite).
 	sitePlacement []Rule

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -531,7 +532,7 @@ func TestSitePlacement(t *testing.T) {
 		{"hadoop 1, pools by queue", h1File, prop("mapred.fairscheduler.poolnameproperty", "mapred.job.queue.name"),
 			[]place{{"alice", "etl", "etl"}, {"alice", "adhoc", "adhoc"}, {"alice", "", "default"}}, "", "a pool no file declares is made for its queue"},
 		{"hadoop 1, a property traces lack", h1File, prop("mapred.fairscheduler.poolnameproperty", "pool.name"),
-			[]place{{"alice", "etl", "etl"}, {"alice", "adhoc", "alice"}}, "traces record a job's user and queue", "the rule without a site file stays"},
+			[]place{{"alice", "etl", "etl"}, {"alice", "adhoc", "alice"}}, "", "without the job's configuration, the rule without a site file stays (PoolForJob reads it where the trace has it)"},
 		{"hadoop 1, a yarn site file", h1File, prop("yarn.scheduler.fair.preemption", "true"),
 			[]place{{"alice", "etl", "etl"}}, "", "a YARN site file says nothing of Hadoop 1's pools: the rule without one"},
 		{"hadoop 1, yarn's switch", h1File, prop("mapred.fairscheduler.preemption", "false") + prop("yarn.scheduler.fair.user-as-default-queue", "false"),
@@ -726,5 +727,69 @@ func TestSiteSwitches(t *testing.T) {
 	_, err := ParseSite(strings.NewReader("<configuration>\n"+prop("yarn.scheduler.fair.preemption.cluster-utilization-threshold", "1.5")+"</configuration>"), "site.xml")
 	if err == nil || !strings.Contains(err.Error(), "site.xml:2") || !strings.Contains(err.Error(), "want a fraction of the cluster") {
 		t.Errorf("a gate of 1.5: error %v; want one at site.xml:2", err)
+	}
+}
+
+// TestPoolForJobReadsTheJobsConfiguration: a Hadoop 1 job whose trace
+// recorded its configuration goes to its pool as PoolManager.getPoolName
+// puts it: mapred.fairscheduler.pool, else the property poolnameproperty
+// names, else "default"; a job without one is placed as PoolFor places
+// it, which UnrecordedPoolProperty names when the property is one traces
+// lack. YARN reads no job property.
+func TestPoolForJobReadsTheJobsConfiguration(t *testing.T) {
+	h1 := "<allocations><pool name=\"etl\"/></allocations>"
+	yarn := "<allocations><queue name=\"etl\"/></allocations>"
+	site := func(prop string) string {
+		return "<configuration><property><name>mapred.fairscheduler.poolnameproperty</name><value>" + prop + "</value></property></configuration>"
+	}
+	for _, tc := range []struct {
+		name, alloc, site string
+		user, queue       string
+		conf              map[string]string
+		want              string
+		props             []string
+	}{
+		{"the explicit pool", h1, site("pool.name"), "alice", "etl", map[string]string{"mapred.fairscheduler.pool": "adhoc", "pool.name": "research"}, "adhoc",
+			[]string{"mapred.fairscheduler.pool", "pool.name"}},
+		{"the pool property", h1, site("pool.name"), "alice", "etl", map[string]string{"pool.name": " research "}, "research", nil},
+		{"neither: the default pool", h1, site("pool.name"), "alice", "etl", map[string]string{}, "default", nil},
+		{"no configuration: the declared queue's pool", h1, site("pool.name"), "alice", "etl", nil, "etl", nil},
+		{"no configuration, no declared pool: the user's", h1, site("pool.name"), "alice", "adhoc", nil, "alice", nil},
+		{"user.name, by default", h1, "<configuration/>", "alice", "etl", map[string]string{"user.name": "bob"}, "bob", []string{"mapred.fairscheduler.pool", "user.name"}},
+		{"user.name not in the configuration: the trace's user", h1, "<configuration/>", "alice", "etl", map[string]string{}, "alice", nil},
+		{"yarn reads the queue, not the configuration", yarn, "<configuration/>", "alice", "etl", map[string]string{"mapred.fairscheduler.pool": "adhoc"}, "etl", []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(strings.NewReader(tc.alloc), "fair-scheduler.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := ParseSite(strings.NewReader(tc.site), "mapred-site.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.UseSite(s)
+			if got, err := c.PoolForJob(tc.user, tc.queue, tc.conf); err != nil || got != tc.want {
+				t.Errorf("PoolForJob(%q, %q, %v) = %q, %v; want %q", tc.user, tc.queue, tc.conf, got, err, tc.want)
+			}
+			if tc.props != nil && !slices.Equal(c.PoolProperties(), tc.props) {
+				t.Errorf("PoolProperties() = %q; want %q, what PoolForJob reads", c.PoolProperties(), tc.props)
+			}
+		})
+	}
+	c, err := Parse(strings.NewReader(h1), "fair-scheduler.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSite(strings.NewReader(site("pool.name")), "mapred-site.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.UseSite(s)
+	if got, want := c.UnrecordedPoolProperty(2, 5), `mapred-site.xml:1: mapred.fairscheduler.poolnameproperty: "pool.name": 2 of 5 jobs' traces record no job configuration`; !strings.HasPrefix(got, want) {
+		t.Errorf("UnrecordedPoolProperty(2, 5) = %q; want it to begin %q", got, want)
+	}
+	if got := c.UnrecordedPoolProperty(0, 5); got != "" {
+		t.Errorf("UnrecordedPoolProperty(0, 5) = %q; want nothing: every job recorded its configuration", got)
 	}
 }

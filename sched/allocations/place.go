@@ -56,8 +56,8 @@ var DefaultPlacement = []Rule{{Name: "specified", Create: true}, {Name: "user", 
 // the job property that names its pool (PoolManager.getPoolName), and a
 // pool no file declares is made for it. user.name puts a job in its
 // user's pool, mapred.job.queue.name in its queue's ("default" for
-// none); a trace records no other job property, so another value is
-// named in a warning and PoolFor's rule without a site file stays.
+// none); another property is read from the job's configuration where
+// its trace records it (PoolForJob, PoolProperties).
 //
 // YARN, where the file has no queuePlacementPolicy:
 // yarn.scheduler.fair.allow-undeclared-pools (create) and
@@ -80,15 +80,11 @@ func (c *Config) UseSite(s *Site) []string {
 		v := "user.name"
 		if p, ok := s.props[propPoolName]; ok {
 			v = strings.TrimSpace(p.value)
+			c.poolNameAt = fmt.Sprintf("%s:%d", s.File, p.line)
 		} else if !s.holds("mapred.") {
 			return warn // not Hadoop 1's site file: PoolFor's rule without one
 		}
-		switch v {
-		case "user.name", "mapred.job.queue.name":
-			c.poolName = v
-		default:
-			note(propPoolName, "%q: traces record a job's user and queue, not this property; jobs go to the pool their queue names when the allocation file declares it, else their user's", v)
-		}
+		c.poolName = v
 		return warn
 	}
 	if _, ok := s.props[propPoolName]; ok {
@@ -139,7 +135,72 @@ func queueName(s string) string { return strings.ReplaceAll(strings.TrimSpace(s)
 // record no groups). A job no rule places, or that a rule places in a
 // parent queue, is an error naming the job's user and queue.
 func (c *Config) PoolFor(user, queue string) (string, error) {
+	return c.PoolForJob(user, queue, nil)
+}
+
+// explicitPoolProperty is the job property that names a Hadoop 1 job's
+// pool whatever poolnameproperty says (PoolManager.EXPLICIT_POOL_PROPERTY).
+const explicitPoolProperty = "mapred.fairscheduler.pool"
+
+// PoolProperties are the job configuration properties PoolForJob reads,
+// for a trace reader to keep: Hadoop 1's explicit pool property and the
+// property poolnameproperty names; none for YARN, whose jobs name their
+// queue, which traces record.
+func (c *Config) PoolProperties() []string {
+	if c.Kind != Hadoop1 {
+		return nil
+	}
+	name := c.poolName
+	if name == "" {
+		name = "user.name"
+	}
+	return []string{explicitPoolProperty, name}
+}
+
+// UnrecordedPoolProperty is the warning for a Hadoop 1 file whose site
+// sets poolnameproperty to a property traces do not otherwise record
+// (neither user.name nor mapred.job.queue.name), when unrecorded of the
+// total jobs have no configuration in their trace: those go where
+// PoolFor puts a job without one. "" when nothing is to be said.
+func (c *Config) UnrecordedPoolProperty(unrecorded, total int) string {
+	switch {
+	case c.Kind != Hadoop1, unrecorded == 0, c.poolNameAt == "":
+		return ""
+	case c.poolName == "user.name", c.poolName == "mapred.job.queue.name":
+		return ""
+	}
+	return fmt.Sprintf("%s: %s: %q: %d of %d jobs' traces record no job configuration to read it from (a JobHistory file's <job id>_conf.xml beside it, a Rumen job's jobProperties); they go to the pool their queue names when the allocation file declares it, else their user's",
+		c.poolNameAt, propPoolName, c.poolName, unrecorded, total)
+}
+
+// PoolForJob is PoolFor for a job whose trace recorded its configuration
+// properties, conf (nil when it recorded none). Hadoop 1 places such a
+// job as PoolManager.getPoolName does: mapred.fairscheduler.pool where
+// the job sets it, else the property poolnameproperty names (user.name
+// by default), trimmed, else the pool "default"; a job without user.name
+// takes the user its trace records. Without conf, and for YARN, it is
+// PoolFor.
+func (c *Config) PoolForJob(user, queue string, conf map[string]string) (string, error) {
 	queue = strings.TrimPrefix(strings.TrimSpace(queue), "root.")
+	if c.Kind == Hadoop1 && conf != nil {
+		if p, ok := conf[explicitPoolProperty]; ok && strings.TrimSpace(p) != "" {
+			return strings.TrimSpace(p), nil
+		}
+		prop := c.poolName
+		if prop == "" {
+			prop = "user.name"
+		}
+		if p, ok := conf[prop]; ok && strings.TrimSpace(p) != "" {
+			return strings.TrimSpace(p), nil
+		}
+		switch u := strings.TrimSpace(user); {
+		case prop == "user.name" && u != "":
+			return u, nil
+		case prop == "mapred.job.queue.name" && queue != "":
+			return queue, nil
+		}
+		return "default", nil
+	}
 	if c.Kind == Hadoop1 {
 		u := strings.TrimSpace(user)
 		switch {

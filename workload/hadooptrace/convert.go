@@ -161,7 +161,7 @@ func Convert(traced []*Job, opt ConvertOptions) ([]workload.Job, ConvertStats, e
 			st.MapOnly++
 		}
 		m := &workload.Measured{DurationS: -1, Succeeded: j.Succeeded(), MapInputs: make([]int64, w.NumMaps),
-			MapS: make([]float64, w.NumMaps), ReduceS: make([]float64, w.NumReduces), MapHost: make([]string, w.NumMaps)}
+			MapS: make([]float64, w.NumMaps), ReduceS: make([]float64, w.NumReduces), MapHost: make([]string, w.NumMaps), Conf: j.Conf}
 		w.Measured = m
 		var hosts [][]string
 		for i := range j.Maps {
@@ -246,8 +246,9 @@ func firstStart(j *Job) int64 {
 	return first
 }
 
-// ReadAll reads every job of the trace at path (format sniffed when "").
-func ReadAll(path string, format Format) ([]*Job, Format, error) {
+// ReadAll reads every job of the trace at path (format sniffed when ""),
+// keeping the job configuration properties keep names (ScanPathKeeping).
+func ReadAll(path string, format Format, keep ...string) ([]*Job, Format, error) {
 	if format == "" {
 		var err error
 		if format, err = SniffPath(path); err != nil {
@@ -255,7 +256,7 @@ func ReadAll(path string, format Format) ([]*Job, Format, error) {
 		}
 	}
 	var jobs []*Job
-	err := ScanPath(path, format, func(j *Job) error { jobs = append(jobs, j); return nil })
+	err := ScanPathKeeping(path, format, keep, func(j *Job) error { jobs = append(jobs, j); return nil })
 	return jobs, format, err
 }
 

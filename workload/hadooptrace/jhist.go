@@ -622,9 +622,15 @@ func readCounters(d *jsonstream.Reader, fn func(name []byte, v int64)) error {
 	})
 }
 
-// ScanJhistPath reads a .jhist file, or every .jhist file of a directory
-// in name order, one job each.
+// ScanJhistPath reads a job history file, or every one below a
+// directory in path order (jhistFiles), one job each, with the
+// configuration the job history server keeps beside each (historyConf).
 func ScanJhistPath(path string, fn func(*Job) error) error {
+	return scanJhistPath(path, nil, fn)
+}
+
+// scanJhistPath is ScanJhistPath keeping the job properties keep names.
+func scanJhistPath(path string, keep []string, fn func(*Job) error) error {
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -640,7 +646,13 @@ func ScanJhistPath(path string, fn func(*Job) error) error {
 		}
 	}
 	for _, f := range files {
-		if err := scanFile(f, ScanJhist, fn); err != nil {
+		err := scanFile(f, ScanJhist, func(j *Job) error {
+			if err := historyConf(j, keep); err != nil {
+				return err
+			}
+			return fn(j)
+		})
+		if err != nil {
 			return err
 		}
 	}

@@ -196,6 +196,11 @@ type Job struct {
 	// MapMB and ReduceMB are a task's memory (Rumen's jobMapMB and
 	// jobReduceMB, SLS's container.memory); Unknown when not recorded.
 	MapMB, ReduceMB int64
+	// Conf holds the job configuration properties a reader was asked to
+	// keep (ScanPathKeeping), their ${var} references expanded: empty when
+	// the trace records the job's configuration without them, nil when it
+	// records none (or none was asked for).
+	Conf map[string]string
 	// BytesModelled says the trace records no bytes (SLS) and the job's
 	// bytes come from the byte model (SLSByteModel).
 	BytesModelled bool

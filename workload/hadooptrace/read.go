@@ -127,6 +127,14 @@ func SniffPath(path string) (Format, error) {
 // (sniffed when ""), calling fn with each job in file order. SWIM traces
 // are not jobs of this kind: they are read by workload.ParseSWIM.
 func ScanPath(path string, format Format, fn func(*Job) error) error {
+	return ScanPathKeeping(path, format, nil, fn)
+}
+
+// ScanPathKeeping is ScanPath keeping, in each job's Conf, the job
+// configuration properties keep names: from a Rumen job's jobProperties,
+// or from the <job id>_conf.xml the job history server keeps beside a
+// history. Either also gives a task's memory the trace does not record.
+func ScanPathKeeping(path string, format Format, keep []string, fn func(*Job) error) error {
 	if format == "" {
 		var err error
 		if format, err = SniffPath(path); err != nil {
@@ -135,11 +143,11 @@ func ScanPath(path string, format Format, fn func(*Job) error) error {
 	}
 	switch format {
 	case FormatRumen:
-		return scanFile(path, ScanRumen, fn)
+		return scanFile(path, func(r io.Reader, file string, fn func(*Job) error) error { return scanRumen(r, file, keep, fn) }, fn)
 	case FormatSLS:
 		return scanFile(path, ScanSLS, fn)
 	case FormatJhist:
-		return ScanJhistPath(path, fn)
+		return scanJhistPath(path, keep, fn)
 	case FormatSWIM:
 		return fmt.Errorf("%s: a SWIM trace is read by the SWIM reader", path)
 	}

@@ -484,3 +484,62 @@ func TestMR1Counters(t *testing.T) {
 		}
 	}
 }
+
+// TestJobConfiguration: a job's configuration, the <job id>_conf.xml the
+// job history server keeps beside its history or a Rumen job's
+// jobProperties, gives a task's memory where the trace records none, and
+// the properties a reader is asked to keep, their ${var} references
+// expanded as Hadoop's Configuration expands them.
+func TestJobConfiguration(t *testing.T) {
+	keep := []string{"mapred.fairscheduler.pool", "pool.name", "user.name"}
+	var jobs []*Job
+	if err := ScanPathKeeping("../../examples/hadoop/history-mr1", "", keep, func(j *Job) error { jobs = append(jobs, j); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 2 {
+		t.Fatalf("%d jobs; want the example's 2", len(jobs))
+	}
+	if j := jobs[0]; j.MapMB != 1536 || j.ReduceMB != 3072 || !maps.Equal(j.Conf, map[string]string{"mapred.fairscheduler.pool": "prod.etl", "user.name": "alice"}) {
+		t.Errorf("job 1: memory %d/%d MB, conf %v; want 1536/3072 (mapred.job.*.memory.mb) and its explicit pool and user", j.MapMB, j.ReduceMB, j.Conf)
+	}
+	if j := jobs[1]; j.MapMB != Unknown || !maps.Equal(j.Conf, map[string]string{"pool.name": "dev", "user.name": "dave"}) {
+		t.Errorf("job 2: map memory %d, conf %v; want none recorded, and pool.name ${team} expanded to dev", j.MapMB, j.Conf)
+	}
+	jobs = nil
+	if err := ScanPath("../../examples/hadoop/history-mr1", "", func(j *Job) error { jobs = append(jobs, j); return nil }); err != nil || jobs[0].Conf != nil || jobs[0].MapMB != 1536 {
+		t.Errorf("without properties to keep: conf %v, map memory %d, %v; want no conf kept, the memory read all the same", jobs[0].Conf, jobs[0].MapMB, err)
+	}
+
+	rumen := `{"jobID":"job_1","submitTime":1,"jobProperties":{"mapreduce.map.memory.mb":"2048","mapred.job.reduce.memory.mb":"4096","team":"ads","pool.name":"${team}-${missing}","n":3}}`
+	var got *Job
+	if err := scanRumen(strings.NewReader(rumen), "r.json", keep, func(j *Job) error { got = j; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got.MapMB != 2048 || got.ReduceMB != 4096 || !maps.Equal(got.Conf, map[string]string{"pool.name": "ads-${missing}"}) {
+		t.Errorf("rumen: memory %d/%d, conf %v; want 2048/4096 from jobProperties and pool.name with the reference it can resolve expanded", got.MapMB, got.ReduceMB, got.Conf)
+	}
+	withMB := `{"jobID":"job_1","jobMapMB":512,"jobProperties":{"mapreduce.map.memory.mb":"2048"}}`
+	if err := scanRumen(strings.NewReader(withMB), "r.json", nil, func(j *Job) error { got = j; return nil }); err != nil || got.MapMB != 512 {
+		t.Errorf("rumen with jobMapMB: map memory %d, %v; want 512, the trace's own record over its configuration", got.MapMB, err)
+	}
+
+	for _, tc := range []struct{ name, conf, want string }{
+		{"not XML", "<configuration><property>", "job_201311010000_0001_conf.xml:1: a job configuration file"},
+		{"memory that is not a number", "<configuration><property><name>mapred.job.map.memory.mb</name><value>lots</value></property></configuration>",
+			`job_201311010000_0001_conf.xml: job job_201311010000_0001, mapred.job.map.memory.mb: "lots" is not a whole number`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			hist, err := os.ReadFile("../../examples/hadoop/history-mr1/job_201311010000_0001_1383264001000_alice_daily-etl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			testfile.Write(t, filepath.Join(dir, "job_201311010000_0001_1383264001000_alice_daily-etl"), hist)
+			testfile.Write(t, filepath.Join(dir, "job_201311010000_0001_conf.xml"), tc.conf)
+			err = ScanPath(dir, "", func(*Job) error { return nil })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want one holding %q", err, tc.want)
+			}
+		})
+	}
+}

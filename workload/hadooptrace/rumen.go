@@ -24,7 +24,17 @@ import (
 // hdfsBytesRead, hdfsBytesWritten and reduceShuffleBytes. -1, Rumen's
 // "not recorded", and null read as Unknown. Every other key is skipped.
 func ScanRumen(r io.Reader, file string, fn func(*Job) error) error {
-	return scanObjects(r, file, readRumenJob, fn)
+	return scanRumen(r, file, nil, fn)
+}
+
+// scanRumen is ScanRumen keeping the job properties keep names
+// (Job.Conf) from each job's jobProperties, Rumen's copy of its
+// configuration, whose task memory also stands for jobMapMB and
+// jobReduceMB where those are not recorded.
+func scanRumen(r io.Reader, file string, keep []string, fn func(*Job) error) error {
+	return scanObjects(r, file, func(d *jsonstream.Reader, file string, in interner) (*Job, error) {
+		return readRumenJob(d, file, in, keep)
+	}, fn)
 }
 
 // scanObjects reads a file of concatenated JSON job objects, each with
@@ -114,11 +124,22 @@ func int64Field(d *jsonstream.Reader) (int64, error) {
 	return v, nil
 }
 
-func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) {
+func readRumenJob(d *jsonstream.Reader, file string, in interner, keep []string) (*Job, error) {
 	j := unrecordedJob(file, d.Line())
+	var props map[string]string
 	err := readJobObject(d, file, j, func(key []byte) error {
 		var err error
 		switch string(key) {
+		case "jobProperties":
+			props = map[string]string{}
+			err = d.Object(func(name []byte) error {
+				if d.Kind() != '"' {
+					return d.Skip() // not a property's text
+				}
+				v, err := d.String()
+				props[string(name)] = v
+				return err
+			})
 		case "jobID":
 			j.ID, err = d.String()
 		case "jobName":
@@ -165,6 +186,11 @@ func readRumenJob(d *jsonstream.Reader, file string, in interner) (*Job, error) 
 	})
 	if err != nil {
 		return nil, err
+	}
+	if props != nil {
+		if err := applyConf(j, props, keep); err != nil {
+			return nil, &ParseError{File: file, Line: j.Line, Job: j.ID, Field: "jobProperties", Err: err}
+		}
 	}
 	return j, nil
 }
