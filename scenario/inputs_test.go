@@ -817,12 +817,12 @@ func TestHistoryExamples(t *testing.T) {
 		name, trace, cluster, policy string
 		pools                        []string
 	}{
-		{"yarn", "history", "{topology: topology.data, containers: 4}", "allocations: fair-scheduler.xml", []string{"prod.etl", "prod.adhoc", "dev"}},
-		{"hadoop 1", "history-mr1", "{topology: topology.data}", "allocations: mr1-fair-scheduler.xml", []string{"prod.etl", "dave"}},
-		{"hadoop 1, pools by pool.name", "history-mr1", "{topology: topology.data}", "allocations: mr1-fair-scheduler.xml, site: mapred-site.xml", []string{"prod.etl", "dev"}},
+		{"yarn", "history", "{topology: topology.data, containers: 4}", "name: fair, allocations: fair-scheduler.xml", []string{"prod.etl", "prod.adhoc", "dev"}},
+		{"hadoop 1", "history-mr1", "{topology: topology.data}", "name: fair, allocations: mr1-fair-scheduler.xml", []string{"prod.etl", "dave"}},
+		{"hadoop 1, pools by pool.name", "history-mr1", "{topology: topology.data}", "name: delay, allocations: mr1-fair-scheduler.xml, site: mapred-site.xml", []string{"prod.etl", "dev"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := writeScenario(t, "cluster: "+tc.cluster+"\nworkload: {trace: "+tc.trace+"}\nengine: {check_invariants: true}\npolicy: {name: fair, "+tc.policy+"}\n")
+			c := writeScenario(t, "cluster: "+tc.cluster+"\nworkload: {trace: "+tc.trace+"}\nengine: {check_invariants: true}\npolicy: {"+tc.policy+"}\n")
 			res, err := c.Run(nil)
 			if err != nil {
 				t.Fatal(err)
@@ -845,7 +845,7 @@ func TestHistoryExamples(t *testing.T) {
 	// A trace that records no job configuration cannot say a job's
 	// pool.name: the jobs go where PoolFor puts them, and a warning says
 	// how many.
-	c := writeScenario(t, "cluster: {topology: topology.data}\nworkload: {trace: job-trace.json}\npolicy: {name: fair, allocations: mr1-fair-scheduler.xml, site: mapred-site.xml}\n")
+	c := writeScenario(t, "cluster: {topology: topology.data}\nworkload: {trace: job-trace.json}\npolicy: {name: delay, allocations: mr1-fair-scheduler.xml, site: mapred-site.xml}\n")
 	mustRun(t, c, nil)
 	wantNotApplied(t, c, `mapred-site.xml:10: mapred.fairscheduler.poolnameproperty: "pool.name": 8 of 8 jobs' traces record no job configuration`)
 }

@@ -401,6 +401,10 @@ func TestSiteLocalityWaits(t *testing.T) {
 			msNode + ": read only with " + cont + " true", "without continuous scheduling YARN reads the thresholds"},
 		{"hadoop 1 beside yarn", prop(h1, "9000") + prop(thNode, "1") + prop(thRack, "1"), 3, 3, 3, h1 + ": Hadoop 1's locality settings beside YARN's; YARN's are used", "one file, one scheduler"},
 		{"none", prop("yarn.resourcemanager.hostname", "rm"), 3, -1, -1, "", "no locality setting: the policy keeps its own waits"},
+		{"hadoop 1 fair scheduler, no delay set", prop("mapred.jobtracker.taskScheduler", " org.apache.hadoop.mapred.FairScheduler "), 3, 4.5, 4.5, "",
+			"a JobTracker that runs the Fair Scheduler with no delay set computes it: 1.5 heartbeats"},
+		{"hadoop 1 fifo, no delay set", prop("mapred.jobtracker.taskScheduler", "org.apache.hadoop.mapred.JobQueueTaskScheduler"), 3, -1, -1, "",
+			"no Fair Scheduler, no locality setting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := ParseSite(strings.NewReader("<configuration>\n"+tc.props+"</configuration>"), "site.xml")

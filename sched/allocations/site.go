@@ -340,10 +340,24 @@ func (s *Site) waits() (siteWaits, error) {
 		}
 		return s.yarnWaits()
 	}
-	if len(h1Set) > 0 {
+	if len(h1Set) > 0 || s.namesHadoop1Fair() {
+		// A JobTracker running the Fair Scheduler with none of the
+		// properties set waits by its automatic delay.
 		return s.hadoop1Waits()
 	}
 	return siteWaits{}, nil
+}
+
+// hadoop1FairScheduler is the Fair Scheduler's class, which
+// mapred.jobtracker.taskScheduler names to have Hadoop 1's JobTracker run
+// it.
+const hadoop1FairScheduler = "org.apache.hadoop.mapred.FairScheduler"
+
+// namesHadoop1Fair reports whether the file has the JobTracker run the
+// Fair Scheduler.
+func (s *Site) namesHadoop1Fair() bool {
+	p, ok := s.props["mapred.jobtracker.taskScheduler"]
+	return ok && strings.TrimSpace(p.value) == hadoop1FairScheduler
 }
 
 func (s *Site) warn(line int, format string, args ...any) {
