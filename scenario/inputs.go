@@ -634,6 +634,9 @@ func (c *Config) hadoopJobs(t *cluster.Topology, prof workload.Profile) ([]workl
 		MaxJobs: w.MaxJobs, StartS: w.StartS, EndS: w.EndS, Scale: w.Scale}
 	jobs, _, err := hadooptrace.Convert(in.traced, opt)
 	if err != nil {
+		if errors.Is(err, workload.ErrNoJobs) && (w.StartS > 0 || w.EndS > 0) {
+			return nil, true, fmt.Errorf("workload.start_s, end_s: %w", err)
+		}
 		return nil, true, fmt.Errorf("workload.trace: %w", err)
 	}
 	if s := c.unplacedHosts(t, in.hosts, jobs); s != "" {

@@ -393,6 +393,8 @@ func TestOwnClusterBadInput(t *testing.T) {
 		{"workload: {trace: job-trace.json, format: parquet}\npolicy: {name: fair}\n", "workload.format"},
 		{"workload: {trace: job-trace.json}\npolicy: {name: fair, allocations: fair-scheduler.xml, params: {pools: [{name: a}]}}\n", "not both"},
 		{"workload: {trace: job-trace.json, source_nodes: 10}\npolicy: {name: fair}\n", "workload.source_nodes"},
+		{"workload: {trace: job-trace.json, start_s: 63700, end_s: 64150}\npolicy: {name: fair}\n",
+			"workload.start_s, end_s: no jobs: none of the trace's 8 jobs (submitted over 140 s) submits in the window [63700, 64150) s"},
 	} {
 		c := writeScenario(t, tc.body)
 		_, _, _, err := c.Build()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/mrsched/mrsched/workload"
 )
@@ -225,7 +226,13 @@ func Convert(traced []*Job, opt ConvertOptions) ([]workload.Job, ConvertStats, e
 		jobs = append(jobs, w)
 	}
 	if len(jobs) == 0 {
-		return nil, st, fmt.Errorf("%w in the window", workload.ErrNoJobs)
+		end := "end"
+		if opt.EndS > 0 {
+			end = strconv.FormatFloat(opt.EndS, 'g', -1, 64)
+		}
+		span := float64(recs[len(recs)-1].submit-origin) / 1000
+		return nil, st, fmt.Errorf("%w: none of the trace's %d jobs (submitted over %s s) submits in the window [%s, %s) s",
+			workload.ErrNoJobs, len(recs), strconv.FormatFloat(span, 'g', -1, 64), strconv.FormatFloat(opt.StartS, 'g', -1, 64), end)
 	}
 	return jobs, st, nil
 }
