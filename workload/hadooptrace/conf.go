@@ -64,6 +64,7 @@ func confValue(props map[string]string, name string) (string, bool) {
 // where the trace recorded none, and the properties of keep, expanded,
 // into j.Conf.
 func applyConf(j *Job, props map[string]string, keep []string) error {
+	j.Configured = true
 	mb := func(names []string, into *int64) error {
 		if *into >= 0 {
 			return nil

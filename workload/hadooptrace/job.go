@@ -201,6 +201,9 @@ type Job struct {
 	// the trace records the job's configuration without them, nil when it
 	// records none (or none was asked for).
 	Conf map[string]string
+	// Configured says the trace recorded the job's configuration: the
+	// <job id>_conf.xml beside its history, or Rumen's jobProperties.
+	Configured bool
 	// BytesModelled says the trace records no bytes (SLS) and the job's
 	// bytes come from the byte model (SLSByteModel).
 	BytesModelled bool

@@ -505,6 +505,11 @@ func TestJobConfiguration(t *testing.T) {
 	if j := jobs[1]; j.MapMB != Unknown || !maps.Equal(j.Conf, map[string]string{"pool.name": "dev", "user.name": "dave"}) {
 		t.Errorf("job 2: map memory %d, conf %v; want none recorded, and pool.name ${team} expanded to dev", j.MapMB, j.Conf)
 	}
+	for dir, want := range map[string]int{"history-mr1": 2, "history": 0} {
+		if s, err := StatsOf("../../examples/hadoop/"+dir, ""); err != nil || s.Configured != want {
+			t.Errorf("%s: %d job configurations counted, %v; want %d, the _conf.xml files beside its histories", dir, s.Configured, err, want)
+		}
+	}
 	jobs = nil
 	if err := ScanPath("../../examples/hadoop/history-mr1", "", func(j *Job) error { jobs = append(jobs, j); return nil }); err != nil || jobs[0].Conf != nil || jobs[0].MapMB != 1536 {
 		t.Errorf("without properties to keep: conf %v, map memory %d, %v; want no conf kept, the memory read all the same", jobs[0].Conf, jobs[0].MapMB, err)

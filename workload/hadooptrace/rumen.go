@@ -187,7 +187,7 @@ func readRumenJob(d *jsonstream.Reader, file string, in interner, keep []string)
 	if err != nil {
 		return nil, err
 	}
-	if props != nil {
+	if len(props) > 0 { // Rumen writes {} for a job whose configuration it did not find
 		if err := applyConf(j, props, keep); err != nil {
 			return nil, &ParseError{File: file, Line: j.Line, Job: j.ID, Field: "jobProperties", Err: err}
 		}

@@ -44,6 +44,9 @@ type Stats struct {
 	// recorded (ms; Unknown with no job that records one).
 	FirstSubmitMS int64 `json:"first_submit_ms"`
 	LastSubmitMS  int64 `json:"last_submit_ms"`
+	// Configured counts the kept jobs whose configuration the trace
+	// recorded (Job.Configured).
+	Configured int `json:"configured_jobs"`
 }
 
 // Collector adds up jobs into Stats, dropping repeated job ids: the rule
@@ -86,6 +89,9 @@ func (c *Collector) Add(j *Job) bool {
 	}
 	if !j.Succeeded() {
 		s.FailedJobs++
+	}
+	if j.Configured {
+		s.Configured++
 	}
 	if j.Submit >= 0 {
 		if s.FirstSubmitMS < 0 || j.Submit < s.FirstSubmitMS {
@@ -155,6 +161,12 @@ func (s Stats) Write(w io.Writer) error {
 	fmt.Fprintf(tw, "tasks without a successful attempt\t%d\n", s.TasksWithoutSuccess)
 	fmt.Fprintf(tw, "failed attempts\t%d\n", s.FailedAttempts)
 	fmt.Fprintf(tw, "killed attempts\t%d\n", s.KilledAttempts)
+	switch s.Format {
+	case FormatJhist:
+		fmt.Fprintf(tw, "job configurations\t%d (a <job id>_conf.xml beside the history)\n", s.Configured)
+	case FormatRumen:
+		fmt.Fprintf(tw, "job configurations\t%d (jobProperties)\n", s.Configured)
+	}
 	return tw.Flush()
 }
 
