@@ -59,51 +59,66 @@ func mr1Events(br *bufio.Reader, file string) (jhEvents, error) {
 
 // mr1Record reads one record, joining its lines; "" at the end of the
 // input. n is the lines it took. A last record without its end is taken
-// as it is: a history the JobTracker was still writing.
+// as it is: a history the JobTracker was still writing. A line ending in
+// " ." ends the record unless it ends inside a quoted value, which the
+// reader follows line by line, so that a record costs its length to read
+// however many lines it runs over.
 func mr1Record(br *bufio.Reader) (rec string, n int, err error) {
 	var b strings.Builder
+	inQuote := false
 	for {
-		s, err := br.ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
+		line, more, err := mr1Line(br, mr1MaxRecord-b.Len())
+		if err != nil {
 			return "", n, err
 		}
-		if s == "" && errors.Is(err, io.EOF) {
+		if !more {
 			return strings.TrimSpace(b.String()), n, nil
 		}
 		n++
-		s = strings.TrimRight(s, "\r\n")
+		if b.Len() == 0 && strings.TrimSpace(line) == "" {
+			continue // blank lines between records
+		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(s)
-		if b.Len() > mr1MaxRecord {
-			return "", n, fmt.Errorf("a record of more than %d bytes without its end %q", mr1MaxRecord, mr1RecordEnd)
+		b.WriteString(line)
+		for i := 0; i < len(line); i++ {
+			switch line[i] {
+			case '\\':
+				i++
+			case '"':
+				inQuote = !inQuote
+			}
 		}
-		if strings.HasSuffix(s, mr1RecordEnd) && len(s) >= len(mr1RecordEnd) && !mr1EndEscaped(b.String()) {
+		if !inQuote && strings.HasSuffix(line, mr1RecordEnd) {
 			return b.String(), n, nil
-		}
-		if errors.Is(err, io.EOF) {
-			return strings.TrimSpace(b.String()), n, nil
-		}
-		if strings.TrimSpace(b.String()) == "" {
-			b.Reset() // blank lines between records
 		}
 	}
 }
 
-// mr1EndEscaped reports whether a record's text ends inside a quoted
-// value, so that its " ." is part of the value and not the record's end.
-func mr1EndEscaped(rec string) bool {
-	in := false
-	for i := 0; i < len(rec); i++ {
-		switch rec[i] {
-		case '\\':
-			i++
-		case '"':
-			in = !in
+// mr1Line reads one line without its end; more is false at the end of
+// the input. A line longer than limit bytes is an error: a history's
+// records are kilobytes, and a file without line ends is not one.
+func mr1Line(br *bufio.Reader, limit int) (line string, more bool, err error) {
+	var b []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(b)+len(chunk) > limit {
+			return "", false, fmt.Errorf("a record of more than %d bytes without its end %q", mr1MaxRecord, mr1RecordEnd)
 		}
+		b = append(b, chunk...)
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if len(b) == 0 {
+				return "", false, nil
+			}
+		case err != nil:
+			return "", false, err
+		}
+		return strings.TrimRight(string(b), "\r\n"), true, nil
 	}
-	return in
 }
 
 // mr1Fields splits a record into its type and its KEY="value" pairs, each

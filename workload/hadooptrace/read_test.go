@@ -459,6 +459,8 @@ func TestMR1HistoryErrors(t *testing.T) {
 			`h:3: job job_1, field "COUNTERS": counter HDFS_BYTES_READ: value "many"`},
 		{"an attempt without its id", head + `Job JOBID="job_1" SUBMIT_TIME="1" .` + "\n" + `MapAttempt TASK_TYPE="MAP" TASKID="t" START_TIME="2" .` + "\n", `h:3: job job_1, t, field "attemptId"`},
 		{"no job", head, "no JOB_SUBMITTED"},
+		{"a value left open over many lines", head + `Job JOBID="job_1" SUBMIT_TIME="1" JOBNAME="x .` + strings.Repeat("\ny .", 200000) + "\n",
+			`h:2: field "JOBNAME": a value without its closing quote`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := ScanJhist(strings.NewReader(tc.in), "h", func(*Job) error { return nil })
@@ -466,6 +468,19 @@ func TestMR1HistoryErrors(t *testing.T) {
 				t.Errorf("error %v; want one holding %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestMR1RecordOverLines: a value holding a line break, even one that
+// ends its line in " .", runs on until the record's own end.
+func TestMR1RecordOverLines(t *testing.T) {
+	in := MR1HistoryMagic + "\n" + `Job JOBID="job_1" JOBNAME="a .` + "\n" + `b" SUBMIT_TIME="5" .` + "\n"
+	var got *Job
+	if err := ScanJhist(strings.NewReader(in), "h", func(j *Job) error { got = j; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "a .\nb" || got.Submit != 5 {
+		t.Errorf("job name %q, submit %d; want the two lines of the quoted name, and the submit time after them", got.Name, got.Submit)
 	}
 }
 
