@@ -1,8 +1,6 @@
 package decisions
 
 import (
-	"bytes"
-	"compress/gzip"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -58,7 +56,7 @@ func TestReadNamesWhatIsWrong(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
 			b := []byte(tc.content)
 			if tc.gz {
-				b = gz(t, b)
+				b = testfile.Gzip(t, b)
 			}
 			testfile.Write(t, path, b)
 			err := Read(path, func(*Record) bool { return true })
@@ -69,18 +67,6 @@ func TestReadNamesWhatIsWrong(t *testing.T) {
 	}
 }
 
-func gz(t testing.TB, b []byte) []byte {
-	var buf bytes.Buffer
-	w := gzip.NewWriter(&buf)
-	if _, err := w.Write(b); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // FuzzRead: no file makes Read panic or hang.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"t":1,"node":"r0n0","slot":"map","job":0,"task":"map","map":0,"rule":"node-local"}`))
@@ -88,7 +74,7 @@ func FuzzRead(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		path := filepath.Join(dir, "f")
-		testfile.Write(t, path, gz(t, b))
+		testfile.Write(t, path, testfile.Gzip(t, b))
 		n := 0
 		_ = Read(path, func(*Record) bool { n++; return n < 1000 })
 	})

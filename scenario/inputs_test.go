@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -931,16 +930,8 @@ func TestGzippedInputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var b bytes.Buffer
-		w := gzip.NewWriter(&b)
-		if _, err := w.Write(body); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
 		path := filepath.Join(dir, name)
-		testfile.Write(t, path, b.Bytes())
+		testfile.Write(t, path, testfile.Gzip(t, body))
 		return path
 	}
 	hadoop := func(f string) string { return filepath.Join("../examples/hadoop", f) }

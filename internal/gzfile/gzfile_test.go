@@ -1,30 +1,24 @@
 package gzfile
 
 import (
-	"bytes"
-	"compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrsched/mrsched/internal/testfile"
 )
 
 // gz compresses each of parts as a gzip member of its own, one after
 // another, as `gzip -c a b` writes them.
 func gz(t *testing.T, parts ...string) []byte {
 	t.Helper()
-	var b bytes.Buffer
+	var b []byte
 	for _, p := range parts {
-		w := gzip.NewWriter(&b)
-		if _, err := w.Write([]byte(p)); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		b = append(b, testfile.Gzip(t, p)...)
 	}
-	return b.Bytes()
+	return b
 }
 
 // TestOpenReadsContent: a plain file reads as it is, a gzip file as its

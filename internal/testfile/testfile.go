@@ -4,6 +4,8 @@
 package testfile
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,6 +23,21 @@ func Write[B string | []byte](tb testing.TB, path string, body B) {
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// Gzip is body compressed as one gzip member, as gzip writes a file,
+// for the tests of readers that take compressed input.
+func Gzip[B string | []byte](tb testing.TB, body B) []byte {
+	tb.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write([]byte(body)); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // Site writes a Hadoop site file named file (yarn-site.xml,

@@ -1,8 +1,12 @@
 package testfile
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +69,24 @@ func TestSiteWritesOnePropertyALine(t *testing.T) {
 		"<property><name>c.d</name><value> true </value></property>\n</configuration>\n"
 	if string(got) != want || filepath.Base(path) != "yarn-site.xml" {
 		t.Errorf("%s holds %q; want %q", path, got, want)
+	}
+}
+
+// TestGzipIsOneMember: Gzip's bytes read back as the body, as one gzip
+// member, whatever the body's type.
+func TestGzipIsOneMember(t *testing.T) {
+	for _, body := range []string{"", "a line\n", strings.Repeat("x", 100000)} {
+		r, err := gzip.NewReader(bytes.NewReader(Gzip(t, body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Multistream(false)
+		got, err := io.ReadAll(r)
+		if err != nil || string(got) != body {
+			t.Errorf("Gzip(%.20q) read back as %.20q, %v; want the body", body, got, err)
+		}
+		if !bytes.Equal(Gzip(t, []byte(body)), Gzip(t, body)) {
+			t.Errorf("Gzip of %.20q differs as bytes and as a string", body)
+		}
 	}
 }
