@@ -213,6 +213,8 @@ func (c *Config) writesEngine(path string) (string, bool) {
 		paths = append(paths, "engine.launches_per_heartbeat")
 	case "cluster.containers":
 		paths = append(paths, "cluster.map_slots", "cluster.reduce_slots")
+	case "cluster.map_slots", "cluster.reduce_slots":
+		paths = append(paths, "cluster.containers")
 	}
 	for _, p := range paths {
 		if c.set(p) {
@@ -456,6 +458,10 @@ func (c *Config) resolveSiteCluster() error {
 				c.siteModel = fmt.Sprintf("cluster.containers: %v a node, from %s:%d (%s): the container model, in place of map and reduce slots", e.Value, st.File, e.Line, e.Prop)
 			}
 			c.Cluster.Containers, c.Cluster.MapSlots, c.Cluster.ReduceSlots = int(e.Value), 0, 0
+		case "cluster.map_slots":
+			c.Cluster.MapSlots = int(e.Value)
+		case "cluster.reduce_slots":
+			c.Cluster.ReduceSlots = int(e.Value)
 		case "cluster.memory_gb":
 			c.Cluster.MemoryGB = e.Value
 		case "cluster.cpu_cores":

@@ -765,6 +765,37 @@ func TestSiteEngineSettings(t *testing.T) {
 			wantNotApplied(t, c, tc.warning)
 		})
 	}
+	// A Hadoop 1 TaskTracker's slots: from mapred-site.xml, unless the
+	// scenario writes them, or runs containers.
+	tt := testfile.Site(t, "mapred-site.xml", "mapred.tasktracker.map.tasks.maximum", "6", "mapred.tasktracker.reduce.tasks.maximum", "3")
+	for _, tc := range []struct {
+		name, cluster string
+		slots         [2]int
+		containers    int
+		warning       string
+	}{
+		{"the site's", "cluster: {topology: topology.data}\n", [2]int{6, 3}, 0, ""},
+		{"the scenario's map slots", "cluster: {topology: topology.data, map_slots: 2}\n", [2]int{2, 3}, 0,
+			"mapred-site.xml:2: mapred.tasktracker.map.tasks.maximum: not applied: the scenario sets cluster.map_slots"},
+		{"the scenario's containers", "cluster: {topology: topology.data, containers: 4}\n", [2]int{0, 0}, 4,
+			"mapred-site.xml:3: mapred.tasktracker.reduce.tasks.maximum: not applied: the scenario sets cluster.containers"},
+	} {
+		t.Run("tasktracker, "+tc.name, func(t *testing.T) {
+			c := writeScenario(t, tc.cluster+"workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+tt+"}\n")
+			cl := mustRun(t, c, nil).Summary.Config.(Effective).Cluster
+			if cl.MapSlots != tc.slots[0] || cl.ReduceSlots != tc.slots[1] || cl.Containers != tc.containers {
+				t.Errorf("%d and %d slots, %d containers; want %v and %d: mapred.tasktracker.*.tasks.maximum are a node's slots", cl.MapSlots, cl.ReduceSlots, cl.Containers, tc.slots, tc.containers)
+			}
+			wantNotApplied(t, c, tc.warning)
+		})
+	}
+	for _, v := range []string{"0", "x", "2.5"} {
+		c := writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+testfile.Site(t, "mapred-site.xml", "mapred.tasktracker.map.tasks.maximum", v)+"}\n")
+		if _, err := c.Run(nil); err == nil || !strings.Contains(err.Error(), "mapred-site.xml:2") {
+			t.Errorf("map slots %q: %v; want an error at the property's line", v, err)
+		}
+	}
+
 	// The embedded default, whose slots are its defaults, takes them
 	// (compare -site on no scenario file).
 	d := Default()

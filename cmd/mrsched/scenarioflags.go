@@ -28,7 +28,7 @@ func addScenarioFlags(fs *flag.FlagSet, configHelp string) *scenarioFlags {
 		trace:       fs.String("trace", "", "override the workload trace: FB-2009, FB-2010, FB-2010-paths, a SWIM TSV file (with -source-nodes), a Rumen or SLS jobs file, or a job history (.jhist or Hadoop 1) file or directory; gzip-compressed or not"),
 		topology:    fs.String("topology", "", "the cluster's hosts and racks: a Rumen topology, a Hadoop table file or an SLS nodes file"),
 		allocations: fs.String("allocations", "", "a Hadoop 1 or YARN fair-scheduler.xml whose pools or queues the policies with pools take"),
-		site:        fs.String("site", "", "a Hadoop site file (mapred-site.xml, yarn-site.xml) whose locality waits, preemption settings, placement, job settings and YARN node resources the runs take"),
+		site:        fs.String("site", "", "a Hadoop site file (mapred-site.xml, yarn-site.xml) whose locality waits, preemption settings, placement, job settings, YARN node resources and Hadoop 1 TaskTracker slots the runs take"),
 		sourceNodes: fs.Int("source-nodes", 0, "the node count of the cluster a trace file was recorded on (SWIM scales its bytes by nodes / source nodes); embedded traces know theirs"),
 	}
 }

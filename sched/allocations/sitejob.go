@@ -144,6 +144,23 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 			add("cluster.cpu_cores", nodeVCores, float64(vc))
 		}
 	}
+	// A Hadoop 1 TaskTracker's map and reduce slots
+	// (TaskTracker's maxMapSlots, maxReduceSlots: 2 each by default).
+	for _, sl := range []struct{ path, prop string }{
+		{"cluster.map_slots", "mapred.tasktracker.map.tasks.maximum"},
+		{"cluster.reduce_slots", "mapred.tasktracker.reduce.tasks.maximum"},
+	} {
+		if n, ok := first(sl.prop); ok {
+			v, p, err := s.long(n, 0)
+			if err != nil {
+				return nil, err
+			}
+			if v < 1 || v > maxSiteSlots {
+				return nil, s.errAt(p, "%d; want a node's slots, 1 to %d", v, maxSiteSlots)
+			}
+			add(sl.path, n, float64(v))
+		}
+	}
 	// Tasks a node is given a heartbeat (0: as many as it has room for,
 	// or, dynamic, just over half of them).
 	if l, n, dynamic, ok, err := s.launches(); err != nil {
@@ -155,6 +172,12 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 	}
 	return out, nil
 }
+
+// maxSiteSlots bounds a node's slots from a site file: the cluster's own
+// bound on slots a node (cluster.Config's validation) is checked when
+// the run is built; this keeps a mistyped value from reaching it as a
+// number no int holds.
+const maxSiteSlots = 1 << 20
 
 // launches is how many tasks the Fair Scheduler gives a node a heartbeat,
 // 0 for as many as it has room for, whether YARN's dynamic max assign
