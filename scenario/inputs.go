@@ -196,6 +196,36 @@ func (c *Config) siteEngine(p *sim.Params) {
 			p.PreemptionIntervalS = e.Value
 		case "engine.load_cap":
 			p.LoadCap = e.Value == 1
+		case "engine.sort_buffer_mb":
+			if p.SortBufferMB > 0 { // a run that models map spills (spillsNote)
+				p.SortBufferMB = e.Value
+			}
+		case "engine.merge_factor":
+			if p.SortBufferMB > 0 || p.ReduceBufferMB > 0 {
+				p.MergeFactor = int(e.Value)
+			}
+		}
+	}
+}
+
+// spillsNote names the site file's sort buffer and merge factor where the
+// run models no spills or merges (no cluster.profile that does, and no
+// engine.sort_buffer_mb or reduce_buffer_mb): Hadoop's defaults for them
+// are part of a cost model, which a site file does not turn on. Called
+// once the profile is resolved.
+func (c *Config) spillsNote() {
+	st, err := c.siteFile()
+	if err != nil || st == nil {
+		return
+	}
+	for _, e := range st.Engine() {
+		if _, ok := c.writesEngine(e.Path); ok {
+			continue
+		}
+		switch {
+		case e.Path == "engine.sort_buffer_mb" && c.Engine.SortBufferMB == 0,
+			e.Path == "engine.merge_factor" && c.Engine.SortBufferMB == 0 && c.Engine.ReduceBufferMB == 0:
+			c.note(fmt.Sprintf("%s:%d: %s: not applied: the run models no map spills or merges (a cluster.profile such as hadoop1-hdd does, or engine.sort_buffer_mb)", st.File, e.Line, e.Prop))
 		}
 	}
 }

@@ -796,6 +796,30 @@ func TestSiteEngineSettings(t *testing.T) {
 		}
 	}
 
+	// A map's sort buffer and the merge factor: the run's where it models
+	// spills and merges (a profile that does), named as not applied where
+	// it does not, and kept out by the scenario's own.
+	sort := testfile.Site(t, "mapred-site.xml", "io.sort.mb", "256", "mapreduce.task.io.sort.factor", "50")
+	for _, tc := range []struct {
+		name, cluster, engine string
+		buffer                float64
+		factor                int
+		warning               string
+	}{
+		{"under a profile that spills", "cluster: {profile: hadoop1-hdd}\n", "", 256, 50, ""},
+		{"in the fluid model", "", "", 0, 0, "mapred-site.xml:2: io.sort.mb: not applied: the run models no map spills or merges"},
+		{"the scenario's buffer", "cluster: {profile: hadoop1-hdd}\n", "engine: {sort_buffer_mb: 64}\n", 64, 50, "io.sort.mb: not applied: the scenario sets engine.sort_buffer_mb"},
+	} {
+		t.Run("sort buffer, "+tc.name, func(t *testing.T) {
+			c := writeScenario(t, tc.cluster+tc.engine+"workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+sort+"}\n")
+			eng := mustRun(t, c, nil).Summary.Config.(Effective).Engine
+			if eng.SortBufferMB != tc.buffer || eng.MergeFactor != tc.factor {
+				t.Errorf("sort buffer %v MB, merge factor %d; want %v and %d", eng.SortBufferMB, eng.MergeFactor, tc.buffer, tc.factor)
+			}
+			wantNotApplied(t, c, tc.warning)
+		})
+	}
+
 	// The embedded default, whose slots are its defaults, takes them
 	// (compare -site on no scenario file).
 	d := Default()

@@ -100,7 +100,11 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	// The search's runs are scenarios of their own; the operator's files
 	// are read, and what a candidate's policy cannot apply of them noted,
 	// once here.
-	noteInputs(base, cands)
+	profile, named := advise.ProfileFor(base)
+	if named {
+		profile = ""
+	}
+	noteInputs(base, cands, profile)
 	printInputWarnings(base, stderr)
 	if *sweepDir != "" {
 		if *sweepSeeds < 2 {
@@ -278,8 +282,9 @@ func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet 
 // noteInputs builds the scenario under each candidate's policy, without
 // running it, so that base's warnings hold what each policy cannot apply
 // of the operator's files (a build that fails fails the runs, which say
-// why).
-func noteInputs(base *scenario.Config, cands []advise.Candidate) {
+// why); under profile, where the scenario names none, as the search's
+// runs are.
+func noteInputs(base *scenario.Config, cands []advise.Candidate, profile string) {
 	if base.Policy.Allocations == "" && base.Policy.Site == "" {
 		return // only those files hold settings a policy may lack
 	}
@@ -287,7 +292,11 @@ func noteInputs(base *scenario.Config, cands []advise.Candidate) {
 	for _, c := range cands {
 		if !seen[c.Policy] {
 			seen[c.Policy] = true
-			_, _, _, _ = base.WithPolicy(c.Policy).Build()
+			s := base.WithPolicy(c.Policy)
+			if profile != "" {
+				s.Cluster.Profile = profile // as the search's runs take it
+			}
+			_, _, _, _ = s.Build()
 		}
 	}
 }

@@ -613,6 +613,10 @@ func TestSiteEngineSettings(t *testing.T) {
 		{"reduce attempts alone", prop("mapreduce.reduce.maxattempts", "6"), map[string]float64{"engine.max_attempts": 6}, ""},
 		{"reduce backups", prop("mapreduce.reduce.speculative", "true"), map[string]float64{}, "backups of slow reduces are not modelled"},
 		{"yarn heartbeat", prop("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "500"), map[string]float64{"engine.heartbeat_s": 0.5}, ""},
+		{"sort buffer and merge factor", prop("io.sort.mb", "200") + prop("mapreduce.task.io.sort.mb", "256") + prop("io.sort.factor", "25"),
+			map[string]float64{"engine.sort_buffer_mb": 256, "engine.merge_factor": 25}, ""},
+		{"tasktracker slots", prop("mapred.tasktracker.map.tasks.maximum", "6") + prop("mapred.tasktracker.reduce.tasks.maximum", "3"),
+			map[string]float64{"cluster.map_slots": 6, "cluster.reduce_slots": 3}, ""},
 		{"yarn one a heartbeat", prop("yarn.scheduler.fair.max.assign", "4"), map[string]float64{"engine.launches_per_heartbeat": 1}, ""},
 		{"yarn assign multiple, dynamic by default", prop("yarn.scheduler.fair.assignmultiple", "true"),
 			map[string]float64{"engine.dynamic_max_assign": 1}, ""},
@@ -680,6 +684,9 @@ func TestSiteEngineSettings(t *testing.T) {
 		{prop("yarn.nodemanager.resource.cpu-vcores", "0"), "want the node's resource"},
 		{prop("yarn.nodemanager.resource.memory-mb", "lots"), "not a whole number"},
 		{prop("mapred.fairscheduler.preemption.interval", "-5"), "want the interval in ms"},
+		{prop("io.sort.mb", "2048"), "want a map's sort buffer in MB, 1 to 2047"},
+		{prop("mapreduce.task.io.sort.factor", "1"), "want the segments a merge pass reads, 2 or more"},
+		{prop("mapred.tasktracker.reduce.tasks.maximum", "0"), "want a node's slots"},
 	} {
 		_, err := ParseSite(strings.NewReader("<configuration>\n"+bad.props+"</configuration>"), "site.xml")
 		if err == nil || !strings.Contains(err.Error(), "site.xml:2") || !strings.Contains(err.Error(), bad.want) {

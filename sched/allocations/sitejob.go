@@ -90,6 +90,29 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 			s.warn(s.props[n].line, "%s: %d; the engine has one limit for maps and reduces, the maps' %v (%s)", n, v, maps.Value, maps.Prop)
 		}
 	}
+	// A map's sort buffer and the segments a merge pass reads, which the
+	// engine's spill and merge costs take (sim's costs.go). Hadoop's
+	// MapOutputBuffer refuses a buffer of 2048 MB or more.
+	if n, ok := first("mapreduce.task.io.sort.mb", "io.sort.mb"); ok {
+		v, p, err := s.long(n, 0)
+		if err != nil {
+			return nil, err
+		}
+		if v < 1 || v > 2047 {
+			return nil, s.errAt(p, "%d; want a map's sort buffer in MB, 1 to 2047", v)
+		}
+		add("engine.sort_buffer_mb", n, float64(v))
+	}
+	if n, ok := first("mapreduce.task.io.sort.factor", "io.sort.factor"); ok {
+		v, p, err := s.long(n, 0)
+		if err != nil {
+			return nil, err
+		}
+		if v < 2 || v > math.MaxInt32 {
+			return nil, s.errAt(p, "%d; want the segments a merge pass reads, 2 or more", v)
+		}
+		add("engine.merge_factor", n, float64(v))
+	}
 	// Backups of slow maps; reduce backups are not modelled.
 	if n, ok := first("mapreduce.map.speculative", "mapred.map.tasks.speculative.execution"); ok {
 		v, _ := s.boolean(n, true)
