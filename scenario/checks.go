@@ -36,7 +36,6 @@ func (c *Config) checkSettings() error {
 	if err := c.resolveProfile(); err != nil {
 		return err
 	}
-	c.spillsNote()
 	cl := c.Cluster
 	if cl.Containers == 0 {
 		for _, f := range []struct {

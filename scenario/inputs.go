@@ -197,7 +197,7 @@ func (c *Config) siteEngine(p *sim.Params) {
 		case "engine.load_cap":
 			p.LoadCap = e.Value == 1
 		case "engine.sort_buffer_mb":
-			if p.SortBufferMB > 0 { // a run that models map spills (spillsNote)
+			if p.SortBufferMB > 0 { // a run that models map spills (NoteSiteCosts)
 				p.SortBufferMB = e.Value
 			}
 		case "engine.merge_factor":
@@ -208,12 +208,13 @@ func (c *Config) siteEngine(p *sim.Params) {
 	}
 }
 
-// spillsNote names the site file's sort buffer and merge factor where the
-// run models no spills or merges (no cluster.profile that does, and no
-// engine.sort_buffer_mb or reduce_buffer_mb): Hadoop's defaults for them
-// are part of a cost model, which a site file does not turn on. Called
-// once the profile is resolved.
-func (c *Config) spillsNote() {
+// NoteSiteCosts names the site file's sort buffer and merge factor where
+// the run models no spills or merges (no cluster.profile that does, and
+// no engine.sort_buffer_mb or reduce_buffer_mb): they are settings of a
+// cost model, which a site file does not turn on. The commands call it
+// for the scenarios they run, once built: a scenario built only to see
+// what its policy lacks (advise's) runs under another profile.
+func (c *Config) NoteSiteCosts() {
 	st, err := c.siteFile()
 	if err != nil || st == nil {
 		return

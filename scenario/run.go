@@ -294,6 +294,7 @@ func (c *Config) RunLogged(progress sim.Progress, log jobtracker.DecisionLog) (*
 	if err != nil {
 		return nil, err
 	}
+	c.NoteSiteCosts()
 	t, jobs, pol := b.topo, b.jobs, b.pol
 	eff := c.effective(t, jobs, b.params, b.notes)
 	fp := Fingerprint(t.Config(), jobs)

@@ -237,6 +237,7 @@ func Run(ctx context.Context, c *scenario.Config, opt Options) (res *Result, err
 	if err != nil {
 		return nil, err
 	}
+	c.NoteSiteCosts()
 	// The stall bound's default follows the workload, as a simulation of
 	// the scenario has it.
 	engine.StallS = c.EngineFor(jobs).WithDefaults().StallS

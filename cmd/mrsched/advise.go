@@ -100,11 +100,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	// The search's runs are scenarios of their own; the operator's files
 	// are read, and what a candidate's policy cannot apply of them noted,
 	// once here.
-	profile, named := advise.ProfileFor(base)
-	if named {
-		profile = ""
-	}
-	noteInputs(base, cands, profile)
+	noteInputs(base, cands)
 	printInputWarnings(base, stderr)
 	if *sweepDir != "" {
 		if *sweepSeeds < 2 {
@@ -282,9 +278,8 @@ func adviseCollect(dir, out string, force bool, stdout, stderr io.Writer, quiet 
 // noteInputs builds the scenario under each candidate's policy, without
 // running it, so that base's warnings hold what each policy cannot apply
 // of the operator's files (a build that fails fails the runs, which say
-// why); under profile, where the scenario names none, as the search's
-// runs are.
-func noteInputs(base *scenario.Config, cands []advise.Candidate, profile string) {
+// why).
+func noteInputs(base *scenario.Config, cands []advise.Candidate) {
 	if base.Policy.Allocations == "" && base.Policy.Site == "" {
 		return // only those files hold settings a policy may lack
 	}
@@ -292,11 +287,7 @@ func noteInputs(base *scenario.Config, cands []advise.Candidate, profile string)
 	for _, c := range cands {
 		if !seen[c.Policy] {
 			seen[c.Policy] = true
-			s := base.WithPolicy(c.Policy)
-			if profile != "" {
-				s.Cluster.Profile = profile // as the search's runs take it
-			}
-			_, _, _, _ = s.Build()
+			_, _, _, _ = base.WithPolicy(c.Policy).Build()
 		}
 	}
 }

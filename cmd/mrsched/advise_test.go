@@ -294,3 +294,29 @@ func TestAdviseLinesSayWhatRan(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteCostsNamedWhereTheRunsSkipThem: a site file's sort buffer is
+// named as not applied by a command whose runs model no spills (compare
+// on the fluid model), and not by advise, whose runs take a profile that
+// models them.
+func TestSiteCostsNamedWhereTheRunsSkipThem(t *testing.T) {
+	hadoop, err := filepath.Abs("../../examples/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := testfile.Site(t, "mapred-site.xml", "io.sort.mb", "256")
+	own := []string{"-trace", filepath.Join(hadoop, "job-trace.json"), "-topology", filepath.Join(hadoop, "topology.data"), "-site", site, "-policies", "fair,delay", "-q"}
+	const note = "io.sort.mb: not applied: the run models no map spills or merges"
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{append([]string{"compare"}, own...), true},
+		{append([]string{"advise", "-max-seeds", "2"}, own...), false},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != 0 || strings.Contains(errOut, note) != tc.want {
+			t.Errorf("%s: exit %d, stderr %q; want the note %q: %v (the runs model spills: %v)", tc.args[0], code, errOut, note, tc.want, !tc.want)
+		}
+	}
+}
