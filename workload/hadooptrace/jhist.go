@@ -264,7 +264,7 @@ func (b *jhistBuilder) add(e jhEvent, at ParseError) error {
 		if phase == "STARTED" {
 			a.Start = e.start
 			if a.Loc.Host == "" && e.tracker != "" {
-				a.Loc = Location{Host: in.get([]byte(strings.TrimPrefix(e.tracker, "tracker_")))}
+				a.Loc = Location{Host: in.get([]byte(trackerHost(e.tracker)))}
 			}
 			return nil
 		}
@@ -313,6 +313,17 @@ func (b *jhistBuilder) job() (*Job, error) {
 		}
 	}
 	return j, nil
+}
+
+// trackerHost is the host of an attempt's tracker name: YARN's
+// MapReduce writes the NodeManager's host, Hadoop 1 the TaskTracker's
+// name, tracker_<host>:<address>:<port>.
+func trackerHost(name string) string {
+	name = strings.TrimPrefix(name, "tracker_")
+	if i := strings.IndexByte(name, ':'); i >= 0 {
+		name = name[:i]
+	}
+	return name
 }
 
 // attemptEvent reads an attempt event's type: the task kind it is of and

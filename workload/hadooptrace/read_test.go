@@ -484,6 +484,21 @@ func TestMR1RecordOverLines(t *testing.T) {
 	}
 }
 
+// TestMR1UnfinishedAttemptsHost: an attempt the history saw start and
+// not end runs on its tracker's host, tracker_<host>:<address>:<port> in
+// Hadoop 1, not on a host named by the whole tracker name.
+func TestMR1UnfinishedAttemptsHost(t *testing.T) {
+	in := MR1HistoryMagic + "\n" + `Job JOBID="job_1" SUBMIT_TIME="1" .` + "\n" +
+		`MapAttempt TASK_TYPE="MAP" TASKID="task_1_m_000000" TASK_ATTEMPT_ID="attempt_1_m_000000_0" START_TIME="2" TRACKER_NAME="tracker_node3:localhost/127\.0\.0\.1:40003" HTTP_PORT="50060" .` + "\n"
+	var got *Job
+	if err := ScanJhist(strings.NewReader(in), "h", func(j *Job) error { got = j; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Maps) != 1 || got.Maps[0].Attempts[0].Loc.Host != "node3" {
+		t.Errorf("maps %+v; want one attempt on node3, its tracker's host", got.Maps)
+	}
+}
+
 // TestMR1Counters reads the compact counters string by its grammar, its
 // backslash escapes included.
 func TestMR1Counters(t *testing.T) {
