@@ -3,8 +3,10 @@ package metrics
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -23,11 +25,31 @@ type Run struct {
 	Turnaround map[int]float64
 }
 
+// NotARun is the error for a directory without summary.json, err the
+// error reading it: it says what the directory holds instead where it
+// can tell, a compare's runs (compare.json) or a sweep (plan.json).
+func NotARun(dir string, err error) error {
+	has := func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}
+	switch {
+	case has("compare.json"):
+		return fmt.Errorf("%s: a compare's runs, one directory a policy (%s/<policy>), not a run", dir, dir)
+	case has("plan.json"):
+		return fmt.Errorf("%s: a sweep, not a run: give one of its runs (%s), or sweep collect the sweep", dir, filepath.Join(dir, "runs", "NNNN"))
+	}
+	return fmt.Errorf("%s: not a run directory (%w)", dir, err)
+}
+
 // ReadRun reads summary.json and jobs.csv from dir.
 func ReadRun(dir string) (*Run, error) {
 	sumPath := filepath.Join(dir, "summary.json")
 	b, err := os.ReadFile(sumPath)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, NotARun(dir, err)
+		}
 		return nil, err
 	}
 	r := &Run{Dir: dir}

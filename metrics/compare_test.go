@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -291,6 +292,25 @@ func TestCompareMeansNeedsRunsOnBothSides(t *testing.T) {
 	for _, c := range []struct{ bases, runs []*Run }{{nil, []*Run{r}}, {[]*Run{r}, nil}} {
 		if _, err := CompareMeans(c.bases, c.runs); err == nil {
 			t.Errorf("CompareMeans with %d bases and %d runs: no error, want one asking for a run on each side", len(c.bases), len(c.runs))
+		}
+	}
+}
+
+// TestReadRunSaysWhatADirectoryHolds: a directory without summary.json
+// is refused with what it holds instead, where a compare or a sweep
+// wrote it, so that a user who gave one knows which directory to give.
+func TestReadRunSaysWhatADirectoryHolds(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"compare.json", "a compare's runs, one directory a policy"},
+		{"plan.json", "a sweep, not a run: give one of its runs"},
+		{"notes.txt", "not a run directory"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, tc.file), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadRun(dir); err == nil || !strings.Contains(err.Error(), dir+": "+tc.want) {
+			t.Errorf("a directory of %s: %v; want an error saying %q", tc.file, err, tc.want)
 		}
 	}
 }

@@ -117,6 +117,9 @@ func LoadRun(dir string) (*Run, error) {
 	r := &Run{Dir: dir}
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, metrics.NotARun(dir, err)
+		}
 		return nil, err
 	}
 	if err := json.Unmarshal(b, &r.Summary); err != nil {
