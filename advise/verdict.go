@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -184,9 +185,10 @@ func (res *Result) Verdict() string {
 	best := cands[d.Best]
 	ivText := func(iv Interval) string {
 		if !iv.Known() {
-			return fmt.Sprintf("%.2fx (%d seed: no interval)", iv.Mean, iv.N)
+			return fmt.Sprintf("%sx (%d seed: no interval)", ratio(iv.Mean), iv.N)
 		}
-		return fmt.Sprintf("%.2fx (95%% interval %.2f-%.2f, %d seeds)", iv.Mean, iv.Lo, iv.Hi, iv.N)
+		m, lo, hi := ratios(iv.Mean, iv.Lo, iv.Hi)
+		return fmt.Sprintf("%sx (95%% interval %s-%s, %d seeds)", m, lo, hi, iv.N)
 	}
 	what := o.What
 	if o.Relative {
@@ -210,7 +212,7 @@ func (res *Result) Verdict() string {
 				names = append(names, fmt.Sprintf("and %d more (advice.json)", len(d.WithinNoise)-i))
 				break
 			}
-			names = append(names, fmt.Sprintf("%s (%.2fx)", cands[c.Candidate].Label(), c.Ratio.Mean))
+			names = append(names, fmt.Sprintf("%s (%sx)", cands[c.Candidate].Label(), ratio(c.Ratio.Mean)))
 		}
 		fmt.Fprintf(&b, "Not separated from the best at 95%%: within noise of it are %s; choose among them on other grounds.\n", strings.Join(names, ", "))
 	} else if d.Best != res.Current || !d.Separated {
@@ -236,7 +238,7 @@ func (res *Result) Verdict() string {
 				continue
 			}
 			seen[p] = true
-			parts = append(parts, fmt.Sprintf("%s %.2fx", cands[c.Candidate].Label(), c.Ratio.Mean))
+			parts = append(parts, fmt.Sprintf("%s %sx", cands[c.Candidate].Label(), ratio(c.Ratio.Mean)))
 		}
 		if len(parts) > 0 {
 			fmt.Fprintf(&b, "Worse beyond noise (%s as a multiple of the best's, each policy's closest): %s.\n", o.What, strings.Join(parts, ", "))
@@ -256,9 +258,10 @@ func (res *Result) Verdict() string {
 			name = "worst pool's turnaround"
 		}
 		if f.Iv.Known() {
-			figs = append(figs, fmt.Sprintf("%s %.2fx (%.2f-%.2f)", name, f.Iv.Mean, f.Iv.Lo, f.Iv.Hi))
+			m, lo, hi := ratios(f.Iv.Mean, f.Iv.Lo, f.Iv.Hi)
+			figs = append(figs, fmt.Sprintf("%s %sx (%s-%s)", name, m, lo, hi))
 		} else if f.Iv.N > 0 {
-			figs = append(figs, fmt.Sprintf("%s %.2fx", name, f.Iv.Mean))
+			figs = append(figs, fmt.Sprintf("%s %sx", name, ratio(f.Iv.Mean)))
 		}
 	}
 	if d.Best != res.Current && len(figs) > 0 {
@@ -322,4 +325,30 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// ratioDecimals is how many decimals show multiple x: two, or up to four
+// where two would round a difference from 1 away, so that a gain of 0.3%
+// reads 0.997x, not the 1.00x that looks like none.
+func ratioDecimals(x float64) int {
+	for d := 2; d < 4; d++ {
+		if x == 1 || strconv.FormatFloat(x, 'f', d, 64) != strconv.FormatFloat(1, 'f', d, 64) {
+			return d
+		}
+	}
+	return 4
+}
+
+// ratio formats multiple x with ratioDecimals.
+func ratio(x float64) string { return strconv.FormatFloat(x, 'f', ratioDecimals(x), 64) }
+
+// ratios formats a mean and its interval alike, with the decimals the
+// one that needs most of them takes.
+func ratios(xs ...float64) (mean, lo, hi string) {
+	d := 2
+	for _, x := range xs {
+		d = max(d, ratioDecimals(x))
+	}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', d, 64) }
+	return f(xs[0]), f(xs[1]), f(xs[2])
 }
