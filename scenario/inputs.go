@@ -196,6 +196,8 @@ func (c *Config) siteEngine(p *sim.Params) {
 			p.PreemptionIntervalS = e.Value
 		case "engine.load_cap":
 			p.LoadCap = e.Value == 1
+		case "engine.heartbeat_offers_only":
+			p.HeartbeatOffersOnly = e.Value == 1
 		case "engine.sort_buffer_mb":
 			if p.SortBufferMB > 0 { // a run that models map spills (NoteSiteCosts)
 				p.SortBufferMB = e.Value

@@ -796,6 +796,13 @@ func TestSiteEngineSettings(t *testing.T) {
 		}
 	}
 
+	// Hadoop 1 without the out-of-band heartbeat: freed slots wait for
+	// the node's next heartbeat.
+	oob := testfile.Site(t, "mapred-site.xml", "mapreduce.tasktracker.outofband.heartbeat", "false")
+	if eng := mustRun(t, writeScenario(t, "workload: {trace: job-trace.json}\npolicy: {name: fair, site: "+oob+"}\n"), nil).Summary.Config.(Effective).Engine; !eng.HeartbeatOffersOnly {
+		t.Errorf("mapreduce.tasktracker.outofband.heartbeat false: heartbeat offers only %v; want true", eng.HeartbeatOffersOnly)
+	}
+
 	// A map's sort buffer and the merge factor: the run's where it models
 	// spills and merges (a profile that does), named as not applied where
 	// it does not, and kept out by the scenario's own.

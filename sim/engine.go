@@ -404,11 +404,18 @@ func (e *Engine) fail(format string, args ...any) {
 }
 
 // markDirty queues node n to be offered its free slots at the end of the
-// current instant.
+// current instant, or, with Params.HeartbeatOffersOnly, at its next
+// heartbeat.
 func (e *Engine) markDirty(n cluster.NodeID) {
 	ns := &e.nodes[n]
 	if e.jt.Down(n) {
 		return // a dead node offers nothing
+	}
+	if e.p.HeartbeatOffersOnly {
+		if !ns.hb {
+			e.scheduleHeartbeatAfter(n, e.now)
+		}
+		return
 	}
 	if !ns.isDirty {
 		ns.isDirty = true

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"testing"
 
 	"github.com/mrsched/mrsched/cluster"
@@ -79,5 +80,41 @@ func TestFreedOffersAreTheSlotsTasksFreed(t *testing.T) {
 	}
 	if total != 4 {
 		t.Errorf("%d freed map-slot offers; want 4 (the first four maps to end free a slot a pending map takes)", total)
+	}
+}
+
+// TestHeartbeatOffersOnly: with Params.HeartbeatOffersOnly a slot a task
+// frees waits for its node's next heartbeat, as Hadoop 1's TaskTrackers
+// without the out-of-band heartbeat report a task's end; by default it is
+// offered when the task ends. One node (its heartbeats at 0, 3, 6, ...
+// s) runs maps of 7 s, which end between heartbeats.
+func TestHeartbeatOffersOnly(t *testing.T) {
+	for _, tc := range []struct {
+		only    bool
+		offBeat bool // some launch falls between heartbeats
+	}{{false, true}, {true, false}} {
+		topo := mustTopo(t, cluster.Config{Racks: 1, NodesPerRack: 1, MapSlots: 2, ReduceSlots: 1, Replication: 1})
+		block := topo.Config().BlockBytes()
+		jobs := []workload.Job{newJob(0, 0).maps(6, block, 7).reduces(1, 1, 1).build()}
+		l := &freedLog{observing: observing{mustPolicy(t, "fifo")}, ended: map[nodeTime]int{}}
+		e, err := New(Params{CheckInvariants: true, HeartbeatS: 3, HeartbeatOffersOnly: tc.only}, topo, jobs, l, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		offBeat := false
+		for _, a := range l.offers {
+			if r := math.Mod(a.t, 3); r > 1e-9 && 3-r > 1e-9 {
+				offBeat = true
+			}
+		}
+		if offBeat != tc.offBeat {
+			t.Errorf("heartbeat offers only %v: an offer between heartbeats %v; want %v", tc.only, offBeat, tc.offBeat)
+		}
+		if s := e.Collector().Summarize("fifo"); s.JobsCompleted != 1 {
+			t.Errorf("heartbeat offers only %v: %d jobs completed; want the one", tc.only, s.JobsCompleted)
+		}
 	}
 }

@@ -139,6 +139,13 @@ type Params struct {
 	// its tasks over the nodes. Slots only. Off by default: the papers'
 	// schedulers fill a node's free slots.
 	LoadCap bool `yaml:"load_cap" json:"load_cap,omitempty"`
+	// HeartbeatOffersOnly has a node's freed slots wait for its next
+	// periodic heartbeat: no offer at once when a task ends or is killed.
+	// So Hadoop 1's TaskTrackers report a task's end, without
+	// mapreduce.tasktracker.outofband.heartbeat (false by default), and
+	// Hadoop 0.20's always. Off by default: a freed slot is offered at the
+	// end of the instant it was freed, an out-of-band heartbeat.
+	HeartbeatOffersOnly bool `yaml:"heartbeat_offers_only" json:"heartbeat_offers_only,omitempty"`
 	// Speculative runs a backup attempt of a slow map by Hadoop 1's rule
 	// (speculate.go); the first attempt to finish wins and the other is
 	// killed. Off by default.

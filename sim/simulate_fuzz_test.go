@@ -85,6 +85,9 @@ func FuzzSimulate(f *testing.F) {
 		if shape&64 != 0 {
 			b.WriteString("  dynamic_max_assign: true\n")
 		}
+		if shape&128 != 0 {
+			b.WriteString("  heartbeat_offers_only: true\n")
+		}
 		if shape&32 != 0 {
 			b.WriteString("metrics: {slowdown: true}\n")
 		}

@@ -73,6 +73,7 @@ func TestCostsTheTestbedDoesNotEmulateAreRefused(t *testing.T) {
 		{"the fluid profile", "cluster: {profile: fluid}\n", ""},
 		{"spills", "engine:\n  sort_buffer_mb: 100\n", "s.yaml: line 4: engine.sort_buffer_mb: the testbed does not emulate engine.sort_buffer_mb (map spills and merges)"},
 		{"backups, which it runs", "engine: {speculative: true}\n", ""},
+		{"offers at heartbeats only", "engine:\n  heartbeat_offers_only: true\n", "s.yaml: line 4: engine.heartbeat_offers_only: the testbed does not emulate engine.heartbeat_offers_only (a worker reports an attempt's end at once)"},
 		{"random task failures", "engine: {}\n", "s.yaml: line 1: workload.task_failure_rate: the testbed does not emulate workload.task_failure_rate (random task failures)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

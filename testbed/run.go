@@ -730,6 +730,9 @@ func notEmulated(c *scenario.Config, engine sim.Params) error {
 	if engine.SortBufferMB > 0 {
 		what = append(what, "engine.sort_buffer_mb (map spills and merges)")
 	}
+	if engine.HeartbeatOffersOnly {
+		what = append(what, "engine.heartbeat_offers_only (a worker reports an attempt's end at once)")
+	}
 	if engine.ReduceBufferMB > 0 {
 		what = append(what, "engine.reduce_buffer_mb (reduce merges)")
 	}

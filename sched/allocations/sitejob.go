@@ -113,6 +113,12 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 		}
 		add("engine.merge_factor", n, float64(v))
 	}
+	// Hadoop 1's out-of-band heartbeat: a TaskTracker that reports a
+	// task's end at once, rather than at its next heartbeat.
+	if n, ok := first("mapreduce.tasktracker.outofband.heartbeat"); ok {
+		v, _ := s.boolean(n, false)
+		add("engine.heartbeat_offers_only", n, b2f(!v))
+	}
 	// Backups of slow maps; reduce backups are not modelled.
 	if n, ok := first("mapreduce.map.speculative", "mapred.map.tasks.speculative.execution"); ok {
 		v, _ := s.boolean(n, true)
