@@ -206,13 +206,17 @@ func (c *Config) siteEngine(p *sim.Params) {
 			if p.SortBufferMB > 0 || p.ReduceBufferMB > 0 {
 				p.MergeFactor = int(e.Value)
 			}
+		case "engine.reduce_buffer_mb":
+			if p.ReduceBufferMB > 0 { // a run that models reduce merges (NoteSiteCosts)
+				p.ReduceBufferMB = e.Value
+			}
 		}
 	}
 }
 
-// NoteSiteCosts names the site file's sort buffer and merge factor where
-// the run models no spills or merges (no cluster.profile that does, and
-// no engine.sort_buffer_mb or reduce_buffer_mb): they are settings of a
+// NoteSiteCosts names the site file's sort and shuffle buffers and merge
+// factor where the run models no spills or merges (no cluster.profile
+// that does, and no engine.sort_buffer_mb or reduce_buffer_mb): they are settings of a
 // cost model, which a site file does not turn on. The commands call it
 // for the scenarios they run, once built: a scenario built only to see
 // what its policy lacks (advise's) runs under another profile.
@@ -227,8 +231,9 @@ func (c *Config) NoteSiteCosts() {
 		}
 		switch {
 		case e.Path == "engine.sort_buffer_mb" && c.Engine.SortBufferMB == 0,
+			e.Path == "engine.reduce_buffer_mb" && c.Engine.ReduceBufferMB == 0,
 			e.Path == "engine.merge_factor" && c.Engine.SortBufferMB == 0 && c.Engine.ReduceBufferMB == 0:
-			c.note(fmt.Sprintf("%s:%d: %s: not applied: the run models no map spills or merges (a cluster.profile such as hadoop1-hdd does, or engine.sort_buffer_mb)", st.File, e.Line, e.Prop))
+			c.note(fmt.Sprintf("%s:%d: %s: not applied: the run models no map spills or merges (a cluster.profile such as hadoop1-hdd does, or engine.sort_buffer_mb and reduce_buffer_mb)", st.File, e.Line, e.Prop))
 		}
 	}
 }

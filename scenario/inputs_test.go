@@ -796,6 +796,13 @@ func TestSiteEngineSettings(t *testing.T) {
 		}
 	}
 
+	// A reduce's shuffle buffer from the heap the site's java options
+	// give, under a profile that models reduce merges.
+	heap := testfile.Site(t, "mapred-site.xml", "mapred.child.java.opts", "-Xmx512m")
+	if eng := mustRun(t, writeScenario(t, "cluster: {profile: hadoop1-hdd}\nworkload: {trace: job-trace.json}\npolicy: {name: fair, site: "+heap+"}\n"), nil).Summary.Config.(Effective).Engine; eng.ReduceBufferMB != 512*0.7 {
+		t.Errorf("-Xmx512m: a reduce's shuffle buffer of %v MB; want 358.4, 0.70 of the heap", eng.ReduceBufferMB)
+	}
+
 	// Hadoop 1 without the out-of-band heartbeat: freed slots wait for
 	// the node's next heartbeat.
 	oob := testfile.Site(t, "mapred-site.xml", "mapreduce.tasktracker.outofband.heartbeat", "false")

@@ -615,6 +615,13 @@ func TestSiteEngineSettings(t *testing.T) {
 		{"yarn heartbeat", prop("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "500"), map[string]float64{"engine.heartbeat_s": 0.5}, ""},
 		{"sort buffer and merge factor", prop("io.sort.mb", "200") + prop("mapreduce.task.io.sort.mb", "256") + prop("io.sort.factor", "25"),
 			map[string]float64{"engine.sort_buffer_mb": 256, "engine.merge_factor": 25}, ""},
+		{"a reduce's shuffle buffer from its heap", prop("mapred.child.java.opts", "-Xmx1g -Xmx512m -verbose:gc"),
+			map[string]float64{"engine.reduce_buffer_mb": 512 * 0.7}, ""},
+		{"from the share, on the default heap", prop("mapred.job.shuffle.input.buffer.percent", "0.5"),
+			map[string]float64{"engine.reduce_buffer_mb": 100}, ""},
+		{"a heap past 2 GiB counts as 2 GiB", prop("mapreduce.reduce.java.opts", "-Xmx4g") + prop("mapred.child.java.opts", "-Xmx300m"),
+			map[string]float64{"engine.reduce_buffer_mb": float64(math.MaxInt32) / (1 << 20) * 0.7}, ""},
+		{"java options without a heap", prop("mapred.child.java.opts", "-XX:+UseG1GC"), map[string]float64{}, ""},
 		{"hadoop 1 without the out-of-band heartbeat", prop("mapreduce.tasktracker.outofband.heartbeat", "false"),
 			map[string]float64{"engine.heartbeat_offers_only": 1}, ""},
 		{"hadoop 1 with it", prop("mapreduce.tasktracker.outofband.heartbeat", "true"),
@@ -691,6 +698,7 @@ func TestSiteEngineSettings(t *testing.T) {
 		{prop("io.sort.mb", "2048"), "want a map's sort buffer in MB, 1 to 2047"},
 		{prop("mapreduce.task.io.sort.factor", "1"), "want the segments a merge pass reads, 2 or more"},
 		{prop("mapred.tasktracker.reduce.tasks.maximum", "0"), "want a node's slots"},
+		{prop("mapreduce.reduce.shuffle.input.buffer.percent", "1.5"), "want a share of the reduce's heap"},
 	} {
 		_, err := ParseSite(strings.NewReader("<configuration>\n"+bad.props+"</configuration>"), "site.xml")
 		if err == nil || !strings.Contains(err.Error(), "site.xml:2") || !strings.Contains(err.Error(), bad.want) {
@@ -806,5 +814,23 @@ func TestPoolForJobReadsTheJobsConfiguration(t *testing.T) {
 	}
 	if got := c.UnrecordedPoolProperty(0, 5); got != "" {
 		t.Errorf("UnrecordedPoolProperty(0, 5) = %q; want nothing: every job recorded its configuration", got)
+	}
+}
+
+// TestXmx reads a JVM's -Xmx as the JVM does: bytes, or k, m, g in either
+// case; the last one given wins; none, or a malformed one, is no heap.
+func TestXmx(t *testing.T) {
+	for _, tc := range []struct {
+		opts string
+		mb   float64
+		ok   bool
+	}{
+		{"-Xmx200m", 200, true}, {"-Xmx2G", 2048, true}, {"-Xmx1048576", 1, true}, {"-Xmx512k", 0.5, true},
+		{"-Xmx1g -Xmx300M", 300, true}, {"-Xms100m -verbose:gc", 0, false}, {"-Xmx", 0, false}, {"-Xmxlots", 0, false}, {"-Xmx0m", 0, false},
+	} {
+		mb, ok := xmxMB(tc.opts)
+		if mb != tc.mb || ok != tc.ok {
+			t.Errorf("xmxMB(%q) = %v, %v; want %v, %v", tc.opts, mb, ok, tc.mb, tc.ok)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package allocations
 
 import (
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -113,6 +114,33 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 		}
 		add("engine.merge_factor", n, float64(v))
 	}
+	// A reduce's in-memory shuffle buffer: its heap, capped at 2 GiB as
+	// the shuffle sizes it in an int of bytes, times the share the
+	// shuffle may take (MergeManagerImpl's memoryLimit; ReduceTask's
+	// maxSize in Hadoop 1). Read where the file gives either, the heap as
+	// an -Xmx option; the other takes Hadoop's default, a 200 MB heap or
+	// 0.70.
+	heapProp := s.firstOf("mapreduce.reduce.java.opts", "mapred.reduce.child.java.opts", "mapred.child.java.opts")
+	shareProp := s.firstOf("mapreduce.reduce.shuffle.input.buffer.percent", "mapred.job.shuffle.input.buffer.percent")
+	_, heap := s.lookup(heapProp)
+	heapMB, heapSet := xmxMB(heap)
+	_, shareSet := s.props[shareProp]
+	if heapSet || shareSet {
+		at := shareProp
+		if heapSet {
+			at = heapProp
+		} else {
+			heapMB = defaultHeapMB
+		}
+		share, p, err := s.float(shareProp, 0.70)
+		if err != nil {
+			return nil, err
+		}
+		if share <= 0 || share > 1 {
+			return nil, s.errAt(p, "%v; want a share of the reduce's heap, above 0 and at most 1", share)
+		}
+		add("engine.reduce_buffer_mb", at, math.Min(heapMB, maxHeapMB)*share)
+	}
 	// Hadoop 1's out-of-band heartbeat: a TaskTracker that reports a
 	// task's end at once, rather than at its next heartbeat.
 	if n, ok := first("mapreduce.tasktracker.outofband.heartbeat"); ok {
@@ -200,6 +228,41 @@ func (s *Site) engineSettings() ([]EngineSetting, error) {
 		add("engine.launches_per_heartbeat", n, float64(l))
 	}
 	return out, nil
+}
+
+// defaultHeapMB is a task's heap where no java.opts sets one, Hadoop 1's
+// and 2's mapred.child.java.opts default, -Xmx200m; maxHeapMB is the
+// most of it the shuffle sizes its buffer from (an int of bytes).
+const (
+	defaultHeapMB = 200.0
+	maxHeapMB     = float64(math.MaxInt32) / (1 << 20)
+)
+
+// xmxMB is the heap the last -Xmx of JVM options opts sets, in MB, as
+// the JVM reads it: a number of bytes, or of k, m or g (either case).
+func xmxMB(opts string) (float64, bool) {
+	mb, found := 0.0, false
+	for _, f := range strings.Fields(opts) {
+		v, ok := strings.CutPrefix(f, "-Xmx")
+		if !ok || v == "" {
+			continue
+		}
+		unit := 1.0 / (1 << 20)
+		switch v[len(v)-1] {
+		case 'k', 'K':
+			unit, v = 1.0/(1<<10), v[:len(v)-1]
+		case 'm', 'M':
+			unit, v = 1, v[:len(v)-1]
+		case 'g', 'G':
+			unit, v = 1<<10, v[:len(v)-1]
+		}
+		n, err := strconv.ParseUint(v, 10, 63)
+		if err != nil || n == 0 {
+			return 0, false
+		}
+		mb, found = float64(n)*unit, true
+	}
+	return mb, found
 }
 
 // maxSiteSlots bounds a node's slots from a site file: the cluster's own
