@@ -13,8 +13,8 @@ func TestRatioShowsADifferenceFromOne(t *testing.T) {
 	}{
 		{0.89, "0.89"}, {1, "1.00"}, {1.013, "1.01"}, {0.997, "0.997"}, {1.0004, "1.0004"}, {0.99996, "1.0000"}, {1.006, "1.01"},
 	} {
-		if got := ratio(tc.x); got != tc.want {
-			t.Errorf("ratio(%v) = %q; want %q", tc.x, got, tc.want)
+		if got := Ratio(tc.x); got != tc.want {
+			t.Errorf("Ratio(%v) = %q; want %q", tc.x, got, tc.want)
 		}
 	}
 	if m, lo, hi := ratios(0.998, 0.996, 1.0004); m != "0.9980" || lo != "0.9960" || hi != "1.0004" {

@@ -185,7 +185,7 @@ func (res *Result) Verdict() string {
 	best := cands[d.Best]
 	ivText := func(iv Interval) string {
 		if !iv.Known() {
-			return fmt.Sprintf("%sx (%d seed: no interval)", ratio(iv.Mean), iv.N)
+			return fmt.Sprintf("%sx (%d seed: no interval)", Ratio(iv.Mean), iv.N)
 		}
 		m, lo, hi := ratios(iv.Mean, iv.Lo, iv.Hi)
 		return fmt.Sprintf("%sx (95%% interval %s-%s, %d seeds)", m, lo, hi, iv.N)
@@ -212,7 +212,7 @@ func (res *Result) Verdict() string {
 				names = append(names, fmt.Sprintf("and %d more (advice.json)", len(d.WithinNoise)-i))
 				break
 			}
-			names = append(names, fmt.Sprintf("%s (%sx)", cands[c.Candidate].Label(), ratio(c.Ratio.Mean)))
+			names = append(names, fmt.Sprintf("%s (%sx)", cands[c.Candidate].Label(), Ratio(c.Ratio.Mean)))
 		}
 		fmt.Fprintf(&b, "Not separated from the best at 95%%: within noise of it are %s; choose among them on other grounds.\n", strings.Join(names, ", "))
 	} else if d.Best != res.Current || !d.Separated {
@@ -238,7 +238,7 @@ func (res *Result) Verdict() string {
 				continue
 			}
 			seen[p] = true
-			parts = append(parts, fmt.Sprintf("%s %sx", cands[c.Candidate].Label(), ratio(c.Ratio.Mean)))
+			parts = append(parts, fmt.Sprintf("%s %sx", cands[c.Candidate].Label(), Ratio(c.Ratio.Mean)))
 		}
 		if len(parts) > 0 {
 			fmt.Fprintf(&b, "Worse beyond noise (%s as a multiple of the best's, each policy's closest): %s.\n", o.What, strings.Join(parts, ", "))
@@ -261,14 +261,14 @@ func (res *Result) Verdict() string {
 			m, lo, hi := ratios(f.Iv.Mean, f.Iv.Lo, f.Iv.Hi)
 			figs = append(figs, fmt.Sprintf("%s %sx (%s-%s)", name, m, lo, hi))
 		} else if f.Iv.N > 0 {
-			figs = append(figs, fmt.Sprintf("%s %sx", name, ratio(f.Iv.Mean)))
+			figs = append(figs, fmt.Sprintf("%s %sx", name, Ratio(f.Iv.Mean)))
 		}
 	}
 	if d.Best != res.Current && len(figs) > 0 {
 		fmt.Fprintf(&b, "Its other figures against %s's: %s.\n", curName, strings.Join(figs, ", "))
 	}
 	for _, c := range d.Ineligible {
-		fmt.Fprintf(&b, "%s fails -constraint %s (%.2fx).\n", cands[c.Candidate].Label(), res.Constraint, c.Ratio.Mean)
+		fmt.Fprintf(&b, "%s fails -constraint %s (%sx).\n", cands[c.Candidate].Label(), res.Constraint, Ratio(c.Ratio.Mean))
 	}
 	return b.String()
 }
@@ -339,8 +339,9 @@ func ratioDecimals(x float64) int {
 	return 4
 }
 
-// ratio formats multiple x with ratioDecimals.
-func ratio(x float64) string { return strconv.FormatFloat(x, 'f', ratioDecimals(x), 64) }
+// Ratio formats multiple x with ratioDecimals: how a verdict states a
+// multiple of the current policy's figure.
+func Ratio(x float64) string { return strconv.FormatFloat(x, 'f', ratioDecimals(x), 64) }
 
 // ratios formats a mean and its interval alike, with the decimals the
 // one that needs most of them takes.

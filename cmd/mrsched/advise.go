@@ -389,8 +389,8 @@ func checkProfile(ctx context.Context, w *advise.Workload, cands []advise.Candid
 	if !pc.Same {
 		verdict = "the winner changes"
 	}
-	pc.Line = fmt.Sprintf("Under %s (the %d finalists, %d seeds): best %s, %s %.2fx of %s's; %s", p, len(sub), len(r.Stages[0].Seeds),
-		cands[pc.Best].Label(), r.Objective.What, r.Decision.Gain.Mean, cands[res.Current].Policy, verdict)
+	pc.Line = fmt.Sprintf("Under %s (the %d finalists, %d seeds): best %s, %s %sx of %s's; %s", p, len(sub), len(r.Stages[0].Seeds),
+		cands[pc.Best].Label(), r.Objective.What, advise.Ratio(r.Decision.Gain.Mean), cands[res.Current].Policy, verdict)
 	if len(within) > 0 {
 		pc.Line += " (within noise of it: " + strings.Join(within, ", ") + ")"
 	}

@@ -57,8 +57,9 @@ func splitLocation(s string) (rack, host string) {
 	return "", s
 }
 
-// ScanJhist reads one JobHistory (.jhist) file, one job, and calls fn
-// with it. Events used: JOB_SUBMITTED (jobid, jobName, userName,
+// ScanJhist reads one job history file, one job, and calls fn with it: a
+// MapReduce 2 .jhist in Avro's JSON or binary encoding, or a Hadoop 1
+// history, whose records read as the same events (mr1Events). Events used: JOB_SUBMITTED (jobid, jobName, userName,
 // submitTime, jobQueueName), JOB_QUEUE_CHANGED, JOB_INITED and
 // JOB_INFO_CHANGED (launchTime, submitTime), JOB_FINISHED, JOB_FAILED,
 // JOB_KILLED (finishTime, the outcome), TASK_STARTED (taskid, taskType,

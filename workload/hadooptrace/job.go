@@ -1,10 +1,11 @@
 // Package hadooptrace reads the job traces Hadoop and YARN clusters keep:
 // Rumen JSON (TraceBuilder's output, read by Mumak, Gridmix and YARN's
-// SLS), MapReduce 2 JobHistory files (.jhist, one file or a directory of
-// them) and SLS jobs JSON. Each reader streams its input, reads keys in
-// any order, ignores keys it does not use and takes Rumen's -1 as
-// unknown; each gives the same record, a Job, which Convert turns into the
-// simulator's workload.Job.
+// SLS), job histories (MapReduce 2's .jhist, in JSON or binary, and Hadoop
+// 1's, one file or a directory of them, with the job configuration kept
+// beside each) and SLS jobs JSON, gzip-compressed or not. Each reader
+// streams its input, reads keys in any order, ignores keys it does not
+// use and takes Rumen's -1 as unknown; each gives the same record, a Job,
+// which Convert turns into the simulator's workload.Job.
 //
 // docs/inputs.md says what is taken from each format, what is modelled
 // instead, and the rules for duplicate jobs, failed jobs and tasks without
